@@ -1,0 +1,37 @@
+# Build-time shader pipeline: every *.comp under SHADER_DIR is compiled to SPIR-V with
+# glslangValidator (include dependencies tracked through depfiles), then the SPIR-V and
+# every GLSL source file are written into one generated C++ file, so an installed program
+# carries its shaders and can still compile variants (defines) without a source folder.
+function(voxen_embed_shaders OUT_CPP SHADER_DIR)
+  file(GLOB_RECURSE _computes CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR} ${SHADER_DIR}/*.comp)
+  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR}
+    ${SHADER_DIR}/*.comp ${SHADER_DIR}/*.glsl)
+  set(_spv_files)
+  foreach(_rel IN LISTS _computes)
+    set(_spv ${CMAKE_CURRENT_BINARY_DIR}/spirv/${_rel}.spv)
+    get_filename_component(_spv_dir ${_spv} DIRECTORY)
+    add_custom_command(
+      OUTPUT ${_spv}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${_spv_dir}
+      COMMAND ${GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 -I${SHADER_DIR}
+              --depfile ${_spv}.d -o ${_spv} ${SHADER_DIR}/${_rel}
+      DEPENDS ${SHADER_DIR}/${_rel}
+      DEPFILE ${_spv}.d
+      COMMENT "glslang ${_rel}"
+      VERBATIM)
+    list(APPEND _spv_files ${_spv})
+  endforeach()
+  set(_source_paths)
+  foreach(_rel IN LISTS _sources)
+    list(APPEND _source_paths ${SHADER_DIR}/${_rel})
+  endforeach()
+  add_custom_command(
+    OUTPUT ${OUT_CPP}
+    COMMAND ${CMAKE_COMMAND} -DSHADER_DIR=${SHADER_DIR}
+            -DSPIRV_DIR=${CMAKE_CURRENT_BINARY_DIR}/spirv
+            "-DCOMPUTES=${_computes}" "-DSOURCES=${_sources}" -DOUT=${OUT_CPP}
+            -P ${PROJECT_SOURCE_DIR}/cmake/GenerateEmbeddedShaders.cmake
+    DEPENDS ${_spv_files} ${_source_paths} ${PROJECT_SOURCE_DIR}/cmake/GenerateEmbeddedShaders.cmake
+    COMMENT "Embedding shaders into ${OUT_CPP}"
+    VERBATIM)
+endfunction()

@@ -1,0 +1,126 @@
+#pragma once
+// The Vulkan instance, the chosen physical device and its logical device with one compute
+// queue. Function pointers come from volk through the loader's trampolines, so several
+// devices (tests create more than one) can live in one process.
+#include <volk.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "voxen/host/device_requirements.hpp"
+#include "voxen/host/memory_stats.hpp"
+
+namespace voxen {
+
+struct ValidationMessage {
+  enum class Severity { Info, Warning, Error } severity = Severity::Warning;
+  std::string id;    // e.g. "VUID-vkCmdDispatch-groupCountX-00386"
+  std::string text;
+};
+
+struct DeviceOptions {
+  // Index or name substring; empty means the VOXEN_DEVICE environment variable, then auto.
+  std::string selector;
+  // Validation layer and debug messenger; also switched on by VOXEN_VALIDATION=1.
+  bool validation = false;
+  // Synchronisation validation (hazards between transfers, barriers); implies validation.
+  bool synchronizationValidation = false;
+  // Receives every validation message; the default prints it to stderr.
+  std::function<void(const ValidationMessage&)> onValidationMessage;
+};
+
+// One line per physical device, for `voxen info` and device-selection errors.
+struct PhysicalDeviceSummary {
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t apiVersion = 0;
+  std::string driverName;
+  std::string driverInfo;
+  bool meetsRequirements = false;
+  std::string missing;  // comma-separated, when !meetsRequirements
+};
+
+struct DeviceInfo {
+  uint32_t index = 0;
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t apiVersion = 0;
+  uint32_t driverVersion = 0;
+  VkDriverId driverId = VkDriverId(0);
+  std::string driverName;
+  std::string driverInfo;
+  DeviceCapabilities capabilities;
+  uint32_t subgroupSize = 0;
+  uint32_t maxComputeWorkGroupCount[3] = {0, 0, 0};
+  uint32_t maxComputeWorkGroupInvocations = 0;
+  uint32_t maxPushConstantsSize = 0;
+  uint32_t maxStorageBufferRange = 0;
+  VkDeviceSize maxMemoryAllocationSize = 0;
+  float timestampPeriodNs = 0.0f;
+  bool isLavapipe() const { return driverId == VK_DRIVER_ID_MESA_LLVMPIPE; }
+};
+
+class Device {
+ public:
+  explicit Device(DeviceOptions options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // Every physical device the loader reports, whether or not Voxen can use it.
+  static std::vector<PhysicalDeviceSummary> listDevices();
+
+  VkInstance instance() const { return instance_; }
+  VkPhysicalDevice physicalDevice() const { return physical_; }
+  VkDevice handle() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  uint32_t queueFamily() const { return queueFamily_; }
+  const DeviceInfo& info() const { return info_; }
+  const VkPhysicalDeviceMemoryProperties& memoryProperties() const { return memoryProperties_; }
+  bool validationEnabled() const { return validation_; }
+
+  // Memory type index with all `required` flags, preferring those with `preferred` too.
+  // Returns UINT32_MAX when none fits.
+  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const;
+
+  MemoryStats& memoryStats() { return *memoryStats_; }
+  const MemoryStats& memoryStats() const { return *memoryStats_; }
+  // Heap sizes, use by Voxen and the driver's budget (VK_EXT_memory_budget when present).
+  std::vector<HeapReport> heapReport() const;
+
+  // Count of validation messages of severity Warning or worse since creation.
+  uint64_t validationMessageCount() const { return validationMessages_.load(); }
+
+ private:
+  static VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                      VkDebugUtilsMessageTypeFlagsEXT types,
+                                                      const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+  void createInstance(bool synchronizationValidation);
+  void pickPhysicalDevice(const std::string& selector);
+  void createLogicalDevice();
+
+  DeviceOptions options_;
+  bool validation_ = false;
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queueFamily_ = 0;
+  DeviceInfo info_;
+  VkPhysicalDeviceMemoryProperties memoryProperties_{};
+  std::unique_ptr<MemoryStats> memoryStats_;
+  std::atomic<uint64_t> validationMessages_{0};
+};
+
+// Reads the capabilities that Voxen checks from a physical device.
+DeviceCapabilities queryCapabilities(VkPhysicalDevice physical);
+
+std::string formatApiVersion(uint32_t version);
+
+}  // namespace voxen

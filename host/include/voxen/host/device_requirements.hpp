@@ -1,0 +1,48 @@
+#pragma once
+// What Voxen needs from a GPU, and how it picks one. Pure functions over plain structs so
+// that the rules are tested without the hardware that would break them.
+#include <volk.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace voxen {
+
+// Everything Voxen checks on a physical device, read once through vkGetPhysicalDevice*.
+struct DeviceCapabilities {
+  std::string deviceName;
+  uint32_t apiVersion = 0;
+  bool computeQueue = false;
+  bool bufferDeviceAddress = false;
+  bool timelineSemaphore = false;
+  bool shaderInt64 = false;
+  bool shaderBufferInt64Atomics = false;
+  bool subgroupInCompute = false;
+  bool subgroupBasic = false;
+  bool subgroupShuffle = false;
+  // Optional: used when present, never required.
+  bool shaderBufferFloat32AtomicAdd = false;
+  bool memoryBudget = false;
+  bool timestamps = false;
+};
+
+// Names of the required features the device lacks (empty when it has them all).
+std::vector<std::string> missingFeatures(const DeviceCapabilities& caps);
+
+// Throws FeatureError naming every missing feature and the device.
+void requireFeatures(const DeviceCapabilities& caps);
+
+struct DeviceCandidate {
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+};
+
+// Picks a device: with an empty selector, discrete GPU, then integrated, then virtual,
+// then CPU (lavapipe); otherwise the selector is an index ("1") or a case-insensitive
+// substring of the name ("llvmpipe"). Throws Error listing the devices when nothing matches.
+uint32_t chooseDevice(const std::vector<DeviceCandidate>& candidates, const std::string& selector);
+
+const char* deviceTypeName(VkPhysicalDeviceType type);
+
+}  // namespace voxen

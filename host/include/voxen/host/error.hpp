@@ -1,0 +1,48 @@
+#pragma once
+// Errors that cross Voxen's API boundary. Every Vulkan call goes through VOXEN_VK_CHECK so
+// that a failing VkResult becomes an exception that says which call failed and where.
+#include <volk.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace voxen {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class VulkanError : public Error {
+ public:
+  VulkanError(VkResult result, const std::string& message) : Error(message), result_(result) {}
+  VkResult result() const { return result_; }
+
+ private:
+  VkResult result_;
+};
+
+// Thrown when a buffer cannot be placed in device (or host-visible) memory. The message
+// names the buffer, its size and the heap's size and current use.
+class OutOfDeviceMemoryError : public VulkanError {
+ public:
+  using VulkanError::VulkanError;
+};
+
+// Thrown when the chosen device lacks something Voxen needs; names feature and device.
+class FeatureError : public Error {
+ public:
+  using Error::Error;
+};
+
+const char* vkResultName(VkResult result);
+
+[[noreturn]] void throwVkError(VkResult result, const char* expression, const char* file, int line);
+
+inline void checkVk(VkResult result, const char* expression, const char* file, int line) {
+  if (result != VK_SUCCESS) throwVkError(result, expression, file, line);
+}
+
+}  // namespace voxen
+
+#define VOXEN_VK_CHECK(expr) ::voxen::checkVk((expr), #expr, __FILE__, __LINE__)

@@ -1,0 +1,215 @@
+#pragma once
+// The host scheduler. Passes declare the buffers they read and write; the scheduler records
+// their dispatches into the current batch's command buffer, derives the barriers between
+// them (BarrierTracker), stages uploads and readbacks through a ring of host-visible memory,
+// and submits batches on a timeline semaphore with several in flight. Readbacks complete as
+// futures. Each pass is named and timed with GPU timestamps.
+//
+// Single-threaded: one thread records and submits.
+#include <volk.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "voxen/host/barrier_tracker.hpp"
+#include "voxen/host/buffer.hpp"
+#include "voxen/host/profile.hpp"
+#include "voxen/host/ring_allocator.hpp"
+
+namespace voxen {
+
+class Device;
+class Kernel;
+class ShaderLibrary;
+class Scheduler;
+
+enum class Access { Read, Write, ReadWrite };
+
+struct BufferUse {
+  BufferRange range;
+  Access access;
+};
+inline BufferUse reads(const BufferRange& r) { return {r, Access::Read}; }
+inline BufferUse writes(const BufferRange& r) { return {r, Access::Write}; }
+inline BufferUse readsWrites(const BufferRange& r) { return {r, Access::ReadWrite}; }
+
+// Push-constant bytes of a pass (at most ShaderLibrary::kPushConstantBytes).
+struct PushConstants {
+  std::array<std::byte, 128> bytes{};
+  uint32_t size = 0;
+  PushConstants() = default;
+  template <class T>
+  PushConstants(const T& value) {  // NOLINT: any trivially copyable struct converts
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 128, "push constants are at most 128 bytes");
+    std::memcpy(bytes.data(), &value, sizeof(T));
+    size = sizeof(T);
+  }
+};
+
+struct Pass {
+  std::string name;                // for the profile and errors
+  const Kernel* kernel = nullptr;
+  std::array<uint32_t, 3> groups{1, 1, 1};
+  PushConstants push;
+  std::vector<BufferUse> uses;     // every buffer the shader touches through an address
+};
+
+struct SchedulerOptions {
+  VkDeviceSize stagingBytes = 64ull << 20;   // host-visible ring for uploads and readbacks
+  VkDeviceSize transientBytes = 16ull << 20; // per batch slot, for per-batch scratch data
+  uint32_t batchesInFlight = 3;
+  uint32_t maxTimedPassesPerBatch = 1024;
+  // A wait for the GPU longer than this is reported as an error instead of hanging.
+  double waitTimeoutSeconds = 600.0;
+};
+
+namespace detail {
+struct ReadbackState {
+  std::vector<std::byte> bytes;
+  uint64_t readyAt = 0;   // timeline value after which `bytes` is complete
+  uint32_t pendingChunks = 0;
+  bool done = false;
+};
+}  // namespace detail
+
+// The result of a readback; get() waits for the GPU (submitting the batch if needed).
+template <class T>
+class Future {
+ public:
+  Future() = default;
+  bool ready() const;
+  std::vector<T> get() const;
+
+ private:
+  friend class Scheduler;
+  Future(Scheduler* scheduler, std::shared_ptr<detail::ReadbackState> state) : scheduler_(scheduler), state_(std::move(state)) {}
+  Scheduler* scheduler_ = nullptr;
+  std::shared_ptr<detail::ReadbackState> state_;
+};
+
+// Counters that tests and tools read to see what the scheduler did.
+struct SchedulerStats {
+  uint64_t dispatches = 0;
+  uint64_t barriers = 0;
+  uint64_t submissions = 0;
+  uint64_t uploadedBytes = 0;
+  uint64_t readBackBytes = 0;
+  uint64_t stagingWaits = 0;  // times the ring was full and the host waited for the GPU
+  uint64_t kernelSwaps = 0;   // pipelines replaced by hot reload
+};
+
+// One command as recorded, with the barrier placed before it: for tests and debugging.
+struct RecordedCommand {
+  std::string name;
+  VkPipelineStageFlags stage = 0;
+  std::vector<ResourceAccess> accesses;
+  Barrier barrierBefore;
+};
+
+class Scheduler {
+ public:
+  Scheduler(Device& device, ShaderLibrary& library, SchedulerOptions options = {});
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Records a dispatch. Throws if the group count exceeds the device's limits.
+  void dispatch(const Pass& pass);
+  // Records a dispatch of enough workgroups for `threads` invocations along x.
+  void dispatchThreads(Pass pass, uint64_t threads);
+
+  // Copies host data into a buffer through the staging ring; large transfers are split.
+  void upload(const BufferRange& dst, const void* data, size_t bytes);
+  template <class T>
+  void upload(const BufferRange& dst, std::span<const T> values) {
+    upload(dst, values.data(), values.size_bytes());
+  }
+  void fill(const BufferRange& dst, uint32_t value);
+  void copy(const BufferRange& src, const BufferRange& dst);
+
+  // Reads a buffer range back; the future resolves once the GPU finished the batch.
+  template <class T>
+  Future<T> readback(const BufferRange& src) {
+    return Future<T>(this, readbackBytes(src));
+  }
+
+  // Scratch memory valid until this batch slot comes round again (batchesInFlight later).
+  BufferRange transient(VkDeviceSize bytes, VkDeviceSize alignment = 256);
+
+  // Ends the current batch and submits it; returns its timeline value (or the last one if
+  // nothing was recorded).
+  uint64_t submit();
+  // Waits for a timeline value (submitting the current batch if it is that value).
+  void wait(uint64_t value);
+  // Submits and waits for everything.
+  void finish();
+  uint64_t lastSubmitted() const { return lastSubmitted_; }
+  uint64_t completedValue();
+
+  const SchedulerStats& stats() const { return stats_; }
+  const Profile& profile() const { return profile_; }
+  void resetProfile() { profile_ = Profile{}; }
+  // Keep a log of recorded commands and their barriers (off by default).
+  void setRecordingLog(bool on) { keepLog_ = on; }
+  const std::vector<RecordedCommand>& recordingLog() const { return log_; }
+  void clearRecordingLog() { log_.clear(); }
+
+  Device& device() { return device_; }
+  ShaderLibrary& library() { return library_; }
+  std::shared_ptr<detail::ReadbackState> readbackBytes(const BufferRange& src);
+  void waitFor(const detail::ReadbackState& state);
+
+ private:
+  struct BatchSlot;
+  BatchSlot& current();
+  void begin(BatchSlot& slot);
+  void retire(BatchSlot& slot);
+  void retireCompleted();
+  void barrierFor(const std::string& name, VkPipelineStageFlags stage, std::vector<ResourceAccess> accesses);
+  VkDeviceSize stagingAllocate(VkDeviceSize size);
+
+  Device& device_;
+  ShaderLibrary& library_;
+  SchedulerOptions options_;
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  std::vector<std::unique_ptr<BatchSlot>> slots_;
+  uint32_t slotIndex_ = 0;
+  uint64_t lastSubmitted_ = 0;
+  uint64_t lastCompleted_ = 0;
+  Buffer staging_;
+  RingAllocator ring_;
+  Buffer transient_;
+  BarrierTracker tracker_;
+  SchedulerStats stats_;
+  Profile profile_;
+  bool keepLog_ = false;
+  std::vector<RecordedCommand> log_;
+};
+
+template <class T>
+bool Future<T>::ready() const {
+  if (!state_) return false;
+  if (!state_->done && state_->readyAt <= scheduler_->lastSubmitted()) scheduler_->completedValue();
+  return state_->done;
+}
+
+template <class T>
+std::vector<T> Future<T>::get() const {
+  if (!state_) return {};
+  scheduler_->waitFor(*state_);
+  std::vector<T> values(state_->bytes.size() / sizeof(T));
+  std::memcpy(values.data(), state_->bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+}  // namespace voxen

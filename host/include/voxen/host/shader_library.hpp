@@ -1,0 +1,114 @@
+#pragma once
+// Compute pipelines by shader path, with hot reload. Without hot reload a kernel comes from
+// the SPIR-V built into the library (or, for a variant with defines, from the embedded
+// GLSL). With hot reload on, kernels compile from a source folder; an inotify watcher
+// reports edits, every kernel whose shader or any included file changed is recompiled, and
+// its pipeline is swapped at the next submission. A failed compile keeps the old pipeline
+// and reports `file:line: message`; fixing the file recovers without a restart.
+#include <volk.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "voxen/host/shader_compiler.hpp"
+
+namespace voxen {
+
+class Device;
+class FileWatcher;
+
+struct KernelVariant {
+  ShaderDefines defines;                      // #define NAME VALUE, before the shader's first line
+  std::map<uint32_t, uint32_t> specialization;  // constant_id -> 32-bit value
+  bool operator<(const KernelVariant& o) const {
+    return std::tie(defines, specialization) < std::tie(o.defines, o.specialization);
+  }
+};
+
+// A compute pipeline that the library may replace while the program runs. Hold it by
+// shared_ptr and read pipeline() when recording, never cache the VkPipeline.
+class Kernel {
+ public:
+  const std::string& path() const { return path_; }
+  VkPipeline pipeline() const { return pipeline_; }
+  LocalSize localSize() const { return localSize_; }
+  // Increments each time hot reload swaps the pipeline.
+  uint64_t generation() const { return generation_; }
+
+ private:
+  friend class ShaderLibrary;
+  std::string path_;
+  KernelVariant variant_;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  LocalSize localSize_;
+  uint64_t generation_ = 0;
+  std::set<std::string> dependencies_;
+};
+
+struct ShaderLibraryOptions {
+  // Source folder for hot reload; when unset, VOXEN_SHADER_DIR (if set) turns it on.
+  std::optional<std::filesystem::path> hotReloadDir;
+  // Where reload messages and compile errors go; the default prints to stderr.
+  std::function<void(const std::string&)> log;
+};
+
+class ShaderLibrary {
+ public:
+  // Every kernel shares one pipeline layout: no descriptor sets, push constants only.
+  static constexpr uint32_t kPushConstantBytes = 128;
+
+  explicit ShaderLibrary(Device& device, ShaderLibraryOptions options = {});
+  ~ShaderLibrary();
+  ShaderLibrary(const ShaderLibrary&) = delete;
+  ShaderLibrary& operator=(const ShaderLibrary&) = delete;
+
+  // The kernel for a compute shader (path relative to shaders/, e.g. "selftest/saxpy.comp").
+  // The same request returns the same kernel. Throws Error with the diagnostics when the
+  // shader does not compile.
+  std::shared_ptr<Kernel> kernel(const std::string& path, const KernelVariant& variant = {});
+
+  // Compile from `sourceDir` from now on and watch it; existing kernels are rebuilt from it.
+  void enableHotReload(const std::filesystem::path& sourceDir);
+  bool hotReloadEnabled() const { return watcher_ != nullptr; }
+  const std::filesystem::path& hotReloadDir() const { return sourceDir_; }
+
+  // Recompiles kernels whose sources changed since the last call and swaps their
+  // pipelines. `lastSubmitted` is the newest timeline value that may still use an old
+  // pipeline. Returns how many kernels were swapped. The scheduler calls this when a batch
+  // begins.
+  size_t reloadChanged(uint64_t lastSubmitted);
+  // Destroys pipelines retired by reloads once the GPU has passed `completed`.
+  void collectRetired(uint64_t completed);
+  // Diagnostics of shaders whose latest edit failed to compile (empty when all are fine).
+  std::vector<ShaderDiagnostic> reloadErrors() const;
+
+  VkPipelineLayout pipelineLayout() const { return layout_; }
+  VkPipelineCache pipelineCache() const { return cache_; }
+
+ private:
+  CompileResult compile(const std::string& path, const KernelVariant& variant) const;
+  VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const;
+  void build(Kernel& kernel, bool fromEmbeddedSpirv);
+  void log(const std::string& message) const;
+
+  Device& device_;
+  ShaderLibraryOptions options_;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipelineCache cache_ = VK_NULL_HANDLE;
+  std::map<std::pair<std::string, KernelVariant>, std::shared_ptr<Kernel>> kernels_;
+  std::unique_ptr<ShaderSourceTree> tree_;
+  std::unique_ptr<FileWatcher> watcher_;
+  std::filesystem::path sourceDir_;
+  std::map<std::string, std::vector<ShaderDiagnostic>> failed_;  // by shader path
+  std::vector<std::pair<VkPipeline, uint64_t>> retired_;
+};
+
+}  // namespace voxen

@@ -1,0 +1,192 @@
+#include "voxen/host/shader_library.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "voxen/host/device.hpp"
+#include "voxen/host/embedded_shaders.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/file_watcher.hpp"
+
+namespace voxen {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const EmbeddedFile* embeddedSpirv(const std::string& path) {
+  for (const EmbeddedFile& file : detail::embeddedShaderFiles())
+    if (file.kind == EmbeddedFile::Kind::Spirv && path == file.path) return &file;
+  return nullptr;
+}
+
+std::string variantText(const KernelVariant& variant) {
+  std::string text;
+  for (const auto& [name, value] : variant.defines) text += " -D" + name + "=" + value;
+  for (const auto& [id, value] : variant.specialization) text += " [" + std::to_string(id) + "]=" + std::to_string(value);
+  return text;
+}
+
+}  // namespace
+
+ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : device_(device), options_(std::move(options)) {
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
+  VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.pushConstantRangeCount = 1;
+  layoutInfo.pPushConstantRanges = &range;
+  VOXEN_VK_CHECK(vkCreatePipelineLayout(device_.handle(), &layoutInfo, nullptr, &layout_));
+  VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  VOXEN_VK_CHECK(vkCreatePipelineCache(device_.handle(), &cacheInfo, nullptr, &cache_));
+  tree_ = std::make_unique<EmbeddedSourceTree>();
+  std::optional<fs::path> dir = options_.hotReloadDir;
+  if (!dir)
+    if (const char* env = std::getenv("VOXEN_SHADER_DIR"); env && *env) dir = fs::path(env);
+  if (dir) enableHotReload(*dir);
+}
+
+ShaderLibrary::~ShaderLibrary() {
+  const VkDevice vk = device_.handle();
+  vkDeviceWaitIdle(vk);
+  for (auto& [key, kernel] : kernels_)
+    if (kernel->pipeline_) vkDestroyPipeline(vk, kernel->pipeline_, nullptr);
+  for (auto& [pipeline, value] : retired_) vkDestroyPipeline(vk, pipeline, nullptr);
+  vkDestroyPipelineCache(vk, cache_, nullptr);
+  vkDestroyPipelineLayout(vk, layout_, nullptr);
+}
+
+void ShaderLibrary::log(const std::string& message) const {
+  if (options_.log)
+    options_.log(message);
+  else
+    std::cerr << "voxen: " << message << "\n";
+}
+
+CompileResult ShaderLibrary::compile(const std::string& path, const KernelVariant& variant) const {
+  return compileComputeShader(*tree_, path, variant.defines);
+}
+
+VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const {
+  VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  moduleInfo.codeSize = spirv.size() * sizeof(uint32_t);
+  moduleInfo.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  VOXEN_VK_CHECK(vkCreateShaderModule(device_.handle(), &moduleInfo, nullptr, &module));
+
+  std::vector<VkSpecializationMapEntry> entries;
+  std::vector<uint32_t> values;
+  for (const auto& [id, value] : variant.specialization) {
+    entries.push_back({id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
+    values.push_back(value);
+  }
+  VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), values.size() * sizeof(uint32_t),
+                                      values.data()};
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
+  info.layout = layout_;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  const VkResult result = vkCreateComputePipelines(device_.handle(), cache_, 1, &info, nullptr, &pipeline);
+  vkDestroyShaderModule(device_.handle(), module, nullptr);
+  VOXEN_VK_CHECK(result);
+  return pipeline;
+}
+
+void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
+  std::vector<uint32_t> spirv;
+  if (fromEmbeddedSpirv) {
+    const EmbeddedFile* file = embeddedSpirv(kernel.path_);
+    spirv.resize(file->size / sizeof(uint32_t));
+    std::memcpy(spirv.data(), file->data, spirv.size() * sizeof(uint32_t));
+  } else {
+    CompileResult result = compile(kernel.path_, kernel.variant_);
+    if (!result.ok())
+      throw Error("shader '" + kernel.path_ + "'" + variantText(kernel.variant_) + " does not compile:\n" + result.errorText());
+    spirv = std::move(result.spirv);
+    kernel.dependencies_ = std::move(result.dependencies);
+  }
+  kernel.pipeline_ = createPipeline(spirv, kernel.variant_);
+  kernel.localSize_ = spirvLocalSize(spirv);
+}
+
+std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const KernelVariant& variant) {
+  auto key = std::make_pair(path, variant);
+  if (auto found = kernels_.find(key); found != kernels_.end()) return found->second;
+  auto kernel = std::make_shared<Kernel>();
+  kernel->path_ = path;
+  kernel->variant_ = variant;
+  const bool embedded = !hotReloadEnabled() && variant.defines.empty() && embeddedSpirv(path);
+  build(*kernel, embedded);
+  kernels_.emplace(std::move(key), kernel);
+  return kernel;
+}
+
+void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
+  auto watcher = std::make_unique<FileWatcher>();
+  watcher->watchTree(sourceDir);  // throws when the folder is missing
+  watcher_ = std::move(watcher);
+  sourceDir_ = fs::absolute(sourceDir);
+  tree_ = std::make_unique<DirectorySourceTree>(sourceDir_);
+  // Rebuild what exists from the folder, so that every kernel knows its dependencies.
+  for (auto& [key, kernel] : kernels_) {
+    const VkPipeline old = kernel->pipeline_;
+    build(*kernel, false);
+    retired_.emplace_back(old, UINT64_MAX);  // destroyed at the first collect after the next submission
+    ++kernel->generation_;
+  }
+  log("hot reload on: watching " + sourceDir_.string());
+}
+
+size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
+  for (auto& entry : retired_)
+    if (entry.second == UINT64_MAX) entry.second = lastSubmitted;
+  if (!watcher_) return 0;
+  const auto changed = watcher_->poll();
+  if (changed.empty()) return 0;
+  std::set<std::string> changedPaths;
+  for (const auto& file : changed) changedPaths.insert(file.lexically_relative(sourceDir_).generic_string());
+
+  size_t swapped = 0;
+  for (auto& [key, kernel] : kernels_) {
+    bool affected = false;
+    for (const auto& path : changedPaths) affected = affected || kernel->dependencies_.count(path);
+    if (!affected) continue;
+    CompileResult result = compile(kernel->path_, kernel->variant_);
+    if (!result.ok()) {
+      failed_[kernel->path_] = result.errors;
+      log("shader reload failed, keeping the previous pipeline of " + kernel->path_ + ":\n" + result.errorText());
+      // Keep what the broken file includes watched, so that fixing an include recovers too.
+      kernel->dependencies_.insert(result.dependencies.begin(), result.dependencies.end());
+      continue;
+    }
+    VkPipeline pipeline = createPipeline(result.spirv, kernel->variant_);
+    retired_.emplace_back(kernel->pipeline_, lastSubmitted);
+    kernel->pipeline_ = pipeline;
+    kernel->localSize_ = spirvLocalSize(result.spirv);
+    kernel->dependencies_ = std::move(result.dependencies);
+    ++kernel->generation_;
+    ++swapped;
+    if (failed_.erase(kernel->path_)) log("shader " + kernel->path_ + " compiles again");
+    log("reloaded " + kernel->path_ + variantText(kernel->variant_));
+  }
+  return swapped;
+}
+
+void ShaderLibrary::collectRetired(uint64_t completed) {
+  std::erase_if(retired_, [&](const std::pair<VkPipeline, uint64_t>& entry) {
+    if (entry.second > completed) return false;
+    vkDestroyPipeline(device_.handle(), entry.first, nullptr);
+    return true;
+  });
+}
+
+std::vector<ShaderDiagnostic> ShaderLibrary::reloadErrors() const {
+  std::vector<ShaderDiagnostic> all;
+  for (const auto& [path, errors] : failed_) all.insert(all.end(), errors.begin(), errors.end());
+  return all;
+}
+
+}  // namespace voxen

@@ -1,0 +1,23 @@
+#version 460
+// Sums src[] with a bounded number of iterations per invocation (common/work_range.glsl):
+// each invocation adds its slice into a 64-bit total, so any amount of input is summed
+// exactly as long as the host launches total / perInvocation invocations.
+#extension GL_GOOGLE_include_directive : require
+#include "../common/buffers.glsl"
+#include "../common/work_range.glsl"
+
+layout(local_size_x = 64) in;
+
+layout(push_constant) uniform Push {
+  UintArray src;
+  Uint64Array total;
+  uint count;
+  uint perInvocation;
+} pc;
+
+void main() {
+  WorkRange r = workRange(gl_GlobalInvocationID.x, pc.perInvocation, pc.count);
+  uint64_t sum = 0ul;
+  for (uint i = r.begin; i < r.end; ++i) sum += uint64_t(pc.src.v[i]);
+  if (r.end > r.begin) atomicAdd(pc.total.v[0], sum);
+}

@@ -1,0 +1,22 @@
+#version 460
+// dst[i] = src[i ^ 1] within each subgroup via subgroupShuffleXor: checks shuffles work
+// for whatever subgroup size the device has (8 on lavapipe, 32 on NVIDIA).
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#include "../common/buffers.glsl"
+
+layout(local_size_x = 64) in;
+
+layout(push_constant) uniform Push {
+  UintArray src;
+  UintArray dst;
+  uint count;
+} pc;
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint value = i < pc.count ? pc.src.v[i] : 0u;
+  uint other = subgroupShuffleXor(value, 1u);
+  if (i < pc.count) pc.dst.v[i] = other;
+}

@@ -1,0 +1,12 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cli_options.hpp"
+
+namespace voxen::cli {
+
+int infoCommand(const CommonOptions& options, const std::vector<std::string>& args);
+int selftestCommand(const CommonOptions& options, const std::vector<std::string>& args);
+
+}  // namespace voxen::cli

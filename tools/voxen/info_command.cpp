@@ -1,0 +1,76 @@
+// `voxen info`: what Voxen sees of the GPU it would run on.
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "voxen/host/embedded_shaders.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+const char* yesNo(bool value) { return value ? "yes" : "no"; }
+
+void printFeatures(const DeviceCapabilities& caps) {
+  std::printf("features Voxen requires:\n");
+  std::printf("  %-36s %s\n", "Vulkan 1.2", yesNo(caps.apiVersion >= VK_API_VERSION_1_2));
+  std::printf("  %-36s %s\n", "bufferDeviceAddress", yesNo(caps.bufferDeviceAddress));
+  std::printf("  %-36s %s\n", "timelineSemaphore", yesNo(caps.timelineSemaphore));
+  std::printf("  %-36s %s\n", "shaderInt64", yesNo(caps.shaderInt64));
+  std::printf("  %-36s %s\n", "shaderBufferInt64Atomics", yesNo(caps.shaderBufferInt64Atomics));
+  std::printf("  %-36s %s\n", "subgroups in compute (basic, shuffle)",
+              yesNo(caps.subgroupInCompute && caps.subgroupBasic && caps.subgroupShuffle));
+  std::printf("features Voxen uses when present:\n");
+  std::printf("  %-36s %s\n", "shaderBufferFloat32AtomicAdd", yesNo(caps.shaderBufferFloat32AtomicAdd));
+  std::printf("  %-36s %s\n", "VK_EXT_memory_budget", yesNo(caps.memoryBudget));
+  std::printf("  %-36s %s\n", "timestamps on the compute queue", yesNo(caps.timestamps));
+}
+
+void printLimits(const DeviceInfo& info) {
+  std::printf("limits:\n");
+  std::printf("  %-36s %u\n", "subgroup size", info.subgroupSize);
+  std::printf("  %-36s %u x %u x %u\n", "max workgroup count", info.maxComputeWorkGroupCount[0],
+              info.maxComputeWorkGroupCount[1], info.maxComputeWorkGroupCount[2]);
+  std::printf("  %-36s %u\n", "max workgroup invocations", info.maxComputeWorkGroupInvocations);
+  std::printf("  %-36s %u bytes\n", "max push constants", info.maxPushConstantsSize);
+  std::printf("  %-36s %s\n", "max storage buffer range", formatBytes(info.maxStorageBufferRange).c_str());
+  std::printf("  %-36s %s\n", "max memory allocation", formatBytes(info.maxMemoryAllocationSize).c_str());
+  std::printf("  %-36s %.3f ns\n", "timestamp period", info.timestampPeriodNs);
+}
+
+void printHeaps(const Device& device) {
+  std::printf("memory heaps:\n");
+  for (const HeapReport& heap : device.heapReport()) {
+    std::printf("  heap %u: %s%s", heap.heap, formatBytes(heap.size).c_str(), heap.deviceLocal ? ", device-local" : "");
+    if (heap.budget) std::printf(", budget %s, in use %s", formatBytes(heap.budget).c_str(), formatBytes(heap.driverUsage).c_str());
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int infoCommand(const CommonOptions& options, const std::vector<std::string>& args) {
+  if (!args.empty()) throw UsageError("unexpected argument '" + args[0] + "'");
+  const auto devices = Device::listDevices();
+  Device device(options.device);
+  const DeviceInfo& info = device.info();
+  std::printf("device [%u]: %s (%s)\n", info.index, info.name.c_str(), deviceTypeName(info.type));
+  std::printf("  Vulkan %s, driver %s (%s)\n", formatApiVersion(info.apiVersion).c_str(), info.driverName.c_str(),
+              info.driverInfo.c_str());
+  printFeatures(info.capabilities);
+  printLimits(info);
+  printHeaps(device);
+  size_t shaders = 0;
+  for (const auto& file : detail::embeddedShaderFiles()) shaders += file.kind == EmbeddedFile::Kind::Spirv;
+  std::printf("embedded compute shaders: %zu\n", shaders);
+  std::printf("devices present:\n");
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const auto& d = devices[i];
+    std::printf("  [%zu] %s (%s, Vulkan %s, %s)%s%s\n", i, d.name.c_str(), deviceTypeName(d.type),
+                formatApiVersion(d.apiVersion).c_str(), d.driverName.c_str(), d.meetsRequirements ? "" : " unusable: lacks ",
+                d.meetsRequirements ? "" : d.missing.c_str());
+  }
+  return 0;
+}
+
+}  // namespace voxen::cli

@@ -1,0 +1,33 @@
+// `voxen selftest`: proves the device runs Voxen's passes correctly (GPU against CPU).
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "voxen/engine/self_test.hpp"
+#include "voxen/host/scheduler.hpp"
+
+namespace voxen::cli {
+
+int selftestCommand(const CommonOptions& options, const std::vector<std::string>& args) {
+  if (!args.empty()) throw UsageError("unexpected argument '" + args[0] + "'");
+  Device device(options.device);
+  ShaderLibrary library(device, options.libraryOptions());
+  Scheduler scheduler(device, library);
+  std::printf("voxen selftest on %s (%s)\n", device.info().name.c_str(), device.info().driverName.c_str());
+  const auto checks = runSelfTest(scheduler);
+  int failed = 0;
+  for (const auto& check : checks) {
+    std::printf("  %-4s %-46s %9.1f ms  %s\n", check.passed ? "PASS" : "FAIL", check.name.c_str(), check.wallMs,
+                check.detail.c_str());
+    failed += !check.passed;
+  }
+  if (options.profile) {
+    std::printf("\nGPU time per pass:\n");
+    scheduler.profile().print(std::cout);
+    std::printf("\nmemory held by Voxen: %s\n", formatBytes(device.memoryStats().totalBytes()).c_str());
+  }
+  std::printf("%zu passed, %d failed\n", checks.size() - failed, failed);
+  return failed ? 1 : 0;
+}
+
+}  // namespace voxen::cli
