@@ -1,7 +1,9 @@
 // The smallest Voxen program: one buffer, one pass, one readback.
-//   hello_compute [--hot-reload]   edit shaders/selftest/fill_iota.comp while it runs
+//   hello_compute [--hot-reload]   then edit shaders/selftest/fill_iota.comp while it runs
+//   (VOXEN_SHADER_DIR=DIR hello_compute watches DIR instead of the source tree)
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -16,12 +18,13 @@ struct IotaPush {
 };
 
 int main(int argc, char** argv) {
-  const bool watch = argc > 1 && std::strcmp(argv[1], "--hot-reload") == 0;
+  const bool flag = argc > 1 && std::strcmp(argv[1], "--hot-reload") == 0;
   try {
     voxen::Device device;
     voxen::ShaderLibraryOptions libraryOptions;
-    if (watch) libraryOptions.hotReloadDir = VOXEN_SOURCE_SHADER_DIR;
+    if (flag && !std::getenv("VOXEN_SHADER_DIR")) libraryOptions.hotReloadDir = VOXEN_SOURCE_SHADER_DIR;
     voxen::ShaderLibrary library(device, libraryOptions);
+    const bool watch = library.hotReloadEnabled();
     voxen::Scheduler scheduler(device, library);
     voxen::Buffer numbers(device, "numbers", 8 * sizeof(uint32_t));
     auto kernel = library.kernel("selftest/fill_iota.comp");
@@ -32,6 +35,7 @@ int main(int argc, char** argv) {
       std::printf("%s (pipeline generation %llu):", device.info().name.c_str(), (unsigned long long)kernel->generation());
       for (uint32_t v : values) std::printf(" %u", v);
       std::printf("\n");
+      std::fflush(stdout);
       if (watch) std::this_thread::sleep_for(std::chrono::seconds(1));
     }
   } catch (const std::exception& e) {

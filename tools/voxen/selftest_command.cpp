@@ -24,7 +24,7 @@ int selftestCommand(const CommonOptions& options, const std::vector<std::string>
   if (options.profile) {
     std::printf("\nGPU time per pass:\n");
     scheduler.profile().print(std::cout);
-    std::printf("\nmemory held by Voxen: %s\n", formatBytes(device.memoryStats().totalBytes()).c_str());
+    std::printf("\nmemory held by Voxen now:\n%s", memoryReport(device).c_str());
   }
   std::printf("%zu passed, %d failed\n", checks.size() - failed, failed);
   return failed ? 1 : 0;

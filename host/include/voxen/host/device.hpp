@@ -124,3 +124,9 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical);
 std::string formatApiVersion(uint32_t version);
 
 }  // namespace voxen
+
+namespace voxen {
+// A table of the buffers Voxen holds (largest first), the total, and each heap's size and
+// budget: what `--profile` prints so a user sees where device memory went.
+std::string memoryReport(const Device& device);
+}  // namespace voxen

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Sets up and builds Voxen (scripts/setup.sh), then runs the whole test suite on whatever
+# Vulkan device is present (lavapipe on a machine without a GPU) with validation on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+ctest --test-dir build --output-on-failure "$@"
