@@ -92,11 +92,9 @@ Scheduler::Scheduler(Device& device, ShaderLibrary& library, SchedulerOptions op
 }
 
 Scheduler::~Scheduler() {
-  try {
-    finish();
-  } catch (...) {
-    // A destructor must not throw; the device wait below still drains the queue.
-  }
+  // Work recorded but never submitted is dropped, not submitted: during stack unwinding the
+  // buffers it names may already be gone. Submitted work is waited for.
+  // Destroying the pool below frees a command buffer still in the recording state.
   vkQueueWaitIdle(device_.queue());
   for (auto& slot : slots_) {
     if (slot->queries) vkDestroyQueryPool(device_.handle(), slot->queries, nullptr);
@@ -176,11 +174,14 @@ void Scheduler::dispatchThreads(Pass pass, uint64_t threads) {
   if (!pass.kernel) throw Error("pass '" + pass.name + "' has no kernel");
   const uint32_t local = pass.kernel->localSize().x;
   if (local == 0) throw Error("pass '" + pass.name + "': kernel " + pass.kernel->path() + " has no fixed local_size_x");
+  // Beyond the x limit the groups fold into y; shaders index threads with
+  // voxenThreadIndex() (common/dispatch.glsl) and skip the few past `threads`.
   const uint64_t groups = (threads + local - 1) / local;
-  if (groups > device_.info().maxComputeWorkGroupCount[0])
-    throw Error("pass '" + pass.name + "' needs " + std::to_string(groups) + " workgroups, above the device's limit of " +
-                std::to_string(device_.info().maxComputeWorkGroupCount[0]) + ": split the work into several passes");
-  pass.groups = {uint32_t(groups), 1, 1};
+  const uint64_t maxX = device_.info().maxComputeWorkGroupCount[0];
+  const uint64_t rows = (groups + maxX - 1) / maxX;
+  if (rows > device_.info().maxComputeWorkGroupCount[1])
+    throw Error("pass '" + pass.name + "' needs " + std::to_string(groups) + " workgroups, more than the device can launch");
+  pass.groups = {uint32_t(rows ? (groups + rows - 1) / rows : 0), uint32_t(rows), 1};
   dispatch(pass);
 }
 

@@ -4,6 +4,7 @@
 // exactly as long as the host launches total / perInvocation invocations.
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
+#include "../common/dispatch.glsl"
 #include "../common/work_range.glsl"
 
 layout(local_size_x = 64) in;
@@ -16,7 +17,7 @@ layout(push_constant) uniform Push {
 } pc;
 
 void main() {
-  WorkRange r = workRange(gl_GlobalInvocationID.x, pc.perInvocation, pc.count);
+  WorkRange r = workRange(voxenThreadIndex(), pc.perInvocation, pc.count);
   uint64_t sum = 0ul;
   for (uint i = r.begin; i < r.end; ++i) sum += uint64_t(pc.src.v[i]);
   if (r.end > r.begin) atomicAdd(pc.total.v[0], sum);

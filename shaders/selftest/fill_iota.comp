@@ -2,6 +2,7 @@
 // out[i] = i * scale + offset: the first pass of the self-test chain.
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
+#include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -13,6 +14,6 @@ layout(push_constant) uniform Push {
 } pc;
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
+  uint i = voxenThreadIndex();
   if (i < pc.count) pc.dst.v[i] = i * pc.scale + pc.offset;
 }

@@ -3,6 +3,7 @@
 // between the two shows up as a wrong result.
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
+#include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -14,6 +15,6 @@ layout(push_constant) uniform Push {
 } pc;
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
+  uint i = voxenThreadIndex();
   if (i < pc.count) pc.y.v[i] = pc.a * float(pc.x.v[i]) + pc.y.v[i];
 }

@@ -5,6 +5,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #include "../common/buffers.glsl"
+#include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -15,7 +16,7 @@ layout(push_constant) uniform Push {
 } pc;
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
+  uint i = voxenThreadIndex();
   uint value = i < pc.count ? pc.src.v[i] : 0u;
   uint other = subgroupShuffleXor(value, 1u);
   if (i < pc.count) pc.dst.v[i] = other;

@@ -6,6 +6,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "../common/buffers.glsl"
+#include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -16,7 +17,7 @@ layout(push_constant) uniform Push {
 } pc;
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
+  uint i = voxenThreadIndex();
   uint value = i < pc.count ? uint(pc.y.v[i]) : 0u;
   uint sum = subgroupAdd(value);
   if (subgroupElect()) atomicAdd(pc.total.v[0], uint64_t(sum));

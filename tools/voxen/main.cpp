@@ -13,6 +13,8 @@ const char* kUsage = R"(usage: voxen <command> [options]
 commands:
   info        the chosen Vulkan device, its features and limits, and the other devices
   selftest    run GPU passes through the scheduler and check them against the CPU
+  bench core  staging bandwidth, kernel throughput, dispatch overhead, first-dispatch and
+              hot-reload latency, each beside a CPU reference [--mb N]
 
 options for every command:
   --device SEL        device index or name substring (default: $VOXEN_DEVICE, then
@@ -39,6 +41,10 @@ int main(int argc, char** argv) {
     const auto rest = voxen::cli::parseCommon(args, options);
     if (command == "info") return voxen::cli::infoCommand(options, rest);
     if (command == "selftest") return voxen::cli::selftestCommand(options, rest);
+    if (command == "bench") {
+      if (rest.empty() || rest[0] != "core") throw voxen::cli::UsageError("usage: voxen bench core [--mb N] [--json]");
+      return voxen::cli::benchCoreCommand(options, {rest.begin() + 1, rest.end()});
+    }
     std::cerr << "voxen: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const voxen::cli::UsageError& e) {

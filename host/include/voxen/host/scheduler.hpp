@@ -125,7 +125,8 @@ class Scheduler {
 
   // Records a dispatch. Throws if the group count exceeds the device's limits.
   void dispatch(const Pass& pass);
-  // Records a dispatch of enough workgroups for `threads` invocations along x.
+  // Records a dispatch of enough workgroups for `threads` invocations along x, folding into
+  // y past the device's x limit (shaders index with voxenThreadIndex(), common/dispatch.glsl).
   void dispatchThreads(Pass pass, uint64_t threads);
 
   // Copies host data into a buffer through the staging ring; large transfers are split.
