@@ -230,9 +230,7 @@ void Scheduler::copy(const BufferRange& src, const BufferRange& dst) {
   vkCmdCopyBuffer(current().cmd, src.buffer, dst.buffer, 1, &region);
 }
 
-std::shared_ptr<detail::ReadbackState> Scheduler::readbackBytes(const BufferRange& src) {
-  auto state = std::make_shared<detail::ReadbackState>();
-  state->bytes.resize(src.size);
+void Scheduler::recordReadback(const BufferRange& src, std::shared_ptr<detail::ReadbackState> state) {
   const VkDeviceSize chunkLimit = std::max<VkDeviceSize>(ring_.capacity() / 4, kStagingAlignment);
   for (VkDeviceSize done = 0; done < src.size;) {
     const VkDeviceSize chunk = std::min<VkDeviceSize>(src.size - done, chunkLimit);
@@ -249,7 +247,6 @@ std::shared_ptr<detail::ReadbackState> Scheduler::readbackBytes(const BufferRang
   }
   if (src.size == 0) state->done = true;
   stats_.readBackBytes += src.size;
-  return state;
 }
 
 BufferRange Scheduler::transient(VkDeviceSize bytes, VkDeviceSize alignment) {
@@ -352,7 +349,7 @@ void Scheduler::retire(BatchSlot& slot) {
     for (const auto& pass : slot.passes) profile_.add(pass.name, 0.0, false);
   }
   for (const auto& chunk : slot.readbacks) {
-    std::memcpy(chunk.state->bytes.data() + chunk.dstOffset, staging_.mapped() + chunk.stagingOffset, chunk.size);
+    std::memcpy(chunk.state->destination + chunk.dstOffset, staging_.mapped() + chunk.stagingOffset, chunk.size);
     if (--chunk.state->pendingChunks == 0) chunk.state->done = true;
   }
   slot.passes.clear();

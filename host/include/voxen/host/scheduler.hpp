@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -74,27 +75,36 @@ struct SchedulerOptions {
 };
 
 namespace detail {
+// Where a readback's bytes land: the caller's typed vector, written straight from the
+// staging ring when the batch completes (no intermediate copy).
 struct ReadbackState {
-  std::vector<std::byte> bytes;
-  uint64_t readyAt = 0;   // timeline value after which `bytes` is complete
+  std::byte* destination = nullptr;
+  uint64_t readyAt = 0;  // timeline value after which the destination is complete
   uint32_t pendingChunks = 0;
   bool done = false;
 };
+template <class T>
+struct TypedReadback : ReadbackState {
+  std::vector<T> values;
+};
 }  // namespace detail
 
-// The result of a readback; get() waits for the GPU (submitting the batch if needed).
+// The result of a readback. get() waits for the GPU (submitting the batch if needed) and
+// hands the values over, like std::future: once.
 template <class T>
 class Future {
  public:
   Future() = default;
+  bool valid() const { return state_ != nullptr; }
   bool ready() const;
-  std::vector<T> get() const;
+  std::vector<T> get();
 
  private:
   friend class Scheduler;
-  Future(Scheduler* scheduler, std::shared_ptr<detail::ReadbackState> state) : scheduler_(scheduler), state_(std::move(state)) {}
+  Future(Scheduler* scheduler, std::shared_ptr<detail::TypedReadback<T>> state)
+      : scheduler_(scheduler), state_(std::move(state)) {}
   Scheduler* scheduler_ = nullptr;
-  std::shared_ptr<detail::ReadbackState> state_;
+  std::shared_ptr<detail::TypedReadback<T>> state_;
 };
 
 // Counters that tests and tools read to see what the scheduler did.
@@ -141,7 +151,14 @@ class Scheduler {
   // Reads a buffer range back; the future resolves once the GPU finished the batch.
   template <class T>
   Future<T> readback(const BufferRange& src) {
-    return Future<T>(this, readbackBytes(src));
+    static_assert(std::is_trivially_copyable_v<T>, "readbacks are raw bytes");
+    if (src.size % sizeof(T))
+      throw std::invalid_argument("readback of '" + std::string(src.name) + "': size is not a multiple of the element");
+    auto state = std::make_shared<detail::TypedReadback<T>>();
+    state->values.resize(src.size / sizeof(T));
+    state->destination = reinterpret_cast<std::byte*>(state->values.data());
+    recordReadback(src, state);
+    return Future<T>(this, std::move(state));
   }
 
   // Scratch memory valid until this batch slot comes round again (batchesInFlight later).
@@ -167,7 +184,8 @@ class Scheduler {
 
   Device& device() { return device_; }
   ShaderLibrary& library() { return library_; }
-  std::shared_ptr<detail::ReadbackState> readbackBytes(const BufferRange& src);
+  // The untyped half of readback(): records copies of `src` into the ring for `state`.
+  void recordReadback(const BufferRange& src, std::shared_ptr<detail::ReadbackState> state);
   void waitFor(const detail::ReadbackState& state);
 
  private:
@@ -205,11 +223,11 @@ bool Future<T>::ready() const {
 }
 
 template <class T>
-std::vector<T> Future<T>::get() const {
-  if (!state_) return {};
+std::vector<T> Future<T>::get() {
+  if (!state_) throw std::logic_error("Future::get() on an empty or already retrieved readback");
   scheduler_->waitFor(*state_);
-  std::vector<T> values(state_->bytes.size() / sizeof(T));
-  std::memcpy(values.data(), state_->bytes.data(), values.size() * sizeof(T));
+  std::vector<T> values = std::move(state_->values);
+  state_.reset();
   return values;
 }
 
