@@ -24,13 +24,20 @@ bool envFlag(const char* name) {
   return value && *value && std::strcmp(value, "0") != 0;
 }
 
-std::vector<VkExtensionProperties> instanceExtensions(const char* layer) {
+// The two-call enumeration pattern of Vulkan: ask for the count, then for the items.
+template <class T, class Call>
+std::vector<T> enumerated(Call call) {
   uint32_t count = 0;
-  VOXEN_VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, nullptr));
-  std::vector<VkExtensionProperties> list(count);
-  VOXEN_VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, list.data()));
-  list.resize(count);
-  return list;
+  VOXEN_VK_CHECK(call(&count, nullptr));
+  std::vector<T> items(count);
+  VOXEN_VK_CHECK(call(&count, items.data()));
+  items.resize(count);
+  return items;
+}
+
+std::vector<VkExtensionProperties> instanceExtensions(const char* layer) {
+  return enumerated<VkExtensionProperties>(
+      [&](uint32_t* n, VkExtensionProperties* out) { return vkEnumerateInstanceExtensionProperties(layer, n, out); });
 }
 
 bool hasExtension(const std::vector<VkExtensionProperties>& list, const char* name) {
@@ -40,31 +47,20 @@ bool hasExtension(const std::vector<VkExtensionProperties>& list, const char* na
 }
 
 bool hasLayer(const char* name) {
-  uint32_t count = 0;
-  VOXEN_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
-  std::vector<VkLayerProperties> layers(count);
-  VOXEN_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
-  for (uint32_t i = 0; i < count; ++i)
-    if (std::strcmp(layers[i].layerName, name) == 0) return true;
+  for (const auto& layer : enumerated<VkLayerProperties>(vkEnumerateInstanceLayerProperties))
+    if (std::strcmp(layer.layerName, name) == 0) return true;
   return false;
 }
 
 std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice physical) {
-  uint32_t count = 0;
-  VOXEN_VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr));
-  std::vector<VkExtensionProperties> list(count);
-  VOXEN_VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, list.data()));
-  list.resize(count);
-  return list;
+  return enumerated<VkExtensionProperties>([&](uint32_t* n, VkExtensionProperties* out) {
+    return vkEnumerateDeviceExtensionProperties(physical, nullptr, n, out);
+  });
 }
 
 std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance) {
-  uint32_t count = 0;
-  VOXEN_VK_CHECK(vkEnumeratePhysicalDevices(instance, &count, nullptr));
-  std::vector<VkPhysicalDevice> list(count);
-  VOXEN_VK_CHECK(vkEnumeratePhysicalDevices(instance, &count, list.data()));
-  list.resize(count);
-  return list;
+  return enumerated<VkPhysicalDevice>(
+      [&](uint32_t* n, VkPhysicalDevice* out) { return vkEnumeratePhysicalDevices(instance, n, out); });
 }
 
 std::vector<VkQueueFamilyProperties> queueFamilies(VkPhysicalDevice physical) {
