@@ -118,10 +118,14 @@ BufferRange Buffer::range(VkDeviceSize offset, VkDeviceSize size) const {
 
 void Buffer::release() {
   if (!device_) return;
-  const VkDevice vk = device_->handle();
-  if (statsId_) device_->memoryStats().remove(statsId_);
-  if (buffer_) vkDestroyBuffer(vk, buffer_, nullptr);
-  if (memory_) vkFreeMemory(vk, memory_, nullptr);  // unmaps implicitly
+  Device* device = device_;
+  if (statsId_) device->memoryStats().remove(statsId_);
+  // The GPU may still use the buffer (recorded or in-flight work): the device destroys it
+  // once that work has completed.
+  device->destroyWhenUnused(buffer_, [device, buffer = buffer_, memory = memory_] {
+    if (buffer) vkDestroyBuffer(device->handle(), buffer, nullptr);
+    if (memory) vkFreeMemory(device->handle(), memory, nullptr);  // unmaps implicitly
+  });
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
   mapped_ = nullptr;

@@ -202,6 +202,7 @@ Device::Device(DeviceOptions options) : options_(std::move(options)) {
 Device::~Device() {
   if (device_) {
     vkDeviceWaitIdle(device_);
+    for (auto& g : garbage_) g.destroy();
     vkDestroyDevice(device_, nullptr);
   }
   if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
@@ -381,6 +382,35 @@ uint32_t Device::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags require
     if (fallback == UINT32_MAX) fallback = i;
   }
   return fallback;
+}
+
+void Device::destroyWhenUnused(VkBuffer buffer, std::function<void()> destroy) {
+  Garbage garbage{std::move(destroy), {}};
+  for (GpuWorkTracker* tracker : trackers_) {
+    const uint64_t lastUse = tracker->lastUseOf(buffer);
+    if (lastUse > tracker->pollCompleted()) garbage.waits.emplace_back(tracker, lastUse);
+  }
+  if (garbage.waits.empty())
+    garbage.destroy();
+  else
+    garbage_.push_back(std::move(garbage));
+}
+
+void Device::collectGarbage() {
+  std::erase_if(garbage_, [](Garbage& g) {
+    for (const auto& [tracker, value] : g.waits)
+      if (tracker->pollCompleted() < value) return false;
+    g.destroy();
+    return true;
+  });
+}
+
+void Device::registerTracker(GpuWorkTracker* tracker) { trackers_.push_back(tracker); }
+
+void Device::unregisterTracker(GpuWorkTracker* tracker) {
+  std::erase(trackers_, tracker);
+  for (auto& g : garbage_) std::erase_if(g.waits, [&](const auto& wait) { return wait.first == tracker; });
+  collectGarbage();
 }
 
 std::vector<HeapReport> Device::heapReport() const {

@@ -89,6 +89,7 @@ Scheduler::Scheduler(Device& device, ShaderLibrary& library, SchedulerOptions op
     }
     slots_.push_back(std::move(slot));
   }
+  device_.registerTracker(this);
 }
 
 Scheduler::~Scheduler() {
@@ -96,6 +97,7 @@ Scheduler::~Scheduler() {
   // buffers it names may already be gone. Submitted work is waited for.
   // Destroying the pool below frees a command buffer still in the recording state.
   vkQueueWaitIdle(device_.queue());
+  device_.unregisterTracker(this);
   for (auto& slot : slots_) {
     if (slot->queries) vkDestroyQueryPool(device_.handle(), slot->queries, nullptr);
     vkDestroyCommandPool(device_.handle(), slot->pool, nullptr);
@@ -323,11 +325,22 @@ void Scheduler::finish() {
 }
 
 uint64_t Scheduler::completedValue() {
-  uint64_t value = 0;
-  VOXEN_VK_CHECK(vkGetSemaphoreCounterValue(device_.handle(), timeline_, &value));
-  lastCompleted_ = std::max(lastCompleted_, value);
+  pollCompleted();
   retireCompleted();
   return lastCompleted_;
+}
+
+uint64_t Scheduler::lastUseOf(VkBuffer buffer) {
+  // Recorded commands that name the buffer are submitted rather than lost. Older batches
+  // are not tracked per buffer: any of them still in flight may use it.
+  if (slots_[slotIndex_]->recording && tracker_.touched(uint64_t(buffer))) submit();
+  return lastSubmitted_;
+}
+
+uint64_t Scheduler::pollCompleted() {
+  uint64_t value = 0;
+  VOXEN_VK_CHECK(vkGetSemaphoreCounterValue(device_.handle(), timeline_, &value));
+  return lastCompleted_ = std::max(lastCompleted_, value);
 }
 
 void Scheduler::waitFor(const detail::ReadbackState& state) {
@@ -365,6 +378,7 @@ void Scheduler::retireCompleted() {
   std::sort(done.begin(), done.end(), [](const BatchSlot* a, const BatchSlot* b) { return a->value < b->value; });
   for (BatchSlot* slot : done) retire(*slot);
   ring_.release(lastCompleted_);
+  device_.collectGarbage();
 }
 
 }  // namespace voxen

@@ -30,6 +30,8 @@ class BarrierTracker {
   // The barrier needed before a command in `stage` that makes `accesses` (empty if none);
   // records the command so later ones are checked against it.
   Barrier record(VkPipelineStageFlags stage, std::span<const ResourceAccess> accesses);
+  // Whether a command recorded since the last reset touched `resource`.
+  bool touched(uint64_t resource) const { return states_.count(resource) != 0; }
   // Forget everything: the next submission waits on the previous one in full.
   void reset() { states_.clear(); }
 

@@ -23,6 +23,20 @@ struct ValidationMessage {
   std::string text;
 };
 
+// Something that records and submits GPU work on this device (the Scheduler). The device
+// asks it, before a buffer is destroyed, whether work it has recorded or submitted may
+// still use that buffer, so that destruction waits for the GPU instead of pulling memory
+// from under it.
+class GpuWorkTracker {
+ public:
+  virtual ~GpuWorkTracker() = default;
+  // Submits recorded work that names `buffer` (so it is not lost) and returns the timeline
+  // value after which no work of this tracker uses it (0: none does).
+  virtual uint64_t lastUseOf(VkBuffer buffer) = 0;
+  // The newest completed timeline value, without blocking.
+  virtual uint64_t pollCompleted() = 0;
+};
+
 struct DeviceOptions {
   // Index or name substring; empty means the VOXEN_DEVICE environment variable, then auto.
   std::string selector;
@@ -96,6 +110,16 @@ class Device {
   // Count of validation messages of severity Warning or worse since creation.
   uint64_t validationMessageCount() const { return validationMessages_.load(); }
 
+  // Deferred destruction: `destroy` runs once no registered tracker's work can use
+  // `buffer` any more (at once when none can). Buffer's destructor goes through here.
+  void destroyWhenUnused(VkBuffer buffer, std::function<void()> destroy);
+  // Runs the deferred destructions whose work has completed; trackers call it as they
+  // retire batches.
+  void collectGarbage();
+  void registerTracker(GpuWorkTracker* tracker);
+  // The tracker must have no work in flight (it waited for its queue).
+  void unregisterTracker(GpuWorkTracker* tracker);
+
  private:
   static VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                       VkDebugUtilsMessageTypeFlagsEXT types,
@@ -116,6 +140,12 @@ class Device {
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::unique_ptr<MemoryStats> memoryStats_;
   std::atomic<uint64_t> validationMessages_{0};
+  struct Garbage {
+    std::function<void()> destroy;
+    std::vector<std::pair<GpuWorkTracker*, uint64_t>> waits;
+  };
+  std::vector<GpuWorkTracker*> trackers_;
+  std::vector<Garbage> garbage_;
 };
 
 // Reads the capabilities that Voxen checks from a physical device.

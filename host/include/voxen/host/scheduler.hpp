@@ -24,6 +24,7 @@
 
 #include "voxen/host/barrier_tracker.hpp"
 #include "voxen/host/buffer.hpp"
+#include "voxen/host/device.hpp"
 #include "voxen/host/profile.hpp"
 #include "voxen/host/ring_allocator.hpp"
 
@@ -126,10 +127,10 @@ struct RecordedCommand {
   Barrier barrierBefore;
 };
 
-class Scheduler {
+class Scheduler : public GpuWorkTracker {
  public:
   Scheduler(Device& device, ShaderLibrary& library, SchedulerOptions options = {});
-  ~Scheduler();
+  ~Scheduler() override;
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -173,6 +174,10 @@ class Scheduler {
   void finish();
   uint64_t lastSubmitted() const { return lastSubmitted_; }
   uint64_t completedValue();
+
+  // GpuWorkTracker: lets buffers be destroyed safely while work is recorded or in flight.
+  uint64_t lastUseOf(VkBuffer buffer) override;
+  uint64_t pollCompleted() override;
 
   const SchedulerStats& stats() const { return stats_; }
   const Profile& profile() const { return profile_; }
