@@ -270,7 +270,10 @@ void Device::createInstance(bool synchronizationValidation) {
   info.ppEnabledExtensionNames = extensions.data();
   VOXEN_VK_CHECK(vkCreateInstance(&info, nullptr, &instance_));
   volkLoadInstance(instance_);
-  if (validation_) VOXEN_VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messengerInfo, nullptr, &messenger_));
+  if (validation_) {
+    messengerInfo.pNext = nullptr;  // the validation-features chain belongs to vkCreateInstance only
+    VOXEN_VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messengerInfo, nullptr, &messenger_));
+  }
 }
 
 void Device::pickPhysicalDevice(const std::string& selector) {

@@ -3,8 +3,9 @@
 #ifndef VOXEN_COMMON_DISPATCH_GLSL
 #define VOXEN_COMMON_DISPATCH_GLSL
 
-uint voxenThreadIndex() {
-  return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * (gl_NumWorkGroups.x * gl_WorkGroupSize.x);
-}
+// A macro, not a function: shaders include this before their local_size layout, and a
+// function compiled there would see gl_WorkGroupSize as (1,1,1).
+#define voxenThreadIndex() \
+  (gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * (gl_NumWorkGroups.x * gl_WorkGroupSize.x))
 
 #endif

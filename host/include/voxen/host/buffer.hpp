@@ -42,7 +42,8 @@ class Buffer {
   VkDeviceSize size() const { return size_; }
   const std::string& name() const { return name_; }
   MemoryKind kind() const { return kind_; }
-  // Host pointer for host-visible buffers, nullptr for device-local ones.
+  // Host pointer when the memory is host-visible (always for the host kinds; also for
+  // DeviceLocal on drivers whose device memory is host-visible, such as lavapipe), else nullptr.
   std::byte* mapped() const { return mapped_; }
 
   BufferRange range() const { return {buffer_, 0, size_, address_, name_.c_str()}; }

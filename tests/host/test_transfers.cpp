@@ -1,0 +1,233 @@
+// Uploads, readbacks, fills, copies and transient memory through the scheduler.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <numeric>
+
+#include "support/gpu_fixture.hpp"
+#include "support/push.hpp"
+#include "voxen/host/error.hpp"
+
+namespace {
+
+std::vector<uint8_t> randomBytes(size_t n, uint64_t seed) {
+  vt::Rng rng(seed);
+  std::vector<uint8_t> bytes(n);
+  for (auto& b : bytes) b = uint8_t(rng.next() >> 56);
+  return bytes;
+}
+
+std::vector<uint32_t> randomWords(size_t n, uint64_t seed) {
+  vt::Rng rng(seed);
+  std::vector<uint32_t> words(n);
+  for (auto& w : words) w = rng.u32();
+  return words;
+}
+
+}  // namespace
+
+TEST_CASE("Upload and readback round trip", "[scheduler][transfer]") {
+  auto& s = vt::gpu().scheduler;
+  voxen::Buffer buffer(vt::gpu().device, "roundtrip", 64 * 1024);
+
+  SECTION("small") {
+    const std::vector<uint32_t> values = {1, 2, 3, 0xdeadbeef, 0, 42, 0xffffffff, 7};
+    s.upload(buffer.range(0, values.size() * 4), std::span<const uint32_t>(values));
+    auto future = s.readback<uint32_t>(buffer.range(0, values.size() * 4));
+    CHECK(future.valid());
+    s.finish();
+    CHECK(future.ready());
+    CHECK(future.get() == values);
+    CHECK_FALSE(future.valid());  // handed over once, like std::future
+    // A range that is not a whole number of elements is refused.
+    CHECK_THROWS(s.readback<uint32_t>(buffer.range(0, 6)));
+  }
+  SECTION("odd sizes and offsets") {
+    // Fill everything with a known pattern, then overwrite odd byte ranges.
+    std::vector<uint8_t> model = randomBytes(buffer.size(), 1);
+    s.upload(buffer.range(), model.data(), model.size());
+    const std::pair<size_t, size_t> pieces[] = {{0, 1}, {1, 3}, {5, 7}, {13, 1}, {255, 257}, {4097, 4095}, {60001, 5535}};
+    uint64_t seed = 100;
+    for (const auto& [offset, size] : pieces) {
+      const auto bytes = randomBytes(size, seed++);
+      s.upload(buffer.range(offset, size), bytes.data(), bytes.size());
+      std::memcpy(model.data() + offset, bytes.data(), size);
+    }
+    // Read back the odd pieces on their own, and the whole buffer.
+    std::vector<voxen::Future<uint8_t>> futures;
+    for (const auto& [offset, size] : pieces) futures.push_back(s.readback<uint8_t>(buffer.range(offset, size)));
+    auto whole = s.readback<uint8_t>(buffer.range());
+    for (size_t i = 0; i < futures.size(); ++i) {
+      const auto [offset, size] = pieces[i];
+      const auto got = futures[i].get();
+      INFO("piece at " << offset << " of " << size << " bytes");
+      REQUIRE(got.size() == size);
+      CHECK(std::equal(got.begin(), got.end(), model.begin() + offset));
+    }
+    CHECK(whole.get() == model);
+  }
+  SECTION("several batches in flight") {
+    std::vector<voxen::Future<uint32_t>> futures;
+    std::vector<std::vector<uint32_t>> expected;
+    for (uint32_t round = 0; round < 6; ++round) {
+      auto values = randomWords(1000 + round * 17, round + 7);
+      auto range = buffer.range(round * 8192, values.size() * 4);
+      s.upload(range, std::span<const uint32_t>(values));
+      futures.push_back(s.readback<uint32_t>(range));
+      expected.push_back(values);
+      s.submit();
+    }
+    // Collected in reverse order: each future must hold its own batch's data.
+    for (size_t i = futures.size(); i-- > 0;) CHECK(futures[i].get() == expected[i]);
+  }
+}
+
+TEST_CASE("The staging ring wraps around under large transfers", "[scheduler][transfer]") {
+  auto& gpu = vt::gpu();
+  voxen::Scheduler s(gpu.device, gpu.library,
+                     voxen::SchedulerOptions{.stagingBytes = 1 << 20, .transientBytes = 1 << 16, .batchesInFlight = 2});
+  constexpr size_t kBig = 8u << 20;
+  voxen::Buffer big(gpu.device, "staging-wrap-big", kBig);
+  voxen::Buffer small(gpu.device, "staging-wrap-small", 4096);
+  for (uint64_t round = 0; round < 3; ++round) {
+    INFO("round " << round);
+    const auto data = randomWords(kBig / 4, 1000 + round);
+    const auto tiny = randomWords(1 + round * 5, 2000 + round);
+    s.upload(small.range(0, tiny.size() * 4), std::span<const uint32_t>(tiny));
+    auto tinyBack = s.readback<uint32_t>(small.range(0, tiny.size() * 4));
+    s.upload(big.range(), std::span<const uint32_t>(data));
+    const auto tiny2 = randomWords(333, 3000 + round);
+    s.upload(small.range(2048, tiny2.size() * 4), std::span<const uint32_t>(tiny2));
+    auto back = s.readback<uint32_t>(big.range());
+    auto tiny2Back = s.readback<uint32_t>(small.range(2048, tiny2.size() * 4));
+    const auto got = back.get();
+    REQUIRE(got.size() == data.size());
+    // Report the first mismatch rather than 2 million values.
+    const auto mismatch = std::mismatch(got.begin(), got.end(), data.begin());
+    if (mismatch.first != got.end())
+      FAIL("first mismatch at word " << (mismatch.first - got.begin()) << ": got " << *mismatch.first << ", expected "
+                                     << *mismatch.second);
+    CHECK(tinyBack.get() == tiny);
+    CHECK(tiny2Back.get() == tiny2);
+  }
+  s.finish();
+  CHECK(s.stats().stagingWaits > 0);
+  CHECK(s.stats().uploadedBytes >= 3 * kBig);
+  CHECK(s.stats().readBackBytes >= 3 * kBig);
+  WARN("1 MiB staging ring, 3 x 8 MiB each way: " << s.stats().stagingWaits << " staging waits, "
+                                                   << s.stats().submissions << " submissions");
+}
+
+TEST_CASE("Scheduler::fill writes a 32-bit pattern", "[scheduler][transfer]") {
+  auto& s = vt::gpu().scheduler;
+  voxen::Buffer buffer(vt::gpu().device, "fill-target", 4096);
+  s.fill(buffer, 0x01020304u);
+  s.fill(buffer.range(256, 512), 0xdeadbeefu);
+  s.fill(buffer.range(4092, 4), 7u);
+  const auto got = vt::readBack<uint32_t>(s, buffer);
+  REQUIRE(got.size() == 1024);
+  for (size_t i = 0; i < got.size(); ++i) {
+    const uint32_t expected = i == 1023 ? 7u : (i >= 64 && i < 192) ? 0xdeadbeefu : 0x01020304u;
+    if (got[i] != expected) FAIL("word " << i << " is " << got[i] << ", expected " << expected);
+  }
+}
+
+TEST_CASE("Scheduler::copy copies between buffers and ranges", "[scheduler][transfer]") {
+  auto& s = vt::gpu().scheduler;
+  voxen::Buffer a(vt::gpu().device, "copy-src", 8192);
+  voxen::Buffer b(vt::gpu().device, "copy-dst", 8192);
+  const auto values = randomWords(2048, 77);
+  s.upload(a, std::span<const uint32_t>(values));
+  s.fill(b, 0u);
+  s.copy(a.range(400, 1000), b.range(3000, 1000));
+  s.copy(a.range(0, 8), b.range(0, 8));
+  // Copy within the destination after the first copies landed (a read-after-write on b).
+  s.copy(b.range(3000, 16), b.range(8000, 16));
+  const auto got = vt::readBack<uint32_t>(s, b);
+  std::vector<uint32_t> expected(2048, 0u);
+  std::memcpy(expected.data() + 750, values.data() + 100, 1000);
+  std::memcpy(expected.data(), values.data(), 8);
+  std::memcpy(expected.data() + 2000, expected.data() + 750, 16);
+  CHECK(got == expected);
+}
+
+TEST_CASE("Scheduler::transient gives aligned, disjoint scratch space", "[scheduler][transfer]") {
+  auto& s = vt::gpu().scheduler;
+  const auto* iota = vt::kernel("selftest/fill_iota.comp");
+  const uint32_t n = 3000;
+  auto t1 = s.transient(n * 4);
+  auto t2 = s.transient(n * 4, 1024);
+  auto t3 = s.transient(12, 16);
+  CHECK(t1.size >= n * 4);
+  CHECK(t2.size >= n * 4);
+  CHECK(t1.address % 256 == 0);
+  CHECK(t2.address % 1024 == 0);
+  CHECK(t3.address % 16 == 0);
+  CHECK(t1.address != 0);
+  auto disjoint = [](const voxen::BufferRange& x, const voxen::BufferRange& y) {
+    return x.address + x.size <= y.address || y.address + y.size <= x.address;
+  };
+  CHECK(disjoint(t1, t2));
+  CHECK(disjoint(t1, t3));
+  CHECK(disjoint(t2, t3));
+  // From here on use exactly the requested sizes.
+  t1.size = n * 4;
+  t2.size = n * 4;
+  t3.size = 12;
+  // Write both on the GPU, then read both: overlapping space would mix the two patterns.
+  s.dispatchThreads(voxen::Pass{.name = "transient-iota-1", .kernel = iota,
+                                .push = vt::FillIotaPush{t1.address, n, 1, 0}, .uses = {voxen::writes(t1)}},
+                    n);
+  s.dispatchThreads(voxen::Pass{.name = "transient-iota-2", .kernel = iota,
+                                .push = vt::FillIotaPush{t2.address, n, 2, 1000000}, .uses = {voxen::writes(t2)}},
+                    n);
+  const uint32_t three[3] = {9, 8, 7};
+  s.upload(t3, three, sizeof three);
+  auto r1 = s.readback<uint32_t>(t1);
+  auto r2 = s.readback<uint32_t>(t2);
+  auto r3 = s.readback<uint32_t>(t3);
+  const auto v1 = r1.get(), v2 = r2.get(), v3 = r3.get();
+  REQUIRE(v1.size() >= n);
+  REQUIRE(v2.size() >= n);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (v1[i] != i) FAIL("t1[" << i << "] = " << v1[i]);
+    if (v2[i] != 2 * i + 1000000) FAIL("t2[" << i << "] = " << v2[i]);
+  }
+  CHECK(v3 == std::vector<uint32_t>{9, 8, 7});
+}
+
+TEST_CASE("A buffer destroyed while recorded or in-flight work uses it stays alive until the GPU is done",
+          "[scheduler][transfer][memory]") {
+  auto& gpu = vt::gpu();
+  auto& s = gpu.scheduler;
+  s.finish();
+  const auto* iota = vt::kernel("selftest/fill_iota.comp");
+  voxen::Buffer keep(gpu.device, "lifetime-keep", 4096);
+  const uint64_t bytesBefore = gpu.device.memoryStats().totalBytes();
+  const uint32_t n = 1024;
+  {
+    // Recorded, not yet submitted, when the buffer dies.
+    voxen::Buffer doomed(gpu.device, "lifetime-doomed", n * 4);
+    s.fill(doomed, 5u);
+    s.dispatchThreads({.name = "lifetime-iota", .kernel = iota, .push = vt::FillIotaPush{doomed.address(), n, 1, 0},
+                       .uses = {voxen::writes(doomed)}},
+                      n);
+    s.copy(doomed.range(0, 4096), keep.range());
+  }
+  auto back = s.readback<uint32_t>(keep);
+  const auto got = back.get();
+  for (uint32_t i = 0; i < n; ++i)
+    if (got[i] != i) FAIL("keep[" << i << "] = " << got[i]);
+  {
+    // Submitted and maybe still running when the buffer dies.
+    voxen::Buffer doomed(gpu.device, "lifetime-doomed-2", n * 4);
+    s.dispatchThreads({.name = "lifetime-iota", .kernel = iota, .push = vt::FillIotaPush{doomed.address(), n, 2, 0},
+                       .uses = {voxen::writes(doomed)}},
+                      n);
+    s.submit();
+  }
+  s.finish();
+  // Everything was released once the GPU finished.
+  for (const auto& e : gpu.device.memoryStats().entries()) CHECK(e.name.rfind("lifetime-doomed", 0) != 0);
+  CHECK(gpu.device.memoryStats().totalBytes() == bytesBefore);
+}

@@ -1,0 +1,56 @@
+// voxen_tests' main: Catch2 with a listener that turns every validation message (warning or
+// error) reported during a test case into a failure of that test case and of the process.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <iostream>
+
+#include "support/gpu_fixture.hpp"
+
+namespace {
+
+void report(const std::string& testCase, const std::vector<voxen::ValidationMessage>& messages) {
+  std::cerr << "\n=== VALIDATION FAILURE in test case '" << testCase << "': " << messages.size()
+            << " unexpected validation message(s)\n";
+  for (const auto& message : messages) std::cerr << "  " << vt::describe(message) << "\n";
+  std::cerr << "===\n";
+}
+
+class ValidationListener : public Catch::TestEventListenerBase {
+ public:
+  using TestEventListenerBase::TestEventListenerBase;
+
+  void testCaseStarting(Catch::TestCaseInfo const& info) override {
+    const auto leftover = vt::validation().beginTestCase(info.name);
+    if (!leftover.empty()) report("<between test cases, before '" + info.name + "'>", leftover);
+  }
+
+  void testCaseEnded(Catch::TestCaseStats const& stats) override {
+    // Work the test case recorded but did not wait for still belongs to it.
+    vt::flushGpu();
+    const auto messages = vt::validation().endTestCase();
+    if (!messages.empty()) report(stats.testInfo.name, messages);
+  }
+};
+
+}  // namespace
+
+CATCH_REGISTER_LISTENER(ValidationListener)
+
+int main(int argc, char** argv) {
+  Catch::Session session;
+  if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
+  int result = session.run();
+
+  vt::destroyGpu();
+  const auto teardown = vt::validation().endTestCase();
+  if (!teardown.empty()) report("<teardown of the shared device>", teardown);
+
+  const auto& failed = vt::validation().failedTestCases();
+  if (!failed.empty()) {
+    std::cerr << "\nvoxen_tests: " << failed.size() << " test case(s) produced validation messages:\n";
+    for (const auto& name : failed) std::cerr << "  " << name << "\n";
+    if (result == 0) result = 1;
+  }
+  return result;
+}
