@@ -1,5 +1,7 @@
 #include "voxen/engine/self_test.hpp"
 
+#include "voxen/engine/self_test_push.hpp"
+
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -14,31 +16,7 @@ namespace voxen {
 
 namespace {
 
-struct IotaPush {
-  uint64_t dst;
-  uint32_t count, scale, offset;
-};
-struct SaxpyPush {
-  uint64_t x, y;
-  uint32_t count;
-  float a;
-};
-struct SumPush {
-  uint64_t y, total;
-  uint32_t count;
-};
-struct ShufflePush {
-  uint64_t src, dst;
-  uint32_t count;
-};
-struct BoundedSumPush {
-  uint64_t src, total;
-  uint32_t count, perInvocation;
-};
-struct LoopProbePush {
-  uint64_t result;
-  uint32_t iterations;
-};
+using namespace selftest;
 
 SelfTestCheck timed(const std::string& name, const std::function<std::string()>& body) {
   SelfTestCheck check{name};
@@ -62,14 +40,14 @@ std::string dependentChain(Scheduler& s) {
   std::vector<float> y0(n, 0.5f);
   s.upload(y, y0.data(), n * 4);
   s.fill(total, 0);
-  s.dispatchThreads({"selftest iota", library.kernel("selftest/fill_iota.comp").get(), {}, IotaPush{x.address(), n, 3, 1},
+  s.dispatchThreads({"selftest iota", library.kernel("selftest/fill_iota.comp").get(), {}, FillIotaPush{x.address(), n, 3, 1},
                      {writes(x)}},
                     n);
   s.dispatchThreads({"selftest saxpy", library.kernel("selftest/saxpy.comp").get(), {},
                      SaxpyPush{x.address(), y.address(), n, 2.0f}, {reads(x), readsWrites(y)}},
                     n);
   s.dispatchThreads({"selftest sum", library.kernel("selftest/sum_u64.comp").get(), {},
-                     SumPush{y.address(), total.address(), n}, {reads(y), readsWrites(total)}},
+                     SumU64Push{y.address(), total.address(), n}, {reads(y), readsWrites(total)}},
                     n);
   const uint64_t gpu = s.readback<uint64_t>(total).get().at(0);
   uint64_t cpu = 0;
@@ -86,7 +64,7 @@ std::string shuffle(Scheduler& s) {
   for (auto& v : values) v = random();
   s.upload(src, values.data(), n * 4);
   s.dispatchThreads({"selftest shuffle", s.library().kernel("selftest/shuffle_xor.comp").get(), {},
-                     ShufflePush{src.address(), dst.address(), n}, {reads(src), writes(dst)}},
+                     ShuffleXorPush{src.address(), dst.address(), n}, {reads(src), writes(dst)}},
                     n);
   const auto out = s.readback<uint32_t>(dst).get();
   for (uint32_t i = 0; i < n; ++i)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "voxen/engine/self_test_push.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
 
@@ -24,15 +25,8 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-struct SaxpyPush {
-  uint64_t x, y;
-  uint32_t count;
-  float a;
-};
-struct IotaPush {
-  uint64_t dst;
-  uint32_t count, scale, offset;
-};
+using selftest::FillIotaPush;
+using selftest::SaxpyPush;
 
 struct Row {
   std::string what, unit;
@@ -63,7 +57,7 @@ double hotReloadLatencyMs(Device& device) {
   Buffer out(device, "reload bench", 4);
   auto kernel = library.kernel("selftest/fill_iota.comp");
   auto run = [&] {
-    scheduler.dispatch({"iota", kernel.get(), {1, 1, 1}, IotaPush{out.address(), 1, 1, 0}, {writes(out)}});
+    scheduler.dispatch({"iota", kernel.get(), {1, 1, 1}, FillIotaPush{out.address(), 1, 1, 0}, {writes(out)}});
     return scheduler.readback<uint32_t>(out).get()[0];
   };
   run();
@@ -103,7 +97,7 @@ int benchCoreCommand(const CommonOptions& options, const std::vector<std::string
   Buffer x(device, "bench x", bytes), y(device, "bench y", bytes);
   {
     auto iota = library.kernel("selftest/fill_iota.comp");
-    scheduler.dispatch({"iota", iota.get(), {1, 1, 1}, IotaPush{x.address(), 64, 1, 0}, {writes(x)}});
+    scheduler.dispatch({"iota", iota.get(), {1, 1, 1}, FillIotaPush{x.address(), 64, 1, 0}, {writes(x)}});
     scheduler.readback<uint32_t>(x.range(0, 4)).get();
   }
   const double firstDispatchMs = secondsSince(firstStart) * 1e3;
@@ -138,7 +132,7 @@ int benchCoreCommand(const CommonOptions& options, const std::vector<std::string
   auto iota = library.kernel("selftest/fill_iota.comp");
   const double dispatchS = bestOf(3, [&] {
     for (int i = 0; i < kDispatches; ++i)
-      scheduler.dispatch({"tiny dispatch", iota.get(), {1, 1, 1}, IotaPush{x.address(), 64, 1, uint32_t(i)}, {writes(x)}});
+      scheduler.dispatch({"tiny dispatch", iota.get(), {1, 1, 1}, FillIotaPush{x.address(), 64, 1, uint32_t(i)}, {writes(x)}});
     scheduler.finish();
   });
   rows.push_back({"dependent tiny dispatches", "us each", dispatchS / kDispatches * 1e6, 0});

@@ -1,11 +1,12 @@
 #pragma once
-// Push-constant blocks of shaders/selftest/*.comp. Buffer references are 8-byte device
-// addresses (uint64_t); the offsets below are the GLSL std430 offsets of the push_constant
-// blocks and are checked at compile time.
+// Push-constant blocks of shaders/selftest/*.comp, shared by the self-test, `voxen bench
+// core`, the samples and the tests. Buffer references are 8-byte device addresses
+// (uint64_t); the offsets below are the GLSL std430 offsets of the push_constant blocks and
+// are checked at compile time.
 #include <cstddef>
 #include <cstdint>
 
-namespace vt {
+namespace voxen::selftest {
 
 struct FillIotaPush {  // selftest/fill_iota.comp
   uint64_t dst;
@@ -51,4 +52,4 @@ struct ShuffleXorPush {  // selftest/shuffle_xor.comp
 };
 static_assert(offsetof(ShuffleXorPush, count) == 16);
 
-}  // namespace vt
+}  // namespace voxen::selftest
