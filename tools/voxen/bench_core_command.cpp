@@ -167,4 +167,6 @@ int benchCoreCommand(const CommonOptions& options, const std::vector<std::string
   return 0;
 }
 
+static CommandRegistration registration{"bench core", "engine core: staging bandwidth, kernel throughput, dispatch and reload latency [--mb N]", &benchCoreCommand};
+
 }  // namespace voxen::cli

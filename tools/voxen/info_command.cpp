@@ -73,4 +73,6 @@ int infoCommand(const CommonOptions& options, const std::vector<std::string>& ar
   return 0;
 }
 
+static CommandRegistration registration{"info", "the chosen Vulkan device, its features and limits, and the other devices", &infoCommand};
+
 }  // namespace voxen::cli

@@ -1,4 +1,4 @@
-// The voxen command-line tool: one subcommand per job.
+// The voxen command-line tool: one subcommand per job (see commands.hpp).
 #include <iostream>
 #include <string>
 #include <vector>
@@ -6,16 +6,22 @@
 #include "commands.hpp"
 #include "voxen/host/error.hpp"
 
+namespace voxen::cli {
+std::map<std::string, Command>& commandRegistry() {
+  static std::map<std::string, Command> registry;
+  return registry;
+}
+}  // namespace voxen::cli
+
 namespace {
 
-const char* kUsage = R"(usage: voxen <command> [options]
-
-commands:
-  info        the chosen Vulkan device, its features and limits, and the other devices
-  selftest    run GPU passes through the scheduler and check them against the CPU
-  bench core  staging bandwidth, kernel throughput, dispatch overhead, first-dispatch and
-              hot-reload latency, each beside a CPU reference [--mb N]
-
+void printUsage(std::ostream& out) {
+  out << "usage: voxen <command> [options]\n\ncommands:\n";
+  for (const auto& [name, command] : voxen::cli::commandRegistry()) {
+    std::string pad = name.size() < 18 ? std::string(18 - name.size(), ' ') : " ";
+    out << "  " << name << pad << command.summary << "\n";
+  }
+  out << R"(
 options for every command:
   --device SEL        device index or name substring (default: $VOXEN_DEVICE, then
                       discrete GPU > integrated GPU > CPU driver)
@@ -25,28 +31,33 @@ options for every command:
   --hot-reload[=DIR]  compile shaders from DIR (default: the source tree's shaders/) and
                       reload them when they change (also VOXEN_SHADER_DIR=DIR)
 )";
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::cout << kUsage;
+    printUsage(std::cout);
     return args.empty() ? 2 : 0;
   }
-  const std::string command = args[0];
+  std::string command = args[0];
   args.erase(args.begin());
+  if (command == "bench" && !args.empty()) {  // "bench map" is registered as one name
+    command += " " + args[0];
+    args.erase(args.begin());
+  }
+  const auto& registry = voxen::cli::commandRegistry();
+  const auto found = registry.find(command);
+  if (found == registry.end()) {
+    std::cerr << "voxen: unknown command '" << command << "'\n\n";
+    printUsage(std::cerr);
+    return 2;
+  }
   try {
     voxen::cli::CommonOptions options;
     const auto rest = voxen::cli::parseCommon(args, options);
-    if (command == "info") return voxen::cli::infoCommand(options, rest);
-    if (command == "selftest") return voxen::cli::selftestCommand(options, rest);
-    if (command == "bench") {
-      if (rest.empty() || rest[0] != "core") throw voxen::cli::UsageError("usage: voxen bench core [--mb N] [--json]");
-      return voxen::cli::benchCoreCommand(options, {rest.begin() + 1, rest.end()});
-    }
-    std::cerr << "voxen: unknown command '" << command << "'\n\n" << kUsage;
-    return 2;
+    return found->second.run(options, rest);
   } catch (const voxen::cli::UsageError& e) {
     std::cerr << "voxen " << command << ": " << e.what() << "\n";
     return 2;

@@ -30,4 +30,6 @@ int selftestCommand(const CommonOptions& options, const std::vector<std::string>
   return failed ? 1 : 0;
 }
 
+static CommandRegistration registration{"selftest", "run GPU passes through the scheduler and check them against the CPU", &selftestCommand};
+
 }  // namespace voxen::cli

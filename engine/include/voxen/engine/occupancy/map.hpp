@@ -1,0 +1,145 @@
+#pragma once
+// The occupancy map: a sparse set of dense regions (default 32^3 voxels) keyed by integer
+// region coordinates. Each voxel holds a float log-odds value or kUnobserved, plus the
+// optional layers the user switched on. Host positions are double precision; the GPU works
+// in float relative to a nearby voxel so that maps kilometres wide keep voxel-exact walks.
+#include <glm/vec3.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace voxen {
+
+// +infinity marks a voxel no ray has touched; its first update starts from 0.
+inline constexpr float kUnobserved = std::numeric_limits<float>::infinity();
+inline bool isObserved(float value) { return value != kUnobserved; }
+
+struct VoxelCoord {
+  int32_t x = 0, y = 0, z = 0;
+  bool operator==(const VoxelCoord&) const = default;
+};
+
+struct RegionKey {
+  int32_t x = 0, y = 0, z = 0;
+  bool operator==(const RegionKey&) const = default;
+  bool operator<(const RegionKey& o) const { return x != o.x ? x < o.x : y != o.y ? y < o.y : z < o.z; }
+};
+
+struct RegionKeyHash {
+  size_t operator()(const RegionKey& k) const {
+    uint64_t h = uint64_t(uint32_t(k.x)) * 0x9E3779B185EBCA87ull;
+    h ^= uint64_t(uint32_t(k.y)) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+    h ^= uint64_t(uint32_t(k.z)) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+    return size_t(h ^ (h >> 29));
+  }
+};
+
+// Probabilities and limits of the occupancy model. Defaults follow OHM.
+struct OccupancyModel {
+  double resolution = 0.1;  // metres per voxel edge
+  int32_t regionSize = 32;  // voxels per region edge
+  float hitProbability = 0.9f;
+  float missProbability = 0.45f;
+  float occupancyThreshold = 0.5f;  // probability at or above which a voxel is occupied
+  float clampMin = -2.0f;           // log-odds
+  float clampMax = 3.511f;
+
+  static OccupancyModel ohm() { return {}; }
+  // OctoMap's defaults: hit 0.7, miss 0.4, clamp [-2, 3.5].
+  static OccupancyModel octomap() {
+    OccupancyModel m;
+    m.hitProbability = 0.7f;
+    m.missProbability = 0.4f;
+    m.clampMin = -2.0f;
+    m.clampMax = 3.5f;
+    return m;
+  }
+  float hitValue() const { return logOdds(hitProbability); }
+  float missValue() const { return logOdds(missProbability); }
+  float thresholdValue() const { return logOdds(occupancyThreshold); }
+  static float logOdds(float p) { return float(std::log(double(p) / (1.0 - double(p)))); }
+  // Throws Error naming the field when a value is out of range.
+  void validate() const;
+};
+
+// Optional per-voxel layers, each switched on by the user.
+enum Layer : uint32_t {
+  kLayerVoxelMean = 1u << 0,  // sub-voxel sample position sum and sample count
+  kLayerTraversal = 1u << 1,  // summed ray length through the voxel
+  kLayerHitMiss = 1u << 2,    // hit and miss counts
+  kLayerTouchTime = 1u << 3,  // latest time a ray touched the voxel
+};
+std::string layerNames(uint32_t layers);
+
+// Sub-voxel mean as exact integer sums: offsets within the voxel quantised to 1/1024 of a
+// voxel, so that GPU atomics add them in any order to the same result.
+struct VoxelMean {
+  uint32_t count = 0;
+  uint32_t sum[3] = {0, 0, 0};
+  static constexpr float kScale = 1024.0f;
+  bool operator==(const VoxelMean&) const = default;
+};
+
+// One dense block of voxels; layer arrays are empty unless the layer is on.
+struct Region {
+  RegionKey key;
+  std::vector<float> occupancy;   // log-odds or kUnobserved, x fastest, then y, then z
+  std::vector<VoxelMean> mean;    // kLayerVoxelMean
+  std::vector<uint64_t> traversal;  // kLayerTraversal: length in 1/65536 voxel units
+  std::vector<uint32_t> hits, misses;  // kLayerHitMiss
+  std::vector<float> touchTime;   // kLayerTouchTime: seconds since the map's time origin
+  static constexpr double kTraversalScale = 65536.0;
+};
+
+enum class VoxelClass { Unobserved, Free, Occupied };
+
+class OccupancyMap {
+ public:
+  explicit OccupancyMap(OccupancyModel model = {}, uint32_t layers = 0);
+
+  const OccupancyModel& model() const { return model_; }
+  uint32_t layers() const { return layers_; }
+  int32_t regionSize() const { return model_.regionSize; }
+  size_t voxelsPerRegion() const { return size_t(model_.regionSize) * model_.regionSize * model_.regionSize; }
+  // Seconds added to ray times to get touch times (set from the first ray integrated).
+  double timeOrigin() const { return timeOrigin_; }
+  void setTimeOrigin(double t) { timeOrigin_ = t; }
+
+  VoxelCoord voxelAt(const glm::dvec3& point) const;
+  glm::dvec3 voxelCentre(const VoxelCoord& voxel) const;
+  RegionKey regionOf(const VoxelCoord& voxel) const;
+  uint32_t localIndex(const VoxelCoord& voxel) const;
+  VoxelCoord voxelOf(const RegionKey& region, uint32_t localIndex) const;
+
+  // The region, created (all unobserved, layers zeroed) when missing.
+  Region& region(const RegionKey& key);
+  const Region* findRegion(const RegionKey& key) const;
+  Region* findRegion(const RegionKey& key);
+  const std::unordered_map<RegionKey, Region, RegionKeyHash>& regions() const { return regions_; }
+  void eraseRegion(const RegionKey& key) { regions_.erase(key); }
+  Region makeRegion(const RegionKey& key) const;
+
+  float value(const VoxelCoord& voxel) const;  // kUnobserved when its region is missing
+  VoxelClass classify(float value) const;
+  VoxelClass classify(const VoxelCoord& voxel) const { return classify(value(voxel)); }
+
+  struct Counts {
+    uint64_t occupied = 0, free = 0, regions = 0;
+  };
+  Counts counts() const;
+
+ private:
+  OccupancyModel model_;
+  uint32_t layers_ = 0;
+  double timeOrigin_ = 0.0;
+  std::unordered_map<RegionKey, Region, RegionKeyHash> regions_;
+};
+
+// Floor division that rounds towards negative infinity (region of a negative voxel).
+inline int32_t floorDiv(int32_t a, int32_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+}  // namespace voxen

@@ -1,0 +1,30 @@
+#pragma once
+// Sensor rays as Voxen takes them: where the sensor was, where the return landed, when.
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+
+namespace voxen {
+
+struct Ray {
+  glm::dvec3 origin{0.0};
+  glm::dvec3 sample{0.0};
+  double time = 0.0;
+};
+
+// How rays update the map. Defaults: reverse walk (sample towards sensor), the sample voxel
+// gets a hit, every other voxel on the way a miss.
+enum RayFlag : uint32_t {
+  kRayEndPointAsFree = 1u << 0,        // no-return rays: the sample voxel is a miss too
+  kRayExcludeOrigin = 1u << 1,         // leave the sensor's own voxel alone
+  kRayExcludeSample = 1u << 2,         // leave the sample voxel alone
+  kRayStopOnFirstOccupied = 1u << 3,   // stop before the first voxel occupied at batch start
+  kRayForwardWalk = 1u << 4,           // walk sensor towards sample (default: reverse)
+};
+
+struct IntegrationOptions {
+  uint32_t flags = 0;
+  double maxRange = 0.0;  // > 0: longer rays are clipped there and their end is free
+};
+
+}  // namespace voxen
