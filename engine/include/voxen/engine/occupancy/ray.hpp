@@ -18,7 +18,10 @@ enum RayFlag : uint32_t {
   kRayEndPointAsFree = 1u << 0,        // no-return rays: the sample voxel is a miss too
   kRayExcludeOrigin = 1u << 1,         // leave the sensor's own voxel alone
   kRayExcludeSample = 1u << 2,         // leave the sample voxel alone
-  kRayStopOnFirstOccupied = 1u << 3,   // stop before the first voxel occupied at batch start
+  // Stop before the first voxel that was occupied when the batch began (judged on the map
+  // before the batch, so the result does not depend on ray order); a sample voxel that is
+  // that voxel still gets its hit.
+  kRayStopOnFirstOccupied = 1u << 3,
   kRayForwardWalk = 1u << 4,           // walk sensor towards sample (default: reverse)
 };
 

@@ -1,0 +1,180 @@
+#include "voxen/engine/occupancy/gpu_integrator.hpp"
+
+#include <unordered_set>
+
+#include "voxen/engine/occupancy/ray_walk.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+
+namespace voxen {
+
+namespace {
+
+// Mirrors struct GpuRay in shaders/occupancy/ray_walk.glsl (std430, 64 bytes).
+struct GpuRay {
+  float o[3];
+  float time;
+  float d[3];
+  uint32_t meanPacked;
+  int32_t start[3];
+  uint32_t flags;
+  int32_t end[3];
+  uint32_t segments;
+};
+static_assert(sizeof(GpuRay) == 64);
+
+// Mirrors the push constants of shaders/occupancy/map_access.glsl.
+struct OccupancyPush {
+  uint64_t rays, segments, occupancy, table, counters, stop, mean, traversal, hitMiss, touch;
+  uint32_t itemCount, tableMask, maxProbe;
+  int32_t regionSize;
+  float hitValue, missValue, clampMin, clampMax, threshold;
+  uint32_t flags;
+};
+static_assert(sizeof(OccupancyPush) == 120);
+
+constexpr uint32_t kPassReverse = 256, kPassStopOnOccupied = 512;
+constexpr uint32_t kInfinityBits = 0x7f800000u;
+
+}  // namespace
+
+struct GpuIntegrator::Batch {
+  std::vector<GpuRay> rays;
+  std::vector<uint32_t> segments;  // (ray, segment) pairs
+  std::vector<RegionKey> keys;
+  std::unordered_set<RegionKey, RegionKeyHash> keySet;
+};
+
+GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, IntegrationOptions options,
+                             GpuIntegratorOptions gpuOptions)
+    : scheduler_(scheduler),
+      map_(map),
+      options_(options),
+      gpuOptions_(gpuOptions),
+      cache_(scheduler, map, gpuOptions.cacheBytes),
+      batch_(std::make_unique<Batch>()) {
+  if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
+  if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
+    throw Error("segment length must be between 8 and 4096 crossings");
+  ShaderLibrary& library = scheduler.library();
+  stopKernel_ = library.kernel("occupancy/stop_search.comp");
+  missKernel_ = library.kernel("occupancy/integrate_miss.comp");
+  hitKernel_ = library.kernel("occupancy/integrate_hit.comp");
+  const uint64_t maxRays = gpuOptions_.maxRaysPerBatch;
+  rays_ = Buffer(scheduler.device(), "occupancy rays", maxRays * sizeof(GpuRay));
+  segments_ = Buffer(scheduler.device(), "occupancy segments", maxRays * 4 * 8);
+  stop_ = Buffer(scheduler.device(), "occupancy stop points", maxRays * 4);
+  counters_ = Buffer(scheduler.device(), "occupancy counters", 4 * 8);
+  scheduler.fill(counters_, 0);
+}
+
+GpuIntegrator::~GpuIntegrator() = default;
+
+void GpuIntegrator::integrate(std::span<const Ray> rays) {
+  if (rays.empty()) return;
+  if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
+  timeOriginSet_ = true;
+  for (const Ray& ray : rays) addRay(ray);
+}
+
+void GpuIntegrator::addRay(const Ray& ray) {
+  bool clipped = false;
+  const PreparedRay r = prepareRay(ray, map_.model(), options_, map_.timeOrigin(), &clipped);
+  stats_.clippedRays += clipped;
+  ++stats_.rays;
+  const std::vector<RegionKey> keys = regionsOnRay(r, map_.regionSize());
+  if (keys.size() > cache_.slotCount())
+    throw Error("a ray crosses " + std::to_string(keys.size()) + " regions but the GPU cache holds only " +
+                std::to_string(cache_.slotCount()) + ": raise --gpu-cache-mb or set --max-range");
+  size_t added = 0;
+  for (const RegionKey& key : keys) added += !batch_->keySet.count(key);
+  const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);
+  const uint64_t segmentCapacity = segments_.size() / 8;
+  if (batch_->keySet.size() + added > cache_.slotCount() || batch_->segments.size() / 2 + segments > segmentCapacity) flush();
+  if (segments > segmentCapacity) throw Error("a ray needs more segments than a batch holds: lower the maximum range");
+
+  const uint32_t index = uint32_t(batch_->rays.size());
+  GpuRay g{};
+  for (int a = 0; a < 3; ++a) {
+    g.o[a] = r.o[a];
+    g.d[a] = r.d[a];
+  }
+  g.time = r.time;
+  g.meanPacked = r.meanPacked;
+  g.start[0] = r.start.x, g.start[1] = r.start.y, g.start[2] = r.start.z;
+  g.end[0] = r.end.x, g.end[1] = r.end.y, g.end[2] = r.end.z;
+  g.flags = r.flags;
+  g.segments = segments;
+  batch_->rays.push_back(g);
+  for (uint32_t s = 0; s < segments; ++s) {
+    batch_->segments.push_back(index);
+    batch_->segments.push_back(s);
+  }
+  for (const RegionKey& key : keys)
+    if (batch_->keySet.insert(key).second) batch_->keys.push_back(key);
+  if (batch_->rays.size() >= gpuOptions_.maxRaysPerBatch) flush();
+}
+
+void GpuIntegrator::flush() {
+  Batch& b = *batch_;
+  if (b.rays.empty()) return;
+  cache_.makeResident(b.keys, ++batchStamp_);
+  const uint32_t rayCount = uint32_t(b.rays.size());
+  const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
+  scheduler_.upload(rays_.range(0, rayCount * sizeof(GpuRay)), b.rays.data(), rayCount * sizeof(GpuRay));
+  scheduler_.upload(segments_.range(0, segmentCount * 8ull), b.segments.data(), segmentCount * 8ull);
+
+  const OccupancyModel& model = map_.model();
+  OccupancyPush push{};
+  push.rays = rays_.address();
+  push.segments = segments_.address();
+  push.occupancy = cache_.occupancyAddress();
+  push.table = cache_.tableAddress();
+  push.counters = counters_.address();
+  push.stop = stop_.address();
+  push.mean = cache_.meanAddress();
+  push.traversal = cache_.traversalAddress();
+  push.hitMiss = cache_.hitMissAddress();
+  push.touch = cache_.touchAddress();
+  push.tableMask = cache_.tableMask();
+  push.maxProbe = cache_.maxProbe();
+  push.regionSize = model.regionSize;
+  push.hitValue = model.hitValue();
+  push.missValue = model.missValue();
+  push.clampMin = model.clampMin;
+  push.clampMax = model.clampMax;
+  push.threshold = model.thresholdValue();
+  push.flags = map_.layers();
+  if (!(options_.flags & kRayForwardWalk)) push.flags |= kPassReverse;
+  const bool stopSearch = options_.flags & kRayStopOnFirstOccupied;
+  if (stopSearch) push.flags |= kPassStopOnOccupied;
+
+  std::vector<BufferUse> uses{reads(rays_), reads(segments_), reads(cache_.tableRange()), readsWrites(counters_),
+                              readsWrites(stop_)};
+  for (const BufferRange& pool : cache_.poolRanges()) uses.push_back(readsWrites(pool));
+  if (stopSearch) {
+    scheduler_.fill(stop_.range(0, rayCount * 4ull), kInfinityBits);
+    push.itemCount = segmentCount;
+    scheduler_.dispatchThreads({"occupancy stop search", stopKernel_.get(), {}, push, uses}, segmentCount);
+  }
+  push.itemCount = segmentCount;
+  scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
+  push.itemCount = rayCount;
+  scheduler_.dispatchThreads({"occupancy hit pass", hitKernel_.get(), {}, push, uses}, rayCount);
+  scheduler_.submit();  // the GPU starts while the host prepares the next batch
+  ++stats_.batches;
+  batch_ = std::make_unique<Batch>();
+}
+
+void GpuIntegrator::finish() {
+  flush();
+  cache_.syncToMap();
+  const auto counters = scheduler_.readback<uint64_t>(counters_.range(0, 24)).get();
+  stats_.voxelUpdates = counters[0];
+  stats_.droppedUpdates = counters[1];
+  if (counters[2] != 0)
+    throw Error("internal error: " + std::to_string(counters[2]) + " voxel updates found their region absent from the GPU cache");
+}
+
+}  // namespace voxen

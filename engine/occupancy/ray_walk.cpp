@@ -1,0 +1,74 @@
+#include "voxen/engine/occupancy/ray_walk.hpp"
+
+#include <glm/geometric.hpp>
+
+namespace voxen {
+
+PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options, double timeOrigin,
+                       bool* clipped) {
+  glm::dvec3 sample = ray.sample;
+  const double length = glm::length(sample - ray.origin);
+  const bool clip = options.maxRange > 0.0 && length > options.maxRange;
+  if (clip) sample = ray.origin + (sample - ray.origin) * (options.maxRange / length);
+  if (clipped) *clipped = clip;
+
+  PreparedRay r;
+  const double res = model.resolution;
+  const glm::dvec3 from = ray.origin / res, to = sample / res;
+  r.start = {int32_t(std::floor(from.x)), int32_t(std::floor(from.y)), int32_t(std::floor(from.z))};
+  r.end = {int32_t(std::floor(to.x)), int32_t(std::floor(to.y)), int32_t(std::floor(to.z))};
+  const int32_t s[3] = {r.start.x, r.start.y, r.start.z}, e[3] = {r.end.x, r.end.y, r.end.z};
+  uint32_t packed = 0;
+  for (int a = 0; a < 3; ++a) {
+    r.o[a] = float(from[a] - s[a]);
+    r.d[a] = float(to[a] - from[a]);
+    r.n[a] = std::abs(e[a] - s[a]);
+    r.step[a] = e[a] > s[a] ? 1 : e[a] < s[a] ? -1 : 0;
+    const double offset = std::clamp(to[a] - e[a], 0.0, 1.0);
+    packed |= std::min<uint32_t>(1023u, uint32_t(offset * VoxelMean::kScale)) << (10 * a);
+  }
+  r.meanPacked = packed;
+  r.time = float(std::max(0.0, ray.time - timeOrigin));
+  const bool endFree = (options.flags & kRayEndPointAsFree) || clip;
+  if (options.flags & kRayExcludeSample)
+    r.flags |= kSkipSample;
+  else if (!endFree)
+    r.flags |= kSampleHit;
+  if (options.flags & kRayExcludeOrigin) r.flags |= kSkipOrigin;
+  return r;
+}
+
+std::vector<RegionKey> regionsOnRay(const PreparedRay& r, int32_t regionSize) {
+  // Only faces that are region boundaries matter; they are merged exactly as the voxel
+  // walk merges all faces, so the region sequence is the one the voxel walk passes through.
+  const int32_t n = regionSize;
+  const int32_t s[3] = {r.start.x, r.start.y, r.start.z};
+  int32_t next[3];  // index of the next region face per axis
+  for (int a = 0; a < 3; ++a) {
+    if (r.step[a] > 0) {
+      // face j lies at global coordinate s + j + 1: the first multiple of n above s
+      next[a] = (n - 1) - ((s[a] % n) + n) % n;
+    } else {
+      // face j lies at global coordinate s - j: the first multiple of n at or below s
+      next[a] = ((s[a] % n) + n) % n;
+    }
+  }
+  RegionKey key{floorDiv(s[0], n), floorDiv(s[1], n), floorDiv(s[2], n)};
+  std::vector<RegionKey> keys{key};
+  for (;;) {
+    int best = -1;
+    float bestT = INFINITY;
+    for (int a = 0; a < 3; ++a)
+      if (r.step[a] != 0 && next[a] < r.n[a]) {
+        const float t = crossingT(r, a, next[a]);
+        if (best < 0 || t < bestT) best = a, bestT = t;
+      }
+    if (best < 0) break;
+    (&key.x)[best] += r.step[best];
+    next[best] += n;
+    keys.push_back(key);
+  }
+  return keys;
+}
+
+}  // namespace voxen

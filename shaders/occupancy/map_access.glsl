@@ -1,0 +1,150 @@
+// The GPU side of the region cache: push constants shared by the occupancy passes, region
+// lookup through the host-built hash table, and the log-odds update by compare-and-swap.
+#ifndef VOXEN_OCCUPANCY_MAP_ACCESS_GLSL
+#define VOXEN_OCCUPANCY_MAP_ACCESS_GLSL
+
+#extension GL_GOOGLE_include_directive : require
+#include "../common/buffers.glsl"
+#include "ray_walk.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { GpuRay v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray { uvec2 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer TableArray { ivec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Uvec4Array { uvec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Uvec2Array { uvec2 v[]; };
+
+// Mirrors voxen::OccupancyPush (engine/occupancy/gpu_integrator.cpp): 120 bytes.
+layout(push_constant) uniform Push {
+  RayArray rays;
+  SegmentArray segments;
+  UintArray occupancy;   // float bits per voxel, slot-major
+  TableArray table;      // (region x, y, z, slot); slot -1 = empty
+  Uint64Array counters;  // [0] voxel updates, [1] dropped updates, [2] lookups of absent regions
+  UintArray stop;        // per ray: bits of the t to stop before (+inf: no stop)
+  Uvec4Array mean;       // per voxel: count, sum x, sum y, sum z
+  Uint64Array traversal; // per voxel: length in 1/65536 voxel
+  Uvec2Array hitMiss;    // per voxel: hits, misses
+  UintArray touch;       // per voxel: float bits of the latest time
+  uint itemCount;        // segments or rays in this dispatch
+  uint tableMask;        // table size - 1 (a power of two)
+  uint maxProbe;         // longest probe sequence in the table
+  int regionSize;
+  float hitValue;
+  float missValue;
+  float clampMin;
+  float clampMax;
+  float threshold;
+  uint flags;            // kLayer* bits | kPass* bits
+} pc;
+
+const uint kLayerVoxelMean = 1u;
+const uint kLayerTraversal = 2u;
+const uint kLayerHitMiss = 4u;
+const uint kLayerTouchTime = 8u;
+const uint kPassReverse = 256u;
+const uint kPassStopOnOccupied = 512u;
+// Retries of one compare-and-swap before the update is counted as dropped.
+const uint kMaxCasRetries = 64u;
+
+uint hashRegion(ivec3 key) {
+  uint h = uint(key.x) * 0x9E3779B1u;
+  h ^= uint(key.y) * 0x85EBCA77u + (h << 6) + (h >> 2);
+  h ^= uint(key.z) * 0xC2B2AE3Du + (h << 6) + (h >> 2);
+  return h ^ (h >> 15);
+}
+
+int floorDivide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Slot of a region, or -1 when it is not resident.
+int lookupSlot(ivec3 key) {
+  uint i = hashRegion(key) & pc.tableMask;
+  for (uint probe = 0u; probe <= pc.maxProbe; ++probe) {
+    ivec4 e = pc.table.v[i];
+    if (e.w < 0) return -1;
+    if (e.xyz == key) return e.w;
+    i = (i + 1u) & pc.tableMask;
+  }
+  return -1;
+}
+
+// Voxel index into the pools, caching the last region (walks stay in one region for a while).
+ivec3 gCachedRegion = ivec3(0x7fffffff);
+int gCachedSlot = -1;
+uint gMissingRegions = 0u;
+bool voxelIndex(ivec3 v, out uint index) {
+  int n = pc.regionSize;
+  ivec3 key = ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n));
+  if (key != gCachedRegion) {
+    gCachedRegion = key;
+    gCachedSlot = lookupSlot(key);
+  }
+  if (gCachedSlot < 0) {
+    gMissingRegions += 1u;
+    return false;
+  }
+  ivec3 local = v - key * n;
+  index = uint(gCachedSlot) * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z));
+  return true;
+}
+
+// Unobserved (+inf) starts from 0; then add and clamp. Same as voxen::updatedValue.
+float updatedValue(float value, float delta) {
+  float base = isinf(value) ? 0.0 : value;
+  precise float sum = base + delta;
+  return min(max(sum, pc.clampMin), pc.clampMax);
+}
+
+uint gUpdates = 0u;
+uint gDropped = 0u;
+void applyDelta(uint index, float delta) {
+  uint old = pc.occupancy.v[index];
+  for (uint i = 0u; i < kMaxCasRetries; ++i) {
+    uint desired = floatBitsToUint(updatedValue(uintBitsToFloat(old), delta));
+    if (desired == old) {  // saturated: nothing to write
+      gUpdates += 1u;
+      return;
+    }
+    uint seen = atomicCompSwap(pc.occupancy.v[index], old, desired);
+    if (seen == old) {
+      gUpdates += 1u;
+      return;
+    }
+    old = seen;
+  }
+  gDropped += 1u;
+}
+
+uint64_t traversalUnits(float tEnter, float tExit, float len) {
+  precise float voxels = max(0.0, tExit - tEnter) * len;
+  precise float scaled = voxels * 65536.0 + 0.5;
+  return uint64_t(scaled);
+}
+
+float rayLength() {
+  precise float sq = gRay.d.x * gRay.d.x + gRay.d.y * gRay.d.y + gRay.d.z * gRay.d.z;
+  return sqrt(sq);
+}
+
+void applyLayers(uint index, bool hit, float tEnter, float tExit) {
+  if ((pc.flags & kLayerHitMiss) != 0u) {
+    if (hit) atomicAdd(pc.hitMiss.v[index].x, 1u);
+    else atomicAdd(pc.hitMiss.v[index].y, 1u);
+  }
+  if ((pc.flags & kLayerTraversal) != 0u) atomicAdd(pc.traversal.v[index], traversalUnits(tEnter, tExit, rayLength()));
+  if ((pc.flags & kLayerTouchTime) != 0u) atomicMax(pc.touch.v[index], floatBitsToUint(gRay.time));
+  if (hit && (pc.flags & kLayerVoxelMean) != 0u) {
+    atomicAdd(pc.mean.v[index].x, 1u);
+    atomicAdd(pc.mean.v[index].y, gRay.meanPacked & 1023u);
+    atomicAdd(pc.mean.v[index].z, (gRay.meanPacked >> 10) & 1023u);
+    atomicAdd(pc.mean.v[index].w, (gRay.meanPacked >> 20) & 1023u);
+  }
+}
+
+// One atomic per invocation for the counters.
+void flushCounters() {
+  if (gUpdates > 0u) atomicAdd(pc.counters.v[0], uint64_t(gUpdates));
+  if (gDropped > 0u) atomicAdd(pc.counters.v[1], uint64_t(gDropped));
+  if (gMissingRegions > 0u) atomicAdd(pc.counters.v[2], uint64_t(gMissingRegions));
+}
+
+#endif
