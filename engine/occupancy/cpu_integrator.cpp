@@ -13,10 +13,14 @@ class VoxelAccess {
  public:
   explicit VoxelAccess(OccupancyMap& map) : map_(map), n_(map.regionSize()) {}
   std::pair<Region*, uint32_t> at(const VoxelCoord& v) {
-    const RegionKey key{floorDiv(v.x, n_), floorDiv(v.y, n_), floorDiv(v.z, n_)};
-    if (!region_ || !(key == region_->key)) region_ = &map_.region(key);
-    const uint32_t index = uint32_t((v.x - key.x * n_) + n_ * ((v.y - key.y * n_) + n_ * (v.z - key.z * n_)));
-    return {region_, index};
+    int32_t lx = v.x - base_.x, ly = v.y - base_.y, lz = v.z - base_.z;
+    if (!region_ || lx < 0 || ly < 0 || lz < 0 || lx >= n_ || ly >= n_ || lz >= n_) {
+      const RegionKey key{floorDiv(v.x, n_), floorDiv(v.y, n_), floorDiv(v.z, n_)};
+      region_ = &map_.region(key);
+      base_ = {key.x * n_, key.y * n_, key.z * n_};
+      lx = v.x - base_.x, ly = v.y - base_.y, lz = v.z - base_.z;
+    }
+    return {region_, uint32_t(lx + n_ * (ly + n_ * lz))};
   }
   float peek(const VoxelCoord& v) const { return map_.value(v); }
 
@@ -24,6 +28,7 @@ class VoxelAccess {
   OccupancyMap& map_;
   int32_t n_;
   Region* region_ = nullptr;
+  VoxelCoord base_;  // first voxel of region_
 };
 
 float rayLength(const PreparedRay& r) { return std::sqrt(r.d[0] * r.d[0] + r.d[1] * r.d[1] + r.d[2] * r.d[2]); }

@@ -11,7 +11,7 @@ namespace voxen {
 
 namespace {
 
-// Mirrors struct GpuRay in shaders/occupancy/ray_walk.glsl (std430, 64 bytes).
+// Mirrors struct GpuRay in shaders/occupancy/gpu_ray.glsl (std430, 80 bytes).
 struct GpuRay {
   float o[3];
   float time;
@@ -21,18 +21,21 @@ struct GpuRay {
   uint32_t flags;
   int32_t end[3];
   uint32_t segments;
+  uint32_t slotBase;     // first entry of the ray's region slots
+  uint32_t regionCount;  // regions on its walk
+  uint32_t unused[2];
 };
-static_assert(sizeof(GpuRay) == 64);
+static_assert(sizeof(GpuRay) == 80);
 
 // Mirrors the push constants of shaders/occupancy/map_access.glsl.
 struct OccupancyPush {
-  uint64_t rays, segments, occupancy, table, counters, stop, mean, traversal, hitMiss, touch;
+  uint64_t rays, segments, occupancy, table, counters, stop, mean, traversal, hitMiss, touch, raySlots;
   uint32_t itemCount, tableMask, maxProbe;
   int32_t regionSize;
   float hitValue, missValue, clampMin, clampMax, threshold;
   uint32_t flags;
 };
-static_assert(sizeof(OccupancyPush) == 120);
+static_assert(sizeof(OccupancyPush) == 128);
 
 constexpr uint32_t kPassReverse = 256, kPassStopOnOccupied = 512;
 constexpr uint32_t kInfinityBits = 0x7f800000u;
@@ -44,6 +47,7 @@ struct GpuIntegrator::Batch {
   std::vector<uint32_t> segments;  // (ray, segment) pairs
   std::vector<RegionKey> keys;
   std::unordered_set<RegionKey, RegionKeyHash> keySet;
+  std::vector<RegionKey> rayRegions;  // every ray's regions in walk order, back to back
 };
 
 GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, IntegrationOptions options,
@@ -106,7 +110,10 @@ void GpuIntegrator::addRay(const Ray& ray) {
   g.end[0] = r.end.x, g.end[1] = r.end.y, g.end[2] = r.end.z;
   g.flags = r.flags;
   g.segments = segments;
+  g.slotBase = uint32_t(batch_->rayRegions.size());
+  g.regionCount = uint32_t(keys.size());
   batch_->rays.push_back(g);
+  batch_->rayRegions.insert(batch_->rayRegions.end(), keys.begin(), keys.end());
   for (uint32_t s = 0; s < segments; ++s) {
     batch_->segments.push_back(index);
     batch_->segments.push_back(s);
@@ -124,6 +131,11 @@ void GpuIntegrator::flush() {
   const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
   scheduler_.upload(rays_.range(0, rayCount * sizeof(GpuRay)), b.rays.data(), rayCount * sizeof(GpuRay));
   scheduler_.upload(segments_.range(0, segmentCount * 8ull), b.segments.data(), segmentCount * 8ull);
+  std::vector<uint32_t> slots(b.rayRegions.size());
+  for (size_t i = 0; i < slots.size(); ++i) slots[i] = cache_.slotOf(b.rayRegions[i]);
+  if (raySlots_.size() < slots.size() * 4)  // grows with the longest batches seen
+    raySlots_ = Buffer(scheduler_.device(), "occupancy ray region slots", std::max<uint64_t>(slots.size() * 8, 1 << 16));
+  scheduler_.upload(raySlots_.range(0, slots.size() * 4), slots.data(), slots.size() * 4);
 
   const OccupancyModel& model = map_.model();
   OccupancyPush push{};
@@ -137,6 +149,7 @@ void GpuIntegrator::flush() {
   push.traversal = cache_.traversalAddress();
   push.hitMiss = cache_.hitMissAddress();
   push.touch = cache_.touchAddress();
+  push.raySlots = raySlots_.address();
   push.tableMask = cache_.tableMask();
   push.maxProbe = cache_.maxProbe();
   push.regionSize = model.regionSize;
@@ -150,8 +163,8 @@ void GpuIntegrator::flush() {
   const bool stopSearch = options_.flags & kRayStopOnFirstOccupied;
   if (stopSearch) push.flags |= kPassStopOnOccupied;
 
-  std::vector<BufferUse> uses{reads(rays_), reads(segments_), reads(cache_.tableRange()), readsWrites(counters_),
-                              readsWrites(stop_)};
+  std::vector<BufferUse> uses{reads(rays_), reads(segments_), reads(raySlots_), reads(cache_.tableRange()),
+                              readsWrites(counters_), readsWrites(stop_)};
   for (const BufferRange& pool : cache_.poolRanges()) uses.push_back(readsWrites(pool));
   if (stopSearch) {
     scheduler_.fill(stop_.range(0, rayCount * 4ull), kInfinityBits);

@@ -18,7 +18,7 @@ void main() {
   float tEnter = sampleEnterT();
   if ((pc.flags & kPassStopOnOccupied) != 0u && tEnter > uintBitsToFloat(pc.stop.v[i])) return;
   uint index;
-  if (voxelIndex(gRay.end, index)) {
+  if (voxelIndexByTable(gRay.end, index)) {
     applyDelta(index, pc.hitValue);
     applyLayers(index, true, tEnter, 1.0);
   }

@@ -5,7 +5,7 @@
 
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
-#include "ray_walk.glsl"
+#include "gpu_ray.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { GpuRay v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray { uvec2 v[]; };
@@ -13,7 +13,8 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer TableArray 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Uvec4Array { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer Uvec2Array { uvec2 v[]; };
 
-// Mirrors voxen::OccupancyPush (engine/occupancy/gpu_integrator.cpp): 120 bytes.
+// Mirrors voxen::OccupancyPush (engine/occupancy/gpu_integrator.cpp): 128 bytes, the most
+// push constants Vulkan guarantees.
 layout(push_constant) uniform Push {
   RayArray rays;
   SegmentArray segments;
@@ -25,6 +26,7 @@ layout(push_constant) uniform Push {
   Uint64Array traversal; // per voxel: length in 1/65536 voxel
   Uvec2Array hitMiss;    // per voxel: hits, misses
   UintArray touch;       // per voxel: float bits of the latest time
+  UintArray raySlots;    // per ray, from slotBase: the slot of each region on its walk
   uint itemCount;        // segments or rays in this dispatch
   uint tableMask;        // table size - 1 (a power of two)
   uint maxProbe;         // longest probe sequence in the table
@@ -67,23 +69,61 @@ int lookupSlot(ivec3 key) {
   return -1;
 }
 
-// Voxel index into the pools, caching the last region (walks stay in one region for a while).
-ivec3 gCachedRegion = ivec3(0x7fffffff);
+// Voxel index into the pools. The host lists, per ray, the slot of every region on its walk
+// in walk order; consecutive voxels are neighbours, so leaving the current region means
+// moving one entry along that list (and one region along one axis). Only an invocation's
+// first voxel needs the region key by division; the hash table serves lookups of regions
+// that are not on a walk's list (the hit pass).
+bool gHaveRegion = false;
+ivec3 gRegionBase;
 int gCachedSlot = -1;
 uint gMissingRegions = 0u;
-bool voxelIndex(ivec3 v, out uint index) {
+
+int listedSlot(int regionIndex) {
+  if (regionIndex < 0 || uint(regionIndex) >= gRay.regionCount) return -1;
+  return int(pc.raySlots.v[gRay.slotBase + uint(regionIndex)]);
+}
+
+// Called by walkSegment for every voxel of the walk, before visitVoxel (which may skip
+// voxels), so that the region list index never falls behind.
+void followRegion(ivec3 v) {
   int n = pc.regionSize;
-  ivec3 key = ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n));
-  if (key != gCachedRegion) {
-    gCachedRegion = key;
-    gCachedSlot = lookupSlot(key);
+  ivec3 local = v - gRegionBase;
+  if (!gHaveRegion) {
+    gRegionBase = ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n)) * n;
+    gCachedSlot = listedSlot(gRegionIndex);
+    gHaveRegion = true;
+  } else if (any(lessThan(local, ivec3(0))) || any(greaterThanEqual(local, ivec3(n)))) {
+    ivec3 shift = ivec3(greaterThanEqual(local, ivec3(n))) - ivec3(lessThan(local, ivec3(0)));
+    gRegionBase += shift * n;
+    gRegionIndex += gRegionStep;
+    gCachedSlot = listedSlot(gRegionIndex);
   }
+}
+
+// Index of a voxel of the walk (after followRegion saw it).
+bool voxelIndex(ivec3 v, out uint index) {
   if (gCachedSlot < 0) {
     gMissingRegions += 1u;
     return false;
   }
-  ivec3 local = v - key * n;
+  int n = pc.regionSize;
+  ivec3 local = v - gRegionBase;
   index = uint(gCachedSlot) * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z));
+  return true;
+}
+
+// The index of any voxel through the hash table (no walk needed).
+bool voxelIndexByTable(ivec3 v, out uint index) {
+  int n = pc.regionSize;
+  ivec3 key = ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n));
+  int slot = lookupSlot(key);
+  if (slot < 0) {
+    gMissingRegions += 1u;
+    return false;
+  }
+  ivec3 local = v - key * n;
+  index = uint(slot) * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z));
   return true;
 }
 
@@ -146,5 +186,7 @@ void flushCounters() {
   if (gDropped > 0u) atomicAdd(pc.counters.v[1], uint64_t(gDropped));
   if (gMissingRegions > 0u) atomicAdd(pc.counters.v[2], uint64_t(gMissingRegions));
 }
+
+#include "ray_walk.glsl"
 
 #endif

@@ -2,52 +2,50 @@
 // engine/include/voxen/engine/occupancy/ray_walk.hpp (read that file's comment first), so
 // that the CPU reference and the GPU visit exactly the same voxels.
 //
-// The including shader defines
-//   bool visitVoxel(ivec3 voxel, float tEnter, float tExit);   // false: stop the walk
+// Include after map_access.glsl's push constants (it reads pc.regionSize). The including
+// shader defines
+//   bool visitVoxel(ivec3 voxel, float tEnter, float tExit);
+void followRegion(ivec3 voxel);   // false: stop the walk
 // and sets gRay before calling walkSegment().
 #ifndef VOXEN_OCCUPANCY_RAY_WALK_GLSL
 #define VOXEN_OCCUPANCY_RAY_WALK_GLSL
-
-// Mirrors voxen::GpuRay (engine/occupancy/gpu_ray.hpp): 64 bytes, std430.
-struct GpuRay {
-  vec3 o;           // origin in voxel units relative to the start voxel's lower corner
-  float time;       // seconds after the map's time origin
-  vec3 d;           // origin to sample, in voxel units
-  uint meanPacked;  // sample offset in its voxel, 10 bits per axis
-  ivec3 start;      // origin voxel
-  uint flags;       // PreparedRayFlag
-  ivec3 end;        // sample voxel
-  uint segments;    // how many segments the walk is cut into
-};
 
 const uint kSampleHit = 1u;
 const uint kSkipSample = 2u;
 const uint kSkipOrigin = 4u;
 #define kInf uintBitsToFloat(0x7f800000u)
 
-GpuRay gRay;
 
 bool visitVoxel(ivec3 voxel, float tEnter, float tExit);
+void followRegion(ivec3 voxel);
 
-int stepOf(int a) { return sign(gRay.end[a] - gRay.start[a]); }
-int facesOf(int a) { return abs(gRay.end[a] - gRay.start[a]); }
+// Everything below works on scalars and vector selects, never on a vector indexed by a
+// variable: on SIMD drivers (lavapipe) a per-lane index into a vector becomes memory
+// traffic, and the walk is the inner loop of the whole mapper.
 
-float crossingT(int a, int j) {
-  precise float p = stepOf(a) > 0 ? float(j + 1) : float(-j);
-  precise float t = (p - gRay.o[a]) / gRay.d[a];
+// t of face j along one axis (origin o, direction d, step -1 or +1).
+float crossingAt(float o, float d, int step, int j) {
+  precise float p = step > 0 ? float(j + 1) : float(-j);
+  precise float t = (p - o) / d;
   return t;
 }
 
-int crossingsBefore(int a, float T) {
-  int n = facesOf(a);
+// How many of the n faces along one axis are crossed at t < T.
+int crossingsBeforeAxis(float o, float d, int step, int n, float T) {
   if (n == 0 || T == -kInf) return 0;
   if (T == kInf) return n;
-  float guess = stepOf(a) > 0 ? ceil(gRay.o[a] + T * gRay.d[a] - 1.0) : ceil(T * -gRay.d[a] - gRay.o[a]);
+  float guess = step > 0 ? ceil(o + T * d - 1.0) : ceil(T * -d - o);
   int count = int(clamp(guess, 0.0, float(n)));
   // A few steps at most: the guess is off only by rounding.
-  for (int i = 0; i < 8 && count > 0 && crossingT(a, count - 1) >= T; ++i) --count;
-  for (int i = 0; i < 8 && count < n && crossingT(a, count) < T; ++i) ++count;
+  for (int i = 0; i < 8 && count > 0 && crossingAt(o, d, step, count - 1) >= T; ++i) --count;
+  for (int i = 0; i < 8 && count < n && crossingAt(o, d, step, count) < T; ++i) ++count;
   return count;
+}
+
+ivec3 crossingsBefore(ivec3 stepV, ivec3 n, float T) {
+  return ivec3(crossingsBeforeAxis(gRay.o.x, gRay.d.x, stepV.x, n.x, T),
+               crossingsBeforeAxis(gRay.o.y, gRay.d.y, stepV.y, n.y, T),
+               crossingsBeforeAxis(gRay.o.z, gRay.d.z, stepV.z, n.z, T));
 }
 
 float segmentBound(uint s, uint m) {
@@ -57,67 +55,120 @@ float segmentBound(uint s, uint m) {
   return b;
 }
 
-float tOf(int a, int j) { return j < facesOf(a) ? crossingT(a, j) : kInf; }
+// t of crossing j along every axis (kInf where j is past the last face).
+vec3 crossingsAt(ivec3 stepV, ivec3 n, ivec3 j) {
+  return vec3(j.x < n.x ? crossingAt(gRay.o.x, gRay.d.x, stepV.x, j.x) : kInf,
+              j.y < n.y ? crossingAt(gRay.o.y, gRay.d.y, stepV.y, j.y) : kInf,
+              j.z < n.z ? crossingAt(gRay.o.z, gRay.d.z, stepV.z, j.z) : kInf);
+}
+
+// The crossing of axis `axis` at index j (one division, operands chosen by selects).
+float crossingOnAxis(int axis, ivec3 stepV, int j) {
+  float o = axis == 0 ? gRay.o.x : (axis == 1 ? gRay.o.y : gRay.o.z);
+  float d = axis == 0 ? gRay.d.x : (axis == 1 ? gRay.d.y : gRay.d.z);
+  int step = axis == 0 ? stepV.x : (axis == 1 ? stepV.y : stepV.z);
+  return crossingAt(o, d, step, j);
+}
+
+int pick(int axis, ivec3 values) { return axis == 0 ? values.x : (axis == 1 ? values.y : values.z); }
+float pickF(int axis, vec3 values) { return axis == 0 ? values.x : (axis == 1 ? values.y : values.z); }
+
+// How many region faces the walk has crossed once it crossed count[a] faces along each axis:
+// the index of its region in the ray's region list (the host's regionsOnRay order).
+int regionFacesBefore(ivec3 count) {
+  int size = pc.regionSize;
+  ivec3 stepV = sign(gRay.end - gRay.start);
+  ivec3 within = ((gRay.start % size) + size) % size;
+  // Index of the first face per axis that is a region face (see regionsOnRay in ray_walk.cpp).
+  ivec3 first = mix(within, ivec3(size - 1) - within, greaterThan(stepV, ivec3(0)));
+  ivec3 faces = mix(ivec3(0), (count - first - 1) / size + 1, greaterThan(count, first));
+  faces = mix(faces, ivec3(0), equal(stepV, ivec3(0)));
+  return faces.x + faces.y + faces.z;
+}
 
 // Visits the voxels of segment s of m in walk order (see ray_walk.hpp walkSegment).
 void walkSegment(uint s, uint m, bool reverse) {
+  ivec3 stepV = sign(gRay.end - gRay.start);
+  ivec3 n = abs(gRay.end - gRay.start);
   float lo = segmentBound(s, m), hi = segmentBound(s + 1u, m);
-  ivec3 next, last;
-  for (int a = 0; a < 3; ++a) {
-    next[a] = crossingsBefore(a, lo);
-    last[a] = crossingsBefore(a, hi);
-  }
-  float tBeyond = min(min(tOf(0, last[0]), tOf(1, last[1])), min(tOf(2, last[2]), 1.0));
-  ivec3 stepV = ivec3(stepOf(0), stepOf(1), stepOf(2));
+  ivec3 next = crossingsBefore(stepV, n, lo);
+  ivec3 last = crossingsBefore(stepV, n, hi);
+  gRegionIndex = regionFacesBefore(reverse ? last : next);
+  gRegionStep = reverse ? -1 : 1;
+  vec3 beyond = crossingsAt(stepV, n, last);
+  float tBeyond = min(min(beyond.x, beyond.y), min(beyond.z, 1.0));
   // Each loop runs once per crossing of this segment: bounded by the segment size the host
   // chose, well under lavapipe's per-invocation loop cap.
   if (!reverse) {
     ivec3 v = gRay.start + stepV * next;
+    vec3 tn = crossingsAt(stepV, last, next);  // kInf once an axis is done
     float tEnter = 0.0;
     bool pending = s == 0u;
     for (;;) {
+      bvec3 act = lessThan(next, last);
+      // The smallest t among active axes; ties go to the lower axis.
       int best = -1;
-      float bestT = kInf;
-      for (int a = 0; a < 3; ++a)
-        if (next[a] < last[a]) {
-          float t = crossingT(a, next[a]);
-          if (best < 0 || t < bestT) { best = a; bestT = t; }
-        }
+      if (act.x && (!act.y || tn.x <= tn.y) && (!act.z || tn.x <= tn.z)) best = 0;
+      else if (act.y && (!act.z || tn.y <= tn.z)) best = 1;
+      else if (act.z) best = 2;
       if (best < 0) break;
-      if (pending && !visitVoxel(v, max(tEnter, 0.0), min(bestT, 1.0))) return;
-      v[best] += stepV[best];
-      next[best] += 1;
+      float bestT = pickF(best, tn);
+      if (pending) {
+        followRegion(v);
+        if (!visitVoxel(v, max(tEnter, 0.0), min(bestT, 1.0))) return;
+      }
+      ivec3 sel = ivec3(equal(ivec3(best), ivec3(0, 1, 2)));
+      v += sel * stepV;
+      next += sel;
+      int j = pick(best, next);
+      if (j < pick(best, last)) tn = mix(tn, vec3(crossingOnAxis(best, stepV, j)), bvec3(sel));
       tEnter = bestT;
       pending = true;
     }
-    if (pending) visitVoxel(v, clamp(tEnter, 0.0, 1.0), tBeyond);
+    if (pending) {
+      followRegion(v);
+      visitVoxel(v, clamp(tEnter, 0.0, 1.0), tBeyond);
+    }
   } else {
     ivec3 v = gRay.start + stepV * last;
+    ivec3 prev = max(last - 1, ivec3(0));
+    vec3 tp = crossingsAt(stepV, n, prev);
     float tExit = tBeyond;
     for (;;) {
+      bvec3 act = greaterThan(last, next);
+      // The largest t among active axes; ties go to the higher axis.
       int best = -1;
-      float bestT = -kInf;
-      for (int a = 2; a >= 0; --a)
-        if (last[a] > next[a]) {
-          float t = crossingT(a, last[a] - 1);
-          if (best < 0 || t > bestT) { best = a; bestT = t; }
-        }
+      if (act.z && (!act.y || tp.z >= tp.y) && (!act.x || tp.z >= tp.x)) best = 2;
+      else if (act.y && (!act.x || tp.y >= tp.x)) best = 1;
+      else if (act.x) best = 0;
       if (best < 0) break;
+      float bestT = pickF(best, tp);
+      followRegion(v);
       if (!visitVoxel(v, clamp(bestT, 0.0, 1.0), max(tExit, 0.0))) return;
-      v[best] -= stepV[best];
-      last[best] -= 1;
+      ivec3 sel = ivec3(equal(ivec3(best), ivec3(0, 1, 2)));
+      v -= sel * stepV;
+      last -= sel;
+      int j = pick(best, last);
+      if (j > pick(best, next)) tp = mix(tp, vec3(crossingOnAxis(best, stepV, j - 1)), bvec3(sel));
       tExit = bestT;
     }
-    if (s == 0u) visitVoxel(v, 0.0, clamp(tExit, 0.0, 1.0));
+    if (s == 0u) {
+      followRegion(v);
+      visitVoxel(v, 0.0, clamp(tExit, 0.0, 1.0));
+    }
   }
 }
 
 // t at which the walk enters the sample voxel.
 float sampleEnterT() {
-  float t = 0.0;
-  for (int a = 0; a < 3; ++a)
-    if (facesOf(a) > 0) t = max(t, crossingT(a, facesOf(a) - 1));
-  return clamp(t, 0.0, 1.0);
+  ivec3 stepV = sign(gRay.end - gRay.start);
+  ivec3 n = abs(gRay.end - gRay.start);
+  vec3 t = crossingsAt(stepV, n, n - 1);  // the last face of each axis
+  float enter = 0.0;
+  if (n.x > 0) enter = max(enter, t.x);
+  if (n.y > 0) enter = max(enter, t.y);
+  if (n.z > 0) enter = max(enter, t.z);
+  return clamp(enter, 0.0, 1.0);
 }
 
 #endif

@@ -52,7 +52,7 @@ class GpuIntegrator {
   GpuIntegratorOptions gpuOptions_;
   RegionCache cache_;
   std::shared_ptr<Kernel> stopKernel_, missKernel_, hitKernel_;
-  Buffer rays_, segments_, stop_, counters_;
+  Buffer rays_, segments_, stop_, counters_, raySlots_;
   std::unique_ptr<Batch> batch_;
   uint64_t batchStamp_ = 0;
   bool timeOriginSet_ = false;

@@ -92,41 +92,43 @@ void walkSegment(const PreparedRay& r, uint32_t s, uint32_t m, bool reverse, Vis
   // The first crossing at or after `hi` (exit of the segment's last voxel).
   float tBeyond = std::min({tOf(0, last[0]), tOf(1, last[1]), tOf(2, last[2])});
   tBeyond = std::min(tBeyond, 1.0f);
+  // The next (forward) or previous (reverse) crossing's t per axis, recomputed only for the
+  // axis that stepped: the same closed-form values, a third of the divisions.
   if (!reverse) {
     VoxelCoord v{r.start.x + r.step[0] * next[0], r.start.y + r.step[1] * next[1], r.start.z + r.step[2] * next[2]};
+    float tn[3];
+    for (int a = 0; a < 3; ++a) tn[a] = next[a] < last[a] ? crossingT(r, a, next[a]) : 0.0f;
     float tEnter = 0.0f;
     bool pending = s == 0;  // the origin voxel is visited before the first crossing
     for (;;) {
       int best = -1;
-      float bestT = INFINITY;
       for (int a = 0; a < 3; ++a)
-        if (next[a] < last[a]) {
-          const float t = crossingT(r, a, next[a]);
-          if (best < 0 || t < bestT) best = a, bestT = t;
-        }
+        if (next[a] < last[a] && (best < 0 || tn[a] < tn[best])) best = a;
       if (best < 0) break;
+      const float bestT = tn[best];
       if (pending) visit(v, std::max(tEnter, 0.0f), std::min(bestT, 1.0f));
       (&v.x)[best] += r.step[best];
       ++next[best];
+      if (next[best] < last[best]) tn[best] = crossingT(r, best, next[best]);
       tEnter = bestT;
       pending = true;
     }
     if (pending) visit(v, std::clamp(tEnter, 0.0f, 1.0f), tBeyond);
   } else {
     VoxelCoord v{r.start.x + r.step[0] * last[0], r.start.y + r.step[1] * last[1], r.start.z + r.step[2] * last[2]};
+    float tp[3];
+    for (int a = 0; a < 3; ++a) tp[a] = last[a] > next[a] ? crossingT(r, a, last[a] - 1) : 0.0f;
     float tExit = tBeyond;
     for (;;) {
       int best = -1;
-      float bestT = -INFINITY;
       for (int a = 2; a >= 0; --a)  // ties: the reverse of the forward order
-        if (last[a] > next[a]) {
-          const float t = crossingT(r, a, last[a] - 1);
-          if (best < 0 || t > bestT) best = a, bestT = t;
-        }
+        if (last[a] > next[a] && (best < 0 || tp[a] > tp[best])) best = a;
       if (best < 0) break;
+      const float bestT = tp[best];
       visit(v, std::clamp(bestT, 0.0f, 1.0f), std::max(tExit, 0.0f));
       (&v.x)[best] -= r.step[best];
       --last[best];
+      if (last[best] > next[best]) tp[best] = crossingT(r, best, last[best] - 1);
       tExit = bestT;
     }
     if (s == 0) visit(v, 0.0f, std::clamp(tExit, 0.0f, 1.0f));

@@ -31,6 +31,8 @@ class RegionCache {
 
   // Makes every key resident for the batch stamped `batch` (keys.size() <= slotCount()).
   void makeResident(const std::vector<RegionKey>& keys, uint64_t batch);
+  // Slot of a resident region (the key must be resident).
+  uint32_t slotOf(const RegionKey& key) const { return resident_.at(key); }
   // Copies every resident region back into the host map (they stay resident).
   void syncToMap();
 
