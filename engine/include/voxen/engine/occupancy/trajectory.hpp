@@ -1,0 +1,59 @@
+#pragma once
+// A sensor trajectory: timed positions (and optionally orientations) that give each point of
+// a cloud its sensor origin by linear interpolation in time.
+//
+// Text format: one pose per line, whitespace separated, `time x y z` or
+// `time x y z qx qy qz qw`; every pose line has the same number of columns. The first line may
+// be a header (its first field is not a number); lines whose first non-blank character is '#'
+// and blank lines are ignored. Times must not decrease (equal neighbours are allowed: the
+// later pose wins at that instant).
+#include <glm/gtc/quaternion.hpp>
+#include <glm/vec3.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace voxen {
+
+struct TrajectoryPose {
+  double time = 0.0;
+  glm::dvec3 position{0.0};
+  glm::dquat orientation{1.0, 0.0, 0.0, 0.0};  // identity unless the file has 8 columns
+};
+
+class Trajectory {
+ public:
+  Trajectory() = default;
+  // Throws Error when a time is not finite or times decrease (naming the pose index).
+  explicit Trajectory(std::vector<TrajectoryPose> poses, bool hasOrientation = false);
+
+  // Throws Error naming the file and the line for every malformed or out-of-order line.
+  static Trajectory load(const std::filesystem::path& path);
+
+  const std::vector<TrajectoryPose>& poses() const { return poses_; }
+  bool empty() const { return poses_.empty(); }
+  size_t size() const { return poses_.size(); }
+  bool hasOrientation() const { return hasOrientation_; }
+
+  // The time span [startTime, endTime]; Error when empty.
+  double startTime() const;
+  double endTime() const;
+  bool contains(double t) const { return !poses_.empty() && t >= poses_.front().time && t <= poses_.back().time; }
+
+  // Linear interpolation between the poses either side of t. Throws Error outside the span
+  // (and for NaN); use contains() or tryPositionAt() to test first.
+  glm::dvec3 positionAt(double t) const;
+  std::optional<glm::dvec3> tryPositionAt(double t) const;
+  // Spherical interpolation of the orientation (identity when the file had none).
+  glm::dquat orientationAt(double t) const;
+
+ private:
+  // Index i of the segment [i, i + 1] holding t, with its fraction; t must be in the span.
+  size_t segment(double t, double& fraction) const;
+
+  std::vector<TrajectoryPose> poses_;
+  bool hasOrientation_ = false;
+};
+
+}  // namespace voxen

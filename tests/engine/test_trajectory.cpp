@@ -1,0 +1,126 @@
+// Trajectory files: 4 and 8 columns, header and comment lines, exact interpolation, the time
+// span, and an error naming the line for every malformed or out-of-order line.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "support/temp_dir.hpp"
+#include "voxen/engine/occupancy/trajectory.hpp"
+#include "voxen/host/error.hpp"
+
+using Catch::Matchers::Contains;
+using voxen::Trajectory;
+
+namespace {
+
+template <typename F>
+std::string errorOf(F&& f) {
+  try {
+    f();
+  } catch (const voxen::Error& e) {
+    return e.what();
+  }
+  FAIL("expected a voxen::Error");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("Trajectory loads 4 columns with a header, comments and blank lines; interpolates exactly", "[trajectory]") {
+  vt::TempDir dir("traj");
+  dir.write("t.txt",
+            "# written by hand\n"
+            "time x y z\n"
+            "\n"
+            "0 0 0 0\n"
+            "  # an indented comment\n"
+            "1.0\t2 4 -8\r\n"
+            "3 10 4 0\n"
+            "3 20 4 0\n"  // an equal time: the later pose wins there
+            "4 20 8 0\n");
+  const Trajectory t = Trajectory::load(dir / "t.txt");
+  REQUIRE(t.size() == 5);
+  CHECK_FALSE(t.hasOrientation());
+  CHECK(t.startTime() == 0.0);
+  CHECK(t.endTime() == 4.0);
+  CHECK(t.poses()[1].time == 1.0);
+  CHECK(t.poses()[1].position == glm::dvec3(2, 4, -8));
+
+  CHECK(t.positionAt(0.0) == glm::dvec3(0, 0, 0));
+  CHECK(t.positionAt(0.5) == glm::dvec3(1, 2, -4));
+  CHECK(t.positionAt(0.25) == glm::dvec3(0.5, 1, -2));
+  CHECK(t.positionAt(1.0) == glm::dvec3(2, 4, -8));
+  CHECK(t.positionAt(2.0) == glm::dvec3(6, 4, -4));
+  CHECK(t.positionAt(2.5) == glm::dvec3(8, 4, -2));
+  CHECK(t.positionAt(3.0) == glm::dvec3(20, 4, 0));
+  CHECK(t.positionAt(3.5) == glm::dvec3(20, 6, 0));
+  CHECK(t.positionAt(4.0) == glm::dvec3(20, 8, 0));
+
+  CHECK(t.contains(0.0));
+  CHECK(t.contains(4.0));
+  CHECK_FALSE(t.contains(-0.001));
+  CHECK_FALSE(t.contains(4.001));
+  CHECK_FALSE(t.contains(std::nan("")));
+  CHECK_FALSE(t.tryPositionAt(4.5).has_value());
+  CHECK(t.tryPositionAt(0.5) == glm::dvec3(1, 2, -4));
+  CHECK_THAT(errorOf([&] { t.positionAt(-1.0); }), Contains("outside") && Contains("[0.000000, 4.000000]"));
+  CHECK_THAT(errorOf([&] { t.positionAt(std::nan("")); }), Contains("outside"));
+}
+
+TEST_CASE("Trajectory loads 8 columns (qx qy qz qw) and interpolates orientation", "[trajectory]") {
+  vt::TempDir dir("traj");
+  const double h = std::sqrt(0.5);
+  dir.write("q.txt", "100 1 1 1 0 0 0 1\n"
+                     "102 3 1 1 0 0 " + std::to_string(h) + " " + std::to_string(h) + "\n"
+                     "104 3 5 1 0 0 0 2\n");  // normalised on load
+  const Trajectory t = Trajectory::load(dir / "q.txt");
+  REQUIRE(t.size() == 3);
+  CHECK(t.hasOrientation());
+  CHECK(t.startTime() == 100.0);
+  CHECK(t.positionAt(101.0) == glm::dvec3(2, 1, 1));
+  CHECK(t.positionAt(103.0) == glm::dvec3(3, 3, 1));
+  CHECK(t.poses()[2].orientation.w == 1.0);
+  CHECK(t.poses()[2].orientation.z == 0.0);
+  // Halfway from identity to a 90 degree turn about z: 45 degrees.
+  const glm::dquat mid = t.orientationAt(101.0);
+  CHECK(mid.w == Approx(std::cos(M_PI / 8)).margin(1e-6));
+  CHECK(mid.z == Approx(std::sin(M_PI / 8)).margin(1e-6));
+  CHECK(mid.x == Approx(0.0).margin(1e-12));
+  CHECK(t.orientationAt(100.0) == glm::dquat(1, 0, 0, 0));
+}
+
+TEST_CASE("Trajectory built from poses checks order; a one-pose trajectory spans an instant", "[trajectory]") {
+  const Trajectory one({{5.0, glm::dvec3(1, 2, 3)}});
+  CHECK(one.contains(5.0));
+  CHECK_FALSE(one.contains(5.0000001));
+  CHECK(one.positionAt(5.0) == glm::dvec3(1, 2, 3));
+  CHECK_THAT(errorOf([] { Trajectory({{1.0, glm::dvec3(0)}, {0.5, glm::dvec3(0)}}); }),
+             Contains("pose 1") && Contains("sorted"));
+  CHECK_THAT(errorOf([] { Trajectory({{std::nan(""), glm::dvec3(0)}}); }), Contains("pose 0") && Contains("non-finite"));
+  const Trajectory empty;
+  CHECK_FALSE(empty.contains(0.0));
+  CHECK_THAT(errorOf([&] { empty.positionAt(0.0); }), Contains("empty"));
+  CHECK_THAT(errorOf([&] { (void)empty.startTime(); }), Contains("empty"));
+}
+
+TEST_CASE("Trajectory errors name the file and the line", "[trajectory][errors]") {
+  vt::TempDir dir("traj");
+  auto errorFor = [&](const std::string& text) {
+    dir.write("bad.txt", text);
+    return errorOf([&] { Trajectory::load(dir / "bad.txt"); });
+  };
+  // Unsorted: the line that goes back in time.
+  CHECK_THAT(errorFor("t x y z\n0 0 0 0\n1 0 0 0\n# note\n0.5 0 0 0\n2 0 0 0\n"),
+             Contains("bad.txt:5:") && Contains("sorted") && Contains("line 3"));
+  CHECK_THAT(errorFor("0 0 0 0\n1 0 0\n"), Contains("bad.txt:2:") && Contains("expected 4 columns") &&
+                                               Contains("found 3"));
+  CHECK_THAT(errorFor("0 0 0 0 0\n"), Contains("bad.txt:1:") && Contains("4 columns") && Contains("found 5"));
+  CHECK_THAT(errorFor("0 0 0 0\n1 2 y 3\n"), Contains("bad.txt:2:") && Contains("column 3 (y)") && Contains("'y'"));
+  CHECK_THAT(errorFor("time x y z\nstart 0 0 0\n"), Contains("bad.txt:2:") && Contains("column 1 (time)"));
+  CHECK_THAT(errorFor("0 0 0 0\n1 nan 0 0\n"), Contains("bad.txt:2:") && Contains("not finite"));
+  CHECK_THAT(errorFor("0 0 0 0 0 0 0 0\n"), Contains("bad.txt:1:") && Contains("quaternion is zero"));
+  CHECK_THAT(errorFor("# only comments\ntime x y z\n"), Contains("bad.txt") && Contains("no poses"));
+  CHECK_THAT(errorFor(""), Contains("no poses"));
+  CHECK_THAT(errorOf([&] { Trajectory::load(dir / "absent.txt"); }), Contains("absent.txt") && Contains("no such"));
+}
