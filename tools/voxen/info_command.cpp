@@ -1,5 +1,6 @@
 // `voxen info`: what Voxen sees of the GPU it would run on.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
@@ -49,7 +50,12 @@ void printHeaps(const Device& device) {
 
 }  // namespace
 
+int mapInfoCommand(const CommonOptions& options, const std::vector<std::string>& args);  // map_info_command.cpp
+
 int infoCommand(const CommonOptions& options, const std::vector<std::string>& args) {
+  // `voxen info MAP.vxm`: a map file's header, layers, regions, bounds and memory.
+  for (const std::string& arg : args)
+    if (arg.ends_with(".vxm") || std::filesystem::is_regular_file(arg)) return mapInfoCommand(options, args);
   if (!args.empty()) throw UsageError("unexpected argument '" + args[0] + "'");
   const auto devices = Device::listDevices();
   Device device(options.device);
@@ -73,6 +79,6 @@ int infoCommand(const CommonOptions& options, const std::vector<std::string>& ar
   return 0;
 }
 
-static CommandRegistration registration{"info", "the chosen Vulkan device, its features and limits, and the other devices", &infoCommand};
+static CommandRegistration registration{"info", "the chosen Vulkan device, its features and limits, and the other devices; or with MAP.vxm, that map file", &infoCommand};
 
 }  // namespace voxen::cli

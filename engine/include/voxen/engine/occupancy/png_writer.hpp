@@ -1,0 +1,22 @@
+#pragma once
+// A minimal PNG encoder (8-bit RGB or RGBA, no interlace): IHDR, IDAT through zlib, IEND.
+// Rows are filtered with "up" where that helps zlib, which makes flat map images small.
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace voxen {
+
+enum class PngFormat : uint8_t { Rgb8 = 3, Rgba8 = 4 };  // value: bytes per pixel
+
+// The complete PNG file in memory. `pixels` holds rows top to bottom, each `width` pixels
+// of 3 (RGB) or 4 (RGBA) bytes. Throws Error when the sizes disagree or are zero.
+std::vector<uint8_t> encodePng(uint32_t width, uint32_t height, const std::vector<uint8_t>& pixels,
+                               PngFormat format = PngFormat::Rgb8);
+
+// Writes encodePng's bytes to `path` atomically (temporary file, then rename).
+void writePng(const std::filesystem::path& path, uint32_t width, uint32_t height, const std::vector<uint8_t>& rgb);
+void writePng(const std::filesystem::path& path, uint32_t width, uint32_t height, const std::vector<uint8_t>& pixels,
+              PngFormat format);
+
+}  // namespace voxen

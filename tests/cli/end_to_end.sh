@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The voxen command line end to end, as the README uses it: generate a small lidar run,
+# map it on the GPU and with the CPU reference, inspect and export the map, and check that
+# bad input fails with a message naming the file instead of crashing.
+#   end_to_end.sh VOXEN_BINARY WORK_DIR
+set -euo pipefail
+voxen=$1
+work=$2
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+fail() { echo "end_to_end: $*" >&2; exit 1; }
+json_number() {  # json_number KEY FILE
+  grep -o "\"$1\":[0-9.e+-]*" "$2" | head -1 | cut -d: -f2
+}
+
+"$voxen" generate --cloud run.ply --trajectory run.txt --rings 16 --columns 256 --scans 3 --seed 2 > generate.log
+"$voxen" map --cloud run.ply --trajectory run.txt --output gpu.vxm --json --quiet > gpu.json 2> gpu.err
+# ctest runs this with VOXEN_VALIDATION=1: any validation message is a failure.
+if grep -qi "validation" gpu.err; then fail "validation messages: $(cat gpu.err)"; fi
+"$voxen" map --cloud run.ply --trajectory run.txt --output cpu.vxm --json --quiet --cpu > cpu.json
+for key in rays voxel_updates dropped_updates occupied_voxels free_voxels wall_s rays_per_s; do
+  [ -n "$(json_number $key gpu.json)" ] || fail "summary lacks $key: $(cat gpu.json)"
+done
+[ "$(json_number rays gpu.json)" = "$(json_number rays cpu.json)" ] || fail "GPU and CPU mapped different ray counts"
+[ "$(json_number rays gpu.json)" -gt 10000 ] || fail "too few rays mapped"
+[ "$(json_number dropped_updates gpu.json)" = 0 ] || fail "updates were dropped"
+gpu_occ=$(json_number occupied_voxels gpu.json)
+cpu_occ=$(json_number occupied_voxels cpu.json)
+diff=$(( gpu_occ > cpu_occ ? gpu_occ - cpu_occ : cpu_occ - gpu_occ ))
+[ $(( diff * 200 )) -le "$cpu_occ" ] || fail "occupied voxels differ by more than 0.5%: GPU $gpu_occ, CPU $cpu_occ"
+
+"$voxen" info gpu.vxm > info.log
+grep -qi "region" info.log || fail "voxen info MAP.vxm printed no regions: $(cat info.log)"
+"$voxen" export gpu.vxm --slice-png slice.png --z 1.0 > /dev/null
+head -c 8 slice.png | od -An -c | grep -q "P   N   G" || fail "slice.png is not a PNG"
+"$voxen" export gpu.vxm --occupied-ply occupied.ply > /dev/null
+head -1 occupied.ply | grep -q "^ply" || fail "occupied.ply is not a PLY"
+if "$voxen" help | grep -q "import-octomap"; then
+  "$voxen" export gpu.vxm --octomap map.bt > /dev/null
+  "$voxen" import-octomap map.bt --output back.vxm > /dev/null
+  "$voxen" info back.vxm > /dev/null
+fi
+
+# Bad input: a clear error that names the file, a non-zero exit, never a crash.
+head -c 2000 run.ply > truncated.ply
+set +e
+"$voxen" map --cloud truncated.ply --trajectory run.txt --output bad.vxm --quiet 2> truncated.err
+status=$?
+set -e
+[ $status -eq 1 ] || fail "truncated PLY: exit status $status (want 1): $(cat truncated.err)"
+grep -q "truncated.ply" truncated.err || fail "truncated PLY: error does not name the file: $(cat truncated.err)"
+set +e
+"$voxen" map --cloud run.ply --output bad.vxm --quiet 2> notraj.err
+status=$?
+set -e
+[ $status -ne 0 ] || fail "a cloud without origins and no trajectory was accepted"
+printf 'VOXENMAP garbage' > corrupt.vxm
+set +e
+"$voxen" info corrupt.vxm 2> corrupt.err
+status=$?
+set -e
+[ $status -eq 1 ] || fail "corrupt map: exit status $status (want 1)"
+grep -q "corrupt.vxm" corrupt.err || fail "corrupt map: error does not name the file: $(cat corrupt.err)"
+echo "end_to_end: ok"

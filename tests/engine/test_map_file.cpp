@@ -1,0 +1,518 @@
+// Map files (.vxm): bit-exact round trips for every layer combination, and a clear Error
+// for every kind of damage: truncation anywhere, flipped payload bytes, bad magic, a future
+// version, invalid model fields, inconsistent sizes.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "support/gpu_fixture.hpp"  // vt::Rng
+#include "support/temp_dir.hpp"
+#include "voxen/engine/occupancy/map_file.hpp"
+#include "voxen/host/error.hpp"
+
+using namespace voxen;
+
+namespace {
+
+std::vector<uint8_t> readBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeBytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  REQUIRE(out.good());
+}
+
+template <typename T>
+void fillRandom(std::vector<T>& values, vt::Rng& rng) {
+  for (T& v : values) {
+    uint64_t bits = rng.next();
+    std::memcpy(&v, &bits, std::min(sizeof(T), sizeof bits));
+  }
+}
+
+// Regions whose arrays hold arbitrary bit patterns (NaNs, negative zeros, denormals) mixed
+// with runs of plausible values, so that bit-exactness and compression are both exercised.
+OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKey>& keys, OccupancyModel model = {}) {
+  OccupancyMap map(model, layers);
+  map.setTimeOrigin(1.7e9 + double(rng.u32()) / 7.0);
+  for (const RegionKey& key : keys) {
+    Region& r = map.region(key);
+    for (float& v : r.occupancy) {
+      const uint64_t pick = rng.range(0, 9);
+      if (pick < 4) continue;  // unobserved
+      if (pick < 6) v = model.clampMin;
+      else if (pick < 8) v = float(int(rng.range(0, 40)) - 20) * 0.1f;
+      else {
+        const uint32_t bits = rng.u32();
+        std::memcpy(&v, &bits, 4);
+      }
+    }
+    fillRandom(r.mean, rng);
+    fillRandom(r.traversal, rng);
+    fillRandom(r.hits, rng);
+    fillRandom(r.misses, rng);
+    fillRandom(r.touchTime, rng);
+  }
+  return map;
+}
+
+// Plausible, compressible regions (a few hundred bytes each once compressed), for the tests
+// that rewrite a file once per byte: this file system takes milliseconds per small write.
+OccupancyMap structuredMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKey>& keys, OccupancyModel model) {
+  OccupancyMap map(model, layers);
+  map.setTimeOrigin(1234.5);
+  for (const RegionKey& key : keys) {
+    Region& r = map.region(key);
+    for (uint32_t i = 0; i < r.occupancy.size(); ++i) {
+      const VoxelCoord v = map.voxelOf(key, i);
+      if (v.z % model.regionSize < model.regionSize / 2) r.occupancy[i] = rng.chance(90) ? model.clampMin : model.clampMax;
+      if (!r.mean.empty()) r.mean[i].count = uint32_t(rng.range(0, 2));
+      if (!r.touchTime.empty()) r.touchTime[i] = float(rng.range(0, 3));
+      if (!r.hits.empty()) r.hits[i] = uint32_t(rng.range(0, 1));
+    }
+  }
+  return map;
+}
+
+template <typename T>
+bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+template <typename T>
+bool sameBits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+void requireSameMap(const OccupancyMap& a, const OccupancyMap& b) {
+  const OccupancyModel &ma = a.model(), &mb = b.model();
+  CHECK(sameBits(ma.resolution, mb.resolution));
+  CHECK(ma.regionSize == mb.regionSize);
+  CHECK(sameBits(ma.hitProbability, mb.hitProbability));
+  CHECK(sameBits(ma.missProbability, mb.missProbability));
+  CHECK(sameBits(ma.occupancyThreshold, mb.occupancyThreshold));
+  CHECK(sameBits(ma.clampMin, mb.clampMin));
+  CHECK(sameBits(ma.clampMax, mb.clampMax));
+  CHECK(a.layers() == b.layers());
+  CHECK(sameBits(a.timeOrigin(), b.timeOrigin()));
+  REQUIRE(a.regions().size() == b.regions().size());
+  for (const auto& [key, ra] : a.regions()) {
+    INFO("region (" << key.x << "," << key.y << "," << key.z << ")");
+    const Region* rb = b.findRegion(key);
+    REQUIRE(rb != nullptr);
+    CHECK(rb->key == key);
+    CHECK(sameBits(ra.occupancy, rb->occupancy));
+    CHECK(sameBits(ra.mean, rb->mean));
+    CHECK(sameBits(ra.traversal, rb->traversal));
+    CHECK(sameBits(ra.hits, rb->hits));
+    CHECK(sameBits(ra.misses, rb->misses));
+    CHECK(sameBits(ra.touchTime, rb->touchTime));
+  }
+}
+
+std::string loadError(const std::filesystem::path& path) {
+  try {
+    loadMap(path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+std::string infoError(const std::filesystem::path& path) {
+  try {
+    readMapInfo(path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+constexpr uint32_t kAllLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+
+OccupancyModel smallModel(int32_t regionSize) {
+  OccupancyModel m = OccupancyModel::octomap();
+  m.resolution = 0.05;
+  m.regionSize = regionSize;
+  m.occupancyThreshold = 0.6f;
+  return m;
+}
+
+void patch32(std::vector<uint8_t>& bytes, size_t at, uint32_t value) {
+  for (int i = 0; i < 4; ++i) bytes[at + i] = uint8_t(value >> (8 * i));
+}
+uint32_t read32(const std::vector<uint8_t>& bytes, size_t at) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= uint32_t(bytes[at + i]) << (8 * i);
+  return v;
+}
+void patchFloat(std::vector<uint8_t>& bytes, size_t at, float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  patch32(bytes, at, bits);
+}
+// zlib's CRC32 of the first 64 header bytes, computed here without zlib to stay independent.
+uint32_t crc32Of(const uint8_t* data, size_t bytes) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < bytes; ++i) {
+    c ^= data[i];
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return ~c;
+}
+void fixHeaderCrc(std::vector<uint8_t>& bytes) { patch32(bytes, 64, crc32Of(bytes.data(), 64)); }
+
+}  // namespace
+
+TEST_CASE("Map files round-trip bit-exactly for every layer combination", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  vt::Rng rng(7);
+  const std::vector<RegionKey> keys = {{0, 0, 0}, {-1, -1, -1}, {3, -7, 2}, {-100000, 5, -3}, {12, 0, -1}};
+  for (uint32_t layers = 0; layers <= kAllLayers; ++layers) {
+    INFO("layers " << layerNames(layers));
+    const OccupancyMap map = randomMap(rng, layers, keys, smallModel(8));
+    const auto path = dir / ("map" + std::to_string(layers) + ".vxm");
+    saveMap(map, path);
+    const OccupancyMap loaded = loadMap(path);
+    requireSameMap(map, loaded);
+    // Saving the loaded map again gives the same bytes: nothing was dropped or reordered.
+    const auto again = dir / "again.vxm";
+    saveMap(loaded, again);
+    CHECK(readBytes(path) == readBytes(again));
+    // The file is exactly header + block headers + zlib streams.
+    const MapFileInfo info = readMapInfo(path);
+    CHECK(info.layers == layers);
+    CHECK(info.regions.size() == keys.size());
+    CHECK(info.fileBytes == kMapFileHeaderBytes + keys.size() * kMapFileBlockHeaderBytes + info.compressedBytes());
+    CHECK(info.uncompressedBytes() == keys.size() * 512 * bytesPerVoxel(layers));
+  }
+}
+
+TEST_CASE("Map files keep the default model, empty maps and extreme keys", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  vt::Rng rng(11);
+  SECTION("empty map, default model") {
+    OccupancyMap map;
+    map.setTimeOrigin(-12.25);
+    saveMap(map, dir / "empty.vxm");
+    const OccupancyMap loaded = loadMap(dir / "empty.vxm");
+    requireSameMap(map, loaded);
+    CHECK(readMapInfo(dir / "empty.vxm").fileBytes == kMapFileHeaderBytes);
+    RegionKey lo, hi;
+    CHECK_FALSE(readMapInfo(dir / "empty.vxm").regionBounds(lo, hi));
+  }
+  SECTION("32^3 regions with extreme keys, all layers") {
+    const std::vector<RegionKey> keys = {{INT32_MIN, INT32_MAX, 0}, {-1, 0, 1}, {INT32_MAX, INT32_MIN, INT32_MIN}};
+    const OccupancyMap map = randomMap(rng, kAllLayers, keys);
+    saveMap(map, dir / "big.vxm");
+    requireSameMap(map, loadMap(dir / "big.vxm", {.threads = 3}));
+    const MapFileInfo info = readMapInfo(dir / "big.vxm");
+    RegionKey lo, hi;
+    REQUIRE(info.regionBounds(lo, hi));
+    CHECK(lo == RegionKey{INT32_MIN, INT32_MIN, INT32_MIN});
+    CHECK(hi == RegionKey{INT32_MAX, INT32_MAX, 1});
+    // Blocks come in ascending key order, each right after the previous one.
+    uint64_t offset = kMapFileHeaderBytes;
+    for (size_t i = 0; i < info.regions.size(); ++i) {
+      CHECK(info.regions[i].offset == offset);
+      offset += kMapFileBlockHeaderBytes + info.regions[i].compressedBytes;
+      if (i) CHECK(info.regions[i - 1].key < info.regions[i].key);
+    }
+  }
+  SECTION("thread count and compression level change speed and size, not content") {
+    const OccupancyMap map = randomMap(rng, kLayerHitMiss, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {5, 5, 5}}, smallModel(16));
+    saveMap(map, dir / "one.vxm", {.compressionLevel = 1, .threads = 1});
+    saveMap(map, dir / "many.vxm", {.compressionLevel = 1, .threads = 4});
+    saveMap(map, dir / "best.vxm", {.compressionLevel = 9, .threads = 2});
+    CHECK(readBytes(dir / "one.vxm") == readBytes(dir / "many.vxm"));
+    requireSameMap(map, loadMap(dir / "best.vxm", {.threads = 1}));
+    CHECK_THROWS_WITH(saveMap(map, dir / "bad.vxm", {.compressionLevel = 10}), Catch::Contains("compression level 10"));
+  }
+}
+
+TEST_CASE("Map files compress structured regions", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  OccupancyMap map;  // 32^3, occupancy only
+  Region& r = map.region({0, 0, 0});
+  for (uint32_t i = 0; i < r.occupancy.size(); ++i) {
+    const VoxelCoord v = map.voxelOf(r.key, i);
+    if (v.z < 10) r.occupancy[i] = map.model().clampMin;      // free below a floor
+    else if (v.z == 10) r.occupancy[i] = map.model().clampMax;  // the floor
+  }
+  saveMap(map, dir / "floor.vxm");
+  const MapFileInfo info = readMapInfo(dir / "floor.vxm");
+  CHECK(info.uncompressedBytes() == 32 * 32 * 32 * 4);
+  CHECK(info.compressedBytes() * 50 < info.uncompressedBytes());
+  requireSameMap(map, loadMap(dir / "floor.vxm"));
+}
+
+TEST_CASE("A truncated map file is reported as truncated at every length", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  vt::Rng rng(3);
+  const OccupancyMap map = structuredMap(rng, kAllLayers, {{0, 0, 0}, {-1, 2, -3}, {4, 4, 4}}, smallModel(4));
+  saveMap(map, dir / "full.vxm");
+  const std::vector<uint8_t> full = readBytes(dir / "full.vxm");
+  const MapFileInfo info = readMapInfo(dir / "full.vxm");
+  REQUIRE(full.size() > 250);
+  const auto cut = dir / "cut.vxm";
+  for (size_t length = 0; length < full.size(); ++length) {
+    writeBytes(cut, std::vector<uint8_t>(full.begin(), full.begin() + ptrdiff_t(length)));
+    const std::string error = loadError(cut);
+    INFO("length " << length << ": " << error);
+    REQUIRE(contains(error, "truncated"));
+    REQUIRE(contains(error, cut.string()));
+    REQUIRE(contains(infoError(cut), "truncated"));
+    // A cut inside the blocks names the region it cut into and where that region starts.
+    if (length >= kMapFileHeaderBytes) {
+      size_t index = 0;
+      while (index + 1 < info.regions.size() && info.regions[index + 1].offset <= length) ++index;
+      REQUIRE(contains(error, "region " + std::to_string(index) + " of 3"));
+      REQUIRE(contains(error, "byte offset " + std::to_string(info.regions[index].offset)));
+    } else {
+      REQUIRE(contains(error, "header"));
+    }
+  }
+  // And bytes after the last region are not silently ignored either.
+  std::vector<uint8_t> longer = full;
+  longer.push_back(0);
+  writeBytes(cut, longer);
+  CHECK(contains(loadError(cut), "1 unexpected bytes after the last of 3 regions"));
+}
+
+TEST_CASE("A damaged region payload is caught and names the region", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  vt::Rng rng(5);
+  const std::vector<RegionKey> keys = {{-2, 7, 1}, {0, 0, 0}, {9, -9, 9}};
+  const OccupancyMap map = structuredMap(rng, kLayerTouchTime | kLayerVoxelMean, keys, smallModel(8));
+  saveMap(map, dir / "good.vxm");
+  const std::vector<uint8_t> good = readBytes(dir / "good.vxm");
+  const MapFileInfo info = readMapInfo(dir / "good.vxm");
+  const auto bad = dir / "bad.vxm";
+
+  SECTION("any flipped byte of the zlib stream") {
+    size_t harmless = 0, flips = 0;
+    for (size_t r = 0; r < info.regions.size(); ++r) {
+      const auto& e = info.regions[r];
+      std::ostringstream keyText;  // (GCC 12 warns falsely on "(" + std::string)
+      keyText << "(" << e.key.x << "," << e.key.y << "," << e.key.z << ")";
+      const std::string key = keyText.str();
+      // Every byte of the first region's stream, then a sample of the others'.
+      const size_t step = r == 0 ? 1 : 7;
+      for (size_t at = 0; at < e.compressedBytes; at += step) {
+        std::vector<uint8_t> bytes = good;
+        bytes[e.offset + kMapFileBlockHeaderBytes + at] ^= 0x5A;
+        ++flips;
+        writeBytes(bad, bytes);
+        const std::string error = loadError(bad);
+        INFO("region " << r << " stream byte " << at << ": " << error);
+        if (error == "<no error>") {
+          // Deflate is not canonical: a flip in a Huffman table entry no symbol uses can
+          // decode to the very same bytes. Then the checksums pass because nothing was lost.
+          requireSameMap(map, loadMap(bad));
+          ++harmless;
+          continue;
+        }
+        REQUIRE((contains(error, "checksum mismatch in region " + key) || contains(error, "decompression failed in region " + key)));
+        REQUIRE(contains(error, "byte offset " + std::to_string(e.offset)));
+        // readMapInfo reads block headers only: the damage is invisible to it.
+        REQUIRE(infoError(bad) == "<no error>");
+      }
+    }
+    CHECK(harmless * 100 < flips);  // nearly every flip changes the payload
+  }
+  SECTION("a damaged key, stored checksum or size in a block header") {
+    const auto& e = info.regions[1];
+    std::vector<uint8_t> bytes = good;
+    bytes[e.offset + 4] ^= 0x01;  // key y 0 -> 1: the region would move; the checksum covers the key
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "checksum mismatch in region (0,1,0)"));
+    bytes = good;
+    bytes[e.offset + 20] ^= 0x80;  // stored CRC
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "checksum mismatch in region (0,0,0) (region 1 of 3"));
+    bytes = good;
+    patch32(bytes, e.offset + 12, read32(bytes, e.offset + 12) + 4);  // payload size
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "inconsistent sizes in region (0,0,0)"));
+    CHECK(contains(infoError(bad), "inconsistent sizes in region (0,0,0)"));
+    bytes = good;
+    patch32(bytes, e.offset + 16, 0);  // compressed size
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "inconsistent sizes in region (0,0,0)"));
+    bytes = good;
+    patch32(bytes, e.offset + 16, read32(bytes, e.offset + 16) - 1);  // stream one byte shorter than stated
+    bytes.erase(bytes.begin() + ptrdiff_t(e.offset + kMapFileBlockHeaderBytes));
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "decompression failed in region (0,0,0)"));
+  }
+  SECTION("two blocks with the same key") {
+    std::vector<uint8_t> bytes = good;
+    for (int i = 0; i < 12; ++i) bytes[info.regions[2].offset + i] = bytes[info.regions[0].offset + i];
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "region (-2,7,1) is stored twice (regions 0 and 2)"));
+  }
+}
+
+TEST_CASE("Map file headers are checked: magic, version, model fields, checksum", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  vt::Rng rng(9);
+  const OccupancyMap map = randomMap(rng, kLayerTraversal, {{1, 2, 3}}, smallModel(8));
+  saveMap(map, dir / "good.vxm");
+  const std::vector<uint8_t> good = readBytes(dir / "good.vxm");
+  const auto bad = dir / "bad.vxm";
+  std::vector<uint8_t> bytes;
+
+  SECTION("bad magic") {
+    bytes = good;
+    bytes[3] = 'X';
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "bad magic"));
+    CHECK(contains(loadError(bad), bad.string()));
+    writeBytes(bad, {'p', 'l', 'y', '\n'});  // short and foreign: not "truncated"
+    CHECK(contains(loadError(bad), "bad magic"));
+    CHECK(contains(loadError(dir / "missing.vxm"), "cannot open map file"));
+    CHECK(contains(loadError(dir.path()), "is a directory"));
+  }
+  SECTION("a future format version") {
+    bytes = good;
+    patch32(bytes, 8, kMapFileVersion + 1);
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "unsupported format version 2 (this build reads version 1)"));
+    bytes.resize(20);  // a newer, shorter header is still judged by its version
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "unsupported format version 2"));
+  }
+  SECTION("invalid model fields name the field, checksum fixed or not") {
+    struct Case {
+      size_t offset;
+      float value;
+      const char* field;
+    };
+    for (const Case c : {Case{24, 0.3f, "hit probability"}, Case{28, 0.7f, "miss probability"},
+                         Case{32, 1.5f, "occupancy threshold"}, Case{40, -5.0f, "clamp"}}) {
+      for (bool fixCrc : {false, true}) {
+        bytes = good;
+        patchFloat(bytes, c.offset, c.value);
+        if (fixCrc) fixHeaderCrc(bytes);
+        writeBytes(bad, bytes);
+        const std::string error = loadError(bad);
+        INFO(error);
+        CHECK(contains(error, "invalid header field"));
+        CHECK(contains(error, c.field));
+      }
+    }
+    bytes = good;
+    patch32(bytes, 20, 0);  // region size
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "region size"));
+    bytes = good;
+    std::memset(&bytes[12], 0xFF, 8);  // resolution NaN
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "resolution"));
+    bytes = good;
+    patch32(bytes, 44, 0x10 | kLayerTraversal);
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "unknown layer bits 0x00000010"));
+  }
+  SECTION("a valid but changed field is caught by the header checksum") {
+    bytes = good;
+    patchFloat(bytes, 24, 0.8f);  // hit probability 0.7 -> 0.8: valid, but not what was saved
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "header checksum mismatch"));
+    fixHeaderCrc(bytes);  // the test's CRC32 agrees with the file's
+    writeBytes(bad, bytes);
+    CHECK(loadMap(bad).model().hitProbability == 0.8f);
+  }
+  SECTION("a region count that promises more regions than the file has") {
+    bytes = good;
+    bytes[56] = 2;
+    fixHeaderCrc(bytes);
+    writeBytes(bad, bytes);
+    CHECK(contains(loadError(bad), "truncated: the file ends at byte offset " + std::to_string(good.size()) + " before region 1 of 2"));
+  }
+}
+
+TEST_CASE("Saving is atomic and refuses regions that would lose data", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  vt::Rng rng(13);
+  OccupancyMap map = randomMap(rng, kLayerHitMiss, {{0, 0, 0}, {1, 1, 1}}, smallModel(8));
+  const auto path = dir / "map.vxm";
+  saveMap(map, path);
+  const std::vector<uint8_t> before = readBytes(path);
+
+  map.findRegion({1, 1, 1})->misses.pop_back();  // inconsistent with the map's region size
+  CHECK_THROWS_WITH(saveMap(map, path), Catch::Contains("region (1,1,1): miss count layer holds 511 values"));
+  map.findRegion({1, 1, 1})->misses.push_back(0);
+  map.findRegion({0, 0, 0})->touchTime.assign(512, 1.0f);  // data in a layer the map has off
+  CHECK_THROWS_WITH(saveMap(map, path), Catch::Contains("touch time layer holds 512 values but the map has that layer off"));
+  // The old file is untouched and no temporary file is left behind.
+  CHECK(readBytes(path) == before);
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) files += entry.is_regular_file();
+  CHECK(files == 1);
+
+  map.findRegion({0, 0, 0})->touchTime.clear();
+  map.region({2, 2, 2}).hits[5] = 99;
+  saveMap(map, path);  // replaces the old file
+  CHECK(loadMap(path).findRegion({2, 2, 2})->hits[5] == 99);
+  CHECK_THROWS_WITH(saveMap(map, dir / "no-such-folder" / "map.vxm"), Catch::Contains("cannot save map to"));
+}
+
+// Not run by default: `voxen_tests "[.mapfile-bench]"`. ~2000 regions of 32^3 voxels,
+// occupancy only and with every layer, shaped like an indoor scan: free air, occupied
+// surfaces, unobserved space behind them.
+TEST_CASE("Map file size and speed for 2000 regions", "[.mapfile-bench]") {
+  vt::TempDir dir("mapfile-bench");
+  for (uint32_t layers : {0u, kAllLayers}) {
+    OccupancyMap map({}, layers);
+    const OccupancyModel& m = map.model();
+    vt::Rng rng(1);
+    for (int32_t rx = 0; rx < 20; ++rx)
+      for (int32_t ry = 0; ry < 20; ++ry)
+        for (int32_t rz = 0; rz < 5; ++rz) {
+          Region& r = map.region({rx, ry, rz});
+          for (uint32_t i = 0; i < r.occupancy.size(); ++i) {
+            const VoxelCoord v = map.voxelOf(r.key, i);
+            const int wall = (v.x % 97 == 0) || (v.y % 83 == 0) || v.z == 1 || v.z == 120;
+            const int inside = v.z > 1 && v.z < 120;
+            if (wall) r.occupancy[i] = rng.chance(80) ? m.clampMax : float(rng.range(1, 5)) * m.hitValue() + m.missValue();
+            else if (inside && rng.chance(90)) r.occupancy[i] = rng.chance(85) ? m.clampMin : float(rng.range(1, 6)) * m.missValue();
+            if (!isObserved(r.occupancy[i])) continue;
+            if (layers & kLayerHitMiss) r.hits[i] = wall ? uint32_t(rng.range(1, 40)) : 0, r.misses[i] = uint32_t(rng.range(0, 30));
+            if (layers & kLayerTraversal) r.traversal[i] = rng.range(0, 65536 * 40);
+            if (layers & kLayerTouchTime) r.touchTime[i] = float(rng.range(0, 6000)) * 0.01f;
+            if ((layers & kLayerVoxelMean) && wall) r.mean[i] = {uint32_t(rng.range(1, 40)), {rng.u32() >> 12, rng.u32() >> 12, rng.u32() >> 12}};
+          }
+        }
+    for (int level : {1, 6}) {
+      const auto path = dir / "bench.vxm";
+      auto t0 = std::chrono::steady_clock::now();
+      saveMap(map, path, {.compressionLevel = level});
+      const double saveMs = vt::msSince(t0);
+      t0 = std::chrono::steady_clock::now();
+      const OccupancyMap loaded = loadMap(path);
+      const double loadMs = vt::msSince(t0);
+      const MapFileInfo info = readMapInfo(path);
+      const double mib = double(info.uncompressedBytes()) / (1 << 20);
+      std::cout << layerNames(layers) << ", zlib level " << level << ": " << info.regions.size() << " regions, " << mib
+                << " MiB of voxel arrays -> " << double(info.fileBytes) / (1 << 20) << " MiB file (ratio "
+                << double(info.uncompressedBytes()) / double(info.fileBytes) << "); save " << saveMs << " ms ("
+                << mib / saveMs * 1000 << " MiB/s), load " << loadMs << " ms (" << mib / loadMs * 1000 << " MiB/s), "
+                << std::thread::hardware_concurrency() << " hardware threads" << std::endl;
+      CHECK(loaded.regions().size() == map.regions().size());
+    }
+  }
+}

@@ -1,0 +1,138 @@
+// `voxen bench map`: occupancy integration of a synthetic 64 x 1024 lidar run on the GPU
+// path and with the CPU reference in the same run, at 0.1 m and 0.25 m (or --resolution).
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "flag_reader.hpp"
+#include "voxen/engine/occupancy/cpu_integrator.hpp"
+#include "voxen/engine/occupancy/gpu_integrator.hpp"
+#include "voxen/engine/occupancy/synthetic_lidar.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+struct BenchRun {
+  double resolution = 0;
+  double gpuSeconds = 0, cpuSeconds = 0;
+  IntegrationStats gpu, cpu;
+  double classAgreement = 0;  // fraction of observed voxels with the same class
+  std::string profile;
+};
+
+double classAgreement(const OccupancyMap& a, const OccupancyMap& b) {
+  uint64_t observed = 0, same = 0;
+  for (const auto& [key, region] : a.regions())
+    for (uint32_t i = 0; i < region.occupancy.size(); ++i) {
+      const VoxelCoord v = a.voxelOf(key, i);
+      const VoxelClass ca = a.classify(region.occupancy[i]), cb = b.classify(v);
+      if (ca == VoxelClass::Unobserved && cb == VoxelClass::Unobserved) continue;
+      ++observed;
+      same += ca == cb;
+    }
+  return observed ? double(same) / double(observed) : 1.0;
+}
+
+}  // namespace
+
+int benchMapCommand(const CommonOptions& options, const std::vector<std::string>& args) {
+  uint64_t rayTarget = 1u << 20;
+  std::vector<double> resolutions{0.1, 0.25};
+  uint32_t batch = 1u << 17;
+  FlagReader flags(args);
+  while (flags.next()) {
+    if (flags.flag() == "--rays") rayTarget = uint64_t(flags.integer(65536, int64_t(1) << 32));
+    else if (flags.flag() == "--resolution") resolutions = {flags.number(0.0, 100.0, true, "metres")};
+    else if (flags.flag() == "--batch-size") batch = uint32_t(flags.integer(1, 1 << 24));
+    else throw UsageError("unexpected argument '" + flags.flag() + "' (bench map [--rays N] [--resolution R] [--json])");
+  }
+  LidarConfig lidar;  // 64 rings x 1024 columns
+  lidar.scans = int((rayTarget + lidar.raysPerScan() - 1) / lidar.raysPerScan());
+  const auto scene = SyntheticScene::generate(1);
+  std::vector<uint8_t> noReturn;
+  const std::vector<Ray> rays = generateLidarRays(scene, lidar, &noReturn);
+
+  Device device(options.device);
+  ShaderLibrary library(device, options.libraryOptions());
+  Scheduler scheduler(device, library);
+  {  // Compile the pipelines (lavapipe compiles at the first dispatch) outside the timing.
+    OccupancyMap warm;
+    GpuIntegrator gpu(scheduler, warm);
+    gpu.integrate(std::span<const Ray>(rays).first(256));
+    gpu.finish();
+  }
+  std::vector<BenchRun> runs;
+  for (double resolution : resolutions) {
+    BenchRun run;
+    run.resolution = resolution;
+    OccupancyModel model;
+    model.resolution = resolution;
+    OccupancyMap gpuMap(model), cpuMap(model);
+    scheduler.resetProfile();
+    auto start = Clock::now();
+    GpuIntegrator gpu(scheduler, gpuMap, {}, {.cacheBytes = 512ull << 20, .maxRaysPerBatch = batch});
+    gpu.integrate(rays);
+    gpu.finish();
+    run.gpuSeconds = secondsSince(start);
+    run.gpu = gpu.stats();
+    std::ostringstream profile;
+    scheduler.profile().print(profile);
+    run.profile = profile.str();
+    start = Clock::now();
+    CpuIntegrator cpu(cpuMap);
+    for (size_t i = 0; i < rays.size(); i += batch)
+      cpu.integrate(std::span<const Ray>(rays).subspan(i, std::min<size_t>(batch, rays.size() - i)));
+    run.cpuSeconds = secondsSince(start);
+    run.cpu = cpu.stats();
+    run.classAgreement = classAgreement(gpuMap, cpuMap);
+    runs.push_back(run);
+  }
+
+  auto rate = [](uint64_t n, double s) { return s > 0 ? double(n) / s : 0.0; };
+  if (options.json) {
+    const BenchRun& first = runs.front();
+    std::printf("{\"device\":%s,\"driver\":%s,\"rays\":%zu,\"resolution\":%g,\"gpu_rays_per_s\":%.1f,\"cpu_rays_per_s\":%.1f,"
+                "\"gpu_voxel_updates_per_s\":%.1f,\"cpu_voxel_updates_per_s\":%.1f,\"runs\":[",
+                jsonString(device.info().name).c_str(), jsonString(device.info().driverName).c_str(), rays.size(),
+                first.resolution, rate(first.gpu.rays, first.gpuSeconds), rate(first.cpu.rays, first.cpuSeconds),
+                rate(first.gpu.voxelUpdates, first.gpuSeconds), rate(first.cpu.voxelUpdates, first.cpuSeconds));
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const BenchRun& r = runs[i];
+      std::printf("%s{\"resolution\":%g,\"gpu_s\":%.4f,\"cpu_s\":%.4f,\"gpu_rays_per_s\":%.1f,\"cpu_rays_per_s\":%.1f,"
+                  "\"gpu_voxel_updates_per_s\":%.1f,\"cpu_voxel_updates_per_s\":%.1f,\"voxel_updates\":%llu,"
+                  "\"dropped_updates\":%llu,\"class_agreement\":%.6f}",
+                  i ? "," : "", r.resolution, r.gpuSeconds, r.cpuSeconds, rate(r.gpu.rays, r.gpuSeconds),
+                  rate(r.cpu.rays, r.cpuSeconds), rate(r.gpu.voxelUpdates, r.gpuSeconds),
+                  rate(r.cpu.voxelUpdates, r.cpuSeconds), (unsigned long long)r.gpu.voxelUpdates,
+                  (unsigned long long)r.gpu.droppedUpdates, r.classAgreement);
+    }
+    std::printf("]}\n");
+    return 0;
+  }
+  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays\n\n", device.info().name.c_str(),
+              device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans, withCommas(rays.size()).c_str());
+  std::printf("%-10s %-14s %10s %14s %18s %10s %10s\n", "resolution", "path", "seconds", "rays/s", "voxel updates/s",
+              "dropped", "agreement");
+  for (const BenchRun& r : runs) {
+    std::printf("%-10.3g %-14s %10.3f %14.4g %18.4g %10llu %9.4f%%\n", r.resolution, "GPU (Voxen)", r.gpuSeconds,
+                rate(r.gpu.rays, r.gpuSeconds), rate(r.gpu.voxelUpdates, r.gpuSeconds),
+                (unsigned long long)r.gpu.droppedUpdates, r.classAgreement * 100.0);
+    std::printf("%-10.3g %-14s %10.3f %14.4g %18.4g %10s %10s\n", r.resolution, "CPU reference", r.cpuSeconds,
+                rate(r.cpu.rays, r.cpuSeconds), rate(r.cpu.voxelUpdates, r.cpuSeconds), "-", "-");
+  }
+  for (const BenchRun& r : runs) std::printf("\nGPU passes at %.3g m:\n%s", r.resolution, r.profile.c_str());
+  return 0;
+}
+
+static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference [--rays N] [--resolution R]",
+                                        &benchMapCommand};
+
+}  // namespace voxen::cli

@@ -1,0 +1,59 @@
+#pragma once
+// A progress line on stderr for long work: done/total, rate and ETA, redrawn in place on a
+// terminal (at most 5 times a second) and printed as a plain line every 5 s otherwise.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace voxen::cli {
+
+class Progress {
+ public:
+  Progress(std::string what, uint64_t total, bool enabled = true)
+      : what_(std::move(what)), total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO)) {}
+
+  void update(uint64_t done) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    const double sinceDraw = std::chrono::duration<double>(now - lastDraw_).count();
+    if (sinceDraw < (tty_ ? 0.2 : 5.0)) return;
+    lastDraw_ = now;
+    draw(done, false);
+  }
+  void finish(uint64_t done) {
+    if (enabled_) draw(done, true);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  void draw(uint64_t done, bool last) {
+    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double rate = seconds > 0 ? double(done) / seconds : 0.0;
+    char line[256];
+    if (total_ > 0) {
+      const double fraction = std::min(1.0, double(done) / double(total_));
+      const int filled = int(fraction * 30);
+      const double eta = rate > 0 ? double(total_ - std::min(done, total_)) / rate : 0.0;
+      std::snprintf(line, sizeof line, "%s [%-30s] %5.1f%%  %.3g %s/s  ETA %.0f s", what_.c_str(),
+                    std::string(filled, '#').c_str(), fraction * 100.0, rate, unit_, eta);
+    } else {
+      std::snprintf(line, sizeof line, "%s %llu  %.3g %s/s", what_.c_str(), (unsigned long long)done, rate, unit_);
+    }
+    if (tty_)
+      std::fprintf(stderr, "\r%s\033[K%s", line, last ? "\n" : "");
+    else
+      std::fprintf(stderr, "%s\n", line);
+    std::fflush(stderr);
+  }
+
+  std::string what_;
+  uint64_t total_;
+  bool enabled_, tty_;
+  const char* unit_ = "rays";
+  Clock::time_point start_ = Clock::now(), lastDraw_ = Clock::now();
+};
+
+}  // namespace voxen::cli
