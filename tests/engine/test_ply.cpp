@@ -2,6 +2,8 @@
 // list skipping, chunked streaming, and a clear error for every kind of bad file.
 #include <catch2/catch.hpp>
 
+#include "support/test_helpers.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -19,30 +21,12 @@ using voxen::PlyFormat;
 using voxen::PlyReader;
 using voxen::PlyType;
 
+using vt::Bytes;
+using vt::errorOf;
+
 namespace {
 
-// Little-endian bytes for binary fixtures.
-struct Bytes {
-  std::string data;
-  template <typename T>
-  Bytes& put(T v) {
-    char tmp[sizeof(T)];
-    std::memcpy(tmp, &v, sizeof(T));
-    data.append(tmp, sizeof(T));
-    return *this;
-  }
-};
 
-template <typename F>
-std::string errorOf(F&& f) {
-  try {
-    f();
-  } catch (const voxen::Error& e) {
-    return e.what();
-  }
-  FAIL("expected a voxen::Error");
-  return {};
-}
 
 std::vector<double> readAll(PlyReader& reader, size_t chunk = 1000) {
   std::vector<double> out;

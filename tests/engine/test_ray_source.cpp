@@ -3,6 +3,8 @@
 // fields.
 #include <catch2/catch.hpp>
 
+#include "support/test_helpers.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -17,29 +19,12 @@ using Catch::Matchers::Contains;
 using voxen::Ray;
 using voxen::RayReader;
 
+using vt::Bytes;
+using vt::errorOf;
+
 namespace {
 
-struct Bytes {
-  std::string data;
-  template <typename T>
-  Bytes& put(T v) {
-    char tmp[sizeof(T)];
-    std::memcpy(tmp, &v, sizeof(T));
-    data.append(tmp, sizeof(T));
-    return *this;
-  }
-};
 
-template <typename F>
-std::string errorOf(F&& f) {
-  try {
-    f();
-  } catch (const voxen::Error& e) {
-    return e.what();
-  }
-  FAIL("expected a voxen::Error");
-  return {};
-}
 
 std::vector<Ray> readAll(RayReader& reader, size_t chunk = 1000) {
   std::vector<Ray> rays;

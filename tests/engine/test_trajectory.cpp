@@ -2,6 +2,8 @@
 // span, and an error naming the line for every malformed or out-of-order line.
 #include <catch2/catch.hpp>
 
+#include "support/test_helpers.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -12,18 +14,11 @@
 using Catch::Matchers::Contains;
 using voxen::Trajectory;
 
+using vt::Bytes;
+using vt::errorOf;
+
 namespace {
 
-template <typename F>
-std::string errorOf(F&& f) {
-  try {
-    f();
-  } catch (const voxen::Error& e) {
-    return e.what();
-  }
-  FAIL("expected a voxen::Error");
-  return {};
-}
 
 }  // namespace
 

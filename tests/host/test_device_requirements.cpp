@@ -1,6 +1,8 @@
 // Device choice and feature requirements: pure functions over plain structs.
 #include <catch2/catch.hpp>
 
+#include "support/test_helpers.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -18,15 +20,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string messageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const voxen::Error& e) {
-    return e.what();
-  }
-  FAIL("expected voxen::Error");
-  return {};
-}
 
 int rank(VkPhysicalDeviceType type) {
   switch (type) {
@@ -109,13 +102,13 @@ TEST_CASE("chooseDevice matches a case-insensitive name substring", "[device][lo
 
 TEST_CASE("chooseDevice errors list the devices", "[device][logic]") {
   SECTION("index out of range") {
-    const std::string message = messageOf([] { voxen::chooseDevice(kMixed, "5"); });
+    const std::string message = vt::errorOf([] { voxen::chooseDevice(kMixed, "5"); });
     for (const auto& c : kMixed) CHECK_THAT(message, Catch::Contains(c.name));
     CHECK_THAT(message, Catch::Contains("5"));
     CHECK_THROWS_AS(voxen::chooseDevice(kMixed, "17"), voxen::Error);
   }
   SECTION("no name matches") {
-    const std::string message = messageOf([] { voxen::chooseDevice(kMixed, "radeon"); });
+    const std::string message = vt::errorOf([] { voxen::chooseDevice(kMixed, "radeon"); });
     CHECK_THAT(message, Catch::Contains("radeon"));
     for (const auto& c : kMixed) CHECK_THAT(message, Catch::Contains(c.name));
   }
