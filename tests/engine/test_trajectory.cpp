@@ -14,7 +14,6 @@
 using Catch::Matchers::Contains;
 using voxen::Trajectory;
 
-using vt::Bytes;
 using vt::errorOf;
 
 namespace {
