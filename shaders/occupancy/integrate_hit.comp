@@ -13,6 +13,7 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) { return false; }  // no wal
 void main() {
   uint i = voxenThreadIndex();
   if (i >= pc.itemCount) return;
+  loadPushConstants();
   gRay = pc.rays.v[i];
   if ((gRay.flags & kSampleHit) == 0u) return;
   float tEnter = sampleEnterT();

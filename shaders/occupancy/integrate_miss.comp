@@ -8,26 +8,74 @@
 layout(local_size_x = 64) in;
 
 float gStopAt;
+float gMissValue;
 float gLength;
 
 bool visitVoxel(ivec3 v, float tEnter, float tExit) {
-  if (!(tEnter < gStopAt)) return (pc.flags & kPassReverse) != 0u;  // reverse walks reach earlier voxels later
+  if (!(tEnter < gStopAt)) return (gFlags & kPassReverse) != 0u;  // reverse walks reach earlier voxels later
   bool isSample = v == gRay.end;
   if (isSample && (gRay.flags & (kSampleHit | kSkipSample)) != 0u) return true;
   if (!isSample && v == gRay.start && (gRay.flags & kSkipOrigin) != 0u) return true;
   uint index;
   if (!voxelIndex(v, index)) return true;
-  applyDelta(index, pc.missValue);
+  applyDelta(index, gMissValue);
   applyLayers(index, false, tEnter, tExit);
   return true;
 }
 
+// The batched walk (no optional layers): four voxels per round, their loads issued
+// together, then their updates.
+bool missIndex(ivec3 v, float tEnter, out uint index) {
+  index = 0u;
+  if (!(tEnter < gStopAt)) return false;
+  bool isSample = v == gRay.end;
+  if (isSample && (gRay.flags & (kSampleHit | kSkipSample)) != 0u) return false;
+  if (!isSample && v == gRay.start && (gRay.flags & kSkipOrigin) != 0u) return false;
+  return voxelIndex(v, index);
+}
+
+bool ok0, ok1, ok2, ok3;
+uint ix0, ix1, ix2, ix3;
+
+void flushRound() {
+  uint o0 = 0u, o1 = 0u, o2 = 0u, o3 = 0u;
+  if (ok0) o0 = gOccupancy.v[ix0];
+  if (ok1) o1 = gOccupancy.v[ix1];
+  if (ok2) o2 = gOccupancy.v[ix2];
+  if (ok3) o3 = gOccupancy.v[ix3];
+  if (ok0) applyDeltaFrom(ix0, gMissValue, o0);
+  if (ok1) applyDeltaFrom(ix1, gMissValue, o1);
+  if (ok2) applyDeltaFrom(ix2, gMissValue, o2);
+  if (ok3) applyDeltaFrom(ix3, gMissValue, o3);
+}
+
+#define MISS_STEP(walkFn, k) { ivec3 v; float te, tx; ok##k = walkFn(v, te, tx) && missIndex(v, te, ix##k); }
+
 void main() {
   uint i = voxenThreadIndex();
   if (i >= pc.itemCount) return;
+  loadPushConstants();
+  gMissValue = pc.missValue;
   uvec2 segment = pc.segments.v[i];
   gRay = pc.rays.v[segment.x];
   gStopAt = (pc.flags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(pc.stop.v[segment.x]) : kInf;
-  walkSegment(segment.y, gRay.segments, (pc.flags & kPassReverse) != 0u);
+  bool reverse = (gFlags & kPassReverse) != 0u;
+  const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+  if ((gFlags & kLayers) != 0u) {
+    walkSegment(segment.y, gRay.segments, reverse);
+  } else {
+    walkBegin(segment.y, gRay.segments, reverse);
+    if (reverse) {
+      while (wAlive) {
+        MISS_STEP(walkReverse, 0) MISS_STEP(walkReverse, 1) MISS_STEP(walkReverse, 2) MISS_STEP(walkReverse, 3)
+        flushRound();
+      }
+    } else {
+      while (wAlive) {
+        MISS_STEP(walkForward, 0) MISS_STEP(walkForward, 1) MISS_STEP(walkForward, 2) MISS_STEP(walkForward, 3)
+        flushRound();
+      }
+    }
+  }
   flushCounters();
 }

@@ -48,6 +48,23 @@ const uint kPassStopOnOccupied = 512u;
 // Retries of one compare-and-swap before the update is counted as dropped.
 const uint kMaxCasRetries = 64u;
 
+// Push constants the per-voxel code reads, copied once per invocation: lavapipe fetches a
+// push constant per lane at every use, which costs more than the walk step itself. Every
+// occupancy shader calls loadPushConstants() first.
+UintArray gOccupancy;
+UintArray gRaySlots;
+int gRegionSize;
+uint gFlags;
+float gClampMin, gClampMax;
+void loadPushConstants() {
+  gOccupancy = pc.occupancy;
+  gRaySlots = pc.raySlots;
+  gRegionSize = pc.regionSize;
+  gFlags = pc.flags;
+  gClampMin = pc.clampMin;
+  gClampMax = pc.clampMax;
+}
+
 uint hashRegion(ivec3 key) {
   uint h = uint(key.x) * 0x9E3779B1u;
   h ^= uint(key.y) * 0x85EBCA77u + (h << 6) + (h >> 2);
@@ -74,26 +91,31 @@ int lookupSlot(ivec3 key) {
 // moving one entry along that list (and one region along one axis). Only an invocation's
 // first voxel needs the region key by division; the hash table serves lookups of regions
 // that are not on a walk's list (the hit pass).
-bool gHaveRegion = false;
 ivec3 gRegionBase;
 int gCachedSlot = -1;
 uint gMissingRegions = 0u;
 
 int listedSlot(int regionIndex) {
   if (regionIndex < 0 || uint(regionIndex) >= gRay.regionCount) return -1;
-  return int(pc.raySlots.v[gRay.slotBase + uint(regionIndex)]);
+  return int(gRaySlots.v[gRay.slotBase + uint(regionIndex)]);
 }
 
-// Called by walkSegment for every voxel of the walk, before visitVoxel (which may skip
-// voxels), so that the region list index never falls behind.
+// Called by the walk once, with the voxel it starts from (after crossing the faces that
+// gRegionIndex counts), before any followRegion: the only region key found by division.
+void beginRegion(ivec3 v) {
+  int n = gRegionSize;
+  gRegionBase = ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n)) * n;
+  gCachedSlot = listedSlot(gRegionIndex);
+}
+
+// Called by the walk for every voxel it reaches after the start voxel, in walk order and
+// before visitVoxel (which may skip voxels), so that the region list index never falls
+// behind: a voxel is a neighbour of the previous one, so leaving the region means moving
+// one entry along the ray's list.
 void followRegion(ivec3 v) {
-  int n = pc.regionSize;
+  int n = gRegionSize;
   ivec3 local = v - gRegionBase;
-  if (!gHaveRegion) {
-    gRegionBase = ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n)) * n;
-    gCachedSlot = listedSlot(gRegionIndex);
-    gHaveRegion = true;
-  } else if (any(lessThan(local, ivec3(0))) || any(greaterThanEqual(local, ivec3(n)))) {
+  if (any(lessThan(local, ivec3(0))) || any(greaterThanEqual(local, ivec3(n)))) {
     ivec3 shift = ivec3(greaterThanEqual(local, ivec3(n))) - ivec3(lessThan(local, ivec3(0)));
     gRegionBase += shift * n;
     gRegionIndex += gRegionStep;
@@ -107,7 +129,7 @@ bool voxelIndex(ivec3 v, out uint index) {
     gMissingRegions += 1u;
     return false;
   }
-  int n = pc.regionSize;
+  int n = gRegionSize;
   ivec3 local = v - gRegionBase;
   index = uint(gCachedSlot) * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z));
   return true;
@@ -131,20 +153,19 @@ bool voxelIndexByTable(ivec3 v, out uint index) {
 float updatedValue(float value, float delta) {
   float base = isinf(value) ? 0.0 : value;
   precise float sum = base + delta;
-  return min(max(sum, pc.clampMin), pc.clampMax);
+  return min(max(sum, gClampMin), gClampMax);
 }
 
 uint gUpdates = 0u;
 uint gDropped = 0u;
-void applyDelta(uint index, float delta) {
-  uint old = pc.occupancy.v[index];
+void applyDeltaFrom(uint index, float delta, uint old) {
   for (uint i = 0u; i < kMaxCasRetries; ++i) {
     uint desired = floatBitsToUint(updatedValue(uintBitsToFloat(old), delta));
     if (desired == old) {  // saturated: nothing to write
       gUpdates += 1u;
       return;
     }
-    uint seen = atomicCompSwap(pc.occupancy.v[index], old, desired);
+    uint seen = atomicCompSwap(gOccupancy.v[index], old, desired);
     if (seen == old) {
       gUpdates += 1u;
       return;
@@ -153,6 +174,8 @@ void applyDelta(uint index, float delta) {
   }
   gDropped += 1u;
 }
+
+void applyDelta(uint index, float delta) { applyDeltaFrom(index, delta, gOccupancy.v[index]); }
 
 uint64_t traversalUnits(float tEnter, float tExit, float len) {
   precise float voxels = max(0.0, tExit - tEnter) * len;
@@ -166,13 +189,13 @@ float rayLength() {
 }
 
 void applyLayers(uint index, bool hit, float tEnter, float tExit) {
-  if ((pc.flags & kLayerHitMiss) != 0u) {
+  if ((gFlags & kLayerHitMiss) != 0u) {
     if (hit) atomicAdd(pc.hitMiss.v[index].x, 1u);
     else atomicAdd(pc.hitMiss.v[index].y, 1u);
   }
-  if ((pc.flags & kLayerTraversal) != 0u) atomicAdd(pc.traversal.v[index], traversalUnits(tEnter, tExit, rayLength()));
-  if ((pc.flags & kLayerTouchTime) != 0u) atomicMax(pc.touch.v[index], floatBitsToUint(gRay.time));
-  if (hit && (pc.flags & kLayerVoxelMean) != 0u) {
+  if ((gFlags & kLayerTraversal) != 0u) atomicAdd(pc.traversal.v[index], traversalUnits(tEnter, tExit, rayLength()));
+  if ((gFlags & kLayerTouchTime) != 0u) atomicMax(pc.touch.v[index], floatBitsToUint(gRay.time));
+  if (hit && (gFlags & kLayerVoxelMean) != 0u) {
     atomicAdd(pc.mean.v[index].x, 1u);
     atomicAdd(pc.mean.v[index].y, gRay.meanPacked & 1023u);
     atomicAdd(pc.mean.v[index].z, (gRay.meanPacked >> 10) & 1023u);

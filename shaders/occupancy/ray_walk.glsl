@@ -17,6 +17,7 @@ const uint kSkipOrigin = 4u;
 
 
 bool visitVoxel(ivec3 voxel, float tEnter, float tExit);
+void beginRegion(ivec3 voxel);
 void followRegion(ivec3 voxel);
 
 // Everything below works on scalars and vector selects, never on a vector indexed by a
@@ -97,6 +98,7 @@ void walkSegment(uint s, uint m, bool reverse) {
   gRegionStep = reverse ? -1 : 1;
   vec3 beyond = crossingsAt(stepV, n, last);
   float tBeyond = min(min(beyond.x, beyond.y), min(beyond.z, 1.0));
+  beginRegion(gRay.start + stepV * (reverse ? last : next));  // the voxel after `next` or `last` crossings
   // Each loop runs once per crossing of this segment: bounded by the segment size the host
   // chose, well under lavapipe's per-invocation loop cap.
   if (!reverse) {
@@ -157,6 +159,104 @@ void walkSegment(uint s, uint m, bool reverse) {
       visitVoxel(v, 0.0, clamp(tExit, 0.0, 1.0));
     }
   }
+}
+
+// The same walk one voxel per call (walkBegin, then walkForward or walkReverse until they
+// report the end), so that a shader can batch the memory work of several voxels: on
+// lavapipe a voxel's load stalls for the memory latency, and loads of several voxels
+// issued together overlap. Visits exactly the voxels, t values and order of walkSegment.
+ivec3 wStep, wNext, wLast, wV;
+vec3 wT;        // next crossing per axis (forward) or previous (reverse)
+float wTEdge;   // tEnter of the voxel at wV (forward) or its tExit (reverse)
+float wTBeyond;
+bool wPending;  // forward: wV is still to visit; reverse: the origin voxel is (segment 0)
+bool wAlive = false;
+
+void walkBegin(uint s, uint m, bool reverse) {
+  wStep = sign(gRay.end - gRay.start);
+  ivec3 n = abs(gRay.end - gRay.start);
+  float lo = segmentBound(s, m), hi = segmentBound(s + 1u, m);
+  wNext = crossingsBefore(wStep, n, lo);
+  wLast = crossingsBefore(wStep, n, hi);
+  gRegionIndex = regionFacesBefore(reverse ? wLast : wNext);
+  gRegionStep = reverse ? -1 : 1;
+  vec3 beyond = crossingsAt(wStep, n, wLast);
+  wTBeyond = min(min(beyond.x, beyond.y), min(beyond.z, 1.0));
+  wPending = s == 0u;
+  wAlive = true;
+  beginRegion(gRay.start + wStep * (reverse ? wLast : wNext));
+  if (!reverse) {
+    wV = gRay.start + wStep * wNext;
+    wT = crossingsAt(wStep, wLast, wNext);
+    wTEdge = 0.0;
+  } else {
+    wV = gRay.start + wStep * wLast;
+    wT = crossingsAt(wStep, n, max(wLast - 1, ivec3(0)));
+    wTEdge = wTBeyond;
+  }
+}
+
+// The next voxel of a forward walk (false: none this call; the walk is over once wAlive
+// is false).
+bool walkForward(out ivec3 v, out float tEnter, out float tExit) {
+  v = wV;
+  tEnter = 0.0;
+  tExit = 0.0;
+  if (!wAlive) return false;
+  bvec3 act = lessThan(wNext, wLast);
+  int best = -1;
+  if (act.x && (!act.y || wT.x <= wT.y) && (!act.z || wT.x <= wT.z)) best = 0;
+  else if (act.y && (!act.z || wT.y <= wT.z)) best = 1;
+  else if (act.z) best = 2;
+  bool emit = wPending;
+  if (best < 0) {
+    wAlive = false;
+    tEnter = clamp(wTEdge, 0.0, 1.0);
+    tExit = wTBeyond;
+  } else {
+    float bestT = pickF(best, wT);
+    tEnter = max(wTEdge, 0.0);
+    tExit = min(bestT, 1.0);
+    ivec3 sel = ivec3(equal(ivec3(best), ivec3(0, 1, 2)));
+    wV += sel * wStep;
+    wNext += sel;
+    int j = pick(best, wNext);
+    if (j < pick(best, wLast)) wT = mix(wT, vec3(crossingOnAxis(best, wStep, j)), bvec3(sel));
+    wTEdge = bestT;
+    wPending = true;
+  }
+  if (emit) followRegion(v);
+  return emit;
+}
+
+bool walkReverse(out ivec3 v, out float tEnter, out float tExit) {
+  v = wV;
+  tEnter = 0.0;
+  tExit = 0.0;
+  if (!wAlive) return false;
+  bvec3 act = greaterThan(wLast, wNext);
+  int best = -1;
+  if (act.z && (!act.y || wT.z >= wT.y) && (!act.x || wT.z >= wT.x)) best = 2;
+  else if (act.y && (!act.x || wT.y >= wT.x)) best = 1;
+  else if (act.x) best = 0;
+  bool emit = true;
+  if (best < 0) {
+    wAlive = false;
+    emit = wPending;
+    tExit = clamp(wTEdge, 0.0, 1.0);
+  } else {
+    float bestT = pickF(best, wT);
+    tEnter = clamp(bestT, 0.0, 1.0);
+    tExit = max(wTEdge, 0.0);
+    ivec3 sel = ivec3(equal(ivec3(best), ivec3(0, 1, 2)));
+    wV -= sel * wStep;
+    wLast -= sel;
+    int j = pick(best, wLast);
+    if (j > pick(best, wNext)) wT = mix(wT, vec3(crossingOnAxis(best, wStep, j - 1)), bvec3(sel));
+    wTEdge = bestT;
+  }
+  if (emit) followRegion(v);
+  return emit;
 }
 
 // t at which the walk enters the sample voxel.

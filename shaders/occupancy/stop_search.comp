@@ -9,12 +9,13 @@
 layout(local_size_x = 64) in;
 
 uint gRayIndex;
+float gThreshold;
 
 bool visitVoxel(ivec3 v, float tEnter, float tExit) {
   uint index;
   if (!voxelIndex(v, index)) return true;
-  float value = uintBitsToFloat(pc.occupancy.v[index]);
-  if (!isinf(value) && value >= pc.threshold) {
+  float value = uintBitsToFloat(gOccupancy.v[index]);
+  if (!isinf(value) && value >= gThreshold) {
     // t >= 0, so the float's bits order like the float: atomicMin keeps the earliest.
     atomicMin(pc.stop.v[gRayIndex], floatBitsToUint(tEnter));
     return false;
@@ -25,6 +26,8 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) {
 void main() {
   uint i = voxenThreadIndex();
   if (i >= pc.itemCount) return;
+  loadPushConstants();
+  gThreshold = pc.threshold;
   uvec2 segment = pc.segments.v[i];
   gRayIndex = segment.x;
   gRay = pc.rays.v[segment.x];

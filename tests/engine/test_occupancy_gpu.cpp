@@ -249,3 +249,26 @@ TEST_CASE("On a generated lidar run the GPU map's classes agree with the CPU ref
   CHECK(c.layerMismatches == 0);                 // per-voxel hit and miss counts: exact
   CHECK(gpu.map.counts().occupied > 1000);
 }
+
+TEST_CASE("Rays cut into many short segments match the CPU, with and without layers", "[occupancy][gpu][segments]") {
+  // Segments of at most 8 crossings: most segments start mid-ray, many right before a
+  // region face, in both walk directions and in the stop search.
+  vt::Rng rng(9);
+  const auto rays = roomRays(rng, 6000);
+  OccupancyModel model;
+  model.regionSize = 8;
+  const GpuIntegratorOptions shortSegments{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 2000, .maxCrossingsPerSegment = 8};
+  const std::pair<const char*, uint32_t> flagCases[] = {
+      {"reverse", 0u},
+      {"forward", kRayForwardWalk},
+      {"forward, stop on occupied", kRayForwardWalk | kRayStopOnFirstOccupied},
+      {"reverse, stop on occupied", kRayStopOnFirstOccupied},
+  };
+  for (uint32_t layers : {0u, kAllLayers}) {
+    for (const auto& [name, flags] : flagCases) {
+      INFO(name << ", layers " << layers);
+      const IntegrationOptions options{flags, 0.0};
+      requireIdentical(runGpu(rays, options, model, layers, shortSegments), runCpu(rays, options, model, layers, 2000));
+    }
+  }
+}
