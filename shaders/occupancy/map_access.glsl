@@ -74,6 +74,14 @@ uint hashRegion(ivec3 key) {
 
 int floorDivide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
+// The region of a voxel. Power-of-two region sizes (the default 32) take an arithmetic
+// shift, which rounds towards -inf as floor division must; integer division runs lane by
+// lane on SIMD drivers such as lavapipe.
+ivec3 regionOfVoxel(ivec3 v, int n) {
+  if ((n & (n - 1)) == 0) return v >> findLSB(n);
+  return ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n));
+}
+
 // Slot of a region, or -1 when it is not resident.
 int lookupSlot(ivec3 key) {
   uint i = hashRegion(key) & pc.tableMask;
@@ -104,7 +112,7 @@ int listedSlot(int regionIndex) {
 // gRegionIndex counts), before any followRegion: the only region key found by division.
 void beginRegion(ivec3 v) {
   int n = gRegionSize;
-  gRegionBase = ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n)) * n;
+  gRegionBase = regionOfVoxel(v, n) * n;
   gCachedSlot = listedSlot(gRegionIndex);
 }
 
@@ -138,7 +146,7 @@ bool voxelIndex(ivec3 v, out uint index) {
 // The index of any voxel through the hash table (no walk needed).
 bool voxelIndexByTable(ivec3 v, out uint index) {
   int n = pc.regionSize;
-  ivec3 key = ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n));
+  ivec3 key = regionOfVoxel(v, n);
   int slot = lookupSlot(key);
   if (slot < 0) {
     gMissingRegions += 1u;
