@@ -1,6 +1,7 @@
 #include "voxen/engine/occupancy/gpu_integrator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <unordered_set>
 
 #include "voxen/engine/occupancy/ray_walk.hpp"
@@ -50,6 +51,18 @@ struct GpuIntegrator::Batch {
   std::unordered_set<RegionKey, RegionKeyHash> keySet;
   std::vector<RegionKey> rayRegions;  // every ray's regions in walk order, back to back
   std::vector<uint64_t> rayCells;     // Morton code of each ray's sample cell (16^3 voxels)
+  // Neighbouring rays cross the same regions: a small direct-mapped cache of keys known to
+  // be in keySet spares most hash-set lookups.
+  std::array<RegionKey, 64> recent{};
+  std::array<bool, 64> recentValid{};
+  bool contains(const RegionKey& key) {
+    const uint32_t slot = gpuRegionHash(key) & 63u;
+    if (recentValid[slot] && recent[slot] == key) return true;
+    if (!keySet.count(key)) return false;
+    recent[slot] = key;
+    recentValid[slot] = true;
+    return true;
+  }
 };
 
 namespace {
@@ -109,12 +122,13 @@ void GpuIntegrator::addRay(const Ray& ray) {
   const PreparedRay r = prepareRay(ray, map_.model(), options_, map_.timeOrigin(), &clipped);
   stats_.clippedRays += clipped;
   ++stats_.rays;
-  const std::vector<RegionKey> keys = regionsOnRay(r, map_.regionSize());
+  regionsOnRay(r, map_.regionSize(), rayKeys_);
+  const std::vector<RegionKey>& keys = rayKeys_;
   if (keys.size() > cache_.slotCount())
     throw Error("a ray crosses " + std::to_string(keys.size()) + " regions but the GPU cache holds only " +
                 std::to_string(cache_.slotCount()) + ": raise --gpu-cache-mb or set --max-range");
   size_t added = 0;
-  for (const RegionKey& key : keys) added += !batch_->keySet.count(key);
+  for (const RegionKey& key : keys) added += !batch_->contains(key);
   const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);
   // Batches end on the ray count or the cache's capacity only (the segment buffer grows),
   // so the CPU reference fed the same batches builds the same map.
@@ -156,16 +170,13 @@ void GpuIntegrator::flush() {
   // Segments of rays that end near each other run side by side: on SIMD drivers (lavapipe)
   // the lanes of a group then walk similar lengths through the same memory. The passes'
   // updates commute, so the order changes no result.
-  std::vector<uint32_t> order(segmentCount);
-  for (uint32_t i = 0; i < segmentCount; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t c) {
-    const uint64_t ka = b.rayCells[b.segments[2 * a]], kc = b.rayCells[b.segments[2 * c]];
-    return ka != kc ? ka < kc : a < c;
-  });
+  std::vector<std::pair<uint64_t, uint32_t>> order(segmentCount);  // (sample cell, segment)
+  for (uint32_t i = 0; i < segmentCount; ++i) order[i] = {b.rayCells[b.segments[2 * i]], i};
+  std::sort(order.begin(), order.end());
   std::vector<uint32_t> sorted(b.segments.size());
   for (uint32_t i = 0; i < segmentCount; ++i) {
-    sorted[2 * i] = b.segments[2 * order[i]];
-    sorted[2 * i + 1] = b.segments[2 * order[i] + 1];
+    sorted[2 * i] = b.segments[2 * order[i].second];
+    sorted[2 * i + 1] = b.segments[2 * order[i].second + 1];
   }
   b.segments.swap(sorted);
   if (segments_.size() < segmentCount * 8ull)  // long rays: more segments than the initial guess

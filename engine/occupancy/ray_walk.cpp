@@ -39,6 +39,12 @@ PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const Integr
 }
 
 std::vector<RegionKey> regionsOnRay(const PreparedRay& r, int32_t regionSize) {
+  std::vector<RegionKey> keys;
+  regionsOnRay(r, regionSize, keys);
+  return keys;
+}
+
+void regionsOnRay(const PreparedRay& r, int32_t regionSize, std::vector<RegionKey>& keys) {
   // Only faces that are region boundaries matter; they are merged exactly as the voxel
   // walk merges all faces, so the region sequence is the one the voxel walk passes through.
   const int32_t n = regionSize;
@@ -54,7 +60,8 @@ std::vector<RegionKey> regionsOnRay(const PreparedRay& r, int32_t regionSize) {
     }
   }
   RegionKey key{floorDiv(s[0], n), floorDiv(s[1], n), floorDiv(s[2], n)};
-  std::vector<RegionKey> keys{key};
+  keys.clear();
+  keys.push_back(key);
   for (;;) {
     int best = -1;
     float bestT = INFINITY;
@@ -68,7 +75,6 @@ std::vector<RegionKey> regionsOnRay(const PreparedRay& r, int32_t regionSize) {
     next[best] += n;
     keys.push_back(key);
   }
-  return keys;
 }
 
 }  // namespace voxen

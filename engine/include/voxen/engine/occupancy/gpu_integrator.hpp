@@ -54,6 +54,7 @@ class GpuIntegrator {
   std::shared_ptr<Kernel> stopKernel_, missKernel_, hitKernel_;
   Buffer rays_, segments_, stop_, counters_, raySlots_;
   std::unique_ptr<Batch> batch_;
+  std::vector<RegionKey> rayKeys_;  // reused for every ray's region list
   uint64_t batchStamp_ = 0;
   bool timeOriginSet_ = false;
   IntegrationStats stats_;

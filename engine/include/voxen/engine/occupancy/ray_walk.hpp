@@ -137,5 +137,7 @@ void walkSegment(const PreparedRay& r, uint32_t s, uint32_t m, bool reverse, Vis
 
 // Every region the walk touches, in walk order (forward), each once per entry.
 std::vector<RegionKey> regionsOnRay(const PreparedRay& r, int32_t regionSize);
+// The same into `out` (cleared first), so a caller walking many rays reuses one buffer.
+void regionsOnRay(const PreparedRay& r, int32_t regionSize, std::vector<RegionKey>& out);
 
 }  // namespace voxen
