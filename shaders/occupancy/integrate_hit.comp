@@ -14,10 +14,18 @@ void main() {
   uint i = voxenThreadIndex();
   if (i >= pc.itemCount) return;
   loadPushConstants();
-  gRay = pc.rays.v[i];
+  // Read only what the hit needs: on lavapipe every component of a buffer load is a loop
+  // over the lanes, and the default case needs 4 of the ray's 20.
+  gRay.flags = pc.rays.v[i].flags;
   if ((gRay.flags & kSampleHit) == 0u) return;
-  float tEnter = sampleEnterT();
-  if ((pc.flags & kPassStopOnOccupied) != 0u && tEnter > uintBitsToFloat(pc.stop.v[i])) return;
+  gRay.end = pc.rays.v[i].end;
+  const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+  float tEnter = 0.0;
+  if ((gFlags & (kLayers | kPassStopOnOccupied)) != 0u) {
+    gRay = pc.rays.v[i];
+    tEnter = sampleEnterT();
+    if ((gFlags & kPassStopOnOccupied) != 0u && tEnter > uintBitsToFloat(pc.stop.v[i])) return;
+  }
   uint index;
   if (voxelIndexByTable(gRay.end, index)) {
     applyDelta(index, pc.hitValue);
