@@ -77,12 +77,17 @@ float pickF(int axis, vec3 values) { return axis == 0 ? values.x : (axis == 1 ? 
 // How many region faces the walk has crossed once it crossed count[a] faces along each axis:
 // the index of its region in the ray's region list (the host's regionsOnRay order).
 int regionFacesBefore(ivec3 count) {
-  int size = pc.regionSize;
+  int size = gRegionSize;
+  // Power-of-two region sizes (the default) use masks and shifts: integer division and
+  // remainder run lane by lane on SIMD drivers such as lavapipe.
+  bool pow2 = (size & (size - 1)) == 0;
   ivec3 stepV = sign(gRay.end - gRay.start);
-  ivec3 within = ((gRay.start % size) + size) % size;
+  ivec3 within = pow2 ? (gRay.start & ivec3(size - 1)) : ((gRay.start % size) + size) % size;
   // Index of the first face per axis that is a region face (see regionsOnRay in ray_walk.cpp).
   ivec3 first = mix(within, ivec3(size - 1) - within, greaterThan(stepV, ivec3(0)));
-  ivec3 faces = mix(ivec3(0), (count - first - 1) / size + 1, greaterThan(count, first));
+  ivec3 after = count - first - 1;  // >= 0 wherever it is used below
+  ivec3 later = pow2 ? (after >> findLSB(size)) : after / size;
+  ivec3 faces = mix(ivec3(0), later + 1, greaterThan(count, first));
   faces = mix(faces, ivec3(0), equal(stepV, ivec3(0)));
   return faces.x + faces.y + faces.z;
 }
