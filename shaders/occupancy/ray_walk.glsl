@@ -2,11 +2,10 @@
 // engine/include/voxen/engine/occupancy/ray_walk.hpp (read that file's comment first), so
 // that the CPU reference and the GPU visit exactly the same voxels.
 //
-// Include after map_access.glsl's push constants (it reads pc.regionSize). The including
-// shader defines
-//   bool visitVoxel(ivec3 voxel, float tEnter, float tExit);
-void followRegion(ivec3 voxel);   // false: stop the walk
-// and sets gRay before calling walkSegment().
+// Included by map_access.glsl after its push constants and region helpers (it calls
+// beginRegion and followRegion there, and reads gRegionSize). The including shader defines
+//   bool visitVoxel(ivec3 voxel, float tEnter, float tExit);   // false: stop the walk
+// and sets gRay before walking.
 #ifndef VOXEN_OCCUPANCY_RAY_WALK_GLSL
 #define VOXEN_OCCUPANCY_RAY_WALK_GLSL
 
@@ -15,10 +14,7 @@ const uint kSkipSample = 2u;
 const uint kSkipOrigin = 4u;
 #define kInf uintBitsToFloat(0x7f800000u)
 
-
 bool visitVoxel(ivec3 voxel, float tEnter, float tExit);
-void beginRegion(ivec3 voxel);
-void followRegion(ivec3 voxel);
 
 // Everything below works on scalars and vector selects, never on a vector indexed by a
 // variable: on SIMD drivers (lavapipe) a per-lane index into a vector becomes memory
@@ -92,84 +88,10 @@ int regionFacesBefore(ivec3 count) {
   return faces.x + faces.y + faces.z;
 }
 
-// Visits the voxels of segment s of m in walk order (see ray_walk.hpp walkSegment).
-void walkSegment(uint s, uint m, bool reverse) {
-  ivec3 stepV = sign(gRay.end - gRay.start);
-  ivec3 n = abs(gRay.end - gRay.start);
-  float lo = segmentBound(s, m), hi = segmentBound(s + 1u, m);
-  ivec3 next = crossingsBefore(stepV, n, lo);
-  ivec3 last = crossingsBefore(stepV, n, hi);
-  gRegionIndex = regionFacesBefore(reverse ? last : next);
-  gRegionStep = reverse ? -1 : 1;
-  vec3 beyond = crossingsAt(stepV, n, last);
-  float tBeyond = min(min(beyond.x, beyond.y), min(beyond.z, 1.0));
-  beginRegion(gRay.start + stepV * (reverse ? last : next));  // the voxel after `next` or `last` crossings
-  // Each loop runs once per crossing of this segment: bounded by the segment size the host
-  // chose, well under lavapipe's per-invocation loop cap.
-  if (!reverse) {
-    ivec3 v = gRay.start + stepV * next;
-    vec3 tn = crossingsAt(stepV, last, next);  // kInf once an axis is done
-    float tEnter = 0.0;
-    bool pending = s == 0u;
-    for (;;) {
-      bvec3 act = lessThan(next, last);
-      // The smallest t among active axes; ties go to the lower axis.
-      int best = -1;
-      if (act.x && (!act.y || tn.x <= tn.y) && (!act.z || tn.x <= tn.z)) best = 0;
-      else if (act.y && (!act.z || tn.y <= tn.z)) best = 1;
-      else if (act.z) best = 2;
-      if (best < 0) break;
-      float bestT = pickF(best, tn);
-      if (pending) {
-        followRegion(v);
-        if (!visitVoxel(v, max(tEnter, 0.0), min(bestT, 1.0))) return;
-      }
-      ivec3 sel = ivec3(equal(ivec3(best), ivec3(0, 1, 2)));
-      v += sel * stepV;
-      next += sel;
-      int j = pick(best, next);
-      if (j < pick(best, last)) tn = mix(tn, vec3(crossingOnAxis(best, stepV, j)), bvec3(sel));
-      tEnter = bestT;
-      pending = true;
-    }
-    if (pending) {
-      followRegion(v);
-      visitVoxel(v, clamp(tEnter, 0.0, 1.0), tBeyond);
-    }
-  } else {
-    ivec3 v = gRay.start + stepV * last;
-    ivec3 prev = max(last - 1, ivec3(0));
-    vec3 tp = crossingsAt(stepV, n, prev);
-    float tExit = tBeyond;
-    for (;;) {
-      bvec3 act = greaterThan(last, next);
-      // The largest t among active axes; ties go to the higher axis.
-      int best = -1;
-      if (act.z && (!act.y || tp.z >= tp.y) && (!act.x || tp.z >= tp.x)) best = 2;
-      else if (act.y && (!act.x || tp.y >= tp.x)) best = 1;
-      else if (act.x) best = 0;
-      if (best < 0) break;
-      float bestT = pickF(best, tp);
-      followRegion(v);
-      if (!visitVoxel(v, clamp(bestT, 0.0, 1.0), max(tExit, 0.0))) return;
-      ivec3 sel = ivec3(equal(ivec3(best), ivec3(0, 1, 2)));
-      v -= sel * stepV;
-      last -= sel;
-      int j = pick(best, last);
-      if (j > pick(best, next)) tp = mix(tp, vec3(crossingOnAxis(best, stepV, j - 1)), bvec3(sel));
-      tExit = bestT;
-    }
-    if (s == 0u) {
-      followRegion(v);
-      visitVoxel(v, 0.0, clamp(tExit, 0.0, 1.0));
-    }
-  }
-}
-
-// The same walk one voxel per call (walkBegin, then walkForward or walkReverse until they
-// report the end), so that a shader can batch the memory work of several voxels: on
-// lavapipe a voxel's load stalls for the memory latency, and loads of several voxels
-// issued together overlap. Visits exactly the voxels, t values and order of walkSegment.
+// The walk one voxel per call (walkBegin, then walkForward or walkReverse until wAlive is
+// false), so that a shader can batch the memory work of several voxels: on lavapipe a
+// voxel's load stalls for the memory latency, and loads of several voxels issued together
+// overlap. walkSegment below is the one-voxel-at-a-time loop over it.
 ivec3 wStep, wNext, wLast, wV;
 vec3 wT;        // next crossing per axis (forward) or previous (reverse)
 float wTEdge;   // tEnter of the voxel at wV (forward) or its tExit (reverse)
@@ -262,6 +184,19 @@ bool walkReverse(out ivec3 v, out float tEnter, out float tExit) {
   }
   if (emit) followRegion(v);
   return emit;
+}
+
+// Visits the voxels of segment s of m in walk order (see ray_walk.hpp walkSegment), calling
+// visitVoxel for each until it returns false. Each step is one crossing of this segment:
+// bounded by the segment size the host chose, well under lavapipe's per-invocation loop cap.
+void walkSegment(uint s, uint m, bool reverse) {
+  walkBegin(s, m, reverse);
+  while (wAlive) {
+    ivec3 v;
+    float tEnter, tExit;
+    bool emit = reverse ? walkReverse(v, tEnter, tExit) : walkForward(v, tEnter, tExit);
+    if (emit && !visitVoxel(v, tEnter, tExit)) return;
+  }
 }
 
 // t at which the walk enters the sample voxel.
