@@ -26,8 +26,6 @@ using vt::errorOf;
 
 namespace {
 
-
-
 std::vector<double> readAll(PlyReader& reader, size_t chunk = 1000) {
   std::vector<double> out;
   while (reader.read(out, chunk) > 0) {

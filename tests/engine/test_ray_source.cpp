@@ -24,8 +24,6 @@ using vt::errorOf;
 
 namespace {
 
-
-
 std::vector<Ray> readAll(RayReader& reader, size_t chunk = 1000) {
   std::vector<Ray> rays;
   while (reader.read(rays, chunk) > 0) {

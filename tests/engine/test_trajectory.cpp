@@ -18,7 +18,6 @@ using vt::errorOf;
 
 namespace {
 
-
 }  // namespace
 
 TEST_CASE("Trajectory loads 4 columns with a header, comments and blank lines; interpolates exactly", "[trajectory]") {

@@ -20,7 +20,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-
 int rank(VkPhysicalDeviceType type) {
   switch (type) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
