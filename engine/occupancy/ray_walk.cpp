@@ -7,9 +7,12 @@ namespace voxen {
 PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options, double timeOrigin,
                        bool* clipped) {
   glm::dvec3 sample = ray.sample;
-  const double length = glm::length(sample - ray.origin);
-  const bool clip = options.maxRange > 0.0 && length > options.maxRange;
-  if (clip) sample = ray.origin + (sample - ray.origin) * (options.maxRange / length);
+  bool clip = false;
+  if (options.maxRange > 0.0) {
+    const double length = glm::length(sample - ray.origin);
+    clip = length > options.maxRange;
+    if (clip) sample = ray.origin + (sample - ray.origin) * (options.maxRange / length);
+  }
   if (clipped) *clipped = clip;
 
   PreparedRay r;
