@@ -50,7 +50,6 @@ struct GpuIntegrator::Batch {
   std::vector<RegionKey> keys;
   std::unordered_set<RegionKey, RegionKeyHash> keySet;
   std::vector<RegionKey> rayRegions;  // every ray's regions in walk order, back to back
-  std::vector<uint64_t> rayCells;     // Morton code of each ray's sample cell (16^3 voxels)
   // Neighbouring rays cross the same regions: a small direct-mapped cache of keys known to
   // be in keySet spares most hash-set lookups.
   std::array<RegionKey, 64> recent{};
@@ -65,25 +64,7 @@ struct GpuIntegrator::Batch {
   }
 };
 
-namespace {
 
-// Spreads the low 21 bits of v to every third bit.
-uint64_t spreadBits(uint64_t v) {
-  v &= 0x1fffff;
-  v = (v | v << 32) & 0x1f00000000ffffull;
-  v = (v | v << 16) & 0x1f0000ff0000ffull;
-  v = (v | v << 8) & 0x100f00f00f00f00full;
-  v = (v | v << 4) & 0x10c30c30c30c30c3ull;
-  v = (v | v << 2) & 0x1249249249249249ull;
-  return v;
-}
-
-uint64_t mortonCell(const VoxelCoord& v) {
-  auto cell = [](int32_t c) { return uint64_t(uint32_t(c + (1 << 24)) >> 4); };
-  return spreadBits(cell(v.x)) | spreadBits(cell(v.y)) << 1 | spreadBits(cell(v.z)) << 2;
-}
-
-}  // namespace
 
 GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, IntegrationOptions options,
                              GpuIntegratorOptions gpuOptions)
@@ -150,7 +131,6 @@ void GpuIntegrator::addRay(const Ray& ray) {
   g.regionCount = uint32_t(keys.size());
   batch_->rays.push_back(g);
   batch_->rayRegions.insert(batch_->rayRegions.end(), keys.begin(), keys.end());
-  batch_->rayCells.push_back(mortonCell(r.end));
   for (uint32_t s = 0; s < segments; ++s) {
     batch_->segments.push_back(index);
     batch_->segments.push_back(s);
@@ -167,18 +147,9 @@ void GpuIntegrator::flush() {
   const uint32_t rayCount = uint32_t(b.rays.size());
   const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
   scheduler_.upload(rays_.range(0, rayCount * sizeof(GpuRay)), b.rays.data(), rayCount * sizeof(GpuRay));
-  // Segments of rays that end near each other run side by side: on SIMD drivers (lavapipe)
-  // the lanes of a group then walk similar lengths through the same memory. The passes'
-  // updates commute, so the order changes no result.
-  std::vector<std::pair<uint64_t, uint32_t>> order(segmentCount);  // (sample cell, segment)
-  for (uint32_t i = 0; i < segmentCount; ++i) order[i] = {b.rayCells[b.segments[2 * i]], i};
-  std::sort(order.begin(), order.end());
-  std::vector<uint32_t> sorted(b.segments.size());
-  for (uint32_t i = 0; i < segmentCount; ++i) {
-    sorted[2 * i] = b.segments[2 * order[i].second];
-    sorted[2 * i + 1] = b.segments[2 * order[i].second + 1];
-  }
-  b.segments.swap(sorted);
+  // Segments stay in input order: sensor data arrives in scan order, whose neighbouring
+  // rays already walk similar lengths through nearby voxels. (Sorting by sample cell was
+  // measured: it helps shuffled clouds on lavapipe but costs more than it saves on scans.)
   if (segments_.size() < segmentCount * 8ull)  // long rays: more segments than the initial guess
     segments_ = Buffer(scheduler_.device(), "occupancy segments", segmentCount * 16ull);
   scheduler_.upload(segments_.range(0, segmentCount * 8ull), b.segments.data(), segmentCount * 8ull);
