@@ -28,6 +28,7 @@ constexpr const char* kUsage =
 
 struct MapArgs {
   std::string cloud, trajectory, output;
+  std::string preset = "ohm";  // the model the probabilities started from
   OccupancyModel model;
   uint32_t layers = 0;
   IntegrationOptions integration;
@@ -42,6 +43,7 @@ MapArgs parse(const std::vector<std::string>& args) {
     if (args[i] == "--model") {
       if (args[i + 1] == "octomap") m.model = OccupancyModel::octomap();
       else if (args[i + 1] != "ohm") throw UsageError("--model: expected ohm or octomap, got '" + args[i + 1] + "'");
+      m.preset = args[i + 1];
     }
   FlagReader flags(args);
   while (flags.next()) {
@@ -140,9 +142,12 @@ int mapCommand(const CommonOptions& options, const std::vector<std::string>& raw
   }
   const std::string device = gpuRun ? gpuRun->device().info().name : "CPU reference";
   if (!args.quiet && !options.json)
-    std::fprintf(stderr, "voxen map: %s -> %s on %s (%s resolution %.3g m, region %d^3, layers: %s)\n",
-                 args.cloud.c_str(), args.output.c_str(), device.c_str(), args.model.hitProbability == 0.7f ? "octomap" : "ohm",
-                 args.model.resolution, args.model.regionSize, layerNames(args.layers).c_str());
+    std::fprintf(stderr,
+                 "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
+                 "region %d^3, layers: %s)\n",
+                 args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), args.model.hitProbability,
+                 args.model.missProbability, args.model.clampMin, args.model.clampMax, args.model.resolution,
+                 args.model.regionSize, layerNames(args.layers).c_str());
 
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
   std::vector<Ray> rays;
