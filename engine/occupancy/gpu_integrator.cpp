@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <exception>
 #include <unordered_set>
 
 #include "voxen/engine/occupancy/ray_walk.hpp"
@@ -89,7 +91,17 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
   scheduler.fill(counters_, 0);
 }
 
-GpuIntegrator::~GpuIntegrator() = default;
+GpuIntegrator::~GpuIntegrator() {
+  // What was accepted must reach the map even when the caller forgot finish(); during
+  // stack unwinding the map may be gone, so only then is it left alone.
+  if (std::uncaught_exceptions() == 0 && (!batch_->rays.empty() || stats_.batches > synced_)) {
+    try {
+      finish();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "voxen: GpuIntegrator could not copy its regions back: %s\n", e.what());
+    }
+  }
+}
 
 void GpuIntegrator::integrate(std::span<const Ray> rays) {
   if (rays.empty()) return;
@@ -205,6 +217,7 @@ void GpuIntegrator::flush() {
 void GpuIntegrator::finish() {
   flush();
   cache_.syncToMap();
+  synced_ = stats_.batches;
   const auto counters = scheduler_.readback<uint64_t>(counters_.range(0, 24)).get();
   stats_.voxelUpdates = counters[0];
   stats_.droppedUpdates = counters[1];

@@ -272,3 +272,18 @@ TEST_CASE("Rays cut into many short segments match the CPU, with and without lay
     }
   }
 }
+
+TEST_CASE("A GPU integrator destroyed without finish() still leaves every update in the map", "[occupancy][gpu]") {
+  vt::Rng rng(10);
+  const auto rays = roomRays(rng, 4000);
+  OccupancyMap map(OccupancyModel{}, kLayerHitMiss);
+  {
+    GpuIntegrator gpu(vt::gpu().scheduler, map, {}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 1000});
+    gpu.integrate(rays);
+  }
+  const auto cpu = runCpu(rays, {}, {}, kLayerHitMiss, 1000);
+  const Comparison c = compareMaps(map, cpu.map);
+  CHECK(c.voxels > 1000);
+  CHECK(c.sameBits == c.voxels);
+  CHECK(c.layerMismatches == 0);
+}

@@ -35,7 +35,7 @@ class GpuIntegrator {
   // Queues the rays; they are on the GPU (and maybe already integrated) when this returns.
   void integrate(std::span<const Ray> rays);
   // Integrates what is queued, waits, and copies every resident region into the host map;
-  // stats() is complete afterwards.
+  // stats() is complete afterwards. The destructor calls it if batches are unsynced.
   void finish();
   const IntegrationStats& stats() const { return stats_; }
   const RegionCacheStats& cacheStats() const { return cache_.stats(); }
@@ -57,6 +57,7 @@ class GpuIntegrator {
   std::vector<RegionKey> rayKeys_;  // reused for every ray's region list
   uint64_t batchStamp_ = 0;
   bool timeOriginSet_ = false;
+  uint64_t synced_ = 0;  // batches already copied back by finish()
   IntegrationStats stats_;
 };
 
