@@ -1,12 +1,14 @@
 // Runs selftest/fill_iota.comp from the SPIR-V embedded in the installed library on 1000
-// elements and checks the result. Exits non-zero on any mismatch, exception or validation
-// message.
+// elements and checks the result, then maps a few rays with the installed occupancy
+// integrator (which brings glm and zlib through the package config) and checks the map.
+// Exits non-zero on any mismatch, exception or validation message.
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <span>
 #include <vector>
 
+#include "voxen/engine/occupancy/gpu_integrator.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -53,6 +55,21 @@ int main() {
       if (values[i] != i * 7 + 3 && wrong++ < 5)
         std::fprintf(stderr, "install consumer: out[%u] = %u, expected %u\n", i, values[i], i * 7 + 3);
     if (wrong) return 1;
+
+    // Rays from the origin to a wall 2 m away: voxels on the way free, the wall occupied.
+    voxen::OccupancyMap map;
+    std::vector<voxen::Ray> rays;
+    for (int i = 0; i < 100; ++i) rays.push_back({{0.05, 0.05 + 0.01 * i, 0.05}, {2.05, 0.05 + 0.01 * i, 0.05}, 0.0});
+    {
+      voxen::GpuIntegrator gpu(scheduler, map);
+      gpu.integrate(rays);
+      gpu.finish();
+    }
+    if (map.classify(map.voxelAt({2.05, 0.5, 0.05})) != voxen::VoxelClass::Occupied ||
+        map.classify(map.voxelAt({1.0, 0.5, 0.05})) != voxen::VoxelClass::Free) {
+      std::fprintf(stderr, "install consumer: the occupancy map is wrong\n");
+      return 1;
+    }
     if (device.validationMessageCount() != 0) {
       std::fprintf(stderr, "install consumer: %llu validation messages\n",
                    static_cast<unsigned long long>(device.validationMessageCount()));
