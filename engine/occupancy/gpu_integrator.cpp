@@ -79,10 +79,7 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
   if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
     throw Error("segment length must be between 8 and 4096 crossings");
-  ShaderLibrary& library = scheduler.library();
-  stopKernel_ = library.kernel("occupancy/stop_search.comp");
-  missKernel_ = library.kernel("occupancy/integrate_miss.comp");
-  hitKernel_ = library.kernel("occupancy/integrate_hit.comp");
+  selectKernels(passFlags());
   const uint64_t maxRays = gpuOptions_.maxRaysPerBatch;
   rays_ = Buffer(scheduler.device(), "occupancy rays", maxRays * sizeof(GpuRay));
   segments_ = Buffer(scheduler.device(), "occupancy segments", maxRays * 4 * 8);
@@ -108,6 +105,25 @@ void GpuIntegrator::integrate(std::span<const Ray> rays) {
   if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
   timeOriginSet_ = true;
   for (const Ray& ray : rays) addRay(ray);
+}
+
+uint32_t GpuIntegrator::passFlags() const {
+  uint32_t flags = map_.layers();
+  if (!(options_.flags & kRayForwardWalk)) flags |= kPassReverse;
+  if (options_.flags & kRayStopOnFirstOccupied) flags |= kPassStopOnOccupied;
+  return flags;
+}
+
+// The passes specialized on their flags (constant_id 0 in map_access.glsl): lavapipe runs
+// every branch of a shader whether or not a lane takes it, so the code of the layers and
+// walk directions a map does not use must be compiled out to cost nothing. The library
+// keeps one pipeline per variant, shared by integrators with the same flags.
+void GpuIntegrator::selectKernels(uint32_t flags) {
+  ShaderLibrary& library = scheduler_.library();
+  const KernelVariant variant{{}, {{0u, flags}}};
+  stopKernel_ = library.kernel("occupancy/stop_search.comp", variant);
+  missKernel_ = library.kernel("occupancy/integrate_miss.comp", variant);
+  hitKernel_ = library.kernel("occupancy/integrate_hit.comp", variant);
 }
 
 void GpuIntegrator::addRay(const Ray& ray) {
@@ -192,10 +208,8 @@ void GpuIntegrator::flush() {
   push.clampMin = model.clampMin;
   push.clampMax = model.clampMax;
   push.threshold = model.thresholdValue();
-  push.flags = map_.layers();
-  if (!(options_.flags & kRayForwardWalk)) push.flags |= kPassReverse;
-  const bool stopSearch = options_.flags & kRayStopOnFirstOccupied;
-  if (stopSearch) push.flags |= kPassStopOnOccupied;
+  push.flags = passFlags();
+  const bool stopSearch = push.flags & kPassStopOnOccupied;
 
   std::vector<BufferUse> uses{reads(rays_), reads(segments_), reads(raySlots_), reads(cache_.tableRange()),
                               readsWrites(counters_), readsWrites(stop_)};

@@ -15,10 +15,12 @@ void main() {
   if (i >= pc.itemCount) return;
   loadPushConstants();
   // Read only what the hit needs: on lavapipe every component of a buffer load is a loop
-  // over the lanes, and the default case needs 4 of the ray's 20.
-  gRay.flags = pc.rays.v[i].flags;
+  // over the lanes, and the default case needs 4 of the ray's 20 words, in three 64-bit
+  // loads: (start.z, flags) and (end.x, end.y) and (end.z, segments).
+  Word64Array words = Word64Array(uint64_t(pc.rays));
+  gRay.flags = unpackUint2x32(words.v[i * 10u + 5u]).y;
   if ((gRay.flags & kSampleHit) == 0u) return;
-  gRay.end = pc.rays.v[i].end;
+  gRay.end = ivec3(unpackUint2x32(words.v[i * 10u + 6u]), unpackUint2x32(words.v[i * 10u + 7u]).x);
   const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
   float tEnter = 0.0;
   if ((gFlags & (kLayers | kPassStopOnOccupied)) != 0u) {

@@ -56,9 +56,9 @@ void main() {
   if (i >= pc.itemCount) return;
   loadPushConstants();
   gMissValue = pc.missValue;
-  uvec2 segment = pc.segments.v[i];
-  gRay = pc.rays.v[segment.x];
-  gStopAt = (pc.flags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(pc.stop.v[segment.x]) : kInf;
+  uvec2 segment = loadSegment(i);
+  loadRayForWalk(segment.x);
+  gStopAt = (gFlags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(pc.stop.v[segment.x]) : kInf;
   bool reverse = (gFlags & kPassReverse) != 0u;
   const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
   if ((gFlags & kLayers) != 0u) {

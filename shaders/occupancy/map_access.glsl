@@ -5,6 +5,8 @@
 
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
 #include "gpu_ray.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { GpuRay v[]; };
@@ -12,6 +14,11 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer TableArray { ivec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Uvec4Array { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer Uvec2Array { uvec2 v[]; };
+
+// The same records read 64 bits at a time: lavapipe turns every component of a
+// buffer-device-address load into a loop over the 8 lanes whatever its width, so two
+// 32-bit fields in one 64-bit load cost one such loop instead of two.
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Word64Array { uint64_t v[]; };
 
 // Mirrors voxen::OccupancyPush (engine/occupancy/gpu_integrator.cpp): 128 bytes, the most
 // push constants Vulkan guarantees.
@@ -56,14 +63,53 @@ UintArray gRaySlots;
 int gRegionSize;
 uint gFlags;
 float gClampMin, gClampMax;
+// The pass flags as a specialization constant (GpuIntegrator sets it to the flags it
+// pushes): lavapipe runs both sides of every branch, taken or not, uniform or not, under
+// lane masks, so the paths of the layers and walk directions a map does not use cost as
+// much as the ones it uses unless the compiler can drop them. kFlagsFromPush (the
+// default): read pc.flags instead.
+const uint kFlagsFromPush = 0xFFFFFFFFu;
+layout(constant_id = 0) const uint kSpecFlags = kFlagsFromPush;
+
 void loadPushConstants() {
   gOccupancy = pc.occupancy;
   gRaySlots = pc.raySlots;
   gRegionSize = pc.regionSize;
-  gFlags = pc.flags;
+  gFlags = kSpecFlags == kFlagsFromPush ? pc.flags : kSpecFlags;
   gClampMin = pc.clampMin;
   gClampMax = pc.clampMax;
 }
+
+// Loads ray r into gRay (all but its two unused words): 9 loads of 64 bits instead of 18
+// of 32. GpuRay's 64-bit words: (o.x, o.y) (o.z, time) (d.x, d.y)
+// (d.z, meanPacked) (start.x, start.y) (start.z, flags) (end.x, end.y) (end.z, segments)
+// (slotBase, regionCount) (unused).
+void loadRayForWalk(uint r) {
+  Word64Array words = Word64Array(uint64_t(pc.rays));
+  uint base = r * 10u;
+  uvec2 q0 = unpackUint2x32(words.v[base + 0u]);
+  uvec2 q1 = unpackUint2x32(words.v[base + 1u]);
+  uvec2 q2 = unpackUint2x32(words.v[base + 2u]);
+  uvec2 q3 = unpackUint2x32(words.v[base + 3u]);
+  uvec2 q4 = unpackUint2x32(words.v[base + 4u]);
+  uvec2 q5 = unpackUint2x32(words.v[base + 5u]);
+  uvec2 q6 = unpackUint2x32(words.v[base + 6u]);
+  uvec2 q7 = unpackUint2x32(words.v[base + 7u]);
+  uvec2 q8 = unpackUint2x32(words.v[base + 8u]);
+  gRay.o = uintBitsToFloat(uvec3(q0, q1.x));
+  gRay.time = uintBitsToFloat(q1.y);
+  gRay.d = uintBitsToFloat(uvec3(q2, q3.x));
+  gRay.meanPacked = q3.y;
+  gRay.start = ivec3(q4, q5.x);
+  gRay.flags = q5.y;
+  gRay.end = ivec3(q6, q7.x);
+  gRay.segments = q7.y;
+  gRay.slotBase = q8.x;
+  gRay.regionCount = q8.y;
+}
+
+// Segment i of the dispatch: (ray, segment index), one 64-bit load.
+uvec2 loadSegment(uint i) { return unpackUint2x32(Word64Array(uint64_t(pc.segments)).v[i]); }
 
 uint hashRegion(ivec3 key) {
   uint h = uint(key.x) * 0x9E3779B1u;
@@ -211,11 +257,18 @@ void applyLayers(uint index, bool hit, float tEnter, float tExit) {
   }
 }
 
-// One atomic per invocation for the counters.
+// One atomic per subgroup for the counters: every lane's atomic on the same address is a
+// lock xadd on lavapipe (eight per row of lanes, with the two worker threads bouncing the
+// cache line), which cost more than the rest of the hit pass.
 void flushCounters() {
-  if (gUpdates > 0u) atomicAdd(pc.counters.v[0], uint64_t(gUpdates));
-  if (gDropped > 0u) atomicAdd(pc.counters.v[1], uint64_t(gDropped));
-  if (gMissingRegions > 0u) atomicAdd(pc.counters.v[2], uint64_t(gMissingRegions));
+  uint updates = subgroupAdd(gUpdates);
+  uint dropped = subgroupAdd(gDropped);
+  uint missing = subgroupAdd(gMissingRegions);
+  if (subgroupElect()) {
+    if (updates > 0u) atomicAdd(pc.counters.v[0], uint64_t(updates));
+    if (dropped > 0u) atomicAdd(pc.counters.v[1], uint64_t(dropped));
+    if (missing > 0u) atomicAdd(pc.counters.v[2], uint64_t(missing));
+  }
 }
 
 #include "ray_walk.glsl"

@@ -28,9 +28,9 @@ void main() {
   if (i >= pc.itemCount) return;
   loadPushConstants();
   gThreshold = pc.threshold;
-  uvec2 segment = pc.segments.v[i];
+  uvec2 segment = loadSegment(i);
   gRayIndex = segment.x;
-  gRay = pc.rays.v[segment.x];
+  loadRayForWalk(segment.x);
   walkSegment(segment.y, gRay.segments, false);
   flushCounters();
 }

@@ -45,6 +45,8 @@ class GpuIntegrator {
   struct Batch;
   void addRay(const Ray& ray);
   void flush();
+  uint32_t passFlags() const;
+  void selectKernels(uint32_t flags);
 
   Scheduler& scheduler_;
   OccupancyMap& map_;
