@@ -31,6 +31,21 @@ cpu_occ=$(json_number occupied_voxels cpu.json)
 diff=$(( gpu_occ > cpu_occ ? gpu_occ - cpu_occ : cpu_occ - gpu_occ ))
 [ $(( diff * 200 )) -le "$cpu_occ" ] || fail "occupied voxels differ by more than 0.5%: GPU $gpu_occ, CPU $cpu_occ"
 
+# Model and layer flags reach the map file; a maximum range clips rays.
+"$voxen" map --cloud run.ply --trajectory run.txt --output layers.vxm --json --quiet --model octomap --clamp -1.5 3 \
+  --voxel-mean --hit-miss --max-range 5 > layers.json
+[ "$(json_number clipped_rays layers.json)" -gt 0 ] || fail "--max-range 5 clipped no ray: $(cat layers.json)"
+"$voxen" info layers.vxm > layers-info.log
+grep -q "voxel mean" layers-info.log || fail "layers missing from the map file: $(cat layers-info.log)"
+grep -q "0.7" layers-info.log || fail "octomap hit probability missing from the map file: $(cat layers-info.log)"
+grep -q "\-1.5" layers-info.log || fail "clamp missing from the map file: $(cat layers-info.log)"
+set +e
+"$voxen" map --cloud run.ply --trajectory run.txt --output bad.vxm --hit 0.3 2> badhit.err
+status=$?
+set -e
+[ $status -eq 2 ] || fail "--hit 0.3: exit status $status (want 2, a usage error)"
+grep -q -- "--hit" badhit.err || fail "--hit 0.3: the error does not name the flag: $(cat badhit.err)"
+
 "$voxen" info gpu.vxm > info.log
 grep -qi "region" info.log || fail "voxen info MAP.vxm printed no regions: $(cat info.log)"
 "$voxen" export gpu.vxm --slice-png slice.png --z 1.0 > /dev/null
