@@ -75,8 +75,6 @@ struct GpuIntegrator::Batch {
   }
 };
 
-
-
 GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, IntegrationOptions options,
                              GpuIntegratorOptions gpuOptions)
     : scheduler_(scheduler),

@@ -9,7 +9,6 @@ layout(local_size_x = 64) in;
 
 float gStopAt;
 float gMissValue;
-float gLength;
 
 bool visitVoxel(ivec3 v, float tEnter, float tExit) {
   if (!(tEnter < gStopAt)) return (gFlags & kPassReverse) != 0u;  // reverse walks reach earlier voxels later

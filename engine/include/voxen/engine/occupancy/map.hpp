@@ -120,7 +120,6 @@ class OccupancyMap {
   const Region* findRegion(const RegionKey& key) const;
   Region* findRegion(const RegionKey& key);
   const std::unordered_map<RegionKey, Region, RegionKeyHash>& regions() const { return regions_; }
-  void eraseRegion(const RegionKey& key) { regions_.erase(key); }
   Region makeRegion(const RegionKey& key) const;
 
   float value(const VoxelCoord& voxel) const;  // kUnobserved when its region is missing
