@@ -52,6 +52,7 @@ struct GpuIntegrator::Batch {
   std::vector<RegionKey> keys;
   std::unordered_set<RegionKey, RegionKeyHash> keySet;
   std::vector<RegionKey> rayRegions;  // every ray's regions in walk order, back to back
+  std::vector<uint32_t> slots;        // their cache slots, filled when the batch is flushed
   // Neighbouring rays cross the same regions: a small direct-mapped cache of keys known to
   // be in keySet spares most hash-set lookups.
   std::array<RegionKey, 64> recent{};
@@ -82,15 +83,15 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
       options_(options),
       gpuOptions_(gpuOptions),
       cache_(scheduler, map, gpuOptions.cacheBytes),
+      rays_(scheduler, "occupancy rays", uint64_t(gpuOptions.maxRaysPerBatch) * sizeof(GpuRay)),
+      segments_(scheduler, "occupancy segments", uint64_t(gpuOptions.maxRaysPerBatch) * 8),
+      raySlots_(scheduler, "occupancy ray region slots", uint64_t(gpuOptions.maxRaysPerBatch) * 4 * 4),
       batch_(std::make_unique<Batch>()) {
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
   if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
     throw Error("segment length must be between 8 and 4096 crossings");
   selectKernels(passFlags());
-  const uint64_t maxRays = gpuOptions_.maxRaysPerBatch;
-  rays_ = Buffer(scheduler.device(), "occupancy rays", maxRays * sizeof(GpuRay));
-  segments_ = Buffer(scheduler.device(), "occupancy segments", maxRays * 4 * 8);
-  stop_ = Buffer(scheduler.device(), "occupancy stop points", maxRays * 4);
+  stop_ = Buffer(scheduler.device(), "occupancy stop points", uint64_t(gpuOptions_.maxRaysPerBatch) * 4);
   counters_ = Buffer(scheduler.device(), "occupancy counters", 4 * 8);
   scheduler.fill(counters_, 0);
 }
@@ -181,23 +182,20 @@ void GpuIntegrator::flush() {
   cache_.makeResident(b.keys, ++batchStamp_);
   const uint32_t rayCount = uint32_t(b.rays.size());
   const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
-  scheduler_.upload(rays_.range(0, rayCount * sizeof(GpuRay)), b.rays.data(), rayCount * sizeof(GpuRay));
+  const BufferRange rays = rays_.write(b.rays.data(), rayCount * sizeof(GpuRay));
   // Segments stay in input order: sensor data arrives in scan order, whose neighbouring
   // rays already walk similar lengths through nearby voxels. (Sorting by sample cell was
   // measured: it helps shuffled clouds on lavapipe but costs more than it saves on scans.)
-  if (segments_.size() < segmentCount * 8ull)  // long rays: more segments than the initial guess
-    segments_ = Buffer(scheduler_.device(), "occupancy segments", segmentCount * 16ull);
-  scheduler_.upload(segments_.range(0, segmentCount * 8ull), b.segments.data(), segmentCount * 8ull);
-  std::vector<uint32_t> slots(b.rayRegions.size());
+  const BufferRange segments = segments_.write(b.segments.data(), segmentCount * 8ull);
+  std::vector<uint32_t>& slots = b.slots;
+  slots.resize(b.rayRegions.size());
   for (size_t i = 0; i < slots.size(); ++i) slots[i] = cache_.slotOf(b.rayRegions[i]);
-  if (raySlots_.size() < slots.size() * 4)  // grows with the longest batches seen
-    raySlots_ = Buffer(scheduler_.device(), "occupancy ray region slots", std::max<uint64_t>(slots.size() * 8, 1 << 16));
-  scheduler_.upload(raySlots_.range(0, slots.size() * 4), slots.data(), slots.size() * 4);
+  const BufferRange raySlots = raySlots_.write(slots.data(), slots.size() * 4);
 
   const OccupancyModel& model = map_.model();
   OccupancyPush push{};
-  push.rays = rays_.address();
-  push.segments = segments_.address();
+  push.rays = rays.address;
+  push.segments = segments.address;
   push.occupancy = cache_.occupancyAddress();
   push.table = cache_.tableAddress();
   push.counters = counters_.address();
@@ -206,7 +204,7 @@ void GpuIntegrator::flush() {
   push.traversal = cache_.traversalAddress();
   push.hitMiss = cache_.hitMissAddress();
   push.touch = cache_.touchAddress();
-  push.raySlots = raySlots_.address();
+  push.raySlots = raySlots.address;
   push.tableMask = cache_.tableMask();
   push.maxProbe = cache_.maxProbe();
   push.regionSize = model.regionSize;
@@ -218,7 +216,7 @@ void GpuIntegrator::flush() {
   push.flags = passFlags();
   const bool stopSearch = push.flags & kPassStopOnOccupied;
 
-  std::vector<BufferUse> uses{reads(rays_), reads(segments_), reads(raySlots_), reads(cache_.tableRange()),
+  std::vector<BufferUse> uses{reads(rays), reads(segments), reads(raySlots), reads(cache_.tableRange()),
                               readsWrites(counters_), readsWrites(stop_)};
   for (const BufferRange& pool : cache_.poolRanges()) uses.push_back(readsWrites(pool));
   if (stopSearch) {
@@ -230,7 +228,10 @@ void GpuIntegrator::flush() {
   scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
   push.itemCount = rayCount;
   scheduler_.dispatchThreads({"occupancy hit pass", hitKernel_.get(), {}, push, uses}, rayCount);
-  scheduler_.submit();  // the GPU starts while the host prepares the next batch
+  const uint64_t submitted = scheduler_.submit();  // the GPU starts while the host prepares the next batch
+  rays_.submitted(submitted);
+  segments_.submitted(submitted);
+  raySlots_.submitted(submitted);
   ++stats_.batches;
   batch_->clear();
 }

@@ -74,7 +74,10 @@ Buffer::Buffer(Device& device, std::string name, VkDeviceSize size, MemoryKind k
       throwOutOfMemory(device, name_, size, heap, result, "the driver is out of memory");
     VOXEN_VK_CHECK(result);
     VOXEN_VK_CHECK(vkBindBufferMemory(vk, buffer_, memory_, 0));
-    if (device.memoryProperties().memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+    // Mapped only where host writes need no flush: a non-null mapped() means what the host
+    // writes is visible to the GPU at the next submission.
+    const VkMemoryPropertyFlags hostCoherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    if ((device.memoryProperties().memoryTypes[type].propertyFlags & hostCoherent) == hostCoherent) {
       void* pointer = nullptr;
       VOXEN_VK_CHECK(vkMapMemory(vk, memory_, 0, VK_WHOLE_SIZE, 0, &pointer));
       mapped_ = static_cast<std::byte*>(pointer);

@@ -42,8 +42,9 @@ class Buffer {
   VkDeviceSize size() const { return size_; }
   const std::string& name() const { return name_; }
   MemoryKind kind() const { return kind_; }
-  // Host pointer when the memory is host-visible (always for the host kinds; also for
-  // DeviceLocal on drivers whose device memory is host-visible, such as lavapipe), else nullptr.
+  // Host pointer when the memory is host-visible and coherent (always for the host kinds;
+  // also for DeviceLocal on unified-memory devices such as lavapipe, integrated GPUs and
+  // Apple's, or with resizable BAR), else nullptr.
   std::byte* mapped() const { return mapped_; }
 
   BufferRange range() const { return {buffer_, 0, size_, address_, name_.c_str()}; }

@@ -13,6 +13,7 @@
 #include "voxen/engine/occupancy/map.hpp"
 #include "voxen/engine/occupancy/ray.hpp"
 #include "voxen/engine/occupancy/region_cache.hpp"
+#include "voxen/host/streamed_input.hpp"
 
 namespace voxen {
 
@@ -54,7 +55,8 @@ class GpuIntegrator {
   GpuIntegratorOptions gpuOptions_;
   RegionCache cache_;
   std::shared_ptr<Kernel> stopKernel_, missKernel_, hitKernel_;
-  Buffer rays_, segments_, stop_, counters_, raySlots_;
+  StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
+  Buffer stop_, counters_;
   std::unique_ptr<Batch> batch_;
   std::vector<RegionKey> rayKeys_;  // reused for every ray's region list
   uint64_t batchStamp_ = 0;

@@ -1,0 +1,45 @@
+#pragma once
+// A buffer the host refills every batch (rays, work lists): one buffer per batch in flight,
+// used in turn. Where device memory is host-visible and coherent (unified memory: lavapipe,
+// integrated and Apple GPUs; discrete GPUs with resizable BAR) the host writes straight
+// into it, so the data is copied once instead of three times (into the staging ring, then
+// by the GPU's copy engine, which on lavapipe is a memcpy on the queue thread while the
+// compute threads wait). Elsewhere it goes through the scheduler's staging ring.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "voxen/host/buffer.hpp"
+
+namespace voxen {
+
+class Scheduler;
+
+class StreamedInput {
+ public:
+  enum class Path { Auto, StagingRing };  // StagingRing: never write directly (for tests)
+  StreamedInput(Scheduler& scheduler, std::string name, VkDeviceSize initialBytes, uint32_t copies = 3,
+                Path path = Path::Auto);
+
+  // Writes `bytes` for the batch being recorded and returns where the passes find them. The
+  // buffer handed out is not written again until the batch given to submitted() completed.
+  BufferRange write(const void* data, size_t bytes);
+  // The timeline value of the batch that reads what the last write() returned.
+  void submitted(uint64_t timelineValue);
+
+  // Whether writes skip the staging ring (for tests and reports).
+  bool direct() const;
+
+ private:
+  struct Copy {
+    Buffer buffer;
+    uint64_t readBy = 0;  // timeline value of the last batch that reads it
+  };
+  Scheduler& scheduler_;
+  std::string name_;
+  std::vector<Copy> copies_;
+  uint32_t current_ = 0;
+  bool allowDirect_ = true;
+};
+
+}  // namespace voxen
