@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <exception>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "voxen/engine/occupancy/ray_walk.hpp"
 #include "voxen/host/error.hpp"
@@ -42,37 +42,52 @@ struct OccupancyPush {
 static_assert(sizeof(OccupancyPush) == 128);
 
 constexpr uint32_t kPassReverse = 256, kPassStopOnOccupied = 512;
+// The counters' copies (kCounterStripes and kCounterStride in map_access.glsl).
+constexpr uint32_t kCounterStripes = 64, kCounterStride = 8;
 constexpr uint32_t kInfinityBits = 0x7f800000u;
 
 }  // namespace
 
 struct GpuIntegrator::Batch {
-  std::vector<GpuRay> rays;
+  GpuRay* rays = nullptr;  // written in place (StreamedInput::begin) up to maxRaysPerBatch
+  uint32_t rayCount = 0;
   std::vector<uint32_t> segments;  // (ray, segment) pairs
-  std::vector<RegionKey> keys;
-  std::unordered_set<RegionKey, RegionKeyHash> keySet;
-  std::vector<RegionKey> rayRegions;  // every ray's regions in walk order, back to back
-  std::vector<uint32_t> slots;        // their cache slots, filled when the batch is flushed
-  // Neighbouring rays cross the same regions: a small direct-mapped cache of keys known to
-  // be in keySet spares most hash-set lookups.
-  std::array<RegionKey, 64> recent{};
-  std::array<bool, 64> recentValid{};
+  std::vector<RegionKey> keys;     // the batch's distinct regions
+  std::unordered_map<RegionKey, uint32_t, RegionKeyHash> keyIndex;  // region -> index in keys
+  std::vector<uint32_t> rayRegions;  // every ray's regions in walk order (indices in keys), back to back
+  std::vector<uint32_t> slots;       // rayRegions as cache slots, filled when the batch is flushed
+  // Neighbouring rays cross the same regions: a small direct-mapped cache of recent keys
+  // spares most hash-map lookups.
+  struct Recent {
+    RegionKey key;
+    uint32_t index = UINT32_MAX;  // UINT32_MAX: empty
+  };
+  std::array<Recent, 64> recent{};
   // Empties the batch but keeps its memory: reallocating per batch costs page faults.
   void clear() {
-    rays.clear();
+    rays = nullptr;
+    rayCount = 0;
     segments.clear();
     keys.clear();
-    keySet.clear();
+    keyIndex.clear();
     rayRegions.clear();
-    recentValid.fill(false);
+    recent.fill({});
   }
-  bool contains(const RegionKey& key) {
-    const uint32_t slot = gpuRegionHash(key) & 63u;
-    if (recentValid[slot] && recent[slot] == key) return true;
-    if (!keySet.count(key)) return false;
-    recent[slot] = key;
-    recentValid[slot] = true;
-    return true;
+  // Index of a region in keys, or UINT32_MAX when the batch does not hold it yet.
+  uint32_t find(const RegionKey& key) {
+    Recent& entry = recent[gpuRegionHash(key) & 63u];
+    if (entry.index != UINT32_MAX && entry.key == key) return entry.index;
+    const auto it = keyIndex.find(key);
+    if (it == keyIndex.end()) return UINT32_MAX;
+    entry = {key, it->second};
+    return it->second;
+  }
+  uint32_t add(const RegionKey& key) {
+    const uint32_t index = uint32_t(keys.size());
+    keys.push_back(key);
+    keyIndex.emplace(key, index);
+    recent[gpuRegionHash(key) & 63u] = {key, index};
+    return index;
   }
 };
 
@@ -92,14 +107,14 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
     throw Error("segment length must be between 8 and 4096 crossings");
   selectKernels(passFlags());
   stop_ = Buffer(scheduler.device(), "occupancy stop points", uint64_t(gpuOptions_.maxRaysPerBatch) * 4);
-  counters_ = Buffer(scheduler.device(), "occupancy counters", 4 * 8);
+  counters_ = Buffer(scheduler.device(), "occupancy counters", kCounterStripes * kCounterStride * 8);
   scheduler.fill(counters_, 0);
 }
 
 GpuIntegrator::~GpuIntegrator() {
   // What was accepted must reach the map even when the caller forgot finish(); during
   // stack unwinding the map may be gone, so only then is it left alone.
-  if (std::uncaught_exceptions() == 0 && (!batch_->rays.empty() || stats_.batches > synced_)) {
+  if (std::uncaught_exceptions() == 0 && (batch_->rayCount > 0 || stats_.batches > synced_)) {
     try {
       finish();
     } catch (const std::exception& e) {
@@ -144,14 +159,23 @@ void GpuIntegrator::addRay(const Ray& ray) {
   if (keys.size() > cache_.slotCount())
     throw Error("a ray crosses " + std::to_string(keys.size()) + " regions but the GPU cache holds only " +
                 std::to_string(cache_.slotCount()) + ": raise --gpu-cache-mb or set --max-range");
+  // Which of the ray's regions the batch already holds (a ray enters each region once).
+  rayKeyIndex_.resize(keys.size());
   size_t added = 0;
-  for (const RegionKey& key : keys) added += !batch_->contains(key);
+  for (size_t k = 0; k < keys.size(); ++k) added += (rayKeyIndex_[k] = batch_->find(keys[k])) == UINT32_MAX;
   const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);
   // Batches end on the ray count or the cache's capacity only (the segment buffer grows),
   // so the CPU reference fed the same batches builds the same map.
-  if (batch_->keySet.size() + added > cache_.slotCount()) flush();
+  if (batch_->keys.size() + added > cache_.slotCount()) {
+    flush();
+    std::fill(rayKeyIndex_.begin(), rayKeyIndex_.end(), UINT32_MAX);
+  }
+  for (size_t k = 0; k < keys.size(); ++k)
+    if (rayKeyIndex_[k] == UINT32_MAX) rayKeyIndex_[k] = batch_->add(keys[k]);
 
-  const uint32_t index = uint32_t(batch_->rays.size());
+  if (batch_->rayCount == 0)
+    batch_->rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
+  const uint32_t index = batch_->rayCount;
   GpuRay g{};
   for (int a = 0; a < 3; ++a) {
     g.o[a] = r.o[a];
@@ -165,31 +189,32 @@ void GpuIntegrator::addRay(const Ray& ray) {
   g.segments = segments;
   g.slotBase = uint32_t(batch_->rayRegions.size());
   g.regionCount = uint32_t(keys.size());
-  batch_->rays.push_back(g);
-  batch_->rayRegions.insert(batch_->rayRegions.end(), keys.begin(), keys.end());
+  batch_->rays[index] = g;
+  ++batch_->rayCount;
+  batch_->rayRegions.insert(batch_->rayRegions.end(), rayKeyIndex_.begin(), rayKeyIndex_.end());
   for (uint32_t s = 0; s < segments; ++s) {
     batch_->segments.push_back(index);
     batch_->segments.push_back(s);
   }
-  for (const RegionKey& key : keys)
-    if (batch_->keySet.insert(key).second) batch_->keys.push_back(key);
-  if (batch_->rays.size() >= gpuOptions_.maxRaysPerBatch) flush();
+  if (batch_->rayCount >= gpuOptions_.maxRaysPerBatch) flush();
 }
 
 void GpuIntegrator::flush() {
   Batch& b = *batch_;
-  if (b.rays.empty()) return;
+  if (b.rayCount == 0) return;
   cache_.makeResident(b.keys, ++batchStamp_);
-  const uint32_t rayCount = uint32_t(b.rays.size());
+  const uint32_t rayCount = b.rayCount;
   const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
-  const BufferRange rays = rays_.write(b.rays.data(), rayCount * sizeof(GpuRay));
+  const BufferRange rays = rays_.end(rayCount * sizeof(GpuRay));
   // Segments stay in input order: sensor data arrives in scan order, whose neighbouring
   // rays already walk similar lengths through nearby voxels. (Sorting by sample cell was
   // measured: it helps shuffled clouds on lavapipe but costs more than it saves on scans.)
   const BufferRange segments = segments_.write(b.segments.data(), segmentCount * 8ull);
   std::vector<uint32_t>& slots = b.slots;
+  std::vector<uint32_t> keySlots(b.keys.size());
+  for (size_t k = 0; k < keySlots.size(); ++k) keySlots[k] = cache_.slotOf(b.keys[k]);
   slots.resize(b.rayRegions.size());
-  for (size_t i = 0; i < slots.size(); ++i) slots[i] = cache_.slotOf(b.rayRegions[i]);
+  for (size_t i = 0; i < slots.size(); ++i) slots[i] = keySlots[b.rayRegions[i]];
   const BufferRange raySlots = raySlots_.write(slots.data(), slots.size() * 4);
 
   const OccupancyModel& model = map_.model();
@@ -240,7 +265,10 @@ void GpuIntegrator::finish() {
   flush();
   cache_.syncToMap();
   synced_ = stats_.batches;
-  const auto counters = scheduler_.readback<uint64_t>(counters_.range(0, 24)).get();
+  const auto stripes = scheduler_.readback<uint64_t>(counters_.range()).get();
+  uint64_t counters[3] = {0, 0, 0};
+  for (uint32_t s = 0; s < kCounterStripes; ++s)
+    for (uint32_t k = 0; k < 3; ++k) counters[k] += stripes[s * kCounterStride + k];
   stats_.voxelUpdates = counters[0];
   stats_.droppedUpdates = counters[1];
   if (counters[2] != 0)

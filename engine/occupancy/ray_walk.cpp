@@ -1,5 +1,7 @@
 #include "voxen/engine/occupancy/ray_walk.hpp"
 
+#include <bit>
+
 #include <glm/geometric.hpp>
 
 namespace voxen {
@@ -52,17 +54,22 @@ void regionsOnRay(const PreparedRay& r, int32_t regionSize, std::vector<RegionKe
   // walk merges all faces, so the region sequence is the one the voxel walk passes through.
   const int32_t n = regionSize;
   const int32_t s[3] = {r.start.x, r.start.y, r.start.z};
+  // Power-of-two sizes (the default 32) take a mask and an arithmetic shift, which round
+  // towards -inf as the floor division must: the host walks every ray, so divisions count.
+  const bool pow2 = (n & (n - 1)) == 0;
+  const int shift = pow2 ? std::countr_zero(uint32_t(n)) : 0;
+  int32_t within[3];  // the start voxel's offset inside its region
+  RegionKey key;
+  for (int a = 0; a < 3; ++a) {
+    within[a] = pow2 ? (s[a] & (n - 1)) : ((s[a] % n) + n) % n;
+    (&key.x)[a] = pow2 ? (s[a] >> shift) : floorDiv(s[a], n);
+  }
   int32_t next[3];  // index of the next region face per axis
   for (int a = 0; a < 3; ++a) {
-    if (r.step[a] > 0) {
-      // face j lies at global coordinate s + j + 1: the first multiple of n above s
-      next[a] = (n - 1) - ((s[a] % n) + n) % n;
-    } else {
-      // face j lies at global coordinate s - j: the first multiple of n at or below s
-      next[a] = ((s[a] % n) + n) % n;
-    }
+    // Stepping up, face j lies at global coordinate s + j + 1: the first multiple of n above
+    // s. Stepping down, face j lies at s - j: the first multiple of n at or below s.
+    next[a] = r.step[a] > 0 ? (n - 1) - within[a] : within[a];
   }
-  RegionKey key{floorDiv(s[0], n), floorDiv(s[1], n), floorDiv(s[2], n)};
   keys.clear();
   keys.push_back(key);
   for (;;) {

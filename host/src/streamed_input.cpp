@@ -20,24 +20,42 @@ StreamedInput::StreamedInput(Scheduler& scheduler, std::string name, VkDeviceSiz
 bool StreamedInput::direct() const { return allowDirect_ && copies_.front().buffer.mapped() != nullptr; }
 
 BufferRange StreamedInput::write(const void* data, size_t bytes) {
+  std::byte* destination = begin(bytes);
+  if (bytes) std::memcpy(destination, data, bytes);
+  return end(bytes);
+}
+
+std::byte* StreamedInput::begin(size_t capacity) {
+  if (open_) throw Error("streamed input '" + name_ + "': begin() twice without end()");
   current_ = (current_ + 1) % uint32_t(copies_.size());
   Copy& copy = copies_[current_];
-  if (copy.buffer.size() < bytes) {
+  if (copy.buffer.size() < capacity) {
     // Grows by half again so that slowly growing inputs do not reallocate every batch; the
     // old buffer is freed once the batches reading it complete (Buffer's deferred release).
     copy.buffer = Buffer(scheduler_.device(), name_ + " " + std::to_string(current_),
-                         std::max<VkDeviceSize>(bytes, copy.buffer.size() + copy.buffer.size() / 2));
+                         std::max<VkDeviceSize>(capacity, copy.buffer.size() + copy.buffer.size() / 2));
     copy.readBy = 0;
   }
-  const BufferRange range = copy.buffer.range(0, std::max<VkDeviceSize>(bytes, 4));
-  if (bytes == 0) return range;
+  open_ = true;
+  capacity_ = capacity;
   if (allowDirect_ && copy.buffer.mapped()) {
     // The batch that last read this buffer must be done before the host overwrites it.
     if (copy.readBy > 0) scheduler_.wait(copy.readBy);
-    std::memcpy(copy.buffer.mapped(), data, bytes);
-  } else {
-    scheduler_.upload(range, data, bytes);
+    return copy.buffer.mapped();
   }
+  host_.resize(std::max(host_.size(), capacity));
+  return host_.data();
+}
+
+BufferRange StreamedInput::end(size_t bytes) {
+  if (!open_) throw Error("streamed input '" + name_ + "': end() without begin()");
+  open_ = false;
+  Copy& copy = copies_[current_];
+  if (bytes > capacity_)
+    throw Error("streamed input '" + name_ + "': " + std::to_string(bytes) + " bytes written past the " +
+                std::to_string(capacity_) + " begun");
+  const BufferRange range = copy.buffer.range(0, std::max<VkDeviceSize>(bytes, 4));
+  if (bytes && !(allowDirect_ && copy.buffer.mapped())) scheduler_.upload(range, host_.data(), bytes);
   return range;
 }
 

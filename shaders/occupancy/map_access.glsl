@@ -27,7 +27,7 @@ layout(push_constant) uniform Push {
   SegmentArray segments;
   UintArray occupancy;   // float bits per voxel, slot-major
   TableArray table;      // (region x, y, z, slot); slot -1 = empty
-  Uint64Array counters;  // [0] voxel updates, [1] dropped updates, [2] lookups of absent regions
+  Uint64Array counters;  // per stripe (flushCounters): voxel updates, dropped updates, lookups of absent regions
   UintArray stop;        // per ray: bits of the t to stop before (+inf: no stop)
   Uvec4Array mean;       // per voxel: count, sum x, sum y, sum z
   Uint64Array traversal; // per voxel: length in 1/65536 voxel
@@ -257,17 +257,21 @@ void applyLayers(uint index, bool hit, float tEnter, float tExit) {
   }
 }
 
-// One atomic per subgroup for the counters: every lane's atomic on the same address is a
-// lock xadd on lavapipe (eight per row of lanes, with the two worker threads bouncing the
-// cache line), which cost more than the rest of the hit pass.
+// One atomic per subgroup for the counters, into one of kCounterStripes copies chosen by
+// workgroup (the host adds the copies up): every lane's atomic on the same address is a
+// lock xadd on lavapipe, and one shared cache line bounced between its worker threads (or
+// a real GPU's SMs) costs more than the rest of the hit pass. Each copy is 64 bytes apart.
+const uint kCounterStripes = 64u;
+const uint kCounterStride = 8u;  // uint64 per stripe
 void flushCounters() {
   uint updates = subgroupAdd(gUpdates);
   uint dropped = subgroupAdd(gDropped);
   uint missing = subgroupAdd(gMissingRegions);
+  uint stripe = (gl_WorkGroupID.x % kCounterStripes) * kCounterStride;
   if (subgroupElect()) {
-    if (updates > 0u) atomicAdd(pc.counters.v[0], uint64_t(updates));
-    if (dropped > 0u) atomicAdd(pc.counters.v[1], uint64_t(dropped));
-    if (missing > 0u) atomicAdd(pc.counters.v[2], uint64_t(missing));
+    if (updates > 0u) atomicAdd(pc.counters.v[stripe + 0u], uint64_t(updates));
+    if (dropped > 0u) atomicAdd(pc.counters.v[stripe + 1u], uint64_t(dropped));
+    if (missing > 0u) atomicAdd(pc.counters.v[stripe + 2u], uint64_t(missing));
   }
 }
 

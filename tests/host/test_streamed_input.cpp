@@ -60,3 +60,11 @@ TEST_CASE("StreamedInput through the staging ring gives the same results", "[sch
   CHECK_FALSE(direct);
   CHECK(totals == expected);
 }
+
+TEST_CASE("StreamedInput refuses end() without begin() and writes past what was begun", "[scheduler][streamed]") {
+  voxen::StreamedInput input(vt::gpu().scheduler, "streamed misuse", 1024, 2);
+  CHECK_THROWS_WITH(input.end(16), Catch::Contains("end() without begin()"));
+  input.begin(64);
+  CHECK_THROWS_WITH(input.begin(64), Catch::Contains("begin() twice"));
+  CHECK_THROWS_WITH(input.end(65), Catch::Contains("65 bytes written past the 64 begun"));
+}

@@ -1,5 +1,6 @@
 // `voxen bench map`: occupancy integration of a synthetic 64 x 1024 lidar run on the GPU
 // path and with the CPU reference in the same run, at 0.1 m and 0.25 m (or --resolution).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -22,7 +23,9 @@ double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(
 
 struct BenchRun {
   double resolution = 0;
-  double gpuSeconds = 0, cpuSeconds = 0;
+  double gpuSeconds = 0, cpuSeconds = 0;  // medians over the repetitions
+  std::vector<double> gpuTimes, cpuTimes, ratios;  // every repetition; ratios: GPU over CPU
+  double medianRatio = 0;
   double hostPrepSeconds = 0;  // of gpuSeconds: preparing and queueing batches on the host
   IntegrationStats gpu, cpu;
   double classAgreement = 0;  // fraction of observed voxels with the same class
@@ -42,18 +45,32 @@ double classAgreement(const OccupancyMap& a, const OccupancyMap& b) {
   return observed ? double(same) / double(observed) : 1.0;
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n == 0 ? 0.0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+std::string jsonArray(const std::vector<double>& values) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
+  return text + "]";
+}
+
 }  // namespace
 
 int benchMapCommand(const CommonOptions& options, const std::vector<std::string>& args) {
   uint64_t rayTarget = 1u << 20;
   std::vector<double> resolutions{0.1, 0.25};
   uint32_t batch = 1u << 17;
+  int repeat = 3;
   FlagReader flags(args);
   while (flags.next()) {
     if (flags.flag() == "--rays") rayTarget = uint64_t(flags.integer(65536, int64_t(1) << 32));
     else if (flags.flag() == "--resolution") resolutions = {flags.number(0.0, 100.0, true, "metres")};
     else if (flags.flag() == "--batch-size") batch = uint32_t(flags.integer(1, 1 << 24));
-    else throw UsageError("unexpected argument '" + flags.flag() + "' (bench map [--rays N] [--resolution R] [--json])");
+    else if (flags.flag() == "--repeat") repeat = int(flags.integer(1, 100));
+    else throw UsageError("unexpected argument '" + flags.flag() + "' (bench map [--rays N] [--resolution R] [--repeat N] [--json])");
   }
   LidarConfig lidar;  // 64 rings x 1024 columns
   lidar.scans = int((rayTarget + lidar.raysPerScan() - 1) / lidar.raysPerScan());
@@ -71,30 +88,39 @@ int benchMapCommand(const CommonOptions& options, const std::vector<std::string>
     gpu.finish();
   }
   std::vector<BenchRun> runs;
+  // Each resolution runs the GPU path and the CPU reference in turn, --repeat times, and
+  // reports medians: on a shared or virtual machine single runs vary by 10-20 %, and the
+  // per-repetition ratio cancels slow phases that hit both paths.
   for (double resolution : resolutions) {
     BenchRun run;
     run.resolution = resolution;
     OccupancyModel model;
     model.resolution = resolution;
-    OccupancyMap gpuMap(model), cpuMap(model);
-    scheduler.resetProfile();
-    auto start = Clock::now();
-    GpuIntegrator gpu(scheduler, gpuMap, {}, {.cacheBytes = 512ull << 20, .maxRaysPerBatch = batch});
-    gpu.integrate(rays);
-    run.hostPrepSeconds = secondsSince(start);
-    gpu.finish();
-    run.gpuSeconds = secondsSince(start);
-    run.gpu = gpu.stats();
-    std::ostringstream profile;
-    scheduler.profile().print(profile);
-    run.profile = profile.str();
-    start = Clock::now();
-    CpuIntegrator cpu(cpuMap);
-    for (size_t i = 0; i < rays.size(); i += batch)
-      cpu.integrate(std::span<const Ray>(rays).subspan(i, std::min<size_t>(batch, rays.size() - i)));
-    run.cpuSeconds = secondsSince(start);
-    run.cpu = cpu.stats();
-    run.classAgreement = classAgreement(gpuMap, cpuMap);
+    for (int rep = 0; rep < repeat; ++rep) {
+      OccupancyMap gpuMap(model), cpuMap(model);
+      scheduler.resetProfile();
+      auto start = Clock::now();
+      GpuIntegrator gpu(scheduler, gpuMap, {}, {.cacheBytes = 512ull << 20, .maxRaysPerBatch = batch});
+      gpu.integrate(rays);
+      run.hostPrepSeconds = secondsSince(start);
+      gpu.finish();
+      run.gpuTimes.push_back(secondsSince(start));
+      run.gpu = gpu.stats();
+      std::ostringstream profile;
+      scheduler.profile().print(profile);
+      run.profile = profile.str();
+      start = Clock::now();
+      CpuIntegrator cpu(cpuMap);
+      for (size_t i = 0; i < rays.size(); i += batch)
+        cpu.integrate(std::span<const Ray>(rays).subspan(i, std::min<size_t>(batch, rays.size() - i)));
+      run.cpuTimes.push_back(secondsSince(start));
+      run.ratios.push_back(run.gpuTimes.back() / run.cpuTimes.back());
+      run.cpu = cpu.stats();
+      if (rep + 1 == repeat) run.classAgreement = classAgreement(gpuMap, cpuMap);
+    }
+    run.gpuSeconds = median(run.gpuTimes);
+    run.cpuSeconds = median(run.cpuTimes);
+    run.medianRatio = median(run.ratios);
     runs.push_back(run);
   }
 
@@ -110,17 +136,20 @@ int benchMapCommand(const CommonOptions& options, const std::vector<std::string>
       const BenchRun& r = runs[i];
       std::printf("%s{\"resolution\":%g,\"gpu_s\":%.4f,\"cpu_s\":%.4f,\"gpu_rays_per_s\":%.1f,\"cpu_rays_per_s\":%.1f,"
                   "\"gpu_voxel_updates_per_s\":%.1f,\"cpu_voxel_updates_per_s\":%.1f,\"voxel_updates\":%llu,"
-                  "\"dropped_updates\":%llu,\"class_agreement\":%.6f,\"host_prep_s\":%.4f}",
+                  "\"dropped_updates\":%llu,\"class_agreement\":%.6f,\"host_prep_s\":%.4f,\"repeat\":%zu,"
+                  "\"gpu_s_all\":%s,\"cpu_s_all\":%s,\"gpu_over_cpu_median\":%.4f}",
                   i ? "," : "", r.resolution, r.gpuSeconds, r.cpuSeconds, rate(r.gpu.rays, r.gpuSeconds),
                   rate(r.cpu.rays, r.cpuSeconds), rate(r.gpu.voxelUpdates, r.gpuSeconds),
                   rate(r.cpu.voxelUpdates, r.cpuSeconds), (unsigned long long)r.gpu.voxelUpdates,
-                  (unsigned long long)r.gpu.droppedUpdates, r.classAgreement, r.hostPrepSeconds);
+                  (unsigned long long)r.gpu.droppedUpdates, r.classAgreement, r.hostPrepSeconds, r.gpuTimes.size(),
+                  jsonArray(r.gpuTimes).c_str(), jsonArray(r.cpuTimes).c_str(), r.medianRatio);
     }
     std::printf("]}\n");
     return 0;
   }
-  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays\n\n", device.info().name.c_str(),
-              device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans, withCommas(rays.size()).c_str());
+  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays; medians of %d repetitions\n\n",
+              device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
+              withCommas(rays.size()).c_str(), repeat);
   std::printf("%-10s %-14s %10s %14s %18s %10s %10s\n", "resolution", "path", "seconds", "rays/s", "voxel updates/s",
               "dropped", "agreement");
   for (const BenchRun& r : runs) {
@@ -130,13 +159,18 @@ int benchMapCommand(const CommonOptions& options, const std::vector<std::string>
     std::printf("%-10.3g %-14s %10.3f %14.4g %18.4g %10s %10s\n", r.resolution, "CPU reference", r.cpuSeconds,
                 rate(r.cpu.rays, r.cpuSeconds), rate(r.cpu.voxelUpdates, r.cpuSeconds), "-", "-");
   }
+  for (const BenchRun& r : runs) {
+    std::printf("\nGPU time over CPU time at %.3g m: median %.3f, per repetition", r.resolution, r.medianRatio);
+    for (double ratio : r.ratios) std::printf(" %.3f", ratio);
+    std::printf("\n");
+  }
   for (const BenchRun& r : runs)
-    std::printf("\nGPU path at %.3g m: %.3f s of host preparation (overlaps the GPU), passes:\n%s", r.resolution,
+    std::printf("\nGPU path at %.3g m (last repetition): %.3f s of host preparation (overlaps the GPU), passes:\n%s", r.resolution,
                 r.hostPrepSeconds, r.profile.c_str());
   return 0;
 }
 
-static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference [--rays N] [--resolution R]",
+static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference [--rays N] [--resolution R] [--repeat N]",
                                         &benchMapCommand};
 
 }  // namespace voxen::cli

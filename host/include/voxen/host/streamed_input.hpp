@@ -24,6 +24,11 @@ class StreamedInput {
   // Writes `bytes` for the batch being recorded and returns where the passes find them. The
   // buffer handed out is not written again until the batch given to submitted() completed.
   BufferRange write(const void* data, size_t bytes);
+  // The same in two steps, for a producer that builds the data in place: begin() returns
+  // `capacity` bytes to fill (the device buffer itself where writes are direct, else host
+  // memory), end() says how many were filled and returns where the passes find them.
+  std::byte* begin(size_t capacity);
+  BufferRange end(size_t bytes);
   // The timeline value of the batch that reads what the last write() returned.
   void submitted(uint64_t timelineValue);
 
@@ -40,6 +45,9 @@ class StreamedInput {
   std::vector<Copy> copies_;
   uint32_t current_ = 0;
   bool allowDirect_ = true;
+  bool open_ = false;              // between begin() and end()
+  size_t capacity_ = 0;            // what begin() handed out
+  std::vector<std::byte> host_;    // begin()'s memory on the staging path
 };
 
 }  // namespace voxen

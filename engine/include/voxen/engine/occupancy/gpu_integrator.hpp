@@ -58,7 +58,8 @@ class GpuIntegrator {
   StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
   Buffer stop_, counters_;
   std::unique_ptr<Batch> batch_;
-  std::vector<RegionKey> rayKeys_;  // reused for every ray's region list
+  std::vector<RegionKey> rayKeys_;      // reused for every ray's region list
+  std::vector<uint32_t> rayKeyIndex_;   // and their indices in the batch's region list
   uint64_t batchStamp_ = 0;
   bool timeOriginSet_ = false;
   uint64_t synced_ = 0;  // batches already copied back by finish()
