@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# libglfw3-dev: the voxel_painter window; xvfb and xauth (which xvfb-run needs and xvfb only
+# recommends): the painter's window test runs under a virtual X server.
 packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev glslang-tools spirv-tools
-          libglm-dev catch2 mesa-vulkan-drivers vulkan-validationlayers zlib1g-dev)
+          libglm-dev catch2 mesa-vulkan-drivers vulkan-validationlayers zlib1g-dev libglfw3-dev xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

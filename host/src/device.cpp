@@ -1,5 +1,6 @@
 #include "voxen/host/device.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -261,6 +262,14 @@ void Device::createInstance(bool synchronizationValidation) {
       messengerInfo.pNext = &features;
     }
   }
+  // Extensions the program asked for (a window's surface extensions), each once.
+  for (const std::string& name : options_.instanceExtensions) {
+    if (!hasExtension(available, name.c_str()))
+      throw Error("the Vulkan loader lacks the instance extension " + name +
+                  " (requested by DeviceOptions::instanceExtensions)");
+    if (std::none_of(extensions.begin(), extensions.end(), [&](const char* e) { return name == e; }))
+      extensions.push_back(name.c_str());
+  }
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "voxen";
   app.pEngineName = "voxen";
@@ -362,8 +371,17 @@ void Device::createLogicalDevice() {
     features12.pNext = &atomicFloat;
   }
   if (info_.capabilities.memoryBudget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
-  for (const auto& e : deviceExtensions(physical_))
+  const auto available = deviceExtensions(physical_);
+  for (const auto& e : available)
     if (std::strcmp(e.extensionName, "VK_KHR_portability_subset") == 0) extensions.push_back("VK_KHR_portability_subset");
+  // Extensions the program asked for (VK_KHR_swapchain to present), each once.
+  for (const std::string& name : options_.deviceExtensions) {
+    if (!hasExtension(available, name.c_str()))
+      throw Error("device '" + info_.name + "' lacks the device extension " + name +
+                  " (requested by DeviceOptions::deviceExtensions)");
+    if (std::none_of(extensions.begin(), extensions.end(), [&](const char* e) { return name == e; }))
+      extensions.push_back(name.c_str());
+  }
 
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.pNext = &features;

@@ -46,6 +46,12 @@ struct DeviceOptions {
   bool synchronizationValidation = false;
   // Receives every validation message; the default prints it to stderr.
   std::function<void(const ValidationMessage&)> onValidationMessage;
+  // Extensions beyond Voxen's own, for programs that present to a window: instance
+  // extensions (a window system's surface extensions, e.g. glfwGetRequiredInstanceExtensions)
+  // and device extensions (VK_KHR_swapchain). Enabled only when listed here; a listed one
+  // that the loader or the chosen device lacks is an Error naming it.
+  std::vector<std::string> instanceExtensions;
+  std::vector<std::string> deviceExtensions;
 };
 
 // One line per physical device, for `voxen info` and device-selection errors.

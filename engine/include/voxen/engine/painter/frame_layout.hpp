@@ -109,7 +109,7 @@ struct FrameConstants {
   uint32_t backgroundColor;// RGBA8
   uint32_t cullBackFaces;  // non-zero: drop triangles facing away from the camera
   uint32_t largeTriangleArea; // bounding-box pixels above which a triangle goes to the large queue
-  uint32_t maxLargeTiles;  // capacity of the large queue in (triangle, tile) items
+  uint32_t maxLargeTiles;  // large-triangle tiles per frame (and entries of the large queue)
   uint32_t unusedU32[3];
   // Addresses (buffer device addresses; 0 where unused).
   uint64_t density;        // float per sample
@@ -119,7 +119,7 @@ struct FrameConstants {
   uint64_t previousTriangles; // last frame's list (MeshEmit copies clean blocks from it)
   uint64_t counters;       // uint32 per Counter
   uint64_t framebuffer;    // uint64 per pixel, tiled 8 x 8: ((ty * tilesX + tx) * 64 + py * 8 + px)
-  uint64_t largeQueue;     // uvec2 per (triangle, tile) item of the large-triangle queue
+  uint64_t largeQueue;     // uvec2 per large triangle: (triangle, its first tile); tiles are 32x32-pixel chunks
   uint64_t image;          // RGBA8 per pixel, row-major, top row first
   uint64_t fragmentCounts; // uint per pixel (tiled like the framebuffer) or 0: counts writes (tests)
   uint64_t blockTotal;     // uint: total triangles after MeshScan

@@ -1,0 +1,144 @@
+// `voxen render MAP.vxm --output OUT.png [--width W --height H] [--camera EX,EY,EZ,TX,TY,TZ]
+//                [--fov DEG] [--crop X0,Y0,Z0,X1,Y1,Z1] [--max-samples N] [--json]`
+// Draws an occupancy map with the painter's renderer: the occupied voxels become a density
+// grid, marching cubes meshes it on the GPU and the software rasterizer draws it. Camera
+// and crop are in map metres; without --camera the view frames the occupied voxels.
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "flag_reader.hpp"
+#include "voxen/engine/occupancy/map_file.hpp"
+#include "voxen/engine/occupancy/png_writer.hpp"
+#include "voxen/engine/painter/map_grid.hpp"
+#include "voxen/engine/painter/painter.hpp"
+#include "voxen/host/error.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+const char* kRenderUsage =
+    "render MAP.vxm --output OUT.png [--width W --height H] [--camera EX,EY,EZ,TX,TY,TZ] [--fov DEG] "
+    "[--crop X0,Y0,Z0,X1,Y1,Z1] [--max-samples N] [--json]";
+
+template <size_t N>
+std::array<double, N> parseList(const std::string& flag, const std::string& text) {
+  std::array<double, N> values{};
+  std::stringstream in(text);
+  std::string item;
+  size_t count = 0;
+  while (std::getline(in, item, ',')) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (ec != std::errc() || end != item.data() + item.size() || !std::isfinite(v) || count >= N)
+      throw UsageError(flag + " needs " + std::to_string(N) + " comma-separated numbers, got '" + text + "'");
+    values[count++] = v;
+  }
+  if (count != N) throw UsageError(flag + " needs " + std::to_string(N) + " comma-separated numbers, got '" + text + "'");
+  return values;
+}
+
+}  // namespace
+
+int renderCommand(const CommonOptions& options, const std::vector<std::string>& args) {
+  using namespace voxen::painter;
+  std::string mapPath, outputPath;
+  uint32_t width = 1280, height = 720;
+  float fov = 50.0f;
+  std::optional<std::array<double, 6>> cameraSpec, crop;
+  MapGridOptions gridOptions;
+  FlagReader flags(args);
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    if (flag == "--output") outputPath = flags.text();
+    else if (flag == "--width") width = uint32_t(flags.integer(16, 16384));
+    else if (flag == "--height") height = uint32_t(flags.integer(16, 16384));
+    else if (flag == "--fov") fov = float(flags.number(1.0, 170.0, false, "degrees"));
+    else if (flag == "--camera") cameraSpec = parseList<6>(flag, flags.text());
+    else if (flag == "--crop") crop = parseList<6>(flag, flags.text());
+    else if (flag == "--max-samples") gridOptions.maxSamples = uint64_t(flags.integer(4096, int64_t(1) << 34));
+    else if (flag.rfind("--", 0) == 0) throw UsageError("unknown flag " + flag + " (usage: " + kRenderUsage + ")");
+    else if (mapPath.empty()) mapPath = flag;
+    else throw UsageError("unexpected argument '" + flag + "' (usage: " + kRenderUsage + ")");
+  }
+  if (mapPath.empty() || outputPath.empty()) throw UsageError(std::string("usage: ") + kRenderUsage);
+  if (crop) {
+    gridOptions.cropMin = glm::dvec3((*crop)[0], (*crop)[1], (*crop)[2]);
+    gridOptions.cropMax = glm::dvec3((*crop)[3], (*crop)[4], (*crop)[5]);
+    if (gridOptions.cropMin->x > gridOptions.cropMax->x || gridOptions.cropMin->y > gridOptions.cropMax->y ||
+        gridOptions.cropMin->z > gridOptions.cropMax->z)
+      throw UsageError("--crop: the first corner must be below the second on every axis");
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const OccupancyMap map = loadMap(mapPath);
+  MapGrid mapGrid = [&] {
+    try {
+      return gridFromOccupancy(map, gridOptions);
+    } catch (const Error& e) {
+      throw Error(mapPath + ": " + e.what());
+    }
+  }();
+  const DensityGrid& grid = mapGrid.grid;
+
+  Camera camera = cameraFraming(glm::vec3(mapGrid.occupiedMin), glm::vec3(mapGrid.occupiedMax), fov);
+  if (cameraSpec) {
+    const auto& c = *cameraSpec;
+    camera.eye = glm::vec3(glm::dvec3(c[0], c[1], c[2]) - mapGrid.offset);
+    camera.target = glm::vec3(glm::dvec3(c[3], c[4], c[5]) - mapGrid.offset);
+    if (glm::length(camera.eye - camera.target) <= 0.0f) throw UsageError("--camera: the eye and the target are the same point");
+    const float reach = glm::length(glm::vec3(mapGrid.occupiedMax - mapGrid.occupiedMin)) + glm::length(camera.eye - camera.target);
+    camera.nearPlane = std::max(0.01f, glm::length(camera.eye - camera.target) * 0.002f);
+    camera.farPlane = 2.0f * reach + 1.0f;
+  }
+
+  Device device(options.device);
+  ShaderLibrary library(device, options.libraryOptions());
+  Scheduler scheduler(device, library);
+  PainterOptions po;
+  po.gridX = grid.nx, po.gridY = grid.ny, po.gridZ = grid.nz;
+  po.gridOrigin = glm::vec3(grid.origin[0], grid.origin[1], grid.origin[2]);
+  po.voxelSize = grid.voxelSize;
+  po.width = width, po.height = height;
+  // A voxel's exposed faces give about 2 triangles each: 12 per voxel covers the worst case.
+  po.maxTriangles = uint32_t(std::min<uint64_t>(mapGrid.occupiedVoxels * 12 + 65536, 1ull << 25));
+  po.largeTriangleArea = 256;
+  Painter painter(scheduler, po);
+  painter.setGrid(grid.density, grid.color);
+  painter.frame(camera);
+  const std::vector<uint32_t> image = painter.readImage().get();
+  const FrameCounters counters = painter.readCounters();
+  if (counters.overflowTriangles > 0)
+    throw Error(mapPath + ": the mesh has more triangles than the " + std::to_string(po.maxTriangles) +
+                " reserved (" + std::to_string(counters.overflowTriangles) + " over): internal sizing error");
+  std::vector<uint8_t> rgba(image.size() * 4);
+  std::memcpy(rgba.data(), image.data(), rgba.size());
+  writePng(outputPath, width, height, rgba, PngFormat::Rgba8);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  if (options.json) {
+    std::printf("{\"map\":%s,\"output\":%s,\"width\":%u,\"height\":%u,\"grid\":[%u,%u,%u],\"occupied_voxels\":%llu,"
+                "\"triangles\":%u,\"drawn_triangles\":%u,\"wall_s\":%.4f,\"device\":%s}\n",
+                jsonString(mapPath).c_str(), jsonString(outputPath).c_str(), width, height, grid.nx, grid.ny, grid.nz,
+                (unsigned long long)mapGrid.occupiedVoxels, counters.triangles, counters.drawnTriangles, seconds,
+                jsonString(device.info().name).c_str());
+  } else {
+    std::printf("voxen render: %s -> %s (%ux%u) on %s\n", mapPath.c_str(), outputPath.c_str(), width, height,
+                device.info().name.c_str());
+    std::printf("%s occupied voxels on a %u x %u x %u grid, %s triangles (%s drawn), %.2f s\n",
+                withCommas(mapGrid.occupiedVoxels).c_str(), grid.nx, grid.ny, grid.nz, withCommas(counters.triangles).c_str(),
+                withCommas(counters.drawnTriangles).c_str(), seconds);
+  }
+  if (options.profile) scheduler.profile().print(std::cout);
+  return 0;
+}
+
+static CommandRegistration registration{"render", "draw a map's occupied voxels to a PNG (marching cubes + software rasterizer)",
+                                        &renderCommand};
+
+}  // namespace voxen::cli
