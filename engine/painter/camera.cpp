@@ -43,14 +43,31 @@ void Camera::orbit(float yaw, float pitch) {
 
 void Camera::zoom(float factor) { eye = target + (eye - target) * std::clamp(factor, 0.05f, 20.0f); }
 
-Camera cameraFraming(const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees) {
+Camera cameraFraming(const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees, float aspect) {
   Camera camera;
   camera.fovYDegrees = fovYDegrees;
   camera.target = 0.5f * (lo + hi);
   const float radius = std::max(0.5f * glm::length(hi - lo), 1e-3f);
-  // Far enough that the bounding sphere fits the vertical field of view.
-  const float distance = radius / std::sin(glm::radians(fovYDegrees) * 0.5f);
   const glm::vec3 direction = glm::normalize(glm::vec3(-0.55f, -0.75f, 0.65f));
+  // Far enough that the bounding sphere fits the narrower field of view; then closer, as
+  // long as the box's eight corners stay inside the picture (flat maps fill far more of it).
+  const float halfY = glm::radians(fovYDegrees) * 0.5f;
+  const float halfX = std::atan(std::tan(halfY) * aspect);
+  float distance = radius / std::sin(std::min(halfX, halfY));
+  auto fits = [&](float d) {
+    Camera c = camera;
+    c.eye = camera.target + direction * d;
+    c.nearPlane = std::max(d - 2.0f * radius, d * 0.01f);
+    c.farPlane = d + 2.0f * radius;
+    const glm::mat4 m = c.projection(aspect) * c.view();
+    for (int k = 0; k < 8; ++k) {
+      const glm::vec3 corner{k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z};
+      const glm::vec4 clip = m * glm::vec4(corner, 1.0f);
+      if (clip.w <= 0.0f || std::abs(clip.x) > 0.92f * clip.w || std::abs(clip.y) > 0.92f * clip.w) return false;
+    }
+    return true;
+  };
+  for (int i = 0; i < 24 && fits(distance * 0.9f); ++i) distance *= 0.9f;
   camera.eye = camera.target + direction * distance;
   camera.nearPlane = std::max(distance - 2.0f * radius, distance * 0.01f);
   camera.farPlane = distance + 2.0f * radius;

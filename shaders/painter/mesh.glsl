@@ -26,6 +26,10 @@ const uint kCaseTableStride = 8u;
 
 // Triangles as raw words: the normal bits travel untouched (no float round trip).
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer MeshTriangleWords { uvec4 v[]; };
+// The same lists as 64-bit words for the clean-block copy: lavapipe turns every component of
+// a buffer-address load or store into a loop over the lanes, so 8 words of 64 bits cost half
+// the loops of 4 uvec4 (measured: the copy was most of MeshEmit's time on lavapipe).
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer MeshTriangleWords64 { uint64_t v[]; };
 
 shared uint meshRowCounts[64];
 shared uvec4 meshBlockState;  // the block's BlockInfo as MeshEmit found it
@@ -236,9 +240,9 @@ void phaseMeshEmit() {
   } else {
     // Last frame's triangles of this block, as words. A clean block fitted completely last
     // frame (one that did not would still be dirty), so the source range is whole.
-    MeshTriangleWords src = MeshTriangleWords(uint64_t(f.previousTriangles));
-    MeshTriangleWords dst = MeshTriangleWords(uint64_t(f.triangles));
-    for (uint w = i; w < fits * 4u; w += 64u) dst.v[offset * 4u + w] = src.v[previousOffset * 4u + w];
+    MeshTriangleWords64 src = MeshTriangleWords64(uint64_t(f.previousTriangles));
+    MeshTriangleWords64 dst = MeshTriangleWords64(uint64_t(f.triangles));
+    for (uint w = i; w < fits * 8u; w += 64u) dst.v[offset * 8u + w] = src.v[previousOffset * 8u + w];
   }
   if (i == 0u) f.blocks.v[block].dirty = fits == count ? 0u : 1u;
 }

@@ -58,6 +58,27 @@ if "$voxen" help | grep -q "import-octomap"; then
   "$voxen" info back.vxm > /dev/null
 fi
 
+# The map drawn by the painter's renderer: a PNG of the asked size showing geometry.
+"$voxen" render gpu.vxm --output render.png --width 320 --height 200 --json > render.json
+head -c 8 render.png | od -An -c | grep -q "P   N   G" || fail "render.png is not a PNG"
+# PNG width and height: bytes 16-23, big-endian.
+size=$(od -An -tu1 -j16 -N8 render.png | tr -s ' ' | sed 's/^ //')
+[ "$size" = "0 0 1 64 0 0 0 200" ] || fail "render.png is not 320 x 200: header bytes $size"
+[ "$(json_number triangles render.json)" -gt 1000 ] || fail "render meshed too few triangles: $(cat render.json)"
+[ "$(json_number drawn_triangles render.json)" -gt 100 ] || fail "render drew too few triangles: $(cat render.json)"
+"$voxen" render gpu.vxm --output render-crop.png --width 160 --height 100 --crop -50,-50,0,50,50,1.2 \
+  --camera 0,-12,8,0,0,0 > /dev/null || fail "render with --crop and --camera failed"
+set +e
+"$voxen" render gpu.vxm --output bad.png --camera 1,2,3 2> badcamera.err
+status=$?
+"$voxen" render missing.vxm --output bad.png 2> missing.err
+missing_status=$?
+set -e
+[ $status -eq 2 ] || fail "render --camera with 3 numbers: exit status $status (want 2)"
+grep -q -- "--camera" badcamera.err || fail "render --camera: the error does not name the flag: $(cat badcamera.err)"
+[ $missing_status -eq 1 ] || fail "render of a missing map: exit status $missing_status (want 1)"
+grep -q "missing.vxm" missing.err || fail "render of a missing map: the error does not name the file: $(cat missing.err)"
+
 # Bad input: a clear error that names the file, a non-zero exit, never a crash.
 head -c 2000 run.ply > truncated.ply
 set +e

@@ -86,7 +86,7 @@ int renderCommand(const CommonOptions& options, const std::vector<std::string>& 
   }();
   const DensityGrid& grid = mapGrid.grid;
 
-  Camera camera = cameraFraming(glm::vec3(mapGrid.occupiedMin), glm::vec3(mapGrid.occupiedMax), fov);
+  Camera camera = cameraFraming(glm::vec3(mapGrid.occupiedMin), glm::vec3(mapGrid.occupiedMax), fov, float(width) / float(height));
   if (cameraSpec) {
     const auto& c = *cameraSpec;
     camera.eye = glm::vec3(glm::dvec3(c[0], c[1], c[2]) - mapGrid.offset);

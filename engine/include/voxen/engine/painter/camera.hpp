@@ -31,8 +31,9 @@ struct Camera {
   void zoom(float factor);
 };
 
-// A camera that sees the axis-aligned box [lo, hi] from above and to the side (the default
-// view of `voxen render` and the painter).
-Camera cameraFraming(const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees = 50.0f);
+// A camera that sees the axis-aligned box [lo, hi] from above and to the side, as close as
+// the box still fits a picture of this aspect (width / height): the default view of
+// `voxen render` and the painter.
+Camera cameraFraming(const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees = 50.0f, float aspect = 4.0f / 3.0f);
 
 }  // namespace voxen::painter
