@@ -153,6 +153,7 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
   caps.subgroupInCompute = subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT;
   caps.subgroupBasic = subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT;
   caps.subgroupShuffle = subgroup.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  caps.subgroupArithmetic = subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
   return caps;
 }
 

@@ -19,6 +19,7 @@ std::vector<std::string> missingFeatures(const DeviceCapabilities& caps) {
   if (!caps.subgroupInCompute) missing.emplace_back("subgroup operations in compute shaders");
   if (!caps.subgroupBasic) missing.emplace_back("subgroup basic operations");
   if (!caps.subgroupShuffle) missing.emplace_back("subgroup shuffle operations");
+  if (!caps.subgroupArithmetic) missing.emplace_back("subgroup arithmetic operations");
   return missing;
 }
 

@@ -44,6 +44,7 @@ voxen::DeviceCapabilities everything() {
   caps.apiVersion = VK_API_VERSION_1_3;
   caps.computeQueue = caps.bufferDeviceAddress = caps.timelineSemaphore = caps.shaderInt64 = true;
   caps.shaderBufferInt64Atomics = caps.subgroupInCompute = caps.subgroupBasic = caps.subgroupShuffle = true;
+  caps.subgroupArithmetic = true;
   caps.shaderBufferFloat32AtomicAdd = caps.memoryBudget = caps.timestamps = true;
   return caps;
 }
@@ -142,6 +143,7 @@ TEST_CASE("missingFeatures and requireFeatures name each missing feature and the
       {"subgroup", [](auto& c) { c.subgroupInCompute = false; }},
       {"basic", [](auto& c) { c.subgroupBasic = false; }},
       {"shuffle", [](auto& c) { c.subgroupShuffle = false; }},
+      {"arithmetic", [](auto& c) { c.subgroupArithmetic = false; }},
   };
   std::vector<std::string> names;
   for (const auto& test : cases) {

@@ -19,8 +19,8 @@ void printFeatures(const DeviceCapabilities& caps) {
   std::printf("  %-36s %s\n", "timelineSemaphore", yesNo(caps.timelineSemaphore));
   std::printf("  %-36s %s\n", "shaderInt64", yesNo(caps.shaderInt64));
   std::printf("  %-36s %s\n", "shaderBufferInt64Atomics", yesNo(caps.shaderBufferInt64Atomics));
-  std::printf("  %-36s %s\n", "subgroups in compute (basic, shuffle)",
-              yesNo(caps.subgroupInCompute && caps.subgroupBasic && caps.subgroupShuffle));
+  std::printf("  %-36s %s\n", "subgroup basic/shuffle/arithmetic",
+              yesNo(caps.subgroupInCompute && caps.subgroupBasic && caps.subgroupShuffle && caps.subgroupArithmetic));
   std::printf("features Voxen uses when present:\n");
   std::printf("  %-36s %s\n", "shaderBufferFloat32AtomicAdd", yesNo(caps.shaderBufferFloat32AtomicAdd));
   std::printf("  %-36s %s\n", "VK_EXT_memory_budget", yesNo(caps.memoryBudget));

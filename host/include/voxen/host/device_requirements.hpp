@@ -21,6 +21,7 @@ struct DeviceCapabilities {
   bool subgroupInCompute = false;
   bool subgroupBasic = false;
   bool subgroupShuffle = false;
+  bool subgroupArithmetic = false;  // subgroupAdd: the occupancy passes and the painter's brush count with it
   // Optional: used when present, never required.
   bool shaderBufferFloat32AtomicAdd = false;
   bool memoryBudget = false;
