@@ -1,3 +1,5 @@
+#include "strict_float.hpp"  // first: the brush must round as brush.glsl does
+
 #include "voxen/engine/painter/cpu_brush.hpp"
 
 #include <algorithm>

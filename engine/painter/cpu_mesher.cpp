@@ -3,13 +3,7 @@
 // this file must not be built with FMA contraction), so the two agree bit for bit.
 #include "voxen/engine/painter/cpu_mesher.hpp"
 
-// GCC contracts a * b + c into an FMA in C++ even in ISO mode when the target has FMA
-// (-march=haswell and later); the shaders round each product, so must this file.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "strict_float.hpp"  // first: no FMA contraction below
 
 #include <algorithm>
 #include <array>

@@ -1,11 +1,7 @@
 // The CPU twin of shaders/painter/raster.glsl. Each float expression is the GLSL one in the
 // same order; the GLSL marks them `precise`, and this file forbids FMA contraction, so both
 // round alike. Integer edge functions are exact on both sides.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "strict_float.hpp"  // first: no FMA contraction below
 
 #include "voxen/engine/painter/cpu_rasterizer.hpp"
 

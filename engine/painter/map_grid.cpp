@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <vector>
 
 #include "voxen/engine/painter/frame_layout.hpp"
 #include "voxen/host/error.hpp"
@@ -74,6 +75,8 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
   result.occupiedMax = map.voxelCentre(hi) - result.offset + glm::dvec3(0.5 * res);
   result.grid = DensityGrid(nx, ny, nz, float(res));
   const float zSpan = float(std::max<int64_t>(extent[2] - 1, 1));
+  std::vector<int32_t> axis[3];
+  for (auto& a : axis) a.reserve(occupied);
   for (const auto& [key, region] : map.regions())
     for (uint32_t i = 0; i < region.occupancy.size(); ++i) {
       if (map.classify(region.occupancy[i]) != VoxelClass::Occupied) continue;
@@ -82,7 +85,19 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
       const size_t s = result.grid.index(uint32_t(v.x - first.x), uint32_t(v.y - first.y), uint32_t(v.z - first.z));
       result.grid.density[s] = 1.0f;
       result.grid.color[s] = heightColor(float(v.z - lo.z) / zSpan);
+      axis[0].push_back(v.x), axis[1].push_back(v.y), axis[2].push_back(v.z);
     }
+  const glm::dvec3 firstCentre = map.voxelCentre(first);
+  for (int a = 0; a < 3; ++a) {
+    auto at = [&](double fraction) {
+      auto nth = axis[a].begin() + std::ptrdiff_t(fraction * double(axis[a].size() - 1));
+      std::nth_element(axis[a].begin(), nth, axis[a].end());
+      return *nth;
+    };
+    const int32_t origin = (&first.x)[a];
+    result.bulkMin[a] = (at(0.01) - origin) * res - 0.5 * res + (firstCentre[a] - result.offset[a]);
+    result.bulkMax[a] = (at(0.99) - origin) * res + 0.5 * res + (firstCentre[a] - result.offset[a]);
+  }
   return result;
 }
 

@@ -2,7 +2,7 @@
 //                [--fov DEG] [--crop X0,Y0,Z0,X1,Y1,Z1] [--max-samples N] [--json]`
 // Draws an occupancy map with the painter's renderer: the occupied voxels become a density
 // grid, marching cubes meshes it on the GPU and the software rasterizer draws it. Camera
-// and crop are in map metres; without --camera the view frames the occupied voxels.
+// and crop are in map metres; without --camera the view frames where most occupied voxels are.
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -86,7 +86,7 @@ int renderCommand(const CommonOptions& options, const std::vector<std::string>& 
   }();
   const DensityGrid& grid = mapGrid.grid;
 
-  Camera camera = cameraFraming(glm::vec3(mapGrid.occupiedMin), glm::vec3(mapGrid.occupiedMax), fov, float(width) / float(height));
+  Camera camera = cameraFraming(glm::vec3(mapGrid.bulkMin), glm::vec3(mapGrid.bulkMax), fov, float(width) / float(height));
   if (cameraSpec) {
     const auto& c = *cameraSpec;
     camera.eye = glm::vec3(glm::dvec3(c[0], c[1], c[2]) - mapGrid.offset);

@@ -24,6 +24,9 @@ struct MapGrid {
   glm::dvec3 offset{0.0};  // map metres of the grid frame's origin
   uint64_t occupiedVoxels = 0;
   glm::dvec3 occupiedMin{0.0}, occupiedMax{0.0};  // metres, bounds of the occupied voxels drawn
+  // Where most of them are (1st to 99th percentile per axis), in the grid frame: what the
+  // default camera frames, so a few far stray voxels do not shrink the picture.
+  glm::dvec3 bulkMin{0.0}, bulkMax{0.0};
 };
 
 MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options = {});
