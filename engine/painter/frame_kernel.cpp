@@ -12,8 +12,10 @@ FrameKernels::FrameKernels(ShaderLibrary& library) {
 std::string phaseName(Phase phase) {
   switch (phase) {
     case Phase::Brush: return "painter brush";
+    case Phase::MeshList: return "painter mesh list";
     case Phase::MeshCount: return "painter mesh count";
     case Phase::MeshScan: return "painter mesh scan";
+    case Phase::MeshCopy: return "painter mesh copy";
     case Phase::MeshEmit: return "painter mesh emit";
     case Phase::RasterClear: return "painter raster clear";
     case Phase::RasterSmall: return "painter raster small";

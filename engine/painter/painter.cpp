@@ -50,11 +50,14 @@ Painter::Painter(Scheduler& scheduler, PainterOptions options)
   using A = FrameArena;
   const VkDeviceSize persistent = A::aligned(n * 4) * 2 + A::aligned(uint64_t(blocks()) * sizeof(BlockInfo)) + A::aligned(16);
   const VkDeviceSize perFrame = A::aligned(sizeof(FrameConstants)) + A::aligned(kCounterCount * 4) + A::aligned(4) +
+                                A::aligned(uint64_t(blocks()) * 4) +
                                 A::aligned(uint64_t(options_.maxTriangles) * sizeof(Triangle)) + A::aligned(pixelsTiled * 8) +
                                 (options_.countFragments ? A::aligned(pixelsTiled * 4) : 0) +
                                 A::aligned(uint64_t(options_.maxLargeTiles) * 8) +
                                 A::aligned(uint64_t(options_.width) * options_.height * 4);
-  // Two slabs: a frame reads the triangles of the one before (clean blocks are copied).
+  // Two slabs: a frame reads the triangles of the one before (clean blocks are copied) and
+  // writes over those of the one before that, in the same place of the same slab (clean
+  // blocks whose triangles are still there are not copied: BlockInfo::olderOffset).
   arena_ = std::make_unique<FrameArena>(scheduler.device(), "painter arena", persistent, perFrame, 2);
   density_ = arena_->persistent(n * 4);
   color_ = arena_->persistent(n * 4);
@@ -70,7 +73,7 @@ Painter::Painter(Scheduler& scheduler, PainterOptions options)
 Painter::~Painter() = default;
 
 void Painter::markAllDirty() {
-  std::vector<BlockInfo> table(blocks(), BlockInfo{0, 0, 0, 1});
+  std::vector<BlockInfo> table(blocks(), BlockInfo{0, 0, 0, 1, kNoOffset});
   scheduler_.upload(blockTable_, table.data(), table.size() * sizeof(BlockInfo));
   allDirty_ = true;
 }
@@ -96,12 +99,32 @@ void Painter::setGrid(const std::vector<float>& density, const std::vector<uint3
   markAllDirty();
 }
 
+FrameConstants viewConstants(const PainterOptions& options, const Camera& camera) {
+  FrameConstants f{};
+  const glm::mat4 viewProj = camera.viewProj(options.width, options.height);
+  std::memcpy(f.viewProj, &viewProj[0][0], sizeof(f.viewProj));
+  copyVec4(f.cameraPos, camera.eye, 1.0f);
+  copyVec4(f.lightDir, glm::normalize(options.lightDirection), 0.0f);
+  copyVec4(f.gridOrigin, options.gridOrigin, options.voxelSize);
+  f.gridSize[0] = options.gridX, f.gridSize[1] = options.gridY, f.gridSize[2] = options.gridZ;
+  f.width = options.width, f.height = options.height;
+  f.tilesX = (options.width + 7) / 8, f.tilesY = (options.height + 7) / 8;
+  f.rasterMode = options.rasterMode;
+  f.maxTriangles = options.maxTriangles;
+  f.backgroundColor = options.backgroundColor;
+  f.cullBackFaces = options.cullBackFaces ? 1u : 0u;
+  f.largeTriangleArea = options.largeTriangleArea;
+  f.maxLargeTiles = options.maxLargeTiles;
+  return f;
+}
+
 void Painter::frame(const Camera& camera, const Stroke* stroke) {
   const BufferRange lastTriangles = triangles_;
   arena_->beginFrame();
   constants_ = arena_->frame(sizeof(FrameConstants));
   counters_ = arena_->frame(kCounterCount * 4);
   blockTotal_ = arena_->frame(4);
+  blockLists_ = arena_->frame(uint64_t(blocks()) * 4);
   triangles_ = arena_->frame(uint64_t(options_.maxTriangles) * sizeof(Triangle));
   const uint64_t pixelsTiled = uint64_t(tilesX_) * tilesY_ * 64;
   framebuffer_ = arena_->frame(pixelsTiled * 8);
@@ -111,12 +134,7 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
   // The first frame re-meshes everything, so its "previous" list is never read.
   previousTriangles_ = lastTriangles.buffer ? lastTriangles : triangles_;
 
-  FrameConstants f{};
-  const glm::mat4 viewProj = camera.viewProj(options_.width, options_.height);
-  std::memcpy(f.viewProj, &viewProj[0][0], sizeof(f.viewProj));
-  copyVec4(f.cameraPos, camera.eye, 1.0f);
-  copyVec4(f.lightDir, glm::normalize(options_.lightDirection), 0.0f);
-  copyVec4(f.gridOrigin, options_.gridOrigin, options_.voxelSize);
+  FrameConstants f = viewConstants(options_, camera);
   uint32_t brushGroups = 0;
   if (stroke && (stroke->operation == kBrushAdd || stroke->operation == kBrushErase) && stroke->radius > 0.0f) {
     copyVec4(f.brushRayOrigin, stroke->origin, stroke->radius);
@@ -130,16 +148,7 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
     f.brushBoxSide = std::min<uint32_t>(2 * reach + 3, std::max({options_.gridX, options_.gridY, options_.gridZ}));
     brushGroups = divideUp(uint64_t(f.brushBoxSide) * f.brushBoxSide * f.brushBoxSide, 64);
   }
-  f.gridSize[0] = options_.gridX, f.gridSize[1] = options_.gridY, f.gridSize[2] = options_.gridZ;
   f.blockCount[0] = blocksX_, f.blockCount[1] = blocksY_, f.blockCount[2] = blocksZ_;
-  f.width = options_.width, f.height = options_.height;
-  f.tilesX = tilesX_, f.tilesY = tilesY_;
-  f.rasterMode = options_.rasterMode;
-  f.maxTriangles = options_.maxTriangles;
-  f.backgroundColor = options_.backgroundColor;
-  f.cullBackFaces = options_.cullBackFaces ? 1u : 0u;
-  f.largeTriangleArea = options_.largeTriangleArea;
-  f.maxLargeTiles = options_.maxLargeTiles;
   f.density = density_.address;
   f.color = color_.address;
   f.blocks = blockTable_.address;
@@ -153,6 +162,7 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
   f.blockTotal = blockTotal_.address;
   f.brushState = brushState_.address;
   f.caseTable = caseTable_.address();
+  f.blockLists = blockLists_.address;
   scheduler_.upload(constants_, &f, sizeof(f));
   scheduler_.fill(counters_, 0u);
 
@@ -171,9 +181,12 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
 void Painter::recordMeshing(const BufferRange& constants) {
   const BufferRange arena = arena_->buffer().range();
   const std::vector<BufferUse> uses{readsWrites(arena), reads(caseTable_)};
-  dispatchPhase(scheduler_, kernels_, Phase::MeshCount, constants, 0, blocks(), uses);
+  const uint64_t listGroups = meshListGroups(blocks());
+  dispatchPhase(scheduler_, kernels_, Phase::MeshList, constants, 0, divideUp(blocks(), 64), uses);
+  dispatchPhase(scheduler_, kernels_, Phase::MeshCount, constants, 0, listGroups, uses);
   dispatchPhase(scheduler_, kernels_, Phase::MeshScan, constants, 0, 1, uses);
-  dispatchPhase(scheduler_, kernels_, Phase::MeshEmit, constants, 0, blocks(), uses);
+  dispatchPhase(scheduler_, kernels_, Phase::MeshCopy, constants, 0, listGroups, uses);
+  dispatchPhase(scheduler_, kernels_, Phase::MeshEmit, constants, 0, listGroups, uses);
 }
 
 void Painter::recordRaster(const BufferRange& constants, const RasterGroups& minimum) {

@@ -24,8 +24,10 @@ layout(constant_id = 0) const uint kPhase = 0u;
 void main() {
   switch (kPhase) {
     case kPhaseBrush: phaseBrush(); break;
+    case kPhaseMeshList: phaseMeshList(); break;
     case kPhaseMeshCount: phaseMeshCount(); break;
     case kPhaseMeshScan: phaseMeshScan(); break;
+    case kPhaseMeshCopy: phaseMeshCopy(); break;
     case kPhaseMeshEmit: phaseMeshEmit(); break;
     case kPhaseRasterClear: phaseRasterClear(); break;
     case kPhaseRasterSmall: phaseRasterSmall(); break;

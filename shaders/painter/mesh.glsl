@@ -7,14 +7,37 @@
 // owns the row of 8 cells at block-local (y, z) = (i % 8, i / 8), walked in x. Cell order in
 // a block is x fastest, so rows in invocation order are the canonical triangle order.
 //
-// Phases, each with param 0 (engine/painter/painter.cpp dispatches them):
-//   MeshCount  groups = blocks: copy offset to previousOffset; dirty blocks recount.
-//   MeshScan   groups = 1:      offsets = exclusive prefix sum of counts; blockTotal.v[0] =
-//                               triangles in the list, min(total, maxTriangles); the excess
-//                               is added to counters[kCounterOverflow].
-//   MeshEmit   groups = blocks: dirty blocks emit, clean ones copy last frame's triangles.
-// Overflow never writes past maxTriangles: a block that does not fit completely keeps its
-// dirty flag, so it is re-meshed (not copied from an incomplete list) in the next frame.
+// Phases, each with param 0 (engine/painter/painter.cpp dispatches them, in this order):
+//   MeshList   one invocation per block: copy offset to previousOffset; append each dirty
+//              block to the dirty list (blockLists from the front,
+//              counters[kCounterDirtyBlocks] entries).
+//   MeshCount  any grid: the workgroups walk the dirty list; each listed block recounts.
+//   MeshScan   groups = 1: offsets = exclusive prefix sum of counts; blockTotal.v[0] =
+//              triangles in the list, min(total, maxTriangles); the excess is added to
+//              counters[kCounterOverflow]. Clean blocks: those that do not fit become dirty;
+//              those not already in place (below) go onto the copy list (blockLists from
+//              the back, counters[kCounterCopyBlocks] entries).
+//   MeshCopy   any grid: the workgroups walk the copy list; each block copies what fits of
+//              last frame's triangles.
+//   MeshEmit   any grid: the workgroups walk the dirty list; each block emits.
+// Lists are in no particular order: a listed block writes only its own places, so the mesh
+// is deterministic. Only listed blocks run the marching-cubes or copy code. That matters on
+// lavapipe, which runs every branch under lane masks even when no lane takes it: a phase
+// with a workgroup per block paid for the whole emission code in every block. A walking
+// workgroup takes at most kMeshBlocksPerGroup blocks (frame_layout.hpp: meshListGroups),
+// so a frame that lists every block stays within the iteration budget.
+//
+// Copies are lavapipe's largest meshing cost (each component of a buffer-address load or
+// store is a loop over the lanes), so a clean block whose triangles already lie at its new
+// offset in the list this frame writes is not copied. That list is the one of two frames
+// ago: BlockInfo::olderOffset says where the block's triangles lie there, complete
+// (kNoOffset when the block changed or did not fit since). MeshScan sets it for the next
+// frame to previousOffset for a clean block (it fitted last frame, or it would be dirty)
+// and to kNoOffset for a dirty one.
+//
+// Overflow never writes past maxTriangles: a block that does not fit completely keeps (or,
+// if clean, gets) its dirty flag, so it is re-meshed (not copied from an incomplete list) in
+// the next frame.
 //
 // Incremental meshing equals a full one only if every block whose cells read a changed
 // sample is dirty. Cell c reads its corners c..c+1 and, through the normals' central
@@ -32,7 +55,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer MeshTriangl
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer MeshTriangleWords64 { uint64_t v[]; };
 
 shared uint meshRowCounts[64];
-shared uvec4 meshBlockState;  // the block's BlockInfo as MeshEmit found it
+shared uvec2 meshBlockState;  // (triangleCount, offset) of the block MeshEmit meshes
 
 struct MeshGrid {
   FloatArray density;
@@ -177,19 +200,38 @@ uint meshRowPrefix(uint n) {
   return sum;
 }
 
-void phaseMeshCount() {
-  uint block = painterGroupIndex();
-  if (block >= meshBlockCount()) return;  // the whole workgroup: barriers below stay uniform
+// The workgroups of a list-walking phase: all that were launched (a folded launch's extra
+// ones too), so any grid covers the list.
+uint meshListStride() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y; }
+
+// Triangles of a block at `offset` that fit the list.
+uint meshFits(uint offset, uint count, uint maxTriangles) {
+  return offset >= maxTriangles ? 0u : min(count, maxTriangles - offset);
+}
+
+void phaseMeshList() {
+  uint block = painterGroupIndex() * 64u + gl_LocalInvocationIndex;
+  if (block >= meshBlockCount()) return;
   FrameConstantsRef f = pc.frame;
   BlockArray blocks = f.blocks;
+  blocks.v[block].previousOffset = blocks.v[block].offset;
+  if (blocks.v[block].dirty != 0u) f.blockLists.v[atomicAdd(f.counters.v[kCounterDirtyBlocks], 1u)] = block;
+}
+
+void phaseMeshCount() {
+  FrameConstantsRef f = pc.frame;
+  BlockArray blocks = f.blocks;
+  UintArray list = f.blockLists;
   uint i = gl_LocalInvocationIndex;
-  bool dirty = blocks.v[block].dirty != 0u;  // this phase never writes it
-  if (i == 0u) blocks.v[block].previousOffset = blocks.v[block].offset;
-  if (!dirty) return;
+  uint listed = f.counters.v[kCounterDirtyBlocks];  // the same for the whole workgroup: the loop is uniform
   MeshGrid g = meshGrid();
-  meshRowCounts[i] = meshRowTriangles(g, f.caseTable, meshRow(g, block, i));
-  barrier();
-  if (i == 0u) blocks.v[block].triangleCount = meshRowPrefix(64u);
+  for (uint k = painterGroupIndex(); k < listed; k += meshListStride()) {
+    uint block = list.v[k];
+    meshRowCounts[i] = meshRowTriangles(g, f.caseTable, meshRow(g, block, i));
+    barrier();
+    if (i == 0u) blocks.v[block].triangleCount = meshRowPrefix(64u);
+    barrier();  // meshRowCounts is rewritten for the next block
+  }
 }
 
 void phaseMeshScan() {
@@ -198,6 +240,7 @@ void phaseMeshScan() {
   BlockArray blocks = f.blocks;
   uint i = gl_LocalInvocationIndex;
   uint n = meshBlockCount();
+  uint maxTriangles = f.maxTriangles;
   // Each invocation scans a contiguous slice: at most 2 * ceil(n / 64) + 64 loop steps, so
   // 65,536 blocks take about 2,100 (lavapipe's cap is 65,535).
   WorkRange range = workRange(i, (n + 63u) / 64u, n);
@@ -207,42 +250,66 @@ void phaseMeshScan() {
   barrier();
   uint offset = meshRowPrefix(i);
   for (uint b = range.begin; b < range.end; ++b) {
+    BlockInfo info = blocks.v[b];
     blocks.v[b].offset = offset;
-    offset += blocks.v[b].triangleCount;
+    uint older = kNoOffset;
+    if (info.dirty == 0u) {
+      uint fits = meshFits(offset, info.triangleCount, maxTriangles);
+      if (fits != info.triangleCount) blocks.v[b].dirty = 1u;
+      if (fits > 0u && info.olderOffset != offset)
+        f.blockLists.v[n - 1u - atomicAdd(f.counters.v[kCounterCopyBlocks], 1u)] = b;
+      older = info.previousOffset;
+    }
+    blocks.v[b].olderOffset = older;
+    offset += info.triangleCount;
   }
   if (i == 63u) {
     uint total = offset;
-    f.blockTotal.v[0] = min(total, f.maxTriangles);
-    if (total > f.maxTriangles) atomicAdd(f.counters.v[kCounterOverflow], total - f.maxTriangles);
+    f.blockTotal.v[0] = min(total, maxTriangles);
+    if (total > maxTriangles) atomicAdd(f.counters.v[kCounterOverflow], total - maxTriangles);
+  }
+}
+
+void phaseMeshCopy() {
+  FrameConstantsRef f = pc.frame;
+  BlockArray blocks = f.blocks;
+  UintArray list = f.blockLists;
+  uint i = gl_LocalInvocationIndex;
+  uint n = meshBlockCount();
+  uint listed = f.counters.v[kCounterCopyBlocks];
+  uint maxTriangles = f.maxTriangles;
+  // Last frame's triangles of the block, as words. A clean block fitted completely last
+  // frame (one that did not would still be dirty), so the source range is whole.
+  MeshTriangleWords64 src = MeshTriangleWords64(uint64_t(f.previousTriangles));
+  MeshTriangleWords64 dst = MeshTriangleWords64(uint64_t(f.triangles));
+  for (uint k = painterGroupIndex(); k < listed; k += meshListStride()) {
+    uint block = list.v[n - 1u - k];
+    uint count = blocks.v[block].triangleCount, offset = blocks.v[block].offset;
+    uint previousOffset = blocks.v[block].previousOffset;
+    uint words = meshFits(offset, count, maxTriangles) * 8u;
+    for (uint w = i; w < words; w += 64u) dst.v[offset * 8u + w] = src.v[previousOffset * 8u + w];
   }
 }
 
 void phaseMeshEmit() {
-  uint block = painterGroupIndex();
-  if (block >= meshBlockCount()) return;  // the whole workgroup: barriers below stay uniform
   FrameConstantsRef f = pc.frame;
+  UintArray list = f.blockLists;
   uint i = gl_LocalInvocationIndex;
-  if (i == 0u) {
-    BlockInfo info = f.blocks.v[block];
-    meshBlockState = uvec4(info.triangleCount, info.offset, info.previousOffset, info.dirty);
-  }
-  barrier();
-  uvec4 state = meshBlockState;
-  uint count = state.x, offset = state.y, previousOffset = state.z;
+  uint listed = f.counters.v[kCounterDirtyBlocks];  // the same for the whole workgroup: the loop is uniform
   uint maxTriangles = f.maxTriangles;
-  uint fits = offset >= maxTriangles ? 0u : min(count, maxTriangles - offset);
-  if (state.w != 0u) {
-    MeshGrid g = meshGrid();
+  MeshGrid g = meshGrid();
+  for (uint k = painterGroupIndex(); k < listed; k += meshListStride()) {
+    uint block = list.v[k];
+    if (i == 0u) {
+      BlockInfo info = f.blocks.v[block];
+      meshBlockState = uvec2(info.triangleCount, info.offset);
+    }
     MeshRow row = meshRow(g, block, i);
     meshRowCounts[i] = meshRowTriangles(g, f.caseTable, row);
     barrier();
+    uint count = meshBlockState.x, offset = meshBlockState.y;
     meshEmitRow(g, f.caseTable, row, offset + meshRowPrefix(i));
-  } else {
-    // Last frame's triangles of this block, as words. A clean block fitted completely last
-    // frame (one that did not would still be dirty), so the source range is whole.
-    MeshTriangleWords64 src = MeshTriangleWords64(uint64_t(f.previousTriangles));
-    MeshTriangleWords64 dst = MeshTriangleWords64(uint64_t(f.triangles));
-    for (uint w = i; w < fits * 8u; w += 64u) dst.v[offset * 8u + w] = src.v[previousOffset * 8u + w];
+    if (i == 0u) f.blocks.v[block].dirty = meshFits(offset, count, maxTriangles) == count ? 0u : 1u;
+    barrier();  // meshRowCounts and meshBlockState are rewritten for the next block
   }
-  if (i == 0u) f.blocks.v[block].dirty = fits == count ? 0u : 1u;
 }

@@ -10,19 +10,25 @@ const uint kBlockCells = 8u;
 const float kIsoLevel = 0.5;
 
 const uint kPhaseBrush = 0u;
-const uint kPhaseMeshCount = 1u;
-const uint kPhaseMeshScan = 2u;
-const uint kPhaseMeshEmit = 3u;
-const uint kPhaseRasterClear = 4u;
-const uint kPhaseRasterSmall = 5u;
-const uint kPhaseRasterLarge = 6u;
-const uint kPhaseResolve = 7u;
+const uint kPhaseMeshList = 1u;
+const uint kPhaseMeshCount = 2u;
+const uint kPhaseMeshScan = 3u;
+const uint kPhaseMeshCopy = 4u;
+const uint kPhaseMeshEmit = 5u;
+const uint kPhaseRasterClear = 6u;
+const uint kPhaseRasterSmall = 7u;
+const uint kPhaseRasterLarge = 8u;
+const uint kPhaseResolve = 9u;
 
 const uint kCounterLargeTriangles = 0u;
 const uint kCounterLargeTiles = 1u;
 const uint kCounterDrawnTriangles = 2u;
 const uint kCounterOverflow = 3u;
 const uint kCounterBrushVoxels = 4u;
+const uint kCounterDirtyBlocks = 5u;
+const uint kCounterCopyBlocks = 6u;
+
+const uint kNoOffset = 0xFFFFFFFFu;
 
 const uint kRasterShaded = 0u;
 const uint kRasterTriangleId = 1u;
@@ -39,6 +45,8 @@ struct BlockInfo {
   uint offset;
   uint previousOffset;
   uint dirty;
+  uint olderOffset;
+  uint unused0, unused1, unused2;
 };
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer TriangleArray { Triangle v[]; };
@@ -86,6 +94,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer FrameConsta
   UintArray blockTotal;
   Vec4Array brushState;
   UintArray caseTable;
+  UintArray blockLists;
 };
 
 // The frame's one push constant: where its constants are. `param` is a per-dispatch value

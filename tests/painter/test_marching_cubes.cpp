@@ -1,7 +1,8 @@
 // Marching cubes for the painter: the generated case table, the CPU reference's meshes
-// (closed, outward, the right area and volume), and the GPU phases (MeshCount, MeshScan,
-// MeshEmit of shaders/painter/mesh.glsl) against the CPU reference bit for bit, for full
-// and incremental meshing and when the triangle list overflows.
+// (closed, outward, the right area and volume), and the GPU phases (MeshList, MeshCount,
+// MeshScan, MeshCopy, MeshEmit of shaders/painter/mesh.glsl) against the CPU reference bit
+// for bit, for full and incremental meshing, for any number of list-walking workgroups up to
+// the iteration budget, and when the triangle list overflows.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -142,13 +143,17 @@ DensityGrid randomGrid(vt::Rng& rng, uint32_t n) {
 struct GpuFrame {
   std::vector<Triangle> triangles;  // the list's first blockTotal entries
   uint32_t listed = 0;              // blockTotal.v[0]
+  uint32_t dirtyBlocks = 0;         // counters[kCounterDirtyBlocks]: blocks MeshList listed
+  uint32_t copiedBlocks = 0;        // counters[kCounterCopyBlocks]: clean blocks MeshScan listed to copy
   uint32_t overflow = 0;            // counters[kCounterOverflow]
   std::vector<BlockInfo> blocks;    // after the frame
 };
 
 // The meshing part of a painter frame on its own buffers: two triangle lists used in turn
 // (`capacity` triangles plus `guard` more that must never be written), a persistent block
-// table, and the phase sequence MeshCount (blocks groups), MeshScan (1), MeshEmit (blocks).
+// table, and the phase sequence of painter.cpp: MeshList (a block per invocation),
+// MeshCount (list groups), MeshScan (1), MeshCopy (list groups), MeshEmit (list groups).
+// The list groups are meshListGroups(blocks) unless a frame asks for another number.
 class GpuMesher {
  public:
   static constexpr uint32_t kSentinel = 0xdeadbeefu;
@@ -159,6 +164,7 @@ class GpuMesher {
         color_(scheduler_.device(), "mc test colour", grid.color.size() * 4),
         blocks_(scheduler_.device(), "mc test blocks", uint64_t(grid.blockCount()) * sizeof(BlockInfo)),
         counters_(scheduler_.device(), "mc test counters", kCounterCount * 4),
+        blockLists_(scheduler_.device(), "mc test block lists", uint64_t(grid.blockCount()) * 4),
         total_(scheduler_.device(), "mc test block total", 16),
         constants_(scheduler_.device(), "mc test constants", sizeof(FrameConstants)),
         caseTable_(uploadCaseTable(scheduler_)) {
@@ -177,7 +183,7 @@ class GpuMesher {
   }
 
   void markAllDirty() {
-    std::vector<BlockInfo> table(grid_.blockCount(), BlockInfo{0, 0, 0, 1});
+    std::vector<BlockInfo> table(grid_.blockCount(), BlockInfo{0, 0, 0, 1, kNoOffset});
     scheduler_.upload(blocks_, table.data(), table.size() * sizeof(BlockInfo));
   }
 
@@ -189,7 +195,7 @@ class GpuMesher {
     scheduler_.upload(blocks_, table.data(), table.size() * sizeof(BlockInfo));
   }
 
-  GpuFrame frame(uint32_t maxTriangles) {
+  GpuFrame frame(uint32_t maxTriangles, uint64_t listGroups = 0) {
     REQUIRE(maxTriangles <= capacity_);
     const int current = frames_++ % 2;
     FrameConstants f{};
@@ -206,19 +212,26 @@ class GpuMesher {
     f.counters = counters_.address();
     f.blockTotal = total_.address();
     f.caseTable = caseTable_.address();
+    f.blockLists = blockLists_.address();
     scheduler_.upload(constants_, &f, sizeof(f));
     scheduler_.fill(counters_, 0u);
-    const std::vector<BufferUse> uses{reads(density_),           reads(color_),          readsWrites(blocks_),
-                                      readsWrites(lists_[0]),     readsWrites(lists_[1]), readsWrites(counters_),
-                                      readsWrites(total_),        reads(caseTable_)};
+    const std::vector<BufferUse> uses{reads(density_),       reads(color_),           readsWrites(blocks_),
+                                      readsWrites(lists_[0]), readsWrites(lists_[1]),  readsWrites(counters_),
+                                      readsWrites(total_),    readsWrites(blockLists_), reads(caseTable_)};
     const uint32_t blocks = grid_.blockCount();
-    dispatchPhase(scheduler_, kernels_, Phase::MeshCount, constants_, 0, blocks, uses);
+    const uint64_t groups = listGroups ? listGroups : meshListGroups(blocks);
+    dispatchPhase(scheduler_, kernels_, Phase::MeshList, constants_, 0, (blocks + 63) / 64, uses);
+    dispatchPhase(scheduler_, kernels_, Phase::MeshCount, constants_, 0, groups, uses);
     dispatchPhase(scheduler_, kernels_, Phase::MeshScan, constants_, 0, 1, uses);
-    dispatchPhase(scheduler_, kernels_, Phase::MeshEmit, constants_, 0, blocks, uses);
+    dispatchPhase(scheduler_, kernels_, Phase::MeshCopy, constants_, 0, groups, uses);
+    dispatchPhase(scheduler_, kernels_, Phase::MeshEmit, constants_, 0, groups, uses);
 
     GpuFrame out;
     out.listed = vt::readBack<uint32_t>(scheduler_, total_.range(0, 4))[0];
-    out.overflow = vt::readBack<uint32_t>(scheduler_, counters_)[kCounterOverflow];
+    const auto counters = vt::readBack<uint32_t>(scheduler_, counters_);
+    out.overflow = counters[kCounterOverflow];
+    out.dirtyBlocks = counters[kCounterDirtyBlocks];
+    out.copiedBlocks = counters[kCounterCopyBlocks];
     out.blocks = vt::readBack<BlockInfo>(scheduler_, blocks_);
     REQUIRE(out.listed <= maxTriangles);
     if (out.listed > 0)
@@ -238,7 +251,7 @@ class GpuMesher {
   FrameKernels kernels_;
   DensityGrid grid_;
   uint32_t capacity_, guard_;
-  Buffer density_, color_, blocks_, counters_, total_, constants_, caseTable_;
+  Buffer density_, color_, blocks_, counters_, blockLists_, total_, constants_, caseTable_;
   Buffer lists_[2];
   int frames_ = 0, last_ = 0;
 };
@@ -413,15 +426,31 @@ TEST_CASE("Marching cubes meshes of random fields are closed and consistently or
   CHECK(degenerate < triangles / 1000);
 
   // The GPU meshes the same random fields (every case, ambiguous faces, partial blocks)
-  // to the same bits.
+  // to the same bits, whatever the number of workgroups that walk the dirty list.
   for (int i = 0; i < 6; ++i) {
     const DensityGrid g = randomGrid(rng, i % 2 ? 12 : 16);
     const auto cpu = meshGrid(g);
     GpuMesher gpu(g, uint32_t(cpu.size() + 100));
-    const GpuFrame frame = gpu.frame(uint32_t(cpu.size() + 100));
+    const uint64_t listGroups = i < 2 ? 0 : uint64_t(i - 1);  // the default, then 1 to 4
+    INFO("random grid " << i << ", " << listGroups << " list groups (0: meshListGroups)");
+    const GpuFrame frame = gpu.frame(uint32_t(cpu.size() + 100), listGroups);
     CHECK(frame.overflow == 0);
+    CHECK(frame.dirtyBlocks == g.blockCount());
     requireSameTriangles(frame.triangles, cpu, "random field, GPU vs CPU");
   }
+
+  // The iteration budget: kMeshBlocksPerGroup dirty blocks of random field (the most
+  // triangles per cell, so the longest loops) in one workgroup. Truncated loops would
+  // lose triangles.
+  const uint32_t side = 4 * kBlockCells;  // 31 cells: 4 x 4 x 4 blocks
+  static_assert(4 * 4 * 4 == kMeshBlocksPerGroup);
+  const DensityGrid g = randomGrid(rng, side);
+  const auto cpu = meshGrid(g);
+  GpuMesher gpu(g, uint32_t(cpu.size() + 100));
+  const GpuFrame frame = gpu.frame(uint32_t(cpu.size() + 100), 1);
+  CHECK(frame.overflow == 0);
+  CHECK(frame.dirtyBlocks == kMeshBlocksPerGroup);
+  requireSameTriangles(frame.triangles, cpu, "kMeshBlocksPerGroup random blocks in one workgroup, GPU vs CPU");
 }
 
 TEST_CASE("A meshed sphere is closed, has the sphere's area and volume, and the GPU's mesh equals the CPU's", "[painter][mesh]") {
@@ -470,9 +499,12 @@ TEST_CASE("A meshed sphere is closed, has the sphere's area and volume, and the 
 
   const auto start = std::chrono::steady_clock::now();
   GpuMesher gpu(g, uint32_t(cpu.size()) + 1000);
+  // The painter's launch: every block dirty, several per list-walking workgroup.
+  REQUIRE(g.blockCount() > meshListGroups(g.blockCount()));
   const GpuFrame frame = gpu.frame(uint32_t(cpu.size()) + 1000);
   WARN("GPU meshing of the 128^3 sphere (" << cpu.size() << " triangles): " << vt::msSince(start) << " ms");
   CHECK(frame.overflow == 0);
+  CHECK(frame.dirtyBlocks == g.blockCount());
   requireSameTriangles(frame.triangles, cpu, "sphere, GPU vs CPU");
   for (const BlockInfo& b : frame.blocks) REQUIRE(b.dirty == 0);
 }
@@ -487,6 +519,7 @@ TEST_CASE("Incremental meshing of the blocks strokes touch equals a full re-mesh
   requireSameTriangles(incremental.frame(capacity).triangles, meshGrid(g), "first frame, GPU vs CPU");
 
   vt::Rng rng(21);
+  uint32_t inPlace = 0;  // clean blocks with triangles that MeshScan found in place (not copied)
   for (int s = 0; s < 10; ++s) {
     INFO("stroke " << s);
     const Vec3d centre{g.origin[0] + double(rng.range(2, g.nx - 3)) * g.voxelSize + 0.13,
@@ -503,7 +536,9 @@ TEST_CASE("Incremental meshing of the blocks strokes touch equals a full re-mesh
 
     incremental.upload(g);
     incremental.markDirty(dirty);
-    const GpuFrame inc = incremental.frame(capacity);
+    // The dirty list walked by the default launch, then by fewer workgroups than entries.
+    const GpuFrame inc = incremental.frame(capacity, s % 2 ? 2 : 0);
+    CHECK(inc.dirtyBlocks == dirtyBlocks);
     GpuMesher full(g, capacity);
     const GpuFrame all = full.frame(capacity);
     const auto cpu = meshGrid(g);
@@ -512,7 +547,12 @@ TEST_CASE("Incremental meshing of the blocks strokes touch equals a full re-mesh
     requireSameTriangles(inc.triangles, all.triangles, "incremental vs full GPU re-mesh");
     for (const BlockInfo& b : inc.blocks) REQUIRE(b.dirty == 0);
     REQUIRE(checkClosed(inc.triangles).closed());
+    uint32_t cleanWithTriangles = 0;
+    for (uint32_t b = 0; b < g.blockCount(); ++b) cleanWithTriangles += !dirty[b] && all.blocks[b].triangleCount > 0;
+    REQUIRE(inc.copiedBlocks <= cleanWithTriangles);
+    inPlace += cleanWithTriangles - inc.copiedBlocks;
   }
+  CHECK(inPlace > 0);  // the in-place path ran, and the meshes above stayed equal
 }
 
 TEST_CASE("A triangle list too small for the mesh counts the overflow, stays in bounds and recovers", "[painter][mesh]") {
@@ -548,39 +588,110 @@ TEST_CASE("A triangle list too small for the mesh counts the overflow, stays in 
   const GpuFrame recovered = gpu.frame(total);
   CHECK(recovered.overflow == 0);
   requireSameTriangles(recovered.triangles, cpu, "frame after the overflow");
+  for (const BlockInfo& b : recovered.blocks) REQUIRE(b.dirty == 0);
+
+  // Clean blocks that no longer fit (no block is dirty, the list shrinks): MeshCopy copies
+  // what fits, never past maxTriangles, and marks the blocks it cut dirty. This frame uses
+  // the list the cut frame wrote, whose entries past maxTriangles still hold the fill.
+  const uint32_t smaller = total * 4 / 5 + 3;
+  REQUIRE(smaller > maxTriangles);
+  const GpuFrame copied = gpu.frame(smaller);
+  CHECK(copied.dirtyBlocks == 0);
+  // This frame writes the cut frame's list: the blocks that fitted there are in place, the
+  // others are copied as far as they fit.
+  uint32_t wantCopied = 0;
+  offset = 0;
+  for (const auto& block : perBlock) {
+    const uint32_t count = uint32_t(block.size());
+    wantCopied += count > 0 && offset + count > maxTriangles && offset < smaller;
+    offset += count;
+  }
+  CHECK(copied.copiedBlocks == wantCopied);
+  CHECK(copied.listed == smaller);
+  CHECK(copied.overflow == total - smaller);
+  requireSameTriangles(copied.triangles, std::vector<Triangle>(cpu.begin(), cpu.begin() + smaller), "clean blocks cut");
+  const auto copiedTail = gpu.tail(smaller);
+  CHECK(size_t(std::count(copiedTail.begin(), copiedTail.end(), GpuMesher::kSentinel)) == copiedTail.size());
+  offset = 0, stillDirty = 0;
+  for (uint32_t b = 0; b < perBlock.size(); ++b) {
+    const uint32_t count = uint32_t(perBlock[b].size());
+    CHECK(copied.blocks[b].dirty == (count > 0 && offset + count > smaller ? 1u : 0u));
+    stillDirty += copied.blocks[b].dirty;
+    offset += count;
+  }
+  CHECK(stillDirty > 0);
+  const GpuFrame again = gpu.frame(total);
+  CHECK(again.overflow == 0);
+  requireSameTriangles(again.triangles, cpu, "frame after the clean blocks were cut");
 }
 
-TEST_CASE("MeshScan gives exact block offsets for 65,536 blocks and counts the overflow", "[painter][mesh]") {
+TEST_CASE("MeshScan gives exact block offsets for 65,536 blocks, counts the overflow and lists the copies", "[painter][mesh]") {
   Scheduler& scheduler = vt::gpu().scheduler;
   FrameKernels kernels(vt::gpu().library);
   const uint32_t blocksX = 64, blocksY = 64, blocksZ = 16, n = blocksX * blocksY * blocksZ;
+  const uint32_t maxTriangles = 1u << 20;
   vt::Rng rng(31);
+  // Random counts, a quarter of the blocks dirty; clean blocks' triangles in place in the
+  // list of two frames ago (olderOffset == the new offset), elsewhere, or not there.
   std::vector<BlockInfo> table(n);
-  for (auto& b : table) b = {uint32_t(rng.range(0, 40)), 0xffffffffu, 0, 0};
+  std::vector<uint32_t> offsets(n);
+  uint32_t offset = 0;
+  for (uint32_t b = 0; b < n; ++b) {
+    offsets[b] = offset;
+    BlockInfo& info = table[b];
+    info.triangleCount = uint32_t(rng.range(0, 40));
+    info.offset = 0xffffffffu;
+    info.previousOffset = rng.u32();
+    info.dirty = rng.chance(25) ? 1u : 0u;
+    const int where = int(rng.range(0, 2));
+    info.olderOffset = where == 0 ? offset : (where == 1 ? offset + 1 : kNoOffset);
+    offset += info.triangleCount;
+  }
+  REQUIRE(offset > maxTriangles);
   Buffer blocks(scheduler.device(), "mc scan blocks", n * sizeof(BlockInfo));
   Buffer counters(scheduler.device(), "mc scan counters", kCounterCount * 4);
   Buffer total(scheduler.device(), "mc scan total", 16);
+  Buffer lists(scheduler.device(), "mc scan block lists", n * 4);
   Buffer constants(scheduler.device(), "mc scan constants", sizeof(FrameConstants));
   FrameConstants f{};
   f.blockCount[0] = blocksX, f.blockCount[1] = blocksY, f.blockCount[2] = blocksZ;
-  f.maxTriangles = 1u << 20;
+  f.maxTriangles = maxTriangles;
   f.blocks = blocks.address();
   f.counters = counters.address();
   f.blockTotal = total.address();
+  f.blockLists = lists.address();
   scheduler.upload(blocks, table.data(), n * sizeof(BlockInfo));
   scheduler.upload(constants, &f, sizeof(f));
   scheduler.fill(counters, 0u);
   dispatchPhase(scheduler, kernels, Phase::MeshScan, constants, 0, 1,
-                {readsWrites(blocks), readsWrites(counters), readsWrites(total)});
+                {readsWrites(blocks), readsWrites(counters), readsWrites(total), readsWrites(lists)});
   const auto scanned = vt::readBack<BlockInfo>(scheduler, blocks);
-  uint32_t offset = 0;
+  const auto counterValues = vt::readBack<uint32_t>(scheduler, counters);
+  const auto listed = vt::readBack<uint32_t>(scheduler, lists);
+  std::vector<uint32_t> wantCopies;
   for (uint32_t b = 0; b < n; ++b) {
     INFO("block " << b);
-    REQUIRE(scanned[b].offset == offset);
-    REQUIRE(scanned[b].triangleCount == table[b].triangleCount);
-    offset += table[b].triangleCount;
+    const BlockInfo& before = table[b];
+    const BlockInfo& after = scanned[b];
+    REQUIRE(after.offset == offsets[b]);
+    REQUIRE(after.triangleCount == before.triangleCount);
+    REQUIRE(after.previousOffset == before.previousOffset);
+    if (before.dirty) {
+      REQUIRE(after.dirty == 1u);
+      REQUIRE(after.olderOffset == kNoOffset);
+      continue;
+    }
+    const uint32_t fits =
+        offsets[b] >= maxTriangles ? 0u : std::min(before.triangleCount, maxTriangles - offsets[b]);
+    REQUIRE(after.dirty == (fits == before.triangleCount ? 0u : 1u));
+    REQUIRE(after.olderOffset == before.previousOffset);
+    if (fits > 0 && before.olderOffset != offsets[b]) wantCopies.push_back(b);
   }
-  REQUIRE(offset > f.maxTriangles);
-  CHECK(vt::readBack<uint32_t>(scheduler, total.range(0, 4))[0] == f.maxTriangles);
-  CHECK(vt::readBack<uint32_t>(scheduler, counters)[kCounterOverflow] == offset - f.maxTriangles);
+  CHECK(vt::readBack<uint32_t>(scheduler, total.range(0, 4))[0] == maxTriangles);
+  CHECK(counterValues[kCounterOverflow] == offset - maxTriangles);
+  CHECK(counterValues[kCounterDirtyBlocks] == 0);
+  REQUIRE(counterValues[kCounterCopyBlocks] == wantCopies.size());
+  std::vector<uint32_t> gotCopies(listed.end() - wantCopies.size(), listed.end());
+  std::sort(gotCopies.begin(), gotCopies.end());
+  CHECK(gotCopies == wantCopies);
 }

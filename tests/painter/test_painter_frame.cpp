@@ -15,23 +15,6 @@ using namespace voxen::painter;
 
 namespace {
 
-FrameConstants rasterSettings(const PainterOptions& o, const Camera& camera) {
-  FrameConstants f{};
-  const glm::mat4 viewProj = camera.viewProj(o.width, o.height);
-  std::copy(&viewProj[0][0], &viewProj[0][0] + 16, f.viewProj);
-  const glm::vec3 light = glm::normalize(o.lightDirection);
-  f.lightDir[0] = light.x, f.lightDir[1] = light.y, f.lightDir[2] = light.z;
-  f.width = o.width, f.height = o.height;
-  f.tilesX = (o.width + 7) / 8, f.tilesY = (o.height + 7) / 8;
-  f.rasterMode = o.rasterMode;
-  f.maxTriangles = o.maxTriangles;
-  f.backgroundColor = o.backgroundColor;
-  f.cullBackFaces = o.cullBackFaces ? 1u : 0u;
-  f.largeTriangleArea = o.largeTriangleArea;
-  f.maxLargeTiles = o.maxLargeTiles;
-  return f;
-}
-
 size_t differingTriangles(const std::vector<Triangle>& expected, const std::vector<Triangle>& got) {
   size_t differing = expected.size() > got.size() ? expected.size() - got.size() : got.size() - expected.size();
   for (size_t i = 0; i < std::min(expected.size(), got.size()); ++i)
@@ -75,7 +58,7 @@ TEST_CASE("A painter frame equals the CPU brush, mesher and rasterizer chained",
       mesh.resize(counters.triangles);
       CHECK(differingTriangles(expectedMesh, mesh) == 0);
 
-      const RasterResult expected = rasterizeReference(expectedMesh, rasterSettings(options, camera));
+      const RasterResult expected = rasterizeReference(expectedMesh, viewConstants(options, camera));
       const std::vector<uint32_t> image = painter.readImage().get();
       size_t differingPixels = 0, covered = 0;
       for (size_t p = 0; p < image.size(); ++p) {

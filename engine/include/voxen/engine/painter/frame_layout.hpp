@@ -24,18 +24,36 @@ namespace voxen::painter {
 constexpr uint32_t kBlockCells = 8;
 constexpr float kIsoLevel = 0.5f;
 
-// Phases of the frame megakernel (shaders/painter/frame.comp, spec constant 0).
+// Phases of the frame megakernel (shaders/painter/frame.comp, spec constant 0). Meshing
+// (shaders/painter/mesh.glsl) runs per-block code only where it is short: the marching-cubes
+// code runs for the blocks on the frame's dirty list, the copy for those on its copy list.
 enum class Phase : uint32_t {
   Brush = 0,         // apply this frame's brush stroke to the grid, mark dirty blocks
-  MeshCount = 1,     // per dirty block: count triangles; clean blocks keep last frame's count
-  MeshScan = 2,      // block offsets in this frame's triangle list (exclusive prefix sum)
-  MeshEmit = 3,      // dirty blocks: emit triangles; clean blocks: copy last frame's
-  RasterClear = 4,   // framebuffer to "empty"
-  RasterSmall = 5,   // one invocation per triangle: small ones drawn, large ones queued
-  RasterLarge = 6,   // queued large triangles, one workgroup per (triangle, tile of pixels)
-  Resolve = 7,       // framebuffer to an RGBA8 image
-  Count = 8
+  MeshList = 1,      // per block: offset -> previousOffset; dirty blocks onto the dirty list
+  MeshCount = 2,     // per dirty-listed block: count triangles; clean blocks keep last frame's count
+  MeshScan = 3,      // block offsets (exclusive prefix sum); clean blocks to move onto the copy list
+  MeshCopy = 4,      // per copy-listed block: copy last frame's triangles
+  MeshEmit = 5,      // per dirty-listed block: emit triangles
+  RasterClear = 6,   // framebuffer to "empty"
+  RasterSmall = 7,   // one invocation per triangle: small ones drawn, large ones queued
+  RasterLarge = 8,   // queued large triangles, one workgroup per (triangle, tile of pixels)
+  Resolve = 9,       // framebuffer to an RGBA8 image
+  Count = 10
 };
+
+// MeshCount, MeshCopy and MeshEmit spread their list over the workgroups the host launched.
+// One listed block costs each invocation of a workgroup at most about 200 loop iterations to
+// mesh and 320 to copy (2,560 triangles), so a workgroup may take kMeshBlocksPerGroup of them
+// within the iteration budget (shaders/common/work_range.glsl) when every block is listed
+// (the first frame); beyond that a launch of kMeshGroups suits a GPU (on lavapipe every
+// launched workgroup pays one pass of the loop body even when the list has nothing for it).
+constexpr uint32_t kMeshBlocksPerGroup = 64;
+constexpr uint32_t kMeshGroups = 256;
+constexpr uint64_t meshListGroups(uint64_t blocks) {
+  const uint64_t budget = (blocks + kMeshBlocksPerGroup - 1) / kMeshBlocksPerGroup;
+  const uint64_t wanted = blocks < kMeshGroups ? blocks : kMeshGroups;
+  return budget > wanted ? budget : wanted;
+}
 
 struct Triangle {     // 64 bytes
   float p0[3];
@@ -50,13 +68,20 @@ struct Triangle {     // 64 bytes
 };
 static_assert(sizeof(Triangle) == 64);
 
-struct BlockInfo {    // 16 bytes, persistent across frames
+// BlockInfo::olderOffset when the block's triangles are not in the list of two frames ago.
+constexpr uint32_t kNoOffset = 0xFFFFFFFFu;
+
+struct BlockInfo {    // 32 bytes, persistent across frames
   uint32_t triangleCount;  // this frame's (after MeshCount)
   uint32_t offset;         // this frame's first triangle (after MeshScan)
-  uint32_t previousOffset; // last frame's first triangle (copied from offset before MeshScan)
-  uint32_t dirty;          // non-zero: re-mesh this frame (set by the brush, cleared by MeshEmit)
+  uint32_t previousOffset; // last frame's first triangle (copied from offset by MeshList)
+  uint32_t dirty;          // non-zero: re-mesh this frame (set by the brush, cleared by MeshEmit;
+                           // MeshScan and MeshEmit set it for a block that did not fit)
+  uint32_t olderOffset;    // where the block's current triangles lie, complete, in the list of
+                           // two frames ago (the one this frame writes), or kNoOffset (MeshScan)
+  uint32_t unused[3];
 };
-static_assert(sizeof(BlockInfo) == 16);
+static_assert(sizeof(BlockInfo) == 32);
 
 // Frame counters (one uint32 each), cleared at the start of every frame.
 enum Counter : uint32_t {
@@ -65,6 +90,8 @@ enum Counter : uint32_t {
   kCounterDrawnTriangles = 2,  // triangles that passed culling
   kCounterOverflow = 3,        // triangles that did not fit the triangle list (never silent)
   kCounterBrushVoxels = 4,     // samples the brush changed
+  kCounterDirtyBlocks = 5,     // entries of the dirty list (MeshList), at the front of blockLists
+  kCounterCopyBlocks = 6,      // entries of the copy list (MeshScan), at the back of blockLists
   kCounterCount = 8
 };
 
@@ -115,8 +142,10 @@ struct FrameConstants {
   uint64_t density;        // float per sample
   uint64_t color;          // uint per sample
   uint64_t blocks;         // BlockInfo per block
-  uint64_t triangles;      // this frame's Triangle list
-  uint64_t previousTriangles; // last frame's list (MeshEmit copies clean blocks from it)
+  uint64_t triangles;      // this frame's Triangle list: the one written two frames ago and untouched
+                           // since (or any, after every block was marked dirty): MeshCopy skips the
+                           // blocks whose triangles are still in place there (BlockInfo::olderOffset)
+  uint64_t previousTriangles; // last frame's list (MeshCopy copies clean blocks from it)
   uint64_t counters;       // uint32 per Counter
   uint64_t framebuffer;    // uint64 per pixel, tiled 8 x 8: ((ty * tilesX + tx) * 64 + py * 8 + px)
   uint64_t largeQueue;     // uvec2 per large triangle: (triangle, its first tile); tiles are 32x32-pixel chunks
@@ -125,7 +154,8 @@ struct FrameConstants {
   uint64_t blockTotal;     // uint: total triangles after MeshScan
   uint64_t brushState;     // vec4: the stroke's centre (world), w = 1 when there is a stroke
   uint64_t caseTable;      // the marching-cubes case table (marching_cubes_table.hpp)
+  uint64_t blockLists;     // uint per block: the frame's dirty list from the front, its copy list from the back
 };
-static_assert(sizeof(FrameConstants) == 336 && offsetof(FrameConstants, density) == 232);
+static_assert(sizeof(FrameConstants) == 344 && offsetof(FrameConstants, density) == 232);
 
 }  // namespace voxen::painter

@@ -55,6 +55,10 @@ struct FrameCounters {
   uint32_t brushVoxels = 0;        // samples the stroke changed
 };
 
+// The FrameConstants a frame with these options and this camera draws with, without the
+// buffer addresses and the stroke: what the CPU references (cpu_rasterizer.hpp) take.
+FrameConstants viewConstants(const PainterOptions& options, const Camera& camera);
+
 class Painter {
  public:
   Painter(Scheduler& scheduler, PainterOptions options = {});
@@ -102,8 +106,8 @@ class Painter {
   Buffer caseTable_;
   BufferRange density_, color_, blockTable_, brushState_;
   // This frame's allocations, and the triangle list of the frame before.
-  BufferRange constants_, counters_, blockTotal_, triangles_, previousTriangles_, framebuffer_, fragmentCounts_,
-      largeQueue_, image_;
+  BufferRange constants_, counters_, blockTotal_, blockLists_, triangles_, previousTriangles_, framebuffer_,
+      fragmentCounts_, largeQueue_, image_;
   bool allDirty_ = true;
   uint64_t frameIndex_ = 0;
 };
