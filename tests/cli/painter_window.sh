@@ -70,4 +70,30 @@ green=$("$probe" count painted.png dominant green)
 [ "$green" -ge 500 ] || fail "the painted screenshot shows only $green green pixels (unpainted: $green_still)"
 changed=$("$probe" diff still.png painted.png)
 [ "$changed" -ge 500 ] || fail "painting changed only $changed pixels"
-echo "painter_window: ok (green pixels: $green_still unpainted, $green painted; $(tail -1 painted.out))"
+# 5. Hot reload in the running window: the painter watches a copy of the shader folder;
+# while it runs, the resolve phase is edited to paint empty pixels yellow. Frames after the
+# edit must show it without a restart (and with no validation message).
+shaders=$(cd "$(dirname "$0")/../../shaders" && pwd)
+rm -rf shaders-copy
+cp -r "$shaders" shaders-copy
+grep -q "f.rasterMode == kRasterTriangleId ? 0xFFFFFFFFu : f.backgroundColor;" shaders-copy/painter/raster.glsl ||
+  fail "hot reload: the line this test edits is gone from shaders/painter/raster.glsl; update the test"
+xvfb-run -a -s "-screen 0 640x480x24" "$painter" --width 320 --height 240 --hot-reload="$PWD/shaders-copy" \
+  --screenshot reloaded.png --exit-after 300 > reloaded.out 2> reloaded.err &
+app=$!
+sleep 2
+# sed -i writes a new file and renames it over the old one, as editors do.
+sed -i 's/f.rasterMode == kRasterTriangleId ? 0xFFFFFFFFu : f.backgroundColor;/f.rasterMode == kRasterTriangleId ? 0xFFFFFFFFu : 0xff00ffffu;/' \
+  shaders-copy/painter/raster.glsl
+status=0
+wait $app || status=$?
+[ $status -eq 0 ] || fail "reloaded: exit status $status: $(cat reloaded.err)"
+if grep -qi "validation message\|validation error\|validation warning" reloaded.err; then
+  fail "reloaded: validation messages: $(cat reloaded.err)"
+fi
+yellow=$("$probe" count reloaded.png color ffff00)
+[ "$yellow" -gt $((total / 10)) ] ||
+  fail "after editing raster.glsl the running window shows only $yellow yellow background pixels: $(cat reloaded.out reloaded.err)"
+[ "$("$probe" count reloaded.png color $background)" -lt 100 ] || fail "after the edit the old background is still shown"
+
+echo "painter_window: ok (green pixels: $green_still unpainted, $green painted; $yellow yellow after the hot reload; $(tail -1 painted.out))"
