@@ -11,5 +11,8 @@
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer UintArray { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer FloatArray { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer Uint64Array { uint64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Uvec2Array { uvec2 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Uvec4Array { uvec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec4Array { vec4 v[]; };
 
 #endif

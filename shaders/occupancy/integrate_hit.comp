@@ -17,7 +17,7 @@ void main() {
   // Read only what the hit needs: on lavapipe every component of a buffer load is a loop
   // over the lanes, and the default case needs 4 of the ray's 20 words, in three 64-bit
   // loads: (start.z, flags) and (end.x, end.y) and (end.z, segments).
-  Word64Array words = Word64Array(uint64_t(pc.rays));
+  Uint64Array words = Uint64Array(uint64_t(pc.rays));
   gRay.flags = unpackUint2x32(words.v[i * 10u + 5u]).y;
   if ((gRay.flags & kSampleHit) == 0u) return;
   gRay.end = ivec3(unpackUint2x32(words.v[i * 10u + 6u]), unpackUint2x32(words.v[i * 10u + 7u]).x);

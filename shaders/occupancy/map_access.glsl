@@ -12,13 +12,6 @@
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { GpuRay v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray { uvec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer TableArray { ivec4 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer Uvec4Array { uvec4 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer Uvec2Array { uvec2 v[]; };
-
-// The same records read 64 bits at a time: lavapipe turns every component of a
-// buffer-device-address load into a loop over the 8 lanes whatever its width, so two
-// 32-bit fields in one 64-bit load cost one such loop instead of two.
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer Word64Array { uint64_t v[]; };
 
 // Mirrors voxen::OccupancyPush (engine/occupancy/gpu_integrator.cpp): 128 bytes, the most
 // push constants Vulkan guarantees.
@@ -85,7 +78,10 @@ void loadPushConstants() {
 // (d.z, meanPacked) (start.x, start.y) (start.z, flags) (end.x, end.y) (end.z, segments)
 // (slotBase, regionCount) (unused).
 void loadRayForWalk(uint r) {
-  Word64Array words = Word64Array(uint64_t(pc.rays));
+  // The record read 64 bits at a time (as Uint64Array): lavapipe turns every component of
+  // a buffer-device-address load into a loop over the 8 lanes whatever its width, so two
+  // 32-bit fields in one 64-bit load cost one such loop instead of two.
+  Uint64Array words = Uint64Array(uint64_t(pc.rays));
   uint base = r * 10u;
   uvec2 q0 = unpackUint2x32(words.v[base + 0u]);
   uvec2 q1 = unpackUint2x32(words.v[base + 1u]);
@@ -109,7 +105,7 @@ void loadRayForWalk(uint r) {
 }
 
 // Segment i of the dispatch: (ray, segment index), one 64-bit load.
-uvec2 loadSegment(uint i) { return unpackUint2x32(Word64Array(uint64_t(pc.segments)).v[i]); }
+uvec2 loadSegment(uint i) { return unpackUint2x32(Uint64Array(uint64_t(pc.segments)).v[i]); }
 
 uint hashRegion(ivec3 key) {
   uint h = uint(key.x) * 0x9E3779B1u;

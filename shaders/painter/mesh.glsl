@@ -47,12 +47,10 @@
 // kCaseTableStride in marching_cubes_table.hpp: uints per case (count, then triangles).
 const uint kCaseTableStride = 8u;
 
-// Triangles as raw words: the normal bits travel untouched (no float round trip).
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer MeshTriangleWords { uvec4 v[]; };
-// The same lists as 64-bit words for the clean-block copy: lavapipe turns every component of
+// Triangle lists are written as raw Uvec4Array words, so the normal bits travel untouched
+// (no float round trip), and copied as Uint64Array words: lavapipe turns every component of
 // a buffer-address load or store into a loop over the lanes, so 8 words of 64 bits cost half
 // the loops of 4 uvec4 (measured: the copy was most of MeshEmit's time on lavapipe).
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer MeshTriangleWords64 { uint64_t v[]; };
 
 shared uint meshRowCounts[64];
 shared uvec2 meshBlockState;  // (triangleCount, offset) of the block MeshEmit meshes
@@ -155,7 +153,7 @@ uvec4 meshEdgeVertex(MeshGrid g, uvec3 cell, uint e) {
 // maxTriangles are skipped.
 void meshEmitRow(MeshGrid g, UintArray table, MeshRow r, uint first) {
   FrameConstantsRef f = pc.frame;
-  MeshTriangleWords dst = MeshTriangleWords(uint64_t(f.triangles));
+  Uvec4Array dst = Uvec4Array(uint64_t(f.triangles));
   UintArray colors = f.color;
   uint maxTriangles = f.maxTriangles;
   uint next = first;
@@ -280,8 +278,8 @@ void phaseMeshCopy() {
   uint maxTriangles = f.maxTriangles;
   // Last frame's triangles of the block, as words. A clean block fitted completely last
   // frame (one that did not would still be dirty), so the source range is whole.
-  MeshTriangleWords64 src = MeshTriangleWords64(uint64_t(f.previousTriangles));
-  MeshTriangleWords64 dst = MeshTriangleWords64(uint64_t(f.triangles));
+  Uint64Array src = Uint64Array(uint64_t(f.previousTriangles));
+  Uint64Array dst = Uint64Array(uint64_t(f.triangles));
   for (uint k = painterGroupIndex(); k < listed; k += meshListStride()) {
     uint block = list.v[n - 1u - k];
     uint count = blocks.v[block].triangleCount, offset = blocks.v[block].offset;

@@ -51,8 +51,6 @@ struct BlockInfo {
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer TriangleArray { Triangle v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer BlockArray { BlockInfo v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer Uvec2Array { uvec2 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec4Array { vec4 v[]; };
 
 const uint kBrushNone = 0u;
 const uint kBrushAdd = 1u;
