@@ -53,12 +53,16 @@ Camera cameraFraming(const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees
   // long as the box's eight corners stay inside the picture (flat maps fill far more of it).
   const float halfY = glm::radians(fovYDegrees) * 0.5f;
   const float halfX = std::atan(std::tan(halfY) * aspect);
-  float distance = radius / std::sin(std::min(halfX, halfY));
-  auto fits = [&](float d) {
+  // The camera `d` away from the target along `direction`, its depth range around the box.
+  auto placed = [&](float d) {
     Camera c = camera;
     c.eye = camera.target + direction * d;
     c.nearPlane = std::max(d - 2.0f * radius, d * 0.01f);
     c.farPlane = d + 2.0f * radius;
+    return c;
+  };
+  auto fits = [&](float d) {
+    const Camera c = placed(d);
     const glm::mat4 m = c.projection(aspect) * c.view();
     for (int k = 0; k < 8; ++k) {
       const glm::vec3 corner{k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z};
@@ -67,11 +71,9 @@ Camera cameraFraming(const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees
     }
     return true;
   };
+  float distance = radius / std::sin(std::min(halfX, halfY));
   for (int i = 0; i < 24 && fits(distance * 0.9f); ++i) distance *= 0.9f;
-  camera.eye = camera.target + direction * distance;
-  camera.nearPlane = std::max(distance - 2.0f * radius, distance * 0.01f);
-  camera.farPlane = distance + 2.0f * radius;
-  return camera;
+  return placed(distance);
 }
 
 }  // namespace voxen::painter

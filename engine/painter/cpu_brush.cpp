@@ -44,17 +44,12 @@ std::optional<glm::vec3> strokeCentre(const DensityGrid& grid, const Stroke& str
   return std::nullopt;
 }
 
-uint32_t brushBoxSide(const DensityGrid& grid, float radius) {
-  const uint32_t reach = uint32_t(std::ceil(radius / grid.voxelSize));
-  return std::min<uint32_t>(2 * reach + 3, std::max({grid.nx, grid.ny, grid.nz}));
-}
-
 std::set<uint32_t> applyStroke(DensityGrid& grid, const Stroke& stroke, uint32_t* changed) {
   std::set<uint32_t> dirty;
   uint32_t count = 0;
   const std::optional<glm::vec3> centre = strokeCentre(grid, stroke);
   if (centre && stroke.radius > 0.0f && (stroke.operation == kBrushAdd || stroke.operation == kBrushErase)) {
-    const int32_t side = int32_t(brushBoxSide(grid, stroke.radius));
+    const int32_t side = int32_t(brushBoxSide(stroke.radius, grid.voxelSize, std::max({grid.nx, grid.ny, grid.nz})));
     const glm::ivec3 c = nearestSample(grid, *centre);
     const glm::ivec3 n{int32_t(grid.nx), int32_t(grid.ny), int32_t(grid.nz)};
     const uint32_t blocksX = (grid.nx - 1 + kBlockCells - 1) / kBlockCells, blocksY = (grid.ny - 1 + kBlockCells - 1) / kBlockCells;

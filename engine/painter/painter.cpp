@@ -99,6 +99,11 @@ void Painter::setGrid(const std::vector<float>& density, const std::vector<uint3
   markAllDirty();
 }
 
+uint32_t brushBoxSide(float radius, float voxelSize, uint32_t largestAxis) {
+  const uint32_t reach = uint32_t(std::ceil(radius / voxelSize));
+  return std::min<uint32_t>(2 * reach + 3, largestAxis);
+}
+
 FrameConstants viewConstants(const PainterOptions& options, const Camera& camera) {
   FrameConstants f{};
   const glm::mat4 viewProj = camera.viewProj(options.width, options.height);
@@ -142,10 +147,7 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
     copyVec4(f.brushRayDir, direction, stroke->searchDistance);
     f.brushColor = stroke->color;
     f.brushMode = stroke->operation | (stroke->atRayHit ? kBrushAtRayHit : 0u);
-    // The cube of samples the sphere and its ramp (density > 0 up to one voxel outside the
-    // radius) can reach, around the centre sample (cpu_brush.cpp's brushBoxSide).
-    const uint32_t reach = uint32_t(std::ceil(stroke->radius / options_.voxelSize));
-    f.brushBoxSide = std::min<uint32_t>(2 * reach + 3, std::max({options_.gridX, options_.gridY, options_.gridZ}));
+    f.brushBoxSide = brushBoxSide(stroke->radius, options_.voxelSize, std::max({options_.gridX, options_.gridY, options_.gridZ}));
     brushGroups = divideUp(uint64_t(f.brushBoxSide) * f.brushBoxSide * f.brushBoxSide, 64);
   }
   f.blockCount[0] = blocksX_, f.blockCount[1] = blocksY_, f.blockCount[2] = blocksZ_;

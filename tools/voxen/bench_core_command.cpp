@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "stopwatch.hpp"
 #include "voxen/engine/self_test_push.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -21,9 +22,6 @@ namespace voxen::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 using selftest::FillIotaPush;
 using selftest::SaxpyPush;

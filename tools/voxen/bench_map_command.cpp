@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "stopwatch.hpp"
 #include "flag_reader.hpp"
 #include "voxen/engine/occupancy/cpu_integrator.hpp"
 #include "voxen/engine/occupancy/gpu_integrator.hpp"
@@ -18,8 +19,6 @@ namespace voxen::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 struct BenchRun {
   double resolution = 0;

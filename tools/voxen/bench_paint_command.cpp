@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "stopwatch.hpp"
 #include "flag_reader.hpp"
 #include "voxen/engine/painter/cpu_mesher.hpp"
 #include "voxen/engine/painter/cpu_rasterizer.hpp"
@@ -27,8 +28,6 @@ namespace voxen::cli {
 namespace {
 
 using namespace voxen::painter;
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 struct PaintRun {
   uint32_t width = 0, height = 0, frames = 0;

@@ -19,7 +19,5 @@ std::optional<glm::vec3> strokeCentre(const DensityGrid& grid, const Stroke& str
 // Applies the stroke to the grid; returns the blocks it dirtied (block indices) and counts
 // the changed samples into `changed`.
 std::set<uint32_t> applyStroke(DensityGrid& grid, const Stroke& stroke, uint32_t* changed = nullptr);
-// The cube side the GPU covers for a stroke (Painter::frame's brushBoxSide).
-uint32_t brushBoxSide(const DensityGrid& grid, float radius);
 
 }  // namespace voxen::painter

@@ -126,7 +126,7 @@ struct FrameConstants {
   float brushRayDir[4];    // world, normalised; w = how far the hit search looks
   uint32_t brushColor;     // RGBA8
   uint32_t brushMode;      // BrushMode bits
-  uint32_t brushBoxSide;   // samples per side of the cube the brush phase covers (host: 2 * ceil(r / voxel) + 3)
+  uint32_t brushBoxSide;   // samples per side of the cube the brush phase covers (host: painter.hpp's brushBoxSide)
   uint32_t gridSize[3];    // nx, ny, nz
   uint32_t blockCount[3];  // blocksX, blocksY, blocksZ
   uint32_t width, height;  // framebuffer pixels

@@ -55,6 +55,11 @@ struct FrameCounters {
   uint32_t brushVoxels = 0;        // samples the stroke changed
 };
 
+// Samples per side of the cube the brush phase covers for a stroke of this radius: the
+// sphere and its ramp (density > 0 up to one voxel outside the radius) around the centre
+// sample, capped at the grid's largest axis. Shared by Painter::frame and the CPU brush.
+uint32_t brushBoxSide(float radius, float voxelSize, uint32_t largestAxis);
+
 // The FrameConstants a frame with these options and this camera draws with, without the
 // buffer addresses and the stroke: what the CPU references (cpu_rasterizer.hpp) take.
 FrameConstants viewConstants(const PainterOptions& options, const Camera& camera);
