@@ -55,7 +55,6 @@ struct GpuIntegrator::Batch {
   std::vector<RegionKey> keys;     // the batch's distinct regions
   std::unordered_map<RegionKey, uint32_t, RegionKeyHash> keyIndex;  // region -> index in keys
   std::vector<uint32_t> rayRegions;  // every ray's regions in walk order (indices in keys), back to back
-  std::vector<uint32_t> slots;       // rayRegions as cache slots, filled when the batch is flushed
   // Neighbouring rays cross the same regions: a small direct-mapped cache of recent keys
   // spares most hash-map lookups.
   struct Recent {
@@ -210,12 +209,13 @@ void GpuIntegrator::flush() {
   // rays already walk similar lengths through nearby voxels. (Sorting by sample cell was
   // measured: it helps shuffled clouds on lavapipe but costs more than it saves on scans.)
   const BufferRange segments = segments_.write(b.segments.data(), segmentCount * 8ull);
-  std::vector<uint32_t>& slots = b.slots;
+  // The rays' region lists as cache slots, written in place like the rays.
   std::vector<uint32_t> keySlots(b.keys.size());
   for (size_t k = 0; k < keySlots.size(); ++k) keySlots[k] = cache_.slotOf(b.keys[k]);
-  slots.resize(b.rayRegions.size());
-  for (size_t i = 0; i < slots.size(); ++i) slots[i] = keySlots[b.rayRegions[i]];
-  const BufferRange raySlots = raySlots_.write(slots.data(), slots.size() * 4);
+  const size_t slotBytes = b.rayRegions.size() * 4;
+  auto* slots = reinterpret_cast<uint32_t*>(raySlots_.begin(slotBytes));
+  for (size_t i = 0; i < b.rayRegions.size(); ++i) slots[i] = keySlots[b.rayRegions[i]];
+  const BufferRange raySlots = raySlots_.end(slotBytes);
 
   const OccupancyModel& model = map_.model();
   OccupancyPush push{};
