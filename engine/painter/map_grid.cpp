@@ -44,18 +44,19 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
     if (hasHi && (v.x > cropHi.x || v.y > cropHi.y || v.z > cropHi.z)) return false;
     return true;
   };
-  // Pass 1: the occupied voxels' bounds.
+  // The occupied voxels (inside the crop) and their bounds, in one pass over the map.
+  std::vector<VoxelCoord> voxels;
   VoxelCoord lo{INT32_MAX, INT32_MAX, INT32_MAX}, hi{INT32_MIN, INT32_MIN, INT32_MIN};
-  uint64_t occupied = 0;
   for (const auto& [key, region] : map.regions())
     for (uint32_t i = 0; i < region.occupancy.size(); ++i) {
       if (map.classify(region.occupancy[i]) != VoxelClass::Occupied) continue;
       const VoxelCoord v = map.voxelOf(key, i);
       if (!inCrop(v)) continue;
-      ++occupied;
+      voxels.push_back(v);
       lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
       hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
     }
+  const uint64_t occupied = voxels.size();
   if (occupied == 0) throw Error("the map has no occupied voxels" + std::string(hasLo || hasHi ? " inside the crop box" : "") + " to render");
   const int64_t extent[3] = {int64_t(hi.x) - lo.x + 1, int64_t(hi.y) - lo.y + 1, int64_t(hi.z) - lo.z + 1};
   const uint32_t nx = roundUpToBlock(extent[0] + 2 * kPadding), ny = roundUpToBlock(extent[1] + 2 * kPadding),
@@ -75,28 +76,24 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
   result.occupiedMax = map.voxelCentre(hi) - result.offset + glm::dvec3(0.5 * res);
   result.grid = DensityGrid(nx, ny, nz, float(res));
   const float zSpan = float(std::max<int64_t>(extent[2] - 1, 1));
-  std::vector<int32_t> axis[3];
-  for (auto& a : axis) a.reserve(occupied);
-  for (const auto& [key, region] : map.regions())
-    for (uint32_t i = 0; i < region.occupancy.size(); ++i) {
-      if (map.classify(region.occupancy[i]) != VoxelClass::Occupied) continue;
-      const VoxelCoord v = map.voxelOf(key, i);
-      if (!inCrop(v)) continue;
-      const size_t s = result.grid.index(uint32_t(v.x - first.x), uint32_t(v.y - first.y), uint32_t(v.z - first.z));
-      result.grid.density[s] = 1.0f;
-      result.grid.color[s] = heightColor(float(v.z - lo.z) / zSpan);
-      axis[0].push_back(v.x), axis[1].push_back(v.y), axis[2].push_back(v.z);
-    }
-  const glm::dvec3 firstCentre = map.voxelCentre(first);
+  for (const VoxelCoord& v : voxels) {
+    const size_t s = result.grid.index(uint32_t(v.x - first.x), uint32_t(v.y - first.y), uint32_t(v.z - first.z));
+    result.grid.density[s] = 1.0f;
+    result.grid.color[s] = heightColor(float(v.z - lo.z) / zSpan);
+  }
+  // The grid frame's origin is the centre of voxel `first`, so voxel v's centre lies at
+  // (v - first) * res along each axis.
+  std::vector<int32_t> axis(voxels.size());
   for (int a = 0; a < 3; ++a) {
+    for (size_t i = 0; i < voxels.size(); ++i) axis[i] = (&voxels[i].x)[a];
     auto at = [&](double fraction) {
-      auto nth = axis[a].begin() + std::ptrdiff_t(fraction * double(axis[a].size() - 1));
-      std::nth_element(axis[a].begin(), nth, axis[a].end());
+      auto nth = axis.begin() + std::ptrdiff_t(fraction * double(axis.size() - 1));
+      std::nth_element(axis.begin(), nth, axis.end());
       return *nth;
     };
     const int32_t origin = (&first.x)[a];
-    result.bulkMin[a] = (at(0.01) - origin) * res - 0.5 * res + (firstCentre[a] - result.offset[a]);
-    result.bulkMax[a] = (at(0.99) - origin) * res + 0.5 * res + (firstCentre[a] - result.offset[a]);
+    result.bulkMin[a] = (at(0.01) - origin) * res - 0.5 * res;
+    result.bulkMax[a] = (at(0.99) - origin) * res + 0.5 * res;
   }
   return result;
 }

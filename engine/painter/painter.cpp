@@ -196,7 +196,7 @@ void Painter::recordRaster(const BufferRange& constants, const RasterGroups& min
   const uint64_t pixels = uint64_t(options_.width) * options_.height;
   // The framebuffer is cleared by a transfer fill, not the RasterClear phase: a fill is a
   // memset on lavapipe (measured 20 ms -> 2 ms at 1920x1080) and a copy-engine clear
-  // elsewhere. RasterClear stays for callers that have no transfer queue at hand.
+  // elsewhere. Only the rasterizer's test harness still dispatches RasterClear.
   scheduler_.fill(framebuffer_, 0xFFFFFFFFu);
   if (options_.countFragments) scheduler_.fill(fragmentCounts_, 0u);
   dispatchPhase(scheduler_, kernels_, Phase::RasterSmall, constants, 0, std::max(minimum.small, kRasterSmallGroups), uses);
