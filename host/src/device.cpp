@@ -1,9 +1,10 @@
 #include "voxen/host/device.hpp"
 
+#include "voxen/host/log.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 #include <mutex>
 
 #include "voxen/host/error.hpp"
@@ -226,8 +227,9 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Device::debugCallback(VkDebugUtilsMessageSeverity
   if (self->options_.onValidationMessage)
     self->options_.onValidationMessage(message);
   else
-    std::cerr << "voxen: validation " << (message.severity == ValidationMessage::Severity::Error ? "error" : "warning")
-              << ": " << message.text << "\n";
+    logMessage(message.severity == ValidationMessage::Severity::Error ? LogLevel::Error : LogLevel::Warning,
+               std::string("validation ") +
+                   (message.severity == ValidationMessage::Severity::Error ? "error" : "warning") + ": " + message.text);
   return VK_FALSE;
 }
 

@@ -1,8 +1,9 @@
 #include "voxen/host/shader_library.hpp"
 
+#include "voxen/host/log.hpp"
+
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/embedded_shaders.hpp"
@@ -59,7 +60,7 @@ void ShaderLibrary::log(const std::string& message) const {
   if (options_.log)
     options_.log(message);
   else
-    std::cerr << "voxen: " << message << "\n";
+    logMessage(LogLevel::Info, message);
 }
 
 CompileResult ShaderLibrary::compile(const std::string& path, const KernelVariant& variant) const {

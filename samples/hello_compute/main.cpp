@@ -7,7 +7,7 @@
 #include <cstring>
 #include <thread>
 
-#include "voxen/engine/self_test_push.hpp"
+#include "voxen/selftest/self_test_push.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/scheduler.hpp"

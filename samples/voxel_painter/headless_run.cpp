@@ -10,7 +10,7 @@
 #include "gpu_context.hpp"
 #include "initial_scene.hpp"
 #include "stroke_script.hpp"
-#include "voxen/engine/occupancy/png_writer.hpp"
+#include "voxen/io/png_writer.hpp"
 
 namespace voxel_painter {
 

@@ -1,6 +1,6 @@
 #include "initial_scene.hpp"
 
-#include "voxen/engine/painter/demo_scene.hpp"
+#include "voxen/testdata/demo_scene.hpp"
 
 namespace voxel_painter {
 

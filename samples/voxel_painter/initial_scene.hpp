@@ -1,11 +1,11 @@
 #pragma once
 // What the painter starts with: a 128^3 grid (voxel size 1, origin 0) holding the shared
-// demo scene (ground slab, sphere, two boxes: engine/painter/demo_scene.cpp) and a camera
+// demo scene (ground slab, sphere, two boxes: engine/testdata/src/demo_scene.cpp) and a camera
 // that frames it. Both modes start here so a stroke script and a window see the same view.
 #include <cstdint>
 
-#include "voxen/engine/painter/camera.hpp"
-#include "voxen/engine/painter/painter.hpp"
+#include "voxen/painter/camera.hpp"
+#include "voxen/painter/painter.hpp"
 
 namespace voxel_painter {
 

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "voxen/engine/painter/camera.hpp"
-#include "voxen/engine/painter/painter.hpp"
+#include "voxen/painter/camera.hpp"
+#include "voxen/painter/painter.hpp"
 
 namespace voxel_painter {
 

@@ -11,8 +11,8 @@
 #include <glm/glm.hpp>
 
 #include "text_parsing.hpp"
-#include "voxen/engine/painter/camera.hpp"
-#include "voxen/engine/painter/painter.hpp"
+#include "voxen/painter/camera.hpp"
+#include "voxen/painter/painter.hpp"
 
 namespace voxel_painter {
 

@@ -14,7 +14,7 @@
 #include "presenter.hpp"
 #include "swapchain.hpp"
 #include "test_pattern.hpp"
-#include "voxen/engine/occupancy/png_writer.hpp"
+#include "voxen/io/png_writer.hpp"
 
 namespace voxel_painter {
 

@@ -2,7 +2,7 @@
 #ifndef VOXEN_OCCUPANCY_GPU_RAY_GLSL
 #define VOXEN_OCCUPANCY_GPU_RAY_GLSL
 
-// Mirrors GpuRay in engine/occupancy/gpu_integrator.cpp: 80 bytes, std430.
+// Mirrors GpuRay in engine/occupancy/src/gpu_integrator.cpp: 80 bytes, std430.
 struct GpuRay {
   vec3 o;           // origin in voxel units relative to the start voxel's lower corner
   float time;       // seconds after the map's time origin

@@ -13,7 +13,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray { uvec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer TableArray { ivec4 v[]; };
 
-// Mirrors voxen::OccupancyPush (engine/occupancy/gpu_integrator.cpp): 128 bytes, the most
+// Mirrors voxen::OccupancyPush (engine/occupancy/src/gpu_integrator.cpp): 128 bytes, the most
 // push constants Vulkan guarantees.
 layout(push_constant) uniform Push {
   RayArray rays;

@@ -1,5 +1,5 @@
 // The voxel walk, operation for operation the same as
-// engine/include/voxen/engine/occupancy/ray_walk.hpp (read that file's comment first), so
+// engine/occupancy/include/voxen/occupancy/ray_walk.hpp (read that file's comment first), so
 // that the CPU reference and the GPU visit exactly the same voxels.
 //
 // Included by map_access.glsl after its push constants and region helpers (it calls

@@ -21,7 +21,7 @@ bool insideGrid(ivec3 s) {
 }
 
 // The stroke's density at sample s, operation for operation as voxen::painter::brushValue
-// (engine/painter/cpu_brush.cpp), so the CPU reference reproduces the GPU's grid exactly.
+// (engine/painter/src/cpu_brush.cpp), so the CPU reference reproduces the GPU's grid exactly.
 float brushValue(ivec3 s, vec3 centre, float radius, float voxel) {
   vec4 grid = pc.frame.gridOrigin;
   precise float px = grid.x + float(s.x) * voxel;

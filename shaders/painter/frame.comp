@@ -1,7 +1,7 @@
 #version 460
 // The painter's frame megakernel: one shader whose phases (brush, meshing, rasterization,
 // resolve) the host dispatches in one command buffer, phase after phase, with the barriers
-// the scheduler derives between them (engine/painter/painter.cpp). The phase is
+// the scheduler derives between them (engine/painter/src/painter.cpp). The phase is
 // specialization constant 0, so each dispatch runs only its phase's code: lavapipe executes
 // every branch of a shader under lane masks, so a runtime switch would cost all phases'
 // length in each (DESIGN.md). There is no cross-workgroup barrier inside: lavapipe gives no

@@ -7,7 +7,7 @@
 // owns the row of 8 cells at block-local (y, z) = (i % 8, i / 8), walked in x. Cell order in
 // a block is x fastest, so rows in invocation order are the canonical triangle order.
 //
-// Phases, each with param 0 (engine/painter/painter.cpp dispatches them, in this order):
+// Phases, each with param 0 (engine/painter/src/painter.cpp dispatches them, in this order):
 //   MeshList   one invocation per block: copy offset to previousOffset; append each dirty
 //              block to the dirty list (blockLists from the front,
 //              counters[kCounterDirtyBlocks] entries).

@@ -1,4 +1,4 @@
-// The painter's data layout on the GPU: mirrors engine/include/voxen/engine/painter/
+// The painter's data layout on the GPU: mirrors engine/painter/include/voxen/painter/
 // frame_layout.hpp (read its comment for the grid, cell, block and triangle conventions).
 #ifndef VOXEN_PAINTER_COMMON_GLSL
 #define VOXEN_PAINTER_COMMON_GLSL
@@ -108,7 +108,7 @@ layout(push_constant) uniform PainterPush {
 // the count asked for, and every phase skips them.
 #define painterGroupIndex() (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x)
 
-// Octahedral normal encoding (the same arithmetic as engine/painter/normal_encoding.hpp).
+// Octahedral normal encoding (the same arithmetic as engine/painter/include/voxen/painter/normal_encoding.hpp).
 uint encodeNormal(vec3 n) {
   precise vec3 a = abs(n);
   precise float l1 = a.x + a.y + a.z;

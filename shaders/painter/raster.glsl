@@ -1,5 +1,5 @@
 // The software rasterizer phases of the frame megakernel. The CPU reference is
-// engine/painter/cpu_rasterizer.cpp: every float expression here has a twin there, in the
+// engine/painter/src/cpu_rasterizer.cpp: every float expression here has a twin there, in the
 // same order, and is `precise` so no compiler fuses or reorders it; the two framebuffers
 // agree bit for bit (both modes on lavapipe; the id mode wherever division and sqrt are IEEE).
 //

@@ -11,8 +11,8 @@
 
 #include "support/gpu_fixture.hpp"  // vt::Rng
 #include "support/temp_dir.hpp"
-#include "voxen/engine/occupancy/map_export.hpp"
-#include "voxen/engine/occupancy/png_writer.hpp"
+#include "voxen/io/map_export.hpp"
+#include "voxen/io/png_writer.hpp"
 #include "voxen/host/error.hpp"
 
 using namespace voxen;

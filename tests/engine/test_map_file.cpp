@@ -15,7 +15,7 @@
 
 #include "support/gpu_fixture.hpp"  // vt::Rng
 #include "support/temp_dir.hpp"
-#include "voxen/engine/occupancy/map_file.hpp"
+#include "voxen/map/map_file.hpp"
 #include "voxen/host/error.hpp"
 
 using namespace voxen;

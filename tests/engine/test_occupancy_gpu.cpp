@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/occupancy/cpu_integrator.hpp"
-#include "voxen/engine/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/cpu_integrator.hpp"
+#include "voxen/occupancy/gpu_integrator.hpp"
 
 namespace {
 
@@ -227,7 +227,7 @@ TEST_CASE("The same scene 10 km from the origin gives the same voxel classes", "
   CHECK(mapFar.map.counts().occupied == Approx(double(mapNear.map.counts().occupied)).epsilon(0.002));
 }
 
-#include "voxen/engine/occupancy/synthetic_lidar.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
 
 TEST_CASE("On a generated lidar run the GPU map's classes agree with the CPU reference", "[occupancy][gpu][lidar]") {
   // A realistic run: a sensor moving through rooms and a corridor, with no-return rays.

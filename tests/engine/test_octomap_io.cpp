@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "support/temp_dir.hpp"
-#include "voxen/engine/occupancy/map.hpp"
-#include "voxen/engine/occupancy/octomap_io.hpp"
+#include "voxen/map/map.hpp"
+#include "voxen/io/octomap_io.hpp"
 #include "voxen/host/error.hpp"
 
 namespace {

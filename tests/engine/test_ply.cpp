@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "support/temp_dir.hpp"
-#include "voxen/engine/occupancy/ply.hpp"
+#include "voxen/io/ply.hpp"
 #include "voxen/host/error.hpp"
 
 using Catch::Matchers::Contains;

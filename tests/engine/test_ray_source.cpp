@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "support/temp_dir.hpp"
-#include "voxen/engine/occupancy/ray_source.hpp"
+#include "voxen/io/ray_source.hpp"
 #include "voxen/host/error.hpp"
 
 using Catch::Matchers::Contains;

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/occupancy/ray_walk.hpp"
+#include "voxen/occupancy/ray_walk.hpp"
 
 namespace {
 

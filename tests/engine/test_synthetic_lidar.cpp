@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "support/temp_dir.hpp"
-#include "voxen/engine/occupancy/synthetic_lidar.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
 #include "voxen/host/error.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "support/temp_dir.hpp"
-#include "voxen/engine/occupancy/trajectory.hpp"
+#include "voxen/io/trajectory.hpp"
 #include "voxen/host/error.hpp"
 
 using Catch::Matchers::Contains;

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/self_test_push.hpp"
+#include "voxen/selftest/self_test_push.hpp"
 
 namespace {
 

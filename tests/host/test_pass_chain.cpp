@@ -6,7 +6,7 @@
 
 #include "support/gpu_fixture.hpp"
 #include "support/hazard_oracle.hpp"
-#include "voxen/engine/self_test_push.hpp"
+#include "voxen/selftest/self_test_push.hpp"
 #include "voxen/host/error.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/self_test_push.hpp"
+#include "voxen/selftest/self_test_push.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/shader_compiler.hpp"

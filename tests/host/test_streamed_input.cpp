@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/self_test_push.hpp"
+#include "voxen/selftest/self_test_push.hpp"
 #include "voxen/host/streamed_input.hpp"
 
 namespace {

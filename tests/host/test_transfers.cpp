@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/self_test_push.hpp"
+#include "voxen/selftest/self_test_push.hpp"
 #include "voxen/host/error.hpp"
 
 namespace {

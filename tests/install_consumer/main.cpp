@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "voxen/engine/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/scheduler.hpp"

@@ -14,10 +14,10 @@
 #include <sstream>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/painter/cpu_mesher.hpp"
-#include "voxen/engine/painter/frame_kernel.hpp"
-#include "voxen/engine/painter/marching_cubes_table.hpp"
-#include "voxen/engine/painter/normal_encoding.hpp"
+#include "voxen/painter/cpu_mesher.hpp"
+#include "voxen/painter/frame_kernel.hpp"
+#include "voxen/painter/marching_cubes_table.hpp"
+#include "voxen/painter/normal_encoding.hpp"
 
 namespace {
 

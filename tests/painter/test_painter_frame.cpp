@@ -5,11 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/painter/cpu_brush.hpp"
-#include "voxen/engine/painter/cpu_mesher.hpp"
-#include "voxen/engine/painter/cpu_rasterizer.hpp"
-#include "voxen/engine/painter/demo_scene.hpp"
-#include "voxen/engine/painter/painter.hpp"
+#include "voxen/painter/cpu_brush.hpp"
+#include "voxen/painter/cpu_mesher.hpp"
+#include "voxen/painter/cpu_rasterizer.hpp"
+#include "voxen/testdata/demo_scene.hpp"
+#include "voxen/painter/painter.hpp"
 
 using namespace voxen::painter;
 

@@ -14,12 +14,12 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/engine/painter/camera.hpp"
-#include "voxen/engine/painter/cpu_rasterizer.hpp"
-#include "voxen/engine/painter/frame_kernel.hpp"
-#include "voxen/engine/painter/frame_layout.hpp"
-#include "voxen/engine/painter/hardware_rasterizer.hpp"
-#include "voxen/engine/painter/normal_encoding.hpp"
+#include "voxen/painter/camera.hpp"
+#include "voxen/painter/cpu_rasterizer.hpp"
+#include "voxen/painter/frame_kernel.hpp"
+#include "voxen/painter/frame_layout.hpp"
+#include "voxen/painter/hardware_rasterizer.hpp"
+#include "voxen/painter/normal_encoding.hpp"
 #include "voxen/host/error.hpp"
 
 namespace {

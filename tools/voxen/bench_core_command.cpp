@@ -13,7 +13,7 @@
 
 #include "commands.hpp"
 #include "stopwatch.hpp"
-#include "voxen/engine/self_test_push.hpp"
+#include "voxen/selftest/self_test_push.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
 

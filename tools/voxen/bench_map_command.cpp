@@ -9,9 +9,9 @@
 #include "commands.hpp"
 #include "stopwatch.hpp"
 #include "flag_reader.hpp"
-#include "voxen/engine/occupancy/cpu_integrator.hpp"
-#include "voxen/engine/occupancy/gpu_integrator.hpp"
-#include "voxen/engine/occupancy/synthetic_lidar.hpp"
+#include "voxen/occupancy/cpu_integrator.hpp"
+#include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 

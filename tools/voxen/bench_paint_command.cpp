@@ -16,11 +16,11 @@
 #include "commands.hpp"
 #include "stopwatch.hpp"
 #include "flag_reader.hpp"
-#include "voxen/engine/painter/cpu_mesher.hpp"
-#include "voxen/engine/painter/cpu_rasterizer.hpp"
-#include "voxen/engine/painter/demo_scene.hpp"
-#include "voxen/engine/painter/hardware_rasterizer.hpp"
-#include "voxen/engine/painter/painter.hpp"
+#include "voxen/painter/cpu_mesher.hpp"
+#include "voxen/painter/cpu_rasterizer.hpp"
+#include "voxen/testdata/demo_scene.hpp"
+#include "voxen/painter/hardware_rasterizer.hpp"
+#include "voxen/painter/painter.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen::cli {

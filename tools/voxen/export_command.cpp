@@ -7,9 +7,9 @@
 #include <string>
 
 #include "commands.hpp"
-#include "voxen/engine/occupancy/map_export.hpp"
-#include "voxen/engine/occupancy/map_file.hpp"
-#include "voxen/engine/occupancy/octomap_io.hpp"
+#include "voxen/io/map_export.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/io/octomap_io.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen::cli {

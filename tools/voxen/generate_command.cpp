@@ -12,7 +12,7 @@
 
 #include "commands.hpp"
 #include "flag_reader.hpp"
-#include "voxen/engine/occupancy/synthetic_lidar.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
 
 namespace voxen::cli {
 

@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "voxen/engine/occupancy/map_file.hpp"
-#include "voxen/engine/occupancy/octomap_io.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/io/octomap_io.hpp"
 
 namespace voxen::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "voxen/engine/occupancy/map_file.hpp"
+#include "voxen/map/map_file.hpp"
 #include "voxen/host/memory_stats.hpp"
 
 namespace voxen::cli {

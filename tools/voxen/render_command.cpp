@@ -12,10 +12,10 @@
 
 #include "commands.hpp"
 #include "flag_reader.hpp"
-#include "voxen/engine/occupancy/map_file.hpp"
-#include "voxen/engine/occupancy/png_writer.hpp"
-#include "voxen/engine/painter/map_grid.hpp"
-#include "voxen/engine/painter/painter.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/io/png_writer.hpp"
+#include "voxen/painter/map_grid.hpp"
+#include "voxen/painter/painter.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen::cli {

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "voxen/engine/self_test.hpp"
+#include "voxen/selftest/self_test.hpp"
 #include "voxen/host/scheduler.hpp"
 
 namespace voxen::cli {

@@ -1,0 +1,31 @@
+# voxen_add_module(NAME [BUILD_ONLY] [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]): one static library per
+# module, voxen_<NAME>, built from <module>/src/*.cpp. Its headers:
+#   <module>/include/voxen/<NAME>/   the public API: installed, reachable by any module or
+#                                    program that links the target
+#   <module>/internal/voxen/<NAME>/  (optional) headers shared with the modules and tests
+#                                    of this build only: never installed
+# Both are included as "voxen/<NAME>/file.hpp". The link dependencies are the layering: a
+# module sees the headers of the modules it links (and theirs), nothing else, so an
+# include that crosses the layering the wrong way fails to compile. BUILD_ONLY modules
+# (test-data generators) serve the tools, tests and samples and are not installed.
+function(voxen_add_module NAME)
+  cmake_parse_arguments(ARG "BUILD_ONLY" "" "PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  set(_target voxen_${NAME})
+  file(GLOB _sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  add_library(${_target} STATIC ${_sources})
+  add_library(voxen::${NAME} ALIAS ${_target})
+  target_include_directories(${_target} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/internal)
+    target_include_directories(${_target} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/internal>)
+  endif()
+  target_include_directories(${_target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+  target_link_libraries(${_target} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  target_compile_options(${_target} PRIVATE -Wall -Wextra -Wno-missing-field-initializers)
+  set_target_properties(${_target} PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME ${NAME})
+  if(NOT ARG_BUILD_ONLY)
+    set_property(GLOBAL APPEND PROPERTY VOXEN_MODULE_TARGETS ${_target})
+    install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  endif()
+endfunction()

@@ -1,0 +1,89 @@
+#pragma once
+// Map files (.vxm): a versioned little-endian binary format that saves an OccupancyMap and
+// loads it back bit for bit: every region, every enabled layer, the model and the time
+// origin.
+//
+// Layout, format version 1 (all integers and floats little-endian):
+//   header, 68 bytes
+//     0  char[8]  magic "VOXENMAP"
+//     8  u32      format version (1)
+//    12  f64      resolution (metres per voxel edge)
+//    20  i32      region size (voxels per region edge)
+//    24  f32 x5   hit probability, miss probability, occupancy threshold, clamp min, clamp max
+//    44  u32      layers bitmask (voxen::Layer)
+//    48  f64      time origin (seconds)
+//    56  u64      region count
+//    64  u32      CRC32 of bytes [0, 64)
+//   then `region count` blocks, in ascending key order (x, then y, then z):
+//     0  i32 x3   region key
+//    12  u32      uncompressed payload size in bytes
+//    16  u32      compressed size in bytes
+//    20  u32      CRC32 of bytes [0, 20) of this block header followed by the uncompressed payload
+//    24  ...      zlib stream of the payload
+//   payload: occupancy f32[n], then for each enabled layer in bit order:
+//     voxel mean {u32 count, u32 sum[3]}[n], traversal u64[n], hits u32[n] then misses u32[n],
+//     touch time f32[n]; n = region size cubed, voxels x fastest, then y, then z.
+//   The file ends right after the last block.
+//
+// saveMap writes a temporary file beside the target and renames it over the target, so a
+// reader sees the old file or the new one, never half of one. Every error is a voxen::Error
+// whose message names the file and what is wrong (bad magic, unsupported version, a
+// truncated header or region with its byte offset, a checksum or decompression failure with
+// the region's key, inconsistent sizes, an invalid model field).
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "voxen/map/map.hpp"
+
+namespace voxen {
+
+inline constexpr char kMapFileMagic[8] = {'V', 'O', 'X', 'E', 'N', 'M', 'A', 'P'};
+inline constexpr uint32_t kMapFileVersion = 1;
+inline constexpr uint64_t kMapFileHeaderBytes = 68;
+inline constexpr uint64_t kMapFileBlockHeaderBytes = 24;
+
+struct MapSaveOptions {
+  int compressionLevel = 1;  // zlib level 0-9 (1: fastest; see map_file.cpp for measurements)
+  unsigned threads = 0;      // regions compressed in parallel; 0: one per hardware thread
+};
+
+struct MapLoadOptions {
+  unsigned threads = 0;  // regions decompressed in parallel; 0: one per hardware thread
+};
+
+void saveMap(const OccupancyMap& map, const std::filesystem::path& path, const MapSaveOptions& options = {});
+OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& options = {});
+
+// Bytes one voxel takes in a region payload (and in memory) with these layers on.
+uint64_t bytesPerVoxel(uint32_t layers);
+
+// What a map file holds, read from its header and block headers without decompressing.
+struct MapFileInfo {
+  struct RegionEntry {
+    RegionKey key;
+    uint64_t offset = 0;  // byte offset of the block header in the file
+    uint32_t uncompressedBytes = 0;
+    uint32_t compressedBytes = 0;
+    uint32_t crc32 = 0;
+  };
+  uint32_t version = 0;
+  OccupancyModel model;
+  uint32_t layers = 0;
+  double timeOrigin = 0.0;
+  uint64_t fileBytes = 0;
+  std::vector<RegionEntry> regions;  // in file order
+
+  uint64_t compressedBytes() const;    // sum over the regions' zlib streams
+  uint64_t uncompressedBytes() const;  // sum over the regions' payloads
+  // Bytes the loaded map's voxel arrays take in memory.
+  uint64_t memoryBytes() const { return uncompressedBytes(); }
+  // Inclusive region-key bounds; false when the map has no region.
+  bool regionBounds(RegionKey& min, RegionKey& max) const;
+};
+
+// Checks the header and every block header (sizes, truncation, duplicate keys); does not
+// decompress or verify the payload checksums (loadMap does).
+MapFileInfo readMapInfo(const std::filesystem::path& path);
+
+}  // namespace voxen

@@ -1,0 +1,15 @@
+#pragma once
+// Sensor rays as Voxen takes them: where the sensor was, where the return landed, when.
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+
+namespace voxen {
+
+struct Ray {
+  glm::dvec3 origin{0.0};
+  glm::dvec3 sample{0.0};
+  double time = 0.0;
+};
+
+}  // namespace voxen

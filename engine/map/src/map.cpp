@@ -1,0 +1,114 @@
+#include "voxen/map/map.hpp"
+
+#include "voxen/host/error.hpp"
+
+namespace voxen {
+
+void OccupancyModel::validate() const {
+  auto fail = [](const std::string& field, const std::string& why) { throw Error("occupancy model: " + field + " " + why); };
+  if (!(resolution > 0.0) || !std::isfinite(resolution)) fail("resolution", "must be a positive number of metres");
+  if (regionSize < 4 || regionSize > 128) fail("region size", "must be between 4 and 128 voxels");
+  if (!(hitProbability > 0.5f && hitProbability < 1.0f)) fail("hit probability", "must be in (0.5, 1)");
+  if (!(missProbability > 0.0f && missProbability < 0.5f)) fail("miss probability", "must be in (0, 0.5)");
+  if (!(occupancyThreshold > 0.0f && occupancyThreshold < 1.0f)) fail("occupancy threshold", "must be in (0, 1)");
+  if (!(clampMin < clampMax) || !std::isfinite(clampMin) || !std::isfinite(clampMax))
+    fail("clamp", "must be finite with min < max");
+}
+
+std::string layerNames(uint32_t layers) {
+  std::string names;
+  auto add = [&](uint32_t bit, const char* name) {
+    if (layers & bit) names += (names.empty() ? "" : ", ") + std::string(name);
+  };
+  add(kLayerVoxelMean, "voxel mean");
+  add(kLayerTraversal, "traversal");
+  add(kLayerHitMiss, "hit/miss counts");
+  add(kLayerTouchTime, "touch time");
+  return names.empty() ? "occupancy only" : names;
+}
+
+OccupancyMap::OccupancyMap(OccupancyModel model, uint32_t layers) : model_(model), layers_(layers) { model_.validate(); }
+
+VoxelCoord OccupancyMap::voxelAt(const glm::dvec3& point) const {
+  return {int32_t(std::floor(point.x / model_.resolution)), int32_t(std::floor(point.y / model_.resolution)),
+          int32_t(std::floor(point.z / model_.resolution))};
+}
+
+glm::dvec3 OccupancyMap::voxelCentre(const VoxelCoord& v) const {
+  return {(v.x + 0.5) * model_.resolution, (v.y + 0.5) * model_.resolution, (v.z + 0.5) * model_.resolution};
+}
+
+RegionKey OccupancyMap::regionOf(const VoxelCoord& v) const {
+  const int32_t n = model_.regionSize;
+  return {floorDiv(v.x, n), floorDiv(v.y, n), floorDiv(v.z, n)};
+}
+
+uint32_t OccupancyMap::localIndex(const VoxelCoord& v) const {
+  const int32_t n = model_.regionSize;
+  const RegionKey r = regionOf(v);
+  return uint32_t((v.x - r.x * n) + n * ((v.y - r.y * n) + n * (v.z - r.z * n)));
+}
+
+VoxelCoord OccupancyMap::voxelOf(const RegionKey& region, uint32_t index) const {
+  const int32_t n = model_.regionSize;
+  return {region.x * n + int32_t(index % n), region.y * n + int32_t(index / n % n), region.z * n + int32_t(index / (n * n))};
+}
+
+Region OccupancyMap::makeRegion(const RegionKey& key) const {
+  Region r;
+  r.key = key;
+  const size_t count = voxelsPerRegion();
+  r.occupancy.assign(count, kUnobserved);
+  if (layers_ & kLayerVoxelMean) r.mean.assign(count, VoxelMean{});
+  if (layers_ & kLayerTraversal) r.traversal.assign(count, 0);
+  if (layers_ & kLayerHitMiss) {
+    r.hits.assign(count, 0);
+    r.misses.assign(count, 0);
+  }
+  if (layers_ & kLayerTouchTime) r.touchTime.assign(count, 0.0f);
+  return r;
+}
+
+Region& OccupancyMap::region(const RegionKey& key) {
+  auto found = regions_.find(key);
+  if (found != regions_.end()) return found->second;
+  return regions_.emplace(key, makeRegion(key)).first->second;
+}
+
+const Region* OccupancyMap::findRegion(const RegionKey& key) const {
+  auto found = regions_.find(key);
+  return found == regions_.end() ? nullptr : &found->second;
+}
+
+Region* OccupancyMap::findRegion(const RegionKey& key) {
+  auto found = regions_.find(key);
+  return found == regions_.end() ? nullptr : &found->second;
+}
+
+float OccupancyMap::value(const VoxelCoord& voxel) const {
+  const Region* r = findRegion(regionOf(voxel));
+  return r ? r->occupancy[localIndex(voxel)] : kUnobserved;
+}
+
+VoxelClass OccupancyMap::classify(float value) const {
+  if (!isObserved(value)) return VoxelClass::Unobserved;
+  return value >= model_.thresholdValue() ? VoxelClass::Occupied : VoxelClass::Free;
+}
+
+OccupancyMap::Counts OccupancyMap::counts() const {
+  Counts c;
+  const float threshold = model_.thresholdValue();
+  for (const auto& [key, region] : regions_) {
+    ++c.regions;
+    for (float v : region.occupancy) {
+      if (!isObserved(v)) continue;
+      if (v >= threshold)
+        ++c.occupied;
+      else
+        ++c.free;
+    }
+  }
+  return c;
+}
+
+}  // namespace voxen

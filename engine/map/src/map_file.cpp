@@ -1,0 +1,523 @@
+#include "voxen/map/map_file.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "voxen/map/atomic_file.hpp"
+#include "voxen/host/error.hpp"
+
+namespace voxen {
+
+namespace {
+
+// ---- little-endian fields -------------------------------------------------------
+
+template <typename T>
+T byteSwap(T value) {
+  uint8_t bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  std::reverse(bytes, bytes + sizeof(T));
+  std::memcpy(&value, bytes, sizeof(T));
+  return value;
+}
+
+template <typename T>
+void putLE(uint8_t* at, T value) {
+  if constexpr (std::endian::native == std::endian::big) value = byteSwap(value);
+  std::memcpy(at, &value, sizeof(T));
+}
+
+template <typename T>
+T getLE(const uint8_t* at) {
+  T value;
+  std::memcpy(&value, at, sizeof(T));
+  if constexpr (std::endian::native == std::endian::big) value = byteSwap(value);
+  return value;
+}
+
+std::string hex32(uint32_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08" PRIx32, v);
+  return text;
+}
+
+std::string keyText(const RegionKey& k) {
+  char text[48];
+  std::snprintf(text, sizeof text, "(%d,%d,%d)", k.x, k.y, k.z);
+  return text;
+}
+
+uint32_t crc(uint32_t running, const void* data, size_t bytes) {
+  return uint32_t(crc32_z(running, static_cast<const Bytef*>(data), bytes));
+}
+
+// ---- a region's payload: its arrays in file order ----------------------------------
+
+struct Span {
+  uint8_t* data;
+  size_t bytes;
+  size_t elementBytes;  // for byte order swaps
+  const char* name;
+  size_t count;  // values held
+};
+
+template <typename T>
+Span span(std::vector<T>& values, const char* name) {
+  return {reinterpret_cast<uint8_t*>(values.data()), values.size() * sizeof(T), sizeof(T) == sizeof(VoxelMean) ? 4 : sizeof(T),
+          name, values.size()};
+}
+
+// Every array of the region in payload order; the arrays of layers that are off come last
+// so callers can check that they are empty.
+std::vector<Span> regionSpans(Region& r, uint32_t layers, std::vector<Span>* off = nullptr) {
+  std::vector<Span> spans{span(r.occupancy, "occupancy")};
+  auto add = [&](uint32_t layer, Span s) {
+    if (layers & layer)
+      spans.push_back(s);
+    else if (off)
+      off->push_back(s);
+  };
+  add(kLayerVoxelMean, span(r.mean, "voxel mean layer"));
+  add(kLayerTraversal, span(r.traversal, "traversal layer"));
+  add(kLayerHitMiss, span(r.hits, "hit count layer"));
+  add(kLayerHitMiss, span(r.misses, "miss count layer"));
+  add(kLayerTouchTime, span(r.touchTime, "touch time layer"));
+  return spans;
+}
+
+void swapInPlace(const Span& s) {
+  if (s.elementBytes == 1) return;
+  for (size_t i = 0; i < s.bytes; i += s.elementBytes) std::reverse(s.data + i, s.data + i + s.elementBytes);
+}
+
+// ---- running work on a few threads --------------------------------------------------
+
+unsigned threadCount(unsigned requested, size_t work) {
+  unsigned n = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+  return unsigned(std::min<size_t>(n, std::max<size_t>(work, 1)));
+}
+
+// Runs fn(i) for i in [0, count); rethrows the exception of the lowest failing index, so a
+// file with several faults always reports the same (first) one.
+template <typename Fn>
+void parallelFor(size_t count, unsigned threads, Fn&& fn) {
+  std::vector<std::exception_ptr> errors(count);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < count;) {
+      try {
+        fn(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  threads = threadCount(threads, count);
+  if (threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// ---- file reading ---------------------------------------------------------------------
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+class MapReader {
+ public:
+  explicit MapReader(const std::filesystem::path& path) : path_(path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail("is a directory, not a map file");
+    file_.reset(std::fopen(path.c_str(), "rb"));
+    if (!file_) throw Error("cannot open map file '" + path.string() + "': " + std::strerror(errno));
+    if (std::fseek(file_.get(), 0, SEEK_END) != 0) fail(std::string("cannot seek: ") + std::strerror(errno));
+    const long size = std::ftell(file_.get());
+    if (size < 0) fail(std::string("cannot tell its size: ") + std::strerror(errno));
+    size_ = uint64_t(size);
+    std::rewind(file_.get());
+  }
+
+  [[noreturn]] void fail(const std::string& what) const { throw Error("map file '" + path_.string() + "': " + what); }
+  uint64_t size() const { return size_; }
+
+  // Reads exactly `bytes` at `offset`; `what` describes them for the truncation message.
+  void read(uint64_t offset, void* out, size_t bytes, const std::string& what) {
+    if (std::fseek(file_.get(), long(offset), SEEK_SET) != 0) fail(std::string("cannot seek: ") + std::strerror(errno));
+    const size_t got = bytes ? std::fread(out, 1, bytes, file_.get()) : 0;
+    if (got != bytes) {
+      if (std::ferror(file_.get())) fail("read error in " + what + " at byte offset " + std::to_string(offset) + ": " + std::strerror(errno));
+      fail("truncated " + what + " at byte offset " + std::to_string(offset) + ": needs " + std::to_string(bytes) +
+           " bytes, the file has " + std::to_string(got) + " left");
+    }
+  }
+
+  MapFileInfo scan();
+
+ private:
+  std::filesystem::path path_;
+  File file_;
+  uint64_t size_ = 0;
+};
+
+MapFileInfo MapReader::scan() {
+  MapFileInfo info;
+  info.fileBytes = size_;
+  uint8_t h[kMapFileHeaderBytes] = {};
+  const size_t have = size_t(std::min<uint64_t>(size_, kMapFileHeaderBytes));
+  if (have) read(0, h, have, "header");
+  // Name a foreign file as such before calling it short; a future version's header may have
+  // another length, so the version is judged before the length too.
+  if (std::memcmp(h, kMapFileMagic, std::min<size_t>(have, 8)) != 0) {
+    std::string start;
+    for (size_t i = 0; i < std::min<size_t>(have, 8); ++i) start += (h[i] >= 32 && h[i] < 127) ? char(h[i]) : '.';
+    fail("bad magic: not a Voxen map file (expected \"VOXENMAP\", found \"" + start + "\")");
+  }
+  if (have >= 12) {
+    info.version = getLE<uint32_t>(h + 8);
+    if (info.version != kMapFileVersion)
+      fail("unsupported format version " + std::to_string(info.version) + " (this build reads version " +
+           std::to_string(kMapFileVersion) + ")");
+  }
+  if (have < kMapFileHeaderBytes)
+    fail("truncated header: the file has " + std::to_string(size_) + " bytes, a version " + std::to_string(kMapFileVersion) +
+         " header needs " + std::to_string(kMapFileHeaderBytes));
+
+  OccupancyModel& m = info.model;
+  m.resolution = getLE<double>(h + 12);
+  m.regionSize = getLE<int32_t>(h + 20);
+  m.hitProbability = getLE<float>(h + 24);
+  m.missProbability = getLE<float>(h + 28);
+  m.occupancyThreshold = getLE<float>(h + 32);
+  m.clampMin = getLE<float>(h + 36);
+  m.clampMax = getLE<float>(h + 40);
+  info.layers = getLE<uint32_t>(h + 44);
+  info.timeOrigin = getLE<double>(h + 48);
+  const uint64_t regionCount = getLE<uint64_t>(h + 56);
+  const uint32_t storedHeaderCrc = getLE<uint32_t>(h + 64);
+  try {
+    m.validate();
+  } catch (const Error& e) {
+    fail(std::string("invalid header field: ") + e.what());
+  }
+  const uint32_t knownLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+  if (info.layers & ~knownLayers) fail("invalid header field: unknown layer bits " + hex32(info.layers & ~knownLayers));
+  if (!std::isfinite(info.timeOrigin)) fail("invalid header field: time origin is not finite");
+  const uint32_t headerCrc = crc(0, h, 64);
+  if (headerCrc != storedHeaderCrc)
+    fail("header checksum mismatch (stored " + hex32(storedHeaderCrc) + ", computed " + hex32(headerCrc) + ")");
+
+  const uint64_t voxels = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
+  const uint64_t payloadBytes = voxels * bytesPerVoxel(info.layers);
+  const uint64_t maxCompressed = compressBound(uLong(payloadBytes)) + 64;
+  info.regions.reserve(size_t(std::min<uint64_t>(regionCount, (size_ - kMapFileHeaderBytes) / kMapFileBlockHeaderBytes)));
+  std::unordered_map<RegionKey, uint64_t, RegionKeyHash> seen;
+  uint64_t offset = kMapFileHeaderBytes;
+  for (uint64_t i = 0; i < regionCount; ++i) {
+    const std::string which = "region " + std::to_string(i) + " of " + std::to_string(regionCount);
+    if (offset >= size_) fail("truncated: the file ends at byte offset " + std::to_string(offset) + " before " + which);
+    uint8_t b[kMapFileBlockHeaderBytes];
+    read(offset, b, sizeof b, "block header of " + which);
+    MapFileInfo::RegionEntry e;
+    e.key = {getLE<int32_t>(b), getLE<int32_t>(b + 4), getLE<int32_t>(b + 8)};
+    e.offset = offset;
+    e.uncompressedBytes = getLE<uint32_t>(b + 12);
+    e.compressedBytes = getLE<uint32_t>(b + 16);
+    e.crc32 = getLE<uint32_t>(b + 20);
+    const std::string where = "region " + keyText(e.key) + " (" + which + " at byte offset " + std::to_string(offset) + ")";
+    if (e.uncompressedBytes != payloadBytes)
+      fail("inconsistent sizes in " + where + ": payload of " + std::to_string(e.uncompressedBytes) + " bytes, expected " +
+           std::to_string(payloadBytes) + " for region size " + std::to_string(m.regionSize) + " and layers " +
+           layerNames(info.layers));
+    if (e.compressedBytes == 0 || e.compressedBytes > maxCompressed)
+      fail("inconsistent sizes in " + where + ": compressed size " + std::to_string(e.compressedBytes) +
+           " bytes is impossible for a payload of " + std::to_string(payloadBytes));
+    const uint64_t left = size_ - offset - kMapFileBlockHeaderBytes;
+    if (e.compressedBytes > left)
+      fail("truncated " + where + ": its zlib stream needs " + std::to_string(e.compressedBytes) + " bytes, the file has " +
+           std::to_string(left) + " left");
+    const auto [found, inserted] = seen.emplace(e.key, i);
+    if (!inserted) fail("region " + keyText(e.key) + " is stored twice (regions " + std::to_string(found->second) + " and " + std::to_string(i) + ")");
+    info.regions.push_back(e);
+    offset += kMapFileBlockHeaderBytes + e.compressedBytes;
+  }
+  if (offset != size_)
+    fail("inconsistent sizes: " + std::to_string(size_ - offset) + " unexpected bytes after the last of " +
+         std::to_string(regionCount) + " regions at byte offset " + std::to_string(offset));
+  return info;
+}
+
+// ---- region blocks --------------------------------------------------------------------
+
+void encodeHeader(const OccupancyMap& map, uint64_t regionCount, uint8_t* h) {
+  const OccupancyModel& m = map.model();
+  std::memcpy(h, kMapFileMagic, 8);
+  putLE<uint32_t>(h + 8, kMapFileVersion);
+  putLE<double>(h + 12, m.resolution);
+  putLE<int32_t>(h + 20, m.regionSize);
+  putLE<float>(h + 24, m.hitProbability);
+  putLE<float>(h + 28, m.missProbability);
+  putLE<float>(h + 32, m.occupancyThreshold);
+  putLE<float>(h + 36, m.clampMin);
+  putLE<float>(h + 40, m.clampMax);
+  putLE<uint32_t>(h + 44, map.layers());
+  putLE<double>(h + 48, map.timeOrigin());
+  putLE<uint64_t>(h + 56, regionCount);
+  putLE<uint32_t>(h + 64, crc(0, h, 64));
+}
+
+// Block header plus zlib stream of one region, into `out`.
+void encodeRegion(const OccupancyMap& map, const Region& constRegion, int level, std::vector<uint8_t>& out,
+                  const std::string& target) {
+  Region& region = const_cast<Region&>(constRegion);  // spans are only read here
+  const uint32_t layers = map.layers();
+  const size_t voxels = map.voxelsPerRegion();
+  std::vector<Span> off;
+  const std::vector<Span> spans = regionSpans(region, layers, &off);
+  auto fail = [&](const std::string& what) {
+    throw Error("cannot save map to '" + target + "': region " + keyText(region.key) + ": " + what);
+  };
+  for (const Span& s : spans)
+    if (s.count != voxels)
+      fail(std::string(s.name) + " holds " + std::to_string(s.count) + " values, the map's regions have " + std::to_string(voxels) + " voxels");
+  for (const Span& s : off)
+    if (s.count) fail(std::string(s.name) + " holds " + std::to_string(s.count) + " values but the map has that layer off");
+
+  size_t payload = 0;
+  for (const Span& s : spans) payload += s.bytes;
+  if (payload > UINT32_MAX) fail("payload of " + std::to_string(payload) + " bytes does not fit the format");
+
+  // Big-endian hosts write byte-swapped copies.
+  std::vector<std::vector<uint8_t>> swapped;
+  std::vector<Span> source = spans;
+  if constexpr (std::endian::native == std::endian::big) {
+    for (Span& s : source) {
+      swapped.emplace_back(s.data, s.data + s.bytes);
+      s.data = swapped.back().data();
+      swapInPlace(s);
+    }
+  }
+
+  z_stream z{};
+  if (deflateInit(&z, level) != Z_OK) fail("zlib deflateInit failed");
+  size_t capacity = deflateBound(&z, uLong(payload));
+  out.resize(kMapFileBlockHeaderBytes + capacity);
+  z.next_out = out.data() + kMapFileBlockHeaderBytes;
+  z.avail_out = uInt(capacity);
+  uint32_t payloadCrc = 0;
+  for (size_t i = 0; i < source.size(); ++i) {
+    z.next_in = source[i].data;
+    z.avail_in = uInt(source[i].bytes);
+    payloadCrc = crc(payloadCrc, source[i].data, source[i].bytes);
+    const int flush = i + 1 == source.size() ? Z_FINISH : Z_NO_FLUSH;
+    for (;;) {
+      const int status = deflate(&z, flush);
+      if (status == Z_STREAM_ERROR) {
+        deflateEnd(&z);
+        fail("zlib compression failed");
+      }
+      if (flush == Z_FINISH ? status == Z_STREAM_END : z.avail_in == 0) break;
+      if (z.avail_out == 0) {  // not expected within deflateBound, but never write past the buffer
+        const size_t used = size_t(z.total_out);
+        capacity *= 2;
+        out.resize(kMapFileBlockHeaderBytes + capacity);
+        z.next_out = out.data() + kMapFileBlockHeaderBytes + used;
+        z.avail_out = uInt(capacity - used);
+      }
+    }
+  }
+  const size_t compressed = size_t(z.total_out);
+  deflateEnd(&z);
+  out.resize(kMapFileBlockHeaderBytes + compressed);
+  if (compressed > UINT32_MAX) fail("compressed size does not fit the format");
+
+  uint8_t* b = out.data();
+  putLE<int32_t>(b, region.key.x);
+  putLE<int32_t>(b + 4, region.key.y);
+  putLE<int32_t>(b + 8, region.key.z);
+  putLE<uint32_t>(b + 12, uint32_t(payload));
+  putLE<uint32_t>(b + 16, uint32_t(compressed));
+  // The checksum covers the key and sizes too, so that a damaged key cannot move a region.
+  uint32_t blockCrc = crc(0, b, 20);
+  blockCrc = uint32_t(crc32_combine(blockCrc, payloadCrc, z_off_t(payload)));
+  putLE<uint32_t>(b + 20, blockCrc);
+}
+
+// Inflates a block's zlib stream straight into the region's arrays and checks its CRC.
+void decodeRegion(const OccupancyMap& map, const MapFileInfo::RegionEntry& e, const uint8_t* block, size_t regionIndex,
+                  size_t regionCount, Region& region, const MapReader& reader) {
+  const std::string where = "region " + keyText(e.key) + " (region " + std::to_string(regionIndex) + " of " +
+                            std::to_string(regionCount) + " at byte offset " + std::to_string(e.offset) + ")";
+  const std::vector<Span> spans = regionSpans(region, map.layers());
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) reader.fail("zlib inflateInit failed for " + where);
+  z.next_in = const_cast<uint8_t*>(block + kMapFileBlockHeaderBytes);
+  z.avail_in = e.compressedBytes;
+  int status = Z_OK;
+  size_t produced = 0;
+  for (size_t i = 0; i < spans.size() && status == Z_OK; ++i) {
+    z.next_out = spans[i].data;
+    z.avail_out = uInt(spans[i].bytes);
+    while (z.avail_out > 0 && status == Z_OK) status = inflate(&z, Z_NO_FLUSH);
+    produced += spans[i].bytes - z.avail_out;
+    if (status == Z_BUF_ERROR) break;  // input ran out
+  }
+  std::string problem;
+  const std::string zlibMessage = z.msg ? z.msg : "zlib error " + std::to_string(status);
+  if (status == Z_STREAM_END) {
+    if (produced != e.uncompressedBytes)
+      problem = "it holds " + std::to_string(produced) + " bytes, fewer than the stated " + std::to_string(e.uncompressedBytes);
+  } else if (status == Z_OK) {
+    // Every array is full; the stream must end here.
+    uint8_t extra;
+    z.next_out = &extra;
+    z.avail_out = 1;
+    status = inflate(&z, Z_FINISH);
+    if (status == Z_STREAM_END && z.avail_out == 1) {
+    } else if (z.avail_out == 0) {
+      problem = "it holds more than the stated " + std::to_string(e.uncompressedBytes) + " bytes";
+    } else if (status == Z_BUF_ERROR || status == Z_OK) {
+      problem = "the zlib stream is incomplete";
+    } else {
+      problem = z.msg ? z.msg : "zlib error " + std::to_string(status);
+    }
+  } else if (status == Z_BUF_ERROR) {
+    problem = "the zlib stream is incomplete";
+  } else {
+    problem = zlibMessage;
+  }
+  if (problem.empty() && z.avail_in != 0)
+    problem = std::to_string(z.avail_in) + " bytes follow the end of the zlib stream";
+  inflateEnd(&z);
+  if (!problem.empty()) reader.fail("decompression failed in " + where + ": " + problem);
+
+  uint32_t blockCrc = crc(0, block, 20);
+  for (const Span& s : spans) blockCrc = crc(blockCrc, s.data, s.bytes);
+  if (blockCrc != e.crc32)
+    reader.fail("checksum mismatch in " + where + ": stored " + hex32(e.crc32) + ", computed " + hex32(blockCrc));
+  if constexpr (std::endian::native == std::endian::big)
+    for (const Span& s : spans) swapInPlace(s);
+}
+
+// Regions go through compression or decompression this many at a time, bounding memory.
+size_t windowSize(unsigned threads) { return std::max<size_t>(32, size_t(threads) * 8); }
+
+}  // namespace
+
+uint64_t bytesPerVoxel(uint32_t layers) {
+  uint64_t bytes = sizeof(float);
+  if (layers & kLayerVoxelMean) bytes += sizeof(VoxelMean);
+  if (layers & kLayerTraversal) bytes += sizeof(uint64_t);
+  if (layers & kLayerHitMiss) bytes += 2 * sizeof(uint32_t);
+  if (layers & kLayerTouchTime) bytes += sizeof(float);
+  return bytes;
+}
+
+static_assert(sizeof(VoxelMean) == 16, "VoxelMean must be four packed u32 values: the file stores it as such");
+
+uint64_t MapFileInfo::compressedBytes() const {
+  uint64_t sum = 0;
+  for (const auto& r : regions) sum += r.compressedBytes;
+  return sum;
+}
+
+uint64_t MapFileInfo::uncompressedBytes() const {
+  uint64_t sum = 0;
+  for (const auto& r : regions) sum += r.uncompressedBytes;
+  return sum;
+}
+
+bool MapFileInfo::regionBounds(RegionKey& min, RegionKey& max) const {
+  if (regions.empty()) return false;
+  min = max = regions.front().key;
+  for (const auto& r : regions) {
+    min = {std::min(min.x, r.key.x), std::min(min.y, r.key.y), std::min(min.z, r.key.z)};
+    max = {std::max(max.x, r.key.x), std::max(max.y, r.key.y), std::max(max.z, r.key.z)};
+  }
+  return true;
+}
+
+void saveMap(const OccupancyMap& map, const std::filesystem::path& path, const MapSaveOptions& options) {
+  if (options.compressionLevel < 0 || options.compressionLevel > 9)
+    throw Error("cannot save map to '" + path.string() + "': compression level " + std::to_string(options.compressionLevel) +
+                " is not in 0-9");
+  // Ascending key order: the same map always gives the same bytes.
+  std::vector<const Region*> regions;
+  regions.reserve(map.regions().size());
+  for (const auto& [key, region] : map.regions()) {
+    if (!(region.key == key))
+      throw Error("cannot save map to '" + path.string() + "': region stored under key " + keyText(key) + " says it is " +
+                  keyText(region.key));
+    regions.push_back(&region);
+  }
+  std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
+
+  detail::AtomicFileWriter out(path, "map");
+  uint8_t header[kMapFileHeaderBytes];
+  encodeHeader(map, regions.size(), header);
+  out.write(header, sizeof header);
+
+  const unsigned threads = threadCount(options.threads, regions.size());
+  const size_t window = windowSize(threads);
+  std::vector<std::vector<uint8_t>> blocks(std::min(window, regions.size()));
+  const std::string target = path.string();
+  for (size_t first = 0; first < regions.size(); first += window) {
+    const size_t count = std::min(window, regions.size() - first);
+    parallelFor(count, threads, [&](size_t i) { encodeRegion(map, *regions[first + i], options.compressionLevel, blocks[i], target); });
+    for (size_t i = 0; i < count; ++i) out.write(blocks[i].data(), blocks[i].size());
+  }
+  out.commit();
+}
+
+MapFileInfo readMapInfo(const std::filesystem::path& path) {
+  MapReader reader(path);
+  return reader.scan();
+}
+
+OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& options) {
+  MapReader reader(path);
+  const MapFileInfo info = reader.scan();  // every size and offset is checked before any allocation
+  OccupancyMap map(info.model, info.layers);
+  map.setTimeOrigin(info.timeOrigin);
+
+  const size_t regionCount = info.regions.size();
+  const unsigned threads = threadCount(options.threads, regionCount);
+  const size_t window = windowSize(threads);
+  std::vector<std::vector<uint8_t>> blocks(std::min(window, regionCount));
+  std::vector<Region*> targets(blocks.size());
+  for (size_t first = 0; first < regionCount; first += window) {
+    const size_t count = std::min(window, regionCount - first);
+    for (size_t i = 0; i < count; ++i) {
+      const auto& e = info.regions[first + i];
+      blocks[i].resize(kMapFileBlockHeaderBytes + e.compressedBytes);
+      reader.read(e.offset, blocks[i].data(), blocks[i].size(),
+                  "region " + keyText(e.key) + " (region " + std::to_string(first + i) + " of " + std::to_string(regionCount) + ")");
+      targets[i] = &map.region(e.key);  // node-based map: the reference stays valid while others are added
+    }
+    parallelFor(count, threads, [&](size_t i) {
+      decodeRegion(map, info.regions[first + i], blocks[i].data(), first + i, regionCount, *targets[i], reader);
+    });
+  }
+  return map;
+}
+
+}  // namespace voxen

@@ -1,0 +1,69 @@
+#pragma once
+// GPU occupancy integration. Rays are prepared on the host (double precision in, float
+// relative to each ray's origin voxel out), cut into segments of bounded length, grouped
+// into batches whose regions fit the region cache, and integrated by three passes: an
+// optional stop search, the miss pass (one invocation per segment, reverse walk by
+// default) and the hit pass (one invocation per ray). Batches are submitted without
+// waiting, so the host prepares batch N+1 while the GPU integrates batch N.
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "voxen/occupancy/integration_stats.hpp"
+#include "voxen/map/map.hpp"
+#include "voxen/occupancy/integration_options.hpp"
+#include "voxen/map/region_cache.hpp"
+#include "voxen/host/streamed_input.hpp"
+
+namespace voxen {
+
+class Kernel;
+class Scheduler;
+
+struct GpuIntegratorOptions {
+  uint64_t cacheBytes = 256ull << 20;   // --gpu-cache-mb
+  uint32_t maxRaysPerBatch = 1u << 17;  // --batch-size
+  // Crossings one invocation walks at most (lavapipe stops loops after 65,535 iterations).
+  uint32_t maxCrossingsPerSegment = 128;
+};
+
+class GpuIntegrator {
+ public:
+  GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, IntegrationOptions options = {},
+                GpuIntegratorOptions gpuOptions = {});
+  ~GpuIntegrator();
+
+  // Queues the rays; they are on the GPU (and maybe already integrated) when this returns.
+  void integrate(std::span<const Ray> rays);
+  // Integrates what is queued, waits, and copies every resident region into the host map;
+  // stats() is complete afterwards. The destructor calls it if batches are unsynced.
+  void finish();
+  const IntegrationStats& stats() const { return stats_; }
+  const RegionCacheStats& cacheStats() const { return cache_.stats(); }
+  size_t cacheSlots() const { return cache_.slotCount(); }
+
+ private:
+  struct Batch;
+  void addRay(const Ray& ray);
+  void flush();
+  uint32_t passFlags() const;
+  void selectKernels(uint32_t flags);
+
+  Scheduler& scheduler_;
+  OccupancyMap& map_;
+  IntegrationOptions options_;
+  GpuIntegratorOptions gpuOptions_;
+  RegionCache cache_;
+  std::shared_ptr<Kernel> stopKernel_, missKernel_, hitKernel_;
+  StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
+  Buffer stop_, counters_;
+  std::unique_ptr<Batch> batch_;
+  std::vector<RegionKey> rayKeys_;      // reused for every ray's region list
+  std::vector<uint32_t> rayKeyIndex_;   // and their indices in the batch's region list
+  uint64_t batchStamp_ = 0;
+  bool timeOriginSet_ = false;
+  uint64_t synced_ = 0;  // batches already copied back by finish()
+  IntegrationStats stats_;
+};
+
+}  // namespace voxen

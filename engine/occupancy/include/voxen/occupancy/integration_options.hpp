@@ -1,0 +1,27 @@
+#pragma once
+// How an integrator applies rays to the map: the per-ray flags and the range limit.
+#include <cstdint>
+
+#include "voxen/map/ray.hpp"
+
+namespace voxen {
+
+// How rays update the map. Defaults: reverse walk (sample towards sensor), the sample voxel
+// gets a hit, every other voxel on the way a miss.
+enum RayFlag : uint32_t {
+  kRayEndPointAsFree = 1u << 0,        // no-return rays: the sample voxel is a miss too
+  kRayExcludeOrigin = 1u << 1,         // leave the sensor's own voxel alone
+  kRayExcludeSample = 1u << 2,         // leave the sample voxel alone
+  // Stop before the first voxel that was occupied when the batch began (judged on the map
+  // before the batch, so the result does not depend on ray order); a sample voxel that is
+  // that voxel still gets its hit.
+  kRayStopOnFirstOccupied = 1u << 3,
+  kRayForwardWalk = 1u << 4,           // walk sensor towards sample (default: reverse)
+};
+
+struct IntegrationOptions {
+  uint32_t flags = 0;
+  double maxRange = 0.0;  // > 0: longer rays are clipped there and their end is free
+};
+
+}  // namespace voxen

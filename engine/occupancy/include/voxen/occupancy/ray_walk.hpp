@@ -1,0 +1,143 @@
+#pragma once
+// The voxel walk shared by the CPU reference and the GPU (shaders/occupancy/ray_walk.glsl
+// mirrors this file operation for operation, so both visit exactly the same voxels).
+//
+// A ray runs from its origin voxel S to its sample voxel E. In voxel units relative to S's
+// lower corner it starts at o (each component in [0,1)) and moves by d. Along axis a it
+// crosses |E_a - S_a| voxel faces; face j (0-based) lies at p = j + 1 when stepping up or
+// p = -j when stepping down, and is crossed at t = (p - o_a) / d_a, computed in float from
+// scratch (never accumulated), so the same crossing has the same t in every walk. The walk
+// is the crossings of all axes merged by (t, axis); the voxel entered at each crossing is
+// updated. Reverse walks take the same crossings in the opposite order, so they visit the
+// same voxels. Because every crossing's t is known in closed form, a walk can start
+// anywhere: long rays are cut into segments of the t range, one GPU invocation each.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "voxen/map/map.hpp"
+#include "voxen/occupancy/integration_options.hpp"
+
+namespace voxen {
+
+// Per-ray flags after preparation (what the sample voxel receives).
+enum PreparedRayFlag : uint32_t {
+  kSampleHit = 1u << 0,      // the sample voxel gets a hit (else a miss, unless excluded)
+  kSkipSample = 1u << 1,     // the sample voxel gets nothing
+  kSkipOrigin = 1u << 2,     // the origin voxel gets nothing (when it is not the sample voxel)
+};
+
+struct PreparedRay {
+  VoxelCoord start, end;
+  float o[3] = {0, 0, 0};
+  float d[3] = {0, 0, 0};
+  int32_t n[3] = {0, 0, 0};     // faces crossed per axis
+  int32_t step[3] = {0, 0, 0};  // -1, 0 or +1
+  float time = 0.0f;            // seconds after the map's time origin
+  uint32_t flags = 0;
+  uint32_t meanPacked = 0;      // sample offset in its voxel, 10 bits per axis (x lowest)
+  uint32_t crossings() const { return uint32_t(n[0] + n[1] + n[2]); }
+};
+
+// Converts a ray (double, metres) for walking: clips it at options.maxRange (a clipped
+// ray's end is free), applies the flags. `clipped` reports whether clipping happened.
+PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options, double timeOrigin,
+                       bool* clipped = nullptr);
+
+// t of face j along axis a.
+inline float crossingT(const PreparedRay& r, int a, int32_t j) {
+  const float p = r.step[a] > 0 ? float(j + 1) : float(-j);
+  return (p - r.o[a]) / r.d[a];
+}
+
+// How many faces along axis a are crossed at t < T.
+inline int32_t crossingsBefore(const PreparedRay& r, int a, float T) {
+  const int32_t n = r.n[a];
+  if (n == 0 || T == -INFINITY) return 0;
+  if (T == INFINITY) return n;
+  const float guess = r.step[a] > 0 ? std::ceil(r.o[a] + T * r.d[a] - 1.0f) : std::ceil(T * -r.d[a] - r.o[a]);
+  int32_t count = int32_t(std::clamp(guess, 0.0f, float(n)));
+  while (count > 0 && crossingT(r, a, count - 1) >= T) --count;
+  while (count < n && crossingT(r, a, count) < T) ++count;
+  return count;
+}
+
+// Number of segments so that none has more than `maxCrossings` crossings (+3 at most from
+// the per-axis rounding of the t boundaries).
+inline uint32_t segmentCount(const PreparedRay& r, uint32_t maxCrossings) {
+  const uint32_t c = r.crossings();
+  return c <= maxCrossings ? 1u : (c + maxCrossings - 1) / maxCrossings;
+}
+
+// Lower t bound of segment s of m (segment 0 starts at -inf, segment m at +inf).
+inline float segmentBound(uint32_t s, uint32_t m) {
+  if (s == 0) return -INFINITY;
+  if (s >= m) return INFINITY;
+  return float(s) / float(m);
+}
+
+// Calls visit(voxel, tEnter, tExit) for every voxel of segment s (of m) in walk order. The
+// origin voxel belongs to segment 0 (tEnter 0); each other voxel to the segment holding the
+// crossing that enters it. tExit is the next crossing's t, or 1 past the last voxel.
+template <class Visit>
+void walkSegment(const PreparedRay& r, uint32_t s, uint32_t m, bool reverse, Visit&& visit) {
+  const float lo = segmentBound(s, m), hi = segmentBound(s + 1, m);
+  int32_t next[3], last[3];  // per axis: first crossing index >= lo, first index >= hi
+  for (int a = 0; a < 3; ++a) {
+    next[a] = crossingsBefore(r, a, lo);
+    last[a] = crossingsBefore(r, a, hi);
+  }
+  auto tOf = [&](int a, int32_t j) { return j < r.n[a] ? crossingT(r, a, j) : INFINITY; };
+  // The first crossing at or after `hi` (exit of the segment's last voxel).
+  float tBeyond = std::min({tOf(0, last[0]), tOf(1, last[1]), tOf(2, last[2])});
+  tBeyond = std::min(tBeyond, 1.0f);
+  // The next (forward) or previous (reverse) crossing's t per axis, recomputed only for the
+  // axis that stepped: the same closed-form values, a third of the divisions.
+  if (!reverse) {
+    VoxelCoord v{r.start.x + r.step[0] * next[0], r.start.y + r.step[1] * next[1], r.start.z + r.step[2] * next[2]};
+    float tn[3];
+    for (int a = 0; a < 3; ++a) tn[a] = next[a] < last[a] ? crossingT(r, a, next[a]) : 0.0f;
+    float tEnter = 0.0f;
+    bool pending = s == 0;  // the origin voxel is visited before the first crossing
+    for (;;) {
+      int best = -1;
+      for (int a = 0; a < 3; ++a)
+        if (next[a] < last[a] && (best < 0 || tn[a] < tn[best])) best = a;
+      if (best < 0) break;
+      const float bestT = tn[best];
+      if (pending) visit(v, std::max(tEnter, 0.0f), std::min(bestT, 1.0f));
+      (&v.x)[best] += r.step[best];
+      ++next[best];
+      if (next[best] < last[best]) tn[best] = crossingT(r, best, next[best]);
+      tEnter = bestT;
+      pending = true;
+    }
+    if (pending) visit(v, std::clamp(tEnter, 0.0f, 1.0f), tBeyond);
+  } else {
+    VoxelCoord v{r.start.x + r.step[0] * last[0], r.start.y + r.step[1] * last[1], r.start.z + r.step[2] * last[2]};
+    float tp[3];
+    for (int a = 0; a < 3; ++a) tp[a] = last[a] > next[a] ? crossingT(r, a, last[a] - 1) : 0.0f;
+    float tExit = tBeyond;
+    for (;;) {
+      int best = -1;
+      for (int a = 2; a >= 0; --a)  // ties: the reverse of the forward order
+        if (last[a] > next[a] && (best < 0 || tp[a] > tp[best])) best = a;
+      if (best < 0) break;
+      const float bestT = tp[best];
+      visit(v, std::clamp(bestT, 0.0f, 1.0f), std::max(tExit, 0.0f));
+      (&v.x)[best] -= r.step[best];
+      --last[best];
+      if (last[best] > next[best]) tp[best] = crossingT(r, best, last[best] - 1);
+      tExit = bestT;
+    }
+    if (s == 0) visit(v, 0.0f, std::clamp(tExit, 0.0f, 1.0f));
+  }
+}
+
+// Every region the walk touches, in walk order (forward), each once per entry.
+std::vector<RegionKey> regionsOnRay(const PreparedRay& r, int32_t regionSize);
+// The same into `out` (cleared first), so a caller walking many rays reuses one buffer.
+void regionsOnRay(const PreparedRay& r, int32_t regionSize, std::vector<RegionKey>& out);
+
+}  // namespace voxen

@@ -1,0 +1,278 @@
+#include "voxen/occupancy/gpu_integrator.hpp"
+
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <unordered_map>
+
+#include "voxen/occupancy/ray_walk.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/log.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+
+namespace voxen {
+
+namespace {
+
+// Mirrors struct GpuRay in shaders/occupancy/gpu_ray.glsl (std430, 80 bytes).
+struct GpuRay {
+  float o[3];
+  float time;
+  float d[3];
+  uint32_t meanPacked;
+  int32_t start[3];
+  uint32_t flags;
+  int32_t end[3];
+  uint32_t segments;
+  uint32_t slotBase;     // first entry of the ray's region slots
+  uint32_t regionCount;  // regions on its walk
+  uint32_t unused[2];
+};
+static_assert(sizeof(GpuRay) == 80);
+
+// Mirrors the push constants of shaders/occupancy/map_access.glsl.
+struct OccupancyPush {
+  uint64_t rays, segments, occupancy, table, counters, stop, mean, traversal, hitMiss, touch, raySlots;
+  uint32_t itemCount, tableMask, maxProbe;
+  int32_t regionSize;
+  float hitValue, missValue, clampMin, clampMax, threshold;
+  uint32_t flags;
+};
+static_assert(sizeof(OccupancyPush) == 128);
+
+constexpr uint32_t kPassReverse = 256, kPassStopOnOccupied = 512;
+// The counters' copies (kCounterStripes and kCounterStride in map_access.glsl).
+constexpr uint32_t kCounterStripes = 64, kCounterStride = 8;
+constexpr uint32_t kInfinityBits = 0x7f800000u;
+
+}  // namespace
+
+struct GpuIntegrator::Batch {
+  GpuRay* rays = nullptr;  // written in place (StreamedInput::begin) up to maxRaysPerBatch
+  uint32_t rayCount = 0;
+  std::vector<uint32_t> segments;  // (ray, segment) pairs
+  std::vector<RegionKey> keys;     // the batch's distinct regions
+  std::unordered_map<RegionKey, uint32_t, RegionKeyHash> keyIndex;  // region -> index in keys
+  std::vector<uint32_t> rayRegions;  // every ray's regions in walk order (indices in keys), back to back
+  // Neighbouring rays cross the same regions: a small direct-mapped cache of recent keys
+  // spares most hash-map lookups.
+  struct Recent {
+    RegionKey key;
+    uint32_t index = UINT32_MAX;  // UINT32_MAX: empty
+  };
+  std::array<Recent, 64> recent{};
+  // Empties the batch but keeps its memory: reallocating per batch costs page faults.
+  void clear() {
+    rays = nullptr;
+    rayCount = 0;
+    segments.clear();
+    keys.clear();
+    keyIndex.clear();
+    rayRegions.clear();
+    recent.fill({});
+  }
+  // Index of a region in keys, or UINT32_MAX when the batch does not hold it yet.
+  uint32_t find(const RegionKey& key) {
+    Recent& entry = recent[gpuRegionHash(key) & 63u];
+    if (entry.index != UINT32_MAX && entry.key == key) return entry.index;
+    const auto it = keyIndex.find(key);
+    if (it == keyIndex.end()) return UINT32_MAX;
+    entry = {key, it->second};
+    return it->second;
+  }
+  uint32_t add(const RegionKey& key) {
+    const uint32_t index = uint32_t(keys.size());
+    keys.push_back(key);
+    keyIndex.emplace(key, index);
+    recent[gpuRegionHash(key) & 63u] = {key, index};
+    return index;
+  }
+};
+
+GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, IntegrationOptions options,
+                             GpuIntegratorOptions gpuOptions)
+    : scheduler_(scheduler),
+      map_(map),
+      options_(options),
+      gpuOptions_(gpuOptions),
+      cache_(scheduler, map, gpuOptions.cacheBytes),
+      rays_(scheduler, "occupancy rays", uint64_t(gpuOptions.maxRaysPerBatch) * sizeof(GpuRay)),
+      segments_(scheduler, "occupancy segments", uint64_t(gpuOptions.maxRaysPerBatch) * 8),
+      raySlots_(scheduler, "occupancy ray region slots", uint64_t(gpuOptions.maxRaysPerBatch) * 4 * 4),
+      batch_(std::make_unique<Batch>()) {
+  if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
+  if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
+    throw Error("segment length must be between 8 and 4096 crossings");
+  selectKernels(passFlags());
+  stop_ = Buffer(scheduler.device(), "occupancy stop points", uint64_t(gpuOptions_.maxRaysPerBatch) * 4);
+  counters_ = Buffer(scheduler.device(), "occupancy counters", kCounterStripes * kCounterStride * 8);
+  scheduler.fill(counters_, 0);
+}
+
+GpuIntegrator::~GpuIntegrator() {
+  // What was accepted must reach the map even when the caller forgot finish(); during
+  // stack unwinding the map may be gone, so only then is it left alone.
+  if (std::uncaught_exceptions() == 0 && (batch_->rayCount > 0 || stats_.batches > synced_)) {
+    try {
+      finish();
+    } catch (const std::exception& e) {
+      logMessage(LogLevel::Error, std::string("GpuIntegrator could not copy its regions back: ") + e.what());
+    }
+  }
+}
+
+void GpuIntegrator::integrate(std::span<const Ray> rays) {
+  if (rays.empty()) return;
+  if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
+  timeOriginSet_ = true;
+  for (const Ray& ray : rays) addRay(ray);
+}
+
+uint32_t GpuIntegrator::passFlags() const {
+  uint32_t flags = map_.layers();
+  if (!(options_.flags & kRayForwardWalk)) flags |= kPassReverse;
+  if (options_.flags & kRayStopOnFirstOccupied) flags |= kPassStopOnOccupied;
+  return flags;
+}
+
+// The passes specialized on their flags (constant_id 0 in map_access.glsl): lavapipe runs
+// every branch of a shader whether or not a lane takes it, so the code of the layers and
+// walk directions a map does not use must be compiled out to cost nothing. The library
+// keeps one pipeline per variant, shared by integrators with the same flags.
+void GpuIntegrator::selectKernels(uint32_t flags) {
+  ShaderLibrary& library = scheduler_.library();
+  const KernelVariant variant{{}, {{0u, flags}}};
+  stopKernel_ = library.kernel("occupancy/stop_search.comp", variant);
+  missKernel_ = library.kernel("occupancy/integrate_miss.comp", variant);
+  hitKernel_ = library.kernel("occupancy/integrate_hit.comp", variant);
+}
+
+void GpuIntegrator::addRay(const Ray& ray) {
+  bool clipped = false;
+  const PreparedRay r = prepareRay(ray, map_.model(), options_, map_.timeOrigin(), &clipped);
+  stats_.clippedRays += clipped;
+  ++stats_.rays;
+  regionsOnRay(r, map_.regionSize(), rayKeys_);
+  const std::vector<RegionKey>& keys = rayKeys_;
+  if (keys.size() > cache_.slotCount())
+    throw Error("a ray crosses " + std::to_string(keys.size()) + " regions but the GPU cache holds only " +
+                std::to_string(cache_.slotCount()) + ": raise --gpu-cache-mb or set --max-range");
+  // Which of the ray's regions the batch already holds (a ray enters each region once).
+  rayKeyIndex_.resize(keys.size());
+  size_t added = 0;
+  for (size_t k = 0; k < keys.size(); ++k) added += (rayKeyIndex_[k] = batch_->find(keys[k])) == UINT32_MAX;
+  const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);
+  // Batches end on the ray count or the cache's capacity only (the segment buffer grows),
+  // so the CPU reference fed the same batches builds the same map.
+  if (batch_->keys.size() + added > cache_.slotCount()) {
+    flush();
+    std::fill(rayKeyIndex_.begin(), rayKeyIndex_.end(), UINT32_MAX);
+  }
+  for (size_t k = 0; k < keys.size(); ++k)
+    if (rayKeyIndex_[k] == UINT32_MAX) rayKeyIndex_[k] = batch_->add(keys[k]);
+
+  if (batch_->rayCount == 0)
+    batch_->rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
+  const uint32_t index = batch_->rayCount;
+  GpuRay g{};
+  for (int a = 0; a < 3; ++a) {
+    g.o[a] = r.o[a];
+    g.d[a] = r.d[a];
+  }
+  g.time = r.time;
+  g.meanPacked = r.meanPacked;
+  g.start[0] = r.start.x, g.start[1] = r.start.y, g.start[2] = r.start.z;
+  g.end[0] = r.end.x, g.end[1] = r.end.y, g.end[2] = r.end.z;
+  g.flags = r.flags;
+  g.segments = segments;
+  g.slotBase = uint32_t(batch_->rayRegions.size());
+  g.regionCount = uint32_t(keys.size());
+  batch_->rays[index] = g;
+  ++batch_->rayCount;
+  batch_->rayRegions.insert(batch_->rayRegions.end(), rayKeyIndex_.begin(), rayKeyIndex_.end());
+  for (uint32_t s = 0; s < segments; ++s) {
+    batch_->segments.push_back(index);
+    batch_->segments.push_back(s);
+  }
+  if (batch_->rayCount >= gpuOptions_.maxRaysPerBatch) flush();
+}
+
+void GpuIntegrator::flush() {
+  Batch& b = *batch_;
+  if (b.rayCount == 0) return;
+  cache_.makeResident(b.keys, ++batchStamp_);
+  const uint32_t rayCount = b.rayCount;
+  const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
+  const BufferRange rays = rays_.end(rayCount * sizeof(GpuRay));
+  // Segments stay in input order: sensor data arrives in scan order, whose neighbouring
+  // rays already walk similar lengths through nearby voxels. (Sorting by sample cell was
+  // measured: it helps shuffled clouds on lavapipe but costs more than it saves on scans.)
+  const BufferRange segments = segments_.write(b.segments.data(), segmentCount * 8ull);
+  // The rays' region lists as cache slots, written in place like the rays.
+  std::vector<uint32_t> keySlots(b.keys.size());
+  for (size_t k = 0; k < keySlots.size(); ++k) keySlots[k] = cache_.slotOf(b.keys[k]);
+  const size_t slotBytes = b.rayRegions.size() * 4;
+  auto* slots = reinterpret_cast<uint32_t*>(raySlots_.begin(slotBytes));
+  for (size_t i = 0; i < b.rayRegions.size(); ++i) slots[i] = keySlots[b.rayRegions[i]];
+  const BufferRange raySlots = raySlots_.end(slotBytes);
+
+  const OccupancyModel& model = map_.model();
+  OccupancyPush push{};
+  push.rays = rays.address;
+  push.segments = segments.address;
+  push.occupancy = cache_.occupancyAddress();
+  push.table = cache_.tableAddress();
+  push.counters = counters_.address();
+  push.stop = stop_.address();
+  push.mean = cache_.meanAddress();
+  push.traversal = cache_.traversalAddress();
+  push.hitMiss = cache_.hitMissAddress();
+  push.touch = cache_.touchAddress();
+  push.raySlots = raySlots.address;
+  push.tableMask = cache_.tableMask();
+  push.maxProbe = cache_.maxProbe();
+  push.regionSize = model.regionSize;
+  push.hitValue = model.hitValue();
+  push.missValue = model.missValue();
+  push.clampMin = model.clampMin;
+  push.clampMax = model.clampMax;
+  push.threshold = model.thresholdValue();
+  push.flags = passFlags();
+  const bool stopSearch = push.flags & kPassStopOnOccupied;
+
+  std::vector<BufferUse> uses{reads(rays), reads(segments), reads(raySlots), reads(cache_.tableRange()),
+                              readsWrites(counters_), readsWrites(stop_)};
+  for (const BufferRange& pool : cache_.poolRanges()) uses.push_back(readsWrites(pool));
+  if (stopSearch) {
+    scheduler_.fill(stop_.range(0, rayCount * 4ull), kInfinityBits);
+    push.itemCount = segmentCount;
+    scheduler_.dispatchThreads({"occupancy stop search", stopKernel_.get(), {}, push, uses}, segmentCount);
+  }
+  push.itemCount = segmentCount;
+  scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
+  push.itemCount = rayCount;
+  scheduler_.dispatchThreads({"occupancy hit pass", hitKernel_.get(), {}, push, uses}, rayCount);
+  const uint64_t submitted = scheduler_.submit();  // the GPU starts while the host prepares the next batch
+  rays_.submitted(submitted);
+  segments_.submitted(submitted);
+  raySlots_.submitted(submitted);
+  ++stats_.batches;
+  batch_->clear();
+}
+
+void GpuIntegrator::finish() {
+  flush();
+  cache_.syncToMap();
+  synced_ = stats_.batches;
+  const auto stripes = scheduler_.readback<uint64_t>(counters_.range()).get();
+  uint64_t counters[3] = {0, 0, 0};
+  for (uint32_t s = 0; s < kCounterStripes; ++s)
+    for (uint32_t k = 0; k < 3; ++k) counters[k] += stripes[s * kCounterStride + k];
+  stats_.voxelUpdates = counters[0];
+  stats_.droppedUpdates = counters[1];
+  if (counters[2] != 0)
+    throw Error("internal error: " + std::to_string(counters[2]) + " voxel updates found their region absent from the GPU cache");
+}
+
+}  // namespace voxen

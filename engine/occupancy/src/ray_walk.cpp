@@ -1,0 +1,90 @@
+#include "voxen/occupancy/ray_walk.hpp"
+
+#include <bit>
+
+#include <glm/geometric.hpp>
+
+namespace voxen {
+
+PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options, double timeOrigin,
+                       bool* clipped) {
+  glm::dvec3 sample = ray.sample;
+  bool clip = false;
+  if (options.maxRange > 0.0) {
+    const double length = glm::length(sample - ray.origin);
+    clip = length > options.maxRange;
+    if (clip) sample = ray.origin + (sample - ray.origin) * (options.maxRange / length);
+  }
+  if (clipped) *clipped = clip;
+
+  PreparedRay r;
+  const double res = model.resolution;
+  const glm::dvec3 from = ray.origin / res, to = sample / res;
+  r.start = {int32_t(std::floor(from.x)), int32_t(std::floor(from.y)), int32_t(std::floor(from.z))};
+  r.end = {int32_t(std::floor(to.x)), int32_t(std::floor(to.y)), int32_t(std::floor(to.z))};
+  const int32_t s[3] = {r.start.x, r.start.y, r.start.z}, e[3] = {r.end.x, r.end.y, r.end.z};
+  uint32_t packed = 0;
+  for (int a = 0; a < 3; ++a) {
+    r.o[a] = float(from[a] - s[a]);
+    r.d[a] = float(to[a] - from[a]);
+    r.n[a] = std::abs(e[a] - s[a]);
+    r.step[a] = e[a] > s[a] ? 1 : e[a] < s[a] ? -1 : 0;
+    const double offset = std::clamp(to[a] - e[a], 0.0, 1.0);
+    packed |= std::min<uint32_t>(1023u, uint32_t(offset * VoxelMean::kScale)) << (10 * a);
+  }
+  r.meanPacked = packed;
+  r.time = float(std::max(0.0, ray.time - timeOrigin));
+  const bool endFree = (options.flags & kRayEndPointAsFree) || clip;
+  if (options.flags & kRayExcludeSample)
+    r.flags |= kSkipSample;
+  else if (!endFree)
+    r.flags |= kSampleHit;
+  if (options.flags & kRayExcludeOrigin) r.flags |= kSkipOrigin;
+  return r;
+}
+
+std::vector<RegionKey> regionsOnRay(const PreparedRay& r, int32_t regionSize) {
+  std::vector<RegionKey> keys;
+  regionsOnRay(r, regionSize, keys);
+  return keys;
+}
+
+void regionsOnRay(const PreparedRay& r, int32_t regionSize, std::vector<RegionKey>& keys) {
+  // Only faces that are region boundaries matter; they are merged exactly as the voxel
+  // walk merges all faces, so the region sequence is the one the voxel walk passes through.
+  const int32_t n = regionSize;
+  const int32_t s[3] = {r.start.x, r.start.y, r.start.z};
+  // Power-of-two sizes (the default 32) take a mask and an arithmetic shift, which round
+  // towards -inf as the floor division must: the host walks every ray, so divisions count.
+  const bool pow2 = (n & (n - 1)) == 0;
+  const int shift = pow2 ? std::countr_zero(uint32_t(n)) : 0;
+  int32_t within[3];  // the start voxel's offset inside its region
+  RegionKey key;
+  for (int a = 0; a < 3; ++a) {
+    within[a] = pow2 ? (s[a] & (n - 1)) : ((s[a] % n) + n) % n;
+    (&key.x)[a] = pow2 ? (s[a] >> shift) : floorDiv(s[a], n);
+  }
+  int32_t next[3];  // index of the next region face per axis
+  for (int a = 0; a < 3; ++a) {
+    // Stepping up, face j lies at global coordinate s + j + 1: the first multiple of n above
+    // s. Stepping down, face j lies at s - j: the first multiple of n at or below s.
+    next[a] = r.step[a] > 0 ? (n - 1) - within[a] : within[a];
+  }
+  keys.clear();
+  keys.push_back(key);
+  for (;;) {
+    int best = -1;
+    float bestT = INFINITY;
+    for (int a = 0; a < 3; ++a)
+      if (r.step[a] != 0 && next[a] < r.n[a]) {
+        const float t = crossingT(r, a, next[a]);
+        if (best < 0 || t < bestT) best = a, bestT = t;
+      }
+    if (best < 0) break;
+    (&key.x)[best] += r.step[best];
+    next[best] += n;
+    keys.push_back(key);
+  }
+}
+
+}  // namespace voxen

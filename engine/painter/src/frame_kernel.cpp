@@ -1,0 +1,37 @@
+#include "voxen/painter/frame_kernel.hpp"
+
+#include "voxen/host/shader_library.hpp"
+
+namespace voxen::painter {
+
+FrameKernels::FrameKernels(ShaderLibrary& library) {
+  for (uint32_t p = 0; p < uint32_t(Phase::Count); ++p)
+    kernels_.push_back(library.kernel("painter/frame.comp", KernelVariant{{}, {{0u, p}}}));
+}
+
+std::string phaseName(Phase phase) {
+  switch (phase) {
+    case Phase::Brush: return "painter brush";
+    case Phase::MeshList: return "painter mesh list";
+    case Phase::MeshCount: return "painter mesh count";
+    case Phase::MeshScan: return "painter mesh scan";
+    case Phase::MeshCopy: return "painter mesh copy";
+    case Phase::MeshEmit: return "painter mesh emit";
+    case Phase::RasterClear: return "painter raster clear";
+    case Phase::RasterSmall: return "painter raster small";
+    case Phase::RasterLarge: return "painter raster large";
+    case Phase::Resolve: return "painter resolve";
+    case Phase::Count: break;
+  }
+  return "painter ?";
+}
+
+void dispatchPhase(Scheduler& scheduler, const FrameKernels& kernels, Phase phase, const BufferRange& frameConstants,
+                   uint32_t param, uint64_t groups, std::vector<BufferUse> uses) {
+  uses.push_back(reads(frameConstants));
+  // dispatchThreads folds past the x limit exactly as painterGroupIndex() unfolds.
+  scheduler.dispatchThreads(Pass{phaseName(phase), kernels.get(phase), {}, PainterPush{frameConstants.address, param, 0}, uses},
+                            groups * 64);
+}
+
+}  // namespace voxen::painter
