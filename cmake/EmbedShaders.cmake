@@ -5,7 +5,7 @@
 function(voxen_embed_shaders OUT_CPP SHADER_DIR)
   file(GLOB_RECURSE _computes CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR} ${SHADER_DIR}/*.comp)
   file(GLOB_RECURSE _sources CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR}
-    ${SHADER_DIR}/*.comp ${SHADER_DIR}/*.glsl)
+    ${SHADER_DIR}/*.comp ${SHADER_DIR}/*.glsl ${SHADER_DIR}/*.h)
   set(_spv_files)
   foreach(_rel IN LISTS _computes)
     set(_spv ${CMAKE_CURRENT_BINARY_DIR}/spirv/${_rel}.spv)
