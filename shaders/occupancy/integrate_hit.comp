@@ -12,25 +12,25 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) { return false; }  // no wal
 
 void main() {
   uint i = voxenThreadIndex();
-  if (i >= pc.itemCount) return;
+  if (i >= pc.p.itemCount) return;
   loadPushConstants();
   // Read only what the hit needs: on lavapipe every component of a buffer load is a loop
   // over the lanes, and the default case needs 4 of the ray's 20 words, in three 64-bit
   // loads: (start.z, flags) and (end.x, end.y) and (end.z, segments).
-  Uint64Array words = Uint64Array(uint64_t(pc.rays));
+  Uint64Array words = Uint64Array(pc.p.rays);
   gRay.flags = unpackUint2x32(words.v[i * 10u + 5u]).y;
   if ((gRay.flags & kSampleHit) == 0u) return;
   gRay.end = ivec3(unpackUint2x32(words.v[i * 10u + 6u]), unpackUint2x32(words.v[i * 10u + 7u]).x);
   const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
   float tEnter = 0.0;
   if ((gFlags & (kLayers | kPassStopOnOccupied)) != 0u) {
-    gRay = pc.rays.v[i];
+    gRay = RayArray(pc.p.rays).v[i];
     tEnter = sampleEnterT();
-    if ((gFlags & kPassStopOnOccupied) != 0u && tEnter > uintBitsToFloat(pc.stop.v[i])) return;
+    if ((gFlags & kPassStopOnOccupied) != 0u && tEnter > uintBitsToFloat(UintArray(pc.p.stop).v[i])) return;
   }
   uint index;
   if (voxelIndexByTable(gRay.end, index)) {
-    applyDelta(index, pc.hitValue);
+    applyDelta(index, pc.p.hitValue);
     applyLayers(index, true, tEnter, 1.0);
   }
   flushCounters();

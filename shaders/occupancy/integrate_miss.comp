@@ -51,12 +51,12 @@ void flushRound() {
 
 void main() {
   uint i = voxenThreadIndex();
-  if (i >= pc.itemCount) return;
+  if (i >= pc.p.itemCount) return;
   loadPushConstants();
-  gMissValue = pc.missValue;
+  gMissValue = pc.p.missValue;
   uvec2 segment = loadSegment(i);
   loadRayForWalk(segment.x);
-  gStopAt = (gFlags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(pc.stop.v[segment.x]) : kInf;
+  gStopAt = (gFlags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(UintArray(pc.p.stop).v[segment.x]) : kInf;
   bool reverse = (gFlags & kPassReverse) != 0u;
   const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
   if ((gFlags & kLayers) != 0u) {

@@ -13,45 +13,18 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray { uvec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer TableArray { ivec4 v[]; };
 
-// Mirrors voxen::OccupancyPush (engine/occupancy/src/gpu_integrator.cpp): 128 bytes, the most
-// push constants Vulkan guarantees.
-layout(push_constant) uniform Push {
-  RayArray rays;
-  SegmentArray segments;
-  UintArray occupancy;   // float bits per voxel, slot-major
-  TableArray table;      // (region x, y, z, slot); slot -1 = empty
-  Uint64Array counters;  // per stripe (flushCounters): voxel updates, dropped updates, lookups of absent regions
-  UintArray stop;        // per ray: bits of the t to stop before (+inf: no stop)
-  Uvec4Array mean;       // per voxel: count, sum x, sum y, sum z
-  Uint64Array traversal; // per voxel: length in 1/65536 voxel
-  Uvec2Array hitMiss;    // per voxel: hits, misses
-  UintArray touch;       // per voxel: float bits of the latest time
-  UintArray raySlots;    // per ray, from slotBase: the slot of each region on its walk
-  uint itemCount;        // segments or rays in this dispatch
-  uint tableMask;        // table size - 1 (a power of two)
-  uint maxProbe;         // longest probe sequence in the table
-  int regionSize;
-  float hitValue;
-  float missValue;
-  float clampMin;
-  float clampMax;
-  float threshold;
-  uint flags;            // kLayer* bits | kPass* bits
-} pc;
-
-const uint kLayerVoxelMean = 1u;
-const uint kLayerTraversal = 2u;
-const uint kLayerHitMiss = 4u;
-const uint kLayerTouchTime = 8u;
-const uint kPassReverse = 256u;
-const uint kPassStopOnOccupied = 512u;
-// Retries of one compare-and-swap before the update is counted as dropped.
-const uint kMaxCasRetries = 64u;
+// The push constants (OccupancyPush, occupancy_shared.h): buffer addresses as uint64_t,
+// cast to their buffer_reference types where they are used.
+layout(push_constant) uniform Push { OccupancyPush p; } pc;
 
 // Push constants the per-voxel code reads, copied once per invocation: lavapipe fetches a
 // push constant per lane at every use, which costs more than the walk step itself. Every
 // occupancy shader calls loadPushConstants() first.
-UintArray gOccupancy;
+UintArray gOccupancy;   // float bits per voxel, slot-major
+Uvec4Array gMean;       // per voxel: count, sum x, sum y, sum z
+Uint64Array gTraversal; // per voxel: length in 1/65536 voxel
+Uvec2Array gHitMiss;    // per voxel: hits, misses
+UintArray gTouch;       // per voxel: float bits of the latest time
 UintArray gRaySlots;
 int gRegionSize;
 uint gFlags;
@@ -60,17 +33,24 @@ float gClampMin, gClampMax;
 // pushes): lavapipe runs both sides of every branch, taken or not, uniform or not, under
 // lane masks, so the paths of the layers and walk directions a map does not use cost as
 // much as the ones it uses unless the compiler can drop them. kFlagsFromPush (the
-// default): read pc.flags instead.
+// default): read pc.p.flags instead.
 const uint kFlagsFromPush = 0xFFFFFFFFu;
 layout(constant_id = 0) const uint kSpecFlags = kFlagsFromPush;
 
 void loadPushConstants() {
-  gOccupancy = pc.occupancy;
-  gRaySlots = pc.raySlots;
-  gRegionSize = pc.regionSize;
-  gFlags = kSpecFlags == kFlagsFromPush ? pc.flags : kSpecFlags;
-  gClampMin = pc.clampMin;
-  gClampMax = pc.clampMax;
+  gFlags = kSpecFlags == kFlagsFromPush ? pc.p.flags : kSpecFlags;
+  // The layers' pools from the region cache's layer table (layer_table.h); a layer the
+  // map does not have is not read (its flag is off and the specialised pass drops the code).
+  Uint64Array layers = Uint64Array(pc.p.layers);
+  gOccupancy = UintArray(layers.v[kLayerIdOccupancy]);
+  if ((gFlags & kLayerVoxelMean) != 0u) gMean = Uvec4Array(layers.v[kLayerIdVoxelMean]);
+  if ((gFlags & kLayerTraversal) != 0u) gTraversal = Uint64Array(layers.v[kLayerIdTraversal]);
+  if ((gFlags & kLayerHitMiss) != 0u) gHitMiss = Uvec2Array(layers.v[kLayerIdHitMiss]);
+  if ((gFlags & kLayerTouchTime) != 0u) gTouch = UintArray(layers.v[kLayerIdTouchTime]);
+  gRaySlots = UintArray(pc.p.raySlots);
+  gRegionSize = pc.p.regionSize;
+  gClampMin = pc.p.clampMin;
+  gClampMax = pc.p.clampMax;
 }
 
 // Loads ray r into gRay (all but its two unused words): 9 loads of 64 bits instead of 18
@@ -81,7 +61,7 @@ void loadRayForWalk(uint r) {
   // The record read 64 bits at a time (as Uint64Array): lavapipe turns every component of
   // a buffer-device-address load into a loop over the 8 lanes whatever its width, so two
   // 32-bit fields in one 64-bit load cost one such loop instead of two.
-  Uint64Array words = Uint64Array(uint64_t(pc.rays));
+  Uint64Array words = Uint64Array(pc.p.rays);
   uint base = r * 10u;
   uvec2 q0 = unpackUint2x32(words.v[base + 0u]);
   uvec2 q1 = unpackUint2x32(words.v[base + 1u]);
@@ -105,7 +85,7 @@ void loadRayForWalk(uint r) {
 }
 
 // Segment i of the dispatch: (ray, segment index), one 64-bit load.
-uvec2 loadSegment(uint i) { return unpackUint2x32(Uint64Array(uint64_t(pc.segments)).v[i]); }
+uvec2 loadSegment(uint i) { return unpackUint2x32(Uint64Array(pc.p.segments).v[i]); }
 
 uint hashRegion(ivec3 key) {
   uint h = uint(key.x) * 0x9E3779B1u;
@@ -126,12 +106,13 @@ ivec3 regionOfVoxel(ivec3 v, int n) {
 
 // Slot of a region, or -1 when it is not resident.
 int lookupSlot(ivec3 key) {
-  uint i = hashRegion(key) & pc.tableMask;
-  for (uint probe = 0u; probe <= pc.maxProbe; ++probe) {
-    ivec4 e = pc.table.v[i];
+  TableArray table = TableArray(pc.p.regionTable);
+  uint i = hashRegion(key) & pc.p.tableMask;
+  for (uint probe = 0u; probe <= pc.p.maxProbe; ++probe) {
+    ivec4 e = table.v[i];
     if (e.w < 0) return -1;
     if (e.xyz == key) return e.w;
-    i = (i + 1u) & pc.tableMask;
+    i = (i + 1u) & pc.p.tableMask;
   }
   return -1;
 }
@@ -187,7 +168,7 @@ bool voxelIndex(ivec3 v, out uint index) {
 
 // The index of any voxel through the hash table (no walk needed).
 bool voxelIndexByTable(ivec3 v, out uint index) {
-  int n = pc.regionSize;
+  int n = pc.p.regionSize;
   ivec3 key = regionOfVoxel(v, n);
   int slot = lookupSlot(key);
   if (slot < 0) {
@@ -240,16 +221,16 @@ float rayLength() {
 
 void applyLayers(uint index, bool hit, float tEnter, float tExit) {
   if ((gFlags & kLayerHitMiss) != 0u) {
-    if (hit) atomicAdd(pc.hitMiss.v[index].x, 1u);
-    else atomicAdd(pc.hitMiss.v[index].y, 1u);
+    if (hit) atomicAdd(gHitMiss.v[index].x, 1u);
+    else atomicAdd(gHitMiss.v[index].y, 1u);
   }
-  if ((gFlags & kLayerTraversal) != 0u) atomicAdd(pc.traversal.v[index], traversalUnits(tEnter, tExit, rayLength()));
-  if ((gFlags & kLayerTouchTime) != 0u) atomicMax(pc.touch.v[index], floatBitsToUint(gRay.time));
+  if ((gFlags & kLayerTraversal) != 0u) atomicAdd(gTraversal.v[index], traversalUnits(tEnter, tExit, rayLength()));
+  if ((gFlags & kLayerTouchTime) != 0u) atomicMax(gTouch.v[index], floatBitsToUint(gRay.time));
   if (hit && (gFlags & kLayerVoxelMean) != 0u) {
-    atomicAdd(pc.mean.v[index].x, 1u);
-    atomicAdd(pc.mean.v[index].y, gRay.meanPacked & 1023u);
-    atomicAdd(pc.mean.v[index].z, (gRay.meanPacked >> 10) & 1023u);
-    atomicAdd(pc.mean.v[index].w, (gRay.meanPacked >> 20) & 1023u);
+    atomicAdd(gMean.v[index].x, 1u);
+    atomicAdd(gMean.v[index].y, gRay.meanPacked & 1023u);
+    atomicAdd(gMean.v[index].z, (gRay.meanPacked >> 10) & 1023u);
+    atomicAdd(gMean.v[index].w, (gRay.meanPacked >> 20) & 1023u);
   }
 }
 
@@ -257,17 +238,16 @@ void applyLayers(uint index, bool hit, float tEnter, float tExit) {
 // workgroup (the host adds the copies up): every lane's atomic on the same address is a
 // lock xadd on lavapipe, and one shared cache line bounced between its worker threads (or
 // a real GPU's SMs) costs more than the rest of the hit pass. Each copy is 64 bytes apart.
-const uint kCounterStripes = 64u;
-const uint kCounterStride = 8u;  // uint64 per stripe
 void flushCounters() {
   uint updates = subgroupAdd(gUpdates);
   uint dropped = subgroupAdd(gDropped);
   uint missing = subgroupAdd(gMissingRegions);
   uint stripe = (gl_WorkGroupID.x % kCounterStripes) * kCounterStride;
   if (subgroupElect()) {
-    if (updates > 0u) atomicAdd(pc.counters.v[stripe + 0u], uint64_t(updates));
-    if (dropped > 0u) atomicAdd(pc.counters.v[stripe + 1u], uint64_t(dropped));
-    if (missing > 0u) atomicAdd(pc.counters.v[stripe + 2u], uint64_t(missing));
+    Uint64Array counters = Uint64Array(pc.p.counters);
+    if (updates > 0u) atomicAdd(counters.v[stripe + kCounterUpdates], uint64_t(updates));
+    if (dropped > 0u) atomicAdd(counters.v[stripe + kCounterDropped], uint64_t(dropped));
+    if (missing > 0u) atomicAdd(counters.v[stripe + kCounterMissingRegions], uint64_t(missing));
   }
 }
 

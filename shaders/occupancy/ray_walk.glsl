@@ -9,9 +9,6 @@
 #ifndef VOXEN_OCCUPANCY_RAY_WALK_GLSL
 #define VOXEN_OCCUPANCY_RAY_WALK_GLSL
 
-const uint kSampleHit = 1u;
-const uint kSkipSample = 2u;
-const uint kSkipOrigin = 4u;
 #define kInf uintBitsToFloat(0x7f800000u)
 
 bool visitVoxel(ivec3 voxel, float tEnter, float tExit);

@@ -17,7 +17,7 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) {
   float value = uintBitsToFloat(gOccupancy.v[index]);
   if (!isinf(value) && value >= gThreshold) {
     // t >= 0, so the float's bits order like the float: atomicMin keeps the earliest.
-    atomicMin(pc.stop.v[gRayIndex], floatBitsToUint(tEnter));
+    atomicMin(UintArray(pc.p.stop).v[gRayIndex], floatBitsToUint(tEnter));
     return false;
   }
   return true;
@@ -25,9 +25,9 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) {
 
 void main() {
   uint i = voxenThreadIndex();
-  if (i >= pc.itemCount) return;
+  if (i >= pc.p.itemCount) return;
   loadPushConstants();
-  gThreshold = pc.threshold;
+  gThreshold = pc.p.threshold;
   uvec2 segment = loadSegment(i);
   gRayIndex = segment.x;
   loadRayForWalk(segment.x);

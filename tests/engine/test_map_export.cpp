@@ -146,7 +146,7 @@ struct Fixture {
                    kLayerHitMiss};
   std::map<std::tuple<int, int, int>, float> occupied;  // voxel -> value
   void set(VoxelCoord v, float value) {
-    map.region(map.regionOf(v)).occupancy[map.localIndex(v)] = value;
+    map.region(map.regionOf(v)).occupancy()[map.localIndex(v)] = value;
     if (map.classify(value) == VoxelClass::Occupied) occupied[{v.x, v.y, v.z}] = value;
   }
 };
@@ -203,7 +203,7 @@ TEST_CASE("Occupied voxels export as binary PLY with optional value", "[mapexpor
   }
   SECTION("a map with nothing occupied gives an empty vertex list") {
     OccupancyMap empty;
-    empty.region({0, 0, 0}).occupancy[0] = -1.0f;
+    empty.region({0, 0, 0}).occupancy()[0] = -1.0f;
     CHECK(exportOccupiedPly(empty, dir / "empty.ply") == 0);
     const Ply ply = splitPly(readBytes(dir / "empty.ply"));
     CHECK(hasLine(ply, "element vertex 0"));

@@ -34,7 +34,7 @@ void writeBytes(const std::filesystem::path& path, const std::vector<uint8_t>& b
 }
 
 template <typename T>
-void fillRandom(std::vector<T>& values, vt::Rng& rng) {
+void fillRandom(std::span<T> values, vt::Rng& rng) {
   for (T& v : values) {
     uint64_t bits = rng.next();
     std::memcpy(&v, &bits, std::min(sizeof(T), sizeof bits));
@@ -48,7 +48,7 @@ OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKe
   map.setTimeOrigin(1.7e9 + double(rng.u32()) / 7.0);
   for (const RegionKey& key : keys) {
     Region& r = map.region(key);
-    for (float& v : r.occupancy) {
+    for (float& v : r.occupancy()) {
       const uint64_t pick = rng.range(0, 9);
       if (pick < 4) continue;  // unobserved
       if (pick < 6) v = model.clampMin;
@@ -58,11 +58,10 @@ OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKe
         std::memcpy(&v, &bits, 4);
       }
     }
-    fillRandom(r.mean, rng);
-    fillRandom(r.traversal, rng);
-    fillRandom(r.hits, rng);
-    fillRandom(r.misses, rng);
-    fillRandom(r.touchTime, rng);
+    fillRandom(r.mean(), rng);
+    fillRandom(r.traversal(), rng);
+    fillRandom(r.hitMiss(), rng);
+    fillRandom(r.touchTime(), rng);
   }
   return map;
 }
@@ -74,20 +73,15 @@ OccupancyMap structuredMap(vt::Rng& rng, uint32_t layers, const std::vector<Regi
   map.setTimeOrigin(1234.5);
   for (const RegionKey& key : keys) {
     Region& r = map.region(key);
-    for (uint32_t i = 0; i < r.occupancy.size(); ++i) {
+    for (uint32_t i = 0; i < r.occupancy().size(); ++i) {
       const VoxelCoord v = map.voxelOf(key, i);
-      if (v.z % model.regionSize < model.regionSize / 2) r.occupancy[i] = rng.chance(90) ? model.clampMin : model.clampMax;
-      if (!r.mean.empty()) r.mean[i].count = uint32_t(rng.range(0, 2));
-      if (!r.touchTime.empty()) r.touchTime[i] = float(rng.range(0, 3));
-      if (!r.hits.empty()) r.hits[i] = uint32_t(rng.range(0, 1));
+      if (v.z % model.regionSize < model.regionSize / 2) r.occupancy()[i] = rng.chance(90) ? model.clampMin : model.clampMax;
+      if (!r.mean().empty()) r.mean()[i].count = uint32_t(rng.range(0, 2));
+      if (!r.touchTime().empty()) r.touchTime()[i] = float(rng.range(0, 3));
+      if (!r.hitMiss().empty()) r.hitMiss()[i].hits = uint32_t(rng.range(0, 1));
     }
   }
   return map;
-}
-
-template <typename T>
-bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 template <typename T>
@@ -112,12 +106,12 @@ void requireSameMap(const OccupancyMap& a, const OccupancyMap& b) {
     const Region* rb = b.findRegion(key);
     REQUIRE(rb != nullptr);
     CHECK(rb->key == key);
-    CHECK(sameBits(ra.occupancy, rb->occupancy));
-    CHECK(sameBits(ra.mean, rb->mean));
-    CHECK(sameBits(ra.traversal, rb->traversal));
-    CHECK(sameBits(ra.hits, rb->hits));
-    CHECK(sameBits(ra.misses, rb->misses));
-    CHECK(sameBits(ra.touchTime, rb->touchTime));
+    // Every layer's bytes (occupancy, voxel mean, traversal, hit/miss, touch time, and any
+    // other registered layer), absent layers included.
+    for (LayerId id = 0; id < kMaxLayers; ++id) {
+      INFO("layer " << id);
+      CHECK(ra.layers[id] == rb->layers[id]);
+    }
   }
 }
 
@@ -140,6 +134,12 @@ std::string infoError(const std::filesystem::path& path) {
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Bytes before the first region block of a version 2 file: the fixed header, the layer
+// table and its checksum.
+uint64_t headerBytes(const OccupancyMap& map) {
+  return kMapFileHeaderBytes + map.layout().ids().size() * kMapFileLayerEntryBytes + 4;
+}
 
 constexpr uint32_t kAllLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
 
@@ -195,8 +195,10 @@ TEST_CASE("Map files round-trip bit-exactly for every layer combination", "[mapf
     // The file is exactly header + block headers + zlib streams.
     const MapFileInfo info = readMapInfo(path);
     CHECK(info.layers == layers);
+    CHECK(info.layout == map.layout());
     CHECK(info.regions.size() == keys.size());
-    CHECK(info.fileBytes == kMapFileHeaderBytes + keys.size() * kMapFileBlockHeaderBytes + info.compressedBytes());
+    CHECK(info.headerBytes == headerBytes(map));
+    CHECK(info.fileBytes == info.headerBytes + keys.size() * kMapFileBlockHeaderBytes + info.compressedBytes());
     CHECK(info.uncompressedBytes() == keys.size() * 512 * bytesPerVoxel(layers));
   }
 }
@@ -210,7 +212,7 @@ TEST_CASE("Map files keep the default model, empty maps and extreme keys", "[map
     saveMap(map, dir / "empty.vxm");
     const OccupancyMap loaded = loadMap(dir / "empty.vxm");
     requireSameMap(map, loaded);
-    CHECK(readMapInfo(dir / "empty.vxm").fileBytes == kMapFileHeaderBytes);
+    CHECK(readMapInfo(dir / "empty.vxm").fileBytes == headerBytes(map));
     RegionKey lo, hi;
     CHECK_FALSE(readMapInfo(dir / "empty.vxm").regionBounds(lo, hi));
   }
@@ -225,7 +227,7 @@ TEST_CASE("Map files keep the default model, empty maps and extreme keys", "[map
     CHECK(lo == RegionKey{INT32_MIN, INT32_MIN, INT32_MIN});
     CHECK(hi == RegionKey{INT32_MAX, INT32_MAX, 1});
     // Blocks come in ascending key order, each right after the previous one.
-    uint64_t offset = kMapFileHeaderBytes;
+    uint64_t offset = info.headerBytes;
     for (size_t i = 0; i < info.regions.size(); ++i) {
       CHECK(info.regions[i].offset == offset);
       offset += kMapFileBlockHeaderBytes + info.regions[i].compressedBytes;
@@ -247,10 +249,10 @@ TEST_CASE("Map files compress structured regions", "[mapfile]") {
   vt::TempDir dir("mapfile");
   OccupancyMap map;  // 32^3, occupancy only
   Region& r = map.region({0, 0, 0});
-  for (uint32_t i = 0; i < r.occupancy.size(); ++i) {
+  for (uint32_t i = 0; i < r.occupancy().size(); ++i) {
     const VoxelCoord v = map.voxelOf(r.key, i);
-    if (v.z < 10) r.occupancy[i] = map.model().clampMin;      // free below a floor
-    else if (v.z == 10) r.occupancy[i] = map.model().clampMax;  // the floor
+    if (v.z < 10) r.occupancy()[i] = map.model().clampMin;      // free below a floor
+    else if (v.z == 10) r.occupancy()[i] = map.model().clampMax;  // the floor
   }
   saveMap(map, dir / "floor.vxm");
   const MapFileInfo info = readMapInfo(dir / "floor.vxm");
@@ -276,7 +278,7 @@ TEST_CASE("A truncated map file is reported as truncated at every length", "[map
     REQUIRE(contains(error, cut.string()));
     REQUIRE(contains(infoError(cut), "truncated"));
     // A cut inside the blocks names the region it cut into and where that region starts.
-    if (length >= kMapFileHeaderBytes) {
+    if (length >= info.headerBytes) {
       size_t index = 0;
       while (index + 1 < info.regions.size() && info.regions[index + 1].offset <= length) ++index;
       REQUIRE(contains(error, "region " + std::to_string(index) + " of 3"));
@@ -390,10 +392,10 @@ TEST_CASE("Map file headers are checked: magic, version, model fields, checksum"
     bytes = good;
     patch32(bytes, 8, kMapFileVersion + 1);
     writeBytes(bad, bytes);
-    CHECK(contains(loadError(bad), "unsupported format version 2 (this build reads version 1)"));
+    CHECK(contains(loadError(bad), "unsupported format version 3 (this build reads versions 1 to 2)"));
     bytes.resize(20);  // a newer, shorter header is still judged by its version
     writeBytes(bad, bytes);
-    CHECK(contains(loadError(bad), "unsupported format version 2"));
+    CHECK(contains(loadError(bad), "unsupported format version 3"));
   }
   SECTION("invalid model fields name the field, checksum fixed or not") {
     struct Case {
@@ -423,9 +425,10 @@ TEST_CASE("Map file headers are checked: magic, version, model fields, checksum"
     writeBytes(bad, bytes);
     CHECK(contains(loadError(bad), "resolution"));
     bytes = good;
-    patch32(bytes, 44, 0x10 | kLayerTraversal);
+    patch32(bytes, 44, 0);  // layer count (version 1's unknown layer bits: the version 1 fixture test)
+    fixHeaderCrc(bytes);
     writeBytes(bad, bytes);
-    CHECK(contains(loadError(bad), "unknown layer bits 0x00000010"));
+    CHECK(contains(loadError(bad), "invalid header field: layer count 0"));
   }
   SECTION("a valid but changed field is caught by the header checksum") {
     bytes = good;
@@ -453,21 +456,22 @@ TEST_CASE("Saving is atomic and refuses regions that would lose data", "[mapfile
   saveMap(map, path);
   const std::vector<uint8_t> before = readBytes(path);
 
-  map.findRegion({1, 1, 1})->misses.pop_back();  // inconsistent with the map's region size
-  CHECK_THROWS_WITH(saveMap(map, path), Catch::Contains("region (1,1,1): miss count layer holds 511 values"));
-  map.findRegion({1, 1, 1})->misses.push_back(0);
-  map.findRegion({0, 0, 0})->touchTime.assign(512, 1.0f);  // data in a layer the map has off
-  CHECK_THROWS_WITH(saveMap(map, path), Catch::Contains("touch time layer holds 512 values but the map has that layer off"));
+  auto& hitMiss = map.findRegion({1, 1, 1})->layers[kHitMissLayer];
+  hitMiss.resize(hitMiss.size() - sizeof(HitMiss));  // inconsistent with the map's region size
+  CHECK_THROWS_WITH(saveMap(map, path), Catch::Contains("region (1,1,1): layer 'hit_miss' holds 511 values"));
+  hitMiss.resize(hitMiss.size() + sizeof(HitMiss));
+  map.findRegion({0, 0, 0})->layers[kTouchTimeLayer].assign(512 * sizeof(float), std::byte{0});  // data in a layer the map has off
+  CHECK_THROWS_WITH(saveMap(map, path), Catch::Contains("layer 'touch_time' holds 512 values but the map has that layer off"));
   // The old file is untouched and no temporary file is left behind.
   CHECK(readBytes(path) == before);
   size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path())) files += entry.is_regular_file();
   CHECK(files == 1);
 
-  map.findRegion({0, 0, 0})->touchTime.clear();
-  map.region({2, 2, 2}).hits[5] = 99;
+  map.findRegion({0, 0, 0})->layers[kTouchTimeLayer].clear();
+  map.region({2, 2, 2}).hitMiss()[5].hits = 99;
   saveMap(map, path);  // replaces the old file
-  CHECK(loadMap(path).findRegion({2, 2, 2})->hits[5] == 99);
+  CHECK(loadMap(path).findRegion({2, 2, 2})->hitMiss()[5].hits == 99);
   CHECK_THROWS_WITH(saveMap(map, dir / "no-such-folder" / "map.vxm"), Catch::Contains("cannot save map to"));
 }
 
@@ -484,17 +488,17 @@ TEST_CASE("Map file size and speed for 2000 regions", "[.mapfile-bench]") {
       for (int32_t ry = 0; ry < 20; ++ry)
         for (int32_t rz = 0; rz < 5; ++rz) {
           Region& r = map.region({rx, ry, rz});
-          for (uint32_t i = 0; i < r.occupancy.size(); ++i) {
+          for (uint32_t i = 0; i < r.occupancy().size(); ++i) {
             const VoxelCoord v = map.voxelOf(r.key, i);
             const int wall = (v.x % 97 == 0) || (v.y % 83 == 0) || v.z == 1 || v.z == 120;
             const int inside = v.z > 1 && v.z < 120;
-            if (wall) r.occupancy[i] = rng.chance(80) ? m.clampMax : float(rng.range(1, 5)) * m.hitValue() + m.missValue();
-            else if (inside && rng.chance(90)) r.occupancy[i] = rng.chance(85) ? m.clampMin : float(rng.range(1, 6)) * m.missValue();
-            if (!isObserved(r.occupancy[i])) continue;
-            if (layers & kLayerHitMiss) r.hits[i] = wall ? uint32_t(rng.range(1, 40)) : 0, r.misses[i] = uint32_t(rng.range(0, 30));
-            if (layers & kLayerTraversal) r.traversal[i] = rng.range(0, 65536 * 40);
-            if (layers & kLayerTouchTime) r.touchTime[i] = float(rng.range(0, 6000)) * 0.01f;
-            if ((layers & kLayerVoxelMean) && wall) r.mean[i] = {uint32_t(rng.range(1, 40)), {rng.u32() >> 12, rng.u32() >> 12, rng.u32() >> 12}};
+            if (wall) r.occupancy()[i] = rng.chance(80) ? m.clampMax : float(rng.range(1, 5)) * m.hitValue() + m.missValue();
+            else if (inside && rng.chance(90)) r.occupancy()[i] = rng.chance(85) ? m.clampMin : float(rng.range(1, 6)) * m.missValue();
+            if (!isObserved(r.occupancy()[i])) continue;
+            if (layers & kLayerHitMiss) r.hitMiss()[i].hits = wall ? uint32_t(rng.range(1, 40)) : 0, r.hitMiss()[i].misses = uint32_t(rng.range(0, 30));
+            if (layers & kLayerTraversal) r.traversal()[i] = rng.range(0, 65536 * 40);
+            if (layers & kLayerTouchTime) r.touchTime()[i] = float(rng.range(0, 6000)) * 0.01f;
+            if ((layers & kLayerVoxelMean) && wall) r.mean()[i] = {uint32_t(rng.range(1, 40)), {rng.u32() >> 12, rng.u32() >> 12, rng.u32() >> 12}};
           }
         }
     for (int level : {1, 6}) {

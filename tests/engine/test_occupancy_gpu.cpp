@@ -55,8 +55,8 @@ Comparison compareMaps(const OccupancyMap& a, const OccupancyMap& b) {
     const Region* rb = b.findRegion(key);
     if (!ra) ra = &emptyA;
     if (!rb) rb = &emptyB;
-    for (size_t i = 0; i < ra->occupancy.size(); ++i) {
-      const float va = ra->occupancy[i], vb = rb->occupancy[i];
+    for (size_t i = 0; i < ra->occupancy().size(); ++i) {
+      const float va = ra->occupancy()[i], vb = rb->occupancy()[i];
       if (!isObserved(va) && !isObserved(vb)) continue;
       ++c.voxels;
       uint32_t ba, bb;
@@ -64,17 +64,17 @@ Comparison compareMaps(const OccupancyMap& a, const OccupancyMap& b) {
       std::memcpy(&bb, &vb, 4);
       c.sameBits += ba == bb;
       c.sameClass += a.classify(va) == b.classify(vb);
-      if (!ra->hits.empty()) {
-        const bool single = ra->hits[i] == 0 || ra->misses[i] == 0;
+      if (!ra->hitMiss().empty()) {
+        const bool single = ra->hitMiss()[i].hits == 0 || ra->hitMiss()[i].misses == 0;
         c.singleKind += single;
         c.singleKindSame += single && ba == bb;
-        c.layerMismatches += ra->hits[i] != rb->hits[i] || ra->misses[i] != rb->misses[i];
+        c.layerMismatches += ra->hitMiss()[i].hits != rb->hitMiss()[i].hits || ra->hitMiss()[i].misses != rb->hitMiss()[i].misses;
       }
-      if (!ra->mean.empty()) c.layerMismatches += !(ra->mean[i] == rb->mean[i]);
-      if (!ra->touchTime.empty()) c.layerMismatches += ra->touchTime[i] != rb->touchTime[i];
-      if (!ra->traversal.empty()) {
-        const double ta = double(ra->traversal[i]), tb = double(rb->traversal[i]);
-        const uint64_t updates = ra->hits.empty() ? 1 : ra->hits[i] + ra->misses[i];
+      if (!ra->mean().empty()) c.layerMismatches += !(ra->mean()[i] == rb->mean()[i]);
+      if (!ra->touchTime().empty()) c.layerMismatches += ra->touchTime()[i] != rb->touchTime()[i];
+      if (!ra->traversal().empty()) {
+        const double ta = double(ra->traversal()[i]), tb = double(rb->traversal()[i]);
+        const uint64_t updates = ra->hitMiss().empty() ? 1 : ra->hitMiss()[i].hits + ra->hitMiss()[i].misses;
         c.traversalMismatches += std::abs(ta - tb) > 1e-5 * ta + 2.0 * double(updates);
       }
     }
@@ -214,12 +214,12 @@ TEST_CASE("The same scene 10 km from the origin gives the same voxel classes", "
   // Compare voxel by voxel with the shift applied (100000 voxels in x and y).
   uint64_t voxels = 0, same = 0;
   for (const auto& [key, region] : mapNear.map.regions())
-    for (uint32_t i = 0; i < region.occupancy.size(); ++i) {
-      if (!isObserved(region.occupancy[i])) continue;
+    for (uint32_t i = 0; i < region.occupancy().size(); ++i) {
+      if (!isObserved(region.occupancy()[i])) continue;
       VoxelCoord v = mapNear.map.voxelOf(key, i);
       const VoxelCoord shifted{v.x + 100000, v.y + 100000, v.z};
       ++voxels;
-      same += mapNear.map.classify(region.occupancy[i]) == mapFar.map.classify(shifted);
+      same += mapNear.map.classify(region.occupancy()[i]) == mapFar.map.classify(shifted);
     }
   INFO("voxels " << voxels << ", same class " << same);
   CHECK(voxels > 1000);

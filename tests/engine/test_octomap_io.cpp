@@ -23,7 +23,7 @@ using voxen::VoxelClass;
 using voxen::VoxelCoord;
 
 void setVoxel(OccupancyMap& map, VoxelCoord v, float value) {
-  map.region(map.regionOf(v)).occupancy[map.localIndex(v)] = value;
+  map.region(map.regionOf(v)).occupancy()[map.localIndex(v)] = value;
 }
 
 std::string readFile(const std::filesystem::path& path) {
@@ -56,12 +56,12 @@ void requireSameClasses(const OccupancyMap& a, const OccupancyMap& b) {
   auto check = [](const OccupancyMap& from, const OccupancyMap& to) {
     size_t mismatches = 0;
     for (const auto& [key, region] : from.regions())
-      for (uint32_t i = 0; i < region.occupancy.size(); ++i) {
+      for (uint32_t i = 0; i < region.occupancy().size(); ++i) {
         const VoxelCoord v = from.voxelOf(key, i);
-        if (from.classify(region.occupancy[i]) != to.classify(v)) {
+        if (from.classify(region.occupancy()[i]) != to.classify(v)) {
           if (mismatches++ < 5)
             UNSCOPED_INFO("voxel (" << v.x << ", " << v.y << ", " << v.z << ") class "
-                                    << int(from.classify(region.occupancy[i])) << " became " << int(to.classify(v)));
+                                    << int(from.classify(region.occupancy()[i])) << " became " << int(to.classify(v)));
         }
       }
     CHECK(mismatches == 0);

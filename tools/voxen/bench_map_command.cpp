@@ -34,9 +34,9 @@ struct BenchRun {
 double classAgreement(const OccupancyMap& a, const OccupancyMap& b) {
   uint64_t observed = 0, same = 0;
   for (const auto& [key, region] : a.regions())
-    for (uint32_t i = 0; i < region.occupancy.size(); ++i) {
+    for (uint32_t i = 0; i < region.occupancy().size(); ++i) {
       const VoxelCoord v = a.voxelOf(key, i);
-      const VoxelClass ca = a.classify(region.occupancy[i]), cb = b.classify(v);
+      const VoxelClass ca = a.classify(region.occupancy()[i]), cb = b.classify(v);
       if (ca == VoxelClass::Unobserved && cb == VoxelClass::Unobserved) continue;
       ++observed;
       same += ca == cb;

@@ -44,7 +44,7 @@ uint64_t exportOccupiedPly(const OccupancyMap& map, const std::filesystem::path&
   const float threshold = map.model().thresholdValue();
   uint64_t count = 0;
   for (const Region* r : regions)
-    for (float v : r->occupancy) count += isObserved(v) && v >= threshold;
+    for (float v : r->occupancy()) count += isObserved(v) && v >= threshold;
 
   const char* coordType = options.doublePrecision ? "double" : "float";
   std::string header = "ply\nformat binary_little_endian 1.0\n";
@@ -61,8 +61,8 @@ uint64_t exportOccupiedPly(const OccupancyMap& map, const std::filesystem::path&
   buffer.reserve(1 << 20);
   uint64_t written = 0;
   for (const Region* r : regions) {
-    for (uint32_t i = 0; i < r->occupancy.size(); ++i) {
-      const float v = r->occupancy[i];
+    for (uint32_t i = 0; i < r->occupancy().size(); ++i) {
+      const float v = r->occupancy()[i];
       if (!isObserved(v) || v < threshold) continue;
       const glm::dvec3 c = map.voxelCentre(map.voxelOf(r->key, i));
       if (options.doublePrecision) {
@@ -99,7 +99,7 @@ SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale) {
   for (const Region* r : layer) {
     for (int32_t y = 0; y < n; ++y) {
       for (int32_t x = 0; x < n; ++x) {
-        if (!isObserved(r->occupancy[size_t(x + n * (y + n * localZ))])) continue;
+        if (!isObserved(r->occupancy()[size_t(x + n * (y + n * localZ))])) continue;
         const int32_t vx = r->key.x * n + x, vy = r->key.y * n + y;
         if (!any) {
           image.minX = image.maxX = vx;
@@ -115,8 +115,8 @@ SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale) {
     // Say where there is something to see.
     int32_t lo = INT32_MAX, hi = INT32_MIN;
     for (const auto& [key, region] : map.regions())
-      for (size_t i = 0; i < region.occupancy.size(); ++i)
-        if (isObserved(region.occupancy[i])) {
+      for (size_t i = 0; i < region.occupancy().size(); ++i)
+        if (isObserved(region.occupancy()[i])) {
           const int32_t vz = key.z * n + int32_t(i / size_t(n * n));
           lo = std::min(lo, vz), hi = std::max(hi, vz);
         }
@@ -141,7 +141,7 @@ SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale) {
   for (const Region* r : layer) {
     for (int32_t y = 0; y < n; ++y) {
       for (int32_t x = 0; x < n; ++x) {
-        const VoxelClass c = map.classify(r->occupancy[size_t(x + n * (y + n * localZ))]);
+        const VoxelClass c = map.classify(r->occupancy()[size_t(x + n * (y + n * localZ))]);
         if (c == VoxelClass::Unobserved) continue;
         const uint8_t* colour = c == VoxelClass::Occupied ? kSliceOccupiedRgb : kSliceFreeRgb;
         (c == VoxelClass::Occupied ? image.occupied : image.free)++;

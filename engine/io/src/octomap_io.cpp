@@ -294,7 +294,7 @@ void fillCube(OccupancyMap& map, const VoxelCoord& low, int32_t edge, float valu
         const int32_t z0 = std::max(low.z, bz) - bz, z1 = std::min(high.z, bz + n - 1) - bz;
         for (int32_t z = z0; z <= z1; ++z)
           for (int32_t y = y0; y <= y1; ++y) {
-            float* row = region.occupancy.data() + size_t(n) * (y + size_t(n) * z);
+            float* row = region.occupancy().data() + size_t(n) * (y + size_t(n) * z);
             std::fill(row + x0, row + x1 + 1, value);
           }
       }
@@ -316,7 +316,7 @@ void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
     for (int32_t z = 0; z < n; ++z)
       for (int32_t y = 0; y < n; ++y)
         for (int32_t x = 0; x < n; ++x, ++index) {
-          const float value = region.occupancy[index];
+          const float value = region.occupancy()[index];
           if (!isObserved(value)) continue;
           const int32_t vx = bx + x, vy = by + y, vz = bz + z;
           if (!regionInside && !(inRange(vx) && inRange(vy) && inRange(vz))) {

@@ -1,5 +1,8 @@
 #include "voxen/map/map.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "voxen/host/error.hpp"
 
 namespace voxen {
@@ -15,19 +18,11 @@ void OccupancyModel::validate() const {
     fail("clamp", "must be finite with min < max");
 }
 
-std::string layerNames(uint32_t layers) {
-  std::string names;
-  auto add = [&](uint32_t bit, const char* name) {
-    if (layers & bit) names += (names.empty() ? "" : ", ") + std::string(name);
-  };
-  add(kLayerVoxelMean, "voxel mean");
-  add(kLayerTraversal, "traversal");
-  add(kLayerHitMiss, "hit/miss counts");
-  add(kLayerTouchTime, "touch time");
-  return names.empty() ? "occupancy only" : names;
-}
+OccupancyMap::OccupancyMap(OccupancyModel model, uint32_t layers) : OccupancyMap(model, MapLayout::fromFlags(layers)) {}
 
-OccupancyMap::OccupancyMap(OccupancyModel model, uint32_t layers) : model_(model), layers_(layers) { model_.validate(); }
+OccupancyMap::OccupancyMap(OccupancyModel model, MapLayout layout) : model_(model), layout_(std::move(layout)) {
+  model_.validate();
+}
 
 VoxelCoord OccupancyMap::voxelAt(const glm::dvec3& point) const {
   return {int32_t(std::floor(point.x / model_.resolution)), int32_t(std::floor(point.y / model_.resolution)),
@@ -58,14 +53,14 @@ Region OccupancyMap::makeRegion(const RegionKey& key) const {
   Region r;
   r.key = key;
   const size_t count = voxelsPerRegion();
-  r.occupancy.assign(count, kUnobserved);
-  if (layers_ & kLayerVoxelMean) r.mean.assign(count, VoxelMean{});
-  if (layers_ & kLayerTraversal) r.traversal.assign(count, 0);
-  if (layers_ & kLayerHitMiss) {
-    r.hits.assign(count, 0);
-    r.misses.assign(count, 0);
+  for (LayerId id : layout_.ids()) {
+    const LayerType& type = layerType(id);
+    std::vector<std::byte>& array = r.layers[id];
+    array.resize(count * type.bytesPerVoxel);
+    const bool zeros = std::all_of(type.initialValue.begin(), type.initialValue.end(), [](std::byte b) { return b == std::byte{0}; });
+    if (!zeros)
+      for (size_t v = 0; v < count; ++v) std::memcpy(array.data() + v * type.bytesPerVoxel, type.initialValue.data(), type.bytesPerVoxel);
   }
-  if (layers_ & kLayerTouchTime) r.touchTime.assign(count, 0.0f);
   return r;
 }
 
@@ -87,7 +82,7 @@ Region* OccupancyMap::findRegion(const RegionKey& key) {
 
 float OccupancyMap::value(const VoxelCoord& voxel) const {
   const Region* r = findRegion(regionOf(voxel));
-  return r ? r->occupancy[localIndex(voxel)] : kUnobserved;
+  return r ? r->occupancy()[localIndex(voxel)] : kUnobserved;
 }
 
 VoxelClass OccupancyMap::classify(float value) const {
@@ -100,7 +95,7 @@ OccupancyMap::Counts OccupancyMap::counts() const {
   const float threshold = model_.thresholdValue();
   for (const auto& [key, region] : regions_) {
     ++c.regions;
-    for (float v : region.occupancy) {
+    for (float v : region.occupancy()) {
       if (!isObserved(v)) continue;
       if (v >= threshold)
         ++c.occupied;

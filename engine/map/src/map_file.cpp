@@ -69,32 +69,44 @@ struct Span {
   uint8_t* data;
   size_t bytes;
   size_t elementBytes;  // for byte order swaps
-  const char* name;
+  std::string name;
   size_t count;  // values held
 };
 
-template <typename T>
-Span span(std::vector<T>& values, const char* name) {
-  return {reinterpret_cast<uint8_t*>(values.data()), values.size() * sizeof(T), sizeof(T) == sizeof(VoxelMean) ? 4 : sizeof(T),
-          name, values.size()};
+Span layerSpan(std::vector<std::byte>& array, LayerId id) {
+  const LayerType& type = layerType(id);
+  return {reinterpret_cast<uint8_t*>(array.data()), array.size(), type.elementBytes, "layer '" + type.name + "'",
+          array.size() / type.bytesPerVoxel};
 }
 
-// Every array of the region in payload order; the arrays of layers that are off come last
-// so callers can check that they are empty.
-std::vector<Span> regionSpans(Region& r, uint32_t layers, std::vector<Span>* off = nullptr) {
-  std::vector<Span> spans{span(r.occupancy, "occupancy")};
-  auto add = [&](uint32_t layer, Span s) {
-    if (layers & layer)
-      spans.push_back(s);
-    else if (off)
-      off->push_back(s);
-  };
-  add(kLayerVoxelMean, span(r.mean, "voxel mean layer"));
-  add(kLayerTraversal, span(r.traversal, "traversal layer"));
-  add(kLayerHitMiss, span(r.hits, "hit count layer"));
-  add(kLayerHitMiss, span(r.misses, "miss count layer"));
-  add(kLayerTouchTime, span(r.touchTime, "touch time layer"));
+// The region's arrays in payload order (version 2: the layout's layers, each as in memory).
+std::vector<Span> regionSpans(Region& r, const MapLayout& layout) {
+  std::vector<Span> spans;
+  for (LayerId id : layout.ids()) spans.push_back(layerSpan(r.layers[id], id));
   return spans;
+}
+
+// Version 1 stored hit counts and miss counts as two arrays (hits[n], then misses[n]) where
+// memory and version 2 keep (hits, misses) pairs: those two arrays are read into `scratch`
+// and interleaved by interleaveVersion1HitMiss once the payload's checksum is verified.
+std::vector<Span> version1Spans(Region& r, const MapLayout& layout, std::vector<uint32_t>& scratch) {
+  std::vector<Span> spans;
+  for (LayerId id : layout.ids()) {
+    if (id != kHitMissLayer) {
+      spans.push_back(layerSpan(r.layers[id], id));
+      continue;
+    }
+    const size_t n = r.layers[id].size() / sizeof(HitMiss);
+    scratch.assign(2 * n, 0);
+    spans.push_back({reinterpret_cast<uint8_t*>(scratch.data()), n * 4, 4, "hit count layer", n});
+    spans.push_back({reinterpret_cast<uint8_t*>(scratch.data() + n), n * 4, 4, "miss count layer", n});
+  }
+  return spans;
+}
+
+void interleaveVersion1HitMiss(Region& r, const std::vector<uint32_t>& scratch) {
+  std::span<HitMiss> pairs = r.hitMiss();
+  for (size_t i = 0; i < pairs.size(); ++i) pairs[i] = {scratch[i], scratch[pairs.size() + i]};
 }
 
 void swapInPlace(const Span& s) {
@@ -174,6 +186,8 @@ class MapReader {
   MapFileInfo scan();
 
  private:
+  MapLayout readLayerTable(uint32_t count, uint64_t& headerBytes);
+
   std::filesystem::path path_;
   File file_;
   uint64_t size_ = 0;
@@ -194,12 +208,12 @@ MapFileInfo MapReader::scan() {
   }
   if (have >= 12) {
     info.version = getLE<uint32_t>(h + 8);
-    if (info.version != kMapFileVersion)
-      fail("unsupported format version " + std::to_string(info.version) + " (this build reads version " +
+    if (info.version != 1 && info.version != kMapFileVersion)
+      fail("unsupported format version " + std::to_string(info.version) + " (this build reads versions 1 to " +
            std::to_string(kMapFileVersion) + ")");
   }
   if (have < kMapFileHeaderBytes)
-    fail("truncated header: the file has " + std::to_string(size_) + " bytes, a version " + std::to_string(kMapFileVersion) +
+    fail("truncated header: the file has " + std::to_string(size_) + " bytes, a version " + std::to_string(info.version) +
          " header needs " + std::to_string(kMapFileHeaderBytes));
 
   OccupancyModel& m = info.model;
@@ -210,7 +224,7 @@ MapFileInfo MapReader::scan() {
   m.occupancyThreshold = getLE<float>(h + 32);
   m.clampMin = getLE<float>(h + 36);
   m.clampMax = getLE<float>(h + 40);
-  info.layers = getLE<uint32_t>(h + 44);
+  const uint32_t layerField = getLE<uint32_t>(h + 44);  // version 1: layer bits; 2: layer count
   info.timeOrigin = getLE<double>(h + 48);
   const uint64_t regionCount = getLE<uint64_t>(h + 56);
   const uint32_t storedHeaderCrc = getLE<uint32_t>(h + 64);
@@ -219,19 +233,27 @@ MapFileInfo MapReader::scan() {
   } catch (const Error& e) {
     fail(std::string("invalid header field: ") + e.what());
   }
-  const uint32_t knownLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
-  if (info.layers & ~knownLayers) fail("invalid header field: unknown layer bits " + hex32(info.layers & ~knownLayers));
+  if (info.version == 1 && (layerField & ~kAllBuiltinLayers))
+    fail("invalid header field: unknown layer bits " + hex32(layerField & ~kAllBuiltinLayers));
+  if (info.version >= 2 && (layerField == 0 || layerField > kMaxLayers))
+    fail("invalid header field: layer count " + std::to_string(layerField) + " is not in 1-" + std::to_string(kMaxLayers));
   if (!std::isfinite(info.timeOrigin)) fail("invalid header field: time origin is not finite");
   const uint32_t headerCrc = crc(0, h, 64);
   if (headerCrc != storedHeaderCrc)
     fail("header checksum mismatch (stored " + hex32(storedHeaderCrc) + ", computed " + hex32(headerCrc) + ")");
+  info.headerBytes = kMapFileHeaderBytes;
+  if (info.version == 1)
+    info.layout = MapLayout::fromFlags(layerField);
+  else
+    info.layout = readLayerTable(layerField, info.headerBytes);
+  info.layers = info.layout.builtinFlags();
 
   const uint64_t voxels = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
-  const uint64_t payloadBytes = voxels * bytesPerVoxel(info.layers);
+  const uint64_t payloadBytes = voxels * info.layout.bytesPerVoxel();
   const uint64_t maxCompressed = compressBound(uLong(payloadBytes)) + 64;
-  info.regions.reserve(size_t(std::min<uint64_t>(regionCount, (size_ - kMapFileHeaderBytes) / kMapFileBlockHeaderBytes)));
+  info.regions.reserve(size_t(std::min<uint64_t>(regionCount, (size_ - info.headerBytes) / kMapFileBlockHeaderBytes)));
   std::unordered_map<RegionKey, uint64_t, RegionKeyHash> seen;
-  uint64_t offset = kMapFileHeaderBytes;
+  uint64_t offset = info.headerBytes;
   for (uint64_t i = 0; i < regionCount; ++i) {
     const std::string which = "region " + std::to_string(i) + " of " + std::to_string(regionCount);
     if (offset >= size_) fail("truncated: the file ends at byte offset " + std::to_string(offset) + " before " + which);
@@ -247,7 +269,7 @@ MapFileInfo MapReader::scan() {
     if (e.uncompressedBytes != payloadBytes)
       fail("inconsistent sizes in " + where + ": payload of " + std::to_string(e.uncompressedBytes) + " bytes, expected " +
            std::to_string(payloadBytes) + " for region size " + std::to_string(m.regionSize) + " and layers " +
-           layerNames(info.layers));
+           info.layout.names());
     if (e.compressedBytes == 0 || e.compressedBytes > maxCompressed)
       fail("inconsistent sizes in " + where + ": compressed size " + std::to_string(e.compressedBytes) +
            " bytes is impossible for a payload of " + std::to_string(payloadBytes));
@@ -266,10 +288,44 @@ MapFileInfo MapReader::scan() {
   return info;
 }
 
+// Version 2's layer table (after the fixed header): each layer's name, size and version,
+// each checked against this build's registry, then a CRC32 of the table.
+MapLayout MapReader::readLayerTable(uint32_t count, uint64_t& headerBytes) {
+  std::vector<uint8_t> table(size_t(count) * kMapFileLayerEntryBytes + 4);
+  read(kMapFileHeaderBytes, table.data(), table.size(), "header's layer table");
+  const uint32_t stored = getLE<uint32_t>(table.data() + table.size() - 4);
+  const uint32_t computed = crc(0, table.data(), table.size() - 4);
+  if (stored != computed) fail("layer table checksum mismatch (stored " + hex32(stored) + ", computed " + hex32(computed) + ")");
+  MapLayout layout;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t* e = table.data() + size_t(i) * kMapFileLayerEntryBytes;
+    const char* text = reinterpret_cast<const char*>(e);
+    const std::string name(text, strnlen(text, 32));
+    const uint32_t bytes = getLE<uint32_t>(e + 32), elementBytes = getLE<uint32_t>(e + 36), version = getLE<uint32_t>(e + 40);
+    const std::string layer = "layer " + std::to_string(i) + " '" + name + "' (version " + std::to_string(version) + ", " +
+                              std::to_string(bytes) + " bytes per voxel)";
+    const std::optional<LayerId> id = findLayer(name);
+    if (!id) fail(layer + " is not known to this build");
+    const LayerType& type = layerType(*id);
+    if (type.bytesPerVoxel != bytes || type.elementBytes != elementBytes || type.version != version)
+      fail(layer + " does not match this build's version " + std::to_string(type.version) + " with " +
+           std::to_string(type.bytesPerVoxel) + " bytes per voxel");
+    if ((i == 0) != (*id == kOccupancyLayer)) fail(layer + ": occupancy must be the first layer, and only the first");
+    if (i > 0 && layout.has(*id)) fail(layer + " is listed twice");
+    layout.add(*id);  // a layout starts with occupancy
+  }
+  headerBytes = kMapFileHeaderBytes + table.size();
+  return layout;
+}
+
 // ---- region blocks --------------------------------------------------------------------
 
-void encodeHeader(const OccupancyMap& map, uint64_t regionCount, uint8_t* h) {
+// The fixed header and the layer table.
+std::vector<uint8_t> encodeHeader(const OccupancyMap& map, uint64_t regionCount) {
   const OccupancyModel& m = map.model();
+  const std::vector<LayerId>& layers = map.layout().ids();
+  std::vector<uint8_t> bytes(kMapFileHeaderBytes + layers.size() * kMapFileLayerEntryBytes + 4, 0);
+  uint8_t* h = bytes.data();
   std::memcpy(h, kMapFileMagic, 8);
   putLE<uint32_t>(h + 8, kMapFileVersion);
   putLE<double>(h + 12, m.resolution);
@@ -279,28 +335,40 @@ void encodeHeader(const OccupancyMap& map, uint64_t regionCount, uint8_t* h) {
   putLE<float>(h + 32, m.occupancyThreshold);
   putLE<float>(h + 36, m.clampMin);
   putLE<float>(h + 40, m.clampMax);
-  putLE<uint32_t>(h + 44, map.layers());
+  putLE<uint32_t>(h + 44, uint32_t(layers.size()));
   putLE<double>(h + 48, map.timeOrigin());
   putLE<uint64_t>(h + 56, regionCount);
   putLE<uint32_t>(h + 64, crc(0, h, 64));
+  uint8_t* table = h + kMapFileHeaderBytes;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const LayerType& type = layerType(layers[i]);
+    uint8_t* e = table + i * kMapFileLayerEntryBytes;
+    std::memcpy(e, type.name.data(), type.name.size());  // at most 31 characters: NUL-padded
+    putLE<uint32_t>(e + 32, type.bytesPerVoxel);
+    putLE<uint32_t>(e + 36, type.elementBytes);
+    putLE<uint32_t>(e + 40, type.version);
+  }
+  const size_t tableBytes = layers.size() * kMapFileLayerEntryBytes;
+  putLE<uint32_t>(table + tableBytes, crc(0, table, tableBytes));
+  return bytes;
 }
 
 // Block header plus zlib stream of one region, into `out`.
 void encodeRegion(const OccupancyMap& map, const Region& constRegion, int level, std::vector<uint8_t>& out,
                   const std::string& target) {
   Region& region = const_cast<Region&>(constRegion);  // spans are only read here
-  const uint32_t layers = map.layers();
   const size_t voxels = map.voxelsPerRegion();
-  std::vector<Span> off;
-  const std::vector<Span> spans = regionSpans(region, layers, &off);
+  const std::vector<Span> spans = regionSpans(region, map.layout());
   auto fail = [&](const std::string& what) {
     throw Error("cannot save map to '" + target + "': region " + keyText(region.key) + ": " + what);
   };
   for (const Span& s : spans)
-    if (s.count != voxels)
-      fail(std::string(s.name) + " holds " + std::to_string(s.count) + " values, the map's regions have " + std::to_string(voxels) + " voxels");
-  for (const Span& s : off)
-    if (s.count) fail(std::string(s.name) + " holds " + std::to_string(s.count) + " values but the map has that layer off");
+    if (s.bytes != voxels * (s.bytes / std::max<size_t>(s.count, 1)) || s.count != voxels)
+      fail(s.name + " holds " + std::to_string(s.count) + " values, the map's regions have " + std::to_string(voxels) + " voxels");
+  for (LayerId id = 0; id < kMaxLayers; ++id)
+    if (!map.layout().has(id) && !region.layers[id].empty())
+      fail("layer '" + layerType(id).name + "' holds " + std::to_string(region.layers[id].size() / layerType(id).bytesPerVoxel) +
+           " values but the map has that layer off");
 
   size_t payload = 0;
   for (const Span& s : spans) payload += s.bytes;
@@ -363,11 +431,13 @@ void encodeRegion(const OccupancyMap& map, const Region& constRegion, int level,
 }
 
 // Inflates a block's zlib stream straight into the region's arrays and checks its CRC.
-void decodeRegion(const OccupancyMap& map, const MapFileInfo::RegionEntry& e, const uint8_t* block, size_t regionIndex,
+void decodeRegion(const MapFileInfo& info, const MapFileInfo::RegionEntry& e, const uint8_t* block, size_t regionIndex,
                   size_t regionCount, Region& region, const MapReader& reader) {
   const std::string where = "region " + keyText(e.key) + " (region " + std::to_string(regionIndex) + " of " +
                             std::to_string(regionCount) + " at byte offset " + std::to_string(e.offset) + ")";
-  const std::vector<Span> spans = regionSpans(region, map.layers());
+  std::vector<uint32_t> version1HitMiss;
+  const std::vector<Span> spans =
+      info.version == 1 ? version1Spans(region, info.layout, version1HitMiss) : regionSpans(region, info.layout);
   z_stream z{};
   if (inflateInit(&z) != Z_OK) reader.fail("zlib inflateInit failed for " + where);
   z.next_in = const_cast<uint8_t*>(block + kMapFileBlockHeaderBytes);
@@ -416,6 +486,7 @@ void decodeRegion(const OccupancyMap& map, const MapFileInfo::RegionEntry& e, co
     reader.fail("checksum mismatch in " + where + ": stored " + hex32(e.crc32) + ", computed " + hex32(blockCrc));
   if constexpr (std::endian::native == std::endian::big)
     for (const Span& s : spans) swapInPlace(s);
+  if (!version1HitMiss.empty()) interleaveVersion1HitMiss(region, version1HitMiss);
 }
 
 // Regions go through compression or decompression this many at a time, bounding memory.
@@ -423,16 +494,10 @@ size_t windowSize(unsigned threads) { return std::max<size_t>(32, size_t(threads
 
 }  // namespace
 
-uint64_t bytesPerVoxel(uint32_t layers) {
-  uint64_t bytes = sizeof(float);
-  if (layers & kLayerVoxelMean) bytes += sizeof(VoxelMean);
-  if (layers & kLayerTraversal) bytes += sizeof(uint64_t);
-  if (layers & kLayerHitMiss) bytes += 2 * sizeof(uint32_t);
-  if (layers & kLayerTouchTime) bytes += sizeof(float);
-  return bytes;
-}
+uint64_t bytesPerVoxel(uint32_t layers) { return MapLayout::fromFlags(layers).bytesPerVoxel(); }
 
 static_assert(sizeof(VoxelMean) == 16, "VoxelMean must be four packed u32 values: the file stores it as such");
+static_assert(sizeof(HitMiss) == 8, "HitMiss must be two packed u32 values: the file stores it as such");
 
 uint64_t MapFileInfo::compressedBytes() const {
   uint64_t sum = 0;
@@ -472,9 +537,8 @@ void saveMap(const OccupancyMap& map, const std::filesystem::path& path, const M
   std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
 
   detail::AtomicFileWriter out(path, "map");
-  uint8_t header[kMapFileHeaderBytes];
-  encodeHeader(map, regions.size(), header);
-  out.write(header, sizeof header);
+  const std::vector<uint8_t> header = encodeHeader(map, regions.size());
+  out.write(header.data(), header.size());
 
   const unsigned threads = threadCount(options.threads, regions.size());
   const size_t window = windowSize(threads);
@@ -496,7 +560,7 @@ MapFileInfo readMapInfo(const std::filesystem::path& path) {
 OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& options) {
   MapReader reader(path);
   const MapFileInfo info = reader.scan();  // every size and offset is checked before any allocation
-  OccupancyMap map(info.model, info.layers);
+  OccupancyMap map(info.model, info.layout);
   map.setTimeOrigin(info.timeOrigin);
 
   const size_t regionCount = info.regions.size();
@@ -514,7 +578,7 @@ OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& op
       targets[i] = &map.region(e.key);  // node-based map: the reference stays valid while others are added
     }
     parallelFor(count, threads, [&](size_t i) {
-      decodeRegion(map, info.regions[first + i], blocks[i].data(), first + i, regionCount, *targets[i], reader);
+      decodeRegion(info, info.regions[first + i], blocks[i].data(), first + i, regionCount, *targets[i], reader);
     });
   }
   return map;

@@ -1,6 +1,7 @@
 #include "voxen/map/region_cache.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "voxen/host/error.hpp"
 
@@ -8,11 +9,15 @@ namespace voxen {
 
 namespace {
 
-// Bits of kUnobserved (+inf), the value a fresh slot starts with.
-constexpr uint32_t kUnobservedBits = 0x7f800000u;
-
-Buffer poolBuffer(Scheduler& s, const char* name, bool enabled, uint64_t bytes) {
-  return enabled ? Buffer(s.device(), name, bytes) : Buffer();
+// The layer's initial value as a 4-byte pattern for vkCmdFillBuffer, when it repeats one.
+std::optional<uint32_t> fillPatternOf(const LayerType& type) {
+  const auto& v = type.initialValue;
+  if (v.size() % 4 != 0) return std::nullopt;
+  for (size_t i = 4; i < v.size(); ++i)
+    if (v[i] != v[i % 4]) return std::nullopt;
+  uint32_t pattern;
+  std::memcpy(&pattern, v.data(), 4);
+  return pattern;
 }
 
 }  // namespace
@@ -26,21 +31,11 @@ uint32_t gpuRegionHash(const RegionKey& key) {
 
 struct RegionCache::PendingEviction {
   RegionKey key;
-  Future<float> occupancy;
-  Future<VoxelMean> mean;
-  Future<uint64_t> traversal;
-  Future<uint32_t> hitMiss;
-  Future<float> touch;
+  std::vector<Future<std::byte>> layers;  // in layout order
 };
 
 uint64_t RegionCache::bytesPerRegion(const OccupancyMap& map) {
-  const uint32_t layers = map.layers();
-  uint64_t perVoxel = 4;
-  if (layers & kLayerVoxelMean) perVoxel += sizeof(VoxelMean);
-  if (layers & kLayerTraversal) perVoxel += 8;
-  if (layers & kLayerHitMiss) perVoxel += 8;
-  if (layers & kLayerTouchTime) perVoxel += 4;
-  return perVoxel * map.voxelsPerRegion();
+  return map.layout().bytesPerVoxel() * map.voxelsPerRegion();
 }
 
 RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes)
@@ -51,13 +46,23 @@ RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes
     throw Error("GPU region cache of " + formatBytes(bytes) + " holds no region (one needs " + formatBytes(perRegion) +
                 "): raise --gpu-cache-mb");
   if (slots * voxels_ > (1ull << 31)) throw Error("GPU region cache too large: at most 2^31 voxels");
-  const uint32_t layers = map.layers();
   const uint64_t v = slots * voxels_;
-  occupancy_ = Buffer(scheduler.device(), "region cache occupancy", v * 4);
-  mean_ = poolBuffer(scheduler, "region cache voxel mean", layers & kLayerVoxelMean, v * sizeof(VoxelMean));
-  traversal_ = poolBuffer(scheduler, "region cache traversal", layers & kLayerTraversal, v * 8);
-  hitMiss_ = poolBuffer(scheduler, "region cache hit/miss", layers & kLayerHitMiss, v * 8);
-  touch_ = poolBuffer(scheduler, "region cache touch time", layers & kLayerTouchTime, v * 4);
+  std::vector<VkDeviceAddress> addresses(kMaxLayers, 0);
+  for (LayerId id : map.layout().ids()) {
+    const LayerType& type = layerType(id);
+    Pool pool{id, type.bytesPerVoxel, fillPatternOf(type), {}, {}};
+    if (!pool.fillPattern) {
+      pool.freshRegion.resize(voxels_ * type.bytesPerVoxel);
+      for (size_t i = 0; i < voxels_; ++i)
+        std::memcpy(pool.freshRegion.data() + i * type.bytesPerVoxel, type.initialValue.data(), type.bytesPerVoxel);
+    }
+    pool.buffer = Buffer(scheduler.device(), "region cache " + type.name, v * type.bytesPerVoxel);
+    addresses[id] = pool.buffer.address();
+    pools_.push_back(std::move(pool));
+  }
+  // The pools never move: the layer table is written once.
+  layerTable_ = Buffer(scheduler.device(), "region cache layer table", kMaxLayers * sizeof(VkDeviceAddress));
+  scheduler.upload(layerTable_.range(), addresses.data(), addresses.size() * sizeof(VkDeviceAddress));
   tableCapacity_ = 16;
   while (tableCapacity_ < 2 * slots) tableCapacity_ *= 2;
   table_ = Buffer(scheduler.device(), "region cache table", uint64_t(tableCapacity_) * 16);
@@ -66,41 +71,34 @@ RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes
 
 RegionCache::~RegionCache() = default;
 
+VkDeviceAddress RegionCache::poolAddress(LayerId id) const {
+  for (const Pool& pool : pools_)
+    if (pool.id == id) return pool.buffer.address();
+  return 0;
+}
+
 std::vector<BufferRange> RegionCache::poolRanges() const {
-  std::vector<BufferRange> ranges{occupancy_.range()};
-  for (const Buffer* b : {&mean_, &traversal_, &hitMiss_, &touch_})
-    if (b->handle()) ranges.push_back(b->range());
+  std::vector<BufferRange> ranges;
+  for (const Pool& pool : pools_) ranges.push_back(pool.buffer.range());
   return ranges;
 }
 
 void RegionCache::readBack(uint32_t slot, const RegionKey& key) {
   auto pending = std::make_unique<PendingEviction>();
   pending->key = key;
-  const uint64_t base = uint64_t(slot) * voxels_;
-  pending->occupancy = scheduler_.readback<float>(occupancy_.range(base * 4, voxels_ * 4));
-  if (mean_.handle()) pending->mean = scheduler_.readback<VoxelMean>(mean_.range(base * 16, voxels_ * 16));
-  if (traversal_.handle()) pending->traversal = scheduler_.readback<uint64_t>(traversal_.range(base * 8, voxels_ * 8));
-  if (hitMiss_.handle()) pending->hitMiss = scheduler_.readback<uint32_t>(hitMiss_.range(base * 8, voxels_ * 8));
-  if (touch_.handle()) pending->touch = scheduler_.readback<float>(touch_.range(base * 4, voxels_ * 4));
+  for (const Pool& pool : pools_) {
+    const uint64_t bytes = voxels_ * pool.bytesPerVoxel;
+    pending->layers.push_back(scheduler_.readback<std::byte>(pool.buffer.range(slot * bytes, bytes)));
+  }
   pending_.push_back(std::move(pending));
 }
 
 void RegionCache::completeEvictions(bool wait, const RegionKey* only) {
   std::erase_if(pending_, [&](std::unique_ptr<PendingEviction>& p) {
     if (only && !(p->key == *only)) return false;
-    if (!wait && !p->occupancy.ready()) return false;
+    if (!wait && !p->layers.front().ready()) return false;
     Region& region = map_.region(p->key);
-    region.occupancy = p->occupancy.get();
-    if (p->mean.valid()) region.mean = p->mean.get();
-    if (p->traversal.valid()) region.traversal = p->traversal.get();
-    if (p->hitMiss.valid()) {
-      const auto pairs = p->hitMiss.get();
-      for (size_t i = 0; i < voxels_; ++i) {
-        region.hits[i] = pairs[2 * i];
-        region.misses[i] = pairs[2 * i + 1];
-      }
-    }
-    if (p->touch.valid()) region.touchTime = p->touch.get();
+    for (size_t i = 0; i < pools_.size(); ++i) region.layers[pools_[i].id] = p->layers[i].get();
     return true;
   });
 }
@@ -116,28 +114,21 @@ void RegionCache::evict(uint32_t slot) {
 void RegionCache::load(uint32_t slot, const RegionKey& key) {
   // A region evicted earlier must land in the host map before it is uploaded again.
   completeEvictions(true, &key);
-  const uint64_t base = uint64_t(slot) * voxels_;
   const Region* region = map_.findRegion(key);
-  if (region) {
-    scheduler_.upload(occupancy_.range(base * 4, voxels_ * 4), region->occupancy.data(), voxels_ * 4);
-    if (mean_.handle()) scheduler_.upload(mean_.range(base * 16, voxels_ * 16), region->mean.data(), voxels_ * 16);
-    if (traversal_.handle())
-      scheduler_.upload(traversal_.range(base * 8, voxels_ * 8), region->traversal.data(), voxels_ * 8);
-    if (hitMiss_.handle()) {
-      std::vector<uint32_t> pairs(2 * voxels_);
-      for (size_t i = 0; i < voxels_; ++i) {
-        pairs[2 * i] = region->hits[i];
-        pairs[2 * i + 1] = region->misses[i];
-      }
-      scheduler_.upload(hitMiss_.range(base * 8, voxels_ * 8), pairs.data(), voxels_ * 8);
+  for (const Pool& pool : pools_) {
+    const uint64_t bytes = voxels_ * pool.bytesPerVoxel;
+    const BufferRange range = pool.buffer.range(slot * bytes, bytes);
+    if (region) {
+      if (region->layers[pool.id].size() != bytes)
+        throw Error("region (" + std::to_string(key.x) + "," + std::to_string(key.y) + "," + std::to_string(key.z) + ") holds " +
+                    std::to_string(region->layers[pool.id].size()) + " bytes of layer '" + layerType(pool.id).name +
+                    "', the map's regions need " + std::to_string(bytes));
+      scheduler_.upload(range, region->layers[pool.id].data(), bytes);
     }
-    if (touch_.handle()) scheduler_.upload(touch_.range(base * 4, voxels_ * 4), region->touchTime.data(), voxels_ * 4);
-  } else {
-    scheduler_.fill(occupancy_.range(base * 4, voxels_ * 4), kUnobservedBits);
-    if (mean_.handle()) scheduler_.fill(mean_.range(base * 16, voxels_ * 16), 0);
-    if (traversal_.handle()) scheduler_.fill(traversal_.range(base * 8, voxels_ * 8), 0);
-    if (hitMiss_.handle()) scheduler_.fill(hitMiss_.range(base * 8, voxels_ * 8), 0);
-    if (touch_.handle()) scheduler_.fill(touch_.range(base * 4, voxels_ * 4), 0);
+    else if (pool.fillPattern)
+      scheduler_.fill(range, *pool.fillPattern);
+    else
+      scheduler_.upload(range, pool.freshRegion.data(), bytes);
   }
   slots_[slot] = Slot{true, key, 0};
   resident_[key] = slot;

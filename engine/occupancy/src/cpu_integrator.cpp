@@ -78,7 +78,7 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
       });
 
   auto touch = [&](Region& region, uint32_t index, const PreparedRay& r) {
-    if (layers & kLayerTouchTime) region.touchTime[index] = std::max(region.touchTime[index], r.time);
+    if (layers & kLayerTouchTime) region.touchTime()[index] = std::max(region.touchTime()[index], r.time);
   };
   for (size_t i = 0; i < prepared.size(); ++i) {
     const PreparedRay& r = prepared[i];
@@ -89,9 +89,9 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
       if (isSample && (r.flags & (kSampleHit | kSkipSample))) return;
       if (!isSample && v == r.start && (r.flags & kSkipOrigin)) return;
       auto [region, index] = access.at(v);
-      region->occupancy[index] = updatedValue(region->occupancy[index], miss, model.clampMin, model.clampMax);
-      if (layers & kLayerHitMiss) ++region->misses[index];
-      if (layers & kLayerTraversal) region->traversal[index] += traversalUnits(tEnter, tExit, length);
+      region->occupancy()[index] = updatedValue(region->occupancy()[index], miss, model.clampMin, model.clampMax);
+      if (layers & kLayerHitMiss) ++region->hitMiss()[index].misses;
+      if (layers & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, tExit, length);
       touch(*region, index, r);
       ++stats_.voxelUpdates;
     });
@@ -102,11 +102,11 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
     const float tEnter = sampleEnterT(r);
     if (tEnter > stopAt[i]) continue;  // an occupied sample voxel still gets its hit
     auto [region, index] = access.at(r.end);
-    region->occupancy[index] = updatedValue(region->occupancy[index], hit, model.clampMin, model.clampMax);
-    if (layers & kLayerHitMiss) ++region->hits[index];
-    if (layers & kLayerTraversal) region->traversal[index] += traversalUnits(tEnter, 1.0f, rayLength(r));
+    region->occupancy()[index] = updatedValue(region->occupancy()[index], hit, model.clampMin, model.clampMax);
+    if (layers & kLayerHitMiss) ++region->hitMiss()[index].hits;
+    if (layers & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, 1.0f, rayLength(r));
     if (layers & kLayerVoxelMean) {
-      VoxelMean& mean = region->mean[index];
+      VoxelMean& mean = region->mean()[index];
       ++mean.count;
       for (int a = 0; a < 3; ++a) mean.sum[a] += (r.meanPacked >> (10 * a)) & 1023u;
     }

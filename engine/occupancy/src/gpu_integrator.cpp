@@ -5,6 +5,7 @@
 #include <exception>
 #include <unordered_map>
 
+#include "occupancy/occupancy_shared.h"
 #include "voxen/occupancy/ray_walk.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
@@ -15,35 +16,14 @@ namespace voxen {
 
 namespace {
 
-// Mirrors struct GpuRay in shaders/occupancy/gpu_ray.glsl (std430, 80 bytes).
-struct GpuRay {
-  float o[3];
-  float time;
-  float d[3];
-  uint32_t meanPacked;
-  int32_t start[3];
-  uint32_t flags;
-  int32_t end[3];
-  uint32_t segments;
-  uint32_t slotBase;     // first entry of the ray's region slots
-  uint32_t regionCount;  // regions on its walk
-  uint32_t unused[2];
-};
-static_assert(sizeof(GpuRay) == 80);
-
-// Mirrors the push constants of shaders/occupancy/map_access.glsl.
-struct OccupancyPush {
-  uint64_t rays, segments, occupancy, table, counters, stop, mean, traversal, hitMiss, touch, raySlots;
-  uint32_t itemCount, tableMask, maxProbe;
-  int32_t regionSize;
-  float hitValue, missValue, clampMin, clampMax, threshold;
-  uint32_t flags;
-};
-static_assert(sizeof(OccupancyPush) == 128);
-
-constexpr uint32_t kPassReverse = 256, kPassStopOnOccupied = 512;
-// The counters' copies (kCounterStripes and kCounterStride in map_access.glsl).
-constexpr uint32_t kCounterStripes = 64, kCounterStride = 8;
+using gpu::GpuRay;
+using gpu::OccupancyPush;
+using gpu::kCounterStripes;
+using gpu::kCounterStride;
+using gpu::kPassReverse;
+using gpu::kPassStopOnOccupied;
+static_assert(kSampleHit == gpu::kSampleHit && kSkipSample == gpu::kSkipSample && kSkipOrigin == gpu::kSkipOrigin,
+              "PreparedRayFlag (ray_walk.hpp) must match shaders/occupancy/occupancy_shared.h");
 constexpr uint32_t kInfinityBits = 0x7f800000u;
 
 }  // namespace
@@ -176,14 +156,12 @@ void GpuIntegrator::addRay(const Ray& ray) {
     batch_->rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
   const uint32_t index = batch_->rayCount;
   GpuRay g{};
-  for (int a = 0; a < 3; ++a) {
-    g.o[a] = r.o[a];
-    g.d[a] = r.d[a];
-  }
+  g.o = {r.o[0], r.o[1], r.o[2]};
+  g.d = {r.d[0], r.d[1], r.d[2]};
   g.time = r.time;
   g.meanPacked = r.meanPacked;
-  g.start[0] = r.start.x, g.start[1] = r.start.y, g.start[2] = r.start.z;
-  g.end[0] = r.end.x, g.end[1] = r.end.y, g.end[2] = r.end.z;
+  g.start = {r.start.x, r.start.y, r.start.z};
+  g.end = {r.end.x, r.end.y, r.end.z};
   g.flags = r.flags;
   g.segments = segments;
   g.slotBase = uint32_t(batch_->rayRegions.size());
@@ -221,14 +199,10 @@ void GpuIntegrator::flush() {
   OccupancyPush push{};
   push.rays = rays.address;
   push.segments = segments.address;
-  push.occupancy = cache_.occupancyAddress();
-  push.table = cache_.tableAddress();
+  push.layers = cache_.layerTableAddress();
+  push.regionTable = cache_.tableAddress();
   push.counters = counters_.address();
   push.stop = stop_.address();
-  push.mean = cache_.meanAddress();
-  push.traversal = cache_.traversalAddress();
-  push.hitMiss = cache_.hitMissAddress();
-  push.touch = cache_.touchAddress();
   push.raySlots = raySlots.address;
   push.tableMask = cache_.tableMask();
   push.maxProbe = cache_.maxProbe();
@@ -242,7 +216,7 @@ void GpuIntegrator::flush() {
   const bool stopSearch = push.flags & kPassStopOnOccupied;
 
   std::vector<BufferUse> uses{reads(rays), reads(segments), reads(raySlots), reads(cache_.tableRange()),
-                              readsWrites(counters_), readsWrites(stop_)};
+                              reads(cache_.layerTableRange()), readsWrites(counters_), readsWrites(stop_)};
   for (const BufferRange& pool : cache_.poolRanges()) uses.push_back(readsWrites(pool));
   if (stopSearch) {
     scheduler_.fill(stop_.range(0, rayCount * 4ull), kInfinityBits);
@@ -269,10 +243,11 @@ void GpuIntegrator::finish() {
   uint64_t counters[3] = {0, 0, 0};
   for (uint32_t s = 0; s < kCounterStripes; ++s)
     for (uint32_t k = 0; k < 3; ++k) counters[k] += stripes[s * kCounterStride + k];
-  stats_.voxelUpdates = counters[0];
-  stats_.droppedUpdates = counters[1];
-  if (counters[2] != 0)
-    throw Error("internal error: " + std::to_string(counters[2]) + " voxel updates found their region absent from the GPU cache");
+  stats_.voxelUpdates = counters[gpu::kCounterUpdates];
+  stats_.droppedUpdates = counters[gpu::kCounterDropped];
+  if (counters[gpu::kCounterMissingRegions] != 0)
+    throw Error("internal error: " + std::to_string(counters[gpu::kCounterMissingRegions]) +
+                " voxel updates found their region absent from the GPU cache");
 }
 
 }  // namespace voxen

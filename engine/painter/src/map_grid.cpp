@@ -48,8 +48,8 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
   std::vector<VoxelCoord> voxels;
   VoxelCoord lo{INT32_MAX, INT32_MAX, INT32_MAX}, hi{INT32_MIN, INT32_MIN, INT32_MIN};
   for (const auto& [key, region] : map.regions())
-    for (uint32_t i = 0; i < region.occupancy.size(); ++i) {
-      if (map.classify(region.occupancy[i]) != VoxelClass::Occupied) continue;
+    for (uint32_t i = 0; i < region.occupancy().size(); ++i) {
+      if (map.classify(region.occupancy()[i]) != VoxelClass::Occupied) continue;
       const VoxelCoord v = map.voxelOf(key, i);
       if (!inCrop(v)) continue;
       voxels.push_back(v);

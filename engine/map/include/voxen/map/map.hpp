@@ -1,16 +1,21 @@
 #pragma once
-// The occupancy map: a sparse set of dense regions (default 32^3 voxels) keyed by integer
-// region coordinates. Each voxel holds a float log-odds value or kUnobserved, plus the
-// optional layers the user switched on. Host positions are double precision; the GPU works
+// The map: a sparse set of dense regions (default 32^3 voxels) keyed by integer region
+// coordinates. Each voxel holds a float log-odds value or kUnobserved, plus the other layers
+// of the map's layout (voxen/map/layer.hpp). Host positions are double precision; the GPU works
 // in float relative to a nearby voxel so that maps kilometres wide keep voxel-exact walks.
 #include <glm/vec3.hpp>
 
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "voxen/map/layer.hpp"
 
 namespace voxen {
 
@@ -66,17 +71,8 @@ struct OccupancyModel {
   void validate() const;
 };
 
-// Optional per-voxel layers, each switched on by the user.
-enum Layer : uint32_t {
-  kLayerVoxelMean = 1u << 0,  // sub-voxel sample position sum and sample count
-  kLayerTraversal = 1u << 1,  // summed ray length through the voxel
-  kLayerHitMiss = 1u << 2,    // hit and miss counts
-  kLayerTouchTime = 1u << 3,  // latest time a ray touched the voxel
-};
-std::string layerNames(uint32_t layers);
-
 // Sub-voxel mean as exact integer sums: offsets within the voxel quantised to 1/1024 of a
-// voxel, so that GPU atomics add them in any order to the same result.
+// voxel, so that GPU atomics add them in any order to the same result. (kVoxelMeanLayer)
 struct VoxelMean {
   uint32_t count = 0;
   uint32_t sum[3] = {0, 0, 0};
@@ -84,14 +80,40 @@ struct VoxelMean {
   bool operator==(const VoxelMean&) const = default;
 };
 
-// One dense block of voxels; layer arrays are empty unless the layer is on.
+// Hit and miss counts of a voxel (kHitMissLayer).
+struct HitMiss {
+  uint32_t hits = 0;
+  uint32_t misses = 0;
+  bool operator==(const HitMiss&) const = default;
+};
+
+// One dense block of voxels: one contiguous array per layer of the map's layout, indexed by
+// layer id (the arrays of layers the map does not have are empty). Voxels x fastest, then
+// y, then z.
 struct Region {
   RegionKey key;
-  std::vector<float> occupancy;   // log-odds or kUnobserved, x fastest, then y, then z
-  std::vector<VoxelMean> mean;    // kLayerVoxelMean
-  std::vector<uint64_t> traversal;  // kLayerTraversal: length in 1/65536 voxel units
-  std::vector<uint32_t> hits, misses;  // kLayerHitMiss
-  std::vector<float> touchTime;   // kLayerTouchTime: seconds since the map's time origin
+  std::array<std::vector<std::byte>, kMaxLayers> layers;
+
+  // A layer's voxels as T (T's size must be the layer's bytes per voxel); empty when off.
+  template <class T>
+  std::span<T> values(LayerId id) {
+    return {reinterpret_cast<T*>(layers[id].data()), layers[id].size() / sizeof(T)};
+  }
+  template <class T>
+  std::span<const T> values(LayerId id) const {
+    return {reinterpret_cast<const T*>(layers[id].data()), layers[id].size() / sizeof(T)};
+  }
+  // The built-in layers.
+  std::span<float> occupancy() { return values<float>(kOccupancyLayer); }  // log-odds or kUnobserved
+  std::span<const float> occupancy() const { return values<float>(kOccupancyLayer); }
+  std::span<VoxelMean> mean() { return values<VoxelMean>(kVoxelMeanLayer); }
+  std::span<const VoxelMean> mean() const { return values<VoxelMean>(kVoxelMeanLayer); }
+  std::span<uint64_t> traversal() { return values<uint64_t>(kTraversalLayer); }  // 1/65536 voxel units
+  std::span<const uint64_t> traversal() const { return values<uint64_t>(kTraversalLayer); }
+  std::span<HitMiss> hitMiss() { return values<HitMiss>(kHitMissLayer); }
+  std::span<const HitMiss> hitMiss() const { return values<HitMiss>(kHitMissLayer); }
+  std::span<float> touchTime() { return values<float>(kTouchTimeLayer); }  // seconds since the time origin
+  std::span<const float> touchTime() const { return values<float>(kTouchTimeLayer); }
   static constexpr double kTraversalScale = 65536.0;
 };
 
@@ -99,10 +121,14 @@ enum class VoxelClass { Unobserved, Free, Occupied };
 
 class OccupancyMap {
  public:
+  // Occupancy plus the optional built-in layers whose kLayer* bits are set.
   explicit OccupancyMap(OccupancyModel model = {}, uint32_t layers = 0);
+  OccupancyMap(OccupancyModel model, MapLayout layout);
 
   const OccupancyModel& model() const { return model_; }
-  uint32_t layers() const { return layers_; }
+  const MapLayout& layout() const { return layout_; }
+  // kLayer* bits of the optional built-in layers the map holds.
+  uint32_t layers() const { return layout_.builtinFlags(); }
   int32_t regionSize() const { return model_.regionSize; }
   size_t voxelsPerRegion() const { return size_t(model_.regionSize) * model_.regionSize * model_.regionSize; }
   // Seconds added to ray times to get touch times (set from the first ray integrated).
@@ -115,7 +141,7 @@ class OccupancyMap {
   uint32_t localIndex(const VoxelCoord& voxel) const;
   VoxelCoord voxelOf(const RegionKey& region, uint32_t localIndex) const;
 
-  // The region, created (all unobserved, layers zeroed) when missing.
+  // The region, created (every layer at its initial value: unobserved, zero counts) when missing.
   Region& region(const RegionKey& key);
   const Region* findRegion(const RegionKey& key) const;
   Region* findRegion(const RegionKey& key);
@@ -133,7 +159,7 @@ class OccupancyMap {
 
  private:
   OccupancyModel model_;
-  uint32_t layers_ = 0;
+  MapLayout layout_;
   double timeOrigin_ = 0.0;
   std::unordered_map<RegionKey, Region, RegionKeyHash> regions_;
 };

@@ -3,27 +3,40 @@
 // loads it back bit for bit: every region, every enabled layer, the model and the time
 // origin.
 //
-// Layout, format version 1 (all integers and floats little-endian):
+// Layout, format version 2 (all integers and floats little-endian):
 //   header, 68 bytes
 //     0  char[8]  magic "VOXENMAP"
-//     8  u32      format version (1)
+//     8  u32      format version (2)
 //    12  f64      resolution (metres per voxel edge)
 //    20  i32      region size (voxels per region edge)
 //    24  f32 x5   hit probability, miss probability, occupancy threshold, clamp min, clamp max
-//    44  u32      layers bitmask (voxen::Layer)
+//    44  u32      layer count L (1-16)
 //    48  f64      time origin (seconds)
 //    56  u64      region count
 //    64  u32      CRC32 of bytes [0, 64)
+//   layer table, L entries of 44 bytes, in payload order (occupancy first):
+//     0  char[32] layer name, NUL-padded (a registered layer type: voxen/map/layer.hpp)
+//    32  u32      bytes per voxel
+//    36  u32      element bytes (the unit each value is stored little-endian in)
+//    40  u32      layer version
+//   then u32      CRC32 of the layer table's entries
 //   then `region count` blocks, in ascending key order (x, then y, then z):
 //     0  i32 x3   region key
 //    12  u32      uncompressed payload size in bytes
 //    16  u32      compressed size in bytes
 //    20  u32      CRC32 of bytes [0, 20) of this block header followed by the uncompressed payload
 //    24  ...      zlib stream of the payload
-//   payload: occupancy f32[n], then for each enabled layer in bit order:
-//     voxel mean {u32 count, u32 sum[3]}[n], traversal u64[n], hits u32[n] then misses u32[n],
-//     touch time f32[n]; n = region size cubed, voxels x fastest, then y, then z.
+//   payload: each layer's array in table order, n values of its bytes per voxel;
+//   n = region size cubed, voxels x fastest, then y, then z.
 //   The file ends right after the last block.
+//
+// Version 1 (still read, bit-exactly; never written): the same fixed header with a layer
+// bitmask at 44 (voxen::Layer bits), no layer table, and the payload occupancy f32[n], then
+// for each set bit in order: voxel mean {u32 count, u32 sum[3]}[n], traversal u64[n], hits
+// u32[n] then misses u32[n], touch time f32[n].
+//
+// A file whose layer this build does not know (or knows in another version or size) is
+// refused with an error naming the layer.
 //
 // saveMap writes a temporary file beside the target and renames it over the target, so a
 // reader sees the old file or the new one, never half of one. Every error is a voxen::Error
@@ -39,8 +52,9 @@
 namespace voxen {
 
 inline constexpr char kMapFileMagic[8] = {'V', 'O', 'X', 'E', 'N', 'M', 'A', 'P'};
-inline constexpr uint32_t kMapFileVersion = 1;
-inline constexpr uint64_t kMapFileHeaderBytes = 68;
+inline constexpr uint32_t kMapFileVersion = 2;    // written; versions 1 and 2 are read
+inline constexpr uint64_t kMapFileHeaderBytes = 68;  // the fixed header (version 2: the layer table follows)
+inline constexpr uint64_t kMapFileLayerEntryBytes = 44;
 inline constexpr uint64_t kMapFileBlockHeaderBytes = 24;
 
 struct MapSaveOptions {
@@ -55,7 +69,7 @@ struct MapLoadOptions {
 void saveMap(const OccupancyMap& map, const std::filesystem::path& path, const MapSaveOptions& options = {});
 OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& options = {});
 
-// Bytes one voxel takes in a region payload (and in memory) with these layers on.
+// Bytes one voxel takes in a region payload (and in memory) with these built-in layers on.
 uint64_t bytesPerVoxel(uint32_t layers);
 
 // What a map file holds, read from its header and block headers without decompressing.
@@ -69,7 +83,9 @@ struct MapFileInfo {
   };
   uint32_t version = 0;
   OccupancyModel model;
-  uint32_t layers = 0;
+  MapLayout layout;
+  uint32_t layers = 0;       // kLayer* bits of the optional built-in layers in the layout
+  uint64_t headerBytes = 0;  // bytes before the first region block (header and layer table)
   double timeOrigin = 0.0;
   uint64_t fileBytes = 0;
   std::vector<RegionEntry> regions;  // in file order

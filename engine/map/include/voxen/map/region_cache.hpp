@@ -3,8 +3,12 @@
 // for the regions its rays touch; the cache makes them resident, evicting least-recently
 // used regions back to the host map (their contents are read back first: no update is ever
 // lost), and keeps a hash table (region key -> slot) on the GPU for the shaders' lookups.
+// Every layer of the map's layout has one device pool (one region array per slot); the
+// passes reach them through one layer table (shaders/map/layer_table.h), so the cache
+// loads, evicts and reads back every layer through one loop over the layout.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -36,17 +40,16 @@ class RegionCache {
   // Copies every resident region back into the host map (they stay resident).
   void syncToMap();
 
-  // What the shaders need.
-  VkDeviceAddress occupancyAddress() const { return occupancy_.address(); }
-  VkDeviceAddress meanAddress() const { return mean_.handle() ? mean_.address() : 0; }
-  VkDeviceAddress traversalAddress() const { return traversal_.handle() ? traversal_.address() : 0; }
-  VkDeviceAddress hitMissAddress() const { return hitMiss_.handle() ? hitMiss_.address() : 0; }
-  VkDeviceAddress touchAddress() const { return touch_.handle() ? touch_.address() : 0; }
+  // What the shaders need: the layer table (pool address per layer id, 0 where absent),
+  // one pool's address, and the region hash table.
+  VkDeviceAddress layerTableAddress() const { return layerTable_.address(); }
+  VkDeviceAddress poolAddress(LayerId id) const;
   VkDeviceAddress tableAddress() const { return table_.address(); }
   uint32_t tableMask() const { return tableCapacity_ - 1; }
   uint32_t maxProbe() const { return maxProbe_; }
-  // Every buffer the shaders read or write, for the passes' declarations.
+  // Every pool the shaders read or write, for the passes' declarations.
   std::vector<BufferRange> poolRanges() const;
+  BufferRange layerTableRange() const { return layerTable_.range(); }
   BufferRange tableRange() const { return table_.range(); }
   const RegionCacheStats& stats() const { return stats_; }
 
@@ -66,7 +69,15 @@ class RegionCache {
   Scheduler& scheduler_;
   OccupancyMap& map_;
   size_t voxels_;
-  Buffer occupancy_, mean_, traversal_, hitMiss_, touch_, table_;
+  struct Pool {
+    LayerId id;
+    uint32_t bytesPerVoxel;
+    std::optional<uint32_t> fillPattern;  // a fresh slot's value as a 4-byte fill, if it is one
+    std::vector<std::byte> freshRegion;   // otherwise a region of initial values to upload
+    Buffer buffer;
+  };
+  std::vector<Pool> pools_;  // in layout order
+  Buffer layerTable_, table_;
   uint32_t tableCapacity_ = 0;
   uint32_t maxProbe_ = 0;
   bool tableDirty_ = true;
