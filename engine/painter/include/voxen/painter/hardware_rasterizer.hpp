@@ -22,9 +22,7 @@
 
 namespace voxen {
 class Device;
-}
 
-namespace voxen::painter {
 
 class HardwareRasterizer {
  public:
@@ -79,4 +77,4 @@ class HardwareRasterizer {
   Buffer readback_;
 };
 
-}  // namespace voxen::painter
+}  // namespace voxen
