@@ -21,8 +21,8 @@
 #include "voxen/host/buffer.hpp"
 
 namespace voxen {
-class Device;
 
+class Device;
 
 class HardwareRasterizer {
  public:
