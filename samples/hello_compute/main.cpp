@@ -7,7 +7,7 @@
 #include <cstring>
 #include <thread>
 
-#include "voxen/selftest/self_test_push.hpp"
+#include "selftest/selftest_push.h"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     auto kernel = library.kernel("selftest/fill_iota.comp");
     // With --hot-reload, run once a second for a minute so an edit shows up in the output.
     for (int frame = 0; frame < (watch ? 60 : 1); ++frame) {
-      scheduler.dispatchThreads({"iota", kernel.get(), {}, voxen::selftest::FillIotaPush{numbers.address(), 8, 10, 1}, {voxen::writes(numbers)}}, 8);
+      scheduler.dispatchThreads({"iota", kernel.get(), {}, voxen::gpu::FillIotaPush{numbers.address(), 8, 10, 1}, {voxen::writes(numbers)}}, 8);
       const auto values = scheduler.readback<uint32_t>(numbers).get();
       std::printf("%s (pipeline generation %llu):", device.info().name.c_str(), (unsigned long long)kernel->generation());
       for (uint32_t v : values) std::printf(" %u", v);

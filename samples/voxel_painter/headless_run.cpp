@@ -14,7 +14,7 @@
 
 namespace voxel_painter {
 
-using namespace voxen::painter;
+using namespace voxen;
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 namespace voxel_painter {
 
-using namespace voxen::painter;
+using namespace voxen;
 
 PainterOptions painterOptions(uint32_t width, uint32_t height) {
   PainterOptions options;

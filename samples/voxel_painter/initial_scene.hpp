@@ -11,10 +11,10 @@ namespace voxel_painter {
 
 constexpr uint32_t kGridSize = 128;
 
-voxen::painter::PainterOptions painterOptions(uint32_t width, uint32_t height);
+voxen::PainterOptions painterOptions(uint32_t width, uint32_t height);
 // Uploads the demo scene into the painter (Painter::setGrid).
-void loadInitialScene(voxen::painter::Painter& painter);
+void loadInitialScene(voxen::Painter& painter);
 // The starting view (and the one the R key returns to).
-voxen::painter::Camera homeCamera();
+voxen::Camera homeCamera();
 
 }  // namespace voxel_painter

@@ -10,7 +10,7 @@
 
 namespace voxel_painter {
 
-using namespace voxen::painter;
+using namespace voxen;
 
 namespace {
 

@@ -14,7 +14,7 @@
 namespace voxel_painter {
 
 struct BrushSettings {
-  uint32_t tool = voxen::painter::kBrushAdd;  // what right-drag and shift+left-drag do
+  uint32_t tool = voxen::kBrushAdd;  // what right-drag and shift+left-drag do
   float radius = 6.0f;
   uint32_t paletteIndex = 0;
   uint32_t color() const;
@@ -23,7 +23,7 @@ struct BrushSettings {
 class InputController {
  public:
   // `imageWidth` x `imageHeight`: the painter's frame, which the window shows stretched.
-  InputController(voxen::painter::Camera home, uint32_t imageWidth, uint32_t imageHeight);
+  InputController(voxen::Camera home, uint32_t imageWidth, uint32_t imageHeight);
 
   void setWindowSize(int width, int height);
   // GLFW's values: cursor in window coordinates, GLFW_MOUSE_BUTTON_*, GLFW_PRESS/RELEASE,
@@ -34,8 +34,8 @@ class InputController {
   void onKey(int key, int action, int mods);
 
   // This frame's stroke: while a paint or erase drag is held, one through the cursor.
-  std::optional<voxen::painter::Stroke> frameStroke() const;
-  const voxen::painter::Camera& camera() const { return camera_; }
+  std::optional<voxen::Stroke> frameStroke() const;
+  const voxen::Camera& camera() const { return camera_; }
   const BrushSettings& brush() const { return brush_; }
   bool quitRequested() const { return quit_; }
   // For the window title, e.g. "add r=6.0 #f08c3c".
@@ -44,7 +44,7 @@ class InputController {
  private:
   enum class Drag { None, Orbit, Paint, Erase };
 
-  voxen::painter::Camera home_, camera_;
+  voxen::Camera home_, camera_;
   uint32_t imageWidth_, imageHeight_;
   double windowWidth_, windowHeight_;
   double cursorX_ = 0.0, cursorY_ = 0.0;

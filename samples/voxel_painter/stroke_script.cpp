@@ -5,8 +5,8 @@
 
 namespace voxel_painter {
 
-using voxen::painter::Camera;
-using voxen::painter::Stroke;
+using voxen::Camera;
+using voxen::Stroke;
 
 namespace {
 
@@ -131,7 +131,7 @@ StrokeScript parseStrokeScript(const std::string& text, const std::string& fileN
       step.zoomFactor = in.number("zoom factor (per frame)", 0.05, 20);
     } else if (action == "add" || action == "erase") {
       step.kind = ScriptStep::Kind::Stroke;
-      step.operation = action == "add" ? voxen::painter::kBrushAdd : voxen::painter::kBrushErase;
+      step.operation = action == "add" ? voxen::kBrushAdd : voxen::kBrushErase;
       parseStroke(in, step, radius, color);
     } else {
       in.fail("unknown action '" + action + "' (expected idle, orbit, zoom, add or erase)");

@@ -27,7 +27,7 @@ struct ScriptStep {
   Kind kind = Kind::Idle;
   float yawDegrees = 0.0f, pitchDegrees = 0.0f;  // Orbit: per frame
   float zoomFactor = 1.0f;                       // Zoom: per frame
-  uint32_t operation = voxen::painter::kBrushAdd;  // Stroke
+  uint32_t operation = voxen::kBrushAdd;  // Stroke
   Placement placement = Placement::Pixel;
   glm::vec3 from{0.0f}, to{0.0f};  // Stroke: first and last frame's position (x, y used for pixels)
   float radius = 6.0f;
@@ -50,7 +50,7 @@ class ScriptPlayer {
   ScriptPlayer(const StrokeScript& script, uint32_t width, uint32_t height);
   // Moves `camera` for the next frame and gives that frame's stroke (none for camera and
   // idle steps). Returns false once every step has played.
-  bool next(voxen::painter::Camera& camera, std::optional<voxen::painter::Stroke>& stroke);
+  bool next(voxen::Camera& camera, std::optional<voxen::Stroke>& stroke);
 
  private:
   const StrokeScript& script_;

@@ -18,7 +18,7 @@
 
 namespace voxel_painter {
 
-using namespace voxen::painter;
+using namespace voxen;
 using Clock = std::chrono::steady_clock;
 
 namespace {

@@ -11,19 +11,19 @@
 // changed sample marks the blocks whose cells read it (as a corner or through a normal) dirty.
 
 uint sampleIndex(ivec3 s) {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   return uint(s.x) + f.gridX * (uint(s.y) + f.gridY * uint(s.z));
 }
 
 bool insideGrid(ivec3 s) {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   return all(greaterThanEqual(s, ivec3(0))) && all(lessThan(s, ivec3(f.gridX, f.gridY, f.gridZ)));
 }
 
-// The stroke's density at sample s, operation for operation as voxen::painter::brushValue
+// The stroke's density at sample s, operation for operation as voxen::brushValue
 // (engine/painter/src/cpu_brush.cpp), so the CPU reference reproduces the GPU's grid exactly.
 float brushValue(ivec3 s, vec3 centre, float radius, float voxel) {
-  vec4 grid = pc.frame.gridOrigin;
+  vec4 grid = frameConstants().gridOrigin;
   precise float px = grid.x + float(s.x) * voxel;
   precise float py = grid.y + float(s.y) * voxel;
   precise float pz = grid.z + float(s.z) * voxel;
@@ -35,7 +35,7 @@ float brushValue(ivec3 s, vec3 centre, float radius, float voxel) {
 
 // The sample nearest a world point.
 ivec3 nearestSample(vec3 p) {
-  vec4 grid = pc.frame.gridOrigin;
+  vec4 grid = frameConstants().gridOrigin;
   precise vec3 local = (p - grid.xyz) / grid.w + 0.5;
   return ivec3(floor(local));
 }
@@ -45,7 +45,7 @@ ivec3 nearestSample(vec3 p) {
 // first point whose nearest sample has density >= 0.5, and stores that point as the centre.
 void findStroke() {
   if (gl_LocalInvocationIndex != 0u || painterGroupIndex() != 0u) return;
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   uint mode = f.brushMode;
   vec4 state = vec4(0.0);
   if ((mode & kBrushOperationMask) != kBrushNone) {
@@ -74,7 +74,7 @@ void findStroke() {
 }
 
 void markDirty(ivec3 s) {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   // Cells s - 1 and s have sample s as a corner, and the vertex normals of cells s - 2 and
   // s + 1 read it through their central differences (mesh.glsl): all four re-mesh.
   ivec3 lo = max(s - 2, ivec3(0)) / int(kBlockCells);
@@ -86,7 +86,7 @@ void markDirty(ivec3 s) {
 }
 
 void applyStroke() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   uint side = f.brushBoxSide;
   uint i = painterGroupIndex() * 64u + gl_LocalInvocationIndex;
   uint changed = 0u;

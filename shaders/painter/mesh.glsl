@@ -24,7 +24,7 @@
 // is deterministic. Only listed blocks run the marching-cubes or copy code. That matters on
 // lavapipe, which runs every branch under lane masks even when no lane takes it: a phase
 // with a workgroup per block paid for the whole emission code in every block. A walking
-// workgroup takes at most kMeshBlocksPerGroup blocks (frame_layout.hpp: meshListGroups),
+// workgroup takes at most kMeshBlocksPerGroup blocks (frame_kernel.hpp: meshListGroups),
 // so a frame that lists every block stays within the iteration budget.
 //
 // Copies are lavapipe's largest meshing cost (each component of a buffer-address load or
@@ -44,9 +44,6 @@
 // differences, their neighbours c-1..c+2: a changed sample s must dirty the blocks of
 // cells s-2..s+1 along each axis (clamped to the grid), not only s-1..s.
 
-// kCaseTableStride in marching_cubes_table.hpp: uints per case (count, then triangles).
-const uint kCaseTableStride = 8u;
-
 // Triangle lists are written as raw Uvec4Array words, so the normal bits travel untouched
 // (no float round trip), and copied as Uint64Array words: lavapipe turns every component of
 // a buffer-address load or store into a loop over the lanes, so 8 words of 64 bits cost half
@@ -62,7 +59,7 @@ struct MeshGrid {
 };
 
 MeshGrid meshGrid() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   MeshGrid g;
   g.density = f.density;
   g.nx = f.gridX;
@@ -98,7 +95,7 @@ struct MeshRow {
 };
 
 MeshRow meshRow(MeshGrid g, uint block, uint invocation) {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   uvec3 b = uvec3(block % f.blocksX, (block / f.blocksX) % f.blocksY, block / (f.blocksX * f.blocksY));
   MeshRow r;
   r.cell = b * kBlockCells + uvec3(0u, invocation % kBlockCells, invocation / kBlockCells);
@@ -152,7 +149,7 @@ uvec4 meshEdgeVertex(MeshGrid g, uvec3 cell, uint e) {
 // Emits the row's triangles from index `first` of the frame's list; those at or past
 // maxTriangles are skipped.
 void meshEmitRow(MeshGrid g, UintArray table, MeshRow r, uint first) {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   Uvec4Array dst = Uvec4Array(uint64_t(f.triangles));
   UintArray colors = f.color;
   uint maxTriangles = f.maxTriangles;
@@ -187,7 +184,7 @@ void meshEmitRow(MeshGrid g, UintArray table, MeshRow r, uint first) {
 }
 
 uint meshBlockCount() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   return f.blocksX * f.blocksY * f.blocksZ;
 }
 
@@ -210,14 +207,14 @@ uint meshFits(uint offset, uint count, uint maxTriangles) {
 void phaseMeshList() {
   uint block = painterGroupIndex() * 64u + gl_LocalInvocationIndex;
   if (block >= meshBlockCount()) return;
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   BlockArray blocks = f.blocks;
   blocks.v[block].previousOffset = blocks.v[block].offset;
   if (blocks.v[block].dirty != 0u) f.blockLists.v[atomicAdd(f.counters.v[kCounterDirtyBlocks], 1u)] = block;
 }
 
 void phaseMeshCount() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   BlockArray blocks = f.blocks;
   UintArray list = f.blockLists;
   uint i = gl_LocalInvocationIndex;
@@ -234,7 +231,7 @@ void phaseMeshCount() {
 
 void phaseMeshScan() {
   if (painterGroupIndex() != 0u) return;
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   BlockArray blocks = f.blocks;
   uint i = gl_LocalInvocationIndex;
   uint n = meshBlockCount();
@@ -269,7 +266,7 @@ void phaseMeshScan() {
 }
 
 void phaseMeshCopy() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   BlockArray blocks = f.blocks;
   UintArray list = f.blockLists;
   uint i = gl_LocalInvocationIndex;
@@ -290,7 +287,7 @@ void phaseMeshCopy() {
 }
 
 void phaseMeshEmit() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   UintArray list = f.blockLists;
   uint i = gl_LocalInvocationIndex;
   uint listed = f.counters.v[kCounterDirtyBlocks];  // the same for the whole workgroup: the loop is uniform

@@ -1,107 +1,31 @@
-// The painter's data layout on the GPU: mirrors engine/painter/include/voxen/painter/
-// frame_layout.hpp (read its comment for the grid, cell, block and triangle conventions).
+// What every phase of the painter's frame megakernel includes: the data layout
+// (frame_layout.h, whose comment states the grid, cell, block and triangle conventions),
+// the push constant, and the octahedral normal encoding.
 #ifndef VOXEN_PAINTER_COMMON_GLSL
 #define VOXEN_PAINTER_COMMON_GLSL
 
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
 
-const uint kBlockCells = 8u;
-const float kIsoLevel = 0.5;
+// The buffer-reference types the layout's addresses name: declared forward here, defined
+// once frame_layout.h has declared what they hold.
+layout(buffer_reference) buffer BlockArray;
+layout(buffer_reference) buffer TriangleArray;
+layout(buffer_reference) buffer FrameConstantsRef;
 
-const uint kPhaseBrush = 0u;
-const uint kPhaseMeshList = 1u;
-const uint kPhaseMeshCount = 2u;
-const uint kPhaseMeshScan = 3u;
-const uint kPhaseMeshCopy = 4u;
-const uint kPhaseMeshEmit = 5u;
-const uint kPhaseRasterClear = 6u;
-const uint kPhaseRasterSmall = 7u;
-const uint kPhaseRasterLarge = 8u;
-const uint kPhaseResolve = 9u;
-
-const uint kCounterLargeTriangles = 0u;
-const uint kCounterLargeTiles = 1u;
-const uint kCounterDrawnTriangles = 2u;
-const uint kCounterOverflow = 3u;
-const uint kCounterBrushVoxels = 4u;
-const uint kCounterDirtyBlocks = 5u;
-const uint kCounterCopyBlocks = 6u;
-
-const uint kNoOffset = 0xFFFFFFFFu;
-
-const uint kRasterShaded = 0u;
-const uint kRasterTriangleId = 1u;
-
-struct Triangle {
-  vec4 p0n;  // xyz position, w = uintBitsToFloat(octahedral normal)
-  vec4 p1n;
-  vec4 p2n;
-  uvec4 extra;  // x colour (RGBA8), y emitting cell, zw unused
-};
-
-struct BlockInfo {
-  uint triangleCount;
-  uint offset;
-  uint previousOffset;
-  uint dirty;
-  uint olderOffset;
-  uint unused0, unused1, unused2;
-};
+#include "frame_layout.h"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer TriangleArray { Triangle v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer BlockArray { BlockInfo v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer FrameConstantsRef { FrameConstants v; };
 
-const uint kBrushNone = 0u;
-const uint kBrushAdd = 1u;
-const uint kBrushErase = 2u;
-const uint kBrushOperationMask = 3u;
-const uint kBrushAtRayHit = 4u;
+// No instance name: `pc` is the PainterPush itself (pc.frame, pc.param).
+layout(push_constant) uniform PainterPushBlock { PainterPush pc; };
 
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer FrameConstantsRef {
-  mat4 viewProj;
-  vec4 cameraPos;
-  vec4 lightDir;
-  vec4 gridOrigin;      // w = voxel size
-  vec4 brushRayOrigin;  // w = radius
-  vec4 brushRayDir;     // w = search distance
-  uint brushColor;
-  uint brushMode;
-  uint brushBoxSide;
-  uint gridX, gridY, gridZ;
-  uint blocksX, blocksY, blocksZ;
-  uint width, height;
-  uint tilesX, tilesY;
-  uint rasterMode;
-  uint maxTriangles;
-  uint backgroundColor;
-  uint cullBackFaces;
-  uint largeTriangleArea;
-  uint maxLargeTiles;
-  uint unusedU32a, unusedU32b, unusedU32c;
-  FloatArray density;
-  UintArray color;
-  BlockArray blocks;
-  TriangleArray triangles;
-  TriangleArray previousTriangles;
-  UintArray counters;
-  Uint64Array framebuffer;
-  Uvec2Array largeQueue;
-  UintArray image;
-  UintArray fragmentCounts;
-  UintArray blockTotal;
-  Vec4Array brushState;
-  UintArray caseTable;
-  UintArray blockLists;
-};
-
-// The frame's one push constant: where its constants are. `param` is a per-dispatch value
-// some phases use (documented at each phase).
-layout(push_constant) uniform PainterPush {
-  FrameConstantsRef frame;
-  uint param;
-  uint unusedParam;
-} pc;
+// The frame's constants, read whole: a phase takes them once into a local (they do not
+// change during a frame), so no vec4 member is read piecewise through the reference (on
+// lavapipe, reading .xyz and then .w of one member gave .x for .w).
+FrameConstants frameConstants() { return pc.frame.v; }
 
 // The workgroup's index in a dispatch of engine/painter's dispatchPhase, which folds long
 // launches into y like Scheduler::dispatchThreads: a folded launch has a few groups past

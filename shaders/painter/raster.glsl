@@ -41,19 +41,7 @@
 //                counters[kCounterLargeTiles] keeps the number asked for.
 //   Resolve      row-major image pixels, strided: colour, or background / 0xFFFFFFFF.
 
-const int kRasterSubpixelBits = 8;
-const int kRasterHalfPixel = 128;               // pixel centre, in subpixels
-const float kRasterSubpixels = 256.0;
-const float kRasterGuard = 134217728.0;         // 2^27 subpixels: edge products stay below 2^57
-const float kRasterMinClipW = 1e-5;
-const uint kRasterChunkBits = 5u;               // large-triangle tiles: 32 x 32 pixels
-const uint kRasterChunk = 1u << kRasterChunkBits;
-const float kRasterAmbient = 0.25;
-const float kRasterDiffuse = 0.75;
-const uint64_t kRasterEmpty = 0xFFFFFFFFFFFFFFFFul;
-// 1 / 32767 rounded to float (unpackSnorm2x16's scale), spelled as bits so that no compiler
-// computes it differently from the C++ twin.
-const uint kRasterInvSnormBits = 0x38000100u;
+#include "raster_constants.h"
 
 // A triangle ready to draw: vertices in subpixels, ordered so that the integer area is > 0.
 struct RasterTri {
@@ -74,7 +62,7 @@ uint rasterSpreadCount(uint invocation, uint launched, uint total) {
 
 uint rasterLaunchedGroups() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y; }
 
-uint rasterTiledIndex(FrameConstantsRef f, int x, int y) {
+uint rasterTiledIndex(FrameConstants f, int x, int y) {
   return ((uint(y) >> 3) * f.tilesX + (uint(x) >> 3)) * 64u + (uint(y) & 7u) * 8u + (uint(x) & 7u);
 }
 
@@ -131,24 +119,26 @@ int rasterBias(ivec2 a, ivec2 b) {
   return ((dy == 0 && dx > 0) || dy < 0) ? 0 : 1;
 }
 
+vec3 rasterPoint(float p[3]) { return vec3(p[0], p[1], p[2]); }
+
 // Sets up triangle t; false when it is not drawn (culled, degenerate, off screen).
-bool rasterSetup(FrameConstantsRef f, uint t, out RasterTri r) {
+bool rasterSetup(FrameConstants f, uint t, out RasterTri r) {
   Triangle tri = f.triangles.v[t];
-  mat4 m = f.viewProj;
+  mat4 m = mat4(f.viewProj[0], f.viewProj[1], f.viewProj[2], f.viewProj[3]);
   float width = float(f.width), height = float(f.height);
   r.id = t;
-  r.color = tri.extra.x;
+  r.color = tri.color;
   ivec2 s0, s1, s2;
   float z0, z1, z2;
-  bool ok = rasterProject(m, tri.p0n.xyz, width, height, s0, z0);
-  ok = rasterProject(m, tri.p1n.xyz, width, height, s1, z1) && ok;
-  ok = rasterProject(m, tri.p2n.xyz, width, height, s2, z2) && ok;
+  bool ok = rasterProject(m, rasterPoint(tri.p0), width, height, s0, z0);
+  ok = rasterProject(m, rasterPoint(tri.p1), width, height, s1, z1) && ok;
+  ok = rasterProject(m, rasterPoint(tri.p2), width, height, s2, z2) && ok;
   if (!ok) return false;
   if ((z0 < 0.0 && z1 < 0.0 && z2 < 0.0) || (z0 > 1.0 && z1 > 1.0 && z2 > 1.0)) return false;
   int64_t area = rasterEdge(s0, s1, s2);
   // Vulkan's a is -area / 2 here: front-facing (counter-clockwise) when area < 0.
   if (area == 0l || (f.cullBackFaces != 0u && area > 0l)) return false;
-  uint n0 = floatBitsToUint(tri.p0n.w), n1 = floatBitsToUint(tri.p1n.w), n2 = floatBitsToUint(tri.p2n.w);
+  uint n0 = tri.n0, n1 = tri.n1, n2 = tri.n2;
   if (area < 0l) {  // make the area positive: swap vertices 1 and 2
     ivec2 ts = s1; s1 = s2; s2 = ts;
     float tz = z1; z1 = z2; z2 = tz;
@@ -175,7 +165,7 @@ bool rasterSetup(FrameConstantsRef f, uint t, out RasterTri r) {
   return true;
 }
 
-uint rasterShade(FrameConstantsRef f, RasterTri r, float b0, float b1, float b2) {
+uint rasterShade(FrameConstants f, RasterTri r, float b0, float b1, float b2) {
   precise float nx = (r.n0.x * b0 + r.n1.x * b1) + r.n2.x * b2;
   precise float ny = (r.n0.y * b0 + r.n1.y * b1) + r.n2.y * b2;
   precise float nz = (r.n0.z * b0 + r.n1.z * b1) + r.n2.z * b2;
@@ -208,7 +198,7 @@ i64vec3 rasterStepY(RasterTri r) {  // E(y + 1) - E(y) = (b.x - a.x) pixels
 
 // Covers pixel (x, y), whose edge functions are e, with r when its centre is inside and its
 // depth in [0, 1].
-void rasterPixel(FrameConstantsRef f, RasterTri r, int x, int y, i64vec3 e) {
+void rasterPixel(FrameConstants f, RasterTri r, int x, int y, i64vec3 e) {
   if (e.x < int64_t(r.bias0) || e.y < int64_t(r.bias1) || e.z < int64_t(r.bias2)) return;
   precise float b0 = float(e.x) * r.invArea;
   precise float b1 = float(e.y) * r.invArea;
@@ -240,7 +230,7 @@ ivec4 rasterChunkGrid(ivec4 box) {  // first chunk (x, y) and chunk columns, row
 }
 
 void phaseRasterClear() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   uint launched = rasterLaunchedGroups() * 64u;
   uint invocation = painterGroupIndex() * 64u + gl_LocalInvocationIndex;
   uint total = f.tilesX * f.tilesY * 64u;
@@ -256,7 +246,7 @@ void phaseRasterClear() {
 shared uint rasterDrawn;
 
 void phaseRasterSmall() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   if (gl_LocalInvocationIndex == 0u) rasterDrawn = 0u;
   barrier();
   uint launched = rasterLaunchedGroups() * 64u;
@@ -301,7 +291,7 @@ void phaseRasterSmall() {
 }
 
 void phaseRasterLarge() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   uint groups = rasterLaunchedGroups();
   uint group = painterGroupIndex();
   uint tiles = min(f.counters.v[kCounterLargeTiles], f.maxLargeTiles);
@@ -339,7 +329,7 @@ void phaseRasterLarge() {
 }
 
 void phaseResolve() {
-  FrameConstantsRef f = pc.frame;
+  FrameConstants f = frameConstants();
   uint launched = rasterLaunchedGroups() * 64u;
   uint invocation = painterGroupIndex() * 64u + gl_LocalInvocationIndex;
   uint total = f.width * f.height;

@@ -5,19 +5,19 @@
 // is told apart from one that never ran.
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
+#include "selftest_push.h"
 
 layout(local_size_x = 1) in;
 
-layout(push_constant) uniform Push {
-  UintArray result;  // [0] = iterations run, [1] = 1 once the loop exited
-  uint iterations;
-} pc;
+// No instance name: `pc` is the struct itself (selftest_push.h), its addresses cast where used.
+layout(push_constant) uniform Push { LoopProbePush pc; };
 
 void main() {
   uint count = 0u;
   for (uint i = 0u; i < pc.iterations; ++i) {
     count += 1u;
   }
-  pc.result.v[0] = count;
-  pc.result.v[1] = 1u;
+  UintArray result = UintArray(pc.result);
+  result.v[0] = count;
+  result.v[1] = 1u;
 }

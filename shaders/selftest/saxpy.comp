@@ -3,18 +3,17 @@
 // between the two shows up as a wrong result.
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
+#include "selftest_push.h"
 #include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
 
-layout(push_constant) uniform Push {
-  UintArray x;
-  FloatArray y;
-  uint count;
-  float a;
-} pc;
+// No instance name: `pc` is the struct itself (selftest_push.h), its addresses cast where used.
+layout(push_constant) uniform Push { SaxpyPush pc; };
 
 void main() {
   uint i = voxenThreadIndex();
-  if (i < pc.count) pc.y.v[i] = pc.a * float(pc.x.v[i]) + pc.y.v[i];
+  UintArray x = UintArray(pc.x);
+  FloatArray y = FloatArray(pc.y);
+  if (i < pc.count) y.v[i] = pc.a * float(x.v[i]) + y.v[i];
 }

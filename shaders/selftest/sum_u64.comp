@@ -6,19 +6,17 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "../common/buffers.glsl"
+#include "selftest_push.h"
 #include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
 
-layout(push_constant) uniform Push {
-  FloatArray y;
-  Uint64Array total;
-  uint count;
-} pc;
+// No instance name: `pc` is the struct itself (selftest_push.h), its addresses cast where used.
+layout(push_constant) uniform Push { SumU64Push pc; };
 
 void main() {
   uint i = voxenThreadIndex();
-  uint value = i < pc.count ? uint(pc.y.v[i]) : 0u;
+  uint value = i < pc.count ? uint(FloatArray(pc.y).v[i]) : 0u;
   uint sum = subgroupAdd(value);
-  if (subgroupElect()) atomicAdd(pc.total.v[0], uint64_t(sum));
+  if (subgroupElect()) atomicAdd(Uint64Array(pc.total).v[0], uint64_t(sum));
 }

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/selftest/self_test_push.hpp"
+#include "selftest/selftest_push.h"
 
 namespace {
 
@@ -15,7 +15,7 @@ std::vector<uint32_t> loopProbe(uint32_t iterations) {
   voxen::Buffer result(gpu.device, "loop-probe-result", 8);
   gpu.scheduler.fill(result, 0xffffffffu);
   gpu.scheduler.dispatch({.name = "loop-probe", .kernel = vt::kernel("selftest/loop_probe.comp"), .groups = {1, 1, 1},
-                          .push = voxen::selftest::LoopProbePush{result.address(), iterations}, .uses = {voxen::writes(result)}});
+                          .push = voxen::gpu::LoopProbePush{result.address(), iterations}, .uses = {voxen::writes(result)}});
   return vt::readBack<uint32_t>(gpu.scheduler, result);
 }
 
@@ -25,7 +25,7 @@ uint64_t boundedSum(const voxen::Buffer& src, uint32_t count, uint32_t perInvoca
   gpu.scheduler.fill(total, 0u);
   const uint64_t invocations = (uint64_t(count) + perInvocation - 1) / perInvocation;
   gpu.scheduler.dispatchThreads({.name = "bounded-sum", .kernel = vt::kernel("selftest/bounded_sum.comp"),
-                                 .push = voxen::selftest::BoundedSumPush{src.address(), total.address(), count, perInvocation},
+                                 .push = voxen::gpu::BoundedSumPush{src.address(), total.address(), count, perInvocation},
                                  .uses = {voxen::reads(src), voxen::readsWrites(total)}},
                                 invocations);
   return vt::readBack<uint64_t>(gpu.scheduler, total).at(0);
@@ -98,7 +98,7 @@ TEST_CASE("subgroupShuffleXor matches the CPU reference at the device's subgroup
     voxen::Buffer b(gpu.device, "shuffle-dst", count * 4);
     gpu.scheduler.upload(a, std::span<const uint32_t>(src));
     gpu.scheduler.dispatchThreads({.name = "shuffle-xor", .kernel = vt::kernel("selftest/shuffle_xor.comp"),
-                                   .push = voxen::selftest::ShuffleXorPush{a.address(), b.address(), count},
+                                   .push = voxen::gpu::ShuffleXorPush{a.address(), b.address(), count},
                                    .uses = {voxen::reads(a), voxen::writes(b)}},
                                   count);
     const auto got = vt::readBack<uint32_t>(gpu.scheduler, b);

@@ -6,7 +6,7 @@
 
 #include "support/gpu_fixture.hpp"
 #include "support/hazard_oracle.hpp"
-#include "voxen/selftest/self_test_push.hpp"
+#include "selftest/selftest_push.h"
 #include "voxen/host/error.hpp"
 
 namespace {
@@ -70,14 +70,14 @@ TEST_CASE("fill_iota -> saxpy -> sum_u64 chains match the CPU reference", "[sche
   for (size_t r = 0; r < reps.size(); ++r) {
     const Params& p = reps[r];
     s.fill(y, std::bit_cast<uint32_t>(p.y0));
-    s.dispatchThreads({.name = "chain-iota", .kernel = iota, .push = voxen::selftest::FillIotaPush{x.address(), n, p.scale, p.offset},
+    s.dispatchThreads({.name = "chain-iota", .kernel = iota, .push = voxen::gpu::FillIotaPush{x.address(), n, p.scale, p.offset},
                        .uses = {voxen::writes(x)}},
                       n);
-    s.dispatchThreads({.name = "chain-saxpy", .kernel = saxpy, .push = voxen::selftest::SaxpyPush{x.address(), y.address(), n, p.a},
+    s.dispatchThreads({.name = "chain-saxpy", .kernel = saxpy, .push = voxen::gpu::SaxpyPush{x.address(), y.address(), n, p.a},
                        .uses = {voxen::reads(x), voxen::readsWrites(y)}},
                       n);
     const auto total = totals.range(r * 8, 8);
-    s.dispatchThreads({.name = "chain-sum", .kernel = sum, .push = voxen::selftest::SumU64Push{y.address(), total.address, n},
+    s.dispatchThreads({.name = "chain-sum", .kernel = sum, .push = voxen::gpu::SumU64Push{y.address(), total.address, n},
                        .uses = {voxen::reads(y), voxen::readsWrites(total)}},
                       n);
   }
@@ -164,15 +164,15 @@ TEST_CASE("Independent passes get no barrier, dependent ones do", "[scheduler][p
   s.fill(y1, std::bit_cast<uint32_t>(1.0f));
   s.fill(y2, std::bit_cast<uint32_t>(2.0f));
   auto fillIota = [&](const char* name, voxen::Buffer& dst, uint32_t scale) {
-    s.dispatchThreads({.name = name, .kernel = iota, .push = voxen::selftest::FillIotaPush{dst.address(), n, scale, 0}, .uses = {voxen::writes(dst)}}, n);
+    s.dispatchThreads({.name = name, .kernel = iota, .push = voxen::gpu::FillIotaPush{dst.address(), n, scale, 0}, .uses = {voxen::writes(dst)}}, n);
   };
   fillIota("iota-a", a, 1);
   fillIota("iota-b", b, 2);
   fillIota("iota-c", c, 3);
-  s.dispatchThreads({.name = "saxpy-a-y1", .kernel = saxpy, .push = voxen::selftest::SaxpyPush{a.address(), y1.address(), n, 2.0f},
+  s.dispatchThreads({.name = "saxpy-a-y1", .kernel = saxpy, .push = voxen::gpu::SaxpyPush{a.address(), y1.address(), n, 2.0f},
                      .uses = {voxen::reads(a), voxen::readsWrites(y1)}},
                     n);
-  s.dispatchThreads({.name = "saxpy-b-y2", .kernel = saxpy, .push = voxen::selftest::SaxpyPush{b.address(), y2.address(), n, 3.0f},
+  s.dispatchThreads({.name = "saxpy-b-y2", .kernel = saxpy, .push = voxen::gpu::SaxpyPush{b.address(), y2.address(), n, 3.0f},
                      .uses = {voxen::reads(b), voxen::readsWrites(y2)}},
                     n);
   // Overwrite a while nothing reads it any more except the finished saxpy: write-after-read.
@@ -228,13 +228,13 @@ TEST_CASE("Readers of the same data need one barrier, not one each", "[scheduler
   voxen::Buffer y2(gpu.device, "rar-y2", n * 4);
   s.setRecordingLog(true);
   s.clearRecordingLog();
-  s.dispatchThreads({.name = "rar-iota-y1", .kernel = iota, .push = voxen::selftest::FillIotaPush{y1.address(), n, 0, 0}, .uses = {voxen::writes(y1)}}, n);
-  s.dispatchThreads({.name = "rar-iota-y2", .kernel = iota, .push = voxen::selftest::FillIotaPush{y2.address(), n, 0, 0}, .uses = {voxen::writes(y2)}}, n);
-  s.dispatchThreads({.name = "rar-iota-x", .kernel = iota, .push = voxen::selftest::FillIotaPush{x.address(), n, 1, 0}, .uses = {voxen::writes(x)}}, n);
-  s.dispatchThreads({.name = "rar-saxpy-1", .kernel = saxpy, .push = voxen::selftest::SaxpyPush{x.address(), y1.address(), n, 1.0f},
+  s.dispatchThreads({.name = "rar-iota-y1", .kernel = iota, .push = voxen::gpu::FillIotaPush{y1.address(), n, 0, 0}, .uses = {voxen::writes(y1)}}, n);
+  s.dispatchThreads({.name = "rar-iota-y2", .kernel = iota, .push = voxen::gpu::FillIotaPush{y2.address(), n, 0, 0}, .uses = {voxen::writes(y2)}}, n);
+  s.dispatchThreads({.name = "rar-iota-x", .kernel = iota, .push = voxen::gpu::FillIotaPush{x.address(), n, 1, 0}, .uses = {voxen::writes(x)}}, n);
+  s.dispatchThreads({.name = "rar-saxpy-1", .kernel = saxpy, .push = voxen::gpu::SaxpyPush{x.address(), y1.address(), n, 1.0f},
                      .uses = {voxen::reads(x), voxen::readsWrites(y1)}},
                     n);
-  s.dispatchThreads({.name = "rar-saxpy-2", .kernel = saxpy, .push = voxen::selftest::SaxpyPush{x.address(), y2.address(), n, 2.0f},
+  s.dispatchThreads({.name = "rar-saxpy-2", .kernel = saxpy, .push = voxen::gpu::SaxpyPush{x.address(), y2.address(), n, 2.0f},
                      .uses = {voxen::reads(x), voxen::readsWrites(y2)}},
                     n);
   const auto log = s.recordingLog();
@@ -260,7 +260,7 @@ TEST_CASE("An oversized dispatch throws before anything is recorded", "[schedule
   s.clearRecordingLog();
   const auto before = s.stats();
   const auto& max = gpu.device.info().maxComputeWorkGroupCount;
-  voxen::Pass pass{.name = "oversized", .kernel = iota, .push = voxen::selftest::FillIotaPush{buffer.address(), 64, 1, 0},
+  voxen::Pass pass{.name = "oversized", .kernel = iota, .push = voxen::gpu::FillIotaPush{buffer.address(), 64, 1, 0},
                    .uses = {voxen::writes(buffer)}};
   int tried = 0;
   for (int axis = 0; axis < 3; ++axis) {
@@ -305,9 +305,9 @@ TEST_CASE("dispatchThreads past the x limit folds into y and runs every thread o
   s.clearRecordingLog();
   s.fill(x, 0xffffffffu);
   s.fill(total, 0u);
-  s.dispatchThreads({.name = "fold-iota", .kernel = iota, .push = voxen::selftest::FillIotaPush{x.address(), n, 1, 0}, .uses = {voxen::writes(x)}}, n);
+  s.dispatchThreads({.name = "fold-iota", .kernel = iota, .push = voxen::gpu::FillIotaPush{x.address(), n, 1, 0}, .uses = {voxen::writes(x)}}, n);
   // One item per invocation: a thread run twice or never changes the exact sum.
-  s.dispatchThreads({.name = "fold-sum", .kernel = bounded, .push = voxen::selftest::BoundedSumPush{x.address(), total.address(), n, 1},
+  s.dispatchThreads({.name = "fold-sum", .kernel = bounded, .push = voxen::gpu::BoundedSumPush{x.address(), total.address(), n, 1},
                      .uses = {voxen::reads(x), voxen::readsWrites(total)}},
                     n);
   auto xBack = s.readback<uint32_t>(x);

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/selftest/self_test_push.hpp"
+#include "selftest/selftest_push.h"
 #include "support/temp_dir.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/shader_compiler.hpp"
@@ -219,7 +219,7 @@ TEST_CASE("First dispatch latency of a fresh library", "[shaders][library][laten
   auto run = [&](uint32_t offset) {
     const auto start = std::chrono::steady_clock::now();
     const auto* k = library.kernel("selftest/fill_iota.comp").get();
-    scheduler.dispatchThreads({.name = "latency-iota", .kernel = k, .push = voxen::selftest::FillIotaPush{out.address(), 4096, 3, offset},
+    scheduler.dispatchThreads({.name = "latency-iota", .kernel = k, .push = voxen::gpu::FillIotaPush{out.address(), 4096, 3, offset},
                                .uses = {voxen::writes(out)}},
                               4096);
     const auto got = vt::readBack<uint32_t>(scheduler, out);

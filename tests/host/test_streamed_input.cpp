@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/selftest/self_test_push.hpp"
+#include "selftest/selftest_push.h"
 #include "voxen/host/streamed_input.hpp"
 
 namespace {
@@ -32,7 +32,7 @@ std::vector<uint64_t> sumBatches(voxen::StreamedInput::Path path, uint32_t batch
     }
     const voxen::BufferRange range = input.write(values.data(), values.size() * 4);
     const auto total = totals.range(b * 8ull, 8);
-    s.dispatchThreads({.name = "streamed-sum", .kernel = sum, .push = voxen::selftest::SumU64Push{range.address, total.address, n},
+    s.dispatchThreads({.name = "streamed-sum", .kernel = sum, .push = voxen::gpu::SumU64Push{range.address, total.address, n},
                        .uses = {voxen::reads(range), voxen::readsWrites(total)}},
                       n);
     input.submitted(s.submit());

@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/selftest/self_test_push.hpp"
+#include "selftest/selftest_push.h"
 #include "voxen/host/error.hpp"
 
 namespace {
@@ -176,10 +176,10 @@ TEST_CASE("Scheduler::transient gives aligned, disjoint scratch space", "[schedu
   t3.size = 12;
   // Write both on the GPU, then read both: overlapping space would mix the two patterns.
   s.dispatchThreads(voxen::Pass{.name = "transient-iota-1", .kernel = iota,
-                                .push = voxen::selftest::FillIotaPush{t1.address, n, 1, 0}, .uses = {voxen::writes(t1)}},
+                                .push = voxen::gpu::FillIotaPush{t1.address, n, 1, 0}, .uses = {voxen::writes(t1)}},
                     n);
   s.dispatchThreads(voxen::Pass{.name = "transient-iota-2", .kernel = iota,
-                                .push = voxen::selftest::FillIotaPush{t2.address, n, 2, 1000000}, .uses = {voxen::writes(t2)}},
+                                .push = voxen::gpu::FillIotaPush{t2.address, n, 2, 1000000}, .uses = {voxen::writes(t2)}},
                     n);
   const uint32_t three[3] = {9, 8, 7};
   s.upload(t3, three, sizeof three);
@@ -209,7 +209,7 @@ TEST_CASE("A buffer destroyed while recorded or in-flight work uses it stays ali
     // Recorded, not yet submitted, when the buffer dies.
     voxen::Buffer doomed(gpu.device, "lifetime-doomed", n * 4);
     s.fill(doomed, 5u);
-    s.dispatchThreads({.name = "lifetime-iota", .kernel = iota, .push = voxen::selftest::FillIotaPush{doomed.address(), n, 1, 0},
+    s.dispatchThreads({.name = "lifetime-iota", .kernel = iota, .push = voxen::gpu::FillIotaPush{doomed.address(), n, 1, 0},
                        .uses = {voxen::writes(doomed)}},
                       n);
     s.copy(doomed.range(0, 4096), keep.range());
@@ -221,7 +221,7 @@ TEST_CASE("A buffer destroyed while recorded or in-flight work uses it stays ali
   {
     // Submitted and maybe still running when the buffer dies.
     voxen::Buffer doomed(gpu.device, "lifetime-doomed-2", n * 4);
-    s.dispatchThreads({.name = "lifetime-iota", .kernel = iota, .push = voxen::selftest::FillIotaPush{doomed.address(), n, 2, 0},
+    s.dispatchThreads({.name = "lifetime-iota", .kernel = iota, .push = voxen::gpu::FillIotaPush{doomed.address(), n, 2, 0},
                        .uses = {voxen::writes(doomed)}},
                       n);
     s.submit();

@@ -22,7 +22,21 @@
 namespace {
 
 using namespace voxen;
-using namespace voxen::painter;
+using detail::dispatchPhase;
+using detail::FrameKernels;
+using detail::kMeshBlocksPerGroup;
+using detail::meshListGroups;
+using detail::Phase;
+using gpu::BlockInfo;
+using gpu::FrameConstants;
+using gpu::kBlockCells;
+using gpu::kCaseTableStride;
+using gpu::kCounterCopyBlocks;
+using gpu::kCounterCount;
+using gpu::kCounterDirtyBlocks;
+using gpu::kCounterOverflow;
+using gpu::kNoOffset;
+using gpu::Triangle;
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -199,10 +213,9 @@ class GpuMesher {
     REQUIRE(maxTriangles <= capacity_);
     const int current = frames_++ % 2;
     FrameConstants f{};
-    std::copy(grid_.origin, grid_.origin + 3, f.gridOrigin);
-    f.gridOrigin[3] = grid_.voxelSize;
-    f.gridSize[0] = grid_.nx, f.gridSize[1] = grid_.ny, f.gridSize[2] = grid_.nz;
-    f.blockCount[0] = grid_.blocksX(), f.blockCount[1] = grid_.blocksY(), f.blockCount[2] = grid_.blocksZ();
+    f.gridOrigin = {grid_.origin[0], grid_.origin[1], grid_.origin[2], grid_.voxelSize};
+    f.gridX = grid_.nx, f.gridY = grid_.ny, f.gridZ = grid_.nz;
+    f.blocksX = grid_.blocksX(), f.blocksY = grid_.blocksY(), f.blocksZ = grid_.blocksZ();
     f.maxTriangles = maxTriangles;
     f.density = density_.address();
     f.color = color_.address();
@@ -654,7 +667,7 @@ TEST_CASE("MeshScan gives exact block offsets for 65,536 blocks, counts the over
   Buffer lists(scheduler.device(), "mc scan block lists", n * 4);
   Buffer constants(scheduler.device(), "mc scan constants", sizeof(FrameConstants));
   FrameConstants f{};
-  f.blockCount[0] = blocksX, f.blockCount[1] = blocksY, f.blockCount[2] = blocksZ;
+  f.blocksX = blocksX, f.blocksY = blocksY, f.blocksZ = blocksZ;
   f.maxTriangles = maxTriangles;
   f.blocks = blocks.address();
   f.counters = counters.address();

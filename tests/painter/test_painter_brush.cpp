@@ -8,7 +8,7 @@
 #include "voxen/testdata/demo_scene.hpp"
 #include "voxen/painter/painter.hpp"
 
-using namespace voxen::painter;
+using namespace voxen;
 
 namespace {
 

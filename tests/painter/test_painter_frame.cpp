@@ -11,7 +11,8 @@
 #include "voxen/testdata/demo_scene.hpp"
 #include "voxen/painter/painter.hpp"
 
-using namespace voxen::painter;
+using namespace voxen;
+using gpu::Triangle;
 
 namespace {
 

@@ -17,7 +17,6 @@
 #include "voxen/painter/camera.hpp"
 #include "voxen/painter/cpu_rasterizer.hpp"
 #include "voxen/painter/frame_kernel.hpp"
-#include "voxen/painter/frame_layout.hpp"
 #include "voxen/painter/hardware_rasterizer.hpp"
 #include "voxen/painter/normal_encoding.hpp"
 #include "voxen/host/error.hpp"
@@ -25,7 +24,16 @@
 namespace {
 
 using namespace voxen;
-using namespace voxen::painter;
+using detail::dispatchPhase;
+using detail::FrameKernels;
+using detail::Phase;
+using gpu::FrameConstants;
+using gpu::kCounterCount;
+using gpu::kCounterDrawnTriangles;
+using gpu::kCounterLargeTiles;
+using gpu::kCounterLargeTriangles;
+using gpu::kRasterEmpty;
+using gpu::Triangle;
 
 constexpr uint32_t kQueueSentinel = 0xA5A5A5A5u;
 constexpr uint32_t kSentinelEntries = 16;  // queue entries past maxLargeTiles that must stay untouched
@@ -59,10 +67,10 @@ FrameConstants frameFor(uint32_t width, uint32_t height, const glm::mat4& viewPr
   FrameConstants f{};
   std::memcpy(f.viewProj, &viewProj[0][0], sizeof(f.viewProj));
   const glm::vec3 light = glm::normalize(glm::vec3(0.3f, -0.5f, 0.8f));
-  f.lightDir[0] = light.x, f.lightDir[1] = light.y, f.lightDir[2] = light.z;
+  f.lightDir = {light.x, light.y, light.z, 0.0f};
   f.width = width, f.height = height;
   f.tilesX = (width + 7) / 8, f.tilesY = (height + 7) / 8;
-  f.rasterMode = kRasterTriangleId;
+  f.rasterMode = gpu::kRasterTriangleId;
   f.backgroundColor = 0xFF302418u;
   f.largeTriangleArea = 256;
   f.maxTriangles = 1u << 16;
@@ -244,7 +252,7 @@ TEST_CASE("The GPU rasterizer equals the CPU reference on a random soup", "[pain
   FrameConstants f = frameFor(317, 239, perspectiveView(317, 239));
   f.maxTriangles = uint32_t(tris.size());
   for (const bool cull : {false, true})
-    for (const uint32_t mode : {uint32_t(kRasterTriangleId), uint32_t(kRasterShaded)}) {
+    for (const uint32_t mode : {uint32_t(gpu::kRasterTriangleId), uint32_t(gpu::kRasterShaded)}) {
       f.cullBackFaces = cull;
       f.rasterMode = mode;
       INFO("cull " << cull << ", mode " << mode);
@@ -469,7 +477,7 @@ TEST_CASE("Under heavy overdraw the nearest fragment always wins", "[painter][ra
       tris.push_back(makeTriangle(p(), p(), p(), randomColor(rng), randomPoint(rng, -1, 1), randomPoint(rng, -1, 1),
                                   randomPoint(rng, -1, 1)));
     }
-    for (const uint32_t mode : {uint32_t(kRasterTriangleId), uint32_t(kRasterShaded)}) {
+    for (const uint32_t mode : {uint32_t(gpu::kRasterTriangleId), uint32_t(gpu::kRasterShaded)}) {
       f.rasterMode = mode;
       requireSameAsCpu(runGpu(tris, f), rasterizeReference(tris, f));
     }
@@ -519,7 +527,7 @@ TEST_CASE("Large triangles go through the tile queue, and its overflow is counte
     requireSameAsCpu(runGpu(tris, f), cpu);
     requireSameAsCpu(runGpu(tris, f, RasterGroups{1, 1, 1, 1}), cpu);
     requireSameAsCpu(runGpu(tris, f, RasterGroups{3, 5, 301, 2}), cpu);
-    f.rasterMode = kRasterShaded;
+    f.rasterMode = gpu::kRasterShaded;
     requireSameAsCpu(runGpu(tris, f), rasterizeReference(tris, f));
   }
   SECTION("a queue too small drops tiles, counts them and writes nothing past its end") {
@@ -554,7 +562,7 @@ TEST_CASE("Raster phase timings on a large soup", "[.][raster-bench]") {
   }
   FrameConstants f = frameFor(640, 480, perspectiveView(640, 480));
   f.maxTriangles = 1u << 20;
-  f.rasterMode = kRasterShaded;
+  f.rasterMode = gpu::kRasterShaded;
   gpu.scheduler.resetProfile();
   for (int i = 0; i < 3; ++i) runGpu(tris, f, RasterGroups{1200, 1024, 512, 4800}, UINT32_MAX, false);
   std::ostringstream s;

@@ -13,7 +13,7 @@
 
 #include "commands.hpp"
 #include "stopwatch.hpp"
-#include "voxen/selftest/self_test_push.hpp"
+#include "selftest/selftest_push.h"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
 
@@ -23,8 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using selftest::FillIotaPush;
-using selftest::SaxpyPush;
+using gpu::FillIotaPush;
+using gpu::SaxpyPush;
 
 struct Row {
   std::string what, unit;

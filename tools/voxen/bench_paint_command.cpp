@@ -27,7 +27,8 @@ namespace voxen::cli {
 
 namespace {
 
-using namespace voxen::painter;
+using gpu::FrameConstants;
+using gpu::Triangle;
 
 struct PaintRun {
   uint32_t width = 0, height = 0, frames = 0;

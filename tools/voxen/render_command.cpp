@@ -46,7 +46,6 @@ std::array<double, N> parseList(const std::string& flag, const std::string& text
 }  // namespace
 
 int renderCommand(const CommonOptions& options, const std::vector<std::string>& args) {
-  using namespace voxen::painter;
   std::string mapPath, outputPath;
   uint32_t width = 1280, height = 720;
   float fov = 50.0f;

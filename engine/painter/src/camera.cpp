@@ -5,7 +5,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-namespace voxen::painter {
+namespace voxen {
 
 glm::mat4 Camera::view() const { return glm::lookAtRH(eye, target, up); }
 
@@ -76,4 +76,4 @@ Camera cameraFraming(const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees
   return placed(distance);
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

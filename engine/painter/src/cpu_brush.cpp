@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "voxen/painter/frame_layout.hpp"
+#include "painter/frame_layout.h"
 #include "voxen/painter/work_limits.hpp"
 
-namespace voxen::painter {
+namespace voxen {
+
+using detail::kMaxIterationsPerInvocation;
+using gpu::kBlockCells;
+using gpu::kIsoLevel;
 
 float brushValue(const DensityGrid& grid, const glm::ivec3& s, const glm::vec3& centre, float radius) {
   const float voxel = grid.voxelSize;
@@ -85,4 +89,4 @@ std::set<uint32_t> applyStroke(DensityGrid& grid, const Stroke& stroke, uint32_t
   return dirty;
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

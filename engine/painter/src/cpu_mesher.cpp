@@ -17,7 +17,11 @@
 #include "voxen/painter/normal_encoding.hpp"
 #include "voxen/host/error.hpp"
 
-namespace voxen::painter {
+namespace voxen {
+
+using gpu::kBlockCells;
+using gpu::kIsoLevel;
+using gpu::Triangle;
 
 DensityGrid::DensityGrid(uint32_t nx_, uint32_t ny_, uint32_t nz_, float voxelSize_)
     : nx(nx_), ny(ny_), nz(nz_), voxelSize(voxelSize_), density(size_t(nx_) * ny_ * nz_, 0.0f),
@@ -197,4 +201,4 @@ double enclosedVolume(std::span<const Triangle> triangles) {
   return volume;
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

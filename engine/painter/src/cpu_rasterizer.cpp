@@ -8,21 +8,33 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "voxen/painter/work_limits.hpp"
 #include "voxen/host/error.hpp"
 
-namespace voxen::painter {
+namespace voxen {
 
 namespace {
 
-constexpr int kHalfPixel = 128;
-constexpr float kSubpixels = 256.0f;
-constexpr float kGuard = 134217728.0f;  // 2^27 subpixels
-constexpr float kAmbient = 0.25f, kDiffuse = 0.75f;
-constexpr float kInvSnorm = std::bit_cast<float>(0x38000100u);
-static_assert(kInvSnorm == 1.0f / 32767.0f, "raster.glsl spells 1 / 32767 as these bits");
+using detail::kMaxIterationsPerInvocation;
+using gpu::FrameConstants;
+using gpu::kCounterLargeTiles;
+using gpu::kCounterLargeTriangles;
+using gpu::kRasterAmbient;
+using gpu::kRasterChunkBits;
+using gpu::kRasterDiffuse;
+using gpu::kRasterEmpty;
+using gpu::kRasterGuard;
+using gpu::kRasterHalfPixel;
+using gpu::kRasterMinClipW;
+using gpu::kRasterSubpixelBits;
+using gpu::kRasterSubpixels;
+using gpu::Triangle;
+
+constexpr float kInvSnorm = std::bit_cast<float>(gpu::kRasterInvSnormBits);
+static_assert(kInvSnorm == 1.0f / 32767.0f, "raster_constants.h spells 1 / 32767 as these bits");
 // RasterSmall reserves a queue entry and its tiles with one 64-bit atomicAdd on this pair.
 static_assert(kCounterLargeTriangles % 2 == 0 && kCounterLargeTiles == kCounterLargeTriangles + 1,
               "raster.glsl adds to the large-queue counters as one little-endian uint64");
@@ -53,9 +65,9 @@ bool project(const float* m, const float* p, float width, float height, I2& s, f
   z = 0.0f;
   if (!(cw > kRasterMinClipW)) return false;
   const float iw = 1.0f / cw;
-  const float fx = ((cx * iw) * 0.5f + 0.5f) * width * kSubpixels;
-  const float fy = ((cy * iw) * 0.5f + 0.5f) * height * kSubpixels;
-  if (!(std::fabs(fx) <= kGuard && std::fabs(fy) <= kGuard)) return false;
+  const float fx = ((cx * iw) * 0.5f + 0.5f) * width * kRasterSubpixels;
+  const float fy = ((cy * iw) * 0.5f + 0.5f) * height * kRasterSubpixels;
+  if (!(std::fabs(fx) <= kRasterGuard && std::fabs(fy) <= kRasterGuard)) return false;
   s = {int32_t(std::floor(fx + 0.5f)), int32_t(std::floor(fy + 0.5f))};
   z = cz * iw;
   return true;
@@ -91,9 +103,11 @@ bool setup(const FrameConstants& f, const Triangle& tri, uint32_t id, Tri& r) {
   r.color = tri.color;
   I2 s0, s1, s2;
   float z0, z1, z2;
-  bool ok = project(f.viewProj, tri.p0, width, height, s0, z0);
-  ok = project(f.viewProj, tri.p1, width, height, s1, z1) && ok;
-  ok = project(f.viewProj, tri.p2, width, height, s2, z2) && ok;
+  float m[16];  // viewProj's columns one after another, as project() indexes them
+  std::memcpy(m, f.viewProj, sizeof(m));
+  bool ok = project(m, tri.p0, width, height, s0, z0);
+  ok = project(m, tri.p1, width, height, s1, z1) && ok;
+  ok = project(m, tri.p2, width, height, s2, z2) && ok;
   if (!ok) return false;
   if ((z0 < 0.0f && z1 < 0.0f && z2 < 0.0f) || (z0 > 1.0f && z1 > 1.0f && z2 > 1.0f)) return false;
   int64_t area = edge(s0, s1, s2);
@@ -107,10 +121,10 @@ bool setup(const FrameConstants& f, const Triangle& tri, uint32_t id, Tri& r) {
   }
   const int32_t loX = std::min({s0.x, s1.x, s2.x}), loY = std::min({s0.y, s1.y, s2.y});
   const int32_t hiX = std::max({s0.x, s1.x, s2.x}), hiY = std::max({s0.y, s1.y, s2.y});
-  r.box[0] = std::max((loX - kHalfPixel + 255) >> kRasterSubpixelBits, 0);
-  r.box[1] = std::max((loY - kHalfPixel + 255) >> kRasterSubpixelBits, 0);
-  r.box[2] = std::min((hiX - kHalfPixel) >> kRasterSubpixelBits, int32_t(f.width) - 1);
-  r.box[3] = std::min((hiY - kHalfPixel) >> kRasterSubpixelBits, int32_t(f.height) - 1);
+  r.box[0] = std::max((loX - kRasterHalfPixel + 255) >> kRasterSubpixelBits, 0);
+  r.box[1] = std::max((loY - kRasterHalfPixel + 255) >> kRasterSubpixelBits, 0);
+  r.box[2] = std::min((hiX - kRasterHalfPixel) >> kRasterSubpixelBits, int32_t(f.width) - 1);
+  r.box[3] = std::min((hiY - kRasterHalfPixel) >> kRasterSubpixelBits, int32_t(f.height) - 1);
   if (r.box[0] > r.box[2] || r.box[1] > r.box[3]) return false;
   r.v0 = s0, r.v1 = s1, r.v2 = s2;
   r.z0 = z0, r.z1 = z1, r.z2 = z2;
@@ -127,10 +141,10 @@ uint32_t shade(const FrameConstants& f, const Tri& r, float b0, float b1, float 
   const float ny = (r.n0.y * b0 + r.n1.y * b1) + r.n2.y * b2;
   const float nz = (r.n0.z * b0 + r.n1.z * b1) + r.n2.z * b2;
   const float len2 = (nx * nx + ny * ny) + nz * nz;
-  const float* l = f.lightDir;
-  const float d = (nx * l[0] + ny * l[1]) + nz * l[2];
+  const gpu::vec4& l = f.lightDir;
+  const float d = (nx * l.x + ny * l.y) + nz * l.z;
   const float lambert = len2 > 0.0f ? d / std::sqrt(len2) : 0.0f;
-  const float shadeFactor = kAmbient + kDiffuse * std::max(lambert, 0.0f);
+  const float shadeFactor = kRasterAmbient + kRasterDiffuse * std::max(lambert, 0.0f);
   const uint32_t c = r.color;
   const float cr = float(c & 255u) * shadeFactor + 0.5f;
   const float cg = float((c >> 8) & 255u) * shadeFactor + 0.5f;
@@ -140,7 +154,7 @@ uint32_t shade(const FrameConstants& f, const Tri& r, float b0, float b1, float 
 }
 
 void pixel(const FrameConstants& f, const Tri& r, int32_t x, int32_t y, RasterResult& out) {
-  const I2 p{(x << kRasterSubpixelBits) + kHalfPixel, (y << kRasterSubpixelBits) + kHalfPixel};
+  const I2 p{(x << kRasterSubpixelBits) + kRasterHalfPixel, (y << kRasterSubpixelBits) + kRasterHalfPixel};
   const int64_t e0 = edge(r.v1, r.v2, p), e1 = edge(r.v2, r.v0, p), e2 = edge(r.v0, r.v1, p);
   if (e0 < r.bias0 || e1 < r.bias1 || e2 < r.bias2) return;
   const float b0 = float(e0) * r.invArea, b1 = float(e1) * r.invArea, b2 = float(e2) * r.invArea;
@@ -149,7 +163,7 @@ void pixel(const FrameConstants& f, const Tri& r, int32_t x, int32_t y, RasterRe
   const uint32_t depthBits = std::bit_cast<uint32_t>(z) & 0x7FFFFFFFu;
   const uint32_t index = rasterTiledIndex(f.tilesX, uint32_t(x), uint32_t(y));
   ++out.fragmentCounts[index];
-  const uint32_t low = f.rasterMode == kRasterTriangleId ? r.id : shade(f, r, b0, b1, b2);
+  const uint32_t low = f.rasterMode == gpu::kRasterTriangleId ? r.id : shade(f, r, b0, b1, b2);
   out.framebuffer[index] = std::min(out.framebuffer[index], uint64_t(depthBits) << 32 | low);
 }
 
@@ -174,7 +188,7 @@ RasterResult rasterizeReference(std::span<const Triangle> triangles, const Frame
     for (int32_t y = r.box[1]; y <= r.box[3]; ++y)
       for (int32_t x = r.box[0]; x <= r.box[2]; ++x) pixel(f, r, x, y, out);
   }
-  const uint32_t empty = f.rasterMode == kRasterTriangleId ? 0xFFFFFFFFu : f.backgroundColor;
+  const uint32_t empty = f.rasterMode == gpu::kRasterTriangleId ? 0xFFFFFFFFu : f.backgroundColor;
   out.image.resize(size_t(f.width) * f.height);
   for (uint32_t y = 0; y < f.height; ++y)
     for (uint32_t x = 0; x < f.width; ++x) {
@@ -205,4 +219,4 @@ RasterGroups minimumRasterGroups(const FrameConstants& f) {
   return g;
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

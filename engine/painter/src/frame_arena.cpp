@@ -2,7 +2,7 @@
 
 #include "voxen/host/error.hpp"
 
-namespace voxen::painter {
+namespace voxen::detail {
 
 FrameArena::FrameArena(Device& device, std::string name, VkDeviceSize persistentBytes, VkDeviceSize perFrameBytes,
                        uint32_t frames)
@@ -39,4 +39,4 @@ BufferRange FrameArena::frame(VkDeviceSize bytes) {
   return take(frameCursor_, persistentBytes_ + perFrameBytes_ * (slab_ + 1), bytes, "per-frame");
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen::detail

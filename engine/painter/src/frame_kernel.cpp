@@ -2,7 +2,7 @@
 
 #include "voxen/host/shader_library.hpp"
 
-namespace voxen::painter {
+namespace voxen::detail {
 
 FrameKernels::FrameKernels(ShaderLibrary& library) {
   for (uint32_t p = 0; p < uint32_t(Phase::Count); ++p)
@@ -30,8 +30,8 @@ void dispatchPhase(Scheduler& scheduler, const FrameKernels& kernels, Phase phas
                    uint32_t param, uint64_t groups, std::vector<BufferUse> uses) {
   uses.push_back(reads(frameConstants));
   // dispatchThreads folds past the x limit exactly as painterGroupIndex() unfolds.
-  scheduler.dispatchThreads(Pass{phaseName(phase), kernels.get(phase), {}, PainterPush{frameConstants.address, param, 0}, uses},
+  scheduler.dispatchThreads(Pass{phaseName(phase), kernels.get(phase), {}, gpu::PainterPush{frameConstants.address, param, 0}, uses},
                             groups * 64);
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen::detail

@@ -9,11 +9,11 @@
 #include <mutex>
 #include <string>
 
-#include "voxen/painter/frame_layout.hpp"
+#include "painter/frame_layout.h"
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
 
-namespace voxen::painter {
+namespace voxen {
 
 namespace {
 
@@ -311,7 +311,7 @@ VkPipeline HardwareRasterizer::pipeline(bool cullBackFaces) {
 
 void HardwareRasterizer::checkInput(const BufferRange& triangles, uint32_t count, const float* viewProj) const {
   if (!viewProj) throw Error("hardware rasterizer: no viewProj");
-  if (count > 0 && (!triangles.address || triangles.size < uint64_t(count) * sizeof(Triangle)))
+  if (count > 0 && (!triangles.address || triangles.size < uint64_t(count) * sizeof(gpu::Triangle)))
     throw Error("hardware rasterizer: " + std::to_string(count) + " triangles do not fit the range of '" +
                 std::string(triangles.name) + "' (" + std::to_string(triangles.size) + " bytes)");
   if (uint64_t(count) * 3 > UINT32_MAX) throw Error("hardware rasterizer: too many triangles for one draw");
@@ -424,4 +424,4 @@ HardwareRasterizer::Timing HardwareRasterizer::timeDraws(const BufferRange& tria
   return timing;
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <vector>
 
-#include "voxen/painter/frame_layout.hpp"
+#include "painter/frame_layout.h"
 #include "voxen/host/error.hpp"
 
-namespace voxen::painter {
+namespace voxen {
 
 namespace {
 
@@ -17,7 +17,7 @@ namespace {
 constexpr int32_t kPadding = 2;
 
 uint32_t roundUpToBlock(int64_t n) {
-  const int64_t b = kBlockCells;
+  const int64_t b = gpu::kBlockCells;
   return uint32_t(std::max<int64_t>(2 * b, (n + b - 1) / b * b));
 }
 
@@ -98,4 +98,4 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
   return result;
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -10,7 +10,10 @@
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 
-namespace voxen::painter {
+namespace voxen {
+
+using gpu::kCaseTableStride;
+using gpu::kMaxCaseTriangles;
 
 namespace {
 
@@ -176,4 +179,4 @@ Buffer uploadCaseTable(Scheduler& scheduler) {
   return buffer;
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

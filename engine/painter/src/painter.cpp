@@ -8,7 +8,14 @@
 #include "voxen/painter/marching_cubes_table.hpp"
 #include "voxen/host/error.hpp"
 
-namespace voxen::painter {
+namespace voxen {
+
+using detail::dispatchPhase;
+using detail::FrameArena;
+using detail::Phase;
+using gpu::FrameConstants;
+using gpu::kBlockCells;
+using gpu::Triangle;
 
 namespace {
 
@@ -32,9 +39,7 @@ void checkOptions(const PainterOptions& o) {
   if (o.maxLargeTiles == 0) bad("maxLargeTiles", "must be at least 1");
 }
 
-void copyVec4(float* dst, const glm::vec3& v, float w) {
-  dst[0] = v.x, dst[1] = v.y, dst[2] = v.z, dst[3] = w;
-}
+gpu::vec4 toVec4(const glm::vec3& v, float w) { return {v.x, v.y, v.z, w}; }
 
 }  // namespace
 
@@ -48,8 +53,8 @@ Painter::Painter(Scheduler& scheduler, PainterOptions options)
   const uint64_t n = samples();
   const uint64_t pixelsTiled = uint64_t(tilesX_) * tilesY_ * 64;
   using A = FrameArena;
-  const VkDeviceSize persistent = A::aligned(n * 4) * 2 + A::aligned(uint64_t(blocks()) * sizeof(BlockInfo)) + A::aligned(16);
-  const VkDeviceSize perFrame = A::aligned(sizeof(FrameConstants)) + A::aligned(kCounterCount * 4) + A::aligned(4) +
+  const VkDeviceSize persistent = A::aligned(n * 4) * 2 + A::aligned(uint64_t(blocks()) * sizeof(gpu::BlockInfo)) + A::aligned(16);
+  const VkDeviceSize perFrame = A::aligned(sizeof(FrameConstants)) + A::aligned(gpu::kCounterCount * 4) + A::aligned(4) +
                                 A::aligned(uint64_t(blocks()) * 4) +
                                 A::aligned(uint64_t(options_.maxTriangles) * sizeof(Triangle)) + A::aligned(pixelsTiled * 8) +
                                 (options_.countFragments ? A::aligned(pixelsTiled * 4) : 0) +
@@ -57,11 +62,11 @@ Painter::Painter(Scheduler& scheduler, PainterOptions options)
                                 A::aligned(uint64_t(options_.width) * options_.height * 4);
   // Two slabs: a frame reads the triangles of the one before (clean blocks are copied) and
   // writes over those of the one before that, in the same place of the same slab (clean
-  // blocks whose triangles are still there are not copied: BlockInfo::olderOffset).
+  // blocks whose triangles are still there are not copied: gpu::BlockInfo::olderOffset).
   arena_ = std::make_unique<FrameArena>(scheduler.device(), "painter arena", persistent, perFrame, 2);
   density_ = arena_->persistent(n * 4);
   color_ = arena_->persistent(n * 4);
-  blockTable_ = arena_->persistent(uint64_t(blocks()) * sizeof(BlockInfo));
+  blockTable_ = arena_->persistent(uint64_t(blocks()) * sizeof(gpu::BlockInfo));
   brushState_ = arena_->persistent(16);
   caseTable_ = uploadCaseTable(scheduler);
   scheduler.fill(density_, 0u);
@@ -73,8 +78,8 @@ Painter::Painter(Scheduler& scheduler, PainterOptions options)
 Painter::~Painter() = default;
 
 void Painter::markAllDirty() {
-  std::vector<BlockInfo> table(blocks(), BlockInfo{0, 0, 0, 1, kNoOffset});
-  scheduler_.upload(blockTable_, table.data(), table.size() * sizeof(BlockInfo));
+  std::vector<gpu::BlockInfo> table(blocks(), gpu::BlockInfo{0, 0, 0, 1, gpu::kNoOffset});
+  scheduler_.upload(blockTable_, table.data(), table.size() * sizeof(gpu::BlockInfo));
   allDirty_ = true;
 }
 
@@ -108,10 +113,10 @@ FrameConstants viewConstants(const PainterOptions& options, const Camera& camera
   FrameConstants f{};
   const glm::mat4 viewProj = camera.viewProj(options.width, options.height);
   std::memcpy(f.viewProj, &viewProj[0][0], sizeof(f.viewProj));
-  copyVec4(f.cameraPos, camera.eye, 1.0f);
-  copyVec4(f.lightDir, glm::normalize(options.lightDirection), 0.0f);
-  copyVec4(f.gridOrigin, options.gridOrigin, options.voxelSize);
-  f.gridSize[0] = options.gridX, f.gridSize[1] = options.gridY, f.gridSize[2] = options.gridZ;
+  f.cameraPos = toVec4(camera.eye, 1.0f);
+  f.lightDir = toVec4(glm::normalize(options.lightDirection), 0.0f);
+  f.gridOrigin = toVec4(options.gridOrigin, options.voxelSize);
+  f.gridX = options.gridX, f.gridY = options.gridY, f.gridZ = options.gridZ;
   f.width = options.width, f.height = options.height;
   f.tilesX = (options.width + 7) / 8, f.tilesY = (options.height + 7) / 8;
   f.rasterMode = options.rasterMode;
@@ -127,7 +132,7 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
   const BufferRange lastTriangles = triangles_;
   arena_->beginFrame();
   constants_ = arena_->frame(sizeof(FrameConstants));
-  counters_ = arena_->frame(kCounterCount * 4);
+  counters_ = arena_->frame(gpu::kCounterCount * 4);
   blockTotal_ = arena_->frame(4);
   blockLists_ = arena_->frame(uint64_t(blocks()) * 4);
   triangles_ = arena_->frame(uint64_t(options_.maxTriangles) * sizeof(Triangle));
@@ -142,15 +147,15 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
   FrameConstants f = viewConstants(options_, camera);
   uint32_t brushGroups = 0;
   if (stroke && (stroke->operation == kBrushAdd || stroke->operation == kBrushErase) && stroke->radius > 0.0f) {
-    copyVec4(f.brushRayOrigin, stroke->origin, stroke->radius);
+    f.brushRayOrigin = toVec4(stroke->origin, stroke->radius);
     const glm::vec3 direction = glm::length(stroke->direction) > 0.0f ? glm::normalize(stroke->direction) : glm::vec3(0, 0, -1);
-    copyVec4(f.brushRayDir, direction, stroke->searchDistance);
+    f.brushRayDir = toVec4(direction, stroke->searchDistance);
     f.brushColor = stroke->color;
-    f.brushMode = stroke->operation | (stroke->atRayHit ? kBrushAtRayHit : 0u);
+    f.brushMode = stroke->operation | (stroke->atRayHit ? gpu::kBrushAtRayHit : 0u);
     f.brushBoxSide = brushBoxSide(stroke->radius, options_.voxelSize, std::max({options_.gridX, options_.gridY, options_.gridZ}));
     brushGroups = divideUp(uint64_t(f.brushBoxSide) * f.brushBoxSide * f.brushBoxSide, 64);
   }
-  f.blockCount[0] = blocksX_, f.blockCount[1] = blocksY_, f.blockCount[2] = blocksZ_;
+  f.blocksX = blocksX_, f.blocksY = blocksY_, f.blocksZ = blocksZ_;
   f.density = density_.address;
   f.color = color_.address;
   f.blocks = blockTable_.address;
@@ -183,7 +188,7 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
 void Painter::recordMeshing(const BufferRange& constants) {
   const BufferRange arena = arena_->buffer().range();
   const std::vector<BufferUse> uses{readsWrites(arena), reads(caseTable_)};
-  const uint64_t listGroups = meshListGroups(blocks());
+  const uint64_t listGroups = detail::meshListGroups(blocks());
   dispatchPhase(scheduler_, kernels_, Phase::MeshList, constants, 0, divideUp(blocks(), 64), uses);
   dispatchPhase(scheduler_, kernels_, Phase::MeshCount, constants, 0, listGroups, uses);
   dispatchPhase(scheduler_, kernels_, Phase::MeshScan, constants, 0, 1, uses);
@@ -217,10 +222,10 @@ FrameCounters Painter::readCounters() {
   const std::vector<uint32_t> c = counters.get();
   FrameCounters result;
   result.triangles = std::min(total.get()[0], options_.maxTriangles);
-  result.drawnTriangles = c[kCounterDrawnTriangles];
-  result.largeTiles = c[kCounterLargeTiles];
-  result.overflowTriangles = c[kCounterOverflow];
-  result.brushVoxels = c[kCounterBrushVoxels];
+  result.drawnTriangles = c[gpu::kCounterDrawnTriangles];
+  result.largeTiles = c[gpu::kCounterLargeTiles];
+  result.overflowTriangles = c[gpu::kCounterOverflow];
+  result.brushVoxels = c[gpu::kCounterBrushVoxels];
   return result;
 }
 
@@ -240,4 +245,4 @@ Future<uint32_t> Painter::readFragmentCounts() {
   return scheduler_.readback<uint32_t>(fragmentCounts_);
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

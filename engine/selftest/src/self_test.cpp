@@ -1,6 +1,6 @@
 #include "voxen/selftest/self_test.hpp"
 
-#include "voxen/selftest/self_test_push.hpp"
+#include "selftest/selftest_push.h"
 
 #include <chrono>
 #include <cstring>
@@ -16,7 +16,12 @@ namespace voxen {
 
 namespace {
 
-using namespace selftest;
+using gpu::BoundedSumPush;
+using gpu::FillIotaPush;
+using gpu::LoopProbePush;
+using gpu::SaxpyPush;
+using gpu::ShuffleXorPush;
+using gpu::SumU64Push;
 
 SelfTestCheck timed(const std::string& name, const std::function<std::string()>& body) {
   SelfTestCheck check{name};

@@ -5,7 +5,7 @@
 
 #include <glm/glm.hpp>
 
-namespace voxen::painter {
+namespace voxen {
 
 namespace {
 
@@ -46,4 +46,4 @@ DensityGrid demoScene(uint32_t size) {
   return grid;
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

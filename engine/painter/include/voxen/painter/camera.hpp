@@ -4,7 +4,7 @@
 // pipeline expects, so the software rasterizer and the hardware one agree pixel for pixel.
 #include <glm/glm.hpp>
 
-namespace voxen::painter {
+namespace voxen {
 
 struct Ray3 {
   glm::vec3 origin{0.0f};
@@ -36,4 +36,4 @@ struct Camera {
 // `voxen render` and the painter.
 Camera cameraFraming(const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees = 50.0f, float aspect = 4.0f / 3.0f);
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -7,7 +7,7 @@
 #include "voxen/painter/painter.hpp"
 #include "voxen/painter/cpu_mesher.hpp"
 
-namespace voxen::painter {
+namespace voxen {
 
 // The stroke's density at sample s (a clamped signed distance with a two-voxel ramp).
 float brushValue(const DensityGrid& grid, const glm::ivec3& s, const glm::vec3& centre, float radius);
@@ -20,4 +20,4 @@ std::optional<glm::vec3> strokeCentre(const DensityGrid& grid, const Stroke& str
 // the changed samples into `changed`.
 std::set<uint32_t> applyStroke(DensityGrid& grid, const Stroke& stroke, uint32_t* changed = nullptr);
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -1,8 +1,8 @@
 #pragma once
 // The CPU reference of the painter's marching cubes (shaders/painter/mesh.glsl): the same
 // table, the same float operations in the same order, the same triangle order, so the GPU's
-// triangle list equals meshGrid()'s bit for bit. Conventions: frame_layout.hpp (grid, cells,
-// blocks) and marching_cubes_table.hpp (corners, edges, cases).
+// triangle list equals meshGrid()'s bit for bit. Conventions: shaders/painter/frame_layout.h
+// (grid, cells, blocks) and marching_cubes_table.hpp (corners, edges, cases).
 //
 // A vertex on the edge from sample a (its low corner) to sample b:
 //   t = (iso - da) / (db - da),  p = pa + t * (pb - pa),  pa = origin + a * voxel (per axis);
@@ -13,9 +13,9 @@
 #include <span>
 #include <vector>
 
-#include "voxen/painter/frame_layout.hpp"
+#include "painter/frame_layout.h"
 
-namespace voxen::painter {
+namespace voxen {
 
 struct DensityGrid {
   uint32_t nx = 0, ny = 0, nz = 0;  // samples
@@ -28,9 +28,9 @@ struct DensityGrid {
   DensityGrid(uint32_t nx, uint32_t ny, uint32_t nz, float voxelSize = 1.0f);
   size_t index(uint32_t x, uint32_t y, uint32_t z) const { return x + size_t(nx) * (y + size_t(ny) * z); }
   float at(uint32_t x, uint32_t y, uint32_t z) const { return density[index(x, y, z)]; }
-  uint32_t blocksX() const { return (nx - 1 + kBlockCells - 1) / kBlockCells; }
-  uint32_t blocksY() const { return (ny - 1 + kBlockCells - 1) / kBlockCells; }
-  uint32_t blocksZ() const { return (nz - 1 + kBlockCells - 1) / kBlockCells; }
+  uint32_t blocksX() const { return (nx - 1 + gpu::kBlockCells - 1) / gpu::kBlockCells; }
+  uint32_t blocksY() const { return (ny - 1 + gpu::kBlockCells - 1) / gpu::kBlockCells; }
+  uint32_t blocksZ() const { return (nz - 1 + gpu::kBlockCells - 1) / gpu::kBlockCells; }
   uint32_t blockCount() const { return blocksX() * blocksY() * blocksZ(); }
 };
 
@@ -38,11 +38,11 @@ struct DensityGrid {
 uint32_t cellCase(const DensityGrid& grid, uint32_t x, uint32_t y, uint32_t z);
 
 // One block's triangles in canonical order (cells x fastest, then table order).
-std::vector<Triangle> meshBlock(const DensityGrid& grid, uint32_t block);
+std::vector<gpu::Triangle> meshBlock(const DensityGrid& grid, uint32_t block);
 // Every block's triangles, indexed by block.
-std::vector<std::vector<Triangle>> meshBlocks(const DensityGrid& grid);
+std::vector<std::vector<gpu::Triangle>> meshBlocks(const DensityGrid& grid);
 // The whole mesh as the GPU lays it out: blocks in index order, concatenated.
-std::vector<Triangle> meshGrid(const DensityGrid& grid);
+std::vector<gpu::Triangle> meshGrid(const DensityGrid& grid);
 
 // Checks for tests. Vertices are welded by exact position; triangles with two welded
 // vertices (a vertex exactly on a sample) are degenerate and left out of the edge counts.
@@ -54,9 +54,9 @@ struct ClosednessReport {
   size_t misorientedEdges = 0;   // undirected edges whose two uses do not run in opposite directions
   bool closed() const { return triangles > 0 && unpairedEdges == 0 && misorientedEdges == 0; }
 };
-ClosednessReport checkClosed(std::span<const Triangle> triangles);
-double surfaceArea(std::span<const Triangle> triangles);
+ClosednessReport checkClosed(std::span<const gpu::Triangle> triangles);
+double surfaceArea(std::span<const gpu::Triangle> triangles);
 // Signed volume enclosed by the mesh (divergence theorem): positive when triangles face out.
-double enclosedVolume(std::span<const Triangle> triangles);
+double enclosedVolume(std::span<const gpu::Triangle> triangles);
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -7,15 +7,10 @@
 #include <span>
 #include <vector>
 
-#include "voxen/painter/frame_layout.hpp"
+#include "painter/frame_layout.h"
+#include "painter/raster_constants.h"  // the constants both sides share (gpu::kRaster*)
 
-namespace voxen::painter {
-
-// Mirrors of raster.glsl's constants.
-constexpr int kRasterSubpixelBits = 8;          // vertices snap to 1/256 pixel
-constexpr uint32_t kRasterChunkBits = 5;        // large-triangle tiles are 32 x 32 pixels
-constexpr float kRasterMinClipW = 1e-5f;        // vertices at w <= this drop their triangle
-constexpr uint64_t kRasterEmpty = ~uint64_t(0);  // an empty framebuffer entry
+namespace voxen {
 
 // Framebuffer entry of pixel (x, y): 8 x 8 tiles, row-major tiles, row-major inside.
 inline uint32_t rasterTiledIndex(uint32_t tilesX, uint32_t x, uint32_t y) {
@@ -26,16 +21,16 @@ struct RasterResult {
   std::vector<uint64_t> framebuffer;     // tiled: tilesX * tilesY * 64 entries
   std::vector<uint32_t> fragmentCounts;  // tiled like the framebuffer
   std::vector<uint32_t> image;           // row-major, top row first (what Resolve writes)
-  uint32_t drawnTriangles = 0;           // counters[kCounterDrawnTriangles]
-  uint32_t largeTriangles = 0;           // counters[kCounterLargeTriangles]
-  uint32_t largeTiles = 0;               // counters[kCounterLargeTiles] (may exceed maxLargeTiles)
+  uint32_t drawnTriangles = 0;           // counters[gpu::kCounterDrawnTriangles]
+  uint32_t largeTriangles = 0;           // counters[gpu::kCounterLargeTriangles]
+  uint32_t largeTiles = 0;               // counters[gpu::kCounterLargeTiles] (may exceed maxLargeTiles)
 };
 
 // Draws triangles [0, min(size, frame.maxTriangles)) with frame's viewProj, lightDir, width,
 // height, tilesX, tilesY, rasterMode, backgroundColor, cullBackFaces and largeTriangleArea
 // (addresses are ignored). The image and counts are what the GPU gives when the large queue
 // does not overflow (maxLargeTiles is not modelled: which tiles are dropped depends on order).
-RasterResult rasterizeReference(std::span<const Triangle> triangles, const FrameConstants& frame);
+RasterResult rasterizeReference(std::span<const gpu::Triangle> triangles, const gpu::FrameConstants& frame);
 
 // The fewest workgroups of 64 that keep each phase within kMaxIterationsPerInvocation
 // (work_limits.hpp) for this frame's sizes; any larger grid is also correct. Throws Error
@@ -43,6 +38,6 @@ RasterResult rasterizeReference(std::span<const Triangle> triangles, const Frame
 struct RasterGroups {
   uint32_t clear = 1, small = 1, large = 1, resolve = 1;
 };
-RasterGroups minimumRasterGroups(const FrameConstants& frame);
+RasterGroups minimumRasterGroups(const gpu::FrameConstants& frame);
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -9,10 +9,10 @@
 #include "voxen/host/buffer.hpp"
 
 namespace voxen {
-class Device;
-}
 
-namespace voxen::painter {
+class Device;
+
+namespace detail {
 
 class FrameArena {
  public:
@@ -44,4 +44,5 @@ class FrameArena {
   bool begun_ = false;
 };
 
-}  // namespace voxen::painter
+}  // namespace detail
+}  // namespace voxen

@@ -1,24 +1,45 @@
 #pragma once
 // Dispatching one phase of the painter's frame megakernel (shaders/painter/frame.comp).
-// Every phase reads its FrameConstants through the one push constant (its address) and
-// `param`, a per-dispatch value documented at each phase.
+// Every phase reads its FrameConstants through the one push constant (gpu::PainterPush: their
+// address) and `param`, a per-dispatch value documented at each phase.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "voxen/painter/frame_layout.hpp"
+#include "painter/frame_layout.h"
 #include "voxen/host/scheduler.hpp"
 
-namespace voxen::painter {
+namespace voxen::detail {
 
-// Mirrors `PainterPush` in shaders/painter/painter_common.glsl.
-struct PainterPush {
-  uint64_t frame;  // address of the FrameConstants
-  uint32_t param;
-  uint32_t unused;
+// The frame shader's phases (frame_layout.h's kPhase*, spec constant 0 of frame.comp).
+enum class Phase : uint32_t {
+  Brush = gpu::kPhaseBrush,
+  MeshList = gpu::kPhaseMeshList,
+  MeshCount = gpu::kPhaseMeshCount,
+  MeshScan = gpu::kPhaseMeshScan,
+  MeshCopy = gpu::kPhaseMeshCopy,
+  MeshEmit = gpu::kPhaseMeshEmit,
+  RasterClear = gpu::kPhaseRasterClear,
+  RasterSmall = gpu::kPhaseRasterSmall,
+  RasterLarge = gpu::kPhaseRasterLarge,
+  Resolve = gpu::kPhaseResolve,
+  Count = gpu::kPhaseCount
 };
-static_assert(sizeof(PainterPush) == 16);
+
+// MeshCount, MeshCopy and MeshEmit spread their list over the workgroups the host launched.
+// One listed block costs each invocation of a workgroup at most about 200 loop iterations to
+// mesh and 320 to copy (2,560 triangles), so a workgroup may take kMeshBlocksPerGroup of them
+// within the iteration budget (shaders/common/work_range.glsl) when every block is listed
+// (the first frame); beyond that a launch of kMeshGroups suits a GPU (on lavapipe every
+// launched workgroup pays one pass of the loop body even when the list has nothing for it).
+constexpr uint32_t kMeshBlocksPerGroup = 64;
+constexpr uint32_t kMeshGroups = 256;
+constexpr uint64_t meshListGroups(uint64_t blocks) {
+  const uint64_t budget = (blocks + kMeshBlocksPerGroup - 1) / kMeshBlocksPerGroup;
+  const uint64_t wanted = blocks < kMeshGroups ? blocks : kMeshGroups;
+  return budget > wanted ? budget : wanted;
+}
 
 // The frame shader's phases as kernels of the shader library (one pipeline per phase,
 // specialised on it; hot reload swaps them all when frame.comp or an include changes).
@@ -39,4 +60,4 @@ std::string phaseName(Phase phase);
 void dispatchPhase(Scheduler& scheduler, const FrameKernels& kernels, Phase phase, const BufferRange& frameConstants,
                    uint32_t param, uint64_t groups, std::vector<BufferUse> uses);
 
-}  // namespace voxen::painter
+}  // namespace voxen::detail

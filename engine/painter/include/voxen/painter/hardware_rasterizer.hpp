@@ -21,10 +21,8 @@
 #include "voxen/host/buffer.hpp"
 
 namespace voxen {
-class Device;
-}
 
-namespace voxen::painter {
+class Device;
 
 class HardwareRasterizer {
  public:
@@ -79,4 +77,4 @@ class HardwareRasterizer {
   Buffer readback_;
 };
 
-}  // namespace voxen::painter
+}  // namespace voxen

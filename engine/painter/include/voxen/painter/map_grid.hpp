@@ -12,7 +12,7 @@
 #include "voxen/map/map.hpp"
 #include "voxen/painter/cpu_mesher.hpp"
 
-namespace voxen::painter {
+namespace voxen {
 
 struct MapGridOptions {
   std::optional<glm::dvec3> cropMin, cropMax;  // metres; voxels outside are left out
@@ -34,4 +34,4 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
 // RGBA8 colour for a height fraction in [0, 1] (blue, cyan, green, yellow, red).
 uint32_t heightColor(float fraction);
 
-}  // namespace voxen::painter
+}  // namespace voxen

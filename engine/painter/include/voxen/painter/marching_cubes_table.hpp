@@ -22,19 +22,16 @@
 #include <array>
 #include <cstdint>
 
+#include "painter/frame_layout.h"
 #include "voxen/host/buffer.hpp"
 
 namespace voxen {
+
 class Scheduler;
-}
-
-namespace voxen::painter {
-
-constexpr uint32_t kMaxCaseTriangles = 7;  // the generated table needs 5
 
 struct McCase {
   uint32_t triangleCount = 0;
-  std::array<std::array<uint8_t, 3>, kMaxCaseTriangles> triangles{};  // edge indices
+  std::array<std::array<uint8_t, 3>, gpu::kMaxCaseTriangles> triangles{};  // edge indices
 };
 
 // The 256 cases (generated on first use; thread-safe).
@@ -47,12 +44,10 @@ constexpr uint32_t edgeLowCorner(uint32_t e) {
 }
 constexpr uint32_t edgeHighCorner(uint32_t e) { return edgeLowCorner(e) | (1u << (e / 4)); }
 
-// The table as the GPU reads it: kCaseTableStride uints per case, word 0 the triangle count,
-// word 1 + k triangle k as edge0 | edge1 << 4 | edge2 << 8.
-constexpr uint32_t kCaseTableStride = 1 + kMaxCaseTriangles;
-std::array<uint32_t, 256 * kCaseTableStride> flatCaseTable();
+// The table as the GPU reads it (gpu::kCaseTableStride uints per case, frame_layout.h).
+std::array<uint32_t, 256 * gpu::kCaseTableStride> flatCaseTable();
 
 // Uploads flatCaseTable() to a new device buffer (FrameConstants::caseTable is its address).
 Buffer uploadCaseTable(Scheduler& scheduler);
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace voxen::painter {
+namespace voxen {
 
 namespace detail {
 inline uint32_t packSnorm16(float v) {
@@ -54,4 +54,4 @@ inline DecodedNormal decodeNormal(uint32_t bits) {
   return {x / length, y / length, z / length};
 }
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -13,16 +13,21 @@
 #include "voxen/painter/camera.hpp"
 #include "voxen/painter/frame_arena.hpp"
 #include "voxen/painter/frame_kernel.hpp"
-#include "voxen/painter/frame_layout.hpp"
+#include "painter/frame_layout.h"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
 
-namespace voxen::painter {
+namespace voxen {
 
 struct RasterGroups;  // cpu_rasterizer.hpp
 
+// What a stroke does (Stroke::operation): the operations of FrameConstants::brushMode.
+enum BrushMode : uint32_t { kBrushAdd = gpu::kBrushAdd, kBrushErase = gpu::kBrushErase };
+// What the image shows (PainterOptions::rasterMode, FrameConstants::rasterMode).
+enum RasterMode : uint32_t { kRasterShaded = gpu::kRasterShaded, kRasterTriangleId = gpu::kRasterTriangleId };
+
 struct PainterOptions {
-  uint32_t gridX = 128, gridY = 128, gridZ = 128;  // samples; multiples of kBlockCells
+  uint32_t gridX = 128, gridY = 128, gridZ = 128;  // samples; multiples of gpu::kBlockCells
   glm::vec3 gridOrigin{0.0f};                      // world position of sample (0, 0, 0)
   float voxelSize = 1.0f;                          // world units between samples
   uint32_t width = 640, height = 480;              // framebuffer pixels
@@ -62,7 +67,7 @@ uint32_t brushBoxSide(float radius, float voxelSize, uint32_t largestAxis);
 
 // The FrameConstants a frame with these options and this camera draws with, without the
 // buffer addresses and the stroke: what the CPU references (cpu_rasterizer.hpp) take.
-FrameConstants viewConstants(const PainterOptions& options, const Camera& camera);
+gpu::FrameConstants viewConstants(const PainterOptions& options, const Camera& camera);
 
 class Painter {
  public:
@@ -88,7 +93,7 @@ class Painter {
   // Results of the latest frame (recorded into the next batch; get() waits).
   Future<uint32_t> readImage();           // RGBA8 (or triangle ids), row-major, top row first
   FrameCounters readCounters();           // waits
-  Future<Triangle> readTriangles();       // the mesh (count from readCounters().triangles)
+  Future<gpu::Triangle> readTriangles();       // the mesh (count from readCounters().triangles)
   Future<float> readDensity();
   Future<uint32_t> readColors();
   // Where the latest stroke landed: xyz world, w = 1 when it changed the grid's surface at all
@@ -105,9 +110,9 @@ class Painter {
 
   Scheduler& scheduler_;
   PainterOptions options_;
-  FrameKernels kernels_;
+  detail::FrameKernels kernels_;
   uint32_t blocksX_, blocksY_, blocksZ_, tilesX_, tilesY_;
-  std::unique_ptr<FrameArena> arena_;
+  std::unique_ptr<detail::FrameArena> arena_;
   Buffer caseTable_;
   BufferRange density_, color_, blockTable_, brushState_;
   // This frame's allocations, and the triangle list of the frame before.
@@ -117,4 +122,4 @@ class Painter {
   uint64_t frameIndex_ = 0;
 };
 
-}  // namespace voxen::painter
+}  // namespace voxen

@@ -3,6 +3,6 @@
 // loop iterations one invocation runs (lavapipe stops loops silently at 65,535).
 #include <cstdint>
 
-namespace voxen::painter {
+namespace voxen::detail {
 constexpr uint32_t kMaxIterationsPerInvocation = 32768;
 }

@@ -4,8 +4,8 @@
 // object. Shared by the voxel_painter sample and `voxen bench paint`.
 #include "voxen/painter/cpu_mesher.hpp"
 
-namespace voxen::painter {
+namespace voxen {
 
 DensityGrid demoScene(uint32_t size = 128);
 
-}  // namespace voxen::painter
+}  // namespace voxen
