@@ -7,7 +7,7 @@
 #include <cstring>
 #include <thread>
 
-#include "selftest/selftest_push.h"
+#include "voxen/gpu/selftest/selftest_push.h"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/scheduler.hpp"

@@ -1,6 +1,7 @@
 // One definition for the structs and constants that C++ and GLSL share. A header written
-// with these macros is included by the shaders (as GLSL) and by the engine (as C++), so a
-// layout is declared once and the two sides cannot drift apart.
+// with these macros is included by the shaders (as GLSL, by relative path) and by the engine
+// (as C++, as "voxen/gpu/<folder>/<name>.h"), so a layout is declared once and the two sides
+// cannot drift apart.
 //
 // Rules for a shared header:
 // - include guards, not #pragma once (GLSL has none); include this file first.

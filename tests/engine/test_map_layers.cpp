@@ -9,7 +9,7 @@
 #include <iterator>
 #include <map>
 
-#include "map/layer_probe.h"
+#include "voxen/gpu/map/layer_probe.h"
 #include "support/gpu_fixture.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/host/error.hpp"

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "support/gpu_fixture.hpp"
-#include "selftest/selftest_push.h"
+#include "voxen/gpu/selftest/selftest_push.h"
 
 namespace {
 

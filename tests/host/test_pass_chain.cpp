@@ -6,7 +6,7 @@
 
 #include "support/gpu_fixture.hpp"
 #include "support/hazard_oracle.hpp"
-#include "selftest/selftest_push.h"
+#include "voxen/gpu/selftest/selftest_push.h"
 #include "voxen/host/error.hpp"
 
 namespace {

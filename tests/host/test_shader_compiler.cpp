@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "support/gpu_fixture.hpp"
-#include "selftest/selftest_push.h"
+#include "voxen/gpu/selftest/selftest_push.h"
 #include "support/temp_dir.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/shader_compiler.hpp"

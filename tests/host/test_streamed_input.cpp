@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/gpu_fixture.hpp"
-#include "selftest/selftest_push.h"
+#include "voxen/gpu/selftest/selftest_push.h"
 #include "voxen/host/streamed_input.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "support/gpu_fixture.hpp"
-#include "selftest/selftest_push.h"
+#include "voxen/gpu/selftest/selftest_push.h"
 #include "voxen/host/error.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 
 #include "commands.hpp"
 #include "stopwatch.hpp"
-#include "selftest/selftest_push.h"
+#include "voxen/gpu/selftest/selftest_push.h"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
 

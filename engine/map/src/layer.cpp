@@ -5,7 +5,7 @@
 #include <deque>
 #include <mutex>
 
-#include "map/layer_table.h"
+#include "voxen/gpu/map/layer_table.h"
 #include "voxen/host/error.hpp"
 
 namespace voxen {

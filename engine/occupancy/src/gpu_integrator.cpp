@@ -5,7 +5,7 @@
 #include <exception>
 #include <unordered_map>
 
-#include "occupancy/occupancy_shared.h"
+#include "voxen/gpu/occupancy/occupancy_shared.h"
 #include "voxen/occupancy/ray_walk.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"

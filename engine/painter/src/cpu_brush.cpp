@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "painter/frame_layout.h"
+#include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/painter/work_limits.hpp"
 
 namespace voxen {

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-#include "painter/frame_layout.h"
+#include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
 

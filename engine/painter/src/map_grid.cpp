@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "painter/frame_layout.h"
+#include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/error.hpp"
 
 namespace voxen {

@@ -1,6 +1,6 @@
 #include "voxen/selftest/self_test.hpp"
 
-#include "selftest/selftest_push.h"
+#include "voxen/gpu/selftest/selftest_push.h"
 
 #include <chrono>
 #include <cstring>

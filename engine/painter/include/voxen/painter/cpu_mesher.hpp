@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "painter/frame_layout.h"
+#include "voxen/gpu/painter/frame_layout.h"
 
 namespace voxen {
 

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "painter/frame_layout.h"
-#include "painter/raster_constants.h"  // the constants both sides share (gpu::kRaster*)
+#include "voxen/gpu/painter/frame_layout.h"
+#include "voxen/gpu/painter/raster_constants.h"  // the constants both sides share (gpu::kRaster*)
 
 namespace voxen {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "painter/frame_layout.h"
+#include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/scheduler.hpp"
 
 namespace voxen::detail {

@@ -22,7 +22,7 @@
 #include <array>
 #include <cstdint>
 
-#include "painter/frame_layout.h"
+#include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/buffer.hpp"
 
 namespace voxen {

@@ -13,7 +13,7 @@
 #include "voxen/painter/camera.hpp"
 #include "voxen/painter/frame_arena.hpp"
 #include "voxen/painter/frame_kernel.hpp"
-#include "painter/frame_layout.h"
+#include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
 
