@@ -83,8 +83,14 @@ int main(int argc, char** argv) {
     std::cout << app.help();  // the help of the command given, if any
     return 0;
   } catch (const CLI::ParseError& e) {
-    const std::string name = commandName(chosenCommand(app));
-    std::cerr << "voxen " << name << ": " << e.what() << "\nRun 'voxen " << name << " --help' for its options.\n";
+    const CLI::App* command = chosenCommand(app);
+    const std::string name = commandName(command);
+    std::string message = e.what();
+    // CLI11 reports a missing required flag before an unknown one, but a misspelt flag is
+    // the likelier cause of both: name it.
+    if (command && dynamic_cast<const CLI::RequiredError*>(&e) && !command->remaining().empty())
+      message = "unexpected argument(s): " + CLI::detail::join(command->remaining(), " ") + " (" + message + ")";
+    std::cerr << "voxen " << name << ": " << message << "\nRun 'voxen " << name << " --help' for its options.\n";
     return 2;
   }
   const CLI::App* command = chosenCommand(app);
