@@ -1,93 +1,88 @@
 #include "app_options.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include "text_parsing.hpp"
 
 namespace voxel_painter {
 
-const char* usageText() {
-  return "usage:\n"
-         "  voxel_painter [--width W] [--height H] [--input-script FILE] [--screenshot OUT.png --exit-after N]\n"
-         "                [--no-vsync] [--hot-reload[=DIR] | --no-hot-reload] [--test-pattern]\n"
-         "  voxel_painter --headless --script STROKES.txt [--frames-dir DIR] [--every N] [--width W] [--height H]\n"
-         "                [--json] [--hot-reload[=DIR]]\n"
-         "common: [--device INDEX|NAME] [--validation] [--sync-validation]\n"
-         "Window controls: left-drag orbits, scroll zooms, right-drag or shift+left-drag paints with the tool,\n"
-         "ctrl+left-drag erases, E toggles add/erase, [ and ] change the radius, 1-6 pick a colour,\n"
-         "R resets the camera, Esc quits. See samples/voxel_painter/README.md.\n";
-}
-
 namespace {
 
-// `--flag value` or `--flag=value`.
-class ArgReader {
- public:
-  explicit ArgReader(const std::vector<std::string>& args) : args_(args) {}
-  bool next() {
-    if (index_ >= args_.size()) return false;
-    const std::string& arg = args_[index_++];
-    const size_t eq = arg.find('=');
-    inline_.reset();
-    flag_ = arg;
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      flag_ = arg.substr(0, eq);
-      inline_ = arg.substr(eq + 1);
-    }
-    return true;
-  }
-  const std::string& flag() const { return flag_; }
-  bool hasInlineValue() const { return inline_.has_value(); }
-  std::string text() {
-    if (inline_) return *inline_;
-    if (index_ >= args_.size()) throw UsageError(flag_ + " needs a value");
-    return args_[index_++];
-  }
-  uint64_t integer(uint64_t lo, uint64_t hi) {
-    const std::string word = text();
-    const auto value = parseInteger(word);
-    if (!value || *value < int64_t(lo) || uint64_t(*value) > hi)
-      throw UsageError(flag_ + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                       ", got '" + word + "'");
-    return uint64_t(*value);
-  }
-  void noValue() {
-    if (inline_) throw UsageError(flag_ + " takes no value");
-  }
+const char* kWindowControls =
+    "Window controls: left-drag orbits, scroll zooms, right-drag or shift+left-drag paints with the tool,\n"
+    "ctrl+left-drag erases, E toggles add/erase, [ and ] change the radius, 1-6 pick a colour,\n"
+    "R resets the camera, Esc quits. See samples/voxel_painter/README.md.";
 
- private:
-  const std::vector<std::string>& args_;
-  size_t index_ = 0;
-  std::string flag_;
-  std::optional<std::string> inline_;
+// CLI11's help, except that `--hot-reload{}` (CLI11's notation for a flag that may take
+// `=VALUE`) is listed as `--hot-reload [=DIR]`.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* option, bool positional) const override {
+    std::string name = CLI::Formatter::make_option_name(option, positional);
+    for (size_t at = name.find("{}"); at != std::string::npos; at = name.find("{}")) name.erase(at, 2);
+    return name;
+  }
 };
 
-}  // namespace
+// A whole-word integer in [lo, hi] ("12px" is an error, not 12).
+CLI::Validator integerIn(int64_t lo, int64_t hi) {
+  return CLI::Validator(
+      [=](std::string& word) -> std::string {
+        const auto value = parseInteger(word);
+        if (value && *value >= lo && *value <= hi) return {};
+        return "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + word + "'";
+      },
+      "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
 
-AppOptions parseAppOptions(const std::vector<std::string>& args) {
-  AppOptions o;
-  ArgReader r(args);
-  bool sawScreenshot = false;
-  while (r.next()) {
-    const std::string& f = r.flag();
-    if (f == "--width") o.width = uint32_t(r.integer(16, 8192));
-    else if (f == "--height") o.height = uint32_t(r.integer(16, 8192));
-    else if (f == "--device") o.device = r.text();
-    else if (f == "--validation") r.noValue(), o.validation = true;
-    else if (f == "--sync-validation") r.noValue(), o.syncValidation = true;
-    else if (f == "--hot-reload") o.hotReloadDir = r.hasInlineValue() ? r.text() : std::string();
-    else if (f == "--no-hot-reload") r.noValue(), o.noHotReload = true;
-    else if (f == "--test-pattern") r.noValue(), o.testPattern = true;
-    else if (f == "--headless") r.noValue(), o.headless = true;
-    else if (f == "--script") o.script = r.text();
-    else if (f == "--frames-dir") o.framesDir = r.text();
-    else if (f == "--every") o.every = uint32_t(r.integer(1, 1000000));
-    else if (f == "--json") r.noValue(), o.json = true;
-    else if (f == "--input-script") o.inputScript = r.text();
-    else if (f == "--screenshot") o.screenshot = r.text(), sawScreenshot = true;
-    else if (f == "--exit-after") o.exitAfter = r.integer(1, 100000000);
-    else if (f == "--no-vsync") r.noValue(), o.vsync = false;
-    else if (f == "--help" || f == "-h") throw UsageError("");
-    else throw UsageError("unknown option '" + f + "'");
-  }
+struct CommandLine {
+  CLI::App app{"voxel_painter: paint a voxel grid with a spherical brush, in a window or headless", "voxel_painter"};
+  CLI::Option* screenshot = nullptr;  // given at all (even empty) matters for the mode checks
+};
+
+void declareOptions(CommandLine& cli, AppOptions& o) {
+  CLI::App& app = cli.app;
+  app.formatter(std::make_shared<HelpFormatter>());
+  const std::string shared = "Both modes", headless = "Headless (--headless)", window = "Window (the default)";
+  app.add_option("--width", o.width, "the painter's frame width (and the window's first)")
+      ->check(integerIn(16, 8192))
+      ->capture_default_str()
+      ->group(shared);
+  app.add_option("--height", o.height, "the painter's frame height")->check(integerIn(16, 8192))->capture_default_str()->group(shared);
+  app.add_option("--device", o.device, "device index or name substring")->type_name("INDEX|NAME")->group(shared);
+  app.add_flag("--validation", o.validation, "Vulkan validation layer on (also VOXEN_VALIDATION=1)")->group(shared);
+  app.add_flag("--sync-validation", o.syncValidation, "synchronisation validation too")->group(shared);
+  app.add_flag("--hot-reload{}", o.hotReloadDir,
+               "recompile shaders from DIR (default: the source tree's shaders/) when they change; on in a window")
+      ->type_name("[=DIR]")
+      ->group(shared);
+  app.add_flag("--no-hot-reload", o.noHotReload, "no hot reload in the window")->group(shared);
+
+  app.add_flag("--headless", o.headless, "replay a stroke script into PNG frames, no window")->group(headless);
+  app.add_option("--script", o.script, "the stroke script (required headless)")->type_name("STROKES.txt")->group(headless);
+  app.add_option("--frames-dir", o.framesDir, "write the frames here as PNG")->type_name("DIR")->group(headless);
+  app.add_option("--every", o.every, "write every Nth frame (and the last)")
+      ->check(integerIn(1, 1000000))
+      ->capture_default_str()
+      ->group(headless);
+  app.add_flag("--json", o.json, "the summary as one JSON object")->group(headless);
+
+  app.add_option("--input-script", o.inputScript, "scripted input events")->type_name("FILE")->group(window);
+  cli.screenshot =
+      app.add_option("--screenshot", o.screenshot, "save the last presented image")->type_name("OUT.png")->group(window);
+  app.add_option("--exit-after", o.exitAfter, "render N frames, then exit")
+      ->type_name("N")
+      ->check(integerIn(1, 100000000))
+      ->group(window);
+  app.add_flag("--test-pattern", o.testPattern, "present a synthetic gradient instead of the painter")->group(window);
+  app.add_flag_callback("--no-vsync", [&o] { o.vsync = false; }, "present without waiting for the display")->group(window);
+  app.footer(kWindowControls);
+}
+
+// The rules across flags, which no single flag's check can see.
+void checkModes(const AppOptions& o, bool sawScreenshot) {
   if (o.hotReloadDir && o.noHotReload) throw UsageError("--hot-reload and --no-hot-reload contradict each other");
   if (o.headless) {
     if (o.script.empty()) throw UsageError("--headless needs --script STROKES.txt");
@@ -99,7 +94,24 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       throw UsageError("--script, --frames-dir and --json belong to --headless");
     if (sawScreenshot && o.exitAfter == 0) throw UsageError("--screenshot needs --exit-after N (the frame to capture)");
   }
-  return o;
+}
+
+}  // namespace
+
+AppOptions parseAppOptions(const std::vector<std::string>& args) {
+  AppOptions options;
+  CommandLine cli;
+  declareOptions(cli, options);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  try {
+    cli.app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    throw HelpRequested(cli.app.help());
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  checkModes(options, cli.screenshot->count() > 0);
+  return options;
 }
 
 }  // namespace voxel_painter

@@ -1,6 +1,7 @@
 #pragma once
-// The voxel_painter command line: shared options, then those of the headless and the
-// windowed mode. parseAppOptions throws UsageError with a message naming the flag.
+// The voxel_painter command line (parsed by CLI11): shared options, then those of the
+// headless and the windowed mode. parseAppOptions throws UsageError with a message naming
+// the flag, or HelpRequested carrying the help text.
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -10,6 +11,12 @@
 namespace voxel_painter {
 
 class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// --help: what() is the help text.
+class HelpRequested : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -40,7 +47,7 @@ struct AppOptions {
   bool vsync = true;
 };
 
+// `args` without the program name.
 AppOptions parseAppOptions(const std::vector<std::string>& args);
-const char* usageText();
 
 }  // namespace voxel_painter

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <numeric>
 
+#include <nlohmann/json.hpp>
+
 namespace voxel_painter {
 
 namespace {
@@ -22,14 +24,11 @@ std::string format(const char* pattern, double value) {
   return text;
 }
 
-std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    out += c;
-  }
-  return out + "\"";
+// A number to the decimals the JSON summary has always had (nlohmann would print every
+// digit of the double).
+double rounded(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::isfinite(value) ? std::round(value * scale) / scale : value;
 }
 
 }  // namespace
@@ -80,20 +79,22 @@ std::string summaryText(const FrameSummary& s) {
 }
 
 std::string summaryJson(const FrameSummary& s) {
-  std::string out = "{\"frames\":" + std::to_string(s.frames) + ",\"pngs\":" + std::to_string(s.pngsWritten) +
-                    ",\"mean_ms\":" + format("%.4f", s.meanMs) + ",\"median_ms\":" + format("%.4f", s.medianMs) +
-                    ",\"p95_ms\":" + format("%.4f", s.p95Ms) + ",\"max_ms\":" + format("%.4f", s.maxMs) +
-                    ",\"frames_per_s\":" + format("%.3f", s.framesPerSecond) + ",\"triangles\":" +
-                    std::to_string(s.triangles) + ",\"overflow_triangles\":" + std::to_string(s.overflowTriangles) +
-                    ",\"strokes\":" + std::to_string(s.strokes) + ",\"brush_samples\":" + std::to_string(s.brushSamples) +
-                    ",\"gpu_timed\":" + (s.gpuTimed ? "true" : "false") + ",\"gpu_ms_per_frame\":{";
-  for (size_t i = 0; i < s.passes.size(); ++i) {
-    if (i) out += ',';
-    out += jsonString(s.passes[i].name);
-    out += ':';
-    out += format("%.4f", s.passes[i].msPerFrame);
-  }
-  return out + "}}";
+  nlohmann::ordered_json passes = nlohmann::ordered_json::object();  // largest GPU time first, as in the text
+  for (const PassTime& pass : s.passes) passes[pass.name] = rounded(pass.msPerFrame, 4);
+  const nlohmann::ordered_json summary = {{"frames", s.frames},
+                                          {"pngs", s.pngsWritten},
+                                          {"mean_ms", rounded(s.meanMs, 4)},
+                                          {"median_ms", rounded(s.medianMs, 4)},
+                                          {"p95_ms", rounded(s.p95Ms, 4)},
+                                          {"max_ms", rounded(s.maxMs, 4)},
+                                          {"frames_per_s", rounded(s.framesPerSecond, 3)},
+                                          {"triangles", s.triangles},
+                                          {"overflow_triangles", s.overflowTriangles},
+                                          {"strokes", s.strokes},
+                                          {"brush_samples", s.brushSamples},
+                                          {"gpu_timed", s.gpuTimed},
+                                          {"gpu_ms_per_frame", passes}};
+  return summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace voxel_painter

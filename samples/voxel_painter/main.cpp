@@ -1,7 +1,7 @@
 // voxel_painter: paint a voxel density grid with a spherical brush; marching cubes and a
 // software rasterizer on the GPU (voxen's painter). Interactive in a window by default;
 // --headless replays a stroke script into PNG frames with a frame-time summary.
-// Usage and the script formats: README.md in this folder.
+// Usage and the script formats: README.md in this folder; the options: --help.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -17,10 +17,12 @@ int main(int argc, char** argv) {
   AppOptions options;
   try {
     options = parseAppOptions(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const HelpRequested& help) {
+    std::fputs(help.what(), stdout);
+    return 0;
   } catch (const UsageError& e) {
-    if (*e.what()) std::fprintf(stderr, "voxel_painter: %s\n", e.what());
-    std::fputs(usageText(), *e.what() ? stderr : stdout);
-    return *e.what() ? 2 : 0;
+    std::fprintf(stderr, "voxel_painter: %s\nRun 'voxel_painter --help' for the options.\n", e.what());
+    return 2;
   }
   try {
     return options.headless ? runHeadless(options) : runWindow(options);

@@ -1,17 +1,15 @@
-// png_probe: reads the 8-bit RGB/RGBA PNGs that voxen writes and answers the questions the
+// png_probe: reads PNGs (such as the 8-bit RGB/RGBA ones voxen writes) with libpng and answers the questions the
 // voxel_painter tests ask, so the tests need no Python or image tools:
 //   png_probe size IMAGE.png                     -> "W H"
 //   png_probe pixel IMAGE.png X Y                -> "R G B A"
 //   png_probe count IMAGE.png color RRGGBB [TOL] -> pixels within TOL (per channel) of the colour
 //   png_probe count IMAGE.png dominant red|green|blue -> pixels where that channel clearly leads
 //   png_probe diff A.png B.png                   -> pixels that differ (the sizes must match)
-#include <zlib.h>
+#include <png.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,59 +22,21 @@ struct Image {
   const uint8_t* at(uint32_t x, uint32_t y) const { return &rgba[(uint64_t(y) * width + x) * 4]; }
 };
 
-uint32_t bigEndian(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
-
-uint8_t paeth(int a, int b, int c) {
-  const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-  return uint8_t(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
-}
-
+// Any PNG, as 8-bit RGBA (libpng's simplified API converts; an RGB image gets alpha 255).
 Image load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (file.size() < 8 || file[1] != 'P' || file[2] != 'N' || file[3] != 'G') throw std::runtime_error(path + ": not a PNG");
+  png_image png{};
+  png.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&png, path.c_str())) throw std::runtime_error(path + ": " + png.message);
+  png.format = PNG_FORMAT_RGBA;
   Image image;
-  uint32_t channels = 0;
-  std::vector<uint8_t> compressed;
-  for (size_t at = 8; at + 12 <= file.size();) {
-    const uint32_t length = bigEndian(&file[at]);
-    const std::string type(file.begin() + at + 4, file.begin() + at + 8);
-    if (at + 12 + length > file.size()) throw std::runtime_error(path + ": truncated chunk " + type);
-    const uint8_t* data = &file[at + 8];
-    if (type == "IHDR") {
-      image.width = bigEndian(data);
-      image.height = bigEndian(data + 4);
-      if (data[8] != 8 || (data[9] != 2 && data[9] != 6) || data[12] != 0)
-        throw std::runtime_error(path + ": only 8-bit RGB/RGBA without interlace is read");
-      channels = data[9] == 6 ? 4 : 3;
-    } else if (type == "IDAT") {
-      compressed.insert(compressed.end(), data, data + length);
-    }
-    at += 12 + length;
+  image.width = png.width;
+  image.height = png.height;
+  image.rgba.resize(PNG_IMAGE_SIZE(png));
+  if (!png_image_finish_read(&png, nullptr, image.rgba.data(), 0, nullptr)) {
+    const std::string message = png.message;
+    png_image_free(&png);
+    throw std::runtime_error(path + ": " + message);
   }
-  if (!channels) throw std::runtime_error(path + ": no IHDR");
-  const uint64_t stride = uint64_t(image.width) * channels;
-  std::vector<uint8_t> raw((stride + 1) * image.height);
-  uLongf rawSize = uLongf(raw.size());
-  if (uncompress(raw.data(), &rawSize, compressed.data(), uLong(compressed.size())) != Z_OK || rawSize != raw.size())
-    throw std::runtime_error(path + ": bad image data");
-  std::vector<uint8_t> pixels(stride * image.height);
-  for (uint32_t y = 0; y < image.height; ++y) {
-    const uint8_t filter = raw[y * (stride + 1)];
-    const uint8_t* src = &raw[y * (stride + 1) + 1];
-    uint8_t* row = &pixels[y * stride];
-    const uint8_t* up = y ? row - stride : nullptr;
-    for (uint64_t i = 0; i < stride; ++i) {
-      const int a = i >= channels ? row[i - channels] : 0, b = up ? up[i] : 0, c = (up && i >= channels) ? up[i - channels] : 0;
-      const int predictor = filter == 0 ? 0 : filter == 1 ? a : filter == 2 ? b : filter == 3 ? (a + b) / 2 : paeth(a, b, c);
-      if (filter > 4) throw std::runtime_error(path + ": bad row filter");
-      row[i] = uint8_t(src[i] + predictor);
-    }
-  }
-  image.rgba.resize(uint64_t(image.width) * image.height * 4);
-  for (uint64_t p = 0; p < uint64_t(image.width) * image.height; ++p)
-    for (uint32_t c = 0; c < 4; ++c) image.rgba[p * 4 + c] = c < channels ? pixels[p * channels + c] : 255;
   return image;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Strict parsing of the words in command-line options and script lines: a number must be
-// the whole word ("12px" is an error, not 12), so a typo is reported instead of guessed at.
+// Strict parsing of the words in stroke and input script lines (and of the integers in
+// command-line options): a number must be the whole word ("12px" is an error, not 12), so a
+// typo is reported instead of guessed at.
 #include <charconv>
 #include <cmath>
 #include <cstdint>

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The voxen command line end to end, as the README uses it: generate a small lidar run,
 # map it on the GPU and with the CPU reference, inspect and export the map, and check that
-# bad input fails with a message naming the file instead of crashing.
+# bad input fails with a message naming the file instead of crashing; every command has
+# --help, and an unknown flag or a bad value is a usage error that names the flag.
 #   end_to_end.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
 voxen=$1
@@ -45,6 +46,41 @@ status=$?
 set -e
 [ $status -eq 2 ] || fail "--hit 0.3: exit status $status (want 2, a usage error)"
 grep -q -- "--hit" badhit.err || fail "--hit 0.3: the error does not name the flag: $(cat badhit.err)"
+
+# Every command explains itself: `voxen --help` lists it, `voxen <command> --help` exits 0
+# and lists one of its flags. An unknown flag and a bad value are usage errors (exit 2) whose
+# message names the flag; they are caught before any work starts. Table: command|flag|bad value.
+"$voxen" --help > help.log || fail "voxen --help: exit status $?"
+while IFS='|' read -r command flag bad_value; do
+  read -r -a words <<< "$command"  # "bench map" is two words
+  grep -q "^  ${words[0]} " help.log || fail "voxen --help does not list '${words[0]}': $(cat help.log)"
+  "$voxen" "${words[@]}" --help > command-help.log || fail "voxen $command --help: exit status $?"
+  grep -q -- "$flag" command-help.log || fail "voxen $command --help does not list $flag: $(cat command-help.log)"
+  set +e
+  "$voxen" "${words[@]}" --no-such-flag > /dev/null 2> unknown-flag.err
+  status=$?
+  set -e
+  [ $status -eq 2 ] || fail "voxen $command --no-such-flag: exit status $status (want 2)"
+  grep -q -- "--no-such-flag" unknown-flag.err || fail "voxen $command --no-such-flag: the error does not name it: $(cat unknown-flag.err)"
+  [ -n "$bad_value" ] || continue
+  set +e
+  "$voxen" "${words[@]}" "$flag" "$bad_value" > /dev/null 2> bad-value.err
+  status=$?
+  set -e
+  [ $status -eq 2 ] || fail "voxen $command $flag $bad_value: exit status $status (want 2): $(cat bad-value.err)"
+  grep -q -- "$flag" bad-value.err || fail "voxen $command $flag $bad_value: the error does not name the flag: $(cat bad-value.err)"
+done << 'COMMANDS'
+generate|--rings|0
+map|--resolution|-1
+info|--verify|
+export|--scale|0
+import-octomap|--region-size|12px
+render|--width|5
+selftest|--device|
+bench core|--mb|0
+bench map|--repeat|many
+bench paint|--frames|0
+COMMANDS
 
 "$voxen" info gpu.vxm > info.log
 grep -qi "region" info.log || fail "voxen info MAP.vxm printed no regions: $(cat info.log)"

@@ -8,10 +8,13 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <vector>
 
 #include "commands.hpp"
+#include "json_output.hpp"
+#include "option_checks.hpp"
 #include "stopwatch.hpp"
 #include "voxen/gpu/selftest/selftest_push.h"
 #include "voxen/host/buffer.hpp"
@@ -76,16 +79,7 @@ double hotReloadLatencyMs(Device& device) {
   return value == 7 ? ms : -1.0;
 }
 
-}  // namespace
-
-int benchCoreCommand(const CommonOptions& options, const std::vector<std::string>& args) {
-  uint32_t megabytes = 256;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--mb" && i + 1 < args.size())
-      megabytes = uint32_t(std::stoul(args[++i]));
-    else
-      throw UsageError("unexpected argument '" + args[i] + "' (bench core [--mb N] [--json] [--profile])");
-  }
+int benchCore(const CommonOptions& options, uint32_t megabytes) {
   Device device(options.device);
   const auto firstStart = Clock::now();
   ShaderLibrary library(device, options.libraryOptions());
@@ -138,12 +132,21 @@ int benchCoreCommand(const CommonOptions& options, const std::vector<std::string
   const double reloadMs = hotReloadLatencyMs(device);
 
   if (options.json) {
-    std::printf("{\"device\":\"%s\",\"driver\":\"%s\",\"megabytes\":%u,\"first_dispatch_ms\":%.2f,\"hot_reload_ms\":%.2f,"
-                "\"upload_gb_per_s\":%.3f,\"readback_gb_per_s\":%.3f,\"memcpy_gb_per_s\":%.3f,"
-                "\"gpu_saxpy_melem_per_s\":%.1f,\"cpu_saxpy_melem_per_s\":%.1f,\"dispatch_us\":%.2f,\"profile\":%s}\n",
-                device.info().name.c_str(), device.info().driverName.c_str(), megabytes, firstDispatchMs, reloadMs,
-                rows[0].gpu, rows[1].gpu, rows[0].cpu, rows[2].gpu, rows[2].cpu, rows[3].gpu,
-                scheduler.profile().json().c_str());
+    Json passes = Json::array();
+    for (const auto& [name, timing] : scheduler.profile().passes())
+      passes.push_back({{"pass", name}, {"calls", timing.calls}, {"total_ms", rounded(timing.totalMs, 6)}, {"timed", timing.timed}});
+    printJson({{"device", device.info().name},
+               {"driver", device.info().driverName},
+               {"megabytes", megabytes},
+               {"first_dispatch_ms", rounded(firstDispatchMs, 2)},
+               {"hot_reload_ms", rounded(reloadMs, 2)},
+               {"upload_gb_per_s", rounded(rows[0].gpu, 3)},
+               {"readback_gb_per_s", rounded(rows[1].gpu, 3)},
+               {"memcpy_gb_per_s", rounded(rows[0].cpu, 3)},
+               {"gpu_saxpy_melem_per_s", rounded(rows[2].gpu, 1)},
+               {"cpu_saxpy_melem_per_s", rounded(rows[2].cpu, 1)},
+               {"dispatch_us", rounded(rows[3].gpu, 2)},
+               {"profile", passes}});
     return 0;
   }
   std::printf("voxen bench core on %s (%s), %u MiB buffers\n\n", device.info().name.c_str(),
@@ -165,6 +168,17 @@ int benchCoreCommand(const CommonOptions& options, const std::vector<std::string
   return 0;
 }
 
-static CommandRegistration registration{"bench core", "engine core: staging bandwidth, kernel throughput, dispatch and reload latency [--mb N]", &benchCoreCommand};
+CommandRun setupBenchCore(CLI::App& command) {
+  auto megabytes = std::make_shared<uint32_t>(256);
+  // 16383 MiB keeps the element count of a buffer within 32 bits.
+  command.add_option("--mb", *megabytes, "size of each test buffer in MiB")->check(integerIn(1, 16383))->capture_default_str();
+  return [megabytes](const CommonOptions& options) { return benchCore(options, *megabytes); };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"bench core",
+                                        "engine core: staging bandwidth, kernel throughput, dispatch and reload latency",
+                                        &setupBenchCore};
 
 }  // namespace voxen::cli

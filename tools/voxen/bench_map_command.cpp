@@ -4,11 +4,14 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "commands.hpp"
 #include "stopwatch.hpp"
-#include "flag_reader.hpp"
+#include "json_output.hpp"
+#include "option_checks.hpp"
+#include "text_format.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
@@ -50,27 +53,24 @@ double median(std::vector<double> values) {
   return n == 0 ? 0.0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-std::string jsonArray(const std::vector<double>& values) {
-  std::string text = "[";
-  for (size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
-  return text + "]";
+Json secondsList(const std::vector<double>& values) {
+  Json list = Json::array();
+  for (double value : values) list.push_back(rounded(value, 6));
+  return list;
 }
 
-}  // namespace
-
-int benchMapCommand(const CommonOptions& options, const std::vector<std::string>& args) {
+struct BenchMapArgs {
   uint64_t rayTarget = 1u << 20;
-  std::vector<double> resolutions{0.1, 0.25};
+  std::optional<double> resolution;  // unset: 0.1 m and 0.25 m
   uint32_t batch = 1u << 17;
   int repeat = 3;
-  FlagReader flags(args);
-  while (flags.next()) {
-    if (flags.flag() == "--rays") rayTarget = uint64_t(flags.integer(65536, int64_t(1) << 32));
-    else if (flags.flag() == "--resolution") resolutions = {flags.number(0.0, 100.0, true, "metres")};
-    else if (flags.flag() == "--batch-size") batch = uint32_t(flags.integer(1, 1 << 24));
-    else if (flags.flag() == "--repeat") repeat = int(flags.integer(1, 100));
-    else throw UsageError("unexpected argument '" + flags.flag() + "' (bench map [--rays N] [--resolution R] [--repeat N] [--json])");
-  }
+};
+
+int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
+  const uint64_t rayTarget = args.rayTarget;
+  const std::vector<double> resolutions = args.resolution ? std::vector<double>{*args.resolution} : std::vector<double>{0.1, 0.25};
+  const uint32_t batch = args.batch;
+  const int repeat = args.repeat;
   LidarConfig lidar;  // 64 rings x 1024 columns
   lidar.scans = int((rayTarget + lidar.raysPerScan() - 1) / lidar.raysPerScan());
   const auto scene = SyntheticScene::generate(1);
@@ -126,24 +126,32 @@ int benchMapCommand(const CommonOptions& options, const std::vector<std::string>
   auto rate = [](uint64_t n, double s) { return s > 0 ? double(n) / s : 0.0; };
   if (options.json) {
     const BenchRun& first = runs.front();
-    std::printf("{\"device\":%s,\"driver\":%s,\"rays\":%zu,\"resolution\":%g,\"gpu_rays_per_s\":%.1f,\"cpu_rays_per_s\":%.1f,"
-                "\"gpu_voxel_updates_per_s\":%.1f,\"cpu_voxel_updates_per_s\":%.1f,\"runs\":[",
-                jsonString(device.info().name).c_str(), jsonString(device.info().driverName).c_str(), rays.size(),
-                first.resolution, rate(first.gpu.rays, first.gpuSeconds), rate(first.cpu.rays, first.cpuSeconds),
-                rate(first.gpu.voxelUpdates, first.gpuSeconds), rate(first.cpu.voxelUpdates, first.cpuSeconds));
-    for (size_t i = 0; i < runs.size(); ++i) {
-      const BenchRun& r = runs[i];
-      std::printf("%s{\"resolution\":%g,\"gpu_s\":%.4f,\"cpu_s\":%.4f,\"gpu_rays_per_s\":%.1f,\"cpu_rays_per_s\":%.1f,"
-                  "\"gpu_voxel_updates_per_s\":%.1f,\"cpu_voxel_updates_per_s\":%.1f,\"voxel_updates\":%llu,"
-                  "\"dropped_updates\":%llu,\"class_agreement\":%.6f,\"host_prep_s\":%.4f,\"repeat\":%zu,"
-                  "\"gpu_s_all\":%s,\"cpu_s_all\":%s,\"gpu_over_cpu_median\":%.4f}",
-                  i ? "," : "", r.resolution, r.gpuSeconds, r.cpuSeconds, rate(r.gpu.rays, r.gpuSeconds),
-                  rate(r.cpu.rays, r.cpuSeconds), rate(r.gpu.voxelUpdates, r.gpuSeconds),
-                  rate(r.cpu.voxelUpdates, r.cpuSeconds), (unsigned long long)r.gpu.voxelUpdates,
-                  (unsigned long long)r.gpu.droppedUpdates, r.classAgreement, r.hostPrepSeconds, r.gpuTimes.size(),
-                  jsonArray(r.gpuTimes).c_str(), jsonArray(r.cpuTimes).c_str(), r.medianRatio);
-    }
-    std::printf("]}\n");
+    Json summary = {{"device", device.info().name},
+                    {"driver", device.info().driverName},
+                    {"rays", rays.size()},
+                    {"resolution", first.resolution},
+                    {"gpu_rays_per_s", rounded(rate(first.gpu.rays, first.gpuSeconds), 1)},
+                    {"cpu_rays_per_s", rounded(rate(first.cpu.rays, first.cpuSeconds), 1)},
+                    {"gpu_voxel_updates_per_s", rounded(rate(first.gpu.voxelUpdates, first.gpuSeconds), 1)},
+                    {"cpu_voxel_updates_per_s", rounded(rate(first.cpu.voxelUpdates, first.cpuSeconds), 1)},
+                    {"runs", Json::array()}};
+    for (const BenchRun& r : runs)
+      summary["runs"].push_back({{"resolution", r.resolution},
+                                 {"gpu_s", rounded(r.gpuSeconds, 4)},
+                                 {"cpu_s", rounded(r.cpuSeconds, 4)},
+                                 {"gpu_rays_per_s", rounded(rate(r.gpu.rays, r.gpuSeconds), 1)},
+                                 {"cpu_rays_per_s", rounded(rate(r.cpu.rays, r.cpuSeconds), 1)},
+                                 {"gpu_voxel_updates_per_s", rounded(rate(r.gpu.voxelUpdates, r.gpuSeconds), 1)},
+                                 {"cpu_voxel_updates_per_s", rounded(rate(r.cpu.voxelUpdates, r.cpuSeconds), 1)},
+                                 {"voxel_updates", r.gpu.voxelUpdates},
+                                 {"dropped_updates", r.gpu.droppedUpdates},
+                                 {"class_agreement", rounded(r.classAgreement, 6)},
+                                 {"host_prep_s", rounded(r.hostPrepSeconds, 4)},
+                                 {"repeat", r.gpuTimes.size()},
+                                 {"gpu_s_all", secondsList(r.gpuTimes)},
+                                 {"cpu_s_all", secondsList(r.cpuTimes)},
+                                 {"gpu_over_cpu_median", rounded(r.medianRatio, 4)}});
+    printJson(summary);
     return 0;
   }
   std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays; medians of %d repetitions\n\n",
@@ -169,7 +177,22 @@ int benchMapCommand(const CommonOptions& options, const std::vector<std::string>
   return 0;
 }
 
-static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference [--rays N] [--resolution R] [--repeat N]",
-                                        &benchMapCommand};
+CommandRun setupBenchMap(CLI::App& command) {
+  auto args = std::make_shared<BenchMapArgs>();
+  command.add_option("--rays", args->rayTarget, "rays to map (rounded up to whole scans)")
+      ->check(integerIn(65536, int64_t(1) << 32))
+      ->capture_default_str();
+  command.add_option("--resolution", args->resolution, "voxel edge in metres (default: 0.1 and 0.25)")
+      ->check(numberIn(0.0, 100.0, "metres", LowEnd::Open));
+  command.add_option("--batch-size", args->batch, "rays per GPU batch")->check(integerIn(1, 1 << 24))->capture_default_str();
+  command.add_option("--repeat", args->repeat, "repetitions per resolution (medians are reported)")
+      ->check(integerIn(1, 100))
+      ->capture_default_str();
+  return [args](const CommonOptions& options) { return benchMap(options, *args); };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference", &setupBenchMap};
 
 }  // namespace voxen::cli

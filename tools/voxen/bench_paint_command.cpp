@@ -10,12 +10,15 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "stopwatch.hpp"
-#include "flag_reader.hpp"
+#include "json_output.hpp"
+#include "option_checks.hpp"
+#include "text_format.hpp"
 #include "voxen/painter/cpu_mesher.hpp"
 #include "voxen/painter/cpu_rasterizer.hpp"
 #include "voxen/testdata/demo_scene.hpp"
@@ -131,27 +134,21 @@ PaintRun runPaint(Scheduler& scheduler, const DensityGrid& scene, uint32_t width
   return run;
 }
 
-std::string phasesJson(const std::map<std::string, double>& phases) {
-  std::string text = "{";
-  for (const auto& [name, ms] : phases) {
-    if (text.size() > 1) text += ",";
-    text += jsonString(name) + ":" + std::to_string(ms);
-  }
-  return text + "}";
+Json phasesJson(const std::map<std::string, double>& phases) {
+  Json object = Json::object();
+  for (const auto& [name, ms] : phases) object[name] = rounded(ms, 6);
+  return object;
 }
 
-}  // namespace
+struct BenchPaintArgs {
+  uint32_t width = 0, height = 0;  // 0: the default sizes
+  uint32_t frames = 0;             // 0: 30 on a CPU driver, 500 otherwise
+};
 
-int benchPaintCommand(const CommonOptions& options, const std::vector<std::string>& args) {
+int benchPaint(const CommonOptions& options, const BenchPaintArgs& args) {
   std::vector<std::pair<uint32_t, uint32_t>> sizes;
-  uint32_t width = 0, height = 0, frames = 0;
-  FlagReader flags(args);
-  while (flags.next()) {
-    if (flags.flag() == "--width") width = uint32_t(flags.integer(16, 8192));
-    else if (flags.flag() == "--height") height = uint32_t(flags.integer(16, 8192));
-    else if (flags.flag() == "--frames") frames = uint32_t(flags.integer(1, 100000));
-    else throw UsageError("unexpected argument '" + flags.flag() + "' (bench paint [--width W --height H] [--frames N] [--json])");
-  }
+  const uint32_t width = args.width, height = args.height;
+  uint32_t frames = args.frames;
   if ((width == 0) != (height == 0)) throw UsageError("bench paint: give --width and --height together");
 
   Device device(options.device);
@@ -170,21 +167,32 @@ int benchPaintCommand(const CommonOptions& options, const std::vector<std::strin
 
   if (options.json) {
     const PaintRun& first = runs.front();
-    std::printf("{\"device\":%s,\"driver\":%s,\"grid\":128,\"fps\":%.2f,\"frame_ms\":%.4f,\"phases_ms\":%s,\"triangles\":%u,"
-                "\"sw_triangles_per_s\":%.1f,\"hw_triangles_per_s\":%.1f,\"runs\":[",
-                jsonString(device.info().name).c_str(), jsonString(device.info().driverName).c_str(), first.fps,
-                first.frameMs, phasesJson(first.phaseMs).c_str(), first.triangles, first.swTrianglesPerS,
-                first.hwTrianglesPerS);
-    for (size_t i = 0; i < runs.size(); ++i) {
-      const PaintRun& r = runs[i];
-      std::printf("%s{\"width\":%u,\"height\":%u,\"frames\":%u,\"fps\":%.2f,\"frame_ms\":%.4f,\"phases_ms\":%s,"
-                  "\"triangles\":%u,\"drawn_triangles\":%u,\"sw_triangles_per_s\":%.1f,\"hw_triangles_per_s\":%.1f,"
-                  "\"hw_gpu_timestamps\":%s,\"cpu_mesh_ms\":%.3f,\"cpu_raster_ms\":%.3f,\"cpu_raster_triangles_per_s\":%.1f}",
-                  i ? "," : "", r.width, r.height, r.frames, r.fps, r.frameMs, phasesJson(r.phaseMs).c_str(), r.triangles,
-                  r.drawnTriangles, r.swTrianglesPerS, r.hwTrianglesPerS, r.hwTimestamps ? "true" : "false", r.cpuMeshMs,
-                  r.cpuRasterMs, r.cpuRasterTrianglesPerS);
-    }
-    std::printf("]}\n");
+    Json summary = {{"device", device.info().name},
+                    {"driver", device.info().driverName},
+                    {"grid", 128},
+                    {"fps", rounded(first.fps, 2)},
+                    {"frame_ms", rounded(first.frameMs, 4)},
+                    {"phases_ms", phasesJson(first.phaseMs)},
+                    {"triangles", first.triangles},
+                    {"sw_triangles_per_s", rounded(first.swTrianglesPerS, 1)},
+                    {"hw_triangles_per_s", rounded(first.hwTrianglesPerS, 1)},
+                    {"runs", Json::array()}};
+    for (const PaintRun& r : runs)
+      summary["runs"].push_back({{"width", r.width},
+                                 {"height", r.height},
+                                 {"frames", r.frames},
+                                 {"fps", rounded(r.fps, 2)},
+                                 {"frame_ms", rounded(r.frameMs, 4)},
+                                 {"phases_ms", phasesJson(r.phaseMs)},
+                                 {"triangles", r.triangles},
+                                 {"drawn_triangles", r.drawnTriangles},
+                                 {"sw_triangles_per_s", rounded(r.swTrianglesPerS, 1)},
+                                 {"hw_triangles_per_s", rounded(r.hwTrianglesPerS, 1)},
+                                 {"hw_gpu_timestamps", r.hwTimestamps},
+                                 {"cpu_mesh_ms", rounded(r.cpuMeshMs, 3)},
+                                 {"cpu_raster_ms", rounded(r.cpuRasterMs, 3)},
+                                 {"cpu_raster_triangles_per_s", rounded(r.cpuRasterTrianglesPerS, 1)}});
+    printJson(summary);
     return 0;
   }
   std::printf("voxen bench paint on %s (%s): 128^3 grid, a brush stroke every frame, camera orbiting\n\n",
@@ -205,7 +213,19 @@ int benchPaintCommand(const CommonOptions& options, const std::vector<std::strin
   return 0;
 }
 
-static CommandRegistration registration{"bench paint", "voxel painter frame, software vs graphics-pipeline rasterizer [--width W --height H]",
-                                        &benchPaintCommand};
+CommandRun setupBenchPaint(CLI::App& command) {
+  auto args = std::make_shared<BenchPaintArgs>();
+  command.add_option("--width", args->width, "frame width (with --height; default: 640x480, 1920x1080 and, off lavapipe, 2560x1140)")
+      ->check(integerIn(16, 8192));
+  command.add_option("--height", args->height, "frame height (with --width)")->check(integerIn(16, 8192));
+  command.add_option("--frames", args->frames, "frames per size (default: 30 on a CPU driver, 500 otherwise)")
+      ->check(integerIn(1, 100000));
+  return [args](const CommonOptions& options) { return benchPaint(options, *args); };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"bench paint", "voxel painter frame, software vs graphics-pipeline rasterizer",
+                                        &setupBenchPaint};
 
 }  // namespace voxen::cli

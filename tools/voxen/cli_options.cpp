@@ -8,30 +8,25 @@ ShaderLibraryOptions CommonOptions::libraryOptions() const {
   return options;
 }
 
-std::vector<std::string> parseCommon(const std::vector<std::string>& args, CommonOptions& options) {
-  std::vector<std::string> rest;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--device") {
-      if (i + 1 >= args.size()) throw UsageError("--device needs an index or a name substring");
-      options.device.selector = args[++i];
-    } else if (arg.rfind("--device=", 0) == 0) {
-      options.device.selector = arg.substr(9);
-    } else if (arg == "--validation") {
-      options.device.validation = true;
-    } else if (arg == "--profile") {
-      options.profile = true;
-    } else if (arg == "--json") {
-      options.json = true;
-    } else if (arg == "--hot-reload") {
-      options.hotReloadDir = "";
-    } else if (arg.rfind("--hot-reload=", 0) == 0) {
-      options.hotReloadDir = arg.substr(13);
-    } else {
-      rest.push_back(arg);
-    }
-  }
-  return rest;
+void addCommonOptions(CLI::App& command, CommonOptions& options) {
+  const std::string group = "Options for every command";
+  command.add_option("--device", options.device.selector,
+                     "device index or name substring (default: $VOXEN_DEVICE, then discrete GPU > integrated GPU > "
+                     "CPU driver)")
+      ->type_name("SEL")
+      ->group(group);
+  command.add_flag("--validation", options.device.validation, "Vulkan validation layer on (also VOXEN_VALIDATION=1)")
+      ->group(group);
+  command.add_flag("--profile", options.profile, "print GPU time per pass at the end")->group(group);
+  command.add_flag("--json", options.json, "machine-readable output where the command supports it")->group(group);
+  // A flag, not an option with an optional value: the folder is only ever given after '=',
+  // so `--hot-reload MAP.vxm` leaves the map file to the command.
+  command
+      .add_flag("--hot-reload{}", options.hotReloadDir,
+                "compile shaders from DIR (default: the source tree's shaders/) and reload them when they change "
+                "(also VOXEN_SHADER_DIR=DIR)")
+      ->type_name("[=DIR]")
+      ->group(group);
 }
 
 }  // namespace voxen::cli

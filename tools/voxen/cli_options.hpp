@@ -1,15 +1,18 @@
 #pragma once
-// Command-line parsing shared by the voxen subcommands: flags every command accepts
-// (--device, --validation, --profile, --hot-reload) and a small cursor over the rest.
+// The flags every voxen command accepts (--device, --validation, --profile, --json,
+// --hot-reload[=DIR]), declared on each command so that `voxen <command> --help` shows them.
 #include <optional>
+#include <stdexcept>
 #include <string>
-#include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/shader_library.hpp"
 
 namespace voxen::cli {
 
+// A command line the tool cannot act on: reported with exit status 2.
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -23,7 +26,7 @@ struct CommonOptions {
   ShaderLibraryOptions libraryOptions() const;
 };
 
-// Consumes the common flags from `args` and returns what is left, in order.
-std::vector<std::string> parseCommon(const std::vector<std::string>& args, CommonOptions& options);
+// Declares the common flags on `command`, writing into `options` when they are given.
+void addCommonOptions(CLI::App& command, CommonOptions& options);
 
 }  // namespace voxen::cli

@@ -1,29 +1,33 @@
 #pragma once
-// Subcommands register themselves: each *_command.cpp defines a function and a static
+// Subcommands register themselves: each *_command.cpp defines a setup function and a static
 // CommandRegistration, so adding a command touches no shared file.
-//   static CommandRegistration reg{"export", "write PLY, PNG or OctoMap from a map", &exportCommand};
-// Benchmarks register as "bench <name>" and are reached as `voxen bench <name>`.
+//   static CommandRegistration reg{"export", "write PLY, PNG or OctoMap from a map", &setupExport};
+// Setup declares the command's flags on its CLI11 subcommand (bound to values it owns) and
+// returns what runs once the command line has been parsed. Benchmarks register as
+// "bench <name>" and are reached as `voxen bench <name>`.
 #include <functional>
 #include <map>
 #include <string>
-#include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "cli_options.hpp"
 
 namespace voxen::cli {
 
-using CommandFunction = int (*)(const CommonOptions& options, const std::vector<std::string>& args);
+using CommandRun = std::function<int(const CommonOptions& options)>;
+using CommandSetup = CommandRun (*)(CLI::App& command);
 
 struct Command {
   std::string summary;
-  CommandFunction run = nullptr;
+  CommandSetup setup = nullptr;
 };
 
 std::map<std::string, Command>& commandRegistry();
 
 struct CommandRegistration {
-  CommandRegistration(const std::string& name, const std::string& summary, CommandFunction run) {
-    commandRegistry()[name] = Command{summary, run};
+  CommandRegistration(const std::string& name, const std::string& summary, CommandSetup setup) {
+    commandRegistry()[name] = Command{summary, setup};
   }
 };
 

@@ -2,11 +2,14 @@
 //                       --slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]
 //                       --octomap OUT.bt`
 // Any of the outputs may be combined in one run; the map is loaded once.
+#include <climits>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "voxen/io/map_export.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
@@ -16,95 +19,65 @@ namespace voxen::cli {
 
 namespace {
 
-const char* kExportUsage =
+constexpr const char* kExportUsage =
     "export MAP.vxm [--occupied-ply OUT.ply [--with-value] [--double]] "
     "[--slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]] [--octomap OUT.bt]";
 
-double parseDouble(const std::string& flag, const std::string& text) {
-  try {
-    size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(flag + " needs a number, got '" + text + "'");
-}
-
-long long parseInteger(const std::string& flag, const std::string& text, long long lo, long long hi) {
-  try {
-    size_t used = 0;
-    const long long v = std::stoll(text, &used);
-    if (used == text.size() && v >= lo && v <= hi) return v;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(flag + " needs an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + text + "'");
-}
-
-}  // namespace
-
-int exportCommand(const CommonOptions&, const std::vector<std::string>& args) {
+struct ExportArgs {
   std::string mapPath, plyPath, pngPath, octomapPath;
   PlyOptions ply;
   std::optional<double> zMetres;
   std::optional<int32_t> zVoxel;
   uint32_t scale = 1;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError(arg + " needs a value (usage: " + std::string(kExportUsage) + ")");
-      return args[++i];
-    };
-    if (arg == "--occupied-ply")
-      plyPath = value();
-    else if (arg == "--with-value")
-      ply.withValue = true;
-    else if (arg == "--double")
-      ply.doublePrecision = true;
-    else if (arg == "--slice-png")
-      pngPath = value();
-    else if (arg == "--z")
-      zMetres = parseDouble(arg, value());
-    else if (arg == "--z-voxel")
-      zVoxel = int32_t(parseInteger(arg, value(), INT32_MIN, INT32_MAX));
-    else if (arg == "--scale")
-      scale = uint32_t(parseInteger(arg, value(), 1, 1024));
-    else if (arg == "--octomap")
-      octomapPath = value();
-    else if (!arg.empty() && arg[0] == '-')
-      throw UsageError("unknown option '" + arg + "' (usage: " + std::string(kExportUsage) + ")");
-    else if (mapPath.empty())
-      mapPath = arg;
-    else
-      throw UsageError("unexpected argument '" + arg + "'");
-  }
-  if (mapPath.empty()) throw UsageError(std::string("needs a map file (usage: ") + kExportUsage + ")");
-  if (plyPath.empty() && pngPath.empty() && octomapPath.empty())
+};
+
+int exportMap(const ExportArgs& args) {
+  if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty())
     throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png or --octomap (usage: ") + kExportUsage + ")");
-  if (!pngPath.empty() && zMetres.has_value() == zVoxel.has_value())
+  if (!args.pngPath.empty() && args.zMetres.has_value() == args.zVoxel.has_value())
     throw UsageError("--slice-png needs exactly one of --z METRES or --z-voxel K");
-  if (pngPath.empty() && (zMetres || zVoxel || scale != 1)) throw UsageError("--z, --z-voxel and --scale go with --slice-png");
-  if (plyPath.empty() && (ply.withValue || ply.doublePrecision)) throw UsageError("--with-value and --double go with --occupied-ply");
-  const OccupancyMap map = loadMap(mapPath);
-  if (!plyPath.empty()) {
-    const uint64_t points = exportOccupiedPly(map, plyPath, ply);
-    std::printf("wrote %s: %llu occupied voxel centres (%s%s)\n", plyPath.c_str(), (unsigned long long)points,
-                ply.doublePrecision ? "double" : "float", ply.withValue ? ", with value" : "");
+  if (args.pngPath.empty() && (args.zMetres || args.zVoxel || args.scale != 1)) throw UsageError("--z, --z-voxel and --scale go with --slice-png");
+  if (args.plyPath.empty() && (args.ply.withValue || args.ply.doublePrecision)) throw UsageError("--with-value and --double go with --occupied-ply");
+  const OccupancyMap map = loadMap(args.mapPath);
+  if (!args.plyPath.empty()) {
+    const uint64_t points = exportOccupiedPly(map, args.plyPath, args.ply);
+    std::printf("wrote %s: %llu occupied voxel centres (%s%s)\n", args.plyPath.c_str(), (unsigned long long)points,
+                args.ply.doublePrecision ? "double" : "float", args.ply.withValue ? ", with value" : "");
   }
-  if (!pngPath.empty()) {
-    const int32_t z = zVoxel ? *zVoxel : sliceLayerAt(map, *zMetres);
-    const SliceImage slice = exportSlicePng(map, pngPath, z, scale);
+  if (!args.pngPath.empty()) {
+    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale);
     const double res = map.model().resolution;
     std::printf("wrote %s: %ux%u pixels, layer z=%d (%g..%g m), voxels x %d..%d, y %d..%d; %llu occupied, %llu free\n",
-                pngPath.c_str(), slice.width, slice.height, z, z * res, (z + 1) * res, slice.minX, slice.maxX, slice.minY,
+                args.pngPath.c_str(), slice.width, slice.height, z, z * res, (z + 1) * res, slice.minX, slice.maxX, slice.minY,
                 slice.maxY, (unsigned long long)slice.occupied, (unsigned long long)slice.free);
   }
-  if (!octomapPath.empty()) {
-    exportOctomap(map, octomapPath);
-    std::printf("wrote %s: OctoMap binary tree of the observed voxels (classes only)\n", octomapPath.c_str());
+  if (!args.octomapPath.empty()) {
+    exportOctomap(map, args.octomapPath);
+    std::printf("wrote %s: OctoMap binary tree of the observed voxels (classes only)\n", args.octomapPath.c_str());
   }
   return 0;
 }
 
-static CommandRegistration registration{"export", "write a map's occupied voxels as PLY or a height slice as PNG", &exportCommand};
+CommandRun setupExport(CLI::App& command) {
+  auto args = std::make_shared<ExportArgs>();
+  command.add_option("map", args->mapPath, "the map file to export from")->type_name("MAP.vxm")->required();
+  command.add_option("--occupied-ply", args->plyPath, "write the occupied voxel centres as a PLY cloud")->type_name("OUT.ply");
+  command.add_flag("--with-value", args->ply.withValue, "PLY: add each voxel's occupancy value");
+  command.add_flag("--double", args->ply.doublePrecision, "PLY: double-precision coordinates");
+  command.add_option("--slice-png", args->pngPath, "write one height layer as a PNG image")->type_name("OUT.png");
+  command.add_option("--z", args->zMetres, "slice: the layer at this height")->type_name("METRES")->check(finiteNumber());
+  command.add_option("--z-voxel", args->zVoxel, "slice: the layer with this voxel index")
+      ->type_name("K")
+      ->check(integerIn(INT32_MIN, INT32_MAX));
+  command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
+  command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
+  return [args](const CommonOptions&) { return exportMap(*args); };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG or an OctoMap tree",
+                                        &setupExport};
 
 }  // namespace voxen::cli

@@ -7,52 +7,33 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
-#include "flag_reader.hpp"
+#include "json_output.hpp"
+#include "option_checks.hpp"
+#include "text_format.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 
 namespace voxen::cli {
 
 namespace {
 
-constexpr const char* kUsage =
-    "generate --cloud OUT.ply [--trajectory OUT.txt] [--rings 64] [--columns 1024] [--scans 20] [--seed 1]\n"
-    "         [--max-range 30] [--rate 10] [--speed 1] [--fov 30] [--height 1.2] [--noise 0.01]\n"
-    "         [--start-time 0] [--trajectory-rate 100] [--threads 0] [--json]";
-
-}  // namespace
-
-int generateCommand(const CommonOptions& options, const std::vector<std::string>& args) {
-  namespace fs = std::filesystem;
+struct GenerateArgs {
   LidarConfig lidar;
   std::string cloud, trajectory;
   uint64_t seed = 1;
   double trajectoryRate = 100.0;
-  FlagReader flags(args);
-  while (flags.next()) {
-    const std::string& f = flags.flag();
-    if (f == "--cloud") cloud = flags.text();
-    else if (f == "--trajectory") trajectory = flags.text();
-    else if (f == "--rings") lidar.rings = int(flags.integer(1, 4096));
-    else if (f == "--columns") lidar.columns = int(flags.integer(1, 1 << 20));
-    else if (f == "--scans") lidar.scans = int(flags.integer(1, 1000000));
-    else if (f == "--seed") seed = flags.seed();
-    else if (f == "--max-range") lidar.maxRange = flags.number(0.0, 1e6, true, "metres");
-    else if (f == "--rate") lidar.scanRateHz = flags.number(0.0, 1e4, true, "Hz");
-    else if (f == "--speed") lidar.speed = flags.number(0.0, 100.0, false, "m/s");
-    else if (f == "--fov") lidar.verticalFovDeg = flags.number(0.0, 179.0, false, "degrees");
-    else if (f == "--height") lidar.sensorHeight = flags.number(0.0, 1e6, true, "metres");
-    else if (f == "--noise") lidar.rangeNoiseStdDev = flags.number(0.0, 10.0, false, "metres");
-    else if (f == "--start-time") lidar.startTime = flags.number(-1e12, 1e12, false, "seconds");
-    else if (f == "--trajectory-rate") trajectoryRate = flags.number(0.0, 1e6, true, "Hz");
-    else if (f == "--threads") lidar.threads = unsigned(flags.integer(0, 256));
-    else
-      throw UsageError("unexpected argument '" + f + "'\nusage: voxen " + kUsage);
-  }
-  if (cloud.empty()) throw UsageError(std::string("--cloud OUT.ply is required\nusage: voxen ") + kUsage);
+};
+
+int generate(const CommonOptions& options, const GenerateArgs& args) {
+  namespace fs = std::filesystem;
+  LidarConfig lidar = args.lidar;
+  const std::string &cloud = args.cloud, &trajectory = args.trajectory;
+  const uint64_t seed = args.seed;
+  const double trajectoryRate = args.trajectoryRate;
   if (!trajectory.empty() && fs::path(trajectory) == fs::path(cloud))
     throw UsageError("--trajectory must name a different file from --cloud");
   for (const std::string& file : {cloud, trajectory}) {
@@ -100,13 +81,20 @@ int generateCommand(const CommonOptions& options, const std::vector<std::string>
   const double rate = summary.rays / std::max(summary.seconds, 1e-9);
   const uint64_t cloudBytes = fs::file_size(cloud);
   if (options.json) {
-    std::printf("{\"cloud\":%s,\"trajectory\":%s,\"seed\":%llu,\"rings\":%d,\"columns\":%d,\"scans\":%d,"
-                "\"rays\":%llu,\"points\":%llu,\"no_returns\":%llu,\"trajectory_samples\":%llu,\"cloud_bytes\":%llu,"
-                "\"sensor_seconds\":%.6f,\"seconds\":%.3f,\"rays_per_second\":%.0f}\n",
-                jsonString(cloud).c_str(), jsonString(trajectory).c_str(), (unsigned long long)seed, lidar.rings,
-                lidar.columns, lidar.scans, (unsigned long long)summary.rays, (unsigned long long)summary.returns,
-                (unsigned long long)summary.noReturns, (unsigned long long)summary.trajectorySamples,
-                (unsigned long long)cloudBytes, lidar.duration(), summary.seconds, rate);
+    printJson({{"cloud", cloud},
+               {"trajectory", trajectory},
+               {"seed", seed},
+               {"rings", lidar.rings},
+               {"columns", lidar.columns},
+               {"scans", lidar.scans},
+               {"rays", summary.rays},
+               {"points", summary.returns},
+               {"no_returns", summary.noReturns},
+               {"trajectory_samples", summary.trajectorySamples},
+               {"cloud_bytes", cloudBytes},
+               {"sensor_seconds", rounded(lidar.duration(), 6)},
+               {"seconds", rounded(summary.seconds, 3)},
+               {"rays_per_second", std::llround(rate)}});
     return 0;
   }
   std::printf("wrote %s: %s points (x y z time, binary PLY, %.1f MB); %s no-return rays beyond %g m left out\n",
@@ -120,8 +108,42 @@ int generateCommand(const CommonOptions& options, const std::vector<std::string>
   return 0;
 }
 
+CommandRun setupGenerate(CLI::App& command) {
+  auto args = std::make_shared<GenerateArgs>();
+  LidarConfig& lidar = args->lidar;
+  command.add_option("--cloud", args->cloud, "the point cloud to write (x, y, z, time)")->type_name("OUT.ply")->required();
+  command.add_option("--trajectory", args->trajectory, "the sensor poses to write (time x y z qx qy qz qw)")->type_name("OUT.txt");
+  command.add_option("--rings", lidar.rings, "lidar rings")->check(integerIn(1, 4096))->capture_default_str();
+  command.add_option("--columns", lidar.columns, "rays per ring and scan")->check(integerIn(1, 1 << 20))->capture_default_str();
+  command.add_option("--scans", lidar.scans, "scans to simulate")->check(integerIn(1, 1000000))->capture_default_str();
+  command.add_option("--seed", args->seed, "the procedural building and the noise")->check(naturalNumber())->capture_default_str();
+  command.add_option("--max-range", lidar.maxRange, "rays beyond this are no-returns (metres)")
+      ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
+      ->capture_default_str();
+  command.add_option("--rate", lidar.scanRateHz, "scans per second")->check(numberIn(0.0, 1e4, "Hz", LowEnd::Open))->capture_default_str();
+  command.add_option("--speed", lidar.speed, "sensor speed (m/s)")->check(numberIn(0.0, 100.0, "m/s"))->capture_default_str();
+  command.add_option("--fov", lidar.verticalFovDeg, "vertical field of view (degrees)")
+      ->check(numberIn(0.0, 179.0, "degrees"))
+      ->capture_default_str();
+  command.add_option("--height", lidar.sensorHeight, "sensor height above the floor (metres)")
+      ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
+      ->capture_default_str();
+  command.add_option("--noise", lidar.rangeNoiseStdDev, "range noise standard deviation (metres)")
+      ->check(numberIn(0.0, 10.0, "metres"))
+      ->capture_default_str();
+  command.add_option("--start-time", lidar.startTime, "time stamp of the first ray (seconds)")
+      ->check(numberIn(-1e12, 1e12, "seconds"))
+      ->capture_default_str();
+  command.add_option("--trajectory-rate", args->trajectoryRate, "poses per second in the trajectory")
+      ->check(numberIn(0.0, 1e6, "Hz", LowEnd::Open))
+      ->capture_default_str();
+  command.add_option("--threads", lidar.threads, "worker threads (0: one per core)")->check(integerIn(0, 256))->capture_default_str();
+  return [args](const CommonOptions& options) { return generate(options, *args); };
+}
+
+}  // namespace
+
 static CommandRegistration registration{
-    "generate", "write a synthetic lidar run (PLY cloud + trajectory) through a procedural building",
-    &generateCommand};
+    "generate", "write a synthetic lidar run (PLY cloud + trajectory) through a procedural building", &setupGenerate};
 
 }  // namespace voxen::cli

@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <string>
 
 #include "commands.hpp"
 #include "voxen/host/embedded_shaders.hpp"
@@ -50,13 +52,16 @@ void printHeaps(const Device& device) {
 
 }  // namespace
 
-int mapInfoCommand(const CommonOptions& options, const std::vector<std::string>& args);  // map_info_command.cpp
+int mapInfo(const CommonOptions& options, const std::string& path, bool verify);  // map_info_command.cpp
 
-int infoCommand(const CommonOptions& options, const std::vector<std::string>& args) {
-  // `voxen info MAP.vxm`: a map file's header, layers, regions, bounds and memory.
-  for (const std::string& arg : args)
-    if (arg.ends_with(".vxm") || std::filesystem::is_regular_file(arg)) return mapInfoCommand(options, args);
-  if (!args.empty()) throw UsageError("unexpected argument '" + args[0] + "'");
+namespace {
+
+struct InfoArgs {
+  std::string mapPath;  // empty: the device
+  bool verify = false;
+};
+
+int deviceInfo(const CommonOptions& options) {
   const auto devices = Device::listDevices();
   Device device(options.device);
   const DeviceInfo& info = device.info();
@@ -79,6 +84,25 @@ int infoCommand(const CommonOptions& options, const std::vector<std::string>& ar
   return 0;
 }
 
-static CommandRegistration registration{"info", "the chosen Vulkan device, its features and limits, and the other devices; or with MAP.vxm, that map file", &infoCommand};
+CommandRun setupInfo(CLI::App& command) {
+  auto args = std::make_shared<InfoArgs>();
+  command.add_option("map", args->mapPath, "a map file: show what it holds instead of the device")->type_name("MAP.vxm");
+  command.add_flag("--verify", args->verify, "with MAP.vxm: decompress every region and check it");
+  return [args](const CommonOptions& options) {
+    if (args->mapPath.empty()) {
+      if (args->verify) throw UsageError("--verify needs a map file (info MAP.vxm --verify)");
+      return deviceInfo(options);
+    }
+    if (!args->mapPath.ends_with(".vxm") && !std::filesystem::is_regular_file(args->mapPath))
+      throw UsageError("unexpected argument '" + args->mapPath + "' (not a map file)");
+    return mapInfo(options, args->mapPath, args->verify);
+  };
+}
+
+}  // namespace
+
+static CommandRegistration registration{
+    "info", "the chosen Vulkan device, its features and limits, and the other devices; or with MAP.vxm, that map file",
+    &setupInfo};
 
 }  // namespace voxen::cli

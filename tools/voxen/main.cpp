@@ -1,10 +1,13 @@
-// The voxen command-line tool: one subcommand per job (see commands.hpp).
+// The voxen command-line tool: one subcommand per job (see commands.hpp), parsed by CLI11.
+// Exit status: 0 done, 1 the work failed (a bad file, a device error), 2 a usage error.
 #include <iostream>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
-#include "voxen/host/error.hpp"
+#include "help_format.hpp"
 
 namespace voxen::cli {
 std::map<std::string, Command>& commandRegistry() {
@@ -15,54 +18,90 @@ std::map<std::string, Command>& commandRegistry() {
 
 namespace {
 
-void printUsage(std::ostream& out) {
-  out << "usage: voxen <command> [options]\n\ncommands:\n";
-  for (const auto& [name, command] : voxen::cli::commandRegistry()) {
-    std::string pad = name.size() < 18 ? std::string(18 - name.size(), ' ') : " ";
-    out << "  " << name << pad << command.summary << "\n";
+using namespace voxen::cli;
+
+// The CLI11 subcommand for a registered name: "bench map" is `map` under `bench`, whose
+// summary lists the names under it.
+CLI::App& addSubcommand(CLI::App& app, std::map<std::string, CLI::App*>& groups, const std::string& name,
+                        const std::string& summary) {
+  const size_t space = name.find(' ');
+  if (space == std::string::npos) return *app.add_subcommand(name, summary);
+  const std::string groupName = name.substr(0, space), leaf = name.substr(space + 1);
+  CLI::App*& group = groups[groupName];
+  if (!group) {
+    group = app.add_subcommand(groupName, "");
+    group->require_subcommand(1);
   }
-  out << R"(
-options for every command:
-  --device SEL        device index or name substring (default: $VOXEN_DEVICE, then
-                      discrete GPU > integrated GPU > CPU driver)
-  --validation        Vulkan validation layer on (also VOXEN_VALIDATION=1)
-  --profile           print GPU time per pass at the end
-  --json              machine-readable output where the command supports it
-  --hot-reload[=DIR]  compile shaders from DIR (default: the source tree's shaders/) and
-                      reload them when they change (also VOXEN_SHADER_DIR=DIR)
-)";
+  const std::string listed = group->get_description();
+  group->description((listed.empty() ? groupName + " NAME, NAME one of: " : listed + ", ") + leaf);
+  return *group->add_subcommand(leaf, summary);
+}
+
+// The command the line chose ("bench map" goes two levels down), or null.
+const CLI::App* chosenCommand(const CLI::App& app) {
+  const CLI::App* chosen = nullptr;
+  for (auto chosenHere = app.get_subcommands(); !chosenHere.empty(); chosenHere = chosenHere.front()->get_subcommands())
+    chosen = chosenHere.front();
+  return chosen;
+}
+
+std::string commandName(const CLI::App* command) {
+  std::string name;
+  for (; command && command->get_parent(); command = command->get_parent())
+    name = command->get_name() + (name.empty() ? "" : " " + name);
+  return name;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    printUsage(std::cout);
+  CLI::App app{"voxen: occupancy mapping and voxel painting with Vulkan compute", "voxen"};
+  app.require_subcommand(1);
+  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands, which copy it
+  CommonOptions common;
+  std::map<const CLI::App*, CommandRun> runs;
+  std::map<std::string, CLI::App*> groups;
+  for (const auto& [name, command] : commandRegistry()) {
+    CLI::App& subcommand = addSubcommand(app, groups, name, command.summary);
+    runs[&subcommand] = command.setup(subcommand);
+    addCommonOptions(subcommand, common);  // after the command's own, so they come last in its help
+  }
+  app.footer("Run 'voxen <command> --help' for the options of a command.");  // after: subcommands would copy it
+
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help") {
+    std::cout << app.help();
     return args.empty() ? 2 : 0;
   }
-  std::string command = args[0];
-  args.erase(args.begin());
-  if (command == "bench" && !args.empty()) {  // "bench map" is registered as one name
-    command += " " + args[0];
-    args.erase(args.begin());
-  }
-  const auto& registry = voxen::cli::commandRegistry();
-  const auto found = registry.find(command);
-  if (found == registry.end()) {
-    std::cerr << "voxen: unknown command '" << command << "'\n\n";
-    printUsage(std::cerr);
+  if (args[0] != "-h" && args[0] != "--help" && app.get_subcommands([&](CLI::App* c) { return c->check_name(args[0]); }).empty()) {
+    std::cerr << "voxen: unknown command '" << args[0] << "'\n\n" << app.help();
     return 2;
   }
   try {
-    voxen::cli::CommonOptions options;
-    const auto rest = voxen::cli::parseCommon(args, options);
-    return found->second.run(options, rest);
-  } catch (const voxen::cli::UsageError& e) {
-    std::cerr << "voxen " << command << ": " << e.what() << "\n";
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();  // the help of the command given, if any
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    const CLI::App* command = chosenCommand(app);
+    const std::string name = commandName(command);
+    std::string message = e.what();
+    // CLI11 reports a missing required flag before an unknown one, but a misspelt flag is
+    // the likelier cause of both: name it.
+    if (command && dynamic_cast<const CLI::RequiredError*>(&e) && !command->remaining().empty())
+      message = "unexpected argument(s): " + CLI::detail::join(command->remaining(), " ") + " (" + message + ")";
+    std::cerr << "voxen " << name << ": " << message << "\nRun 'voxen " << name << " --help' for its options.\n";
+    return 2;
+  }
+  const CLI::App* command = chosenCommand(app);
+  const std::string name = commandName(command);
+  try {
+    return runs.at(command)(common);
+  } catch (const UsageError& e) {
+    std::cerr << "voxen " << name << ": " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "voxen " << command << ": error: " << e.what() << "\n";
+    std::cerr << "voxen " << name << ": error: " << e.what() << "\n";
     return 1;
   }
 }

@@ -4,10 +4,15 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
-#include "flag_reader.hpp"
+#include "json_output.hpp"
+#include "option_checks.hpp"
 #include "progress.hpp"
+#include "text_format.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/map/map_file.hpp"
@@ -19,71 +24,99 @@ namespace voxen::cli {
 
 namespace {
 
-constexpr const char* kUsage =
-    "map --cloud CLOUD.ply [--trajectory TRAJ.txt] --output MAP.vxm [--resolution 0.1] [--region 32]\n"
-    "    [--hit 0.9] [--miss 0.45] [--threshold 0.5] [--clamp -2 3.511] [--model ohm|octomap] [--max-range M]\n"
-    "    [--batch-size N] [--gpu-cache-mb N] [--voxel-mean] [--traversal] [--hit-miss] [--touch-time]\n"
-    "    [--end-point-as-free] [--exclude-origin] [--exclude-sample] [--stop-on-occupied] [--forward-walk]\n"
-    "    [--cpu] [--profile] [--json] [--quiet]";
-
 struct MapArgs {
   std::string cloud, trajectory, output;
-  std::string preset = "ohm";  // the model the probabilities started from
-  OccupancyModel model;
+  std::string preset = "ohm";  // the model the probabilities start from
+  // Model values given on the command line: they override the preset's, whatever the order.
+  std::optional<double> resolution, hit, miss, threshold;
+  std::optional<int32_t> regionSize;
+  std::vector<double> clamp;  // min, max
   uint32_t layers = 0;
   IntegrationOptions integration;
   GpuIntegratorOptions gpu;
   bool cpu = false, quiet = false;
+
+  OccupancyModel model() const {
+    OccupancyModel m = preset == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
+    if (resolution) m.resolution = *resolution;
+    if (regionSize) m.regionSize = *regionSize;
+    if (hit) m.hitProbability = float(*hit);
+    if (miss) m.missProbability = float(*miss);
+    if (threshold) m.occupancyThreshold = float(*threshold);
+    if (!clamp.empty()) m.clampMin = float(clamp[0]), m.clampMax = float(clamp[1]);
+    try {
+      m.validate();
+    } catch (const std::exception& e) {
+      throw UsageError(e.what());
+    }
+    return m;
+  }
 };
 
-MapArgs parse(const std::vector<std::string>& args) {
-  MapArgs m;
-  // The model preset applies first, so explicit probabilities win whatever the order.
-  for (size_t i = 0; i + 1 < args.size(); ++i)
-    if (args[i] == "--model") {
-      if (args[i + 1] == "octomap") m.model = OccupancyModel::octomap();
-      else if (args[i + 1] != "ohm") throw UsageError("--model: expected ohm or octomap, got '" + args[i + 1] + "'");
-      m.preset = args[i + 1];
-    }
-  FlagReader flags(args);
-  while (flags.next()) {
-    const std::string& f = flags.flag();
-    if (f == "--cloud") m.cloud = flags.text();
-    else if (f == "--trajectory") m.trajectory = flags.text();
-    else if (f == "--output") m.output = flags.text();
-    else if (f == "--resolution") m.model.resolution = flags.number(0.0, 1000.0, true, "metres");
-    else if (f == "--region") m.model.regionSize = int32_t(flags.integer(4, 128));
-    else if (f == "--hit") m.model.hitProbability = float(flags.number(0.5, 0.999999, true, "probability"));
-    else if (f == "--miss") m.model.missProbability = float(flags.number(0.000001, 0.5, false, "probability"));
-    else if (f == "--threshold") m.model.occupancyThreshold = float(flags.number(0.000001, 0.999999, false, "probability"));
-    else if (f == "--clamp") {
-      m.model.clampMin = float(flags.number(-100.0, 0.0, false, "log-odds"));
-      m.model.clampMax = float(flags.number(0.0, 100.0, false, "log-odds"));
-    } else if (f == "--model") flags.text();  // applied above
-    else if (f == "--max-range") m.integration.maxRange = flags.number(0.0, 1e6, true, "metres");
-    else if (f == "--batch-size") m.gpu.maxRaysPerBatch = uint32_t(flags.integer(1, 1 << 24));
-    else if (f == "--gpu-cache-mb") m.gpu.cacheBytes = uint64_t(flags.integer(1, 1 << 20)) << 20;
-    else if (f == "--voxel-mean") m.layers |= kLayerVoxelMean;
-    else if (f == "--traversal") m.layers |= kLayerTraversal;
-    else if (f == "--hit-miss") m.layers |= kLayerHitMiss;
-    else if (f == "--touch-time") m.layers |= kLayerTouchTime;
-    else if (f == "--end-point-as-free") m.integration.flags |= kRayEndPointAsFree;
-    else if (f == "--exclude-origin") m.integration.flags |= kRayExcludeOrigin;
-    else if (f == "--exclude-sample") m.integration.flags |= kRayExcludeSample;
-    else if (f == "--stop-on-occupied") m.integration.flags |= kRayStopOnFirstOccupied;
-    else if (f == "--forward-walk") m.integration.flags |= kRayForwardWalk;
-    else if (f == "--cpu") m.cpu = true;
-    else if (f == "--quiet") m.quiet = true;
-    else throw UsageError("unexpected argument '" + f + "'\nusage: voxen " + kUsage);
-  }
-  if (m.cloud.empty()) throw UsageError(std::string("--cloud is required\nusage: voxen ") + kUsage);
-  if (m.output.empty()) throw UsageError(std::string("--output is required\nusage: voxen ") + kUsage);
-  try {
-    m.model.validate();
-  } catch (const std::exception& e) {
-    throw UsageError(e.what());
-  }
-  return m;
+void addModelOptions(CLI::App& command, MapArgs& args) {
+  const std::string group = "Occupancy model";
+  command.add_option("--model", args.preset, "the preset the values below change")
+      ->check(CLI::IsMember({"ohm", "octomap"}))
+      ->capture_default_str()
+      ->group(group);
+  command.add_option("--resolution", args.resolution, "voxel edge (default 0.1)")
+      ->check(numberIn(0.0, 1000.0, "metres", LowEnd::Open))
+      ->group(group);
+  command.add_option("--region", args.regionSize, "voxels per region edge (default 32)")->check(integerIn(4, 128))->group(group);
+  command.add_option("--hit", args.hit, "probability that a sample's voxel is occupied")
+      ->check(numberIn(0.5, 0.999999, "probability", LowEnd::Open))
+      ->group(group);
+  command.add_option("--miss", args.miss, "probability that a voxel a ray crosses is occupied")
+      ->check(numberIn(0.000001, 0.5, "probability"))
+      ->group(group);
+  command.add_option("--threshold", args.threshold, "probability from which a voxel counts as occupied")
+      ->check(numberIn(0.000001, 0.999999, "probability"))
+      ->group(group);
+  command.add_option("--clamp", args.clamp, "log-odds bounds of a voxel's value")
+      ->type_name("MIN MAX")
+      ->expected(2)
+      ->check(numberIn(-100.0, 0.0, "log-odds").application_index(0))
+      ->check(numberIn(0.0, 100.0, "log-odds").application_index(1))
+      ->group(group);
+}
+
+void addLayerAndRayOptions(CLI::App& command, MapArgs& args) {
+  auto setBit = [&command](const std::string& flag, uint32_t& bits, uint32_t bit, const std::string& what,
+                           const std::string& group) {
+    command.add_flag_callback(flag, [&bits, bit] { bits |= bit; }, what)->group(group);
+  };
+  const std::string layers = "Extra voxel layers", rays = "Ray handling";
+  setBit("--voxel-mean", args.layers, kLayerVoxelMean, "sub-voxel mean position of the samples", layers);
+  setBit("--traversal", args.layers, kLayerTraversal, "summed ray length through each voxel", layers);
+  setBit("--hit-miss", args.layers, kLayerHitMiss, "hit and miss counts", layers);
+  setBit("--touch-time", args.layers, kLayerTouchTime, "latest time a ray touched each voxel", layers);
+  setBit("--end-point-as-free", args.integration.flags, kRayEndPointAsFree, "no-return rays: the sample's voxel is a miss too", rays);
+  setBit("--exclude-origin", args.integration.flags, kRayExcludeOrigin, "leave the sensor's voxel alone", rays);
+  setBit("--exclude-sample", args.integration.flags, kRayExcludeSample, "leave the sample's voxel alone", rays);
+  setBit("--stop-on-occupied", args.integration.flags, kRayStopOnFirstOccupied, "stop a ray at the first occupied voxel", rays);
+  setBit("--forward-walk", args.integration.flags, kRayForwardWalk, "walk each ray from the sensor to the sample (default: back from the sample)", rays);
+  command.add_option("--max-range", args.integration.maxRange, "clip rays longer than this")
+      ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
+      ->group(rays);
+}
+
+void addMapOptions(CLI::App& command, MapArgs& args) {
+  command.add_option("--cloud", args.cloud, "the point cloud or ray cloud to map")->type_name("CLOUD.ply")->required();
+  command.add_option("--trajectory", args.trajectory, "sensor poses, when the cloud has no ray origins")->type_name("TRAJ.txt");
+  command.add_option("--output", args.output, "the map file to write")->type_name("MAP.vxm")->required();
+  addModelOptions(command, args);
+  addLayerAndRayOptions(command, args);
+  command.add_option("--batch-size", args.gpu.maxRaysPerBatch, "rays per GPU batch")
+      ->check(integerIn(1, 1 << 24))
+      ->capture_default_str();
+  command
+      .add_option_function<uint64_t>(
+          "--gpu-cache-mb", [&args](const uint64_t& mb) { args.gpu.cacheBytes = mb << 20; },
+          "GPU memory for the regions being updated")
+      ->type_name("N")
+      ->check(integerIn(1, 1 << 20));
+  command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU");
+  command.add_flag("--quiet", args.quiet, "no progress or settings on stderr");
 }
 
 // Runs whichever integrator, so the reading and progress loop is written once.
@@ -124,13 +157,12 @@ class GpuRun : public Integrator {
   GpuIntegrator gpu_;
 };
 
-}  // namespace
 
-int mapCommand(const CommonOptions& options, const std::vector<std::string>& rawArgs) {
-  const MapArgs args = parse(rawArgs);
+int mapCloud(const CommonOptions& options, const MapArgs& args) {
+  const OccupancyModel model = args.model();
   const auto start = std::chrono::steady_clock::now();
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory));
-  OccupancyMap map(args.model, args.layers);
+  OccupancyMap map(model, args.layers);
   std::unique_ptr<Integrator> integrator;
   GpuRun* gpuRun = nullptr;
   if (args.cpu) {
@@ -145,9 +177,8 @@ int mapCommand(const CommonOptions& options, const std::vector<std::string>& raw
     std::fprintf(stderr,
                  "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
                  "region %d^3, layers: %s)\n",
-                 args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), args.model.hitProbability,
-                 args.model.missProbability, args.model.clampMin, args.model.clampMax, args.model.resolution,
-                 args.model.regionSize, layerNames(args.layers).c_str());
+                 args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
+                 model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize, layerNames(args.layers).c_str());
 
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
   std::vector<Ray> rays;
@@ -169,14 +200,20 @@ int mapCommand(const CommonOptions& options, const std::vector<std::string>& raw
   const OccupancyMap::Counts counts = map.counts();
   const double raysPerSecond = integrateSeconds > 0 ? double(stats.rays) / integrateSeconds : 0.0;
   if (options.json) {
-    std::printf("{\"rays\":%llu,\"samples\":%llu,\"skipped_non_finite\":%llu,\"skipped_outside_trajectory\":%llu,"
-                "\"clipped_rays\":%llu,\"voxel_updates\":%llu,\"dropped_updates\":%llu,\"occupied_voxels\":%llu,"
-                "\"free_voxels\":%llu,\"regions\":%llu,\"wall_s\":%.4f,\"rays_per_s\":%.1f,\"device\":%s,\"output\":%s}\n",
-                (unsigned long long)stats.rays, (unsigned long long)load.points, (unsigned long long)load.skippedNonFinite,
-                (unsigned long long)load.skippedOutsideTrajectory, (unsigned long long)stats.clippedRays,
-                (unsigned long long)stats.voxelUpdates, (unsigned long long)stats.droppedUpdates,
-                (unsigned long long)counts.occupied, (unsigned long long)counts.free, (unsigned long long)counts.regions, wall,
-                raysPerSecond, jsonString(device).c_str(), jsonString(args.output).c_str());
+    printJson({{"rays", stats.rays},
+               {"samples", load.points},
+               {"skipped_non_finite", load.skippedNonFinite},
+               {"skipped_outside_trajectory", load.skippedOutsideTrajectory},
+               {"clipped_rays", stats.clippedRays},
+               {"voxel_updates", stats.voxelUpdates},
+               {"dropped_updates", stats.droppedUpdates},
+               {"occupied_voxels", counts.occupied},
+               {"free_voxels", counts.free},
+               {"regions", counts.regions},
+               {"wall_s", rounded(wall, 4)},
+               {"rays_per_s", rounded(raysPerSecond, 1)},
+               {"device", device},
+               {"output", args.output}});
   } else {
     std::printf("%s\n", reader.summary().c_str());
     std::printf("rays %s, samples %s, voxel updates %s, dropped updates %s, clipped rays %s\n", withCommas(stats.rays).c_str(),
@@ -199,7 +236,15 @@ int mapCommand(const CommonOptions& options, const std::vector<std::string>& raw
   return 0;
 }
 
+CommandRun setupMap(CLI::App& command) {
+  auto args = std::make_shared<MapArgs>();
+  addMapOptions(command, *args);
+  return [args](const CommonOptions& options) { return mapCloud(options, *args); };
+}
+
+}  // namespace
+
 static CommandRegistration registration{"map", "rays from a point cloud (+ trajectory) into an occupancy map file",
-                                        &mapCommand};
+                                        &setupMap};
 
 }  // namespace voxen::cli

@@ -5,46 +5,14 @@
 #include <cstdio>
 #include <string>
 
-#include "commands.hpp"
+#include "cli_options.hpp"
+#include "json_output.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/host/memory_stats.hpp"
 
 namespace voxen::cli {
 
-namespace {
-
-std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (uint8_t(c) < 0x20) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\u%04x", unsigned(c));
-      out += esc;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
-
-int mapInfoCommand(const CommonOptions& options, const std::vector<std::string>& args) {
-  std::string path;
-  bool verify = false;
-  for (const std::string& arg : args) {
-    if (arg == "--verify")
-      verify = true;
-    else if (!arg.empty() && arg[0] == '-')
-      throw UsageError("unknown option '" + arg + "' (map info takes MAP.vxm [--verify])");
-    else if (path.empty())
-      path = arg;
-    else
-      throw UsageError("unexpected argument '" + arg + "'");
-  }
-  if (path.empty()) throw UsageError("map info needs a map file");
-
+int mapInfo(const CommonOptions& options, const std::string& path, bool verify) {
   const MapFileInfo info = readMapInfo(path);
   const OccupancyModel& m = info.model;
   const uint64_t voxelsPerRegion = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
@@ -64,24 +32,35 @@ int mapInfoCommand(const CommonOptions& options, const std::vector<std::string>&
   }
 
   if (options.json) {
-    std::printf("{\"file\": %s, \"file_bytes\": %llu, \"format_version\": %u,\n", jsonString(path).c_str(),
-                (unsigned long long)info.fileBytes, info.version);
-    std::printf(" \"model\": {\"resolution\": %.17g, \"region_size\": %d, \"hit_probability\": %.9g, \"miss_probability\": %.9g,"
-                " \"occupancy_threshold\": %.9g, \"clamp_min\": %.9g, \"clamp_max\": %.9g},\n",
-                m.resolution, m.regionSize, m.hitProbability, m.missProbability, m.occupancyThreshold, m.clampMin, m.clampMax);
-    std::printf(" \"layers\": %u, \"layer_names\": %s, \"time_origin\": %.17g, \"regions\": %zu,\n", info.layers,
-                jsonString(layerNames(info.layers)).c_str(), info.timeOrigin, info.regions.size());
-    if (any)
-      std::printf(" \"region_bounds\": [[%d, %d, %d], [%d, %d, %d]],\n"
-                  " \"metre_bounds\": [[%.17g, %.17g, %.17g], [%.17g, %.17g, %.17g]],\n",
-                  lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, lo.x * edge, lo.y * edge, lo.z * edge, (hi.x + 1) * edge, (hi.y + 1) * edge,
-                  (hi.z + 1) * edge);
-    std::printf(" \"memory_bytes\": %llu, \"compressed_bytes\": %llu, \"compression_ratio\": %.4f",
-                (unsigned long long)info.memoryBytes(), (unsigned long long)info.compressedBytes(), ratio);
-    if (verify)
-      std::printf(",\n \"verified\": true, \"load_ms\": %.3f, \"occupied\": %llu, \"free\": %llu", loadMs,
-                  (unsigned long long)counts.occupied, (unsigned long long)counts.free);
-    std::printf("}\n");
+    Json summary = {{"file", path},
+                    {"file_bytes", info.fileBytes},
+                    {"format_version", info.version},
+                    {"model",
+                     {{"resolution", m.resolution},
+                      {"region_size", m.regionSize},
+                      {"hit_probability", floatValue(m.hitProbability)},
+                      {"miss_probability", floatValue(m.missProbability)},
+                      {"occupancy_threshold", floatValue(m.occupancyThreshold)},
+                      {"clamp_min", floatValue(m.clampMin)},
+                      {"clamp_max", floatValue(m.clampMax)}}},
+                    {"layers", info.layers},
+                    {"layer_names", layerNames(info.layers)},
+                    {"time_origin", info.timeOrigin},
+                    {"regions", info.regions.size()}};
+    if (any) {
+      summary["region_bounds"] = {{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}};
+      summary["metre_bounds"] = {{lo.x * edge, lo.y * edge, lo.z * edge}, {(hi.x + 1) * edge, (hi.y + 1) * edge, (hi.z + 1) * edge}};
+    }
+    summary["memory_bytes"] = info.memoryBytes();
+    summary["compressed_bytes"] = info.compressedBytes();
+    summary["compression_ratio"] = rounded(ratio, 4);
+    if (verify) {
+      summary["verified"] = true;
+      summary["load_ms"] = rounded(loadMs, 3);
+      summary["occupied"] = counts.occupied;
+      summary["free"] = counts.free;
+    }
+    printJson(summary);
     return 0;
   }
 

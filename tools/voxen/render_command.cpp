@@ -3,15 +3,19 @@
 // Draws an occupancy map with the painter's renderer: the occupied voxels become a density
 // grid, marching cubes meshes it on the GPU and the software rasterizer draws it. Camera
 // and crop are in map metres; without --camera the view frames where most occupied voxels are.
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <sstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
-#include "flag_reader.hpp"
+#include "json_output.hpp"
+#include "option_checks.hpp"
+#include "text_format.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/painter/map_grid.hpp"
@@ -22,50 +26,23 @@ namespace voxen::cli {
 
 namespace {
 
-const char* kRenderUsage =
-    "render MAP.vxm --output OUT.png [--width W --height H] [--camera EX,EY,EZ,TX,TY,TZ] [--fov DEG] "
-    "[--crop X0,Y0,Z0,X1,Y1,Z1] [--max-samples N] [--json]";
-
-template <size_t N>
-std::array<double, N> parseList(const std::string& flag, const std::string& text) {
-  std::array<double, N> values{};
-  std::stringstream in(text);
-  std::string item;
-  size_t count = 0;
-  while (std::getline(in, item, ',')) {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (ec != std::errc() || end != item.data() + item.size() || !std::isfinite(v) || count >= N)
-      throw UsageError(flag + " needs " + std::to_string(N) + " comma-separated numbers, got '" + text + "'");
-    values[count++] = v;
-  }
-  if (count != N) throw UsageError(flag + " needs " + std::to_string(N) + " comma-separated numbers, got '" + text + "'");
-  return values;
-}
-
-}  // namespace
-
-int renderCommand(const CommonOptions& options, const std::vector<std::string>& args) {
+struct RenderArgs {
   std::string mapPath, outputPath;
   uint32_t width = 1280, height = 720;
   float fov = 50.0f;
-  std::optional<std::array<double, 6>> cameraSpec, crop;
+  std::string camera, crop;  // six comma-separated numbers each, or empty
   MapGridOptions gridOptions;
-  FlagReader flags(args);
-  while (flags.next()) {
-    const std::string& flag = flags.flag();
-    if (flag == "--output") outputPath = flags.text();
-    else if (flag == "--width") width = uint32_t(flags.integer(16, 16384));
-    else if (flag == "--height") height = uint32_t(flags.integer(16, 16384));
-    else if (flag == "--fov") fov = float(flags.number(1.0, 170.0, false, "degrees"));
-    else if (flag == "--camera") cameraSpec = parseList<6>(flag, flags.text());
-    else if (flag == "--crop") crop = parseList<6>(flag, flags.text());
-    else if (flag == "--max-samples") gridOptions.maxSamples = uint64_t(flags.integer(4096, int64_t(1) << 34));
-    else if (flag.rfind("--", 0) == 0) throw UsageError("unknown flag " + flag + " (usage: " + kRenderUsage + ")");
-    else if (mapPath.empty()) mapPath = flag;
-    else throw UsageError("unexpected argument '" + flag + "' (usage: " + kRenderUsage + ")");
-  }
-  if (mapPath.empty() || outputPath.empty()) throw UsageError(std::string("usage: ") + kRenderUsage);
+};
+
+int render(const CommonOptions& options, const RenderArgs& args) {
+  using namespace voxen::painter;
+  const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
+  const uint32_t width = args.width, height = args.height;
+  const float fov = args.fov;
+  MapGridOptions gridOptions = args.gridOptions;
+  std::optional<std::vector<double>> cameraSpec, crop;
+  if (!args.camera.empty()) cameraSpec = numberList(args.camera);
+  if (!args.crop.empty()) crop = numberList(args.crop);
   if (crop) {
     gridOptions.cropMin = glm::dvec3((*crop)[0], (*crop)[1], (*crop)[2]);
     gridOptions.cropMax = glm::dvec3((*crop)[3], (*crop)[4], (*crop)[5]);
@@ -121,11 +98,16 @@ int renderCommand(const CommonOptions& options, const std::vector<std::string>& 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   if (options.json) {
-    std::printf("{\"map\":%s,\"output\":%s,\"width\":%u,\"height\":%u,\"grid\":[%u,%u,%u],\"occupied_voxels\":%llu,"
-                "\"triangles\":%u,\"drawn_triangles\":%u,\"wall_s\":%.4f,\"device\":%s}\n",
-                jsonString(mapPath).c_str(), jsonString(outputPath).c_str(), width, height, grid.nx, grid.ny, grid.nz,
-                (unsigned long long)mapGrid.occupiedVoxels, counters.triangles, counters.drawnTriangles, seconds,
-                jsonString(device.info().name).c_str());
+    printJson({{"map", mapPath},
+               {"output", outputPath},
+               {"width", width},
+               {"height", height},
+               {"grid", {grid.nx, grid.ny, grid.nz}},
+               {"occupied_voxels", mapGrid.occupiedVoxels},
+               {"triangles", counters.triangles},
+               {"drawn_triangles", counters.drawnTriangles},
+               {"wall_s", rounded(seconds, 4)},
+               {"device", device.info().name}});
   } else {
     std::printf("voxen render: %s -> %s (%ux%u) on %s\n", mapPath.c_str(), outputPath.c_str(), width, height,
                 device.info().name.c_str());
@@ -137,7 +119,28 @@ int renderCommand(const CommonOptions& options, const std::vector<std::string>& 
   return 0;
 }
 
+CommandRun setupRender(CLI::App& command) {
+  auto args = std::make_shared<RenderArgs>();
+  command.add_option("map", args->mapPath, "the map file to draw")->type_name("MAP.vxm")->required();
+  command.add_option("--output", args->outputPath, "the PNG image to write")->type_name("OUT.png")->required();
+  command.add_option("--width", args->width, "image width")->check(integerIn(16, 16384))->capture_default_str();
+  command.add_option("--height", args->height, "image height")->check(integerIn(16, 16384))->capture_default_str();
+  command.add_option("--fov", args->fov, "vertical field of view")->check(numberIn(1.0, 170.0, "degrees"))->capture_default_str();
+  command.add_option("--camera", args->camera, "eye and target in map metres (default: framing the occupied voxels)")
+      ->type_name("EX,EY,EZ,TX,TY,TZ")
+      ->check(commaSeparatedNumbers(6));
+  command.add_option("--crop", args->crop, "draw only this box, corners in map metres")
+      ->type_name("X0,Y0,Z0,X1,Y1,Z1")
+      ->check(commaSeparatedNumbers(6));
+  command.add_option("--max-samples", args->gridOptions.maxSamples, "largest density grid to build")
+      ->check(integerIn(4096, int64_t(1) << 34))
+      ->capture_default_str();
+  return [args](const CommonOptions& options) { return render(options, *args); };
+}
+
+}  // namespace
+
 static CommandRegistration registration{"render", "draw a map's occupied voxels to a PNG (marching cubes + software rasterizer)",
-                                        &renderCommand};
+                                        &setupRender};
 
 }  // namespace voxen::cli

@@ -8,8 +8,9 @@
 
 namespace voxen::cli {
 
-int selftestCommand(const CommonOptions& options, const std::vector<std::string>& args) {
-  if (!args.empty()) throw UsageError("unexpected argument '" + args[0] + "'");
+namespace {
+
+int selftest(const CommonOptions& options) {
   Device device(options.device);
   ShaderLibrary library(device, options.libraryOptions());
   Scheduler scheduler(device, library);
@@ -30,6 +31,11 @@ int selftestCommand(const CommonOptions& options, const std::vector<std::string>
   return failed ? 1 : 0;
 }
 
-static CommandRegistration registration{"selftest", "run GPU passes through the scheduler and check them against the CPU", &selftestCommand};
+CommandRun setupSelftest(CLI::App&) { return &selftest; }  // no flags of its own
+
+}  // namespace
+
+static CommandRegistration registration{"selftest", "run GPU passes through the scheduler and check them against the CPU",
+                                        &setupSelftest};
 
 }  // namespace voxen::cli

@@ -1,37 +1,71 @@
 #include "voxen/io/png_writer.hpp"
 
-#include <zlib.h>
+#include <png.h>
 
-#include <cstdlib>
-#include <cstring>
+#include <csetjmp>
+#include <cstdio>
+#include <new>
 #include <string>
 
-#include "voxen/map/atomic_file.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
 
 namespace {
 
-void putBE32(std::vector<uint8_t>& out, uint32_t v) {
-  const uint8_t bytes[4] = {uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)};
-  out.insert(out.end(), bytes, bytes + 4);
+// What libpng's callbacks share with encodeRows. libpng reports an error by calling
+// onError, which must not return: it keeps the message and jumps back to encodeRows'
+// setjmp. C++ exceptions must not cross libpng's C frames, hence the jump.
+struct EncodeState {
+  std::vector<uint8_t>* out = nullptr;
+  char message[256] = "";
+  std::jmp_buf jump;
+};
+
+[[noreturn]] void onError(png_structp png, png_const_charp message) {
+  auto* state = static_cast<EncodeState*>(png_get_error_ptr(png));
+  std::snprintf(state->message, sizeof state->message, "%s", message);
+  std::longjmp(state->jump, 1);
 }
 
-void chunk(std::vector<uint8_t>& out, const char type[4], const uint8_t* data, size_t bytes) {
-  putBE32(out, uint32_t(bytes));
-  const size_t start = out.size();
-  out.insert(out.end(), type, type + 4);
-  if (bytes) out.insert(out.end(), data, data + bytes);
-  const uLong crc = crc32_z(0, out.data() + start, 4 + bytes);  // type and data
-  putBE32(out, uint32_t(crc));
+void onWarning(png_structp, png_const_charp) {}  // nothing written here is worth a warning
+
+void appendBytes(png_structp png, png_bytep data, size_t bytes) {
+  auto* state = static_cast<EncodeState*>(png_get_io_ptr(png));
+  try {
+    state->out->insert(state->out->end(), data, data + bytes);
+  } catch (const std::bad_alloc&) {
+    png_error(png, "out of memory");
+  }
 }
 
-// Sum of the filtered bytes read as signed values: the usual heuristic for picking a filter.
-uint64_t cost(const uint8_t* row, size_t bytes) {
-  uint64_t sum = 0;
-  for (size_t i = 0; i < bytes; ++i) sum += uint64_t(std::abs(int(int8_t(row[i]))));
-  return sum;
+void flushNothing(png_structp) {}
+
+// libpng encodes `rows` into state.out; false (and state.message) when it failed. Only
+// plain values live in this frame, so the jump back to setjmp skips no destructor.
+bool encodeRows(EncodeState& state, uint32_t width, uint32_t height, PngFormat format, png_bytepp rows) {
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, onError, onWarning);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  if (!png || !info) {
+    png_destroy_write_struct(&png, nullptr);
+    std::snprintf(state.message, sizeof state.message, "out of memory");
+    return false;
+  }
+  if (setjmp(state.jump)) {
+    png_destroy_write_struct(&png, &info);
+    return false;
+  }
+  png_set_write_fn(png, &state, appendBytes, flushNothing);
+  png_set_IHDR(png, info, width, height, 8, format == PngFormat::Rgb8 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level(png, 6);
+  png_set_compression_buffer_size(png, 1 << 20);  // IDAT chunks of up to 1 MiB rather than 8 KiB
+  png_write_info(png, info);
+  png_write_image(png, rows);
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  return true;
 }
 
 }  // namespace
@@ -45,42 +79,13 @@ std::vector<uint8_t> encodePng(uint32_t width, uint32_t height, const std::vecto
     throw Error("PNG: " + std::to_string(width) + "x" + std::to_string(height) + " pixels of " + std::to_string(bpp) +
                 " bytes need " + std::to_string(rowBytes * height) + " bytes, got " + std::to_string(pixels.size()));
 
-  // Each row: filter byte, then the row filtered with None, Sub or Up, whichever looks smallest.
-  std::vector<uint8_t> filtered((rowBytes + 1) * height);
-  std::vector<uint8_t> sub(rowBytes), up(rowBytes);
-  for (uint32_t y = 0; y < height; ++y) {
-    const uint8_t* row = pixels.data() + y * rowBytes;
-    const uint8_t* prior = y ? row - rowBytes : nullptr;
-    for (size_t i = 0; i < rowBytes; ++i) {
-      sub[i] = uint8_t(row[i] - (i >= bpp ? row[i - bpp] : 0));
-      up[i] = uint8_t(row[i] - (prior ? prior[i] : 0));
-    }
-    uint8_t type = 0;
-    const uint8_t* best = row;
-    uint64_t bestCost = cost(row, rowBytes);
-    if (const uint64_t c = cost(sub.data(), rowBytes); c < bestCost) type = 1, best = sub.data(), bestCost = c;
-    if (const uint64_t c = cost(up.data(), rowBytes); c < bestCost) type = 2, best = up.data(), bestCost = c;
-    uint8_t* out = filtered.data() + y * (rowBytes + 1);
-    out[0] = type;
-    std::memcpy(out + 1, best, rowBytes);
-  }
-
-  uLongf compressedBytes = compressBound(uLong(filtered.size()));
-  std::vector<uint8_t> compressed(compressedBytes);
-  if (compress2(compressed.data(), &compressedBytes, filtered.data(), uLong(filtered.size()), 6) != Z_OK)
-    throw Error("PNG: zlib compression failed");
-
-  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  std::vector<uint8_t> ihdr;
-  putBE32(ihdr, width);
-  putBE32(ihdr, height);
-  const uint8_t rest[5] = {8, uint8_t(format == PngFormat::Rgb8 ? 2 : 6), 0, 0, 0};  // depth, colour type, compression, filter, interlace
-  ihdr.insert(ihdr.end(), rest, rest + 5);
-  chunk(png, "IHDR", ihdr.data(), ihdr.size());
-  constexpr size_t kMaxIdat = size_t(1) << 20;
-  for (size_t at = 0; at < compressedBytes; at += kMaxIdat)
-    chunk(png, "IDAT", compressed.data() + at, std::min<size_t>(kMaxIdat, compressedBytes - at));
-  chunk(png, "IEND", nullptr, 0);
+  // libpng reads the rows through non-const pointers but does not write to them.
+  std::vector<png_bytep> rows(height);
+  for (uint32_t y = 0; y < height; ++y) rows[y] = const_cast<png_bytep>(pixels.data() + y * rowBytes);
+  std::vector<uint8_t> png;
+  EncodeState state;
+  state.out = &png;
+  if (!encodeRows(state, width, height, format, rows.data())) throw Error(std::string("PNG: libpng: ") + state.message);
   return png;
 }
 
@@ -92,7 +97,7 @@ void writePng(const std::filesystem::path& path, uint32_t width, uint32_t height
   } catch (const Error& e) {
     throw Error("cannot save PNG to '" + path.string() + "': " + e.what());
   }
-  detail::AtomicFileWriter out(path, "PNG");
+  detail::AtomicFileWriter out(path, "PNG");  // the old file stays until the new one is complete
   out.write(png.data(), png.size());
   out.commit();
 }

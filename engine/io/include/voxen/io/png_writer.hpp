@@ -1,6 +1,6 @@
 #pragma once
-// A minimal PNG encoder (8-bit RGB or RGBA, no interlace): IHDR, IDAT through zlib, IEND.
-// Rows are filtered with "up" where that helps zlib, which makes flat map images small.
+// PNG writing through libpng: 8-bit RGB or RGBA, no interlace, only the IHDR, IDAT and IEND
+// chunks. libpng picks each row's filter, which keeps flat map images small.
 #include <cstdint>
 #include <filesystem>
 #include <vector>
