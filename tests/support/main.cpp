@@ -1,5 +1,10 @@
 // voxen_tests' main: Catch2 with a listener that turns every validation message (warning or
 // error) reported during a test case into a failure of that test case and of the process.
+//
+// The build runs this binary with --list-test-names-only and --list-tags after every link
+// (tests/support/discover_catch_cases.cmake), and ctest then runs each case in a process of
+// its own. Nothing here may create the Vulkan device before a test case asks vt::gpu() for
+// it: listing stays instant, and cases without GPU work never pay for a device.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 

@@ -3,8 +3,9 @@
 // object dies; files are written the way editors save them (temp file, then rename).
 #include <unistd.h>
 
-#include <atomic>
-#include <chrono>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -14,13 +15,14 @@ namespace vt {
 
 class TempDir {
  public:
+  // mkdtemp creates the folder atomically under a name no other process holds, so that
+  // cases that ctest runs in parallel processes never share one, even where pids repeat
+  // (processes of several containers over one /tmp).
   explicit TempDir(const std::string& tag) {
-    static std::atomic<int> counter{0};
-    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-    path_ = std::filesystem::temp_directory_path() /
-            ("voxen-test-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
-             std::to_string(stamp));
-    std::filesystem::create_directories(path_);
+    std::string pattern = (std::filesystem::temp_directory_path() / ("voxen-test-" + tag + "-XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error("cannot create a temp folder like " + pattern + ": " + std::strerror(errno));
+    path_ = pattern;
   }
   ~TempDir() {
     std::error_code ec;
