@@ -35,7 +35,6 @@ struct RenderArgs {
 };
 
 int render(const CommonOptions& options, const RenderArgs& args) {
-  using namespace voxen::painter;
   const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
   const uint32_t width = args.width, height = args.height;
   const float fov = args.fov;
