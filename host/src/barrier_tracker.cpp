@@ -37,15 +37,23 @@ size_t BarrierTracker::segmentCount(uint64_t resource) const {
 
 Barrier BarrierTracker::record(VkPipelineStageFlags stage, std::span<const ResourceAccess> accesses) {
   Barrier barrier;
+  // One lookup per access: the lists found here are updated below (references into an
+  // unordered_map stay valid while it grows).
+  targets_.clear();
   for (const ResourceAccess& access : accesses) {
-    const auto it = buffers_.find(access.resource);
-    if (it == buffers_.end() || !(access.read || access.write)) continue;
-    const Segments& segments = it->second;
+    if (!(access.read || access.write)) {
+      targets_.push_back(nullptr);
+      continue;
+    }
+    Segments& segments = buffers_[access.resource];
+    targets_.push_back(&segments);
     const uint64_t begin = access.offset, end = access.end();
     // The first segment that ends past `begin`, then every one that starts before `end`.
-    auto s = std::upper_bound(segments.begin(), segments.end(), begin,
-                              [](uint64_t offset, const Segment& seg) { return offset < seg.end; });
+    auto s = segments.size() == 1 ? segments.begin()
+                                  : std::upper_bound(segments.begin(), segments.end(), begin,
+                                                     [](uint64_t offset, const Segment& seg) { return offset < seg.end; });
     for (; s != segments.end() && s->begin < end; ++s) {
+      if (s->end <= begin) continue;
       const State& state = s->state;
       // A command in several stages needs the write visible to each of them.
       if (state.writeStage && !coversAll(state.visibleTo, stage)) {  // read-after-write, write-after-write
@@ -61,8 +69,8 @@ Barrier BarrierTracker::record(VkPipelineStageFlags stage, std::span<const Resou
     barrier.dstAccess = readAccessOf(stage) | writeAccessOf(stage);
     applyBarrier(barrier);
   }
-  for (const ResourceAccess& access : accesses)
-    if (access.read || access.write) noteAccess(buffers_[access.resource], access, stage);
+  for (size_t i = 0; i < accesses.size(); ++i)
+    if (targets_[i]) noteAccess(*targets_[i], accesses[i], stage);
   return barrier;
 }
 
@@ -76,6 +84,7 @@ void BarrierTracker::applyBarrier(const Barrier& barrier) {
         s.visibleTo |= barrier.dstStages;
       if (s.readStages && coversAll(barrier.srcStages, s.readStages)) s.readsOrderedBefore |= barrier.dstStages;
     }
+    if (segments.size() < 2) continue;
     scratch_.clear();
     for (const Segment& seg : segments) appendMerged(scratch_, seg);
     segments.swap(scratch_);
@@ -103,7 +112,16 @@ void BarrierTracker::noteAccess(Segments& segments, const ResourceAccess& access
     return s;
   };
   const uint64_t begin = access.offset, end = access.end();
-  // Rebuild the list: segments outside [begin, end) are kept, those inside are split at
+  // The common cases in place: a first access, a write over everything, the same range again.
+  if (segments.empty() || (access.write && begin <= segments.front().begin && end >= segments.back().end)) {
+    segments.assign(1, {begin, end, change(State{})});
+    return;
+  }
+  if (segments.size() == 1 && segments[0].begin == begin && segments[0].end == end) {
+    segments[0].state = change(segments[0].state);
+    return;
+  }
+  // Otherwise rebuild the list: segments outside [begin, end) are kept, those inside are split at
   // its ends and changed, and the gaps inside it become new segments.
   scratch_.clear();
   uint64_t cursor = begin;  // the first byte of [begin, end) not yet emitted

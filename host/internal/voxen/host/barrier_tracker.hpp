@@ -54,7 +54,9 @@ class BarrierTracker {
   static void appendMerged(Segments& out, const Segment& segment);
 
   std::unordered_map<uint64_t, Segments> buffers_;
-  Segments scratch_;  // reused by noteAccess, so recording does not allocate
+  // Reused from command to command, so recording does not allocate.
+  std::vector<Segments*> targets_;  // the list of each access of the command being recorded
+  Segments scratch_;
 };
 
 }  // namespace voxen
