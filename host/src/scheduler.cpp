@@ -1,10 +1,11 @@
 #include "voxen/host/scheduler.hpp"
 
 #include <algorithm>
-#include <map>
 
+#include "voxen/host/barrier_tracker.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/ring_allocator.hpp"
 #include "voxen/host/shader_library.hpp"
 
 namespace voxen {
@@ -15,19 +16,24 @@ constexpr VkDeviceSize kStagingAlignment = 16;
 
 VkDeviceSize alignUp(VkDeviceSize value, VkDeviceSize alignment) { return (value + alignment - 1) / alignment * alignment; }
 
-// One access per buffer: a pass that declares the same buffer twice reads and writes it.
-std::vector<ResourceAccess> mergeAccesses(const std::vector<BufferUse>& uses) {
-  std::map<uint64_t, ResourceAccess> merged;
-  for (const BufferUse& use : uses) {
-    if (!use.range.buffer) throw Error("a pass declared a null buffer");
-    auto& access = merged[uint64_t(use.range.buffer)];
-    access.resource = uint64_t(use.range.buffer);
-    access.read |= use.access != Access::Write;
-    access.write |= use.access != Access::Read;
-  }
-  std::vector<ResourceAccess> list;
-  for (const auto& [key, access] : merged) list.push_back(access);
-  return list;
+constexpr VkPipelineStageFlags kComputeStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+constexpr VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+// An indirect dispatch reads its counts in the draw-indirect stage, its buffers in compute.
+constexpr VkPipelineStageFlags kIndirectDispatchStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+
+// Bytes [offset, offset + size) of a range.
+BufferRange part(const BufferRange& range, VkDeviceSize offset, VkDeviceSize size) {
+  return {range.buffer, range.offset + offset, size, range.address ? range.address + offset : 0, range.name};
+}
+
+ResourceAccess accessOf(const BufferRange& range, Access access) {
+  ResourceAccess a;
+  a.resource = uint64_t(range.buffer);
+  a.read = access != Access::Write;
+  a.write = access != Access::Read;
+  a.offset = range.offset;
+  a.size = range.size;
+  return a;
 }
 
 }  // namespace
@@ -54,6 +60,10 @@ struct Scheduler::BatchSlot {
   uint32_t timedCount = 0;
   std::vector<PassRecord> passes;
   std::vector<ReadbackChunk> readbacks;
+  // Binary semaphores attached to the next submission of this slot.
+  std::vector<VkSemaphore> waitSemaphores;
+  std::vector<VkPipelineStageFlags> waitStages;
+  std::vector<VkSemaphore> signalSemaphores;
 };
 
 Scheduler::Scheduler(Device& device, ShaderLibrary& library, SchedulerOptions options)
@@ -61,8 +71,9 @@ Scheduler::Scheduler(Device& device, ShaderLibrary& library, SchedulerOptions op
       library_(library),
       options_(options),
       staging_(device, "staging ring", options.stagingBytes, MemoryKind::HostReadback),
-      ring_(options.stagingBytes),
-      transient_(device, "transient scratch", options.transientBytes * std::max(1u, options.batchesInFlight)) {
+      ring_(std::make_unique<RingAllocator>(options.stagingBytes)),
+      transient_(device, "transient scratch", options.transientBytes * std::max(1u, options.batchesInFlight)),
+      tracker_(std::make_unique<BarrierTracker>()) {
   if (options_.batchesInFlight == 0) options_.batchesInFlight = 1;
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -105,6 +116,17 @@ Scheduler::~Scheduler() {
   vkDestroySemaphore(device_.handle(), timeline_, nullptr);
 }
 
+Scheduler& Scheduler::soleSchedulerOf(Device& device) {
+  Scheduler* found = nullptr;
+  size_t count = 0;
+  for (GpuWorkTracker* tracker : device.trackers())
+    if (auto* scheduler = dynamic_cast<Scheduler*>(tracker)) found = scheduler, ++count;
+  if (count != 1)
+    throw Error("device '" + device.info().name + "' has " + std::to_string(count) +
+                " schedulers; work that must go through one needs to be given it");
+  return *found;
+}
+
 Scheduler::BatchSlot& Scheduler::current() {
   BatchSlot& slot = *slots_[slotIndex_];
   if (!slot.recording) begin(slot);
@@ -126,15 +148,33 @@ void Scheduler::begin(BatchSlot& slot) {
   slot.timedCount = 0;
   // The previous batch completes before this one starts (the submission waits on it), so
   // nothing recorded earlier needs a barrier here.
-  tracker_.reset();
+  tracker_->reset();
   // Hot reload: swap pipelines whose sources changed, before anything is recorded.
   stats_.kernelSwaps += library_.reloadChanged(lastSubmitted_);
   library_.collectRetired(lastCompleted_);
 }
 
-void Scheduler::barrierFor(const std::string& name, VkPipelineStageFlags stage, std::vector<ResourceAccess> accesses) {
+void Scheduler::collectAccesses(const std::vector<BufferUse>& uses, const char* what, const std::string& name) {
+  // One access per declared range: a range declared twice is read and written.
+  accesses_.clear();
+  for (const BufferUse& use : uses) {
+    if (!use.range.buffer) throw Error(std::string(what) + " '" + name + "' declared a null buffer");
+    const ResourceAccess access = accessOf(use.range, use.access);
+    auto same = std::find_if(accesses_.begin(), accesses_.end(), [&](const ResourceAccess& a) {
+      return a.resource == access.resource && a.offset == access.offset && a.size == access.size;
+    });
+    if (same == accesses_.end()) {
+      accesses_.push_back(access);
+    } else {
+      same->read |= access.read;
+      same->write |= access.write;
+    }
+  }
+}
+
+void Scheduler::barrierFor(const std::string& name, VkPipelineStageFlags stage) {
   BatchSlot& slot = current();
-  const Barrier barrier = tracker_.record(stage, accesses);
+  const Barrier barrier = tracker_->record(stage, accesses_);
   if (!barrier.empty()) {
     VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     memory.srcAccessMask = barrier.srcAccess;
@@ -142,34 +182,73 @@ void Scheduler::barrierFor(const std::string& name, VkPipelineStageFlags stage, 
     vkCmdPipelineBarrier(slot.cmd, barrier.srcStages, barrier.dstStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
     ++stats_.barriers;
   }
-  if (keepLog_) log_.push_back({name, stage, std::move(accesses), barrier});
+  if (keepLog_) log_.push_back({name, stage, accesses_, barrier});
+}
+
+void Scheduler::barrierFor(const std::string& name, VkPipelineStageFlags stage, const BufferRange& range, Access access) {
+  accesses_.clear();
+  accesses_.push_back(accessOf(range, access));
+  barrierFor(name, stage);
+}
+
+int32_t Scheduler::beginTimed(BatchSlot& slot) {
+  if (!slot.queries || slot.timedCount >= options_.maxTimedPassesPerBatch) return -1;
+  const auto query = int32_t(2 * slot.timedCount++);
+  vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot.queries, uint32_t(query));
+  return query;
+}
+
+void Scheduler::endTimed(BatchSlot& slot, const std::string& name, int32_t query) {
+  if (query >= 0) vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot.queries, uint32_t(query + 1));
+  slot.passes.push_back({name, query});
+}
+
+void Scheduler::checkPass(const Pass& pass) const {
+  if (!pass.kernel) throw Error("pass '" + pass.name + "' has no kernel");
+  if (pass.push.size > ShaderLibrary::kPushConstantBytes) throw Error("pass '" + pass.name + "' push constants too large");
+}
+
+void Scheduler::recordDispatch(const Pass& pass, const BufferRange* indirectArgs) {
+  collectAccesses(pass.uses, "pass", pass.name);
+  if (indirectArgs) accesses_.push_back(accessOf(*indirectArgs, Access::Read));
+  BatchSlot& slot = current();
+  barrierFor(pass.name, indirectArgs ? kIndirectDispatchStages : kComputeStage);
+  const int32_t query = beginTimed(slot);
+  vkCmdBindPipeline(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.kernel->pipeline());
+  // Always the whole range, zero-padded, so no shader ever reads unset push constants.
+  vkCmdPushConstants(slot.cmd, library_.pipelineLayout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                     ShaderLibrary::kPushConstantBytes, pass.push.bytes.data());
+  if (indirectArgs)
+    vkCmdDispatchIndirect(slot.cmd, indirectArgs->buffer, indirectArgs->offset);
+  else
+    vkCmdDispatch(slot.cmd, pass.groups[0], pass.groups[1], pass.groups[2]);
+  endTimed(slot, pass.name, query);
+  ++stats_.dispatches;
 }
 
 void Scheduler::dispatch(const Pass& pass) {
-  if (!pass.kernel) throw Error("pass '" + pass.name + "' has no kernel");
+  checkPass(pass);
   const DeviceInfo& info = device_.info();
   for (int axis = 0; axis < 3; ++axis)
     if (pass.groups[axis] > info.maxComputeWorkGroupCount[axis])
       throw Error("pass '" + pass.name + "' dispatches " + std::to_string(pass.groups[axis]) + " workgroups along " +
                   "xyz"[axis] + ", above the device's limit of " + std::to_string(info.maxComputeWorkGroupCount[axis]));
-  if (pass.push.size > ShaderLibrary::kPushConstantBytes) throw Error("pass '" + pass.name + "' push constants too large");
   if (pass.groups[0] == 0 || pass.groups[1] == 0 || pass.groups[2] == 0) return;
+  recordDispatch(pass, nullptr);
+}
 
-  BatchSlot& slot = current();
-  barrierFor(pass.name, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, mergeAccesses(pass.uses));
-  int32_t query = -1;
-  if (slot.queries && slot.timedCount < options_.maxTimedPassesPerBatch) {
-    query = int32_t(2 * slot.timedCount++);
-    vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot.queries, uint32_t(query));
-  }
-  vkCmdBindPipeline(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.kernel->pipeline());
-  // Always the whole range, zero-padded, so no shader ever reads unset push constants.
-  vkCmdPushConstants(slot.cmd, library_.pipelineLayout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                     ShaderLibrary::kPushConstantBytes, pass.push.bytes.data());
-  vkCmdDispatch(slot.cmd, pass.groups[0], pass.groups[1], pass.groups[2]);
-  if (query >= 0) vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot.queries, uint32_t(query + 1));
-  slot.passes.push_back({pass.name, query});
-  ++stats_.dispatches;
+void Scheduler::dispatchIndirect(const Pass& pass, const BufferRange& args) {
+  checkPass(pass);
+  if (!args.buffer) throw Error("indirect pass '" + pass.name + "' has no argument buffer");
+  // vkCmdDispatchIndirect: a 4-byte aligned offset and 12 bytes of counts inside the buffer.
+  if (args.offset % 4 || args.size < sizeof(uint32_t) * 3)
+    throw Error("indirect pass '" + pass.name + "': arguments in '" + std::string(args.name) + "' at offset " +
+                std::to_string(args.offset) + " (" + std::to_string(args.size) +
+                " bytes) need a 4-byte aligned offset and 12 bytes (VkDispatchIndirectCommand)");
+  BufferRange counts = args;
+  counts.size = sizeof(uint32_t) * 3;  // the bytes the GPU reads
+  recordDispatch(pass, &counts);
+  ++stats_.indirectDispatches;
 }
 
 void Scheduler::dispatchThreads(Pass pass, uint64_t threads) {
@@ -187,31 +266,55 @@ void Scheduler::dispatchThreads(Pass pass, uint64_t threads) {
   dispatch(pass);
 }
 
+void Scheduler::record(const Command& command) {
+  if (!command.record) throw Error("command '" + command.name + "' records nothing");
+  if (command.stages == 0) throw Error("command '" + command.name + "' names no pipeline stage");
+  collectAccesses(command.uses, "command", command.name);
+  BatchSlot& slot = current();
+  barrierFor(command.name, command.stages);
+  const int32_t query = beginTimed(slot);
+  command.record(slot.cmd);
+  endTimed(slot, command.name, query);
+  ++stats_.commands;
+}
+
+void Scheduler::waitSemaphoreOnSubmit(VkSemaphore semaphore, VkPipelineStageFlags stages) {
+  if (!semaphore || !stages) throw Error("waitSemaphoreOnSubmit: a semaphore and the stages that wait for it are required");
+  BatchSlot& slot = current();  // begins the batch, so that submit() sends it even if empty
+  slot.waitSemaphores.push_back(semaphore);
+  slot.waitStages.push_back(stages);
+}
+
+void Scheduler::signalSemaphoreOnSubmit(VkSemaphore semaphore) {
+  if (!semaphore) throw Error("signalSemaphoreOnSubmit: no semaphore");
+  current().signalSemaphores.push_back(semaphore);
+}
+
 VkDeviceSize Scheduler::stagingAllocate(VkDeviceSize size) {
   // Hand a half-full ring to the GPU early, so the host fills one half while the GPU
   // drains the other.
-  if (slots_[slotIndex_]->recording && slots_[slotIndex_]->stagedBytes + size > ring_.capacity() / 2) submit();
+  if (slots_[slotIndex_]->recording && slots_[slotIndex_]->stagedBytes + size > ring_->capacity() / 2) submit();
   for (;;) {
-    if (auto offset = ring_.allocate(size, kStagingAlignment, lastSubmitted_ + 1)) {
+    if (auto offset = ring_->allocate(size, kStagingAlignment, lastSubmitted_ + 1)) {
       current().stagedBytes += size;
       return *offset;
     }
     ++stats_.stagingWaits;
-    if (ring_.oldestTag() > lastSubmitted_) submit();  // the ring holds only this batch's data
-    wait(ring_.oldestTag());
+    if (ring_->oldestTag() > lastSubmitted_) submit();  // the ring holds only this batch's data
+    wait(ring_->oldestTag());
   }
 }
 
 void Scheduler::upload(const BufferRange& dst, const void* data, size_t bytes) {
   if (bytes > dst.size) throw Error("upload of " + std::to_string(bytes) + " bytes into '" + std::string(dst.name) +
                                     "' range of " + std::to_string(dst.size) + " bytes");
-  const VkDeviceSize chunkLimit = std::max<VkDeviceSize>(ring_.capacity() / 4, kStagingAlignment);
+  const VkDeviceSize chunkLimit = std::max<VkDeviceSize>(ring_->capacity() / 4, kStagingAlignment);
   const auto* source = static_cast<const std::byte*>(data);
   for (VkDeviceSize done = 0; done < bytes;) {
     const VkDeviceSize chunk = std::min<VkDeviceSize>(bytes - done, chunkLimit);
     const VkDeviceSize offset = stagingAllocate(chunk);
     std::memcpy(staging_.mapped() + offset, source + done, chunk);
-    barrierFor("upload", VK_PIPELINE_STAGE_TRANSFER_BIT, {{uint64_t(dst.buffer), false, true}});
+    barrierFor("upload", kTransferStage, part(dst, done, chunk), Access::Write);
     const VkBufferCopy region{offset, dst.offset + done, chunk};
     vkCmdCopyBuffer(current().cmd, staging_.handle(), dst.buffer, 1, &region);
     done += chunk;
@@ -221,23 +324,24 @@ void Scheduler::upload(const BufferRange& dst, const void* data, size_t bytes) {
 
 void Scheduler::fill(const BufferRange& dst, uint32_t value) {
   if (dst.offset % 4 || dst.size % 4) throw Error("fill of '" + std::string(dst.name) + "' needs 4-byte aligned offset and size");
-  barrierFor("fill", VK_PIPELINE_STAGE_TRANSFER_BIT, {{uint64_t(dst.buffer), false, true}});
+  barrierFor("fill", kTransferStage, dst, Access::Write);
   vkCmdFillBuffer(current().cmd, dst.buffer, dst.offset, dst.size, value);
 }
 
 void Scheduler::copy(const BufferRange& src, const BufferRange& dst) {
   if (src.size > dst.size) throw Error("copy from '" + std::string(src.name) + "' does not fit '" + std::string(dst.name) + "'");
-  barrierFor("copy", VK_PIPELINE_STAGE_TRANSFER_BIT, mergeAccesses({reads(src), writes(dst)}));
+  collectAccesses({reads(src), writes(part(dst, 0, src.size))}, "copy", "copy");
+  barrierFor("copy", kTransferStage);
   const VkBufferCopy region{src.offset, dst.offset, src.size};
   vkCmdCopyBuffer(current().cmd, src.buffer, dst.buffer, 1, &region);
 }
 
 void Scheduler::recordReadback(const BufferRange& src, std::shared_ptr<detail::ReadbackState> state) {
-  const VkDeviceSize chunkLimit = std::max<VkDeviceSize>(ring_.capacity() / 4, kStagingAlignment);
+  const VkDeviceSize chunkLimit = std::max<VkDeviceSize>(ring_->capacity() / 4, kStagingAlignment);
   for (VkDeviceSize done = 0; done < src.size;) {
     const VkDeviceSize chunk = std::min<VkDeviceSize>(src.size - done, chunkLimit);
     const VkDeviceSize offset = stagingAllocate(chunk);
-    barrierFor("readback", VK_PIPELINE_STAGE_TRANSFER_BIT, {{uint64_t(src.buffer), true, false}});
+    barrierFor("readback", kTransferStage, part(src, done, chunk), Access::Read);
     BatchSlot& slot = current();
     const VkBufferCopy region{src.offset + done, offset, chunk};
     vkCmdCopyBuffer(slot.cmd, src.buffer, staging_.handle(), 1, &region);
@@ -272,28 +376,39 @@ uint64_t Scheduler::submit() {
                          nullptr);
   }
   VOXEN_VK_CHECK(vkEndCommandBuffer(slot.cmd));
-  const uint64_t waitValue = lastSubmitted_;
+  // Each batch waits for the one before, which orders all their memory accesses; binary
+  // semaphores attached by the caller (a swapchain's) come after the timeline. Values of
+  // binary semaphores are ignored but must be given for every semaphore.
+  std::vector<VkSemaphore> waits{timeline_}, signals{timeline_};
+  std::vector<VkPipelineStageFlags> waitStages{VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+  waits.insert(waits.end(), slot.waitSemaphores.begin(), slot.waitSemaphores.end());
+  waitStages.insert(waitStages.end(), slot.waitStages.begin(), slot.waitStages.end());
+  signals.insert(signals.end(), slot.signalSemaphores.begin(), slot.signalSemaphores.end());
   const uint64_t signalValue = lastSubmitted_ + 1;
+  std::vector<uint64_t> waitValues(waits.size(), 0), signalValues(signals.size(), 0);
+  waitValues[0] = lastSubmitted_;
+  signalValues[0] = signalValue;
   VkTimelineSemaphoreSubmitInfo timelineInfo{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  timelineInfo.waitSemaphoreValueCount = 1;
-  timelineInfo.pWaitSemaphoreValues = &waitValue;
-  timelineInfo.signalSemaphoreValueCount = 1;
-  timelineInfo.pSignalSemaphoreValues = &signalValue;
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  timelineInfo.waitSemaphoreValueCount = uint32_t(waitValues.size());
+  timelineInfo.pWaitSemaphoreValues = waitValues.data();
+  timelineInfo.signalSemaphoreValueCount = uint32_t(signalValues.size());
+  timelineInfo.pSignalSemaphoreValues = signalValues.data();
   VkSubmitInfo submitInfo{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submitInfo.pNext = &timelineInfo;
-  // Each batch waits for the one before, which orders all their memory accesses.
-  submitInfo.waitSemaphoreCount = 1;
-  submitInfo.pWaitSemaphores = &timeline_;
-  submitInfo.pWaitDstStageMask = &waitStage;
+  submitInfo.waitSemaphoreCount = uint32_t(waits.size());
+  submitInfo.pWaitSemaphores = waits.data();
+  submitInfo.pWaitDstStageMask = waitStages.data();
   submitInfo.commandBufferCount = 1;
   submitInfo.pCommandBuffers = &slot.cmd;
-  submitInfo.signalSemaphoreCount = 1;
-  submitInfo.pSignalSemaphores = &timeline_;
+  submitInfo.signalSemaphoreCount = uint32_t(signals.size());
+  submitInfo.pSignalSemaphores = signals.data();
   VOXEN_VK_CHECK(vkQueueSubmit(device_.queue(), 1, &submitInfo, VK_NULL_HANDLE));
   slot.recording = false;
   slot.retired = false;
   slot.value = signalValue;
+  slot.waitSemaphores.clear();
+  slot.waitStages.clear();
+  slot.signalSemaphores.clear();
   lastSubmitted_ = signalValue;
   slotIndex_ = (slotIndex_ + 1) % uint32_t(slots_.size());
   ++stats_.submissions;
@@ -333,7 +448,7 @@ uint64_t Scheduler::completedValue() {
 uint64_t Scheduler::lastUseOf(VkBuffer buffer) {
   // Recorded commands that name the buffer are submitted rather than lost. Older batches
   // are not tracked per buffer: any of them still in flight may use it.
-  if (slots_[slotIndex_]->recording && tracker_.touched(uint64_t(buffer))) submit();
+  if (slots_[slotIndex_]->recording && tracker_->touched(uint64_t(buffer))) submit();
   return lastSubmitted_;
 }
 
@@ -355,9 +470,13 @@ void Scheduler::retire(BatchSlot& slot) {
                                          stamps.size() * sizeof(uint64_t), stamps.data(), sizeof(uint64_t),
                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     const double period = device_.info().timestampPeriodNs;
-    for (const auto& pass : slot.passes)
-      profile_.add(pass.name, pass.query < 0 ? 0.0 : double(stamps[pass.query + 1] - stamps[pass.query]) * period * 1e-6,
-                   pass.query >= 0);
+    for (const auto& pass : slot.passes) {
+      double ms = 0.0;
+      // A pair out of order (lavapipe after graphics work) reads as zero, not as 2^64 ticks.
+      if (pass.query >= 0 && stamps[pass.query + 1] > stamps[pass.query])
+        ms = double(stamps[pass.query + 1] - stamps[pass.query]) * period * 1e-6;
+      profile_.add(pass.name, ms, pass.query >= 0);
+    }
   } else {
     for (const auto& pass : slot.passes) profile_.add(pass.name, 0.0, false);
   }
@@ -377,7 +496,7 @@ void Scheduler::retireCompleted() {
     if (!slot->retired && !slot->recording && slot->value <= lastCompleted_) done.push_back(slot.get());
   std::sort(done.begin(), done.end(), [](const BatchSlot* a, const BatchSlot* b) { return a->value < b->value; });
   for (BatchSlot* slot : done) retire(*slot);
-  ring_.release(lastCompleted_);
+  ring_->release(lastCompleted_);
   device_.collectGarbage();
 }
 

@@ -9,6 +9,7 @@
 #include "voxen/host/embedded_shaders.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/file_watcher.hpp"
+#include "voxen/host/shader_compiler.hpp"
 
 namespace voxen {
 

@@ -12,7 +12,6 @@ using voxen::Error;
 namespace {
 
 constexpr uint32_t kFramesInFlight = 2;
-constexpr uint64_t kWaitTimeoutNs = 60ull * 1000 * 1000 * 1000;     // a frame slower than this is a hang
 constexpr uint64_t kAcquireTimeoutNs = 10ull * 1000 * 1000 * 1000;  // the window system gives no image
 
 constexpr VkImageSubresourceRange kColorRange{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
@@ -28,17 +27,6 @@ VkImageMemoryBarrier imageBarrier(VkImage image, VkImageLayout from, VkImageLayo
   b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.image = image;
   b.subresourceRange = kColorRange;
-  return b;
-}
-
-VkBufferMemoryBarrier bufferBarrier(const voxen::Buffer& buffer, VkAccessFlags srcAccess, VkAccessFlags dstAccess) {
-  VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  b.srcAccessMask = srcAccess;
-  b.dstAccessMask = dstAccess;
-  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.buffer = buffer.handle();
-  b.offset = 0;
-  b.size = VK_WHOLE_SIZE;
   return b;
 }
 
@@ -62,16 +50,11 @@ Presenter::Presenter(voxen::Scheduler& scheduler, Swapchain& swapchain, uint32_t
                 std::to_string(int(swapchain.format())) + ")");
   if (source & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) stretchFilter_ = VK_FILTER_LINEAR;
 
-  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  poolInfo.queueFamilyIndex = device_.queueFamily();
-  VOXEN_VK_CHECK(vkCreateCommandPool(device_.handle(), &poolInfo, nullptr, &pool_));
   slots_.resize(kFramesInFlight);
   try {
-    for (uint32_t i = 0; i < kFramesInFlight; ++i) createSlot(slots_[i], i);
+    for (auto& slot : slots_) createSlot(slot);
   } catch (...) {
     for (auto& slot : slots_) destroySlot(slot);
-    vkDestroyCommandPool(device_.handle(), pool_, nullptr);
     throw;
   }
 }
@@ -83,13 +66,10 @@ Presenter::~Presenter() {
     vkDeviceWaitIdle(device_.handle());  // destruction must not throw; drain the GPU instead
   }
   for (auto& slot : slots_) destroySlot(slot);
-  vkDestroyCommandPool(device_.handle(), pool_, nullptr);
 }
 
-void Presenter::createSlot(Slot& slot, uint32_t index) {
+void Presenter::createSlot(Slot& slot) {
   const VkDevice vk = device_.handle();
-  slot.staging = voxen::Buffer(device_, "present staging " + std::to_string(index), uint64_t(width_) * height_ * 4);
-
   VkImageCreateInfo imageInfo{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   imageInfo.imageType = VK_IMAGE_TYPE_2D;
   imageInfo.format = imageFormat_;
@@ -110,15 +90,6 @@ void Presenter::createSlot(Slot& slot, uint32_t index) {
   if (allocation.memoryTypeIndex == UINT32_MAX) throw Error("no memory type fits the presenter's RGBA8 image");
   VOXEN_VK_CHECK(vkAllocateMemory(vk, &allocation, nullptr, &slot.memory));
   VOXEN_VK_CHECK(vkBindImageMemory(vk, slot.image, slot.memory, 0));
-
-  VkCommandBufferAllocateInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  cmdInfo.commandPool = pool_;
-  cmdInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cmdInfo.commandBufferCount = 1;
-  VOXEN_VK_CHECK(vkAllocateCommandBuffers(vk, &cmdInfo, &slot.cmd));
-  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  fenceInfo.flags = VK_FENCE_CREATE_SIGNALED_BIT;  // a fresh slot is free
-  VOXEN_VK_CHECK(vkCreateFence(vk, &fenceInfo, nullptr, &slot.done));
   const VkSemaphoreCreateInfo semaphoreInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   VOXEN_VK_CHECK(vkCreateSemaphore(vk, &semaphoreInfo, nullptr, &slot.acquired));
 }
@@ -126,21 +97,17 @@ void Presenter::createSlot(Slot& slot, uint32_t index) {
 void Presenter::destroySlot(Slot& slot) {
   const VkDevice vk = device_.handle();
   if (slot.acquired) vkDestroySemaphore(vk, slot.acquired, nullptr);
-  if (slot.done) vkDestroyFence(vk, slot.done, nullptr);
   if (slot.image) vkDestroyImage(vk, slot.image, nullptr);
   if (slot.memory) vkFreeMemory(vk, slot.memory, nullptr);
-  slot = Slot{};  // the command buffer goes with the pool; the staging buffer with its destructor
+  slot = Slot{};
 }
 
-void Presenter::waitSlot(const Slot& slot) const {
-  const VkResult result = vkWaitForFences(device_.handle(), 1, &slot.done, VK_TRUE, kWaitTimeoutNs);
-  if (result == VK_TIMEOUT) throw Error("a presented frame did not finish within 60 s");
-  VOXEN_VK_CHECK(result);
+void Presenter::waitSlot(const Slot& slot) {
+  if (slot.submitted) scheduler_.wait(slot.submitted);  // times out with an Error rather than hanging
 }
 
 void Presenter::waitIdle() {
-  for (const auto& slot : slots_)
-    if (slot.done) waitSlot(slot);
+  for (const auto& slot : slots_) waitSlot(slot);
 }
 
 Presenter::Outcome Presenter::present(const voxen::BufferRange& rgba, bool capture) {
@@ -148,7 +115,7 @@ Presenter::Outcome Presenter::present(const voxen::BufferRange& rgba, bool captu
     throw Error("present: '" + std::string(rgba.name) + "' holds " + std::to_string(rgba.size) + " bytes, not " +
                 std::to_string(width_) + "x" + std::to_string(height_) + " RGBA8 pixels");
   Slot& slot = slots_[next_];
-  waitSlot(slot);  // its staging buffer, image and command buffer are free from here on
+  waitSlot(slot);  // its image and acquire semaphore are free from here on
 
   uint32_t imageIndex = 0;
   const VkResult acquired =
@@ -157,36 +124,28 @@ Presenter::Outcome Presenter::present(const voxen::BufferRange& rgba, bool captu
   if (acquired == VK_TIMEOUT || acquired == VK_NOT_READY) throw Error("the window system gave no swapchain image within 10 s");
   if (acquired != VK_SUBOPTIMAL_KHR) VOXEN_VK_CHECK(acquired);
 
-  // The scheduler orders this copy after the frame that wrote `rgba` and before anything
-  // it records later reuses `rgba`.
-  scheduler_.copy(rgba, slot.staging.range());
+  // The frame's own work goes to the GPU now, in a batch that need not wait for the window
+  // system; the batch below waits for the acquired image.
   scheduler_.submit();
-
+  std::vector<voxen::BufferUse> uses = {voxen::reads(rgba)};
   if (capture) {
     const VkExtent2D extent = swapchain_.extent();
     const uint64_t bytes = uint64_t(extent.width) * extent.height * 4;
-    if (captureBuffer_.size() != bytes) {
-      waitIdle();  // our own submissions may still write the old buffer
-      captureBuffer_ = voxen::Buffer(device_, "screenshot", bytes, voxen::MemoryKind::HostReadback);
-    }
-    captureSlot_ = int(next_);
+    // A buffer replaced here is destroyed once the GPU no longer uses it.
+    if (captureBuffer_.size() != bytes) captureBuffer_ = voxen::Buffer(device_, "screenshot", bytes);
     captureExtent_ = extent;
     captureBgra_ = swapchain_.bgra();
+    uses.push_back(voxen::writes(captureBuffer_.range()));
   }
-  record(slot, imageIndex, capture);
-
-  VOXEN_VK_CHECK(vkResetFences(device_.handle(), 1, &slot.done));
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT;  // the first write to the image is a transfer
   const VkSemaphore finished = swapchain_.renderFinished(imageIndex);
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.waitSemaphoreCount = 1;
-  submit.pWaitSemaphores = &slot.acquired;
-  submit.pWaitDstStageMask = &waitStage;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &slot.cmd;
-  submit.signalSemaphoreCount = 1;
-  submit.pSignalSemaphores = &finished;
-  VOXEN_VK_CHECK(vkQueueSubmit(device_.queue(), 1, &submit, slot.done));
+  scheduler_.waitSemaphoreOnSubmit(slot.acquired, VK_PIPELINE_STAGE_TRANSFER_BIT);  // the first write to the image is a transfer
+  scheduler_.signalSemaphoreOnSubmit(finished);
+  scheduler_.record({.name = "present",
+                     .stages = VK_PIPELINE_STAGE_TRANSFER_BIT,
+                     .uses = std::move(uses),
+                     .record = [&](VkCommandBuffer cmd) { record(cmd, slot, rgba, imageIndex, capture); }});
+  if (capture) capture_ = scheduler_.readback<uint8_t>(captureBuffer_.range());
+  slot.submitted = scheduler_.submit();
   next_ = (next_ + 1) % uint32_t(slots_.size());
 
   VkPresentInfoKHR presentInfo{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
@@ -205,26 +164,24 @@ Presenter::Outcome Presenter::present(const voxen::BufferRange& rgba, bool captu
   return outcome;
 }
 
-void Presenter::record(Slot& slot, uint32_t imageIndex, bool capture) {
+void Presenter::record(VkCommandBuffer cmd, const Slot& slot, const voxen::BufferRange& rgba, uint32_t imageIndex,
+                       bool capture) {
   const VkImage target = swapchain_.images()[imageIndex];
   const VkExtent2D extent = swapchain_.extent();
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VOXEN_VK_CHECK(vkBeginCommandBuffer(slot.cmd, &begin));
   const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
 
-  // The scheduler's copy into staging (an earlier submission on this queue) before our
-  // read; the image's old contents are not needed.
+  // The image's old contents are not needed. (The scheduler's barrier before this command
+  // orders the read of `rgba` after the frame's writes.)
   {
-    const VkBufferMemoryBarrier staged = bufferBarrier(slot.staging, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     const VkImageMemoryBarrier toCopy = imageBarrier(slot.image, VK_IMAGE_LAYOUT_UNDEFINED,
                                                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
-    vkCmdPipelineBarrier(slot.cmd, transfer, transfer, 0, 0, nullptr, 1, &staged, 1, &toCopy);
+    vkCmdPipelineBarrier(cmd, transfer, transfer, 0, 0, nullptr, 0, nullptr, 1, &toCopy);
   }
   VkBufferImageCopy copy{};
+  copy.bufferOffset = rgba.offset;
   copy.imageSubresource = kColorLayers;
   copy.imageExtent = {width_, height_, 1};
-  vkCmdCopyBufferToImage(slot.cmd, slot.staging.handle(), slot.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+  vkCmdCopyBufferToImage(cmd, rgba.buffer, slot.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
 
   // The copied image becomes the blit's source. The swapchain image's transition waits at
   // the transfer stage, where the submission waits for the acquire semaphore.
@@ -233,48 +190,41 @@ void Presenter::record(Slot& slot, uint32_t imageIndex, bool capture) {
         imageBarrier(slot.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                      VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT),
         imageBarrier(target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT)};
-    vkCmdPipelineBarrier(slot.cmd, transfer, transfer, 0, 0, nullptr, 0, nullptr, 2, barriers);
+    vkCmdPipelineBarrier(cmd, transfer, transfer, 0, 0, nullptr, 0, nullptr, 2, barriers);
   }
   VkImageBlit blit{};
   blit.srcSubresource = blit.dstSubresource = kColorLayers;
   blit.srcOffsets[1] = {int32_t(width_), int32_t(height_), 1};
   blit.dstOffsets[1] = {int32_t(extent.width), int32_t(extent.height), 1};
   const bool sameSize = extent.width == width_ && extent.height == height_;
-  vkCmdBlitImage(slot.cmd, slot.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
-                 &blit, sameSize ? VK_FILTER_NEAREST : stretchFilter_);
+  vkCmdBlitImage(cmd, slot.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit,
+                 sameSize ? VK_FILTER_NEAREST : stretchFilter_);
 
   if (capture) {
+    // Into the capture buffer, which the scheduler then reads back (it declared the write).
     const VkImageMemoryBarrier toRead = imageBarrier(target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                                      VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    vkCmdPipelineBarrier(slot.cmd, transfer, transfer, 0, 0, nullptr, 0, nullptr, 1, &toRead);
+    vkCmdPipelineBarrier(cmd, transfer, transfer, 0, 0, nullptr, 0, nullptr, 1, &toRead);
     VkBufferImageCopy readback{};
     readback.imageSubresource = kColorLayers;
     readback.imageExtent = {extent.width, extent.height, 1};
-    vkCmdCopyImageToBuffer(slot.cmd, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, captureBuffer_.handle(), 1, &readback);
+    vkCmdCopyImageToBuffer(cmd, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, captureBuffer_.handle(), 1, &readback);
     const VkImageMemoryBarrier toPresent =
         imageBarrier(target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, 0, 0);
-    const VkBufferMemoryBarrier toHost = bufferBarrier(captureBuffer_, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT);
-    vkCmdPipelineBarrier(slot.cmd, transfer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1,
-                         &toHost, 1, &toPresent);
+    vkCmdPipelineBarrier(cmd, transfer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0, nullptr, 1, &toPresent);
   } else {
     const VkImageMemoryBarrier toPresent = imageBarrier(target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                                         VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_ACCESS_TRANSFER_WRITE_BIT, 0);
-    vkCmdPipelineBarrier(slot.cmd, transfer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0, nullptr, 1, &toPresent);
+    vkCmdPipelineBarrier(cmd, transfer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0, nullptr, 1, &toPresent);
   }
-  VOXEN_VK_CHECK(vkEndCommandBuffer(slot.cmd));
 }
 
 CapturedImage Presenter::takeCapture() {
-  if (captureSlot_ < 0) throw Error("takeCapture() without a present(capture = true) before it");
-  waitSlot(slots_[captureSlot_]);
-  captureSlot_ = -1;
-  const std::byte* mapped = captureBuffer_.mapped();
-  if (!mapped) throw Error("the screenshot buffer is not host-visible");
+  if (!capture_.valid()) throw Error("takeCapture() without a present(capture = true) before it");
   CapturedImage image;
   image.width = captureExtent_.width;
   image.height = captureExtent_.height;
-  image.rgba.resize(uint64_t(image.width) * image.height * 4);
-  std::memcpy(image.rgba.data(), mapped, image.rgba.size());
+  image.rgba = capture_.get();  // waits for the frame
   if (captureBgra_)
     for (size_t i = 0; i < image.rgba.size(); i += 4) std::swap(image.rgba[i], image.rgba[i + 2]);
   return image;

@@ -1,13 +1,13 @@
 #pragma once
 // Shows an RGBA8 buffer (the painter's frame: row-major, top row first) in a swapchain.
 //
-// Per frame: the scheduler copies the buffer into this frame slot's staging buffer (so the
-// scheduler, which owns the source, orders the copy after the frame's writes and before the
-// source is reused); our own command buffer then copies staging into an RGBA8 image and
-// blits that into the acquired swapchain image. The blit converts RGBA to the swapchain's
-// BGRA where needed and stretches the frame over a resized window. The submission waits
-// for the acquire semaphore and signals the image's present semaphore; a fence per slot
-// says when the slot's staging buffer, image and command buffer are free again.
+// Per frame, one command recorded through the scheduler copies the buffer into this frame
+// slot's RGBA8 image and blits that into the acquired swapchain image. The command declares
+// that it reads the buffer, so the scheduler orders it after the frame's writes and before
+// the buffer is reused; the image layouts it handles itself. The blit converts RGBA to the
+// swapchain's BGRA where needed and stretches the frame over a resized window. The batch
+// that carries the command waits for the acquire semaphore and signals the image's present
+// semaphore; its timeline value says when the slot's image and semaphore are free again.
 #include <volk.h>
 
 #include <cstdint>
@@ -46,17 +46,15 @@ class Presenter {
 
  private:
   struct Slot {
-    voxen::Buffer staging;  // this frame's pixels, written by the scheduler's copy
     VkImage image = VK_NULL_HANDLE;  // RGBA8, the blit's source
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence done = VK_NULL_HANDLE;
     VkSemaphore acquired = VK_NULL_HANDLE;
+    uint64_t submitted = 0;  // the scheduler's timeline value of the batch that last used the slot
   };
-  void createSlot(Slot& slot, uint32_t index);
+  void createSlot(Slot& slot);
   void destroySlot(Slot& slot);
-  void waitSlot(const Slot& slot) const;
-  void record(Slot& slot, uint32_t imageIndex, bool capture);
+  void waitSlot(const Slot& slot);
+  void record(VkCommandBuffer cmd, const Slot& slot, const voxen::BufferRange& rgba, uint32_t imageIndex, bool capture);
 
   voxen::Scheduler& scheduler_;
   voxen::Device& device_;
@@ -64,14 +62,13 @@ class Presenter {
   uint32_t width_, height_;
   VkFormat imageFormat_;
   VkFilter stretchFilter_ = VK_FILTER_NEAREST;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
   std::vector<Slot> slots_;
   uint32_t next_ = 0;
-  // The pending capture: the swapchain image copied into host-visible memory.
+  // The pending capture: the swapchain image copied into a buffer, then read back.
   voxen::Buffer captureBuffer_;
   VkExtent2D captureExtent_{};
   bool captureBgra_ = false;
-  int captureSlot_ = -1;
+  voxen::Future<uint8_t> capture_;
 };
 
 }  // namespace voxel_painter

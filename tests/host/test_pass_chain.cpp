@@ -6,6 +6,7 @@
 
 #include "support/gpu_fixture.hpp"
 #include "support/hazard_oracle.hpp"
+#include "scheduler_log.hpp"
 #include "voxen/gpu/selftest/selftest_push.h"
 #include "voxen/host/error.hpp"
 
@@ -13,33 +14,10 @@ namespace {
 
 constexpr VkPipelineStageFlags kCompute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 
-std::vector<vt::OracleCommand> oracleView(const std::vector<voxen::RecordedCommand>& log) {
-  std::vector<vt::OracleCommand> commands;
-  for (const auto& c : log) commands.push_back({c.name, c.stage, c.accesses, c.barrierBefore});
-  return commands;
-}
-
-std::string dump(const std::vector<voxen::RecordedCommand>& log) {
-  std::string text;
-  for (size_t i = 0; i < log.size(); ++i) {
-    const auto& b = log[i].barrierBefore;
-    text += "\n  #" + std::to_string(i) + " " + log[i].name + " [" + vt::stageName(log[i].stage) + "]";
-    if (!b.empty()) text += "  barrier " + vt::stageName(b.srcStages) + " -> " + vt::stageName(b.dstStages);
-  }
-  return text;
-}
-
-const voxen::RecordedCommand* find(const std::vector<voxen::RecordedCommand>& log, const std::string& name,
-                                   size_t* index = nullptr) {
-  for (size_t i = 0; i < log.size(); ++i)
-    if (log[i].name == name) {
-      if (index) *index = i;
-      return &log[i];
-    }
-  return nullptr;
-}
-
-bool hasBits(VkFlags set, VkFlags bits) { return (set & bits) == bits; }
+using vt::dump;
+using vt::find;
+using vt::hasBits;
+using vt::oracleView;
 
 }  // namespace
 

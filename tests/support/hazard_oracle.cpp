@@ -1,5 +1,6 @@
 #include "support/hazard_oracle.hpp"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -9,33 +10,43 @@ namespace {
 
 bool contains(VkFlags set, VkFlags subset) { return (set & subset) == subset; }
 
-bool reads(const OracleCommand& c, uint64_t resource) {
-  for (const auto& a : c.accesses)
-    if (a.resource == resource && a.read) return true;
-  return false;
+using voxen::ResourceAccess;
+using Intervals = std::vector<std::pair<uint64_t, uint64_t>>;  // sorted, disjoint [begin, end)
+
+void addInterval(Intervals& set, uint64_t begin, uint64_t end) {
+  set.emplace_back(begin, end);
+  std::sort(set.begin(), set.end());
+  Intervals merged;
+  for (const auto& [b, e] : set) {
+    if (!merged.empty() && b <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, e);
+    else
+      merged.emplace_back(b, e);
+  }
+  set.swap(merged);
 }
 
-bool writes(const OracleCommand& c, uint64_t resource) {
-  for (const auto& a : c.accesses)
-    if (a.resource == resource && a.write) return true;
-  return false;
-}
-
-std::set<uint64_t> resourcesOf(const OracleCommand& c) {
-  std::set<uint64_t> set;
-  for (const auto& a : c.accesses) set.insert(a.resource);
-  return set;
+// Whether some byte of [begin, end) lies outside `set`.
+bool leavesUncovered(const Intervals& set, uint64_t begin, uint64_t end) {
+  uint64_t cursor = begin;
+  for (const auto& [b, e] : set) {
+    if (b > cursor) break;
+    cursor = std::max(cursor, e);
+    if (cursor >= end) return false;
+  }
+  return cursor < end;
 }
 
 enum class Hazard { None, RAW, WAW, WAR };
 
-// The hazard of j's access to `resource` against i's (write hazards win: a read-write
-// command after a write is both RAW and WAW, and needs what WAW and RAW need).
-std::vector<Hazard> hazards(const OracleCommand& i, const OracleCommand& j, uint64_t resource) {
+// The hazards of access `j` against an earlier overlapping access `i` (a read-write access
+// after a write is both RAW and WAW, and needs what both need).
+std::vector<Hazard> hazards(const ResourceAccess& i, const ResourceAccess& j) {
   std::vector<Hazard> list;
-  if (writes(i, resource) && reads(j, resource)) list.push_back(Hazard::RAW);
-  if (writes(i, resource) && writes(j, resource)) list.push_back(Hazard::WAW);
-  if (reads(i, resource) && writes(j, resource)) list.push_back(Hazard::WAR);
+  if (!i.overlaps(j)) return list;
+  if (i.write && j.read) list.push_back(Hazard::RAW);
+  if (i.write && j.write) list.push_back(Hazard::WAW);
+  if (i.read && j.write) list.push_back(Hazard::WAR);
   return list;
 }
 
@@ -52,8 +63,10 @@ std::string describeCommand(const std::vector<OracleCommand>& commands, size_t i
   const auto& c = commands[index];
   std::ostringstream out;
   out << "#" << index << " '" << c.name << "' " << stageName(c.stage) << " {";
-  for (const auto& a : c.accesses)
+  for (const auto& a : c.accesses) {
     out << " r" << a.resource << (a.read && a.write ? ":rw" : a.write ? ":w" : ":r");
+    if (a.offset != 0 || a.size != ResourceAccess::kWholeResource) out << "[" << a.offset << "," << a.end() << ")";
+  }
   out << " } barrier before: ";
   if (c.barrierBefore.empty())
     out << "none";
@@ -85,6 +98,8 @@ std::string stageName(VkPipelineStageFlags stages) {
   add(VK_PIPELINE_STAGE_TRANSFER_BIT, "TRANSFER");
   add(VK_PIPELINE_STAGE_HOST_BIT, "HOST");
   add(VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, "INDIRECT");
+  add(VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, "VERTEX");
+  add(VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, "FRAGMENT");
   add(VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, "TOP");
   add(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, "BOTTOM");
   add(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, "ALL");
@@ -95,25 +110,33 @@ std::string stageName(VkPipelineStageFlags stages) {
 std::vector<std::string> checkDirectBarriers(const std::vector<OracleCommand>& commands) {
   std::vector<std::string> problems;
   for (size_t j = 0; j < commands.size(); ++j) {
-    for (uint64_t resource : resourcesOf(commands[j])) {
-      // Walk back from j to the nearest earlier write of the resource (inclusive).
-      for (size_t i = j; i-- > 0;) {
-        for (Hazard h : hazards(commands[i], commands[j], resource)) {
-          bool covered = false;
-          for (size_t k = i + 1; k <= j && !covered; ++k) {
-            const voxen::Barrier& b = commands[k].barrierBefore;
-            if (b.empty()) continue;
-            bool ok = contains(b.srcStages, commands[i].stage) && contains(b.dstStages, commands[j].stage);
-            if (h == Hazard::RAW || h == Hazard::WAW) ok = ok && contains(b.srcAccess, voxen::writeAccessOf(commands[i].stage));
-            if (h == Hazard::RAW) ok = ok && contains(b.dstAccess, voxen::readAccessOf(commands[j].stage));
-            covered = ok;
+    for (const ResourceAccess& aj : commands[j].accesses) {
+      // Walk back from j. `shadow`: bytes of aj's range written by commands between i and j;
+      // where they cover the overlap, j depends on the nearer write, not on i.
+      Intervals shadow;
+      for (size_t i = j; i-- > 0 && leavesUncovered(shadow, aj.offset, aj.end());) {
+        for (const ResourceAccess& ai : commands[i].accesses) {
+          const std::vector<Hazard> found = hazards(ai, aj);
+          if (found.empty() || !leavesUncovered(shadow, std::max(ai.offset, aj.offset), std::min(ai.end(), aj.end())))
+            continue;
+          for (Hazard h : found) {
+            bool covered = false;
+            for (size_t k = i + 1; k <= j && !covered; ++k) {
+              const voxen::Barrier& b = commands[k].barrierBefore;
+              if (b.empty()) continue;
+              bool ok = contains(b.srcStages, commands[i].stage) && contains(b.dstStages, commands[j].stage);
+              if (h == Hazard::RAW || h == Hazard::WAW) ok = ok && contains(b.srcAccess, voxen::writeAccessOf(commands[i].stage));
+              if (h == Hazard::RAW) ok = ok && contains(b.dstAccess, voxen::readAccessOf(commands[j].stage));
+              covered = ok;
+            }
+            if (!covered)
+              problems.push_back(std::string(hazardName(h)) + " on resource " + std::to_string(aj.resource) + " between #" +
+                                 std::to_string(i) + " and #" + std::to_string(j) + " has no covering barrier; commands:" +
+                                 describeAll(commands));
           }
-          if (!covered)
-            problems.push_back(std::string(hazardName(h)) + " on resource " + std::to_string(resource) + " between #" +
-                               std::to_string(i) + " and #" + std::to_string(j) + " has no covering barrier; commands:" +
-                               describeAll(commands));
         }
-        if (writes(commands[i], resource)) break;  // earlier accesses are ordered through this write
+        for (const ResourceAccess& ai : commands[i].accesses)
+          if (ai.write && ai.overlaps(aj)) addInterval(shadow, std::max(ai.offset, aj.offset), std::min(ai.end(), aj.end()));
       }
     }
   }
@@ -123,21 +146,24 @@ std::vector<std::string> checkDirectBarriers(const std::vector<OracleCommand>& c
 std::vector<std::string> checkChains(const std::vector<OracleCommand>& commands) {
   std::vector<std::string> problems;
   for (size_t j = 0; j < commands.size(); ++j) {
-    for (uint64_t resource : resourcesOf(commands[j])) {
-      for (size_t i = 0; i < j; ++i) {
-        if (hazards(commands[i], commands[j], resource).empty()) continue;
-        // Stages that run after i by some chain of the barriers placed in (i, j].
-        VkPipelineStageFlags after = 0;
-        for (size_t k = i + 1; k <= j; ++k) {
-          const voxen::Barrier& b = commands[k].barrierBefore;
-          if (b.empty()) continue;
-          if (contains(b.srcStages, commands[i].stage) || (b.srcStages & after)) after |= b.dstStages;
-        }
-        if (!contains(after, commands[j].stage))
-          problems.push_back(std::string("#").append(std::to_string(j)) + " is not ordered after #" + std::to_string(i) +
-                             " (conflicting access to resource " + std::to_string(resource) + "); commands:" +
-                             describeAll(commands));
+    for (size_t i = 0; i < j; ++i) {
+      bool conflict = false;
+      uint64_t resource = 0;
+      for (const ResourceAccess& aj : commands[j].accesses)
+        for (const ResourceAccess& ai : commands[i].accesses)
+          if (!hazards(ai, aj).empty()) conflict = true, resource = aj.resource;
+      if (!conflict) continue;
+      // Stages that run after i by some chain of the barriers placed in (i, j].
+      VkPipelineStageFlags after = 0;
+      for (size_t k = i + 1; k <= j; ++k) {
+        const voxen::Barrier& b = commands[k].barrierBefore;
+        if (b.empty()) continue;
+        if (contains(b.srcStages, commands[i].stage) || (b.srcStages & after)) after |= b.dstStages;
       }
+      if (!contains(after, commands[j].stage))
+        problems.push_back(std::string("#").append(std::to_string(j)) + " is not ordered after #" + std::to_string(i) +
+                           " (conflicting access to resource " + std::to_string(resource) + "); commands:" +
+                           describeAll(commands));
     }
   }
   return problems;
@@ -145,15 +171,15 @@ std::vector<std::string> checkChains(const std::vector<OracleCommand>& commands)
 
 std::vector<std::string> checkNoSpuriousBarriers(const std::vector<OracleCommand>& commands) {
   std::vector<std::string> problems;
-  std::set<uint64_t> touched;
   for (size_t j = 0; j < commands.size(); ++j) {
     bool fresh = true;
-    for (uint64_t resource : resourcesOf(commands[j]))
-      if (touched.count(resource)) fresh = false;
+    for (size_t i = 0; i < j && fresh; ++i)
+      for (const ResourceAccess& ai : commands[i].accesses)
+        for (const ResourceAccess& aj : commands[j].accesses)
+          if (ai.overlaps(aj)) fresh = false;
     if (fresh && !commands[j].barrierBefore.empty())
-      problems.push_back(std::string("#").append(std::to_string(j)) + " touches only buffers no earlier command used, yet got a barrier; commands:" +
-                         describeAll(commands));
-    for (uint64_t resource : resourcesOf(commands[j])) touched.insert(resource);
+      problems.push_back(std::string("#").append(std::to_string(j)) +
+                         " touches only bytes no earlier command used, yet got a barrier; commands:" + describeAll(commands));
   }
   return problems;
 }

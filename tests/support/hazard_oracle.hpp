@@ -4,10 +4,11 @@
 // hazard the barriers fail to cover. Used on BarrierTracker directly (random sequences)
 // and on the scheduler's recording log.
 //
-// For every pair i < j on one resource where i's access and j's access conflict
-// (read-after-write, write-after-write, write-after-read) and no write to that resource
-// lies strictly between them (the nearer write is then the one j depends on), some barrier
-// placed before a command k with i < k <= j must have
+// Accesses name byte ranges; two accesses conflict only where their ranges overlap.
+// For every pair i < j of overlapping accesses to one resource that conflict
+// (read-after-write, write-after-write, write-after-read), where some byte of the overlap
+// is written by no command strictly between them (otherwise j depends on that nearer
+// write instead), some barrier placed before a command k with i < k <= j must have
 //   srcStages >= stage(i) and dstStages >= stage(j), and for RAW and WAW also
 //   srcAccess >= the write access of stage(i) (the write is made available), and for RAW
 //   dstAccess >= the read access of stage(j) (and visible to the reader).
@@ -18,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "voxen/host/barrier_tracker.hpp"
+#include "voxen/host/recorded_command.hpp"
 
 namespace vt {
 
@@ -33,7 +34,7 @@ struct OracleCommand {
 std::vector<std::string> checkDirectBarriers(const std::vector<OracleCommand>& commands);
 // Every conflicting pair (adjacent or not) is ordered by a chain of barriers.
 std::vector<std::string> checkChains(const std::vector<OracleCommand>& commands);
-// Commands whose resources no earlier command touched must get no barrier.
+// Commands whose byte ranges no earlier command touched must get no barrier.
 std::vector<std::string> checkNoSpuriousBarriers(const std::vector<OracleCommand>& commands);
 
 std::string stageName(VkPipelineStageFlags stages);

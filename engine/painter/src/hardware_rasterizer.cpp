@@ -12,6 +12,7 @@
 #include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/scheduler.hpp"
 
 namespace voxen {
 
@@ -89,7 +90,11 @@ void requireFormat(const Device& device, VkFormat format, VkFormatFeatureFlags f
 }  // namespace
 
 HardwareRasterizer::HardwareRasterizer(Device& device, uint32_t width, uint32_t height)
-    : device_(device), width_(width), height_(height) {
+    : HardwareRasterizer(Scheduler::soleSchedulerOf(device), width, height) {}
+
+HardwareRasterizer::HardwareRasterizer(Scheduler& scheduler, uint32_t width, uint32_t height)
+    : scheduler_(scheduler), device_(scheduler.device()), width_(width), height_(height) {
+  Device& device = device_;
   if (width == 0 || height == 0 || width > 16384 || height > 16384)
     throw Error("hardware rasterizer: size " + std::to_string(width) + "x" + std::to_string(height) +
                 " must be from 1x1 to 16384x16384");
@@ -108,38 +113,33 @@ HardwareRasterizer::HardwareRasterizer(Device& device, uint32_t width, uint32_t 
     createPipelineLayout();
     vertex_ = createModule(vk, compileStage(EShLangVertex, kVertexSource, "hardware_rasterizer.vert"));
     fragment_ = createModule(vk, compileStage(EShLangFragment, kFragmentSource, "hardware_rasterizer.frag"));
-    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    poolInfo.queueFamilyIndex = device.queueFamily();
-    VOXEN_VK_CHECK(vkCreateCommandPool(vk, &poolInfo, nullptr, &pool_));
-    VkCommandBufferAllocateInfo allocInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocInfo.commandPool = pool_;
-    allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocInfo.commandBufferCount = 1;
-    VOXEN_VK_CHECK(vkAllocateCommandBuffers(vk, &allocInfo, &cmd_));
-    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VOXEN_VK_CHECK(vkCreateFence(vk, &fenceInfo, nullptr, &fence_));
     if (device.info().capabilities.timestamps) {
       VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
       queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
       queryInfo.queryCount = 2;
       VOXEN_VK_CHECK(vkCreateQueryPool(vk, &queryInfo, nullptr, &queries_));
     }
-    readback_ = Buffer(device, "hardware rasterizer ids", VkDeviceSize(width) * height * 4, MemoryKind::HostReadback);
+    ids_ = Buffer(device, "hardware rasterizer ids", VkDeviceSize(width) * height * 4);
   } catch (...) {
     destroy();
     throw;
   }
 }
 
-HardwareRasterizer::~HardwareRasterizer() { destroy(); }
+HardwareRasterizer::~HardwareRasterizer() {
+  // Recorded draws name our images and pipelines: they must run before those go.
+  try {
+    scheduler_.finish();
+  } catch (...) {
+    vkDeviceWaitIdle(device_.handle());  // destruction must not throw; drain the GPU instead
+  }
+  destroy();
+}
 
 void HardwareRasterizer::destroy() {
   const VkDevice vk = device_.handle();
   for (VkPipeline& p : pipelines_) vkDestroyPipeline(vk, p, nullptr), p = VK_NULL_HANDLE;
   vkDestroyQueryPool(vk, queries_, nullptr);
-  vkDestroyFence(vk, fence_, nullptr);
-  vkDestroyCommandPool(vk, pool_, nullptr);  // frees cmd_
   vkDestroyShaderModule(vk, vertex_, nullptr);
   vkDestroyShaderModule(vk, fragment_, nullptr);
   vkDestroyPipelineLayout(vk, layout_, nullptr);
@@ -151,7 +151,7 @@ void HardwareRasterizer::destroy() {
   vkDestroyImage(vk, depth_, nullptr);
   vkFreeMemory(vk, colorMemory_, nullptr);
   vkFreeMemory(vk, depthMemory_, nullptr);
-  queries_ = VK_NULL_HANDLE, fence_ = VK_NULL_HANDLE, pool_ = VK_NULL_HANDLE, cmd_ = VK_NULL_HANDLE;
+  queries_ = VK_NULL_HANDLE;
   vertex_ = fragment_ = VK_NULL_HANDLE;
   layout_ = VK_NULL_HANDLE, framebuffer_ = VK_NULL_HANDLE, renderPass_ = VK_NULL_HANDLE;
   colorView_ = depthView_ = VK_NULL_HANDLE, color_ = depth_ = VK_NULL_HANDLE, colorMemory_ = depthMemory_ = VK_NULL_HANDLE;
@@ -317,7 +317,8 @@ void HardwareRasterizer::checkInput(const BufferRange& triangles, uint32_t count
   if (uint64_t(count) * 3 > UINT32_MAX) throw Error("hardware rasterizer: too many triangles for one draw");
 }
 
-void HardwareRasterizer::recordDraw(const BufferRange& triangles, uint32_t count, const float* viewProj, bool cullBackFaces) {
+void HardwareRasterizer::recordDraw(VkCommandBuffer cmd, const BufferRange& triangles, uint32_t count, const float* viewProj,
+                                    bool cullBackFaces) {
   VkClearValue clears[2]{};
   clears[0].color.uint32[0] = 0xFFFFFFFFu;
   clears[1].depthStencil = {1.0f, 0};
@@ -327,72 +328,47 @@ void HardwareRasterizer::recordDraw(const BufferRange& triangles, uint32_t count
   begin.renderArea = {{0, 0}, {width_, height_}};
   begin.clearValueCount = 2;
   begin.pClearValues = clears;
-  vkCmdBeginRenderPass(cmd_, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
   if (count > 0) {
-    vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline(cullBackFaces));
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline(cullBackFaces));
     Push push{};
     std::memcpy(push.viewProj, viewProj, sizeof(push.viewProj));
     push.triangles = triangles.address;
-    vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), &push);
-    vkCmdDraw(cmd_, count * 3, 1, 0, 0);
+    vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), &push);
+    vkCmdDraw(cmd, count * 3, 1, 0, 0);
   }
-  vkCmdEndRenderPass(cmd_);
+  vkCmdEndRenderPass(cmd);
 }
 
 namespace {
 
-void beginCommands(VkCommandBuffer cmd) {
-  VOXEN_VK_CHECK(vkResetCommandBuffer(cmd, 0));
-  VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VOXEN_VK_CHECK(vkBeginCommandBuffer(cmd, &info));
-  // Compute and transfer writes submitted earlier (the painter's triangle list) become
-  // visible to the vertex shader.
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-
-// Later compute and transfer work (which knows nothing of these draws) waits for the vertex
-// shader's reads before it overwrites the triangles; the host reads what the copy wrote.
-void endCommands(VkCommandBuffer cmd) {
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
-                       &barrier, 0, nullptr, 0, nullptr);
-  VOXEN_VK_CHECK(vkEndCommandBuffer(cmd));
+// The triangles a draw of `count` reads (none when it draws nothing).
+std::vector<BufferUse> triangleUses(const BufferRange& triangles, uint32_t count) {
+  if (count == 0) return {};
+  BufferRange used = triangles;
+  used.size = uint64_t(count) * sizeof(gpu::Triangle);
+  return {reads(used)};
 }
 
 }  // namespace
 
-void HardwareRasterizer::submitAndWait() {
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd_;
-  VOXEN_VK_CHECK(vkQueueSubmit(device_.queue(), 1, &submit, fence_));
-  VOXEN_VK_CHECK(vkWaitForFences(device_.handle(), 1, &fence_, VK_TRUE, UINT64_MAX));
-  VOXEN_VK_CHECK(vkResetFences(device_.handle(), 1, &fence_));
-}
-
 std::vector<uint32_t> HardwareRasterizer::drawIds(const BufferRange& triangles, uint32_t count, const float* viewProj,
                                                   bool cullBackFaces) {
   checkInput(triangles, count, viewProj);
-  beginCommands(cmd_);
-  recordDraw(triangles, count, viewProj, cullBackFaces);
-  VkBufferImageCopy region{};
-  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-  region.imageExtent = {width_, height_, 1};
-  vkCmdCopyImageToBuffer(cmd_, color_, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.handle(), 1, &region);
-  endCommands(cmd_);
-  submitAndWait();
-  if (!readback_.mapped()) throw Error("hardware rasterizer: the readback buffer is not host-visible");
-  std::vector<uint32_t> ids(size_t(width_) * height_);
-  std::memcpy(ids.data(), readback_.mapped(), ids.size() * 4);
-  return ids;
+  // The vertex shader reads the triangles; the copy out of the colour attachment writes ids_.
+  std::vector<BufferUse> uses = triangleUses(triangles, count);
+  uses.push_back(writes(ids_.range()));
+  scheduler_.record({.name = "hardware raster",
+                     .stages = VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                     .uses = std::move(uses),
+                     .record = [&](VkCommandBuffer cmd) {
+                       recordDraw(cmd, triangles, count, viewProj, cullBackFaces);
+                       VkBufferImageCopy region{};
+                       region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+                       region.imageExtent = {width_, height_, 1};
+                       vkCmdCopyImageToBuffer(cmd, color_, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, ids_.handle(), 1, &region);
+                     }});
+  return scheduler_.readback<uint32_t>(ids_.range()).get();
 }
 
 HardwareRasterizer::Timing HardwareRasterizer::timeDraws(const BufferRange& triangles, uint32_t count, const float* viewProj,
@@ -400,16 +376,20 @@ HardwareRasterizer::Timing HardwareRasterizer::timeDraws(const BufferRange& tria
   checkInput(triangles, count, viewProj);
   if (draws == 0) throw Error("hardware rasterizer: timing needs at least one draw");
   pipeline(cullBackFaces);  // compiled before the clock starts
-  beginCommands(cmd_);
-  if (queries_) {
-    vkCmdResetQueryPool(cmd_, queries_, 0, 2);
-    vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
-  }
-  for (uint32_t i = 0; i < draws; ++i) recordDraw(triangles, count, viewProj, cullBackFaces);
-  if (queries_) vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
-  endCommands(cmd_);
+  scheduler_.finish();      // and earlier work finished, so the wall clock sees only the draws
+  scheduler_.record({.name = "hardware raster timing",
+                     .stages = VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+                     .uses = triangleUses(triangles, count),
+                     .record = [&](VkCommandBuffer cmd) {
+                       if (queries_) {
+                         vkCmdResetQueryPool(cmd, queries_, 0, 2);
+                         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
+                       }
+                       for (uint32_t i = 0; i < draws; ++i) recordDraw(cmd, triangles, count, viewProj, cullBackFaces);
+                       if (queries_) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
+                     }});
   const auto start = std::chrono::steady_clock::now();
-  submitAndWait();
+  scheduler_.finish();
   Timing timing;
   timing.draws = draws;
   timing.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -417,8 +397,11 @@ HardwareRasterizer::Timing HardwareRasterizer::timeDraws(const BufferRange& tria
     uint64_t stamps[2] = {0, 0};
     VOXEN_VK_CHECK(vkGetQueryPoolResults(device_.handle(), queries_, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    timing.seconds = double(stamps[1] - stamps[0]) * double(device_.info().timestampPeriodNs) * 1e-9;
-    timing.gpuTimestamps = true;
+    // Stamps out of order or equal (lavapipe after graphics work) fall back to the wall clock.
+    if (stamps[1] > stamps[0]) {
+      timing.seconds = double(stamps[1] - stamps[0]) * double(device_.info().timestampPeriodNs) * 1e-9;
+      timing.gpuTimestamps = true;
+    }
   }
   timing.trianglesPerSecond = timing.seconds > 0.0 ? double(draws) * double(count) / timing.seconds : 0.0;
   return timing;

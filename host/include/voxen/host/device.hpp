@@ -125,6 +125,8 @@ class Device {
   void registerTracker(GpuWorkTracker* tracker);
   // The tracker must have no work in flight (it waited for its queue).
   void unregisterTracker(GpuWorkTracker* tracker);
+  // The trackers registered now, oldest first.
+  const std::vector<GpuWorkTracker*>& trackers() const { return trackers_; }
 
  private:
   static VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,

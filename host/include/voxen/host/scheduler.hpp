@@ -5,6 +5,10 @@
 // and submits batches on a timeline semaphore with several in flight. Readbacks complete as
 // futures. Each pass is named and timed with GPU timestamps.
 //
+// Work that is not a compute dispatch (a graphics pass, a blit into a swapchain image) goes
+// through record(Command): it declares its buffer uses like a pass and records itself into
+// the batch's command buffer, so this is the only code that submits to the queue.
+//
 // Single-threaded: one thread records and submits.
 #include <volk.h>
 
@@ -22,16 +26,17 @@
 #include <type_traits>
 #include <vector>
 
-#include "voxen/host/barrier_tracker.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/profile.hpp"
-#include "voxen/host/ring_allocator.hpp"
+#include "voxen/host/recorded_command.hpp"
 
 namespace voxen {
 
+class BarrierTracker;
 class Device;
 class Kernel;
+class RingAllocator;
 class ShaderLibrary;
 class Scheduler;
 
@@ -64,6 +69,19 @@ struct Pass {
   std::array<uint32_t, 3> groups{1, 1, 1};
   PushConstants push;
   std::vector<BufferUse> uses;     // every buffer the shader touches through an address
+};
+
+// Work other than a compute dispatch, recorded by the caller into the batch's command
+// buffer: a render pass, a blit. Its buffer accesses are declared like a pass's, so the
+// scheduler places the barriers against other work; images the command owns it
+// transitions itself inside `record`. `stages` are every pipeline stage in which the
+// command may touch the declared buffers (e.g. VERTEX_SHADER | TRANSFER).
+struct Command {
+  std::string name;  // for the profile, the recording log and errors
+  VkPipelineStageFlags stages = 0;
+  std::vector<BufferUse> uses;
+  // Records into the command buffer; must leave no render pass open.
+  std::function<void(VkCommandBuffer)> record;
 };
 
 struct SchedulerOptions {
@@ -110,21 +128,15 @@ class Future {
 
 // Counters that tests and tools read to see what the scheduler did.
 struct SchedulerStats {
-  uint64_t dispatches = 0;
+  uint64_t dispatches = 0;  // direct and indirect
+  uint64_t indirectDispatches = 0;
+  uint64_t commands = 0;    // recorded through record(Command)
   uint64_t barriers = 0;
   uint64_t submissions = 0;
   uint64_t uploadedBytes = 0;
   uint64_t readBackBytes = 0;
   uint64_t stagingWaits = 0;  // times the ring was full and the host waited for the GPU
   uint64_t kernelSwaps = 0;   // pipelines replaced by hot reload
-};
-
-// One command as recorded, with the barrier placed before it: for tests and debugging.
-struct RecordedCommand {
-  std::string name;
-  VkPipelineStageFlags stage = 0;
-  std::vector<ResourceAccess> accesses;
-  Barrier barrierBefore;
 };
 
 class Scheduler : public GpuWorkTracker {
@@ -139,6 +151,21 @@ class Scheduler : public GpuWorkTracker {
   // Records a dispatch of enough workgroups for `threads` invocations along x, folding into
   // y past the device's x limit (shaders index with voxenThreadIndex(), common/dispatch.glsl).
   void dispatchThreads(Pass pass, uint64_t threads);
+  // Records a dispatch whose workgroup counts the GPU reads from `args` when it runs: a
+  // VkDispatchIndirectCommand (three uint32: x, y, z) written by earlier work, for sizes
+  // known only on the GPU. pass.groups is ignored. The read of `args` is a declared use
+  // (an indirect-command read), so the pass that wrote the counts is waited for. Counts of
+  // zero dispatch nothing; counts above the device's limits are not checked on the GPU and
+  // must not happen.
+  void dispatchIndirect(const Pass& pass, const BufferRange& args);
+  // Records `command` into the current batch with the barriers its uses need; timed and
+  // logged like a pass.
+  void record(const Command& command);
+  // Binary semaphores for the batch being recorded (the next submit() sends them): it waits
+  // for `semaphore` before any of its work in `stages`, and signals `semaphore` once all of
+  // it completes. For a swapchain: wait for the image's acquire, signal for its present.
+  void waitSemaphoreOnSubmit(VkSemaphore semaphore, VkPipelineStageFlags stages);
+  void signalSemaphoreOnSubmit(VkSemaphore semaphore);
 
   // Copies host data into a buffer through the staging ring; large transfers are split.
   void upload(const BufferRange& dst, const void* data, size_t bytes);
@@ -189,6 +216,9 @@ class Scheduler : public GpuWorkTracker {
 
   Device& device() { return device_; }
   ShaderLibrary& library() { return library_; }
+  // The one scheduler recording on `device`, for code given only the device; throws when
+  // there is none or more than one (then pass the scheduler itself).
+  static Scheduler& soleSchedulerOf(Device& device);
   // The untyped half of readback(): records copies of `src` into the ring for `state`.
   void recordReadback(const BufferRange& src, std::shared_ptr<detail::ReadbackState> state);
   void waitFor(const detail::ReadbackState& state);
@@ -199,7 +229,14 @@ class Scheduler : public GpuWorkTracker {
   void begin(BatchSlot& slot);
   void retire(BatchSlot& slot);
   void retireCompleted();
-  void barrierFor(const std::string& name, VkPipelineStageFlags stage, std::vector<ResourceAccess> accesses);
+  // Places the barrier a command needs before it; `accesses_` holds its accesses.
+  void barrierFor(const std::string& name, VkPipelineStageFlags stage);
+  void barrierFor(const std::string& name, VkPipelineStageFlags stage, const BufferRange& range, Access access);
+  void collectAccesses(const std::vector<BufferUse>& uses, const char* what, const std::string& name);
+  void checkPass(const Pass& pass) const;
+  void recordDispatch(const Pass& pass, const BufferRange* indirectArgs);
+  int32_t beginTimed(BatchSlot& slot);
+  void endTimed(BatchSlot& slot, const std::string& name, int32_t query);
   VkDeviceSize stagingAllocate(VkDeviceSize size);
 
   Device& device_;
@@ -211,9 +248,10 @@ class Scheduler : public GpuWorkTracker {
   uint64_t lastSubmitted_ = 0;
   uint64_t lastCompleted_ = 0;
   Buffer staging_;
-  RingAllocator ring_;
+  std::unique_ptr<RingAllocator> ring_;
   Buffer transient_;
-  BarrierTracker tracker_;
+  std::unique_ptr<BarrierTracker> tracker_;
+  std::vector<ResourceAccess> accesses_;  // of the command being recorded; reused
   SchedulerStats stats_;
   Profile profile_;
   bool keepLog_ = false;

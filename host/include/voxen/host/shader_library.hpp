@@ -18,12 +18,14 @@
 #include <tuple>
 #include <vector>
 
-#include "voxen/host/shader_compiler.hpp"
+#include "voxen/host/shader_types.hpp"
 
 namespace voxen {
 
 class Device;
 class FileWatcher;
+class ShaderSourceTree;
+struct CompileResult;
 
 struct KernelVariant {
   ShaderDefines defines;                      // #define NAME VALUE, before the shader's first line

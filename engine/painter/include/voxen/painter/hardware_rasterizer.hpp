@@ -9,10 +9,10 @@
 // request. The vertex shader reads the Triangle records through their buffer address, so
 // the painter's own list is drawn without copying.
 //
-// Work goes to the device's one queue and is waited for before returning. The triangles
-// must have been written by work already submitted to that queue (Scheduler::submit() or
-// finish()); a barrier at the start makes those writes visible, one at the end orders
-// later writes after the draws. Not thread-safe with other users of the queue.
+// The draws are recorded through the scheduler as a command that reads the triangles, so
+// the scheduler orders them after the work that wrote the triangles and before later work
+// that overwrites them; the ids come back through a scheduler readback. drawIds and
+// timeDraws wait for the GPU before returning.
 #include <volk.h>
 
 #include <cstdint>
@@ -21,12 +21,15 @@
 #include "voxen/host/buffer.hpp"
 
 namespace voxen {
+class Scheduler;
 
 class Device;
 
 class HardwareRasterizer {
  public:
   // Throws FeatureError when the device's queue cannot draw or lacks the formats.
+  HardwareRasterizer(Scheduler& scheduler, uint32_t width, uint32_t height);
+  // Records through the device's one scheduler (Scheduler::soleSchedulerOf).
   HardwareRasterizer(Device& device, uint32_t width, uint32_t height);
   ~HardwareRasterizer();
   HardwareRasterizer(const HardwareRasterizer&) = delete;
@@ -52,14 +55,15 @@ class HardwareRasterizer {
 
  private:
   VkPipeline pipeline(bool cullBackFaces);
-  void recordDraw(const BufferRange& triangles, uint32_t count, const float* viewProj, bool cullBackFaces);
+  void recordDraw(VkCommandBuffer cmd, const BufferRange& triangles, uint32_t count, const float* viewProj,
+                  bool cullBackFaces);
   void checkInput(const BufferRange& triangles, uint32_t count, const float* viewProj) const;
-  void submitAndWait();
   void createTargets();
   void createRenderPass();
   void createPipelineLayout();
   void destroy();
 
+  Scheduler& scheduler_;
   Device& device_;
   uint32_t width_, height_;
   VkImage color_ = VK_NULL_HANDLE, depth_ = VK_NULL_HANDLE;
@@ -70,11 +74,8 @@ class HardwareRasterizer {
   VkShaderModule vertex_ = VK_NULL_HANDLE, fragment_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipelines_[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};  // [cullBackFaces]
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
-  VkQueryPool queries_ = VK_NULL_HANDLE;
-  Buffer readback_;
+  VkQueryPool queries_ = VK_NULL_HANDLE;  // timeDraws' own pair, around all its draws
+  Buffer ids_;  // the colour attachment copied out, then read back by the scheduler
 };
 
 }  // namespace voxen

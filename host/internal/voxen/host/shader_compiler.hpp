@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "voxen/host/shader_types.hpp"
+
 namespace voxen {
 
 // Where GLSL comes from: a folder on disk (hot reload) or the sources built into the library.
@@ -39,15 +41,6 @@ class EmbeddedSourceTree : public ShaderSourceTree {
   std::string displayName(const std::string& path) const override { return "shaders/" + path; }
 };
 
-struct ShaderDiagnostic {
-  std::string file;  // display name
-  int line = 0;      // 1-based; 0 when glslang gave none
-  std::string message;
-  std::string str() const;  // "file:line: message"
-};
-
-using ShaderDefines = std::vector<std::pair<std::string, std::string>>;
-
 struct CompileResult {
   std::vector<uint32_t> spirv;
   std::vector<ShaderDiagnostic> errors;
@@ -62,9 +55,6 @@ CompileResult compileComputeShader(const ShaderSourceTree& tree, const std::stri
 
 // Workgroup size declared by a SPIR-V compute module (OpExecutionMode LocalSize); {0,0,0}
 // when it uses specialisation constants instead.
-struct LocalSize {
-  uint32_t x = 0, y = 0, z = 0;
-};
 LocalSize spirvLocalSize(const std::vector<uint32_t>& spirv);
 
 }  // namespace voxen
