@@ -1,18 +1,17 @@
-// Runs selftest/fill_iota.comp from the SPIR-V embedded in the installed library on 1000
+// Includes only the umbrella header voxen/voxen.hpp, as an embedding program does. Runs
+// selftest/fill_iota.comp from the SPIR-V embedded in the installed library on 1000
 // elements and checks the result, then maps a few rays with the installed occupancy
-// integrator (which brings glm and zlib through the package config) and checks the map.
-// Exits non-zero on any mismatch, exception or validation message.
+// integrator (which brings glm, zlib and libpng through the package config), saves the map
+// and loads it back. Exits non-zero on any mismatch, exception or validation message.
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <span>
 #include <vector>
 
-#include "voxen/occupancy/gpu_integrator.hpp"
-#include "voxen/host/buffer.hpp"
-#include "voxen/host/device.hpp"
-#include "voxen/host/scheduler.hpp"
-#include "voxen/host/shader_library.hpp"
+#include <filesystem>
+
+#include "voxen/voxen.hpp"
 
 namespace {
 struct FillIotaPush {
@@ -68,6 +67,15 @@ int main() {
     if (map.classify(map.voxelAt({2.05, 0.5, 0.05})) != voxen::VoxelClass::Occupied ||
         map.classify(map.voxelAt({1.0, 0.5, 0.05})) != voxen::VoxelClass::Free) {
       std::fprintf(stderr, "install consumer: the occupancy map is wrong\n");
+      return 1;
+    }
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / "voxen-install-consumer.vxm";
+    voxen::saveMap(map, file);
+    const voxen::OccupancyMap loaded = voxen::loadMap(file);
+    std::filesystem::remove(file);
+    if (loaded.counts().occupied != map.counts().occupied || loaded.counts().free != map.counts().free ||
+        loaded.counts().occupied == 0 || !(loaded.layout() == map.layout())) {
+      std::fprintf(stderr, "install consumer: the saved map did not load back the same\n");
       return 1;
     }
     if (device.validationMessageCount() != 0) {

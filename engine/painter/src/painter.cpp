@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "voxen/painter/cpu_rasterizer.hpp"
+#include "voxen/painter/frame_arena.hpp"
+#include "voxen/painter/frame_kernel.hpp"
 #include "voxen/painter/marching_cubes_table.hpp"
 #include "voxen/host/error.hpp"
 
@@ -44,7 +46,7 @@ gpu::vec4 toVec4(const glm::vec3& v, float w) { return {v.x, v.y, v.z, w}; }
 }  // namespace
 
 Painter::Painter(Scheduler& scheduler, PainterOptions options)
-    : scheduler_(scheduler), options_(options), kernels_((checkOptions(options), scheduler.library())) {
+    : scheduler_(scheduler), options_(options), kernels_((checkOptions(options), std::make_unique<detail::FrameKernels>(scheduler.library()))) {
   blocksX_ = divideUp(options_.gridX - 1, kBlockCells);
   blocksY_ = divideUp(options_.gridY - 1, kBlockCells);
   blocksZ_ = divideUp(options_.gridZ - 1, kBlockCells);
@@ -175,8 +177,8 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
 
   const BufferRange arena = arena_->buffer().range();
   if (brushGroups > 0) {
-    dispatchPhase(scheduler_, kernels_, Phase::Brush, constants_, 0, 1, {readsWrites(arena)});
-    dispatchPhase(scheduler_, kernels_, Phase::Brush, constants_, 1, brushGroups, {readsWrites(arena)});
+    dispatchPhase(scheduler_, *kernels_, Phase::Brush, constants_, 0, 1, {readsWrites(arena)});
+    dispatchPhase(scheduler_, *kernels_, Phase::Brush, constants_, 1, brushGroups, {readsWrites(arena)});
   }
   recordMeshing(constants_);
   recordRaster(constants_, minimumRasterGroups(f));
@@ -189,11 +191,11 @@ void Painter::recordMeshing(const BufferRange& constants) {
   const BufferRange arena = arena_->buffer().range();
   const std::vector<BufferUse> uses{readsWrites(arena), reads(caseTable_)};
   const uint64_t listGroups = detail::meshListGroups(blocks());
-  dispatchPhase(scheduler_, kernels_, Phase::MeshList, constants, 0, divideUp(blocks(), 64), uses);
-  dispatchPhase(scheduler_, kernels_, Phase::MeshCount, constants, 0, listGroups, uses);
-  dispatchPhase(scheduler_, kernels_, Phase::MeshScan, constants, 0, 1, uses);
-  dispatchPhase(scheduler_, kernels_, Phase::MeshCopy, constants, 0, listGroups, uses);
-  dispatchPhase(scheduler_, kernels_, Phase::MeshEmit, constants, 0, listGroups, uses);
+  dispatchPhase(scheduler_, *kernels_, Phase::MeshList, constants, 0, divideUp(blocks(), 64), uses);
+  dispatchPhase(scheduler_, *kernels_, Phase::MeshCount, constants, 0, listGroups, uses);
+  dispatchPhase(scheduler_, *kernels_, Phase::MeshScan, constants, 0, 1, uses);
+  dispatchPhase(scheduler_, *kernels_, Phase::MeshCopy, constants, 0, listGroups, uses);
+  dispatchPhase(scheduler_, *kernels_, Phase::MeshEmit, constants, 0, listGroups, uses);
 }
 
 void Painter::recordRaster(const BufferRange& constants, const RasterGroups& minimum) {
@@ -204,9 +206,9 @@ void Painter::recordRaster(const BufferRange& constants, const RasterGroups& min
   // elsewhere. Only the rasterizer's test harness still dispatches RasterClear.
   scheduler_.fill(framebuffer_, 0xFFFFFFFFu);
   if (options_.countFragments) scheduler_.fill(fragmentCounts_, 0u);
-  dispatchPhase(scheduler_, kernels_, Phase::RasterSmall, constants, 0, std::max(minimum.small, kRasterSmallGroups), uses);
-  dispatchPhase(scheduler_, kernels_, Phase::RasterLarge, constants, 0, std::max(minimum.large, kRasterLargeGroups), uses);
-  dispatchPhase(scheduler_, kernels_, Phase::Resolve, constants, 0, std::max<uint64_t>(minimum.resolve, divideUp(pixels, 64)),
+  dispatchPhase(scheduler_, *kernels_, Phase::RasterSmall, constants, 0, std::max(minimum.small, kRasterSmallGroups), uses);
+  dispatchPhase(scheduler_, *kernels_, Phase::RasterLarge, constants, 0, std::max(minimum.large, kRasterLargeGroups), uses);
+  dispatchPhase(scheduler_, *kernels_, Phase::Resolve, constants, 0, std::max<uint64_t>(minimum.resolve, divideUp(pixels, 64)),
                 uses);
 }
 

@@ -11,8 +11,6 @@
 #include <glm/glm.hpp>
 
 #include "voxen/painter/camera.hpp"
-#include "voxen/painter/frame_arena.hpp"
-#include "voxen/painter/frame_kernel.hpp"
 #include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -20,6 +18,10 @@
 namespace voxen {
 
 struct RasterGroups;  // cpu_rasterizer.hpp
+namespace detail {
+class FrameKernels;  // frame_kernel.hpp
+class FrameArena;    // frame_arena.hpp
+}  // namespace detail
 
 // What a stroke does (Stroke::operation): the operations of FrameConstants::brushMode.
 enum BrushMode : uint32_t { kBrushAdd = gpu::kBrushAdd, kBrushErase = gpu::kBrushErase };
@@ -110,7 +112,7 @@ class Painter {
 
   Scheduler& scheduler_;
   PainterOptions options_;
-  detail::FrameKernels kernels_;
+  std::unique_ptr<detail::FrameKernels> kernels_;
   uint32_t blocksX_, blocksY_, blocksZ_, tilesX_, tilesY_;
   std::unique_ptr<detail::FrameArena> arena_;
   Buffer caseTable_;

@@ -1,0 +1,49 @@
+#pragma once
+// Voxen's public API in one header: what an embedding program that links voxen::voxen
+// includes. Each module's headers can also be included on their own (voxen/<module>/...).
+//
+//   host       the Vulkan runtime: device, buffers, shader library, scheduler, log sink
+//   map        voxel keys, map layers and layouts, the sparse map, the GPU region cache,
+//              map files
+//   io         sensor input (PLY clouds, trajectories, ray sources), OctoMap files, exports
+//   occupancy  occupancy integration on the GPU and its CPU reference
+//   painter    the voxel painter (brush, marching cubes, software rasterizer) and map
+//              rendering
+//   selftest   a GPU self-test of a device
+//
+// Names are in namespace voxen; structs shared with the shaders are in voxen::gpu
+// (voxen/gpu/...); voxen::detail is private to the library.
+
+#include "voxen/host/buffer.hpp"
+#include "voxen/host/device.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/log.hpp"
+#include "voxen/host/profile.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+#include "voxen/host/streamed_input.hpp"
+
+#include "voxen/map/layer.hpp"
+#include "voxen/map/map.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/map/ray.hpp"
+#include "voxen/map/region_cache.hpp"
+
+#include "voxen/io/map_export.hpp"
+#include "voxen/io/octomap_io.hpp"
+#include "voxen/io/ply.hpp"
+#include "voxen/io/png_writer.hpp"
+#include "voxen/io/ray_source.hpp"
+#include "voxen/io/trajectory.hpp"
+
+#include "voxen/occupancy/cpu_integrator.hpp"
+#include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/integration_options.hpp"
+#include "voxen/occupancy/integration_stats.hpp"
+
+#include "voxen/painter/camera.hpp"
+#include "voxen/painter/cpu_mesher.hpp"
+#include "voxen/painter/map_grid.hpp"
+#include "voxen/painter/painter.hpp"
+
+#include "voxen/selftest/self_test.hpp"
