@@ -113,6 +113,17 @@ LayerType testVisitsLayer() {
   return type;
 }
 
+// A layer whose initial value is not a repeated 4-byte pattern, so that the cache must
+// upload fresh slots instead of filling them.
+LayerType testStampLayer() {
+  LayerType type;
+  type.name = "test_stamp";
+  type.bytesPerVoxel = 8;
+  type.elementBytes = 8;
+  for (uint8_t b = 1; b <= 8; ++b) type.initialValue.push_back(std::byte{b});
+  return type;
+}
+
 }  // namespace
 
 TEST_CASE("The layer registry keeps built-in ids, refuses conflicting definitions", "[maplayers]") {
@@ -146,10 +157,11 @@ TEST_CASE("A layer registered at run time is written on the GPU, evicted, saved 
   vt::TempDir dir("maplayers");
   auto& shared = vt::gpu();
   const LayerId visits = registerLayer(testVisitsLayer());
+  const LayerId stamp = registerLayer(testStampLayer());
   OccupancyModel model;
   model.regionSize = 8;
   const uint32_t voxels = 512;
-  OccupancyMap map(model, MapLayout().add(kHitMissLayer).add(visits));
+  OccupancyMap map(model, MapLayout().add(kHitMissLayer).add(visits).add(stamp));
 
   // The CPU reference: every voxel of every region starts at 7; region A exists on the
   // host before the cache sees it, with values of its own.
@@ -201,11 +213,12 @@ TEST_CASE("A layer registered at run time is written on the GPU, evicted, saved 
     // The other layers went through the cache untouched.
     for (float v : region->occupancy()) REQUIRE(!isObserved(v));
     for (const HitMiss& hm : region->hitMiss()) REQUIRE(hm == HitMiss{});
+    for (uint64_t value : region->values<uint64_t>(stamp)) REQUIRE(value == 0x0807060504030201ull);
   }
 
   saveMap(map, dir / "visits.vxm");
   const MapFileInfo info = readMapInfo(dir / "visits.vxm");
-  CHECK(info.layout.names() == "occupancy, hit_miss, test_visits");
+  CHECK(info.layout.names() == "occupancy, hit_miss, test_visits, test_stamp");
   const OccupancyMap loaded = loadMap(dir / "visits.vxm");
   requireSameLayers(map, loaded);
 }
