@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "support/gpu_fixture.hpp"  // vt::Rng
+#include "support/binary_file.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/host/error.hpp"
@@ -22,16 +23,11 @@ using namespace voxen;
 
 namespace {
 
-std::vector<uint8_t> readBytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void writeBytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  REQUIRE(out.good());
-}
+using vt::crc32Of;
+using vt::patch32;
+using vt::read32;
+using vt::readBytes;
+using vt::writeBytes;
 
 template <typename T>
 void fillRandom(std::span<T> values, vt::Rng& rng) {
@@ -151,27 +147,10 @@ OccupancyModel smallModel(int32_t regionSize) {
   return m;
 }
 
-void patch32(std::vector<uint8_t>& bytes, size_t at, uint32_t value) {
-  for (int i = 0; i < 4; ++i) bytes[at + i] = uint8_t(value >> (8 * i));
-}
-uint32_t read32(const std::vector<uint8_t>& bytes, size_t at) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= uint32_t(bytes[at + i]) << (8 * i);
-  return v;
-}
 void patchFloat(std::vector<uint8_t>& bytes, size_t at, float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, 4);
   patch32(bytes, at, bits);
-}
-// zlib's CRC32 of the first 64 header bytes, computed here without zlib to stay independent.
-uint32_t crc32Of(const uint8_t* data, size_t bytes) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (size_t i = 0; i < bytes; ++i) {
-    c ^= data[i];
-    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-  }
-  return ~c;
 }
 void fixHeaderCrc(std::vector<uint8_t>& bytes) { patch32(bytes, 64, crc32Of(bytes.data(), 64)); }
 

@@ -5,11 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 
 #include "voxen/gpu/map/layer_probe.h"
+#include "support/binary_file.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/host/error.hpp"
@@ -19,31 +18,6 @@
 using namespace voxen;
 
 namespace {
-
-std::vector<uint8_t> fileBytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void writeFile(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  REQUIRE(out.good());
-}
-
-// zlib's CRC32, written out so the test does not trust the code under test.
-uint32_t crc32Of(const uint8_t* data, size_t bytes) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (size_t i = 0; i < bytes; ++i) {
-    c ^= data[i];
-    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-  }
-  return ~c;
-}
-
-void put32(std::vector<uint8_t>& bytes, size_t at, uint32_t value) {
-  for (int i = 0; i < 4; ++i) bytes[at + i] = uint8_t(value >> (8 * i));
-}
 
 std::string loadError(const std::filesystem::path& path) {
   try {
@@ -254,10 +228,10 @@ TEST_CASE("Version 1 map files load bit-exactly and re-save as version 2", "[map
   }
 
   // Version 1's layer bitmask is checked as it always was.
-  std::vector<uint8_t> bytes = fileBytes(data / "v1-all-layers.vxm");
-  put32(bytes, 44, 0x10 | kLayerTraversal);
-  put32(bytes, 64, crc32Of(bytes.data(), 64));
-  writeFile(dir / "bits.vxm", bytes);
+  std::vector<uint8_t> bytes = vt::readBytes(data / "v1-all-layers.vxm");
+  vt::patch32(bytes, 44, 0x10 | kLayerTraversal);
+  vt::patch32(bytes, 64, vt::crc32Of(bytes.data(), 64));
+  vt::writeBytes(dir / "bits.vxm", bytes);
   CHECK_THAT(loadError(dir / "bits.vxm"), Catch::Contains("unknown layer bits 0x00000010"));
 }
 
@@ -268,37 +242,37 @@ TEST_CASE("A version 2 layer table names the layer it cannot use", "[maplayers][
   OccupancyMap map(model, kLayerTraversal | kLayerTouchTime);
   map.region({1, 2, 3}).occupancy()[5] = 1.5f;
   saveMap(map, dir / "good.vxm");
-  const std::vector<uint8_t> good = fileBytes(dir / "good.vxm");
+  const std::vector<uint8_t> good = vt::readBytes(dir / "good.vxm");
   const size_t table = kMapFileHeaderBytes, entries = 3 * kMapFileLayerEntryBytes;
   auto withTableCrc = [&](std::vector<uint8_t> bytes) {
-    put32(bytes, table + entries, crc32Of(bytes.data() + table, entries));
+    vt::patch32(bytes, table + entries, vt::crc32Of(bytes.data() + table, entries));
     return bytes;
   };
   const auto bad = dir / "bad.vxm";
 
   std::vector<uint8_t> bytes = good;
   bytes[table + kMapFileLayerEntryBytes + 8] = 'x';  // "traversal" -> "traversax"
-  writeFile(bad, withTableCrc(bytes));
+  vt::writeBytes(bad, withTableCrc(bytes));
   CHECK_THAT(loadError(bad), Catch::Contains("layer 1 'traversax' (version 1, 8 bytes per voxel) is not known to this build"));
   CHECK_THAT(loadError(bad), Catch::Contains(bad.string()));
-  writeFile(bad, bytes);  // the same damage without a matching checksum
+  vt::writeBytes(bad, bytes);  // the same damage without a matching checksum
   CHECK_THAT(loadError(bad), Catch::Contains("layer table checksum mismatch"));
 
   bytes = good;
-  put32(bytes, table + 2 * kMapFileLayerEntryBytes + 40, 2);  // touch_time version 2
-  writeFile(bad, withTableCrc(bytes));
+  vt::patch32(bytes, table + 2 * kMapFileLayerEntryBytes + 40, 2);  // touch_time version 2
+  vt::writeBytes(bad, withTableCrc(bytes));
   CHECK_THAT(loadError(bad), Catch::Contains("layer 2 'touch_time' (version 2, 4 bytes per voxel) does not match this build's version 1"));
 
   bytes = good;
   std::memcpy(bytes.data() + table + kMapFileLayerEntryBytes, "touch_time\0", 11);  // listed twice
-  put32(bytes, table + kMapFileLayerEntryBytes + 32, 4);
-  put32(bytes, table + kMapFileLayerEntryBytes + 36, 4);
-  writeFile(bad, withTableCrc(bytes));
+  vt::patch32(bytes, table + kMapFileLayerEntryBytes + 32, 4);
+  vt::patch32(bytes, table + kMapFileLayerEntryBytes + 36, 4);
+  vt::writeBytes(bad, withTableCrc(bytes));
   CHECK_THAT(loadError(bad), Catch::Contains("'touch_time' (version 1, 4 bytes per voxel) is listed twice"));
 
   bytes = good;
   bytes.resize(table + 20);
-  writeFile(bad, bytes);
+  vt::writeBytes(bad, bytes);
   CHECK_THAT(loadError(bad), Catch::Contains("truncated header's layer table at byte offset 68"));
 
   REQUIRE(loadError(dir / "good.vxm") == "<no error>");
