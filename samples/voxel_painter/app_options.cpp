@@ -1,5 +1,7 @@
 #include "app_options.hpp"
 
+#include "voxen_apps/help_formatter.hpp"
+
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -14,17 +16,6 @@ const char* kWindowControls =
     "Window controls: left-drag orbits, scroll zooms, right-drag or shift+left-drag paints with the tool,\n"
     "ctrl+left-drag erases, E toggles add/erase, [ and ] change the radius, 1-6 pick a colour,\n"
     "R resets the camera, Esc quits. See samples/voxel_painter/README.md.";
-
-// CLI11's help, except that `--hot-reload{}` (CLI11's notation for a flag that may take
-// `=VALUE`) is listed as `--hot-reload [=DIR]`.
-class HelpFormatter : public CLI::Formatter {
- public:
-  std::string make_option_name(const CLI::Option* option, bool positional) const override {
-    std::string name = CLI::Formatter::make_option_name(option, positional);
-    for (size_t at = name.find("{}"); at != std::string::npos; at = name.find("{}")) name.erase(at, 2);
-    return name;
-  }
-};
 
 // A whole-word integer in [lo, hi] ("12px" is an error, not 12).
 CLI::Validator integerIn(int64_t lo, int64_t hi) {
@@ -44,7 +35,7 @@ struct CommandLine {
 
 void declareOptions(CommandLine& cli, AppOptions& o) {
   CLI::App& app = cli.app;
-  app.formatter(std::make_shared<HelpFormatter>());
+  app.formatter(std::make_shared<voxen::apps::HelpFormatter>());
   const std::string shared = "Both modes", headless = "Headless (--headless)", window = "Window (the default)";
   app.add_option("--width", o.width, "the painter's frame width (and the window's first)")
       ->check(integerIn(16, 8192))

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "help_format.hpp"
+#include "voxen_apps/help_formatter.hpp"
 
 namespace voxen::cli {
 std::map<std::string, Command>& commandRegistry() {
@@ -57,7 +57,7 @@ std::string commandName(const CLI::App* command) {
 int main(int argc, char** argv) {
   CLI::App app{"voxen: occupancy mapping and voxel painting with Vulkan compute", "voxen"};
   app.require_subcommand(1);
-  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands, which copy it
+  app.formatter(std::make_shared<voxen::apps::HelpFormatter>());  // before the subcommands, which copy it
   CommonOptions common;
   std::map<const CLI::App*, CommandRun> runs;
   std::map<std::string, CLI::App*> groups;

@@ -1,11 +1,12 @@
 #pragma once
 // CLI11's help with one change: a flag that takes an optional `=VALUE` is listed as
-// `--hot-reload [=DIR]` rather than in CLI11's own notation, `--hot-reload{}`.
+// `--hot-reload [=DIR]` rather than in CLI11's own notation, `--hot-reload{}`. Shared by the
+// voxen tool and the samples (target voxen_apps_common).
 #include <string>
 
 #include <CLI/CLI.hpp>
 
-namespace voxen::cli {
+namespace voxen::apps {
 
 class HelpFormatter : public CLI::Formatter {
  public:
@@ -16,4 +17,4 @@ class HelpFormatter : public CLI::Formatter {
   }
 };
 
-}  // namespace voxen::cli
+}  // namespace voxen::apps
