@@ -3,7 +3,6 @@
 #include "voxen/host/log.hpp"
 
 #include <cstdlib>
-#include <cstring>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/embedded_shaders.hpp"
@@ -16,12 +15,6 @@ namespace voxen {
 namespace fs = std::filesystem;
 
 namespace {
-
-const EmbeddedFile* embeddedSpirv(const std::string& path) {
-  for (const EmbeddedFile& file : detail::embeddedShaderFiles())
-    if (file.kind == EmbeddedFile::Kind::Spirv && path == file.path) return &file;
-  return nullptr;
-}
 
 std::string variantText(const KernelVariant& variant) {
   std::string text;
@@ -100,9 +93,7 @@ VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, con
 void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
   std::vector<uint32_t> spirv;
   if (fromEmbeddedSpirv) {
-    const EmbeddedFile* file = embeddedSpirv(kernel.path_);
-    spirv.resize(file->size / sizeof(uint32_t));
-    std::memcpy(spirv.data(), file->data, spirv.size() * sizeof(uint32_t));
+    spirv = detail::embeddedSpirvWords(kernel.path_);
   } else {
     CompileResult result = compile(kernel.path_, kernel.variant_);
     if (!result.ok())
@@ -120,7 +111,7 @@ std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const Ker
   auto kernel = std::make_shared<Kernel>();
   kernel->path_ = path;
   kernel->variant_ = variant;
-  const bool embedded = !hotReloadEnabled() && variant.defines.empty() && embeddedSpirv(path);
+  const bool embedded = !hotReloadEnabled() && variant.defines.empty() && detail::findEmbeddedSpirv(path);
   build(*kernel, embedded);
   kernels_.emplace(std::move(key), kernel);
   return kernel;
