@@ -37,6 +37,9 @@
 VOXEN_SHARED_BEGIN
 
 VOXEN_CONST(uint, kBlockCells, 8u)
+// Invocations per workgroup of the frame megakernel (its local_size_x): the host sizes every
+// phase's launch in such groups.
+VOXEN_CONST(uint, kFrameGroupSize, 64u)
 VOXEN_CONST(float, kIsoLevel, 0.5f)
 
 // Phases of the frame megakernel (shaders/painter/frame.comp, spec constant 0). Meshing
