@@ -50,11 +50,11 @@ ShaderLibrary::~ShaderLibrary() {
   vkDestroyPipelineLayout(vk, layout_, nullptr);
 }
 
-void ShaderLibrary::log(const std::string& message) const {
+void ShaderLibrary::log(LogLevel level, const std::string& message) const {
   if (options_.log)
     options_.log(message);
   else
-    logMessage(LogLevel::Info, message);
+    logMessage(level, message);
 }
 
 CompileResult ShaderLibrary::compile(const std::string& path, const KernelVariant& variant) const {
@@ -130,7 +130,7 @@ void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
     retired_.emplace_back(old, UINT64_MAX);  // destroyed at the first collect after the next submission
     ++kernel->generation_;
   }
-  log("hot reload on: watching " + sourceDir_.string());
+  log(LogLevel::Info, "hot reload on: watching " + sourceDir_.string());
 }
 
 size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
@@ -150,7 +150,8 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
     CompileResult result = compile(kernel->path_, kernel->variant_);
     if (!result.ok()) {
       failed_[kernel->path_] = result.errors;
-      log("shader reload failed, keeping the previous pipeline of " + kernel->path_ + ":\n" + result.errorText());
+      log(LogLevel::Error,
+          "shader reload failed, keeping the previous pipeline of " + kernel->path_ + ":\n" + result.errorText());
       // Keep what the broken file includes watched, so that fixing an include recovers too.
       kernel->dependencies_.insert(result.dependencies.begin(), result.dependencies.end());
       continue;
@@ -162,8 +163,8 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
     kernel->dependencies_ = std::move(result.dependencies);
     ++kernel->generation_;
     ++swapped;
-    if (failed_.erase(kernel->path_)) log("shader " + kernel->path_ + " compiles again");
-    log("reloaded " + kernel->path_ + variantText(kernel->variant_));
+    if (failed_.erase(kernel->path_)) log(LogLevel::Info, "shader " + kernel->path_ + " compiles again");
+    log(LogLevel::Info, "reloaded " + kernel->path_ + variantText(kernel->variant_));
   }
   return swapped;
 }
