@@ -1,13 +1,15 @@
-# Build-time shader pipeline: every *.comp under SHADER_DIR is compiled to SPIR-V with
-# glslangValidator (include dependencies tracked through depfiles), then the SPIR-V and
-# every GLSL source file are written into one generated C++ file, so an installed program
-# carries its shaders and can still compile variants (defines) without a source folder.
+# Build-time shader pipeline: every *.comp (and the few graphics stages, *.vert and *.frag)
+# under SHADER_DIR is compiled to SPIR-V with glslangValidator (include dependencies tracked
+# through depfiles), then the SPIR-V and every GLSL source file of the compute shaders are
+# written into one generated C++ file, so an installed program carries its shaders and can
+# still compile compute variants (defines) without a source folder.
 function(voxen_embed_shaders OUT_CPP SHADER_DIR)
-  file(GLOB_RECURSE _computes CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR} ${SHADER_DIR}/*.comp)
+  file(GLOB_RECURSE _stages CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR}
+    ${SHADER_DIR}/*.comp ${SHADER_DIR}/*.vert ${SHADER_DIR}/*.frag)
   file(GLOB_RECURSE _sources CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR}
     ${SHADER_DIR}/*.comp ${SHADER_DIR}/*.glsl ${SHADER_DIR}/*.h)
   set(_spv_files)
-  foreach(_rel IN LISTS _computes)
+  foreach(_rel IN LISTS _stages)
     set(_spv ${CMAKE_CURRENT_BINARY_DIR}/spirv/${_rel}.spv)
     get_filename_component(_spv_dir ${_spv} DIRECTORY)
     add_custom_command(
@@ -29,7 +31,7 @@ function(voxen_embed_shaders OUT_CPP SHADER_DIR)
     OUTPUT ${OUT_CPP}
     COMMAND ${CMAKE_COMMAND} -DSHADER_DIR=${SHADER_DIR}
             -DSPIRV_DIR=${CMAKE_CURRENT_BINARY_DIR}/spirv
-            "-DCOMPUTES=${_computes}" "-DSOURCES=${_sources}" -DOUT=${OUT_CPP}
+            "-DSTAGES=${_stages}" "-DSOURCES=${_sources}" -DOUT=${OUT_CPP}
             -P ${PROJECT_SOURCE_DIR}/cmake/GenerateEmbeddedShaders.cmake
     DEPENDS ${_spv_files} ${_source_paths} ${PROJECT_SOURCE_DIR}/cmake/GenerateEmbeddedShaders.cmake
     COMMENT "Embedding shaders into ${OUT_CPP}"

@@ -1,6 +1,6 @@
 # cmake -P script: writes OUT, a C++ file that defines voxen::detail::embeddedShaderFiles().
-# Inputs: SHADER_DIR, SPIRV_DIR, COMPUTES (list of *.comp relative paths), SOURCES (all
-# GLSL relative paths), OUT.
+# Inputs: SHADER_DIR, SPIRV_DIR, STAGES (relative paths of the shaders compiled to SPIR-V:
+# *.comp, *.vert, *.frag), SOURCES (all GLSL relative paths), OUT.
 function(_hex_array VAR FILE)
   file(READ ${FILE} _hex HEX)
   string(LENGTH "${_hex}" _len)
@@ -22,7 +22,7 @@ foreach(_rel IN LISTS SOURCES)
   string(APPEND _table "    {\"${_rel}\", voxen::EmbeddedFile::Kind::Source, src${_i}, ${_data_SIZE}},\n")
   math(EXPR _i "${_i} + 1")
 endforeach()
-foreach(_rel IN LISTS COMPUTES)
+foreach(_rel IN LISTS STAGES)
   _hex_array(_data ${SPIRV_DIR}/${_rel}.spv)
   string(APPEND _body "alignas(4) const unsigned char spv${_i}[] = {${_data} 0};\n")
   string(APPEND _table "    {\"${_rel}\", voxen::EmbeddedFile::Kind::Spirv, spv${_i}, ${_data_SIZE}},\n")

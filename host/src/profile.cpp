@@ -29,17 +29,4 @@ void Profile::print(std::ostream& out) const {
   }
 }
 
-std::string Profile::json() const {
-  std::string text = "[";
-  bool first = true;
-  for (const auto& [name, t] : passes_) {
-    char item[384];
-    std::snprintf(item, sizeof item, "%s{\"pass\":\"%s\",\"calls\":%llu,\"total_ms\":%.6f,\"timed\":%s}", first ? "" : ",",
-                  name.c_str(), (unsigned long long)t.calls, t.totalMs, t.timed ? "true" : "false");
-    text += item;
-    first = false;
-  }
-  return text + "]";
-}
-
 }  // namespace voxen

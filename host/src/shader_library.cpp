@@ -3,7 +3,6 @@
 #include "voxen/host/log.hpp"
 
 #include <cstdlib>
-#include <cstring>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/embedded_shaders.hpp"
@@ -16,12 +15,6 @@ namespace voxen {
 namespace fs = std::filesystem;
 
 namespace {
-
-const EmbeddedFile* embeddedSpirv(const std::string& path) {
-  for (const EmbeddedFile& file : detail::embeddedShaderFiles())
-    if (file.kind == EmbeddedFile::Kind::Spirv && path == file.path) return &file;
-  return nullptr;
-}
 
 std::string variantText(const KernelVariant& variant) {
   std::string text;
@@ -57,11 +50,11 @@ ShaderLibrary::~ShaderLibrary() {
   vkDestroyPipelineLayout(vk, layout_, nullptr);
 }
 
-void ShaderLibrary::log(const std::string& message) const {
+void ShaderLibrary::log(LogLevel level, const std::string& message) const {
   if (options_.log)
     options_.log(message);
   else
-    logMessage(LogLevel::Info, message);
+    logMessage(level, message);
 }
 
 CompileResult ShaderLibrary::compile(const std::string& path, const KernelVariant& variant) const {
@@ -100,9 +93,7 @@ VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, con
 void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
   std::vector<uint32_t> spirv;
   if (fromEmbeddedSpirv) {
-    const EmbeddedFile* file = embeddedSpirv(kernel.path_);
-    spirv.resize(file->size / sizeof(uint32_t));
-    std::memcpy(spirv.data(), file->data, spirv.size() * sizeof(uint32_t));
+    spirv = detail::embeddedSpirvWords(kernel.path_);
   } else {
     CompileResult result = compile(kernel.path_, kernel.variant_);
     if (!result.ok())
@@ -120,7 +111,7 @@ std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const Ker
   auto kernel = std::make_shared<Kernel>();
   kernel->path_ = path;
   kernel->variant_ = variant;
-  const bool embedded = !hotReloadEnabled() && variant.defines.empty() && embeddedSpirv(path);
+  const bool embedded = !hotReloadEnabled() && variant.defines.empty() && detail::findEmbeddedSpirv(path);
   build(*kernel, embedded);
   kernels_.emplace(std::move(key), kernel);
   return kernel;
@@ -139,7 +130,7 @@ void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
     retired_.emplace_back(old, UINT64_MAX);  // destroyed at the first collect after the next submission
     ++kernel->generation_;
   }
-  log("hot reload on: watching " + sourceDir_.string());
+  log(LogLevel::Info, "hot reload on: watching " + sourceDir_.string());
 }
 
 size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
@@ -159,7 +150,8 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
     CompileResult result = compile(kernel->path_, kernel->variant_);
     if (!result.ok()) {
       failed_[kernel->path_] = result.errors;
-      log("shader reload failed, keeping the previous pipeline of " + kernel->path_ + ":\n" + result.errorText());
+      log(LogLevel::Error,
+          "shader reload failed, keeping the previous pipeline of " + kernel->path_ + ":\n" + result.errorText());
       // Keep what the broken file includes watched, so that fixing an include recovers too.
       kernel->dependencies_.insert(result.dependencies.begin(), result.dependencies.end());
       continue;
@@ -171,8 +163,8 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
     kernel->dependencies_ = std::move(result.dependencies);
     ++kernel->generation_;
     ++swapped;
-    if (failed_.erase(kernel->path_)) log("shader " + kernel->path_ + " compiles again");
-    log("reloaded " + kernel->path_ + variantText(kernel->variant_));
+    if (failed_.erase(kernel->path_)) log(LogLevel::Info, "shader " + kernel->path_ + " compiles again");
+    log(LogLevel::Info, "reloaded " + kernel->path_ + variantText(kernel->variant_));
   }
   return swapped;
 }

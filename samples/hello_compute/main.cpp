@@ -1,10 +1,11 @@
 // The smallest Voxen program: one buffer, one pass, one readback.
 //   hello_compute [--hot-reload]   then edit shaders/selftest/fill_iota.comp while it runs
 //   (VOXEN_SHADER_DIR=DIR hello_compute watches DIR instead of the source tree)
+#include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <thread>
 
 #include "voxen/gpu/selftest/selftest_push.h"
@@ -13,13 +14,17 @@
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 
-
 int main(int argc, char** argv) {
-  const bool flag = argc > 1 && std::strcmp(argv[1], "--hot-reload") == 0;
+  CLI::App app("The smallest Voxen program: fills a buffer on the GPU (selftest/fill_iota.comp) and prints it.", "hello_compute");
+  bool hotReload = false;
+  app.add_flag("--hot-reload", hotReload,
+               "watch the source tree's shaders (VOXEN_SHADER_DIR, when set, wins) and run once a second for a minute; "
+               "edit shaders/selftest/fill_iota.comp meanwhile");
+  CLI11_PARSE(app, argc, argv);
   try {
     voxen::Device device;
     voxen::ShaderLibraryOptions libraryOptions;
-    if (flag && !std::getenv("VOXEN_SHADER_DIR")) libraryOptions.hotReloadDir = VOXEN_SOURCE_SHADER_DIR;
+    if (hotReload && !std::getenv("VOXEN_SHADER_DIR")) libraryOptions.hotReloadDir = VOXEN_SOURCE_SHADER_DIR;
     voxen::ShaderLibrary library(device, libraryOptions);
     const bool watch = library.hotReloadEnabled();
     voxen::Scheduler scheduler(device, library);

@@ -5,9 +5,10 @@
 #ifndef VOXEN_COMMON_WORK_RANGE_GLSL
 #define VOXEN_COMMON_WORK_RANGE_GLSL
 
-// The most loop iterations a Voxen shader may run in one invocation. Kept well below
-// lavapipe's cap so that a loop with a few extra steps stays safe.
-#define VOXEN_MAX_ITERATIONS_PER_INVOCATION 32768u
+// The most loop iterations a Voxen shader may run in one invocation:
+// kMaxIterationsPerInvocation, shared with the host.
+#extension GL_GOOGLE_include_directive : require
+#include "work_limits.h"
 
 struct WorkRange {
   uint begin;

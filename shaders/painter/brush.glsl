@@ -41,7 +41,7 @@ ivec3 nearestSample(vec3 p) {
 }
 
 // Param 0: invocation 0 marches the ray sample by sample (a step of half a voxel, at most
-// brushRayDir.w long and never more than VOXEN_MAX_ITERATIONS_PER_INVOCATION steps) to the
+// brushRayDir.w long and never more than kMaxIterationsPerInvocation steps) to the
 // first point whose nearest sample has density >= 0.5, and stores that point as the centre.
 void findStroke() {
   if (gl_LocalInvocationIndex != 0u || painterGroupIndex() != 0u) return;
@@ -59,7 +59,7 @@ void findStroke() {
       vec4 ray = f.brushRayDir;
       vec3 dir = ray.xyz;
       float step = 0.5 * voxel;
-      uint steps = uint(min(ray.w / step, float(VOXEN_MAX_ITERATIONS_PER_INVOCATION)));
+      uint steps = uint(min(ray.w / step, float(kMaxIterationsPerInvocation)));
       for (uint i = 0u; i < steps; ++i) {
         precise vec3 p = origin + dir * (float(i) * step);
         ivec3 s = nearestSample(p);

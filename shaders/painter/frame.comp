@@ -14,7 +14,7 @@
 #include "../common/dispatch.glsl"
 #include "../common/work_range.glsl"
 
-layout(local_size_x = 64) in;
+layout(local_size_x = kFrameGroupSize) in;
 layout(constant_id = 0) const uint kPhase = 0u;
 
 #include "brush.glsl"

@@ -17,7 +17,7 @@
 // Triangles. World-space positions with per-vertex normals (octahedral, packSnorm2x16).
 //
 // GLSL includers declare the buffer-reference types the addresses below name before
-// including this file (painter_common.glsl): FloatArray, UintArray, Uint64Array, Uvec2Array,
+// including this file (frame_types.glsl): FloatArray, UintArray, Uint64Array, Uvec2Array,
 // Vec4Array (common/buffers.glsl) and, forward, BlockArray, TriangleArray, FrameConstantsRef.
 #ifndef VOXEN_PAINTER_FRAME_LAYOUT_H
 #define VOXEN_PAINTER_FRAME_LAYOUT_H
@@ -37,6 +37,9 @@
 VOXEN_SHARED_BEGIN
 
 VOXEN_CONST(uint, kBlockCells, 8u)
+// Invocations per workgroup of the frame megakernel (its local_size_x): the host sizes every
+// phase's launch in such groups.
+VOXEN_CONST(uint, kFrameGroupSize, 64u)
 VOXEN_CONST(float, kIsoLevel, 0.5f)
 
 // Phases of the frame megakernel (shaders/painter/frame.comp, spec constant 0). Meshing

@@ -1,23 +1,12 @@
 // What every phase of the painter's frame megakernel includes: the data layout
-// (frame_layout.h, whose comment states the grid, cell, block and triangle conventions),
-// the push constant, and the octahedral normal encoding.
+// (frame_types.glsl: frame_layout.h, whose comment states the grid, cell, block and triangle
+// conventions, with its buffer-reference types), the push constant, and the octahedral
+// normal encoding.
 #ifndef VOXEN_PAINTER_COMMON_GLSL
 #define VOXEN_PAINTER_COMMON_GLSL
 
 #extension GL_GOOGLE_include_directive : require
-#include "../common/buffers.glsl"
-
-// The buffer-reference types the layout's addresses name: declared forward here, defined
-// once frame_layout.h has declared what they hold.
-layout(buffer_reference) buffer BlockArray;
-layout(buffer_reference) buffer TriangleArray;
-layout(buffer_reference) buffer FrameConstantsRef;
-
-#include "frame_layout.h"
-
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer TriangleArray { Triangle v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer BlockArray { BlockInfo v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer FrameConstantsRef { FrameConstants v; };
+#include "frame_types.glsl"
 
 // No instance name: `pc` is the PainterPush itself (pc.frame, pc.param).
 layout(push_constant) uniform PainterPushBlock { PainterPush pc; };

@@ -40,6 +40,10 @@ diff=$(( gpu_occ > cpu_occ ? gpu_occ - cpu_occ : cpu_occ - gpu_occ ))
 grep -q "voxel mean" layers-info.log || fail "layers missing from the map file: $(cat layers-info.log)"
 grep -q "0.7" layers-info.log || fail "octomap hit probability missing from the map file: $(cat layers-info.log)"
 grep -q "\-1.5" layers-info.log || fail "clamp missing from the map file: $(cat layers-info.log)"
+# The layer table names each layer the map holds, in text and in JSON.
+grep -q "^  hit_miss " layers-info.log || fail "the layer table does not list hit_miss: $(cat layers-info.log)"
+"$voxen" info layers.vxm --json > layers-info.json
+grep -q '"name":"hit_miss"' layers-info.json || fail "layer_table lacks hit_miss: $(cat layers-info.json)"
 set +e
 "$voxen" map --cloud run.ply --trajectory run.txt --output bad.vxm --hit 0.3 2> badhit.err
 status=$?

@@ -1,8 +1,8 @@
 // The library's one log sink (voxen/host/log.hpp): a redirected sink gets every message with
 // its level, setLogSink hands back the sink it replaces, the default writes "voxen: <message>"
-// lines to stderr, and real library messages arrive there: a hot-reload compile error of a
-// ShaderLibrary without its own log callback, and a validation message of a Device without
-// onValidationMessage.
+// lines to stderr, and real library messages arrive there: a hot-reload compile error (at
+// LogLevel::Error, its recovery at Info) of a ShaderLibrary without its own log callback, and
+// a validation message of a Device without onValidationMessage.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -192,24 +192,40 @@ TEST_CASE("A hot-reload compile error reaches the log sink when the ShaderLibrar
   CapturedLog log;
   // No ShaderLibraryOptions::log: the library's messages go to the log sink.
   voxen::ShaderLibrary library(gpu.device, voxen::ShaderLibraryOptions{.hotReloadDir = dir.path()});
-  CHECK(log.find("hot reload on: watching"));
+  const auto watching = log.find("hot reload on: watching");
+  REQUIRE(watching);
+  CHECK(watching->level == voxen::LogLevel::Info);
   const auto kernel = library.kernel("probe/log-probe.comp");
   REQUIRE(kernel);
 
-  dir.saveLikeEditor("probe/log-probe.comp", probeShader(true));
   // inotify reports the rename at once in practice; polling for a while keeps a slow
   // machine from failing the case. Nothing was submitted, so 0 is the last submission.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  std::optional<LogEntry> failure;
-  for (;;) {
-    library.reloadChanged(0);
-    failure = log.find("shader reload failed");
-    if (failure || std::chrono::steady_clock::now() > deadline) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  auto reloadUntilLogged = [&](const std::string& text) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (;;) {
+      library.reloadChanged(0);
+      auto entry = log.find(text);
+      if (entry || std::chrono::steady_clock::now() > deadline) return entry;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  };
+
+  dir.saveLikeEditor("probe/log-probe.comp", probeShader(true));
+  const auto failure = reloadUntilLogged("shader reload failed");
   REQUIRE(failure);
   CHECK_THAT(failure->message, Contains("probe/log-probe.comp") && Contains("log-probe.comp:3"));
+  CHECK(failure->level == voxen::LogLevel::Error);  // a sink that keeps only errors still sees it
   CHECK(kernel->generation() == 0);  // the old pipeline stays
+
+  // Fixing the file is good news, at Info.
+  dir.saveLikeEditor("probe/log-probe.comp", probeShader(false));
+  const auto recovered = reloadUntilLogged("compiles again");
+  REQUIRE(recovered);
+  CHECK(recovered->level == voxen::LogLevel::Info);
+  const auto reloaded = log.find("reloaded probe/log-probe.comp");
+  REQUIRE(reloaded);
+  CHECK(reloaded->level == voxen::LogLevel::Info);
+  CHECK(kernel->generation() == 1);
 }
 
 TEST_CASE("A validation message of a Device without onValidationMessage reaches the log sink",

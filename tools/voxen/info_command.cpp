@@ -72,7 +72,8 @@ int deviceInfo(const CommonOptions& options) {
   printLimits(info);
   printHeaps(device);
   size_t shaders = 0;
-  for (const auto& file : detail::embeddedShaderFiles()) shaders += file.kind == EmbeddedFile::Kind::Spirv;
+  for (const auto& file : detail::embeddedShaderFiles())
+    shaders += file.kind == EmbeddedFile::Kind::Spirv && detail::isComputeShader(file);
   std::printf("embedded compute shaders: %zu\n", shaders);
   std::printf("devices present:\n");
   for (size_t i = 0; i < devices.size(); ++i) {

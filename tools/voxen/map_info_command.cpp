@@ -7,10 +7,35 @@
 
 #include "cli_options.hpp"
 #include "json_output.hpp"
+#include "voxen/map/layer.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/host/memory_stats.hpp"
 
 namespace voxen::cli {
+
+namespace {
+
+// The map's layers in file order, as `layer_table` entries: what a reader needs to know
+// whether it understands the file (name and content version) and what each costs.
+Json layerTableJson(const MapLayout& layout) {
+  Json table = Json::array();
+  for (const LayerId id : layout.ids()) {
+    const LayerType& type = layerType(id);
+    table.push_back({{"name", type.name}, {"bytes_per_voxel", type.bytesPerVoxel}, {"version", type.version}});
+  }
+  return table;
+}
+
+void printLayerTable(const MapLayout& layout) {
+  std::printf("layer table:\n");
+  for (const LayerId id : layout.ids()) {
+    const LayerType& type = layerType(id);
+    std::printf("  %-22s %u bytes per voxel, version %u: %s\n", type.name.c_str(), type.bytesPerVoxel, type.version,
+                type.description.c_str());
+  }
+}
+
+}  // namespace
 
 int mapInfo(const CommonOptions& options, const std::string& path, bool verify) {
   const MapFileInfo info = readMapInfo(path);
@@ -45,6 +70,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
                       {"clamp_max", floatValue(m.clampMax)}}},
                     {"layers", info.layers},
                     {"layer_names", layerNames(info.layers)},
+                    {"layer_table", layerTableJson(info.layout)},
                     {"time_origin", info.timeOrigin},
                     {"regions", info.regions.size()}};
     if (any) {
@@ -75,6 +101,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   std::printf("  %-22s [%g, %g] log-odds\n", "clamp", m.clampMin, m.clampMax);
   std::printf("layers:                  %s (mask 0x%x, %llu bytes per voxel)\n", layerNames(info.layers).c_str(), info.layers,
               (unsigned long long)bytesPerVoxel(info.layers));
+  printLayerTable(info.layout);
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %zu\n", info.regions.size());
   if (any) {

@@ -5,17 +5,14 @@
 #include <deque>
 #include <mutex>
 
-#include "voxen/gpu/map/layer_table.h"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
 
-static_assert(kOccupancyLayer == gpu::kLayerIdOccupancy && kVoxelMeanLayer == gpu::kLayerIdVoxelMean &&
-              kTraversalLayer == gpu::kLayerIdTraversal && kHitMissLayer == gpu::kLayerIdHitMiss &&
-              kTouchTimeLayer == gpu::kLayerIdTouchTime && kMaxLayers == gpu::kMaxLayers);
-static_assert(kLayerVoxelMean == gpu::kLayerVoxelMean && kLayerTraversal == gpu::kLayerTraversal &&
-              kLayerHitMiss == gpu::kLayerHitMiss && kLayerTouchTime == gpu::kLayerTouchTime &&
-              kAllBuiltinLayers == gpu::kBuiltinLayerFlags);
+// The flag of an optional built-in layer is bit (id - 1) (MapLayout::fromFlags relies on it).
+static_assert(kLayerVoxelMean == 1u << (kVoxelMeanLayer - 1) && kLayerTraversal == 1u << (kTraversalLayer - 1) &&
+              kLayerHitMiss == 1u << (kHitMissLayer - 1) && kLayerTouchTime == 1u << (kTouchTimeLayer - 1) &&
+              kAllBuiltinLayers == (kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime));
 
 namespace {
 

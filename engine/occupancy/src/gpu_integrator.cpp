@@ -22,8 +22,6 @@ using gpu::kCounterStripes;
 using gpu::kCounterStride;
 using gpu::kPassReverse;
 using gpu::kPassStopOnOccupied;
-static_assert(kSampleHit == gpu::kSampleHit && kSkipSample == gpu::kSkipSample && kSkipOrigin == gpu::kSkipOrigin,
-              "PreparedRayFlag (ray_walk.hpp) must match shaders/occupancy/occupancy_shared.h");
 constexpr uint32_t kInfinityBits = 0x7f800000u;
 
 }  // namespace

@@ -201,7 +201,8 @@ RasterResult rasterizeReference(std::span<const Triangle> triangles, const Frame
 RasterGroups minimumRasterGroups(const FrameConstants& f) {
   const uint64_t budget = kMaxIterationsPerInvocation;
   auto groupsFor = [](uint64_t items, uint64_t perInvocation) {
-    return uint32_t(std::max<uint64_t>(1, (items + 64 * perInvocation - 1) / (64 * perInvocation)));
+    const uint64_t perGroup = gpu::kFrameGroupSize * perInvocation;
+    return uint32_t(std::max<uint64_t>(1, (items + perGroup - 1) / perGroup));
   };
   // Small: a triangle costs one iteration plus at most largeTriangleArea pixel iterations.
   const uint64_t triangleCost = uint64_t(f.largeTriangleArea) + 1;
@@ -210,7 +211,7 @@ RasterGroups minimumRasterGroups(const FrameConstants& f) {
                 std::to_string(budget) + " loop iterations one invocation may run");
   // Large: a workgroup's invocations all walk each of its tiles: the binary search over the
   // queue (at most 33 steps) and 16 pixels.
-  const uint64_t tileCost = 1 + 33 + (uint64_t(1) << (2 * kRasterChunkBits)) / 64;
+  const uint64_t tileCost = 1 + 33 + (uint64_t(1) << (2 * kRasterChunkBits)) / gpu::kFrameGroupSize;
   RasterGroups g;
   g.clear = groupsFor(uint64_t(f.tilesX) * f.tilesY * 64, budget);
   g.small = groupsFor(f.maxTriangles, budget / triangleCost);

@@ -31,7 +31,7 @@ void dispatchPhase(Scheduler& scheduler, const FrameKernels& kernels, Phase phas
   uses.push_back(reads(frameConstants));
   // dispatchThreads folds past the x limit exactly as painterGroupIndex() unfolds.
   scheduler.dispatchThreads(Pass{phaseName(phase), kernels.get(phase), {}, gpu::PainterPush{frameConstants.address, param, 0}, uses},
-                            groups * 64);
+                            groups * gpu::kFrameGroupSize);
 }
 
 }  // namespace voxen::detail

@@ -1,16 +1,14 @@
 #include "voxen/painter/hardware_rasterizer.hpp"
 
-#include <glslang/Public/ResourceLimits.h>
-#include <glslang/Public/ShaderLang.h>
-#include <glslang/SPIRV/GlslangToSpv.h>
-
 #include <chrono>
 #include <cstring>
-#include <mutex>
 #include <string>
+#include <vector>
 
 #include "voxen/gpu/painter/frame_layout.h"
+#include "voxen/gpu/painter/hardware_raster.h"
 #include "voxen/host/device.hpp"
+#include "voxen/host/embedded_shaders.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 
@@ -18,58 +16,7 @@ namespace voxen {
 
 namespace {
 
-// The two stages, compiled at run time: the build embeds SPIR-V only for compute shaders.
-// The Triangle struct mirrors painter_common.glsl.
-const char* const kVertexSource = R"(#version 460
-#extension GL_EXT_buffer_reference : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-struct Triangle { vec4 p0n; vec4 p1n; vec4 p2n; uvec4 extra; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Triangles { Triangle v[]; };
-layout(push_constant) uniform Push { mat4 viewProj; Triangles triangles; } pc;
-layout(location = 0) flat out uint outId;
-void main() {
-  uint t = uint(gl_VertexIndex) / 3u, k = uint(gl_VertexIndex) % 3u;
-  Triangle tri = pc.triangles.v[t];
-  vec3 p = k == 0u ? tri.p0n.xyz : (k == 1u ? tri.p1n.xyz : tri.p2n.xyz);
-  gl_Position = pc.viewProj * vec4(p, 1.0);
-  outId = t;
-}
-)";
-
-const char* const kFragmentSource = R"(#version 460
-layout(location = 0) flat in uint id;
-layout(location = 0) out uint color;
-void main() { color = id; }
-)";
-
-struct Push {
-  float viewProj[16];
-  uint64_t triangles;
-};
-static_assert(sizeof(Push) == 72);
-
-std::vector<uint32_t> compileStage(EShLanguage stage, const char* source, const char* name) {
-  static std::once_flag once;
-  std::call_once(once, [] { glslang::InitializeProcess(); });  // reference-counted by glslang
-  glslang::TShader shader(stage);
-  shader.setStringsWithLengthsAndNames(&source, nullptr, &name, 1);
-  shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientVulkan, 100);
-  shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_2);
-  shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_5);
-  const auto messages = EShMessages(EShMsgSpvRules | EShMsgVulkanRules);
-  // Never translate after a failed parse or link: glslang crashes (DESIGN.md).
-  if (!shader.parse(GetDefaultResources(), 460, false, messages))
-    throw Error(std::string("hardware rasterizer: ") + name + " does not compile: " + shader.getInfoLog());
-  glslang::TProgram program;
-  program.addShader(&shader);
-  if (!program.link(messages))
-    throw Error(std::string("hardware rasterizer: ") + name + " does not link: " + program.getInfoLog());
-  std::vector<uint32_t> spirv;
-  spv::SpvBuildLogger logger;
-  glslang::GlslangToSpv(*program.getIntermediate(stage), spirv, &logger);
-  if (spirv.empty()) throw Error(std::string("hardware rasterizer: no SPIR-V for ") + name + ": " + logger.getAllMessages());
-  return spirv;
-}
+using gpu::HardwareRasterPush;
 
 VkShaderModule createModule(VkDevice device, const std::vector<uint32_t>& spirv) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -111,8 +58,9 @@ HardwareRasterizer::HardwareRasterizer(Scheduler& scheduler, uint32_t width, uin
     createTargets();
     createRenderPass();
     createPipelineLayout();
-    vertex_ = createModule(vk, compileStage(EShLangVertex, kVertexSource, "hardware_rasterizer.vert"));
-    fragment_ = createModule(vk, compileStage(EShLangFragment, kFragmentSource, "hardware_rasterizer.frag"));
+    // The two stages are built with the compute shaders (shaders/painter/hardware_raster.*).
+    vertex_ = createModule(vk, detail::embeddedSpirvWords("painter/hardware_raster.vert"));
+    fragment_ = createModule(vk, detail::embeddedSpirvWords("painter/hardware_raster.frag"));
     if (device.info().capabilities.timestamps) {
       VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
       queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -253,7 +201,7 @@ void HardwareRasterizer::createRenderPass() {
 }
 
 void HardwareRasterizer::createPipelineLayout() {
-  const VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(Push)};
+  const VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(HardwareRasterPush)};
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   info.pushConstantRangeCount = 1;
   info.pPushConstantRanges = &range;
@@ -331,8 +279,8 @@ void HardwareRasterizer::recordDraw(VkCommandBuffer cmd, const BufferRange& tria
   vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
   if (count > 0) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline(cullBackFaces));
-    Push push{};
-    std::memcpy(push.viewProj, viewProj, sizeof(push.viewProj));
+    HardwareRasterPush push{};
+    std::memcpy(push.viewProj, viewProj, sizeof(push.viewProj));  // 16 floats, column-major
     push.triangles = triangles.address;
     vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), &push);
     vkCmdDraw(cmd, count * 3, 1, 0, 0);

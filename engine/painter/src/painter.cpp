@@ -191,7 +191,7 @@ void Painter::recordMeshing(const BufferRange& constants) {
   const BufferRange arena = arena_->buffer().range();
   const std::vector<BufferUse> uses{readsWrites(arena), reads(caseTable_)};
   const uint64_t listGroups = detail::meshListGroups(blocks());
-  dispatchPhase(scheduler_, *kernels_, Phase::MeshList, constants, 0, divideUp(blocks(), 64), uses);
+  dispatchPhase(scheduler_, *kernels_, Phase::MeshList, constants, 0, divideUp(blocks(), gpu::kFrameGroupSize), uses);
   dispatchPhase(scheduler_, *kernels_, Phase::MeshCount, constants, 0, listGroups, uses);
   dispatchPhase(scheduler_, *kernels_, Phase::MeshScan, constants, 0, 1, uses);
   dispatchPhase(scheduler_, *kernels_, Phase::MeshCopy, constants, 0, listGroups, uses);

@@ -19,7 +19,6 @@ class Profile {
   const std::map<std::string, PassTiming>& passes() const { return passes_; }
   // A table: pass, calls, total ms, mean us; sorted by total time.
   void print(std::ostream& out) const;
-  std::string json() const;
 
  private:
   std::map<std::string, PassTiming> passes_;

@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "voxen/host/log.hpp"
 #include "voxen/host/shader_types.hpp"
 
 namespace voxen {
@@ -58,7 +59,8 @@ class Kernel {
 struct ShaderLibraryOptions {
   // Source folder for hot reload; when unset, VOXEN_SHADER_DIR (if set) turns it on.
   std::optional<std::filesystem::path> hotReloadDir;
-  // Where reload messages and compile errors go; the default prints to stderr.
+  // Where reload messages and compile errors go; the default is the log sink (logMessage),
+  // with compile errors at LogLevel::Error and everything else at LogLevel::Info.
   std::function<void(const std::string&)> log;
 };
 
@@ -99,7 +101,7 @@ class ShaderLibrary {
   CompileResult compile(const std::string& path, const KernelVariant& variant) const;
   VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const;
   void build(Kernel& kernel, bool fromEmbeddedSpirv);
-  void log(const std::string& message) const;
+  void log(LogLevel level, const std::string& message) const;
 
   Device& device_;
   ShaderLibraryOptions options_;

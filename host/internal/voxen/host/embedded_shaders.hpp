@@ -1,9 +1,13 @@
 #pragma once
-// The shaders built into the library: SPIR-V of every compute shader under shaders/,
-// compiled at build time, and the GLSL sources themselves so that variants (defines) can
-// be compiled at run time without a source folder.
+// The shaders built into the library: SPIR-V of every compute shader (and of the few
+// graphics stages, *.vert and *.frag) under shaders/, compiled at build time, and the GLSL
+// sources themselves so that compute variants (defines) can be compiled at run time without
+// a source folder.
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <string_view>
+#include <vector>
 
 namespace voxen {
 
@@ -17,6 +21,12 @@ struct EmbeddedFile {
 
 namespace detail {
 std::span<const EmbeddedFile> embeddedShaderFiles();
+// The SPIR-V built from the shader at `path` ("painter/hardware_raster.vert"), or nullptr.
+const EmbeddedFile* findEmbeddedSpirv(std::string_view path);
+// Its words, ready for vkCreateShaderModule; throws Error when there is no such shader.
+std::vector<uint32_t> embeddedSpirvWords(std::string_view path);
+// Whether an embedded file is (the SPIR-V or source of) a compute shader.
+bool isComputeShader(const EmbeddedFile& file);
 }  // namespace detail
 
 }  // namespace voxen

@@ -15,27 +15,29 @@
 #include <string_view>
 #include <vector>
 
+#include "voxen/gpu/map/layer_table.h"
+
 namespace voxen {
 
 using LayerId = uint32_t;
 
-// The built-in layers' ids (the same numbers as shaders/map/layer_table.h, checked there).
-inline constexpr LayerId kOccupancyLayer = 0;
-inline constexpr LayerId kVoxelMeanLayer = 1;
-inline constexpr LayerId kTraversalLayer = 2;
-inline constexpr LayerId kHitMissLayer = 3;
-inline constexpr LayerId kTouchTimeLayer = 4;
-inline constexpr LayerId kMaxLayers = 16;  // registered layer types per process
+// The built-in layers' ids, which the shaders know too (shaders/map/layer_table.h).
+inline constexpr LayerId kOccupancyLayer = gpu::kLayerIdOccupancy;
+inline constexpr LayerId kVoxelMeanLayer = gpu::kLayerIdVoxelMean;
+inline constexpr LayerId kTraversalLayer = gpu::kLayerIdTraversal;
+inline constexpr LayerId kHitMissLayer = gpu::kLayerIdHitMiss;
+inline constexpr LayerId kTouchTimeLayer = gpu::kLayerIdTouchTime;
+inline constexpr LayerId kMaxLayers = gpu::kMaxLayers;  // registered layer types per process
 
 // The optional built-in layers as flag bits (OccupancyMap's constructor, the CLI, version 1
 // map files): bit (id - 1).
 enum Layer : uint32_t {
-  kLayerVoxelMean = 1u << 0,  // sub-voxel sample position sum and sample count
-  kLayerTraversal = 1u << 1,  // summed ray length through the voxel
-  kLayerHitMiss = 1u << 2,    // hit and miss counts
-  kLayerTouchTime = 1u << 3,  // latest time a ray touched the voxel
+  kLayerVoxelMean = gpu::kLayerVoxelMean,  // sub-voxel sample position sum and sample count
+  kLayerTraversal = gpu::kLayerTraversal,  // summed ray length through the voxel
+  kLayerHitMiss = gpu::kLayerHitMiss,      // hit and miss counts
+  kLayerTouchTime = gpu::kLayerTouchTime,  // latest time a ray touched the voxel
 };
-inline constexpr uint32_t kAllBuiltinLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+inline constexpr uint32_t kAllBuiltinLayers = gpu::kBuiltinLayerFlags;
 std::string layerNames(uint32_t layers);
 
 struct LayerType {

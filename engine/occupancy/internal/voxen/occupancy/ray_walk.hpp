@@ -16,16 +16,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "voxen/gpu/occupancy/occupancy_shared.h"
 #include "voxen/map/map.hpp"
 #include "voxen/occupancy/integration_options.hpp"
 
 namespace voxen {
 
-// Per-ray flags after preparation (what the sample voxel receives).
+// Per-ray flags after preparation (what the sample voxel receives): the GPU's GpuRay::flags,
+// defined in shaders/occupancy/occupancy_shared.h.
 enum PreparedRayFlag : uint32_t {
-  kSampleHit = 1u << 0,      // the sample voxel gets a hit (else a miss, unless excluded)
-  kSkipSample = 1u << 1,     // the sample voxel gets nothing
-  kSkipOrigin = 1u << 2,     // the origin voxel gets nothing (when it is not the sample voxel)
+  kSampleHit = gpu::kSampleHit,
+  kSkipSample = gpu::kSkipSample,
+  kSkipOrigin = gpu::kSkipOrigin,
 };
 
 struct PreparedRay {

@@ -1,8 +1,9 @@
 #pragma once
-// Mirrors VOXEN_MAX_ITERATIONS_PER_INVOCATION in shaders/common/work_range.glsl: the most
-// loop iterations one invocation runs (lavapipe stops loops silently at 65,535).
-#include <cstdint>
+// The most loop iterations one shader invocation runs (lavapipe stops loops silently at
+// 65,535), for the painter's CPU references: defined once, for C++ and GLSL, in
+// shaders/common/work_limits.h.
+#include "voxen/gpu/common/work_limits.h"
 
 namespace voxen::detail {
-constexpr uint32_t kMaxIterationsPerInvocation = 32768;
+using gpu::kMaxIterationsPerInvocation;
 }

@@ -1,0 +1,26 @@
+// Looking up the SPIR-V that the build embedded (embedded_shaders.hpp).
+#include <cstring>
+#include <string>
+
+#include "voxen/host/embedded_shaders.hpp"
+#include "voxen/host/error.hpp"
+
+namespace voxen::detail {
+
+const EmbeddedFile* findEmbeddedSpirv(std::string_view path) {
+  for (const EmbeddedFile& file : embeddedShaderFiles())
+    if (file.kind == EmbeddedFile::Kind::Spirv && path == file.path) return &file;
+  return nullptr;
+}
+
+std::vector<uint32_t> embeddedSpirvWords(std::string_view path) {
+  const EmbeddedFile* file = findEmbeddedSpirv(path);
+  if (!file) throw Error("no embedded SPIR-V for shader '" + std::string(path) + "'");
+  std::vector<uint32_t> words(file->size / sizeof(uint32_t));
+  std::memcpy(words.data(), file->data, words.size() * sizeof(uint32_t));
+  return words;
+}
+
+bool isComputeShader(const EmbeddedFile& file) { return std::string_view(file.path).ends_with(".comp"); }
+
+}  // namespace voxen::detail
