@@ -1,5 +1,5 @@
 // Buffer-reference types shared by every shader: Voxen passes buffers as 64-bit device
-// addresses in push constants (DESIGN.md, binding model), never as descriptors.
+// addresses in push constants (docs/architecture.md, binding model), never as descriptors.
 #ifndef VOXEN_COMMON_BUFFERS_GLSL
 #define VOXEN_COMMON_BUFFERS_GLSL
 

@@ -1,5 +1,5 @@
 // Bounded per-invocation work. Lavapipe stops every loop of an invocation silently after
-// 65,535 iterations in total (DESIGN.md), so a loop over a variable amount of work must be
+// 65,535 iterations in total (docs/architecture.md), so a loop over a variable amount of work must be
 // split across invocations: the host launches enough invocations that none gets more than
 // `perInvocation` items, and each invocation walks only its own contiguous slice.
 #ifndef VOXEN_COMMON_WORK_RANGE_GLSL

@@ -4,7 +4,7 @@
 // the scheduler derives between them (engine/painter/src/painter.cpp). The phase is
 // specialization constant 0, so each dispatch runs only its phase's code: lavapipe executes
 // every branch of a shader under lane masks, so a runtime switch would cost all phases'
-// length in each (DESIGN.md). There is no cross-workgroup barrier inside: lavapipe gives no
+// length in each (docs/architecture.md). There is no cross-workgroup barrier inside: lavapipe gives no
 // forward progress between workgroups.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require

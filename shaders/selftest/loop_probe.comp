@@ -1,6 +1,6 @@
 #version 460
 // Counts the iterations one invocation really runs of a loop asked to run `iterations`
-// times. On lavapipe the count stops at its loop cap (DESIGN.md); everywhere else it
+// times. On lavapipe the count stops at its loop cap (docs/architecture.md); everywhere else it
 // equals `iterations`. The `finished` flag is written after the loop, so a truncated loop
 // is told apart from one that never ran.
 #extension GL_GOOGLE_include_directive : require

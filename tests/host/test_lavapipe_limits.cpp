@@ -1,4 +1,4 @@
-// The driver facts that shaders must live with (DESIGN.md): lavapipe's loop cap and how
+// The driver facts that shaders must live with (docs/architecture.md): lavapipe's loop cap and how
 // bounded per-invocation work avoids it, and subgroup shuffles at the device's own
 // subgroup size.
 #include <catch2/catch.hpp>
@@ -47,7 +47,7 @@ TEST_CASE("Loop probe: lavapipe truncates long loops, other drivers do not", "[l
   if (info.isLavapipe()) {
     CHECK(big[0] < 100000);
     CHECK(big[0] > 1000);
-    if (big[0] != 65535) WARN("lavapipe loop cap is " << big[0] << ", not the 65535 DESIGN.md records");
+    if (big[0] != 65535) WARN("lavapipe loop cap is " << big[0] << ", not the 65535 docs/architecture.md records");
     std::cout << "voxen_tests: lavapipe loop cap measured at " << big[0] << " iterations per invocation\n";
   } else {
     CHECK(big[0] == 100000);

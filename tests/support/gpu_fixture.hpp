@@ -1,7 +1,7 @@
 #pragma once
 // The process-wide GPU fixture of voxen_tests: one validated device, one shader library and
 // one scheduler, created on first use and shared by every test case, so that the instance,
-// the device and the compiled pipelines are paid for once (DESIGN.md: LLVM compiles each
+// the device and the compiled pipelines are paid for once (docs/architecture.md: LLVM compiles each
 // pipeline at its first dispatch).
 //
 // Every validation message the device reports goes through ValidationRecorder. Unless an

@@ -44,7 +44,7 @@ struct DeviceOptions {
   bool validation = false;
   // Synchronisation validation (hazards between transfers, barriers); implies validation.
   bool synchronizationValidation = false;
-  // Receives every validation message; the default prints it to stderr.
+  // Receives every validation message; the default sends it to the log sink (voxen/host/log.hpp).
   std::function<void(const ValidationMessage&)> onValidationMessage;
   // Extensions beyond Voxen's own, for programs that present to a window: instance
   // extensions (a window system's surface extensions, e.g. glfwGetRequiredInstanceExtensions)

@@ -14,7 +14,7 @@ struct Ray3 {
 struct Camera {
   glm::vec3 eye{0.0f, -3.0f, 2.0f};
   glm::vec3 target{0.0f};
-  glm::vec3 up{0.0f, 0.0f, 1.0f};  // z up (DESIGN.md: right-handed, metres)
+  glm::vec3 up{0.0f, 0.0f, 1.0f};  // z up (docs/architecture.md: right-handed, metres)
   float fovYDegrees = 50.0f;
   float nearPlane = 0.05f;
   float farPlane = 1000.0f;

@@ -20,7 +20,7 @@ struct SelfTestCheck {
 std::vector<SelfTestCheck> runSelfTest(Scheduler& scheduler);
 
 // How many iterations of a loop one invocation really runs when asked for `requested`:
-// lavapipe stops every loop of an invocation after a fixed count (DESIGN.md).
+// lavapipe stops every loop of an invocation after a fixed count (docs/architecture.md).
 struct LoopCapProbe {
   uint32_t requested = 0;
   uint32_t executed = 0;
