@@ -88,6 +88,10 @@ COMMANDS
 
 "$voxen" info gpu.vxm > info.log
 grep -qi "region" info.log || fail "voxen info MAP.vxm printed no regions: $(cat info.log)"
+# Without --verify, info says that it did not read the voxels; with it, that it checked them.
+grep -q "^verified: *no: only the header" info.log || fail "voxen info does not say it did not verify: $(cat info.log)"
+"$voxen" info gpu.vxm --json | grep -q '"verified":false' || fail "voxen info --json lacks \"verified\":false"
+"$voxen" info gpu.vxm --verify | grep -q "^verified: *every region decompressed" || fail "voxen info --verify did not verify"
 "$voxen" export gpu.vxm --slice-png slice.png --z 1.0 > /dev/null
 head -c 8 slice.png | od -An -c | grep -q "P   N   G" || fail "slice.png is not a PNG"
 "$voxen" export gpu.vxm --occupied-ply occupied.ply > /dev/null

@@ -3,12 +3,17 @@
 // version, invalid model fields, inconsistent sizes.
 #include <catch2/catch.hpp>
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -37,8 +42,11 @@ void fillRandom(std::span<T> values, vt::Rng& rng) {
   }
 }
 
-// Regions whose arrays hold arbitrary bit patterns (NaNs, negative zeros, denormals) mixed
-// with runs of plausible values, so that bit-exactness and compression are both exercised.
+// Regions whose arrays hold arbitrary bit patterns where a layer allows any (traversal,
+// hit/miss counts), and arbitrary possible values elsewhere (occupancy: negative zeros,
+// denormals, any float within the clamp range; finite touch times; mean sums within their
+// counts), mixed with runs of plausible values, so that bit-exactness and compression are
+// both exercised. (Impossible values are refused on save and load: see the test below.)
 OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKey>& keys, OccupancyModel model = {}) {
   OccupancyMap map(model, layers);
   map.setTimeOrigin(1.7e9 + double(rng.u32()) / 7.0);
@@ -49,15 +57,19 @@ OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKe
       if (pick < 4) continue;  // unobserved
       if (pick < 6) v = model.clampMin;
       else if (pick < 8) v = float(int(rng.range(0, 40)) - 20) * 0.1f;
-      else {
-        const uint32_t bits = rng.u32();
-        std::memcpy(&v, &bits, 4);
-      }
+      else if (pick < 9) v = rng.chance(50) ? -0.0f : std::numeric_limits<float>::denorm_min() * float(rng.range(1, 1000));
+      else v = model.clampMin + (model.clampMax - model.clampMin) * float(rng.u32() >> 8) / float(1u << 24);
     }
-    fillRandom(r.mean(), rng);
+    for (VoxelMean& m : r.mean()) {
+      m.count = uint32_t(rng.range(0, 1u << 20));
+      for (uint32_t& sum : m.sum) sum = uint32_t(rng.range(0, uint64_t(m.count) * 1023u));
+    }
     fillRandom(r.traversal(), rng);
     fillRandom(r.hitMiss(), rng);
-    fillRandom(r.touchTime(), rng);
+    for (float& t : r.touchTime()) {
+      const uint32_t bits = rng.u32() & 0xBFFFFFFFu;  // exponent below all-ones: finite, any sign and mantissa
+      std::memcpy(&t, &bits, 4);
+    }
   }
   return map;
 }
@@ -196,15 +208,17 @@ TEST_CASE("Map files keep the default model, empty maps and extreme keys", "[map
     CHECK_FALSE(readMapInfo(dir / "empty.vxm").regionBounds(lo, hi));
   }
   SECTION("32^3 regions with extreme keys, all layers") {
-    const std::vector<RegionKey> keys = {{INT32_MIN, INT32_MAX, 0}, {-1, 0, 1}, {INT32_MAX, INT32_MIN, INT32_MIN}};
+    // The extremes whose voxels still have int32 coordinates (keys beyond are refused).
+    const int32_t kMin = INT32_MIN / 32, kMax = INT32_MAX / 32;
+    const std::vector<RegionKey> keys = {{kMin, kMax, 0}, {-1, 0, 1}, {kMax, kMin, kMin}};
     const OccupancyMap map = randomMap(rng, kAllLayers, keys);
     saveMap(map, dir / "big.vxm");
     requireSameMap(map, loadMap(dir / "big.vxm", {.threads = 3}));
     const MapFileInfo info = readMapInfo(dir / "big.vxm");
     RegionKey lo, hi;
     REQUIRE(info.regionBounds(lo, hi));
-    CHECK(lo == RegionKey{INT32_MIN, INT32_MIN, INT32_MIN});
-    CHECK(hi == RegionKey{INT32_MAX, INT32_MAX, 1});
+    CHECK(lo == RegionKey{kMin, kMin, kMin});
+    CHECK(hi == RegionKey{kMax, kMax, 1});
     // Blocks come in ascending key order, each right after the previous one.
     uint64_t offset = info.headerBytes;
     for (size_t i = 0; i < info.regions.size(); ++i) {
@@ -498,4 +512,90 @@ TEST_CASE("Map file size and speed for 2000 regions", "[.mapfile-bench]") {
       CHECK(loaded.regions().size() == map.regions().size());
     }
   }
+}
+
+namespace {
+
+// Replaces the first region block of a saved file by one whose key and payload `edit`
+// changed, with valid sizes and checksums: contents the checksums cannot catch.
+std::vector<uint8_t> rewriteFirstBlock(const std::vector<uint8_t>& file, const MapFileInfo& info,
+                                       const std::function<void(int32_t* key, std::vector<uint8_t>& payload)>& edit) {
+  const MapFileInfo::RegionEntry& e = info.regions.front();
+  std::vector<uint8_t> payload(e.uncompressedBytes);
+  uLongf size = uLongf(payload.size());
+  REQUIRE(uncompress(payload.data(), &size, file.data() + e.offset + kMapFileBlockHeaderBytes, e.compressedBytes) == Z_OK);
+  int32_t key[3];
+  std::memcpy(key, file.data() + e.offset, sizeof key);
+  edit(key, payload);
+  std::vector<uint8_t> packed(compressBound(uLong(payload.size())));
+  uLongf packedSize = uLongf(packed.size());
+  REQUIRE(compress(packed.data(), &packedSize, payload.data(), uLong(payload.size())) == Z_OK);
+  packed.resize(packedSize);
+  std::vector<uint8_t> header(kMapFileBlockHeaderBytes);
+  std::memcpy(header.data(), key, sizeof key);
+  patch32(header, 12, uint32_t(payload.size()));
+  patch32(header, 16, uint32_t(packed.size()));
+  std::vector<uint8_t> checked(header.begin(), header.begin() + 20);
+  checked.insert(checked.end(), payload.begin(), payload.end());
+  patch32(header, 20, crc32Of(checked.data(), checked.size()));
+  std::vector<uint8_t> out(file.begin(), file.begin() + ptrdiff_t(e.offset));
+  out.insert(out.end(), header.begin(), header.end());
+  out.insert(out.end(), packed.begin(), packed.end());
+  out.insert(out.end(), file.begin() + ptrdiff_t(e.offset + kMapFileBlockHeaderBytes + e.compressedBytes), file.end());
+  return out;
+}
+
+void putFloat(std::vector<uint8_t>& bytes, size_t at, float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  patch32(bytes, at, bits);
+}
+
+}  // namespace
+
+TEST_CASE("Map files with valid checksums but impossible contents are refused on load and save", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  OccupancyModel model = smallModel(4);  // 64 voxels per region
+  OccupancyMap map(model, kLayerTouchTime | kLayerVoxelMean);
+  map.region({0, 0, 0}).occupancy()[3] = model.clampMax;
+  saveMap(map, dir / "good.vxm");
+  const std::vector<uint8_t> good = readBytes(dir / "good.vxm");
+  const MapFileInfo info = readMapInfo(dir / "good.vxm");
+  const auto bad = dir / "bad.vxm";
+  // Payload: occupancy f32[64], voxel mean {u32 count, sum[3]}[64], touch time f32[64].
+  const size_t meanAt = 64 * 4, touchAt = meanAt + 64 * 16;
+
+  struct Case {
+    const char* what;
+    std::function<void(int32_t*, std::vector<uint8_t>&)> edit;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"NaN occupancy", [](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 5 * 4, std::nanf("")); }, "voxel 5 (1,1,0) has occupancy nan"},
+      {"-inf occupancy", [](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 7 * 4, -INFINITY); }, "voxel 7 (3,1,0) has occupancy -inf"},
+      {"occupancy beyond the clamps",
+       [&](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 0, model.clampMax * 2); }, "neither unobserved nor within the clamp range"},
+      {"infinite touch time", [&](int32_t*, std::vector<uint8_t>& p) { putFloat(p, touchAt + 4 * 9, INFINITY); }, "voxel 9 (1,2,0) has touch time inf"},
+      {"mean sum beyond its count",
+       [&](int32_t*, std::vector<uint8_t>& p) { patch32(p, meanAt + 16 * 2 + 4, 5000); }, "voxel 2 (2,0,0) has a voxel-mean sum 5000 larger than its 0 samples allow"},
+      {"a key outside the int32 voxel range", [](int32_t* key, std::vector<uint8_t>&) { key[1] = INT32_MAX; },
+       "its key is outside the int32 voxel range for region size 4"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    writeBytes(bad, rewriteFirstBlock(good, info, c.edit));
+    const std::string error = loadError(bad);
+    CHECK(contains(error, c.message));
+    CHECK(contains(error, bad.string()));
+  }
+  REQUIRE(loadError(dir / "good.vxm") == "<no error>");  // the rewrite itself keeps a valid file valid
+  writeBytes(bad, rewriteFirstBlock(good, info, [](int32_t*, std::vector<uint8_t>&) {}));
+  CHECK(loadError(bad) == "<no error>");
+
+  // Saving refuses what loading would refuse, and leaves the old file as it was.
+  map.region({0, 0, 0}).occupancy()[1] = std::nanf("");
+  CHECK_THROWS_WITH(saveMap(map, dir / "good.vxm"), Catch::Contains("region (0,0,0): voxel 1 (1,0,0) has occupancy nan"));
+  CHECK(readBytes(dir / "good.vxm") == good);
+  // And a region key whose voxels overflow int32 cannot even be created.
+  CHECK_THROWS_WITH(map.region({INT32_MAX / 4 + 1, 0, 0}), Catch::Contains("outside the int32 voxel range for region size 4"));
 }

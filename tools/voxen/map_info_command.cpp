@@ -80,8 +80,8 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     summary["memory_bytes"] = info.memoryBytes();
     summary["compressed_bytes"] = info.compressedBytes();
     summary["compression_ratio"] = rounded(ratio, 4);
+    summary["verified"] = verify;  // false: the voxels were not read (--verify reads and checks them)
     if (verify) {
-      summary["verified"] = true;
       summary["load_ms"] = rounded(loadMs, 3);
       summary["occupied"] = counts.occupied;
       summary["free"] = counts.free;
@@ -115,13 +115,17 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     std::printf("bounds:                  none (the map is empty)\n");
   }
   std::printf("memory when loaded:      %s of voxel arrays (%s per region)\n", formatBytes(info.memoryBytes()).c_str(),
-              formatBytes(voxelsPerRegion * bytesPerVoxel(info.layers)).c_str());
+              formatBytes(voxelsPerRegion * info.layout.bytesPerVoxel()).c_str());
   std::printf("compressed regions:      %s (%.1f : 1)\n", formatBytes(info.compressedBytes()).c_str(), ratio);
   if (verify) {
-    std::printf("verified:                every region decompressed and its checksum matched (%.1f ms)\n", loadMs);
+    std::printf("verified:                every region decompressed, its checksum matched and its contents are possible (%.1f ms)\n",
+                loadMs);
     std::printf("voxels:                  %llu occupied, %llu free, %llu unobserved\n", (unsigned long long)counts.occupied,
                 (unsigned long long)counts.free,
                 (unsigned long long)(info.regions.size() * voxelsPerRegion - counts.occupied - counts.free));
+  } else {
+    std::printf("verified:                no: only the header and block headers were read (--verify decompresses every\n"
+                "                         region and checks its checksum and contents)\n");
   }
   return 0;
 }

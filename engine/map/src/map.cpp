@@ -67,7 +67,44 @@ Region OccupancyMap::makeRegion(const RegionKey& key) const {
 Region& OccupancyMap::region(const RegionKey& key) {
   auto found = regions_.find(key);
   if (found != regions_.end()) return found->second;
+  if (!regionKeyInRange(key, model_.regionSize))
+    throw Error("region key (" + std::to_string(key.x) + "," + std::to_string(key.y) + "," + std::to_string(key.z) +
+                ") is outside the int32 voxel range for region size " + std::to_string(model_.regionSize));
   return regions_.emplace(key, makeRegion(key)).first->second;
+}
+
+bool regionKeyInRange(const RegionKey& key, int32_t regionSize) {
+  const int64_t n = regionSize;
+  auto fits = [&](int32_t k) {
+    const int64_t first = int64_t(k) * n, last = first + n - 1;
+    return first >= INT32_MIN && last <= INT32_MAX;
+  };
+  return fits(key.x) && fits(key.y) && fits(key.z);
+}
+
+std::string impossibleContents(const OccupancyMap& map, const Region& region) {
+  const OccupancyModel& model = map.model();
+  auto voxelText = [&](size_t i) {
+    const VoxelCoord v = map.voxelOf(region.key, uint32_t(i));
+    return "voxel " + std::to_string(i) + " (" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+  };
+  const std::span<const float> occupancy = region.occupancy();
+  for (size_t i = 0; i < occupancy.size(); ++i) {
+    const float v = occupancy[i];
+    if (v == kUnobserved || (v >= model.clampMin && v <= model.clampMax)) continue;
+    return voxelText(i) + " has occupancy " + std::to_string(v) + ", neither unobserved nor within the clamp range [" +
+           std::to_string(model.clampMin) + ", " + std::to_string(model.clampMax) + "]";
+  }
+  const std::span<const float> touch = region.touchTime();
+  for (size_t i = 0; i < touch.size(); ++i)
+    if (!std::isfinite(touch[i])) return voxelText(i) + " has touch time " + std::to_string(touch[i]);
+  const std::span<const VoxelMean> mean = region.mean();
+  for (size_t i = 0; i < mean.size(); ++i)
+    for (uint32_t sum : mean[i].sum)
+      if (uint64_t(sum) > uint64_t(mean[i].count) * 1023u)
+        return voxelText(i) + " has a voxel-mean sum " + std::to_string(sum) + " larger than its " +
+               std::to_string(mean[i].count) + " samples allow";
+  return {};
 }
 
 const Region* OccupancyMap::findRegion(const RegionKey& key) const {

@@ -277,6 +277,8 @@ MapFileInfo MapReader::scan() {
     if (e.compressedBytes > left)
       fail("truncated " + where + ": its zlib stream needs " + std::to_string(e.compressedBytes) + " bytes, the file has " +
            std::to_string(left) + " left");
+    if (!regionKeyInRange(e.key, m.regionSize))
+      fail(where + ": its key is outside the int32 voxel range for region size " + std::to_string(m.regionSize));
     const auto [found, inserted] = seen.emplace(e.key, i);
     if (!inserted) fail("region " + keyText(e.key) + " is stored twice (regions " + std::to_string(found->second) + " and " + std::to_string(i) + ")");
     info.regions.push_back(e);
@@ -365,6 +367,7 @@ void encodeRegion(const OccupancyMap& map, const Region& constRegion, int level,
   for (const Span& s : spans)
     if (s.bytes != voxels * (s.bytes / std::max<size_t>(s.count, 1)) || s.count != voxels)
       fail(s.name + " holds " + std::to_string(s.count) + " values, the map's regions have " + std::to_string(voxels) + " voxels");
+  if (const std::string problem = impossibleContents(map, region); !problem.empty()) fail(problem);
   for (LayerId id = 0; id < kMaxLayers; ++id)
     if (!map.layout().has(id) && !region.layers[id].empty())
       fail("layer '" + layerType(id).name + "' holds " + std::to_string(region.layers[id].size() / layerType(id).bytesPerVoxel) +
@@ -431,7 +434,7 @@ void encodeRegion(const OccupancyMap& map, const Region& constRegion, int level,
 }
 
 // Inflates a block's zlib stream straight into the region's arrays and checks its CRC.
-void decodeRegion(const MapFileInfo& info, const MapFileInfo::RegionEntry& e, const uint8_t* block, size_t regionIndex,
+void decodeRegion(const OccupancyMap& map, const MapFileInfo& info, const MapFileInfo::RegionEntry& e, const uint8_t* block, size_t regionIndex,
                   size_t regionCount, Region& region, const MapReader& reader) {
   const std::string where = "region " + keyText(e.key) + " (region " + std::to_string(regionIndex) + " of " +
                             std::to_string(regionCount) + " at byte offset " + std::to_string(e.offset) + ")";
@@ -487,6 +490,8 @@ void decodeRegion(const MapFileInfo& info, const MapFileInfo::RegionEntry& e, co
   if constexpr (std::endian::native == std::endian::big)
     for (const Span& s : spans) swapInPlace(s);
   if (!version1HitMiss.empty()) interleaveVersion1HitMiss(region, version1HitMiss);
+  if (const std::string problem = impossibleContents(map, region); !problem.empty())
+    reader.fail("impossible contents in " + where + " (its checksum is valid): " + problem);
 }
 
 // Regions go through compression or decompression this many at a time, bounding memory.
@@ -578,7 +583,7 @@ OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& op
       targets[i] = &map.region(e.key);  // node-based map: the reference stays valid while others are added
     }
     parallelFor(count, threads, [&](size_t i) {
-      decodeRegion(info, info.regions[first + i], blocks[i].data(), first + i, regionCount, *targets[i], reader);
+      decodeRegion(map, info, info.regions[first + i], blocks[i].data(), first + i, regionCount, *targets[i], reader);
     });
   }
   return map;

@@ -141,7 +141,8 @@ class OccupancyMap {
   uint32_t localIndex(const VoxelCoord& voxel) const;
   VoxelCoord voxelOf(const RegionKey& region, uint32_t localIndex) const;
 
-  // The region, created (every layer at its initial value: unobserved, zero counts) when missing.
+  // The region, created (every layer at its initial value: unobserved, zero counts) when
+  // missing. Throws Error for a key whose voxels would not have int32 coordinates.
   Region& region(const RegionKey& key);
   const Region* findRegion(const RegionKey& key) const;
   Region* findRegion(const RegionKey& key);
@@ -163,6 +164,16 @@ class OccupancyMap {
   double timeOrigin_ = 0.0;
   std::unordered_map<RegionKey, Region, RegionKeyHash> regions_;
 };
+
+// Whether every voxel of region `key` has int32 coordinates (key * regionSize fits, and so
+// does its last voxel): keys outside this range cannot come from a voxel and are refused.
+bool regionKeyInRange(const RegionKey& key, int32_t regionSize);
+
+// Why a region's voxel values are impossible for this map (empty when they are fine):
+// occupancy must be unobserved (+inf) or a finite log-odds value within the model's clamp
+// range, touch times finite, voxel-mean sums at most 1023 per sample. Map files are checked
+// with it when saved and loaded.
+std::string impossibleContents(const OccupancyMap& map, const Region& region);
 
 // Floor division that rounds towards negative infinity (region of a negative voxel).
 inline int32_t floorDiv(int32_t a, int32_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
