@@ -16,7 +16,7 @@ VOXEN_CONST(uint, kLayerIdOccupancy, 0u)   // float log-odds, +inf = unobserved
 VOXEN_CONST(uint, kLayerIdVoxelMean, 1u)   // uvec4: sample count, sub-voxel offset sums x, y, z
 VOXEN_CONST(uint, kLayerIdTraversal, 2u)   // uint64: summed ray length in 1/65536 voxel
 VOXEN_CONST(uint, kLayerIdHitMiss, 3u)     // uvec2: hit count, miss count
-VOXEN_CONST(uint, kLayerIdTouchTime, 4u)   // float bits: latest time a ray touched the voxel
+VOXEN_CONST(uint, kLayerIdTouchTime, 4u)   // double bits: latest time (s) a ray touched the voxel, 0 = never
 VOXEN_CONST(uint, kBuiltinLayerCount, 5u)
 VOXEN_CONST(uint, kMaxLayers, 16u)         // ids 0 .. kMaxLayers - 1
 

@@ -24,7 +24,7 @@ UintArray gOccupancy;   // float bits per voxel, slot-major
 Uvec4Array gMean;       // per voxel: count, sum x, sum y, sum z
 Uint64Array gTraversal; // per voxel: length in 1/65536 voxel
 Uvec2Array gHitMiss;    // per voxel: hits, misses
-UintArray gTouch;       // per voxel: float bits of the latest time
+Uint64Array gTouch;     // per voxel: double bits of the latest time (positive doubles order as uint64)
 UintArray gRaySlots;
 int gRegionSize;
 uint gFlags;
@@ -46,17 +46,17 @@ void loadPushConstants() {
   if ((gFlags & kLayerVoxelMean) != 0u) gMean = Uvec4Array(layers.v[kLayerIdVoxelMean]);
   if ((gFlags & kLayerTraversal) != 0u) gTraversal = Uint64Array(layers.v[kLayerIdTraversal]);
   if ((gFlags & kLayerHitMiss) != 0u) gHitMiss = Uvec2Array(layers.v[kLayerIdHitMiss]);
-  if ((gFlags & kLayerTouchTime) != 0u) gTouch = UintArray(layers.v[kLayerIdTouchTime]);
+  if ((gFlags & kLayerTouchTime) != 0u) gTouch = Uint64Array(layers.v[kLayerIdTouchTime]);
   gRaySlots = UintArray(pc.p.raySlots);
   gRegionSize = pc.p.regionSize;
   gClampMin = pc.p.clampMin;
   gClampMax = pc.p.clampMax;
 }
 
-// Loads ray r into gRay (all but its two unused words): 9 loads of 64 bits instead of 18
-// of 32. GpuRay's 64-bit words: (o.x, o.y) (o.z, time) (d.x, d.y)
+// Loads ray r into gRay (the touch time only when the layer is on): 9 loads of 64 bits instead of 18
+// of 32. GpuRay's 64-bit words: (o.x, o.y) (o.z, reserved) (d.x, d.y)
 // (d.z, meanPacked) (start.x, start.y) (start.z, flags) (end.x, end.y) (end.z, segments)
-// (slotBase, regionCount) (unused).
+// (slotBase, regionCount) (touch time).
 void loadRayForWalk(uint r) {
   // The record read 64 bits at a time (as Uint64Array): lavapipe turns every component of
   // a buffer-device-address load into a loop over the 8 lanes whatever its width, so two
@@ -73,7 +73,8 @@ void loadRayForWalk(uint r) {
   uvec2 q7 = unpackUint2x32(words.v[base + 7u]);
   uvec2 q8 = unpackUint2x32(words.v[base + 8u]);
   gRay.o = uintBitsToFloat(uvec3(q0, q1.x));
-  gRay.time = uintBitsToFloat(q1.y);
+  // word 9, the touch time, only where the layer needs it
+  if ((gFlags & kLayerTouchTime) != 0u) gRay.touchTime = unpackUint2x32(words.v[base + 9u]);
   gRay.d = uintBitsToFloat(uvec3(q2, q3.x));
   gRay.meanPacked = q3.y;
   gRay.start = ivec3(q4, q5.x);
@@ -225,7 +226,7 @@ void applyLayers(uint index, bool hit, float tEnter, float tExit) {
     else atomicAdd(gHitMiss.v[index].y, 1u);
   }
   if ((gFlags & kLayerTraversal) != 0u) atomicAdd(gTraversal.v[index], traversalUnits(tEnter, tExit, rayLength()));
-  if ((gFlags & kLayerTouchTime) != 0u) atomicMax(gTouch.v[index], floatBitsToUint(gRay.time));
+  if ((gFlags & kLayerTouchTime) != 0u) atomicMax(gTouch.v[index], packUint2x32(gRay.touchTime));
   if (hit && (gFlags & kLayerVoxelMean) != 0u) {
     atomicAdd(gMean.v[index].x, 1u);
     atomicAdd(gMean.v[index].y, gRay.meanPacked & 1023u);

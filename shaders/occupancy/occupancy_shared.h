@@ -13,7 +13,7 @@ VOXEN_SHARED_BEGIN
 // relative to the start voxel's lower corner, so maps kilometres wide keep exact walks.
 struct GpuRay {
   vec3 o;           // origin in voxel units relative to the start voxel's lower corner
-  float time;       // seconds after the map's time origin
+  float reserved;   // unused (was the time relative to the map's time origin)
   vec3 d;           // origin to sample, in voxel units
   uint meanPacked;  // sample offset in its voxel, 10 bits per axis
   ivec3 start;      // origin voxel
@@ -22,11 +22,11 @@ struct GpuRay {
   uint segments;    // how many segments the walk is cut into
   uint slotBase;    // first entry of this ray's region slots (in walk order)
   uint regionCount; // regions on the walk
-  uvec2 unused;
+  uvec2 touchTime;  // bits of the ray's time as a double (seconds, >= 0): the touch-time layer's value
 };
 VOXEN_SHARED_ASSERT(sizeof(GpuRay) == 80)
 VOXEN_SHARED_ASSERT(offsetof(GpuRay, d) == 16 && offsetof(GpuRay, start) == 32 && offsetof(GpuRay, end) == 48)
-VOXEN_SHARED_ASSERT(offsetof(GpuRay, slotBase) == 64 && offsetof(GpuRay, unused) == 72)
+VOXEN_SHARED_ASSERT(offsetof(GpuRay, slotBase) == 64 && offsetof(GpuRay, touchTime) == 72)
 
 // GpuRay::flags: how the walk treats the ray's end voxels.
 VOXEN_CONST(uint, kSampleHit, 1u)   // the sample voxel gets a hit (else a miss, unless excluded)

@@ -66,9 +66,9 @@ OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKe
     }
     fillRandom(r.traversal(), rng);
     fillRandom(r.hitMiss(), rng);
-    for (float& t : r.touchTime()) {
-      const uint32_t bits = rng.u32() & 0xBFFFFFFFu;  // exponent below all-ones: finite, any sign and mantissa
-      std::memcpy(&t, &bits, 4);
+    for (double& t : r.touchTime()) {
+      const uint64_t bits = rng.next() & 0xBFFFFFFFFFFFFFFFull;  // exponent below all-ones: finite, any sign and mantissa
+      std::memcpy(&t, &bits, 8);
     }
   }
   return map;
@@ -453,7 +453,7 @@ TEST_CASE("Saving is atomic and refuses regions that would lose data", "[mapfile
   hitMiss.resize(hitMiss.size() - sizeof(HitMiss));  // inconsistent with the map's region size
   CHECK_THROWS_WITH(saveMap(map, path), Catch::Contains("region (1,1,1): layer 'hit_miss' holds 511 values"));
   hitMiss.resize(hitMiss.size() + sizeof(HitMiss));
-  map.findRegion({0, 0, 0})->layers[kTouchTimeLayer].assign(512 * sizeof(float), std::byte{0});  // data in a layer the map has off
+  map.findRegion({0, 0, 0})->layers[kTouchTimeLayer].assign(512 * sizeof(double), std::byte{0});  // data in a layer the map has off
   CHECK_THROWS_WITH(saveMap(map, path), Catch::Contains("layer 'touch_time' holds 512 values but the map has that layer off"));
   // The old file is untouched and no temporary file is left behind.
   CHECK(readBytes(path) == before);
@@ -562,7 +562,7 @@ TEST_CASE("Map files with valid checksums but impossible contents are refused on
   const std::vector<uint8_t> good = readBytes(dir / "good.vxm");
   const MapFileInfo info = readMapInfo(dir / "good.vxm");
   const auto bad = dir / "bad.vxm";
-  // Payload: occupancy f32[64], voxel mean {u32 count, sum[3]}[64], touch time f32[64].
+  // Payload: occupancy f32[64], voxel mean {u32 count, sum[3]}[64], touch time f64[64].
   const size_t meanAt = 64 * 4, touchAt = meanAt + 64 * 16;
 
   struct Case {
@@ -575,7 +575,10 @@ TEST_CASE("Map files with valid checksums but impossible contents are refused on
       {"-inf occupancy", [](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 7 * 4, -INFINITY); }, "voxel 7 (3,1,0) has occupancy -inf"},
       {"occupancy beyond the clamps",
        [&](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 0, model.clampMax * 2); }, "neither unobserved nor within the clamp range"},
-      {"infinite touch time", [&](int32_t*, std::vector<uint8_t>& p) { putFloat(p, touchAt + 4 * 9, INFINITY); }, "voxel 9 (1,2,0) has touch time inf"},
+      {"infinite touch time", [&](int32_t*, std::vector<uint8_t>& p) {
+         const double inf = INFINITY;
+         std::memcpy(p.data() + touchAt + 8 * 9, &inf, 8);
+       }, "voxel 9 (1,2,0) has touch time inf"},
       {"mean sum beyond its count",
        [&](int32_t*, std::vector<uint8_t>& p) { patch32(p, meanAt + 16 * 2 + 4, 5000); }, "voxel 2 (2,0,0) has a voxel-mean sum 5000 larger than its 0 samples allow"},
       {"a key outside the int32 voxel range", [](int32_t* key, std::vector<uint8_t>&) { key[1] = INT32_MAX; },

@@ -56,7 +56,11 @@ uint64_t version1Digest(const OccupancyMap& map) {
     for (const HitMiss& hm : r->hitMiss()) hits.push_back(hm.hits), misses.push_back(hm.misses);
     d.add(std::span<const uint32_t>(hits));
     d.add(std::span<const uint32_t>(misses));
-    d.add(r->touchTime());
+    // Version 1 stored touch times as floats after the time origin; this build converts them
+    // to absolute doubles (0 stays 0), which the fixture's origin (0) makes exactly reversible.
+    std::vector<float> touch;
+    for (double t : r->touchTime()) touch.push_back(t == 0.0 ? 0.0f : float(t - map.timeOrigin()));
+    d.add(std::span<const float>(touch));
   }
   return d.h;
 }
@@ -259,16 +263,17 @@ TEST_CASE("A version 2 layer table names the layer it cannot use", "[maplayers][
   CHECK_THAT(loadError(bad), Catch::Contains("layer table checksum mismatch"));
 
   bytes = good;
-  vt::patch32(bytes, table + 2 * kMapFileLayerEntryBytes + 40, 2);  // touch_time version 2
+  vt::patch32(bytes, table + 2 * kMapFileLayerEntryBytes + 40, 7);  // touch_time version 7
   vt::writeBytes(bad, withTableCrc(bytes));
-  CHECK_THAT(loadError(bad), Catch::Contains("layer 2 'touch_time' (version 2, 4 bytes per voxel) does not match this build's version 1"));
+  CHECK_THAT(loadError(bad), Catch::Contains("layer 2 'touch_time' (version 7, 8 bytes per voxel) does not match this build's version 2"));
 
   bytes = good;
   std::memcpy(bytes.data() + table + kMapFileLayerEntryBytes, "touch_time\0", 11);  // listed twice
-  vt::patch32(bytes, table + kMapFileLayerEntryBytes + 32, 4);
-  vt::patch32(bytes, table + kMapFileLayerEntryBytes + 36, 4);
+  vt::patch32(bytes, table + kMapFileLayerEntryBytes + 32, 8);
+  vt::patch32(bytes, table + kMapFileLayerEntryBytes + 36, 8);
+  vt::patch32(bytes, table + kMapFileLayerEntryBytes + 40, 2);
   vt::writeBytes(bad, withTableCrc(bytes));
-  CHECK_THAT(loadError(bad), Catch::Contains("'touch_time' (version 1, 4 bytes per voxel) is listed twice"));
+  CHECK_THAT(loadError(bad), Catch::Contains("'touch_time' (version 2, 8 bytes per voxel) is listed twice"));
 
   bytes = good;
   bytes.resize(table + 20);

@@ -287,3 +287,32 @@ TEST_CASE("A GPU integrator destroyed without finish() still leaves every update
   CHECK(c.sameBits == c.voxels);
   CHECK(c.layerMismatches == 0);
 }
+
+TEST_CASE("Touch times do not depend on the order of the rays", "[occupancy][gpu][touch]") {
+  vt::Rng rng(29);
+  std::vector<Ray> sorted = roomRays(rng, 12000);
+  for (size_t i = 0; i < sorted.size(); ++i) sorted[i].time = 1.7e9 + 0.001 * double(i);  // Unix seconds, 1 ms apart
+  std::vector<Ray> shuffled = sorted;
+  for (size_t i = shuffled.size() - 1; i > 0; --i) std::swap(shuffled[i], shuffled[rng.range(0, i)]);
+  std::vector<Ray> reversed(sorted.rbegin(), sorted.rend());
+
+  auto touchOf = [](const OccupancyMap& map) {
+    std::vector<std::pair<RegionKey, std::vector<std::byte>>> layers;
+    for (const auto& [key, region] : map.regions()) layers.emplace_back(key, region.layers[kTouchTimeLayer]);
+    std::sort(layers.begin(), layers.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return layers;
+  };
+  const Run reference = runCpu(sorted, {}, {}, kLayerTouchTime);
+  const auto expected = touchOf(reference.map);
+  // The latest time of each voxel is the largest time of a ray that touched it, in seconds.
+  double latest = 0.0;
+  for (const auto& [key, bytes] : expected)
+    for (double t : reference.map.findRegion(key)->touchTime()) latest = std::max(latest, t);
+  CHECK(latest == sorted.back().time);
+  for (const auto* rays : {&shuffled, &reversed}) {
+    CHECK(touchOf(runCpu(*rays, {}, {}, kLayerTouchTime).map) == expected);
+    CHECK(touchOf(runCpu(*rays, {}, {}, kLayerTouchTime, 1000).map) == expected);  // in batches too
+    CHECK(touchOf(runGpu(*rays, {}, {}, kLayerTouchTime).map) == expected);
+    CHECK(touchOf(runGpu(*rays, {}, {}, kLayerTouchTime, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 1000}).map) == expected);
+  }
+}

@@ -72,7 +72,7 @@ TEST_CASE("The walk steps one face at a time from the origin voxel to the sample
   voxen::OccupancyModel model;
   for (int i = 0; i < 2000; ++i) {
     const voxen::Ray ray = randomRay(rng, 8.0);
-    const auto r = voxen::prepareRay(ray, model, {}, 0.0);
+    const auto r = voxen::prepareRay(ray, model, {});
     const auto path = voxels(walk(r, 0, 1, false));
     REQUIRE(path.size() == r.crossings() + 1);
     CHECK(path.front() == r.start);
@@ -86,7 +86,7 @@ TEST_CASE("Reverse walks visit the same voxels in the opposite order", "[occupan
   vt::Rng rng(7);
   voxen::OccupancyModel model;
   for (int i = 0; i < 2000; ++i) {
-    const auto r = voxen::prepareRay(randomRay(rng, 6.0), model, {}, 0.0);
+    const auto r = voxen::prepareRay(randomRay(rng, 6.0), model, {});
     const auto forward = walk(r, 0, 1, false);
     auto reverse = walk(r, 0, 1, true);
     std::reverse(reverse.begin(), reverse.end());
@@ -103,7 +103,7 @@ TEST_CASE("Segments of a walk add up to the whole walk, each bounded", "[occupan
   vt::Rng rng(99);
   voxen::OccupancyModel model;
   for (int i = 0; i < 500; ++i) {
-    const auto r = voxen::prepareRay(randomRay(rng, 30.0), model, {}, 0.0);
+    const auto r = voxen::prepareRay(randomRay(rng, 30.0), model, {});
     const auto whole = walk(r, 0, 1, false);
     for (uint32_t maxCrossings : {8u, 16u, 64u}) {
       const uint32_t m = voxen::segmentCount(r, maxCrossings);
@@ -132,7 +132,7 @@ TEST_CASE("regionsOnRay lists exactly the regions of the walked voxels, in order
   model.regionSize = 8;
   voxen::OccupancyMap map(model);
   for (int i = 0; i < 2000; ++i) {
-    const auto r = voxen::prepareRay(randomRay(rng, 12.0), model, {}, 0.0);
+    const auto r = voxen::prepareRay(randomRay(rng, 12.0), model, {});
     std::vector<voxen::RegionKey> expected;
     for (const auto& v : voxels(walk(r, 0, 1, false))) {
       const auto key = map.regionOf(v);
@@ -161,8 +161,8 @@ TEST_CASE("Rays far from the origin walk the same voxels relative to their start
     voxen::Ray far = ray;
     far.origin += shift;
     far.sample += shift;
-    const auto a = voxels(walk(voxen::prepareRay(ray, model, {}, 0.0), 0, 1, false));
-    const auto b = voxels(walk(voxen::prepareRay(far, model, {}, 0.0), 0, 1, false));
+    const auto a = voxels(walk(voxen::prepareRay(ray, model, {}), 0, 1, false));
+    const auto b = voxels(walk(voxen::prepareRay(far, model, {}), 0, 1, false));
     ++total;
     if (a.size() != b.size()) continue;
     bool same = true;
@@ -180,11 +180,11 @@ TEST_CASE("maxRange clips long rays and frees their end", "[occupancy][walk]") {
   voxen::OccupancyModel model;
   voxen::Ray ray{{0.05, 0.05, 0.05}, {10.05, 0.05, 0.05}, 0.0};
   bool clipped = false;
-  const auto r = voxen::prepareRay(ray, model, {.flags = 0, .maxRange = 2.0}, 0.0, &clipped);
+  const auto r = voxen::prepareRay(ray, model, {.flags = 0, .maxRange = 2.0}, &clipped);
   CHECK(clipped);
   CHECK(r.end.x == 20);
   CHECK_FALSE(r.flags & voxen::kSampleHit);
-  const auto unclipped = voxen::prepareRay(ray, model, {}, 0.0, &clipped);
+  const auto unclipped = voxen::prepareRay(ray, model, {}, &clipped);
   CHECK_FALSE(clipped);
   CHECK(unclipped.end.x == 100);
   CHECK(unclipped.flags & voxen::kSampleHit);

@@ -31,7 +31,7 @@ struct Registry {
     types.push_back({"voxel_mean", 16, 4, 1, {}, "sample count and sub-voxel position sums (1/1024 voxel)"});
     types.push_back({"traversal", 8, 8, 1, {}, "summed ray length through the voxel (1/65536 voxel)"});
     types.push_back({"hit_miss", 8, 4, 1, {}, "hit and miss counts"});
-    types.push_back({"touch_time", 4, 4, 1, {}, "latest time a ray touched the voxel (s after the map's time origin)"});
+    types.push_back({"touch_time", 8, 8, 2, {}, "latest time (s) a ray touched the voxel, 0: never"});
     for (LayerType& t : types) t.initialValue.resize(t.bytesPerVoxel);
   }
 };

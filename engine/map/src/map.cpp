@@ -95,7 +95,7 @@ std::string impossibleContents(const OccupancyMap& map, const Region& region) {
     return voxelText(i) + " has occupancy " + std::to_string(v) + ", neither unobserved nor within the clamp range [" +
            std::to_string(model.clampMin) + ", " + std::to_string(model.clampMax) + "]";
   }
-  const std::span<const float> touch = region.touchTime();
+  const std::span<const double> touch = region.touchTime();
   for (size_t i = 0; i < touch.size(); ++i)
     if (!std::isfinite(touch[i])) return voxelText(i) + " has touch time " + std::to_string(touch[i]);
   const std::span<const VoxelMean> mean = region.mean();

@@ -86,27 +86,57 @@ std::vector<Span> regionSpans(Region& r, const MapLayout& layout) {
   return spans;
 }
 
-// Version 1 stored hit counts and miss counts as two arrays (hits[n], then misses[n]) where
-// memory and version 2 keep (hits, misses) pairs: those two arrays are read into `scratch`
-// and interleaved by interleaveVersion1HitMiss once the payload's checksum is verified.
-std::vector<Span> version1Spans(Region& r, const MapLayout& layout, std::vector<uint32_t>& scratch) {
+// Older encodings, read into scratch arrays and converted once the payload's checksum is
+// verified:
+// - format version 1 stored hit counts and miss counts as two arrays (hits[n], then
+//   misses[n]) where memory and version 2 keep (hits, misses) pairs;
+// - format version 1's touch time (touch_time version 1) was a float of seconds after the
+//   map's time origin, 0 for a voxel never touched (or touched exactly at the origin); version 2
+//   is the absolute time as a double, 0 for never, so that it does not depend on which ray
+//   came first.
+struct LegacyArrays {
+  std::vector<uint32_t> hitsThenMisses;
+  std::vector<float> relativeTouchTimes;
+};
+
+std::vector<Span> fileSpans(Region& r, const MapFileInfo& info, LegacyArrays& legacy) {
   std::vector<Span> spans;
-  for (LayerId id : layout.ids()) {
-    if (id != kHitMissLayer) {
+  for (LayerId id : info.layout.ids()) {
+    if (id == kHitMissLayer && info.version == 1) {
+      const size_t n = r.layers[id].size() / sizeof(HitMiss);
+      legacy.hitsThenMisses.assign(2 * n, 0);
+      spans.push_back({reinterpret_cast<uint8_t*>(legacy.hitsThenMisses.data()), n * 4, 4, "hit count layer", n});
+      spans.push_back({reinterpret_cast<uint8_t*>(legacy.hitsThenMisses.data() + n), n * 4, 4, "miss count layer", n});
+    } else if (id == kTouchTimeLayer && info.touchTimeVersion == 1) {
+      const size_t n = r.layers[id].size() / sizeof(double);
+      legacy.relativeTouchTimes.assign(n, 0.0f);
+      spans.push_back({reinterpret_cast<uint8_t*>(legacy.relativeTouchTimes.data()), n * 4, 4, "touch time layer (version 1)", n});
+    } else {
       spans.push_back(layerSpan(r.layers[id], id));
-      continue;
     }
-    const size_t n = r.layers[id].size() / sizeof(HitMiss);
-    scratch.assign(2 * n, 0);
-    spans.push_back({reinterpret_cast<uint8_t*>(scratch.data()), n * 4, 4, "hit count layer", n});
-    spans.push_back({reinterpret_cast<uint8_t*>(scratch.data() + n), n * 4, 4, "miss count layer", n});
   }
   return spans;
 }
 
-void interleaveVersion1HitMiss(Region& r, const std::vector<uint32_t>& scratch) {
-  std::span<HitMiss> pairs = r.hitMiss();
-  for (size_t i = 0; i < pairs.size(); ++i) pairs[i] = {scratch[i], scratch[pairs.size() + i]};
+void convertLegacyArrays(Region& r, const MapFileInfo& info, const LegacyArrays& legacy) {
+  if (!legacy.hitsThenMisses.empty()) {
+    std::span<HitMiss> pairs = r.hitMiss();
+    for (size_t i = 0; i < pairs.size(); ++i) pairs[i] = {legacy.hitsThenMisses[i], legacy.hitsThenMisses[pairs.size() + i]};
+  }
+  if (!legacy.relativeTouchTimes.empty()) {
+    std::span<double> touch = r.touchTime();
+    for (size_t i = 0; i < touch.size(); ++i) {
+      const float t = legacy.relativeTouchTimes[i];
+      touch[i] = t == 0.0f ? 0.0 : std::max(0.0, info.timeOrigin + double(t));
+    }
+  }
+}
+
+// Bytes per voxel of a region payload in this file (older layer versions are smaller).
+uint64_t fileBytesPerVoxel(const MapFileInfo& info) {
+  uint64_t bytes = info.layout.bytesPerVoxel();
+  if (info.touchTimeVersion == 1) bytes -= sizeof(double) - sizeof(float);
+  return bytes;
 }
 
 void swapInPlace(const Span& s) {
@@ -246,10 +276,11 @@ MapFileInfo MapReader::scan() {
     info.layout = MapLayout::fromFlags(layerField);
   else
     info.layout = readLayerTable(layerField, info.headerBytes);
+  if (info.layout.has(kTouchTimeLayer)) info.touchTimeVersion = info.version == 1 ? 1 : layerType(kTouchTimeLayer).version;
   info.layers = info.layout.builtinFlags();
 
   const uint64_t voxels = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
-  const uint64_t payloadBytes = voxels * info.layout.bytesPerVoxel();
+  const uint64_t payloadBytes = voxels * fileBytesPerVoxel(info);
   const uint64_t maxCompressed = compressBound(uLong(payloadBytes)) + 64;
   info.regions.reserve(size_t(std::min<uint64_t>(regionCount, (size_ - info.headerBytes) / kMapFileBlockHeaderBytes)));
   std::unordered_map<RegionKey, uint64_t, RegionKeyHash> seen;
@@ -438,9 +469,8 @@ void decodeRegion(const OccupancyMap& map, const MapFileInfo& info, const MapFil
                   size_t regionCount, Region& region, const MapReader& reader) {
   const std::string where = "region " + keyText(e.key) + " (region " + std::to_string(regionIndex) + " of " +
                             std::to_string(regionCount) + " at byte offset " + std::to_string(e.offset) + ")";
-  std::vector<uint32_t> version1HitMiss;
-  const std::vector<Span> spans =
-      info.version == 1 ? version1Spans(region, info.layout, version1HitMiss) : regionSpans(region, info.layout);
+  LegacyArrays legacy;
+  const std::vector<Span> spans = fileSpans(region, info, legacy);
   z_stream z{};
   if (inflateInit(&z) != Z_OK) reader.fail("zlib inflateInit failed for " + where);
   z.next_in = const_cast<uint8_t*>(block + kMapFileBlockHeaderBytes);
@@ -489,7 +519,7 @@ void decodeRegion(const OccupancyMap& map, const MapFileInfo& info, const MapFil
     reader.fail("checksum mismatch in " + where + ": stored " + hex32(e.crc32) + ", computed " + hex32(blockCrc));
   if constexpr (std::endian::native == std::endian::big)
     for (const Span& s : spans) swapInPlace(s);
-  if (!version1HitMiss.empty()) interleaveVersion1HitMiss(region, version1HitMiss);
+  convertLegacyArrays(region, info, legacy);
   if (const std::string problem = impossibleContents(map, region); !problem.empty())
     reader.fail("impossible contents in " + where + " (its checksum is valid): " + problem);
 }

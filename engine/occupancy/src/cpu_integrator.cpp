@@ -64,7 +64,7 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
   std::vector<PreparedRay> prepared(rays.size());
   for (size_t i = 0; i < rays.size(); ++i) {
     bool clipped = false;
-    prepared[i] = prepareRay(rays[i], model, options_, map_.timeOrigin(), &clipped);
+    prepared[i] = prepareRay(rays[i], model, options_, &clipped);
     stats_.clippedRays += clipped;
   }
 
@@ -78,7 +78,7 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
       });
 
   auto touch = [&](Region& region, uint32_t index, const PreparedRay& r) {
-    if (layers & kLayerTouchTime) region.touchTime()[index] = std::max(region.touchTime()[index], r.time);
+    if (layers & kLayerTouchTime) region.touchTime()[index] = std::max(region.touchTime()[index], r.touchTime);
   };
   for (size_t i = 0; i < prepared.size(); ++i) {
     const PreparedRay& r = prepared[i];

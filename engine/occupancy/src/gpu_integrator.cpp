@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <exception>
 #include <unordered_map>
 
@@ -128,7 +129,7 @@ void GpuIntegrator::selectKernels(uint32_t flags) {
 
 void GpuIntegrator::addRay(const Ray& ray) {
   bool clipped = false;
-  const PreparedRay r = prepareRay(ray, map_.model(), options_, map_.timeOrigin(), &clipped);
+  const PreparedRay r = prepareRay(ray, map_.model(), options_, &clipped);
   stats_.clippedRays += clipped;
   ++stats_.rays;
   regionsOnRay(r, map_.regionSize(), rayKeys_);
@@ -156,7 +157,7 @@ void GpuIntegrator::addRay(const Ray& ray) {
   GpuRay g{};
   g.o = {r.o[0], r.o[1], r.o[2]};
   g.d = {r.d[0], r.d[1], r.d[2]};
-  g.time = r.time;
+  std::memcpy(&g.touchTime, &r.touchTime, sizeof(double));
   g.meanPacked = r.meanPacked;
   g.start = {r.start.x, r.start.y, r.start.z};
   g.end = {r.end.x, r.end.y, r.end.z};

@@ -6,7 +6,7 @@
 
 namespace voxen {
 
-PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options, double timeOrigin,
+PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
                        bool* clipped) {
   glm::dvec3 sample = ray.sample;
   bool clip = false;
@@ -33,7 +33,9 @@ PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const Integr
     packed |= std::min<uint32_t>(1023u, uint32_t(offset * VoxelMean::kScale)) << (10 * a);
   }
   r.meanPacked = packed;
-  r.time = float(std::max(0.0, ray.time - timeOrigin));
+  // Absolute seconds, so that the touch-time layer (a maximum) does not depend on which ray
+  // came first; times before 0 (or NaN) count as 0, which also marks "never touched".
+  r.touchTime = ray.time > 0.0 ? ray.time : 0.0;
   const bool endFree = (options.flags & kRayEndPointAsFree) || clip;
   if (options.flags & kRayExcludeSample)
     r.flags |= kSkipSample;

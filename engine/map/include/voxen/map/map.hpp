@@ -112,8 +112,8 @@ struct Region {
   std::span<const uint64_t> traversal() const { return values<uint64_t>(kTraversalLayer); }
   std::span<HitMiss> hitMiss() { return values<HitMiss>(kHitMissLayer); }
   std::span<const HitMiss> hitMiss() const { return values<HitMiss>(kHitMissLayer); }
-  std::span<float> touchTime() { return values<float>(kTouchTimeLayer); }  // seconds since the time origin
-  std::span<const float> touchTime() const { return values<float>(kTouchTimeLayer); }
+  std::span<double> touchTime() { return values<double>(kTouchTimeLayer); }  // latest ray time (s) that touched; 0: never
+  std::span<const double> touchTime() const { return values<double>(kTouchTimeLayer); }
   static constexpr double kTraversalScale = 65536.0;
 };
 
@@ -131,7 +131,7 @@ class OccupancyMap {
   uint32_t layers() const { return layout_.builtinFlags(); }
   int32_t regionSize() const { return model_.regionSize; }
   size_t voxelsPerRegion() const { return size_t(model_.regionSize) * model_.regionSize * model_.regionSize; }
-  // Seconds added to ray times to get touch times (set from the first ray integrated).
+  // The first integrated ray's time (informational; touch times are absolute and do not use it).
   double timeOrigin() const { return timeOrigin_; }
   void setTimeOrigin(double t) { timeOrigin_ = t; }
 

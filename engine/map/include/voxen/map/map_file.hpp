@@ -11,7 +11,7 @@
 //    20  i32      region size (voxels per region edge)
 //    24  f32 x5   hit probability, miss probability, occupancy threshold, clamp min, clamp max
 //    44  u32      layer count L (1-16)
-//    48  f64      time origin (seconds)
+//    48  f64      time origin (seconds; the first integrated ray's time, for information)
 //    56  u64      region count
 //    64  u32      CRC32 of bytes [0, 64)
 //   layer table, L entries of 44 bytes, in payload order (occupancy first):
@@ -30,10 +30,12 @@
 //   n = region size cubed, voxels x fastest, then y, then z.
 //   The file ends right after the last block.
 //
-// Version 1 (still read, bit-exactly; never written): the same fixed header with a layer
-// bitmask at 44 (voxen::Layer bits), no layer table, and the payload occupancy f32[n], then
-// for each set bit in order: voxel mean {u32 count, u32 sum[3]}[n], traversal u64[n], hits
-// u32[n] then misses u32[n], touch time f32[n].
+// Version 1 (still read, never written): the same fixed header with a layer bitmask at 44
+// (voxen::Layer bits), no layer table, and the payload occupancy f32[n], then for each set
+// bit in order: voxel mean {u32 count, u32 sum[3]}[n], traversal u64[n], hits u32[n] then
+// misses u32[n], touch time f32[n] in seconds after the header's time origin (0: never
+// touched, or touched exactly at the origin). Every layer loads bit-exactly except touch
+// time, which is converted to this build's absolute seconds (origin + value; 0 stays 0).
 //
 // A file whose layer this build does not know (or knows in another version or size) is
 // refused with an error naming the layer.
@@ -86,6 +88,9 @@ struct MapFileInfo {
   MapLayout layout;
   uint32_t layers = 0;       // kLayer* bits of the optional built-in layers in the layout
   uint64_t headerBytes = 0;  // bytes before the first region block (header and layer table)
+  // The file's touch_time version: 1 (format version 1: float seconds after the time origin)
+  // is converted on load to version 2 (absolute seconds, a double); 0: no touch-time layer.
+  uint32_t touchTimeVersion = 0;
   double timeOrigin = 0.0;
   uint64_t fileBytes = 0;
   std::vector<RegionEntry> regions;  // in file order

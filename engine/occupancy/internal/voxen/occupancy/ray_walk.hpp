@@ -36,7 +36,7 @@ struct PreparedRay {
   float d[3] = {0, 0, 0};
   int32_t n[3] = {0, 0, 0};     // faces crossed per axis
   int32_t step[3] = {0, 0, 0};  // -1, 0 or +1
-  float time = 0.0f;            // seconds after the map's time origin
+  double touchTime = 0.0;       // the ray's time in seconds, at least 0 (the touch-time layer's value)
   uint32_t flags = 0;
   uint32_t meanPacked = 0;      // sample offset in its voxel, 10 bits per axis (x lowest)
   uint32_t crossings() const { return uint32_t(n[0] + n[1] + n[2]); }
@@ -44,7 +44,7 @@ struct PreparedRay {
 
 // Converts a ray (double, metres) for walking: clips it at options.maxRange (a clipped
 // ray's end is free), applies the flags. `clipped` reports whether clipping happened.
-PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options, double timeOrigin,
+PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
                        bool* clipped = nullptr);
 
 // t of face j along axis a.
