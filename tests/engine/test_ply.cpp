@@ -4,8 +4,11 @@
 
 #include "support/test_helpers.hpp"
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -13,6 +16,7 @@
 
 #include "support/temp_dir.hpp"
 #include "voxen/io/ply.hpp"
+#include "voxen/io/trajectory.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
 
@@ -517,4 +521,17 @@ TEST_CASE("PLY ASCII body cut mid-number: an error naming the line, or a warning
   voxen::setLogSink(previous);
   REQUIRE(warnings.size() == 1);
   CHECK_THAT(warnings[0], Contains("cut.ply:9:") && Contains("without a line end"));
+}
+
+TEST_CASE("PLY and trajectory inputs: a directory, a pipe or a path through a file is not 'no such file'", "[ply][trajectory][errors]") {
+  vt::TempDir dir("ply");
+  std::filesystem::create_directory(dir / "folder.ply");
+  REQUIRE(::mkfifo((dir / "pipe.ply").c_str(), 0600) == 0);
+  dir.write("file.ply", "ply\n");
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "folder.ply"); }), Contains("folder.ply: is a directory"));
+  CHECK_THAT(errorOf([&] { voxen::readPlyHeader(dir / "folder.ply"); }), Contains("folder.ply: is a directory"));
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "pipe.ply"); }), Contains("pipe.ply: is a pipe"));
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "file.ply" / "x.ply"); }), Contains("x.ply: cannot open the PLY file: Not a directory"));
+  CHECK_THAT(errorOf([&] { voxen::Trajectory::load(dir / "folder.ply"); }), Contains("is a directory, not a trajectory file"));
+  CHECK_THAT(errorOf([&] { voxen::Trajectory::load(dir / "pipe.ply"); }), Contains("is a pipe"));
 }
