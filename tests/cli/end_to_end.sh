@@ -162,6 +162,7 @@ done << 'RANGES'
 --resolution|inf|map --cloud run.ply --trajectory run.txt --output range.vxm
 --batch-size|99999999999999999999|map --cloud run.ply --trajectory run.txt --output range.vxm
 --start-time|1e300|generate --cloud range.ply
+--rays|4294967296|bench map
 RANGES
 
 # With --json an error is JSON on stdout too, naming the file.
