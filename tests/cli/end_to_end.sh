@@ -183,6 +183,15 @@ grep -q '"file":"missing.vxm"' missing-json.out || fail "--json error lacks the 
 [ $usage_status -eq 2 ] || fail "export --z nan --json: exit status $usage_status (want 2)"
 is_json usage-json.out || fail "export --z nan --json: the usage error is not JSON: $(cat usage-json.out)"
 grep -q -- '--z' usage-json.out || fail "export --z nan --json: the error does not name the flag: $(cat usage-json.out)"
+# A PLY holding more than its header declares: the JSON error names the file and the line.
+printf 'ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nproperty float time\nend_header\n1 2 3 0.1\n2 3 4 0.2\n' > extra.ply
+set +e
+"$voxen" map --cloud extra.ply --trajectory run.txt --output bad.vxm --json > extra-json.out 2> /dev/null
+status=$?
+set -e
+[ $status -eq 1 ] || fail "a PLY with undeclared vertices: exit status $status (want 1): $(cat extra-json.out)"
+is_json extra-json.out || fail "a PLY with undeclared vertices: the --json error is not JSON: $(cat extra-json.out)"
+grep -q '"file":"extra.ply","line":10' extra-json.out || fail "the --json error lacks the file and line: $(cat extra-json.out)"
 
 # A directory, a pipe or a path through a regular file is not "no such file".
 mkdir -p cloud-dir.ply

@@ -30,7 +30,9 @@ std::string fileNamedBy(const std::string& message, const std::vector<std::strin
     if (path.size() > leading.size() && message.starts_with(path) && message.size() > path.size() &&
         message[path.size()] == ':')
       leading = path;
-    if (path.size() > quoted.size() && message.find("'" + path + "'") != std::string::npos) quoted = path;
+    const bool looksLikePath = path.find_first_of("./") != std::string::npos;
+    if (looksLikePath && path.size() > quoted.size() && message.find("'" + path + "'") != std::string::npos)
+      quoted = path;
   }
   return leading.empty() ? quoted : leading;
 }
@@ -65,7 +67,8 @@ void printError(const ErrorReport& report, bool json, const std::vector<std::str
   Json out;
   out["error"] = report.message;
   if (!report.command.empty()) out["command"] = report.command;
-  if (const std::string file = fileNamedBy(report.message, args); !file.empty()) {
+  // A usage error is about a flag or a command, not a file.
+  if (const std::string file = report.usage ? std::string() : fileNamedBy(report.message, args); !file.empty()) {
     out["file"] = file;
     if (const long line = lineAfter(report.message, file); line > 0) out["line"] = line;
   }

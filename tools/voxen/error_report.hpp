@@ -4,7 +4,8 @@
 // program reading the output always gets JSON:
 //   {"error": "cloud.ply:12: ...", "command": "map", "file": "cloud.ply", "line": 12, "exit_status": 1}
 // "file" (and "line") are given when the message starts with one of the command line's
-// arguments, which is how the library's errors name the file they are about, or quotes one.
+// arguments, which is how the library's errors name the file they are about, or quotes one
+// that looks like a path; never for usage errors, which are about flags.
 #include <string>
 #include <vector>
 

@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] != "-h" && args[0] != "--help" && app.get_subcommands([&](CLI::App* c) { return c->check_name(args[0]); }).empty()) {
-    std::cerr << "voxen: unknown command '" << args[0] << "'\n\n" << app.help();
+    if (wantsJson(args)) printError({"", "unknown command '" + args[0] + "'", 2, true, ""}, true, args);
+    else std::cerr << "voxen: unknown command '" << args[0] << "'\n\n" << app.help();
     return 2;
   }
   try {
