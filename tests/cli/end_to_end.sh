@@ -143,4 +143,98 @@ status=$?
 set -e
 [ $status -eq 1 ] || fail "corrupt map: exit status $status (want 1)"
 grep -q "corrupt.vxm" corrupt.err || fail "corrupt map: error does not name the file: $(cat corrupt.err)"
+# Numbers that would overflow a voxel index or mean nothing are usage errors naming the flag,
+# never a false result ("no occupied voxels inside the crop box").
+while IFS='|' read -r flag value rest; do
+  read -r -a words <<< "$rest"
+  set +e
+  "$voxen" "${words[@]}" "$flag" "$value" > /dev/null 2> range.err
+  status=$?
+  set -e
+  [ $status -eq 2 ] || fail "voxen ${words[*]} $flag $value: exit status $status (want 2): $(cat range.err)"
+  grep -q -- "$flag" range.err || fail "voxen ${words[*]} $flag $value: the error does not name the flag: $(cat range.err)"
+done << 'RANGES'
+--crop|0,0,0,1e30,1,1|render gpu.vxm --output range.png
+--crop|0,0,0,nan,1,1|render gpu.vxm --output range.png
+--camera|0,-1e30,8,0,0,0|render gpu.vxm --output range.png
+--z|nan|export gpu.vxm --slice-png range.png
+--z|inf|export gpu.vxm --slice-png range.png
+--z|1e12|export gpu.vxm --slice-png range.png
+--z|-1e12|export gpu.vxm --slice-png range.png
+--z-voxel|3000000000|export gpu.vxm --slice-png range.png
+--max-range|1e300|map --cloud run.ply --trajectory run.txt --output range.vxm
+--resolution|inf|map --cloud run.ply --trajectory run.txt --output range.vxm
+--batch-size|99999999999999999999|map --cloud run.ply --trajectory run.txt --output range.vxm
+--start-time|1e300|generate --cloud range.ply
+--rays|4294967296|bench map
+RANGES
+
+# With --json an error is JSON on stdout too, naming the file.
+is_json() {  # is_json FILE: parses as JSON (python3 when there is one, else the shape)
+  if command -v python3 > /dev/null 2>&1; then python3 -c 'import json,sys; json.load(sys.stdin)' < "$1"
+  else grep -q '^{"error":' "$1"; fi
+}
+set +e
+"$voxen" info missing.vxm --json > missing-json.out 2> /dev/null
+status=$?
+"$voxen" export gpu.vxm --slice-png range.png --z nan --json > usage-json.out 2> /dev/null
+usage_status=$?
+set -e
+[ $status -eq 1 ] || fail "info missing.vxm --json: exit status $status (want 1)"
+is_json missing-json.out || fail "info missing.vxm --json: the error is not JSON: $(cat missing-json.out)"
+grep -q '"error":' missing-json.out || fail "--json error lacks \"error\": $(cat missing-json.out)"
+grep -q '"file":"missing.vxm"' missing-json.out || fail "--json error lacks the file: $(cat missing-json.out)"
+[ $usage_status -eq 2 ] || fail "export --z nan --json: exit status $usage_status (want 2)"
+is_json usage-json.out || fail "export --z nan --json: the usage error is not JSON: $(cat usage-json.out)"
+grep -q -- '--z' usage-json.out || fail "export --z nan --json: the error does not name the flag: $(cat usage-json.out)"
+# A PLY holding more than its header declares: the JSON error names the file and the line.
+printf 'ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nproperty float time\nend_header\n1 2 3 0.1\n2 3 4 0.2\n' > extra.ply
+set +e
+"$voxen" map --cloud extra.ply --trajectory run.txt --output bad.vxm --json > extra-json.out 2> /dev/null
+status=$?
+set -e
+[ $status -eq 1 ] || fail "a PLY with undeclared vertices: exit status $status (want 1): $(cat extra-json.out)"
+is_json extra-json.out || fail "a PLY with undeclared vertices: the --json error is not JSON: $(cat extra-json.out)"
+grep -q '"file":"extra.ply","line":10' extra-json.out || fail "the --json error lacks the file and line: $(cat extra-json.out)"
+
+# A directory, a pipe or a path through a regular file is not "no such file".
+mkdir -p cloud-dir.ply
+rm -f cloud-pipe.ply
+mkfifo cloud-pipe.ply
+while IFS='|' read -r cloud want; do
+  set +e
+  "$voxen" map --cloud "$cloud" --trajectory run.txt --output bad.vxm --quiet 2> input.err
+  status=$?
+  set -e
+  [ $status -eq 1 ] || fail "map --cloud $cloud: exit status $status (want 1): $(cat input.err)"
+  grep -q -- "$cloud" input.err || fail "map --cloud $cloud: the error does not name the file: $(cat input.err)"
+  grep -qi -- "$want" input.err || fail "map --cloud $cloud: the error does not say '$want': $(cat input.err)"
+done << 'INPUTS'
+cloud-dir.ply|is a directory
+cloud-pipe.ply|is a pipe
+run.ply/inside.ply|not a directory
+absent.ply|no such file
+INPUTS
+if [ "$(id -u)" != 0 ]; then  # root reads anything: permissions cannot be provoked
+  cp run.txt locked.txt
+  chmod 000 locked.txt
+  set +e
+  "$voxen" map --cloud run.ply --trajectory locked.txt --output bad.vxm --quiet 2> locked.err
+  set -e
+  grep -qi "permission denied" locked.err || fail "unreadable trajectory: the error does not say why: $(cat locked.err)"
+fi
+
+# A run that maps no ray fails, saying so, unless --allow-empty asks for the empty map.
+printf 'time x y z\n100000 0 0 0\n100001 1 0 0\n' > late.txt
+set +e
+"$voxen" map --cloud run.ply --trajectory late.txt --output empty.vxm --quiet --cpu > /dev/null 2> empty.err
+status=$?
+set -e
+[ $status -eq 1 ] || fail "a map of 0 rays: exit status $status (want 1): $(cat empty.err)"
+grep -q "no rays" empty.err || fail "a map of 0 rays: the error does not say so: $(cat empty.err)"
+[ ! -e empty.vxm ] || fail "a map of 0 rays was written without --allow-empty"
+"$voxen" map --cloud run.ply --trajectory late.txt --output empty.vxm --quiet --cpu --allow-empty > /dev/null \
+  || fail "map --allow-empty of 0 rays failed"
+[ -s empty.vxm ] || fail "map --allow-empty wrote no map"
+
 echo "end_to_end: ok"

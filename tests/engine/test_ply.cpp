@@ -4,8 +4,11 @@
 
 #include "support/test_helpers.hpp"
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -13,7 +16,9 @@
 
 #include "support/temp_dir.hpp"
 #include "voxen/io/ply.hpp"
+#include "voxen/io/trajectory.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/log.hpp"
 
 using Catch::Matchers::Contains;
 using voxen::PlyColumn;
@@ -408,4 +413,125 @@ TEST_CASE("PLY bad binary bodies: errors name the file, the vertex and the byte 
   f.put<double>(1.0).put<double>(2.0);
   dir.write("cam.ply", f.data);
   CHECK_THAT(errorOf([&] { PlyReader r(dir / "cam.ply"); }), Contains("cam.ply: camera 2") && Contains("truncated"));
+}
+
+TEST_CASE("PLY: data after the declared vertices is an error naming the file (ASCII: the line)", "[ply][errors]") {
+  vt::TempDir dir("ply");
+  auto errorFor = [&](const std::string& text) {
+    dir.write("more.ply", text);
+    return errorOf([&] {
+      PlyReader r(dir / "more.ply");
+      readAll(r);
+    });
+  };
+  const auto asciiHead = [](int n) {
+    return "ply\nformat ascii 1.0\nelement vertex " + std::to_string(n) + "\nproperty float x\nproperty float y\nend_header\n";
+  };
+  // Fewer declared than the body holds: the first extra line is named (header: 6 lines).
+  CHECK_THAT(errorFor(asciiHead(2) + "1 2\n3 4\n5 6\n7 8\n"),
+             Contains("more.ply:9:") && Contains("data after the 2 vertex elements") && Contains("'element vertex 2'"));
+  // Declared 0 over a full body: the error comes from the constructor, since read() has nothing to do.
+  dir.write("zero.ply", asciiHead(0) + "1 2\n3 4\n");
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "zero.ply"); }), Contains("zero.ply:7:") && Contains("data after the 0 vertex"));
+  // Blank lines at the end are not data.
+  dir.write("blank.ply", asciiHead(2) + "1 2\n3 4\n\n  \n");
+  PlyReader blank(dir / "blank.ply");
+  CHECK(readAll(blank).size() == 4);
+
+  // Binary: the bytes after the last declared vertex.
+  Bytes b;
+  b.data = "ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty float x\nend_header\n";
+  const size_t end = b.data.size() + 8;
+  b.put<float>(1.0f).put<float>(2.0f).put<float>(3.0f).put<float>(4.0f);
+  CHECK_THAT(errorFor(b.data), Contains("more.ply: 8 bytes after the 2 vertex elements") &&
+                                   Contains("they end at byte " + std::to_string(end)) &&
+                                   Contains("at byte " + std::to_string(end + 8)));
+  Bytes z;
+  z.data = "ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\nend_header\n";
+  z.put<float>(1.0f).put<float>(-2.0f);
+  dir.write("zero.ply", z.data);
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "zero.ply"); }), Contains("zero.ply: 8 bytes after the 0 vertex elements"));
+
+  // An element after the vertex element is the file's business: not checked, still read.
+  dir.write("face.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nelement face 1\n"
+                        "property list uchar int i\nend_header\n1\n3 0 0 0\n");
+  PlyReader face(dir / "face.ply");
+  CHECK(readAll(face) == std::vector<double>{1.0});
+}
+
+TEST_CASE("PLY: a binary header over an ASCII body is an error, not garbage values", "[ply][errors]") {
+  vt::TempDir dir("ply");
+  std::string text = "ply\nformat binary_little_endian 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+                     "property float z\nproperty float time\nend_header\n";  // 8 header lines
+  // 4 vertices of 16 bytes: the text is as long as the binary body would be, so no size check catches it.
+  text += "1.5 2 3 0.00001\n";
+  text += "-1.5 2 3 0.0002\n";
+  text += "1.25 -2 3 0.003\n";
+  text += "1.5 2 3e1 0.004\n";
+  dir.write("text.ply", text);
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "text.ply"); }),
+             Contains("text.ply:9:") && Contains("format binary_little_endian") && Contains("ASCII text") &&
+                 Contains("'1.5 2 3 0.00001'") && Contains("format ascii 1.0"));
+  // Binary data whose bytes happen to be partly printable is still read.
+  Bytes b;
+  b.data = "ply\nformat binary_little_endian 1.0\nelement vertex 4\nproperty float x\nend_header\n";
+  for (const float f : {1.0f, 2.0f, 3.0f, 4.0f}) b.put<float>(f);
+  dir.write("bin.ply", b.data);
+  PlyReader r(dir / "bin.ply");
+  CHECK(readAll(r) == std::vector<double>{1.0, 2.0, 3.0, 4.0});
+}
+
+TEST_CASE("PLY: a UTF-8 byte order mark before 'ply' is skipped", "[ply]") {
+  vt::TempDir dir("ply");
+  dir.write("bom.ply", "\xEF\xBB\xBFply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n7\n");
+  PlyReader r(dir / "bom.ply");
+  CHECK(readAll(r) == std::vector<double>{7.0});
+}
+
+TEST_CASE("PLY ASCII body cut mid-number: an error naming the line, or a warning at an unterminated end", "[ply][errors]") {
+  vt::TempDir dir("ply");
+  const std::string head = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nend_header\n";
+  auto errorFor = [&](const std::string& body) {
+    dir.write("cut.ply", head + body);
+    return errorOf([&] {
+      PlyReader r(dir / "cut.ply");
+      readAll(r);
+    });
+  };
+  // Cut inside an exponent, or after the first value of a row.
+  CHECK_THAT(errorFor("1 2\n3 4\n5 6e"), Contains("cut.ply:9:") && Contains("'6e'") && Contains("'y'"));
+  CHECK_THAT(errorFor("1 2\n3 4\n5"), Contains("cut.ply:9:") && Contains("too few") && Contains("'y'"));
+  CHECK_THAT(errorFor("1 2\n3 4\n5 -"), Contains("cut.ply:9:") && Contains("'-'"));
+  // Cut inside the last digits of the last value: it still parses, so the unterminated line
+  // is reported as a warning naming the file and line.
+  std::vector<std::string> warnings;
+  const voxen::LogSink previous = voxen::setLogSink([&](voxen::LogLevel level, const std::string& message) {
+    if (level == voxen::LogLevel::Warning) warnings.push_back(message);
+  });
+  dir.write("cut.ply", head + "1 2\n3 4\n5 6.2");
+  {
+    PlyReader r(dir / "cut.ply");
+    CHECK(readAll(r).size() == 6);
+  }
+  dir.write("whole.ply", head + "1 2\n3 4\n5 6.25\n");
+  {
+    PlyReader r(dir / "whole.ply");
+    CHECK(readAll(r).size() == 6);
+  }
+  voxen::setLogSink(previous);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Contains("cut.ply:9:") && Contains("without a line end"));
+}
+
+TEST_CASE("PLY and trajectory inputs: a directory, a pipe or a path through a file is not 'no such file'", "[ply][trajectory][errors]") {
+  vt::TempDir dir("ply");
+  std::filesystem::create_directory(dir / "folder.ply");
+  REQUIRE(::mkfifo((dir / "pipe.ply").c_str(), 0600) == 0);
+  dir.write("file.ply", "ply\n");
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "folder.ply"); }), Contains("folder.ply: is a directory"));
+  CHECK_THAT(errorOf([&] { voxen::readPlyHeader(dir / "folder.ply"); }), Contains("folder.ply: is a directory"));
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "pipe.ply"); }), Contains("pipe.ply: is a pipe"));
+  CHECK_THAT(errorOf([&] { PlyReader r(dir / "file.ply" / "x.ply"); }), Contains("x.ply: cannot open the PLY file: Not a directory"));
+  CHECK_THAT(errorOf([&] { voxen::Trajectory::load(dir / "folder.ply"); }), Contains("is a directory, not a trajectory file"));
+  CHECK_THAT(errorOf([&] { voxen::Trajectory::load(dir / "pipe.ply"); }), Contains("is a pipe"));
 }

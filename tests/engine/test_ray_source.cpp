@@ -357,3 +357,42 @@ TEST_CASE("RayReader errors name the file and the missing or bad field", "[rays]
   dir.write("be.ply", "ply\nformat binary_big_endian 1.0\nelement vertex 1\nproperty float x\nend_header\n");
   CHECK_THAT(errorOf([&] { RayReader r(dir / "be.ply"); }), Contains("be.ply") && Contains("not supported"));
 }
+
+TEST_CASE("RayReader: cloud times in another unit than the trajectory's are an error naming both ranges", "[rays][errors]") {
+  vt::TempDir dir("rays");
+  // The trajectory in seconds (an absolute epoch, as GPS-stamped tools write it).
+  dir.write("traj.txt", "time x y z\n1700000000 0 0 0\n1700000016 16 32 48\n");
+  auto cloudWithTimes = [&](const std::string& file, const std::vector<std::string>& times) {
+    std::string text = asciiHeader(times.size(), {"float x", "float y", "float z", "double time"});
+    for (const auto& t : times) text += "1 2 3 " + t + "\n";
+    dir.write(file, text);
+  };
+  // Nanoseconds in the cloud.
+  cloudWithTimes("ns.ply", {"1700000001000000000", "1700000002500000000", "1700000015000000000"});
+  CHECK_THAT(errorOf([&] { voxen::readRays(dir / "ns.ply", dir / "traj.txt"); }),
+             Contains("ns.ply") && Contains("traj.txt") && Contains("1.700000001e+18 to 1.700000015e+18") &&
+                 Contains("1700000000 to 1700000016") && Contains("1e-09") && Contains("nanoseconds"));
+  // Milliseconds.
+  cloudWithTimes("ms.ply", {"1700000001000", "1700000002000"});
+  CHECK_THAT(errorOf([&] { voxen::readRays(dir / "ms.ply", dir / "traj.txt"); }), Contains("milliseconds"));
+  // Times outside the span that no unit explains stay counted skips, reported in the summary.
+  cloudWithTimes("late.ply", {"1800000000", "1800000001"});
+  voxen::RayLoadStats stats;
+  CHECK(voxen::readRays(dir / "late.ply", dir / "traj.txt", &stats).empty());
+  CHECK(stats.skippedOutsideTrajectory == 2);
+  // Some points inside the span: no unit error, the rest are counted skips.
+  cloudWithTimes("some.ply", {"1700000001", "1700000001000"});
+  CHECK(voxen::readRays(dir / "some.ply", dir / "traj.txt", &stats).size() == 1);
+  CHECK(stats.skippedOutsideTrajectory == 1);
+}
+
+TEST_CASE("RayReader: a trajectory whose first pose has a typo is refused, not shortened", "[rays][errors]") {
+  vt::TempDir dir("rays");
+  // Dropping the first line as a header would leave the cloud's early points outside the span.
+  dir.write("traj.txt", "0 0 0 0O\n16 16 32 48\n");
+  dir.write("c.ply", asciiHeader(1, {"float x", "float y", "float z", "double time"}) + "1 2 3 1\n");
+  CHECK_THAT(errorOf([&] { RayReader r(dir / "c.ply", dir / "traj.txt"); }), Contains("traj.txt:1:") && Contains("'0O'"));
+  dir.write("traj.txt", "\xEF\xBB\xBF" "0 0 0 0\n16 16 32 48\n");
+  RayReader r(dir / "c.ply", dir / "traj.txt");
+  CHECK(readAll(r).size() == 1);
+}

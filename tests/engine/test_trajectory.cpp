@@ -29,8 +29,8 @@ TEST_CASE("Trajectory loads 4 columns with a header, comments and blank lines; i
             "0 0 0 0\n"
             "  # an indented comment\n"
             "1.0\t2 4 -8\r\n"
-            "3 10 4 0\n"
-            "3 20 4 0\n"  // an equal time: the later pose wins there
+            "3 20 4 0\n"
+            "3 20 4 0\n"  // an equal time repeating the pose (poses that disagree are an error, below)
             "4 20 8 0\n");
   const Trajectory t = Trajectory::load(dir / "t.txt");
   REQUIRE(t.size() == 5);
@@ -44,8 +44,8 @@ TEST_CASE("Trajectory loads 4 columns with a header, comments and blank lines; i
   CHECK(t.positionAt(0.5) == glm::dvec3(1, 2, -4));
   CHECK(t.positionAt(0.25) == glm::dvec3(0.5, 1, -2));
   CHECK(t.positionAt(1.0) == glm::dvec3(2, 4, -8));
-  CHECK(t.positionAt(2.0) == glm::dvec3(6, 4, -4));
-  CHECK(t.positionAt(2.5) == glm::dvec3(8, 4, -2));
+  CHECK(t.positionAt(2.0) == glm::dvec3(11, 4, -4));
+  CHECK(t.positionAt(2.5) == glm::dvec3(15.5, 4, -2));
   CHECK(t.positionAt(3.0) == glm::dvec3(20, 4, 0));
   CHECK(t.positionAt(3.5) == glm::dvec3(20, 6, 0));
   CHECK(t.positionAt(4.0) == glm::dvec3(20, 8, 0));
@@ -116,4 +116,53 @@ TEST_CASE("Trajectory errors name the file and the line", "[trajectory][errors]"
   CHECK_THAT(errorFor("# only comments\ntime x y z\n"), Contains("bad.txt") && Contains("no poses"));
   CHECK_THAT(errorFor(""), Contains("no poses"));
   CHECK_THAT(errorOf([&] { Trajectory::load(dir / "absent.txt"); }), Contains("absent.txt") && Contains("no such"));
+}
+
+TEST_CASE("Trajectory: a UTF-8 byte order mark is skipped, before a header or a first pose", "[trajectory]") {
+  vt::TempDir dir("traj");
+  dir.write("bom_header.txt", "\xEF\xBB\xBFtime x y z\n0 0 0 0\n1 1 0 0\n");
+  CHECK(Trajectory::load(dir / "bom_header.txt").size() == 2);
+  // Without the skip, the first pose would pass for a header and be dropped.
+  dir.write("bom_pose.txt", "\xEF\xBB\xBF" "0 0 0 0\n1 1 0 0\n");
+  const Trajectory t = Trajectory::load(dir / "bom_pose.txt");
+  REQUIRE(t.size() == 2);
+  CHECK(t.startTime() == 0.0);
+}
+
+TEST_CASE("Trajectory: a first line that is neither a pose nor a header is an error naming line 1", "[trajectory][errors]") {
+  vt::TempDir dir("traj");
+  auto errorFor = [&](const std::string& text) {
+    dir.write("typo.txt", text);
+    return errorOf([&] { Trajectory::load(dir / "typo.txt"); });
+  };
+  // The letter O for a zero in the first pose's time.
+  CHECK_THAT(errorFor("O.5 0 0 0\n1 1 0 0\n"),
+             Contains("typo.txt:1:") && Contains("neither a pose nor a header") && Contains("'O.5'"));
+  CHECK_THAT(errorFor("# comment\n\n1,5 0 0 0\n2 1 0 0\n"), Contains("typo.txt:3:") && Contains("'1,5'"));
+  // Headers of words only are still headers.
+  dir.write("header.txt", "timestamp tx ty tz qx qy qz qw\n0 0 0 0 0 0 0 1\n");
+  CHECK(Trajectory::load(dir / "header.txt").size() == 1);
+}
+
+TEST_CASE("Trajectory: two poses at the same time must agree; times must not go back", "[trajectory][errors]") {
+  vt::TempDir dir("traj");
+  auto errorFor = [&](const std::string& text) {
+    dir.write("dup.txt", text);
+    return errorOf([&] { Trajectory::load(dir / "dup.txt"); });
+  };
+  // 5 m apart at the same instant: both lines named.
+  CHECK_THAT(errorFor("time x y z\n0 0 0 0\n1 0 0 0\n# c\n1 5 0 0\n2 5 0 0\n"),
+             Contains("dup.txt:5:") && Contains("line 3") && Contains("same time 1") && Contains("5.0") &&
+                 Contains("apart"));
+  // The same pose repeated (or within 1 mm) is fine: the later one wins.
+  dir.write("repeat.txt", "0 0 0 0\n1 1 0 0\n1 1.0005 0 0\n2 2 0 0\n");
+  const Trajectory t = Trajectory::load(dir / "repeat.txt");
+  CHECK(t.size() == 4);
+  CHECK(t.positionAt(1.0).x == 1.0005);
+  // A time that goes back names its line and the previous pose's.
+  CHECK_THAT(errorFor("0 0 0 0\n2 0 0 0\n1 0 0 0\n"), Contains("dup.txt:3:") && Contains("line 2") && Contains("sorted"));
+  // Poses built in code follow the same rule.
+  CHECK_THAT(errorOf([] { Trajectory({{1.0, glm::dvec3(0)}, {1.0, glm::dvec3(0, 5, 0)}}); }),
+             Contains("poses 0 and 1") && Contains("same time"));
+  CHECK(Trajectory({{1.0, glm::dvec3(0)}, {1.0, glm::dvec3(0)}}).size() == 2);
 }

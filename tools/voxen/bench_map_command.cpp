@@ -179,8 +179,10 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
 
 CommandRun setupBenchMap(CLI::App& command) {
   auto args = std::make_shared<BenchMapArgs>();
-  command.add_option("--rays", args->rayTarget, "rays to map (rounded up to whole scans)")
-      ->check(integerIn(65536, int64_t(1) << 32))
+  // The rays are generated in host memory first (56 bytes each): 2^28 of them take 15 GB,
+  // more than that fails with an allocation error rather than a benchmark.
+  command.add_option("--rays", args->rayTarget, "rays to map (rounded up to whole scans; held in memory, 56 bytes each)")
+      ->check(integerIn(65536, int64_t(1) << 28))
       ->capture_default_str();
   command.add_option("--resolution", args->resolution, "voxel edge in metres (default: 0.1 and 0.25)")
       ->check(numberIn(0.0, 100.0, "metres", LowEnd::Open));

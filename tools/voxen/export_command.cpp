@@ -39,6 +39,10 @@ int exportMap(const ExportArgs& args) {
   if (args.pngPath.empty() && (args.zMetres || args.zVoxel || args.scale != 1)) throw UsageError("--z, --z-voxel and --scale go with --slice-png");
   if (args.plyPath.empty() && (args.ply.withValue || args.ply.doublePrecision)) throw UsageError("--with-value and --double go with --occupied-ply");
   const OccupancyMap map = loadMap(args.mapPath);
+  if (!args.pngPath.empty() && args.zMetres) {
+    if (const std::string problem = voxelIndexProblem(*args.zMetres, map.model().resolution); !problem.empty())
+      throw UsageError("--z: " + problem);
+  }
   if (!args.plyPath.empty()) {
     const uint64_t points = exportOccupiedPly(map, args.plyPath, args.ply);
     std::printf("wrote %s: %llu occupied voxel centres (%s%s)\n", args.plyPath.c_str(), (unsigned long long)points,
@@ -66,10 +70,11 @@ CommandRun setupExport(CLI::App& command) {
   command.add_flag("--with-value", args->ply.withValue, "PLY: add each voxel's occupancy value");
   command.add_flag("--double", args->ply.doublePrecision, "PLY: double-precision coordinates");
   command.add_option("--slice-png", args->pngPath, "write one height layer as a PNG image")->type_name("OUT.png");
-  command.add_option("--z", args->zMetres, "slice: the layer at this height")->type_name("METRES")->check(finiteNumber());
+  command.add_option("--z", args->zMetres, "slice: the layer at this height")->type_name("METRES")
+      ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
   command.add_option("--z-voxel", args->zVoxel, "slice: the layer with this voxel index")
       ->type_name("K")
-      ->check(integerIn(INT32_MIN, INT32_MAX));
+      ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
   command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
   return [args](const CommonOptions&) { return exportMap(*args); };

@@ -1,5 +1,6 @@
 // The voxen command-line tool: one subcommand per job (see commands.hpp), parsed by CLI11.
 // Exit status: 0 done, 1 the work failed (a bad file, a device error), 2 a usage error.
+// Errors go to stderr, or with --json as a JSON object on stdout (error_report.hpp).
 #include <iostream>
 #include <map>
 #include <memory>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "error_report.hpp"
 #include "voxen_apps/help_formatter.hpp"
 
 namespace voxen::cli {
@@ -74,7 +76,8 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] != "-h" && args[0] != "--help" && app.get_subcommands([&](CLI::App* c) { return c->check_name(args[0]); }).empty()) {
-    std::cerr << "voxen: unknown command '" << args[0] << "'\n\n" << app.help();
+    if (wantsJson(args)) printError({"", "unknown command '" + args[0] + "'", 2, true, ""}, true, args);
+    else std::cerr << "voxen: unknown command '" << args[0] << "'\n\n" << app.help();
     return 2;
   }
   try {
@@ -90,7 +93,7 @@ int main(int argc, char** argv) {
     // the likelier cause of both: name it.
     if (command && dynamic_cast<const CLI::RequiredError*>(&e) && !command->remaining().empty())
       message = "unexpected argument(s): " + CLI::detail::join(command->remaining(), " ") + " (" + message + ")";
-    std::cerr << "voxen " << name << ": " << message << "\nRun 'voxen " << name << " --help' for its options.\n";
+    printError({name, message, 2, true, "Run 'voxen " + name + " --help' for its options."}, wantsJson(args), args);
     return 2;
   }
   const CLI::App* command = chosenCommand(app);
@@ -98,10 +101,10 @@ int main(int argc, char** argv) {
   try {
     return runs.at(command)(common);
   } catch (const UsageError& e) {
-    std::cerr << "voxen " << name << ": " << e.what() << "\n";
+    printError({name, e.what(), 2, true, ""}, common.json, args);
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "voxen " << name << ": error: " << e.what() << "\n";
+    printError({name, e.what(), 1, false, ""}, common.json, args);
     return 1;
   }
 }

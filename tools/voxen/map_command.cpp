@@ -17,6 +17,7 @@
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/ray_source.hpp"
+#include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 
@@ -35,6 +36,7 @@ struct MapArgs {
   IntegrationOptions integration;
   GpuIntegratorOptions gpu;
   bool cpu = false, quiet = false;
+  bool allowEmpty = false;  // write the map even when no ray made it into it
 
   OccupancyModel model() const {
     OccupancyModel m = preset == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
@@ -117,6 +119,7 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       ->check(integerIn(1, 1 << 20));
   command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU");
   command.add_flag("--quiet", args.quiet, "no progress or settings on stderr");
+  command.add_flag("--allow-empty", args.allowEmpty, "write the (empty) map and succeed when the cloud gives no rays");
 }
 
 // Runs whichever integrator, so the reading and progress loop is written once.
@@ -192,6 +195,11 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
   integrator->finish();
   progress.finish(reader.stats().points);
   const double integrateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // A map of nothing is almost always a wrong input (times, fields, units): fail loudly
+  // rather than write an empty map that looks like a result.
+  if (reader.stats().rays == 0 && !args.allowEmpty)
+    throw Error(reader.summary() + ": no rays to map, so nothing was written to " + args.output +
+                " (give --allow-empty to write the empty map anyway)");
   saveMap(map, args.output);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

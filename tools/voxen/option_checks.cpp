@@ -79,6 +79,30 @@ CLI::Validator commaSeparatedNumbers(size_t count) {
       "");
 }
 
+CLI::Validator commaSeparatedNumbers(size_t count, double lo, double hi, const std::string& unit) {
+  const std::string range = "[" + formatNumber(lo) + ", " + formatNumber(hi) + "]";
+  const CLI::Validator shape = commaSeparatedNumbers(count);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        std::string copy = text;
+        if (std::string why = shape(copy); !why.empty()) return why;
+        for (const double value : numberList(text)) {
+          if (value < lo || value > hi)
+            return "each of the " + std::to_string(count) + " numbers must be " + unit + " in " + range + ", got " +
+                   formatNumber(value) + " in '" + text + "'";
+        }
+        return {};
+      },
+      "");
+}
+
+std::string voxelIndexProblem(double metres, double resolution) {
+  const double index = std::floor(metres / resolution);
+  if (std::isfinite(index) && std::fabs(index) <= kMaxVoxelIndex) return {};
+  return formatNumber(metres) + " m is voxel " + formatNumber(index) + " at the map's resolution of " +
+         formatNumber(resolution) + " m, beyond the voxel indices a map holds (+-" + formatNumber(kMaxVoxelIndex) + ")";
+}
+
 std::vector<double> numberList(const std::string& text) {
   std::vector<double> values;
   std::stringstream in(text);

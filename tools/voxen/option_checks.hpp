@@ -24,6 +24,18 @@ CLI::Validator finiteNumber();
 // Exactly `count` finite numbers separated by commas ("0,-12,8"), kept as text by the option
 // and read with numberList once validated.
 CLI::Validator commaSeparatedNumbers(size_t count);
+// The same, each number in [lo, hi] of `unit`.
+CLI::Validator commaSeparatedNumbers(size_t count, double lo, double hi, const std::string& unit);
+
+// Map coordinates the tool accepts, in metres: ten thousand kilometres either way, more
+// than any survey, far less than what makes a double lose the voxel.
+inline constexpr double kMaxMapMetres = 1e7;
+// The largest voxel index (either sign) a coordinate may become: int32 with room for the
+// region arithmetic and "index + 1" that follow.
+inline constexpr double kMaxVoxelIndex = double(int64_t(1) << 30);
+// Empty when `metres` is a voxel index the map can hold at `resolution`; else why not, for a
+// message after the flag's name ("--z: ...").
+std::string voxelIndexProblem(double metres, double resolution);
 std::vector<double> numberList(const std::string& text);
 
 }  // namespace voxen::cli

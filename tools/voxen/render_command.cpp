@@ -52,6 +52,11 @@ int render(const CommonOptions& options, const RenderArgs& args) {
 
   const auto start = std::chrono::steady_clock::now();
   const OccupancyMap map = loadMap(mapPath);
+  if (crop) {
+    for (const double metres : *crop)
+      if (const std::string problem = voxelIndexProblem(metres, map.model().resolution); !problem.empty())
+        throw UsageError("--crop: " + problem);
+  }
   MapGrid mapGrid = [&] {
     try {
       return gridFromOccupancy(map, gridOptions);
@@ -127,10 +132,10 @@ CommandRun setupRender(CLI::App& command) {
   command.add_option("--fov", args->fov, "vertical field of view")->check(numberIn(1.0, 170.0, "degrees"))->capture_default_str();
   command.add_option("--camera", args->camera, "eye and target in map metres (default: framing the occupied voxels)")
       ->type_name("EX,EY,EZ,TX,TY,TZ")
-      ->check(commaSeparatedNumbers(6));
+      ->check(commaSeparatedNumbers(6, -kMaxMapMetres, kMaxMapMetres, "metres"));
   command.add_option("--crop", args->crop, "draw only this box, corners in map metres")
       ->type_name("X0,Y0,Z0,X1,Y1,Z1")
-      ->check(commaSeparatedNumbers(6));
+      ->check(commaSeparatedNumbers(6, -kMaxMapMetres, kMaxMapMetres, "metres"));
   command.add_option("--max-samples", args->gridOptions.maxSamples, "largest density grid to build")
       ->check(integerIn(4096, int64_t(1) << 34))
       ->capture_default_str();

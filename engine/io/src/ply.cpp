@@ -10,13 +10,17 @@
 #include <fstream>
 #include <limits>
 
+#include "input_file.hpp"
+#include "ply_body_checks.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/log.hpp"
 
 namespace voxen {
 
 namespace {
 
 constexpr size_t kMaxHeaderLine = 64 * 1024;
+constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
 std::string inQuotes(std::string_view s) {
   std::string text;
@@ -248,6 +252,9 @@ PlyHeader readPlyHeader(std::istream& in, const std::string& name) {
   };
 
   if (!nextLine()) throw Error(name + ": empty file, not a PLY file");
+  // Editors on Windows put a UTF-8 byte order mark in front of text files; it is not part
+  // of the magic word.
+  if (line.starts_with(kUtf8ByteOrderMark)) line.erase(0, kUtf8ByteOrderMark.size());
   {
     std::vector<std::string_view> t;
     tokenize(line, t);
@@ -324,8 +331,7 @@ PlyHeader readPlyHeader(std::istream& in, const std::string& name) {
 }
 
 PlyHeader readPlyHeader(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot open file");
+  std::ifstream in = detail::openInputFile(path, "PLY file");
   return readPlyHeader(in, path.string());
 }
 
@@ -344,6 +350,7 @@ struct PlyReader::Impl {
 
   // ASCII body.
   uint64_t lineNo = 0;
+  bool lineUnterminated = false;  // the last line read ended at the end of the file, not at '\n'
   std::string line;
   std::vector<std::string_view> tokens;
 
@@ -460,6 +467,7 @@ struct PlyReader::Impl {
         return false;
       }
       ++lineNo;
+      lineUnterminated = in.eof();
       tokenize(line, tokens);
       if (!tokens.empty()) return true;
     }
@@ -535,6 +543,47 @@ struct PlyReader::Impl {
     for (uint64_t i = 0; i < e.count; ++i) readBinaryRow(e, i, none, nullptr);
   }
 
+  // A header that says binary over a body written as text decodes digits as floats: refuse
+  // it before any value is read.
+  void checkBinaryBodyIsNotText() {
+    if (header.format == PlyFormat::Ascii || header.bodyOffset >= fileSize) return;
+    const size_t n = size_t(std::min<uint64_t>(detail::kBodySniffBytes, fileSize - header.bodyOffset));
+    if (!fill(n)) return;
+    const std::string_view start(buf.data() + pos, n);
+    if (!detail::looksLikeAsciiNumbers(start)) return;
+    throw Error(name + ":" + std::to_string(header.lineCount + 1) + ": the header says format " +
+                plyFormatName(header.format) + " but the body is ASCII text (it starts with " +
+                inQuotes(detail::firstLineOf(start)) + "): fix the header's format line ('format ascii 1.0')");
+  }
+
+  // Called once every row of the element has been read. When it is the header's last
+  // element, anything after it means the header's count (or a property type) is wrong:
+  // reading on silently would drop those points.
+  void checkNothingAfterLastElement() {
+    if (elementIndex + 1 != header.elements.size()) return;
+    const PlyElement& e = element();
+    const std::string declared = std::to_string(e.count) + " " + e.name + " element" + (e.count == 1 ? "" : "s");
+    if (header.format == PlyFormat::Ascii) {
+      const bool lastLineUnterminated = lineUnterminated;
+      if (nextAsciiLine()) {
+        failLine("data after the " + declared + " the header declares ('element " + e.name + " " +
+                 std::to_string(e.count) + "'): the header's count is wrong, or the file holds more than one cloud");
+      }
+      if (lastLineUnterminated && e.count > 0) {
+        logMessage(LogLevel::Warning, name + ":" + std::to_string(lineNo) +
+                                          ": the file ends in the middle of a line, without a line end: if it was "
+                                          "cut short, the last " + e.name + "'s last value may be cut too");
+      }
+      return;
+    }
+    const uint64_t end = offset();
+    if (end < fileSize) {
+      throw Error(name + ": " + std::to_string(fileSize - end) + " bytes after the " + declared +
+                  " the header declares (they end at byte " + std::to_string(end) + ", the file at byte " +
+                  std::to_string(fileSize) + "): the header's count or property types are wrong");
+    }
+  }
+
   void setColumns(std::vector<size_t> cols) {
     const PlyElement& e = element();
     for (size_t c : cols) {
@@ -565,9 +614,7 @@ PlyReader::PlyReader(const std::filesystem::path& path, Options options) : impl_
   m.name = path.string();
   m.bufferBytes = std::max<size_t>(options.bufferBytes, 16);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw Error(m.name + ": no such file");
-  m.in.open(path, std::ios::binary);
-  if (!m.in) throw Error(m.name + ": cannot open file");
+  m.in = detail::openInputFile(path, "PLY file");
   m.fileSize = std::filesystem::file_size(path, ec);
   if (ec) throw Error(m.name + ": cannot read the file size: " + ec.message());
   m.header = readPlyHeader(m.in, m.name);
@@ -601,11 +648,15 @@ PlyReader::PlyReader(const std::filesystem::path& path, Options options) : impl_
     if (p.isList) m.fixedStride = false;
     m.stride += plyTypeSize(p.type);
   }
+  m.checkBinaryBodyIsNotText();
   for (size_t i = 0; i < m.elementIndex; ++i) m.skipElement(m.header.elements[i]);
   std::vector<size_t> all;
   for (size_t k = 0; k < e.properties.size(); ++k)
     if (!e.properties[k].isList) all.push_back(k);
   m.setColumns(std::move(all));
+  // An element declared empty is read in full already; what follows it must be checked now,
+  // since no read() will.
+  if (e.count == 0) m.checkNothingAfterLastElement();
 }
 
 PlyReader::~PlyReader() = default;
@@ -684,6 +735,7 @@ size_t PlyReader::read(std::vector<double>& out, size_t maxRows) {
       }
       done += batch;
     }
+    if (m.row + rows == e.count) m.checkNothingAfterLastElement();
   } catch (...) {
     m.failed = true;
     out.resize(base);

@@ -20,6 +20,34 @@ std::string formatTime(double t) {
   return s.str();
 }
 
+// Clouds and trajectories from different tools disagree on the time unit (lidar drivers
+// stamp points in nanoseconds, SLAM tools write poses in seconds): each factor the cloud's
+// times may need, with what it would mean.
+struct TimeUnitGuess {
+  double factor;
+  const char* meaning;
+};
+constexpr TimeUnitGuess kTimeUnitGuesses[] = {
+    {1e-9, "the cloud's times look like nanoseconds and the trajectory's like seconds"},
+    {1e-6, "the cloud's times look like microseconds and the trajectory's like seconds"},
+    {1e-3, "the cloud's times look like milliseconds and the trajectory's like seconds"},
+    {1e3, "the cloud's times look like seconds and the trajectory's like milliseconds"},
+    {1e6, "the cloud's times look like seconds and the trajectory's like microseconds"},
+    {1e9, "the cloud's times look like seconds and the trajectory's like nanoseconds"},
+};
+
+// The guess under which every point time [lo, hi] falls inside the span [start, end], or
+// null. The span is widened by 1% of its length so that rounding in either file does not
+// hide the answer.
+const TimeUnitGuess* timeUnitGuess(double lo, double hi, double start, double end) {
+  const double slack = 0.01 * (end - start);
+  for (const auto& guess : kTimeUnitGuesses) {
+    const double a = lo * guess.factor, b = hi * guess.factor;
+    if (a >= start - slack && b <= end + slack) return &guess;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 struct RayReader::Impl {
@@ -27,6 +55,7 @@ struct RayReader::Impl {
   std::string name;
   std::optional<PlyReader> ply;
   std::optional<Trajectory> trajectory;
+  std::string trajectoryName;
   std::string timeField;
   std::array<std::string, 3> originNames;
   bool hasTime = false;
@@ -102,6 +131,7 @@ RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::file
                   ")");
     }
     m.trajectory = Trajectory::load(*trajectory);
+    m.trajectoryName = trajectory->string();
   } else if (cloudHasOrigins) {
     m.hasOrigin = true;
     columns.insert(columns.end(), originColumns.begin(), originColumns.end());
@@ -168,7 +198,20 @@ size_t RayReader::read(std::vector<Ray>& out, size_t maxRays) {
       ++appended;
     }
   }
+  if (ply.done()) checkTimeUnits();
   return appended;
+}
+
+void RayReader::checkTimeUnits() const {
+  const Impl& m = *impl_;
+  if (!m.trajectory || m.stats.rays > 0 || m.stats.skippedOutsideTrajectory == 0) return;
+  const double start = m.trajectory->startTime(), end = m.trajectory->endTime();
+  const TimeUnitGuess* guess = timeUnitGuess(m.outsideMin, m.outsideMax, start, end);
+  if (!guess) return;  // no unit explains it: the summary reports the skipped points
+  throw Error(m.name + ": every point time (field '" + m.timeField + "', " + formatTime(m.outsideMin) + " to " +
+              formatTime(m.outsideMax) + ") is outside the time span of the trajectory " + m.trajectoryName + " (" +
+              formatTime(start) + " to " + formatTime(end) + "), but multiplied by " + formatTime(guess->factor) +
+              " they fall inside it: " + guess->meaning + "; convert one of them to the other's unit");
 }
 
 const RayLoadStats& RayReader::stats() const { return impl_->stats; }

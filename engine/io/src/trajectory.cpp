@@ -1,13 +1,17 @@
 #include "voxen/io/trajectory.hpp"
 
+#include <glm/geometric.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <string_view>
 
+#include "input_file.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
@@ -45,6 +49,26 @@ bool parseNumber(std::string_view token, double& value) {
 
 const char* kColumnNames[] = {"time", "x", "y", "z", "qx", "qy", "qz", "qw"};
 
+constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
+
+// Two poses at the same instant may repeat a pose (the later one wins), but a sensor cannot
+// be in two places at once: positions further apart than this are an error.
+constexpr double kSameTimeTolerance = 1e-3;  // metres
+
+// A header names the columns: none of its words is a number. A first line that mixes words
+// and numbers is a pose with a typo, not a header, and dropping it would silently shorten
+// the trajectory.
+bool isHeaderLine(const std::vector<std::string_view>& tokens) {
+  double ignored = 0.0;
+  return std::none_of(tokens.begin(), tokens.end(), [&](std::string_view t) { return parseNumber(t, ignored); });
+}
+
+std::string formatTime(double t) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.15g", t);
+  return text;
+}
+
 }  // namespace
 
 Trajectory::Trajectory(std::vector<TrajectoryPose> poses, bool hasOrientation)
@@ -60,15 +84,17 @@ Trajectory::Trajectory(std::vector<TrajectoryPose> poses, bool hasOrientation)
                   ") is earlier than pose " + std::to_string(i - 1) + " (time " + std::to_string(poses_[i - 1].time) +
                   "): poses must be sorted by time");
     }
+    if (i > 0 && p.time == poses_[i - 1].time && glm::distance(p.position, poses_[i - 1].position) > kSameTimeTolerance) {
+      throw Error("trajectory: poses " + std::to_string(i - 1) + " and " + std::to_string(i) + " have the same time " +
+                  formatTime(p.time) + " but positions " + std::to_string(glm::distance(p.position, poses_[i - 1].position)) +
+                  " m apart");
+    }
   }
 }
 
 Trajectory Trajectory::load(const std::filesystem::path& path) {
   const std::string name = path.string();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw Error(name + ": no such trajectory file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(name + ": cannot open trajectory file");
+  std::ifstream in = detail::openInputFile(path, "trajectory file");
 
   std::vector<TrajectoryPose> poses;
   std::vector<uint64_t> lines;  // the line of each pose
@@ -81,12 +107,17 @@ Trajectory Trajectory::load(const std::filesystem::path& path) {
 
   while (std::getline(in, line)) {
     ++lineNo;
+    if (lineNo == 1 && line.starts_with(kUtf8ByteOrderMark)) line.erase(0, kUtf8ByteOrderMark.size());
     tokenize(line, tokens);
     if (tokens.empty() || tokens[0].front() == '#') continue;
-    double first = 0.0;
     if (firstContentLine) {
       firstContentLine = false;
-      if (!parseNumber(tokens[0], first)) continue;  // the header line
+      double first = 0.0;
+      if (!parseNumber(tokens[0], first)) {
+        if (isHeaderLine(tokens)) continue;
+        fail("neither a pose nor a header: column 1 (time) '" + std::string(tokens[0]) +
+             "' is not a number, yet other columns are (a header line names its columns without numbers)");
+      }
     }
     if (columns == 0) {
       if (tokens.size() != 4 && tokens.size() != 8) {
@@ -121,6 +152,14 @@ Trajectory Trajectory::load(const std::filesystem::path& path) {
     if (!poses.empty() && pose.time < poses.back().time) {
       fail("time " + std::string(tokens[0]) + " is earlier than the previous pose's time (line " +
            std::to_string(lines.back()) + "): the trajectory must be sorted by time");
+    }
+    if (!poses.empty() && pose.time == poses.back().time) {
+      const double apart = glm::distance(pose.position, poses.back().position);
+      if (apart > kSameTimeTolerance) {
+        fail("this pose and the one on line " + std::to_string(lines.back()) + " have the same time " + formatTime(pose.time) +
+             " but positions " + std::to_string(apart) + " m apart: a sensor is in one place at a time (duplicated "
+             "or truncated time stamps?)");
+      }
     }
     poses.push_back(pose);
     lines.push_back(lineNo);

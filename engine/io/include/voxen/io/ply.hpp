@@ -8,6 +8,14 @@
 // aliases. List properties are skipped (in the element read and in every element before it).
 // The body is streamed in chunks; nothing holds the whole file.
 //
+// Strict about the body: when the element read is the header's last, data after its declared
+// rows is an Error (ASCII: the first extra line; binary: the bytes past the body), found when
+// the last row is read (or at once for a count of 0); a header declaring a binary format over
+// a body of ASCII numbers is an Error when the reader opens; a UTF-8 byte order mark before
+// "ply" is skipped; an ASCII body whose last line has no line end (cut short?) gets a warning
+// through voxen::logMessage. Inputs that are directories, pipes or unreadable are Errors that
+// say so (with the system's reason).
+//
 // Errors are voxen::Error and name the file and, for the header and ASCII bodies, the line
 // ("cloud.ply:12: ..."); for binary bodies the element index and byte offset ("cloud.ply:
 // vertex 7 (byte offset 301): ..."); and the property when one is concerned.

@@ -13,7 +13,9 @@
 // (nx, ny, nz) are never taken as origins.
 //
 // Points with a non-finite coordinate, origin or (used) time are skipped and counted; points
-// whose time lies outside the trajectory's span are skipped and counted too. Malformed files
+// whose time lies outside the trajectory's span are skipped and counted too, unless none falls
+// inside it and all would after scaling by 1e-9 ... 1e9: that is a time-unit mismatch between
+// the cloud and the trajectory, an Error naming both time ranges. Malformed files
 // and missing fields are voxen::Error naming the file (and line, vertex or field).
 #include <array>
 #include <cstdint>
@@ -69,6 +71,10 @@ class RayReader {
   std::string summary() const;
 
  private:
+  // At the end of the cloud: when no point fell inside the trajectory's span but all would
+  // after scaling by a power of 1000, throws Error naming both time ranges and the unit.
+  void checkTimeUnits() const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -4,9 +4,11 @@
 //
 // Text format: one pose per line, whitespace separated, `time x y z` or
 // `time x y z qx qy qz qw`; every pose line has the same number of columns. The first line may
-// be a header (its first field is not a number); lines whose first non-blank character is '#'
-// and blank lines are ignored. Times must not decrease (equal neighbours are allowed: the
-// later pose wins at that instant).
+// be a header (none of its fields is a number; a first line mixing words and numbers is an
+// error, not a header); a UTF-8 byte order mark before it is skipped; lines whose first
+// non-blank character is '#' and blank lines are ignored. Times must not decrease; equal
+// neighbours are allowed when their positions agree within 1 mm (the later pose wins at that
+// instant), otherwise they are an error naming both lines.
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
 
@@ -25,7 +27,8 @@ struct TrajectoryPose {
 class Trajectory {
  public:
   Trajectory() = default;
-  // Throws Error when a time is not finite or times decrease (naming the pose index).
+  // Throws Error when a time is not finite, times decrease, or two poses at the same time
+  // are more than 1 mm apart (naming the pose indices).
   explicit Trajectory(std::vector<TrajectoryPose> poses, bool hasOrientation = false);
 
   // Throws Error naming the file and the line for every malformed or out-of-order line.

@@ -1,0 +1,81 @@
+#include "error_report.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+
+#include "json_output.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+bool isNumber(const std::string& word) {
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
+  return ec == std::errc() && end == word.data() + word.size();
+}
+
+// The argument the message is about: the one it starts with, followed by ':' (the library's
+// "path: ..." and "path:line: ..." forms), else one it quotes ("cannot open map file
+// 'a.vxm'"); the longest such argument, or empty.
+std::string fileNamedBy(const std::string& message, const std::vector<std::string>& args) {
+  std::string leading, quoted;
+  for (const auto& arg : args) {
+    std::string path = arg;
+    if (const size_t eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) path = arg.substr(eq + 1);
+    if (path.empty() || path.starts_with("-") || isNumber(path)) continue;  // a flag or a flag's value
+    if (path.size() > leading.size() && message.starts_with(path) && message.size() > path.size() &&
+        message[path.size()] == ':')
+      leading = path;
+    const bool looksLikePath = path.find_first_of("./") != std::string::npos;
+    if (looksLikePath && path.size() > quoted.size() && message.find("'" + path + "'") != std::string::npos)
+      quoted = path;
+  }
+  return leading.empty() ? quoted : leading;
+}
+
+// The line number after "file:", or 0.
+long lineAfter(const std::string& message, const std::string& file) {
+  size_t i = file.size() + 1;
+  long line = 0;
+  const size_t start = i;
+  while (i < message.size() && std::isdigit(static_cast<unsigned char>(message[i])) && line < 1000000000L)
+    line = line * 10 + (message[i++] - '0');
+  return i > start && i < message.size() && message[i] == ':' ? line : 0;
+}
+
+}  // namespace
+
+bool wantsJson(const std::vector<std::string>& args) {
+  for (const auto& arg : args) {
+    if (arg == "--") break;
+    if (arg == "--json") return true;
+  }
+  return false;
+}
+
+void printError(const ErrorReport& report, bool json, const std::vector<std::string>& args) {
+  if (!json) {
+    std::cerr << "voxen" << (report.command.empty() ? "" : " " + report.command) << ": "
+              << (report.usage ? "" : "error: ") << report.message << "\n";
+    if (!report.hint.empty()) std::cerr << report.hint << "\n";
+    return;
+  }
+  Json out;
+  out["error"] = report.message;
+  if (!report.command.empty()) out["command"] = report.command;
+  // A usage error is about a flag or a command, not a file.
+  if (const std::string file = report.usage ? std::string() : fileNamedBy(report.message, args); !file.empty()) {
+    out["file"] = file;
+    if (const long line = lineAfter(report.message, file); line > 0) out["line"] = line;
+  }
+  out["exit_status"] = report.exitStatus;
+  std::fflush(stdout);
+  printJson(out);
+  std::fflush(stdout);
+}
+
+}  // namespace voxen::cli

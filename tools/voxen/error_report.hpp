@@ -1,0 +1,27 @@
+#pragma once
+// How the tool prints an error: a line on stderr ("voxen map: error: cloud.ply:12: ..."), or
+// with --json one JSON object on stdout, where the run's summary would have been, so a
+// program reading the output always gets JSON:
+//   {"error": "cloud.ply:12: ...", "command": "map", "file": "cloud.ply", "line": 12, "exit_status": 1}
+// "file" (and "line") are given when the message starts with one of the command line's
+// arguments, which is how the library's errors name the file they are about, or quotes one
+// that looks like a path; never for usage errors, which are about flags.
+#include <string>
+#include <vector>
+
+namespace voxen::cli {
+
+struct ErrorReport {
+  std::string command;  // "map", "bench map"; empty before a command is known
+  std::string message;
+  int exitStatus = 1;   // 1: the work failed, 2: a usage error
+  bool usage = false;   // a usage error: stderr gets "voxen <command>: <message>" without "error:"
+  std::string hint;     // a second stderr line, e.g. where to find the options; not in the JSON
+};
+
+void printError(const ErrorReport& report, bool json, const std::vector<std::string>& args);
+
+// Whether the arguments ask for --json (also usable before they are parsed).
+bool wantsJson(const std::vector<std::string>& args);
+
+}  // namespace voxen::cli
