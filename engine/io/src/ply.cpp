@@ -7,10 +7,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <limits>
 
 #include "voxen/host/error.hpp"
+#include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
 
@@ -708,8 +710,8 @@ PlyWriter::PlyWriter(const std::filesystem::path& path, std::vector<PlyColumn> c
     for (size_t j = 0; j < i; ++j)
       if (columns_[j].name == n) throw Error(path_.string() + ": property " + inQuotes(n) + " given twice");
   }
-  out_ = std::make_unique<std::ofstream>(path_, std::ios::binary | std::ios::trunc);
-  if (!*out_) throw Error(path_.string() + ": cannot create file");
+  out_ = std::make_unique<detail::AtomicFileWriter>(path_, "PLY", detail::AtomicFileWriter::Patching::Needed);
+  uncaughtAtStart_ = std::uncaught_exceptions();
   std::string h = "ply\nformat ";
   h += plyFormatName(format_);
   h += " 1.0\n";
@@ -731,6 +733,7 @@ PlyWriter::PlyWriter(const std::filesystem::path& path, std::vector<PlyColumn> c
 }
 
 PlyWriter::~PlyWriter() {
+  if (std::uncaught_exceptions() > uncaughtAtStart_) return;  // out_ dies uncommitted: no partial file
   try {
     close();
   } catch (...) {
@@ -790,9 +793,8 @@ void PlyWriter::writeRows(std::span<const double> rowMajor) {
 
 void PlyWriter::flush() {
   if (buffer_.empty()) return;
-  out_->write(buffer_.data(), std::streamsize(buffer_.size()));
+  out_->write(buffer_.data(), buffer_.size());
   buffer_.clear();
-  if (!*out_) throw Error(path_.string() + ": write failed");
 }
 
 void PlyWriter::close() {
@@ -801,12 +803,8 @@ void PlyWriter::close() {
   flush();
   std::string count = std::to_string(rows_);
   count.resize(20, ' ');
-  out_->seekp(std::streamoff(countOffset_));
-  out_->write(count.data(), std::streamsize(count.size()));
-  out_->flush();
-  if (!*out_) throw Error(path_.string() + ": write failed");
-  out_->close();
-  if (!*out_) throw Error(path_.string() + ": closing failed");
+  out_->patch(countOffset_, count.data(), count.size());
+  out_->commit();
 }
 
 void writePly(const std::filesystem::path& path, const std::vector<PlyColumn>& columns, std::span<const double> rowMajor,
