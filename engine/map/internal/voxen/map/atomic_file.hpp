@@ -23,7 +23,8 @@
 // reads "No space left on device"); the temporary file is removed on every error, when the
 // writer dies uncommitted (an exception on the way), and, once the program has called
 // voxen::removeTemporaryFilesOnSignals (voxen/map/output_file.hpp; the voxen tool does), on
-// SIGINT, SIGTERM and SIGHUP. The target is never touched before commit().
+// SIGINT, SIGTERM and SIGHUP. The target is never touched before commit(). The same rules,
+// with the reasons, are in docs/architecture.md ("Output files").
 //
 // Test hook: the environment variable VOXEN_TEST_HOOK_PAUSE_BEFORE_RENAME_MS makes commit()
 // sleep that long between the fsync and the rename, so a test can signal a save in progress.
