@@ -95,6 +95,10 @@ reader=$!
 wait $reader
 [ -p pipe.ply ] || fail "pipe.ply is no longer a FIFO"
 head -1 from-pipe.ply | grep -q "^ply" || fail "the FIFO's reader got no PLY"
+# /dev/stdout into a pipe: /proc/self/fd/1's link text is "pipe:[N]", not a path.
+# (head may close the pipe early: the exporter's SIGPIPE is no failure here.)
+{ "$voxen" export map.vxm --occupied-ply /dev/stdout 2> /dev/null || true; } | head -c 3 > from-stdout.txt
+[ "$(cat from-stdout.txt)" = ply ] || fail "export to /dev/stdout through a pipe wrote '$(cat from-stdout.txt)'"
 if [ -e /dev/full ]; then
   expect_refusal 1 "/dev/full.*No space left on device" \
     "$voxen" map --cloud run.ply --trajectory run.txt --output /dev/full --cpu --quiet

@@ -167,6 +167,27 @@ TEST_CASE("Output writer: a FIFO is written through to its reader", "[output]") 
   CHECK(temporaryFilesIn(dir.path()) == 0);
 }
 
+TEST_CASE("Output writer: /dev/stdout-style links to a pipe (/proc/self/fd/N) are written through", "[output]") {
+  int ends[2];
+  REQUIRE(::pipe(ends) == 0);
+  std::string received;
+  std::thread reader([&] {
+    char chunk[4096];
+    for (ssize_t n; (n = ::read(ends[0], chunk, sizeof chunk)) > 0;) received.append(chunk, size_t(n));
+  });
+  {
+    // The link's text is "pipe:[inode]", no path: the writer must open the name it was given.
+    AtomicFileWriter out("/proc/self/fd/" + std::to_string(ends[1]), "PLY", AtomicFileWriter::Patching::Needed);
+    out.write("ply 0000\n", 9);
+    out.patch(4, "0042", 4);
+    out.commit();
+  }
+  ::close(ends[1]);
+  reader.join();
+  ::close(ends[0]);
+  CHECK(received == "ply 0042\n");
+}
+
 TEST_CASE("Output writer: a full device gives an error naming the file and ENOSPC", "[output][errors]") {
   if (!fs::exists("/dev/full")) return;
   CHECK_THAT(errorOf([] { save("/dev/full", "data", "map"); }),

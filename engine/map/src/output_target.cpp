@@ -51,6 +51,12 @@ std::string octalMode(mode_t mode) {
 OutputTarget resolveOutputTarget(const std::filesystem::path& path, const std::string& context) {
   if (path.empty()) throw Error(context + " '': an empty path");
   const std::string where = context + " " + quoted(path);
+  // A stream is opened by the name given, the kernel following the links: /dev/stdout
+  // leads to /proc/self/fd/1, whose link text for a pipe ("pipe:[123]") is no path.
+  struct stat followed {};
+  if (::stat(path.c_str(), &followed) == 0 &&
+      (S_ISCHR(followed.st_mode) || S_ISFIFO(followed.st_mode) || S_ISSOCK(followed.st_mode)))
+    return OutputTarget{path, OutputKind::Stream};
   std::filesystem::path current = path;
   for (int hops = 0;; ++hops) {
     struct stat st {};
@@ -75,7 +81,7 @@ OutputTarget resolveOutputTarget(const std::filesystem::path& path, const std::s
     if (S_ISBLK(st.st_mode))
       throw Error(where + ": is a block device" + through + "; refusing to write over a disk");
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
-      return OutputTarget{current, OutputKind::Stream};
+      return OutputTarget{current, OutputKind::Stream};  // appeared since the stat above
     if (!S_ISREG(st.st_mode)) throw Error(where + ": not a regular file" + through);
     // No write bit for anyone: the owner made it read-only on purpose. Root could replace it,
     // but a careful tool refuses, as cp does for other users and sed -i would for root.
