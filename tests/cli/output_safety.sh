@@ -4,7 +4,8 @@
 # cannot be written, is refused before any work, naming the flags, and the input is left
 # untouched; devices stay devices, symbolic links stay links, permissions are kept, a
 # read-only file is refused; SIGTERM or SIGINT during a save leaves no temporary file and
-# the old target as it was.
+# the old target as it was; a full disk (a small tmpfs, where mounting is allowed) leaves the
+# old file and no temporary or truncated one.
 #   output_safety.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
 voxen=$1
@@ -136,4 +137,24 @@ signal_during_save TERM run.ply "$voxen" generate --cloud run.ply --trajectory r
 [ "$(sum run.txt)" = "$trajectory_sum" ] || fail "SIGTERM during generate changed run.txt"
 signal_during_save TERM fresh.ply "$voxen" generate --cloud fresh.ply --rings 8 --columns 128 --scans 2
 [ ! -e fresh.ply ] || fail "SIGTERM during generate left a partial fresh.ply"
+# A full disk: a 64 KiB tmpfs where the process may mount one (root with CAP_SYS_ADMIN;
+# skipped elsewhere). The error names the file and ENOSPC, the old file stays, no temporary
+# file is left, nothing truncated appears.
+mkdir small-disk
+if mount -t tmpfs -o size=64k voxen-test-small-disk small-disk 2> /dev/null; then
+  trap 'umount "$work/small-disk" 2> /dev/null || true' EXIT
+  echo old > small-disk/run.ply
+  expect_refusal 1 "run.ply.*No space left on device" \
+    "$voxen" generate --cloud small-disk/run.ply --trajectory small-disk/run.txt --rings 16 --columns 256 --scans 3
+  [ "$(cat small-disk/run.ply)" = old ] || fail "a full disk changed small-disk/run.ply"
+  [ ! -e small-disk/run.txt ] || fail "a full disk left small-disk/run.txt"
+  expect_refusal 1 "big.vxm.*No space left on device" \
+    "$voxen" map --cloud run.ply --trajectory run.txt --output small-disk/big.vxm --cpu --quiet --voxel-mean --hit-miss
+  [ ! -e small-disk/big.vxm ] || fail "a full disk left a truncated small-disk/big.vxm"
+  no_temporary_files "a full disk"
+  umount small-disk
+  trap - EXIT
+else
+  echo "output_safety: no tmpfs mount here: the full-disk check is skipped"
+fi
 echo "output_safety: ok"
