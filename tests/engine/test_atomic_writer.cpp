@@ -75,6 +75,10 @@ TEST_CASE("Output writer: a new or regular file is replaced whole, keeping its m
     CHECK(after.st_ino != before.st_ino);  // a new file renamed over: readers saw old or new
   }
   CHECK(temporaryFilesIn(dir.path()) == 0);
+
+  const std::string longest(255, 'n');  // NAME_MAX: the temporary name must not exceed it
+  save(dir / longest, "long");
+  CHECK(readText(dir / longest) == "long");
 }
 
 TEST_CASE("Output writer: bytes written earlier can be patched", "[output]") {

@@ -23,7 +23,8 @@ constexpr size_t kBufferBytes = size_t(1) << 20;
 std::filesystem::path temporarySibling(const std::filesystem::path& target) {
   static std::atomic<unsigned> counter{0};
   std::string name = ".";  // appended piece by piece: GCC 12 warns (falsely) on "." + std::string
-  name += target.filename().string();
+  // At most 200 bytes of the target's name, so the temporary name stays within NAME_MAX (255).
+  name += target.filename().string().substr(0, 200);
   name += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
   return target.parent_path() / name;
 }
