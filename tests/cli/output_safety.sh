@@ -10,6 +10,7 @@
 set -euo pipefail
 voxen=$1
 work=$2
+umount "$work/small-disk" 2> /dev/null || true  # left mounted by a run that was killed
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
