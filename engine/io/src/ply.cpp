@@ -726,7 +726,7 @@ PlyWriter::PlyWriter(const std::filesystem::path& path, std::vector<PlyColumn> c
   for (const auto& c : columns_) h += "property " + std::string(plyTypeName(c.type)) + " " + c.name + "\n";
   h += "end_header\n";
   buffer_ = std::move(h);
-  // A valid (empty) file from the start.
+  // The header with a count of 0, which close() patches (the file appears only then).
   std::string zero = "0";
   buffer_.replace(countOffset_, zero.size(), zero);
   flush();
