@@ -10,10 +10,12 @@
 #include "app_options.hpp"
 #include "headless_run.hpp"
 #include "text_parsing.hpp"
+#include "voxen/map/output_file.hpp"
 #include "window_app.hpp"
 
 int main(int argc, char** argv) {
   using namespace voxel_painter;
+  voxen::removeTemporaryFilesOnSignals();  // ^C during a PNG save leaves no temporary file
   AppOptions options;
   try {
     options = parseAppOptions(std::vector<std::string>(argv + 1, argv + argc));

@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "option_checks.hpp"
+#include "output_checks.hpp"
 #include "voxen/io/map_export.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
@@ -38,6 +39,8 @@ int exportMap(const ExportArgs& args) {
     throw UsageError("--slice-png needs exactly one of --z METRES or --z-voxel K");
   if (args.pngPath.empty() && (args.zMetres || args.zVoxel || args.scale != 1)) throw UsageError("--z, --z-voxel and --scale go with --slice-png");
   if (args.plyPath.empty() && (args.ply.withValue || args.ply.doublePrecision)) throw UsageError("--with-value and --double go with --occupied-ply");
+  checkOutputs({{"--occupied-ply", args.plyPath}, {"--slice-png", args.pngPath}, {"--octomap", args.octomapPath}},
+               {{"the map", args.mapPath}});
   const OccupancyMap map = loadMap(args.mapPath);
   if (!args.pngPath.empty() && args.zMetres) {
     if (const std::string problem = voxelIndexProblem(*args.zMetres, map.model().resolution); !problem.empty())

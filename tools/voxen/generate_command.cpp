@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
+#include "output_checks.hpp"
 #include "text_format.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 
@@ -29,20 +30,12 @@ struct GenerateArgs {
 };
 
 int generate(const CommonOptions& options, const GenerateArgs& args) {
-  namespace fs = std::filesystem;
   LidarConfig lidar = args.lidar;
   const std::string &cloud = args.cloud, &trajectory = args.trajectory;
   const uint64_t seed = args.seed;
   const double trajectoryRate = args.trajectoryRate;
-  if (!trajectory.empty() && fs::path(trajectory) == fs::path(cloud))
-    throw UsageError("--trajectory must name a different file from --cloud");
-  for (const std::string& file : {cloud, trajectory}) {
-    if (file.empty()) continue;
-    const fs::path parent = fs::path(file).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent))
-      throw UsageError((file == cloud ? "--cloud" : "--trajectory") + std::string(": folder ") + parent.string() +
-                       " does not exist");
-  }
+  // Also refuses --trajectory naming the same file as --cloud (other than a device: /dev/null twice is fine).
+  checkOutputs({{"--cloud", cloud}, {"--trajectory", trajectory}}, {});
   lidar.seed = seed;
   const SyntheticScene scene = SyntheticScene::generate(seed);
   if (!(lidar.sensorHeight < scene.options.ceilingHeight)) {
@@ -79,7 +72,7 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
       });
   if (reported && tty) std::fprintf(stderr, "\n");
   const double rate = summary.rays / std::max(summary.seconds, 1e-9);
-  const uint64_t cloudBytes = fs::file_size(cloud);
+  const uint64_t cloudBytes = summary.cloudBytes;
   if (options.json) {
     printJson({{"cloud", cloud},
                {"trajectory", trajectory},

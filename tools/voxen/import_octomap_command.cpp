@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "option_checks.hpp"
+#include "output_checks.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
 
@@ -23,6 +24,7 @@ struct ImportArgs {
 int importOctomapFile(const ImportArgs& args) {
   OccupancyModel base = args.base;
   base.validate();  // a bad --region-size is reported before the file is read
+  checkOutputs({{"--output", args.output}}, {{"the input", args.input}});
 
   const OccupancyMap map = importOctomap(args.input, base);
   saveMap(map, args.output);
@@ -30,7 +32,10 @@ int importOctomapFile(const ImportArgs& args) {
   std::printf("imported %s: resolution %g m, %llu occupied and %llu free voxels in %llu regions of %d^3\n",
               args.input.c_str(), map.model().resolution, (unsigned long long)counts.occupied,
               (unsigned long long)counts.free, (unsigned long long)counts.regions, map.regionSize());
-  std::printf("saved %s (%llu bytes)\n", args.output.c_str(), (unsigned long long)std::filesystem::file_size(args.output));
+  std::error_code noSize;  // a device (/dev/null) has none
+  const auto bytes = std::filesystem::file_size(args.output, noSize);
+  if (noSize) std::printf("saved %s\n", args.output.c_str());
+  else std::printf("saved %s (%llu bytes)\n", args.output.c_str(), (unsigned long long)bytes);
   return 0;
 }
 

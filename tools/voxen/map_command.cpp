@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
+#include "output_checks.hpp"
 #include "progress.hpp"
 #include "text_format.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
@@ -163,6 +164,7 @@ class GpuRun : public Integrator {
 
 int mapCloud(const CommonOptions& options, const MapArgs& args) {
   const OccupancyModel model = args.model();
+  checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
   const auto start = std::chrono::steady_clock::now();
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory));
   OccupancyMap map(model, args.layers);

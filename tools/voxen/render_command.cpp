@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
+#include "output_checks.hpp"
 #include "text_format.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/png_writer.hpp"
@@ -50,6 +51,7 @@ int render(const CommonOptions& options, const RenderArgs& args) {
       throw UsageError("--crop: the first corner must be below the second on every axis");
   }
 
+  checkOutputs({{"--output", outputPath}}, {{"the map", mapPath}});
   const auto start = std::chrono::steady_clock::now();
   const OccupancyMap map = loadMap(mapPath);
   if (crop) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <limits>
 
@@ -14,6 +15,7 @@
 #include "ply_body_checks.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
+#include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
 
@@ -760,8 +762,8 @@ PlyWriter::PlyWriter(const std::filesystem::path& path, std::vector<PlyColumn> c
     for (size_t j = 0; j < i; ++j)
       if (columns_[j].name == n) throw Error(path_.string() + ": property " + inQuotes(n) + " given twice");
   }
-  out_ = std::make_unique<std::ofstream>(path_, std::ios::binary | std::ios::trunc);
-  if (!*out_) throw Error(path_.string() + ": cannot create file");
+  out_ = std::make_unique<detail::AtomicFileWriter>(path_, "PLY", detail::AtomicFileWriter::Patching::Needed);
+  uncaughtAtStart_ = std::uncaught_exceptions();
   std::string h = "ply\nformat ";
   h += plyFormatName(format_);
   h += " 1.0\n";
@@ -776,13 +778,14 @@ PlyWriter::PlyWriter(const std::filesystem::path& path, std::vector<PlyColumn> c
   for (const auto& c : columns_) h += "property " + std::string(plyTypeName(c.type)) + " " + c.name + "\n";
   h += "end_header\n";
   buffer_ = std::move(h);
-  // A valid (empty) file from the start.
+  // The header with a count of 0, which close() patches (the file appears only then).
   std::string zero = "0";
   buffer_.replace(countOffset_, zero.size(), zero);
   flush();
 }
 
 PlyWriter::~PlyWriter() {
+  if (std::uncaught_exceptions() > uncaughtAtStart_) return;  // out_ dies uncommitted: no partial file
   try {
     close();
   } catch (...) {
@@ -842,9 +845,8 @@ void PlyWriter::writeRows(std::span<const double> rowMajor) {
 
 void PlyWriter::flush() {
   if (buffer_.empty()) return;
-  out_->write(buffer_.data(), std::streamsize(buffer_.size()));
+  out_->write(buffer_.data(), buffer_.size());
   buffer_.clear();
-  if (!*out_) throw Error(path_.string() + ": write failed");
 }
 
 void PlyWriter::close() {
@@ -853,12 +855,8 @@ void PlyWriter::close() {
   flush();
   std::string count = std::to_string(rows_);
   count.resize(20, ' ');
-  out_->seekp(std::streamoff(countOffset_));
-  out_->write(count.data(), std::streamsize(count.size()));
-  out_->flush();
-  if (!*out_) throw Error(path_.string() + ": write failed");
-  out_->close();
-  if (!*out_) throw Error(path_.string() + ": closing failed");
+  out_->patch(countOffset_, count.data(), count.size());
+  out_->commit();
 }
 
 void writePly(const std::filesystem::path& path, const std::vector<PlyColumn>& columns, std::span<const double> rowMajor,

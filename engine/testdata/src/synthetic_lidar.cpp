@@ -9,12 +9,16 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <limits>
 #include <numbers>
 #include <thread>
 
 #include "voxen/host/error.hpp"
+#include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
 
@@ -735,8 +739,17 @@ void appendDouble(std::string& out, double value) {
   out.append(bytes, 8);
 }
 
-std::string ioError(const std::filesystem::path& path, const char* what) {
-  return std::string(what) + " " + path.string() + ": " + std::strerror(errno);
+std::string trajectoryText(const std::vector<TrajectorySample>& samples) {
+  std::string text = "# time x y z qx qy qz qw\n";
+  char line[256];
+  for (const auto& s : samples) {
+    const int n = std::snprintf(line, sizeof line, "%.6f %.6f %.6f %.6f %.9f %.9f %.9f %.9f\n", s.time, s.position.x,
+                                s.position.y, s.position.z, s.orientation.x, s.orientation.y, s.orientation.z,
+                                s.orientation.w);
+    if (n < 0 || size_t(n) >= sizeof line) fail("lidar trajectory: a pose does not fit a line (time " + std::to_string(s.time) + ")");
+    text.append(line, size_t(n));
+  }
+  return text;
 }
 
 }  // namespace
@@ -744,13 +757,15 @@ std::string ioError(const std::filesystem::path& path, const char* what) {
 LidarPlyWriter::LidarPlyWriter(const std::filesystem::path& path, const std::string& comment) : path_(path) {
   for (char c : comment) comment_ += (c == '\n' || c == '\r') ? ' ' : c;
   if (comment_.empty()) comment_ = "voxen synthetic lidar";
-  file_ = std::fopen(path.string().c_str(), "wb");
-  if (!file_) fail(ioError(path, "cannot write"));
+  // Through a temporary file renamed on close(): a full disk or a signal leaves no truncated cloud.
+  out_ = std::make_unique<detail::AtomicFileWriter>(path, "lidar PLY", detail::AtomicFileWriter::Patching::Needed);
+  uncaughtAtStart_ = std::uncaught_exceptions();
   buffer_ = plyHeader(comment_, 0);
   buffer_.reserve(size_t(1) << 20);
 }
 
 LidarPlyWriter::~LidarPlyWriter() {
+  if (std::uncaught_exceptions() > uncaughtAtStart_) return;  // out_ dies uncommitted: the target stays as it was
   try {
     close();
   } catch (...) {
@@ -758,7 +773,7 @@ LidarPlyWriter::~LidarPlyWriter() {
 }
 
 void LidarPlyWriter::write(const Ray& ray) {
-  if (!file_) fail("lidar PLY writer: " + path_.string() + " is closed");
+  if (closed_) fail("lidar PLY writer: " + path_.string() + " is closed");
   appendDouble(buffer_, ray.sample.x);
   appendDouble(buffer_, ray.sample.y);
   appendDouble(buffer_, ray.sample.z);
@@ -776,38 +791,26 @@ void LidarPlyWriter::write(const std::vector<Ray>& rays, const std::vector<uint8
 }
 
 void LidarPlyWriter::flush() {
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
-    const std::string message = ioError(path_, "cannot write");
-    std::fclose(file_);
-    file_ = nullptr;
-    fail(message);
-  }
+  out_->write(buffer_.data(), buffer_.size());
   buffer_.clear();
 }
 
 void LidarPlyWriter::close() {
-  if (!file_) return;
+  if (closed_) return;
+  closed_ = true;  // a failure below leaves the writer spent; out_ then removes its temporary file
   flush();
-  const std::string header = plyHeader(comment_, points_);
-  bool ok = std::fseek(file_, 0, SEEK_SET) == 0 && std::fwrite(header.data(), 1, header.size(), file_) == header.size();
-  const std::string message = ok ? "" : ioError(path_, "cannot write");
-  ok = (std::fclose(file_) == 0) && ok;
-  file_ = nullptr;
-  if (!ok) fail(message.empty() ? ioError(path_, "cannot close") : message);
+  const std::string header = plyHeader(comment_, points_);  // same length as the first: the padding absorbs the digits
+  out_->patch(0, header.data(), header.size());
+  out_->commit();
 }
 
+uint64_t LidarPlyWriter::bytes() const { return out_->written(); }
+
 void writeTrajectoryText(const std::filesystem::path& path, const std::vector<TrajectorySample>& samples) {
-  std::FILE* file = std::fopen(path.string().c_str(), "w");
-  if (!file) fail(ioError(path, "cannot write"));
-  bool ok = std::fputs("# time x y z qx qy qz qw\n", file) >= 0;
-  for (const auto& s : samples) {
-    if (!ok) break;
-    ok = std::fprintf(file, "%.6f %.6f %.6f %.6f %.9f %.9f %.9f %.9f\n", s.time, s.position.x, s.position.y,
-                      s.position.z, s.orientation.x, s.orientation.y, s.orientation.z, s.orientation.w) > 0;
-  }
-  const std::string message = ok ? "" : ioError(path, "cannot write");
-  ok = (std::fclose(file) == 0) && ok;
-  if (!ok) fail(message.empty() ? ioError(path, "cannot close") : message);
+  const std::string text = trajectoryText(samples);
+  detail::AtomicFileWriter out(path, "trajectory");
+  out.write(text.data(), text.size());
+  out.commit();
 }
 
 LidarRunSummary writeLidarRun(const SyntheticScene& scene, const LidarConfig& config,
@@ -825,7 +828,11 @@ LidarRunSummary writeLidarRun(const SyntheticScene& scene, const LidarConfig& co
                 (unsigned long long)scene.seed, (unsigned long long)config.seed, config.rings, config.columns,
                 config.scans, config.scanRateHz, config.maxRange);
   LidarRunSummary summary;
+  // Both outputs are opened before the work, so a bad trajectory path fails at once; each
+  // appears complete only once everything has been generated.
   LidarPlyWriter writer(cloudPath, comment);
+  std::optional<detail::AtomicFileWriter> trajectoryOut;
+  if (!trajectoryPath.empty()) trajectoryOut.emplace(trajectoryPath, "trajectory");
   generateLidarScans(scene, config, [&](const LidarScan& scan) {
     writer.write(scan.rays, &scan.noReturn);
     summary.rays += scan.rays.size();
@@ -835,8 +842,11 @@ LidarRunSummary writeLidarRun(const SyntheticScene& scene, const LidarConfig& co
     if (progress) progress(scan, summary);
   });
   writer.close();
-  if (!trajectoryPath.empty()) {
-    writeTrajectoryText(trajectoryPath, trajectory);
+  summary.cloudBytes = writer.bytes();
+  if (trajectoryOut) {
+    const std::string text = trajectoryText(trajectory);
+    trajectoryOut->write(text.data(), text.size());
+    trajectoryOut->commit();
     summary.trajectorySamples = trajectory.size();
   }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

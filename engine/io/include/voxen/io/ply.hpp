@@ -33,6 +33,10 @@
 
 namespace voxen {
 
+namespace detail {
+class AtomicFileWriter;  // the library's one output writer (rules: docs/architecture.md, "Output files")
+}
+
 enum class PlyFormat { Ascii, BinaryLittleEndian, BinaryBigEndian };
 
 enum class PlyType : uint8_t { Int8, UInt8, Int16, UInt16, Int32, UInt32, Float32, Float64 };
@@ -119,14 +123,18 @@ struct PlyColumn {
 };
 
 // Writes one "vertex" element with the given scalar columns. The vertex count is patched
-// into the header on close(), so rows can be streamed without knowing their number.
+// into the header on close(), so rows can be streamed without knowing their number. The
+// file appears complete on close() (written through a temporary file and renamed); a
+// writer destroyed by an exception leaves the target as it was.
 // Integer columns take values rounded to nearest; out-of-range or non-finite values for an
 // integer column are an Error. Formats: ascii and binary_little_endian.
 class PlyWriter {
  public:
   PlyWriter(const std::filesystem::path& path, std::vector<PlyColumn> columns,
             PlyFormat format = PlyFormat::BinaryLittleEndian, std::vector<std::string> comments = {});
-  ~PlyWriter();  // closes if still open; errors there are swallowed: call close() to see them
+  // Closes if still open (errors there are swallowed: call close() to see them), except
+  // while an exception unwinds: then the rows are discarded and the target left as it was.
+  ~PlyWriter();
   PlyWriter(const PlyWriter&) = delete;
   PlyWriter& operator=(const PlyWriter&) = delete;
 
@@ -147,7 +155,8 @@ class PlyWriter {
   std::filesystem::path path_;
   std::vector<PlyColumn> columns_;
   PlyFormat format_;
-  std::unique_ptr<std::ofstream> out_;
+  std::unique_ptr<detail::AtomicFileWriter> out_;
+  int uncaughtAtStart_ = 0;  // std::uncaught_exceptions() when constructed
   std::string buffer_;
   uint64_t countOffset_ = 0;
   uint64_t rows_ = 0;

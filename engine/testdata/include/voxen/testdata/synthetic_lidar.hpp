@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@
 #include "voxen/map/ray.hpp"
 
 namespace voxen {
+
+namespace detail {
+class AtomicFileWriter;  // the library's one output writer (rules: docs/architecture.md, "Output files")
+}
 
 // Primitives of the scene. Walls, floor and ceiling are boxes too.
 struct SceneBox {
@@ -172,8 +177,11 @@ std::vector<Ray> generateLidarRays(const SyntheticScene& scene, const LidarConfi
 // (a comment line's padding absorbs the count's digits when the writer closes). Streams.
 class LidarPlyWriter {
  public:
+  // Writes through a temporary file renamed over `path` on close() (voxen/map/atomic_file.hpp).
   explicit LidarPlyWriter(const std::filesystem::path& path, const std::string& comment = "voxen synthetic lidar");
-  ~LidarPlyWriter();  // closes if still open, swallowing errors: call close() to see them
+  // Closes if still open, swallowing errors (call close() to see them), except while an
+  // exception unwinds: then nothing is written and the target stays as it was.
+  ~LidarPlyWriter();
   LidarPlyWriter(const LidarPlyWriter&) = delete;
   LidarPlyWriter& operator=(const LidarPlyWriter&) = delete;
 
@@ -181,16 +189,17 @@ class LidarPlyWriter {
   // Every ray, or with noReturn given only those with noReturn[i] == 0.
   void write(const std::vector<Ray>& rays, const std::vector<uint8_t>* noReturn = nullptr);
   uint64_t points() const { return points_; }
-  void close();  // flushes and patches the count; throws Error on I/O failure; idempotent
+  uint64_t bytes() const;  // written so far (after close(): the file's size)
+  void close();  // flushes, patches the count and renames into place; throws Error on I/O failure; idempotent
 
  private:
   void flush();
   std::filesystem::path path_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<detail::AtomicFileWriter> out_;
+  int uncaughtAtStart_ = 0;  // std::uncaught_exceptions() when constructed
+  bool closed_ = false;
   std::string buffer_;
   uint64_t points_ = 0;
-  uint64_t headerCountOffset_ = 0;
-  size_t commentLength_ = 0;
   std::string comment_;
 };
 
@@ -199,6 +208,7 @@ void writeTrajectoryText(const std::filesystem::path& path, const std::vector<Tr
 
 struct LidarRunSummary {
   uint64_t rays = 0, returns = 0, noReturns = 0, trajectorySamples = 0;
+  uint64_t cloudBytes = 0;  // the cloud's size as written (the output may be a device)
   double seconds = 0.0;  // wall time spent generating and writing
 };
 
