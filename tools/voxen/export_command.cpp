@@ -31,14 +31,14 @@ struct ExportArgs {
   uint32_t scale = 1;
 };
 
-int exportMap(const ExportArgs& args) {
+int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty())
     throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png or --octomap (usage: ") + kExportUsage + ")");
   if (!args.pngPath.empty() && args.zMetres.has_value() == args.zVoxel.has_value())
     throw UsageError("--slice-png needs exactly one of --z METRES or --z-voxel K");
   if (args.pngPath.empty() && (args.zMetres || args.zVoxel || args.scale != 1)) throw UsageError("--z, --z-voxel and --scale go with --slice-png");
   if (args.plyPath.empty() && (args.ply.withValue || args.ply.doublePrecision)) throw UsageError("--with-value and --double go with --occupied-ply");
-  const OccupancyMap map = loadMap(args.mapPath);
+  const OccupancyMap map = loadMap(args.mapPath, budgetedLoad(options));
   if (!args.plyPath.empty()) {
     const uint64_t points = exportOccupiedPly(map, args.plyPath, args.ply);
     std::printf("wrote %s: %llu occupied voxel centres (%s%s)\n", args.plyPath.c_str(), (unsigned long long)points,
@@ -72,7 +72,7 @@ CommandRun setupExport(CLI::App& command) {
       ->check(integerIn(INT32_MIN, INT32_MAX));
   command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
-  return [args](const CommonOptions&) { return exportMap(*args); };
+  return [args](const CommonOptions& options) { return exportMap(options, *args); };
 }
 
 }  // namespace

@@ -20,11 +20,12 @@ struct ImportArgs {
   OccupancyModel base = OccupancyModel::octomap();
 };
 
-int importOctomapFile(const ImportArgs& args) {
+int importOctomapFile(const CommonOptions& options, const ImportArgs& args) {
   OccupancyModel base = args.base;
   base.validate();  // a bad --region-size is reported before the file is read
 
-  const OccupancyMap map = importOctomap(args.input, base);
+  // The tree's expansion is counted and checked against the budget before any region exists.
+  const OccupancyMap map = importOctomap(args.input, base, {options.memoryBudgetBytes(), options.memoryBudgetHint()});
   saveMap(map, args.output);
   const auto counts = map.counts();
   std::printf("imported %s: resolution %g m, %llu occupied and %llu free voxels in %llu regions of %d^3\n",
@@ -43,7 +44,7 @@ CommandRun setupImportOctomap(CLI::App& command) {
       ->type_name("N")
       ->check(integerIn(INT32_MIN, INT32_MAX))
       ->capture_default_str();
-  return [args](const CommonOptions&) { return importOctomapFile(*args); };
+  return [args](const CommonOptions& options) { return importOctomapFile(options, *args); };
 }
 
 }  // namespace

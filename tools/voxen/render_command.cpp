@@ -51,7 +51,15 @@ int render(const CommonOptions& options, const RenderArgs& args) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const OccupancyMap map = loadMap(mapPath);
+  // The map's regions and then the render grid (with the map) are sized against the budget
+  // before either is allocated.
+  MapLoadOptions loadOptions;
+  loadOptions.memoryBudgetBytes = options.memoryBudgetBytes();
+  loadOptions.budgetHint = options.memoryBudgetHint();
+  const OccupancyMap map = loadMap(mapPath, loadOptions);
+  gridOptions.memoryBudgetBytes = loadOptions.memoryBudgetBytes;
+  gridOptions.heldBytes = map.regions().size() * map.bytesPerRegion();
+  gridOptions.budgetHint = options.memoryBudgetHint() + " or render a part of the map with --crop";
   MapGrid mapGrid = [&] {
     try {
       return gridFromOccupancy(map, gridOptions);
