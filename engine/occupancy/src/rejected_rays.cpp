@@ -17,7 +17,10 @@ std::string numberText(double v) {
 }  // namespace
 
 std::string pointText(const glm::dvec3& p) {
-  return "(" + numberText(p.x) + ", " + numberText(p.y) + ", " + numberText(p.z) + ")";
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "(" + temporary.
+  std::string text = "(";
+  text.append(numberText(p.x)).append(", ").append(numberText(p.y)).append(", ").append(numberText(p.z)).append(")");
+  return text;
 }
 
 void noteRejectedRay(IntegrationStats& stats, uint64_t index, const Ray& ray, RayFault fault) {
@@ -27,9 +30,13 @@ void noteRejectedRay(IntegrationStats& stats, uint64_t index, const Ray& ray, Ra
 
 std::string rayTooLongMessage(uint64_t index, const Ray& ray, uint64_t regions, uint64_t capacity,
                               const std::string& what, const std::string& hint) {
-  return "ray " + std::to_string(index) + " (origin " + pointText(ray.origin) + ", sample " + pointText(ray.sample) +
-         ", " + numberText(glm::length(ray.sample - ray.origin)) + " m long) crosses " + std::to_string(regions) +
-         " regions but " + what + " " + std::to_string(capacity) + ": " + hint;
+  std::string text = "ray ";
+  text.append(std::to_string(index)).append(" (origin ").append(pointText(ray.origin));
+  text.append(", sample ").append(pointText(ray.sample)).append(", ");
+  text.append(numberText(glm::length(ray.sample - ray.origin))).append(" m long) crosses ");
+  text.append(std::to_string(regions)).append(" regions but ").append(what).append(" ");
+  text.append(std::to_string(capacity)).append(": ").append(hint);
+  return text;
 }
 
 }  // namespace voxen
