@@ -225,4 +225,10 @@ name=generate-budget; run_fast "$voxen" generate --cloud huge.ply --rings 4096 -
 grep -q -- "one scan of --rings 4096 x --columns 1048576 rays needs .* more than the memory budget" $name.err ||
   fail "generate of 4 billion rays per scan: $(cat $name.err)"
 [ ! -e huge.ply ] || fail "generate past the budget left huge.ply behind"
+name=bench-map-budget; run_fast "$voxen" bench map --rays 4294967296
+[ $status -eq 2 ] && grep -q -- "--rays 4294967296 .* more than the memory budget" $name.err ||
+  fail "bench map --rays 2^32: status $status: $(cat $name.err)"
+name=bench-core-budget; run_fast "$voxen" bench core --mb 16000 --memory-budget 1024
+[ $status -eq 2 ] && grep -q -- "--mb 16000 .* more than the memory budget of 1024.0 MiB" $name.err ||
+  fail "bench core --mb 16000: status $status: $(cat $name.err)"
 echo "end_to_end: ok"
