@@ -37,7 +37,9 @@ int importOctomapFile(const CommonOptions& options, const ImportArgs& args) {
 
 CommandRun setupImportOctomap(CLI::App& command) {
   auto args = std::make_shared<ImportArgs>();
-  command.add_option("input", args->input, "the OctoMap binary tree to read")->type_name("IN.bt")->required();
+  command.add_option("input", args->input, "the OctoMap binary tree to read (refused when its leaves expand past --memory-budget)")
+      ->type_name("IN.bt")
+      ->required();
   command.add_option("-o,--output", args->output, "the Voxen map to write")->type_name("MAP.vxm")->required();
   // The range is the occupancy model's to check (validate, below), with its own message.
   command.add_option("--region-size", args->base.regionSize, "voxels per region edge")

@@ -112,7 +112,8 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
   command
       .add_option_function<uint64_t>(
           "--gpu-cache-mb", [&args](const uint64_t& mb) { args.gpu.cacheBytes = mb << 20; },
-          "GPU memory for the regions being updated")
+          "GPU memory for the regions being updated (default 256; counted in --memory-budget, which the host map "
+          "gets the rest of)")
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
   command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU");

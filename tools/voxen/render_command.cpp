@@ -139,7 +139,7 @@ CommandRun setupRender(CLI::App& command) {
   command.add_option("--crop", args->crop, "draw only this box, corners in map metres")
       ->type_name("X0,Y0,Z0,X1,Y1,Z1")
       ->check(commaSeparatedNumbers(6));
-  command.add_option("--max-samples", args->gridOptions.maxSamples, "largest density grid to build")
+  command.add_option("--max-samples", args->gridOptions.maxSamples, "largest density grid to build (8 bytes a sample; the grid and the map must also fit --memory-budget)")
       ->check(integerIn(4096, int64_t(1) << 34))
       ->capture_default_str();
   return [args](const CommonOptions& options) { return render(options, *args); };
