@@ -237,4 +237,103 @@ grep -q "no rays" empty.err || fail "a map of 0 rays: the error does not say so:
   || fail "map --allow-empty of 0 rays failed"
 [ -s empty.vxm ] || fail "map --allow-empty wrote no map"
 
+
+# Far or huge values end fast (each under `timeout 20`) with a message naming the point, the
+# flag or the file, or are skipped and counted; memory is checked against a stated budget.
+far_cloud() {  # far_cloud FILE X: a ray cloud of 200 short rays and one to (X, 0, 0) as its 101st
+  {
+    printf 'ply\nformat ascii 1.0\nelement vertex 201\nproperty double x\nproperty double y\nproperty double z\n'
+    printf 'property double ox\nproperty double oy\nproperty double oz\nend_header\n'
+    for i in $(seq 0 99); do echo "1.$i 0.5 0.2 0 0 1"; done
+    echo "$2 0 0 0 0 1"
+    for i in $(seq 0 99); do echo "0.5 1.$i 0.2 0 0 1"; done
+  } > "$1"
+}
+run_fast() {  # run_fast COMMAND...: runs it under timeout 20 and 4 GB of address space ($name: output files)
+  set +e
+  ( ulimit -v 4000000; timeout 20 "$@" ) > "$name.out" 2> "$name.err"
+  status=$?
+  set -e
+}
+run_fast_gpu() {  # the same without the address-space limit, which a GPU driver's reservations can exceed
+  set +e
+  timeout 20 "$@" > "$name.out" 2> "$name.err"
+  status=$?
+  set -e
+}
+for far in 3e9 1e30; do
+  far_cloud "far-$far.ply" "$far"
+  for where in gpu cpu; do
+    name="far-$far-$where"
+    flag=""; run=run_fast_gpu
+    if [ $where = cpu ]; then flag=--cpu; run=run_fast; fi
+    $run "$voxen" map --cloud "far-$far.ply" --output "$name.vxm" --json --quiet $flag
+    [ $status -eq 0 ] || fail "map with a point at $far m ($where): exit status $status: $(cat $name.err)"
+    [ "$(json_number rejected_rays $name.out)" = 1 ] || fail "map with a point at $far m ($where): not counted: $(cat $name.out)"
+    grep -q "ray 100, origin (0, 0, 1), sample (" "$name.out" || fail "map ($where): the rejected ray is not named: $(cat $name.out)"
+    [ "$(json_number rays $name.out)" = 200 ] || fail "map with a point at $far m ($where): rays: $(cat $name.out)"
+  done
+done
+# A point 1e7 m away fits int32 voxels but crosses millions of regions: an error naming it
+# and the flags that help, at once.
+far_cloud far-1e7.ply 1e7
+name=long-gpu; run_fast_gpu "$voxen" map --cloud far-1e7.ply --output long.vxm --quiet
+[ $status -eq 1 ] || fail "map of a 1e7 m ray (GPU): exit status $status (want 1): $(cat $name.err)"
+grep -q "ray 100 .*regions but the GPU cache holds only .*--gpu-cache-mb or set --max-range" $name.err ||
+  fail "map of a 1e7 m ray (GPU): $(cat $name.err)"
+name=long-cpu; run_fast "$voxen" map --cloud far-1e7.ply --output long.vxm --quiet --cpu
+[ $status -eq 1 ] || fail "map of a 1e7 m ray (CPU): exit status $status (want 1): $(cat $name.err)"
+grep -q "ray 100 .*--memory-budget.*--max-range" $name.err || fail "map of a 1e7 m ray (CPU): $(cat $name.err)"
+name=long-ranged; run_fast "$voxen" map --cloud far-1e7.ply --output long.vxm --quiet --cpu --max-range 50
+[ $status -eq 0 ] || fail "map of a 1e7 m ray with --max-range: exit status $status: $(cat $name.err)"
+# A resolution out of range is a usage error naming the flag.
+name=res; run_fast "$voxen" map --cloud far-1e7.ply --output res.vxm --quiet --cpu --resolution 1e-9
+[ $status -eq 2 ] && grep -q -- "--resolution" $name.err || fail "--resolution 1e-9: status $status: $(cat $name.err)"
+# A PLY whose header says float over a body of doubles: refused before reading, naming the
+# file and both sizes.
+{
+  printf 'ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\n'
+  printf 'property float ox\nproperty float oy\nproperty float oz\nend_header\n'
+  head -c 96 /dev/zero
+} > mismatch.ply
+name=mismatch; run_fast "$voxen" map --cloud mismatch.ply --output mismatch.vxm --quiet --cpu
+[ $status -eq 1 ] || fail "float header over doubles: exit status $status (want 1): $(cat $name.err)"
+grep -q "mismatch.ply: .*the header implies a file of .* but the file has .* bytes" $name.err ||
+  fail "float header over doubles: $(cat $name.err)"
+# An OctoMap file of 71 bytes whose one leaf covers a billion voxels (4 GiB): refused by the
+# budget before expanding; rendering a map past the budget is refused before loading it.
+{
+  printf '# Octomap OcTree binary file\nid OcTree\nsize 7\nres 0.1\ndata\n'
+  printf '\003\000\003\000\003\000\003\000\003\000\001\000'
+} > bomb.bt
+[ "$(wc -c < bomb.bt)" -lt 100 ] || fail "bomb.bt is not tiny"
+name=bomb; run_fast "$voxen" import-octomap bomb.bt --output bomb.vxm
+[ $status -eq 1 ] || fail "OctoMap bomb: exit status $status (want 1): $(cat $name.err)"
+grep -q "bomb.bt: the tree's 1 leaves cover 1073741824 known voxels, which expand to up to 32768 regions" $name.err &&
+  grep -q -- "--memory-budget" $name.err || fail "OctoMap bomb: $(cat $name.err)"
+# Three occupied voxels 100 m apart make a render grid of 16 million samples (128 MiB).
+{
+  printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n'
+  printf 'property float ox\nproperty float oy\nproperty float oz\nend_header\n'
+  printf '100 0 0.2 0 0 1\n0 100 0.2 0 0 1\n1 1 0.2 0 0 1\n'
+} > spread.ply
+"$voxen" map --cloud spread.ply --output spread.vxm --quiet --cpu > /dev/null
+name=render-budget; run_fast "$voxen" render spread.vxm --output budget.png --memory-budget 16
+[ $status -eq 1 ] || fail "render past the budget: exit status $status (want 1): $(cat $name.err)"
+grep -q "spread.vxm: a render grid of .* samples for 3 occupied voxels .* more than the memory budget of 16.0 MiB" \
+  $name.err || fail "render past the budget: $(cat $name.err)"
+name=load-budget; run_fast "$voxen" info gpu.vxm --verify --memory-budget 16
+[ $status -eq 0 ] || fail "info --verify of a small map under the budget: exit status $status: $(cat $name.err)"
+"$voxen" map --help | grep -q -- "--memory-budget" || fail "map --help does not state the memory budget"
+name=generate-budget; run_fast "$voxen" generate --cloud huge.ply --rings 4096 --columns 1048576 --scans 1
+[ $status -eq 2 ] || fail "generate of 4 billion rays per scan: exit status $status (want 2): $(cat $name.err)"
+grep -q -- "one scan of --rings 4096 x --columns 1048576 rays needs .* more than the memory budget" $name.err ||
+  fail "generate of 4 billion rays per scan: $(cat $name.err)"
+[ ! -e huge.ply ] || fail "generate past the budget left huge.ply behind"
+name=bench-map-budget; run_fast "$voxen" bench map --rays 268435456
+[ $status -eq 2 ] && grep -q -- "--rays 268435456 .* more than the memory budget" $name.err ||
+  fail "bench map --rays 2^28: status $status: $(cat $name.err)"
+name=bench-core-budget; run_fast "$voxen" bench core --mb 16000 --memory-budget 1024
+[ $status -eq 2 ] && grep -q -- "--mb 16000 .* more than the memory budget of 1024.0 MiB" $name.err ||
+  fail "bench core --mb 16000: status $status: $(cat $name.err)"
 echo "end_to_end: ok"

@@ -17,7 +17,9 @@
 #include "option_checks.hpp"
 #include "stopwatch.hpp"
 #include "voxen/gpu/selftest/selftest_push.h"
+#include "voxen/map/memory_budget.hpp"
 #include "voxen/host/buffer.hpp"
+#include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 
 namespace voxen::cli {
@@ -80,6 +82,15 @@ double hotReloadLatencyMs(Device& device) {
 }
 
 int benchCore(const CommonOptions& options, uint32_t megabytes) {
+  // Two device buffers and two host copies of --mb each (device memory is host memory on a
+  // CPU driver): sized against the budget before the device is opened.
+  try {
+    checkMemoryBudget(4 * (uint64_t(megabytes) << 20), options.memoryBudgetBytes(),
+                      "--mb " + std::to_string(megabytes) + " (two device buffers and two host copies)",
+                      options.memoryBudgetHint() + " or lower --mb");
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
   Device device(options.device);
   const auto firstStart = Clock::now();
   ShaderLibrary library(device, options.libraryOptions());

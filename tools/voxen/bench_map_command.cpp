@@ -14,7 +14,9 @@
 #include "text_format.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/map/memory_budget.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
+#include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 
@@ -59,6 +61,8 @@ Json secondsList(const std::vector<double>& values) {
   return list;
 }
 
+constexpr uint64_t kBenchCacheBytes = 512ull << 20;  // the GPU path's region cache
+
 struct BenchMapArgs {
   uint64_t rayTarget = 1u << 20;
   std::optional<double> resolution;  // unset: 0.1 m and 0.25 m
@@ -73,6 +77,17 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   const int repeat = args.repeat;
   LidarConfig lidar;  // 64 rings x 1024 columns
   lidar.scans = int((rayTarget + lidar.raysPerScan() - 1) / lidar.raysPerScan());
+  // Every ray is held (with its return flag) beside the GPU cache: sized against the budget
+  // before generating them.
+  try {
+    checkMemoryBudget(uint64_t(lidar.rayCount()) * (sizeof(Ray) + sizeof(uint8_t)) + kBenchCacheBytes,
+                      options.memoryBudgetBytes(),
+                      "--rays " + std::to_string(rayTarget) + " held in memory beside the " +
+                          std::to_string(kBenchCacheBytes >> 20) + " MiB GPU cache",
+                      options.memoryBudgetHint() + " or lower --rays");
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
   const auto scene = SyntheticScene::generate(1);
   std::vector<uint8_t> noReturn;
   const std::vector<Ray> rays = generateLidarRays(scene, lidar, &noReturn);
@@ -99,7 +114,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       OccupancyMap gpuMap(model), cpuMap(model);
       scheduler.resetProfile();
       auto start = Clock::now();
-      GpuIntegrator gpu(scheduler, gpuMap, {}, {.cacheBytes = 512ull << 20, .maxRaysPerBatch = batch});
+      GpuIntegrator gpu(scheduler, gpuMap, {}, {.cacheBytes = kBenchCacheBytes, .maxRaysPerBatch = batch});
       gpu.integrate(rays);
       run.hostPrepSeconds = secondsSince(start);
       gpu.finish();
@@ -185,7 +200,7 @@ CommandRun setupBenchMap(CLI::App& command) {
       ->check(integerIn(65536, int64_t(1) << 28))
       ->capture_default_str();
   command.add_option("--resolution", args->resolution, "voxel edge in metres (default: 0.1 and 0.25)")
-      ->check(numberIn(0.0, 100.0, "metres", LowEnd::Open));
+      ->check(numberIn(kMinResolution, 100.0, "metres"));
   command.add_option("--batch-size", args->batch, "rays per GPU batch")->check(integerIn(1, 1 << 24))->capture_default_str();
   command.add_option("--repeat", args->repeat, "repetitions per resolution (medians are reported)")
       ->check(integerIn(1, 100))

@@ -1,11 +1,29 @@
 #include "cli_options.hpp"
 
+#include "option_checks.hpp"
+#include "voxen/map/memory_budget.hpp"
+
 namespace voxen::cli {
 
 ShaderLibraryOptions CommonOptions::libraryOptions() const {
   ShaderLibraryOptions options;
   if (hotReloadDir) options.hotReloadDir = hotReloadDir->empty() ? std::string(VOXEN_SOURCE_SHADER_DIR) : *hotReloadDir;
   return options;
+}
+
+uint64_t CommonOptions::memoryBudgetBytes() const {
+  return memoryBudgetMb ? *memoryBudgetMb << 20 : defaultMemoryBudgetBytes();
+}
+
+std::string CommonOptions::memoryBudgetHint() const {
+  return "raise --memory-budget (now " + std::to_string(memoryBudgetBytes() >> 20) + " MB)";
+}
+
+MapLoadOptions budgetedLoad(const CommonOptions& options) {
+  MapLoadOptions load;
+  load.memoryBudgetBytes = options.memoryBudgetBytes();
+  load.budgetHint = options.memoryBudgetHint();
+  return load;
 }
 
 void addCommonOptions(CLI::App& command, CommonOptions& options) {
@@ -26,6 +44,16 @@ void addCommonOptions(CLI::App& command, CommonOptions& options) {
                 "compile shaders from DIR (default: the source tree's shaders/) and reload them when they change "
                 "(also VOXEN_SHADER_DIR=DIR)")
       ->type_name("[=DIR]")
+      ->group(group);
+  // The budget is stated before the command starts: maps, render grids and the GPU region
+  // cache are sized against it up front, and a map that would grow past it stops with an
+  // error naming what needed the memory.
+  command.add_option("--memory-budget", options.memoryBudgetMb,
+                     "host memory in MiB for maps, render grids and the GPU region cache; sizes are checked against "
+                     "it before allocating (default: a quarter of physical memory, at most 2048: " +
+                         std::to_string(defaultMemoryBudgetBytes() >> 20) + " here)")
+      ->type_name("MB")
+      ->check(integerIn(16, int64_t(1) << 24))
       ->group(group);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The flags every voxen command accepts (--device, --validation, --profile, --json,
-// --hot-reload[=DIR]), declared on each command so that `voxen <command> --help` shows them.
+// --hot-reload[=DIR], --memory-budget MB), declared on each command so that `voxen <command> --help` shows them.
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -8,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "voxen/host/device.hpp"
+#include "voxen/map/map_file.hpp"
 #include "voxen/host/shader_library.hpp"
 
 namespace voxen::cli {
@@ -23,8 +25,16 @@ struct CommonOptions {
   bool profile = false;
   bool json = false;
   std::optional<std::string> hotReloadDir;  // "" means the build's source folder
+  std::optional<uint64_t> memoryBudgetMb;   // --memory-budget; default: voxen::defaultMemoryBudgetBytes()
   ShaderLibraryOptions libraryOptions() const;
+  // Host memory the command may use for maps, grids and the GPU region cache.
+  uint64_t memoryBudgetBytes() const;
+  // How a budget error ends: the flag to raise and its value now.
+  std::string memoryBudgetHint() const;
 };
+
+// Map loading refused up front when the file's regions would not fit the budget.
+MapLoadOptions budgetedLoad(const CommonOptions& options);
 
 // Declares the common flags on `command`, writing into `options` when they are given.
 void addCommonOptions(CLI::App& command, CommonOptions& options);

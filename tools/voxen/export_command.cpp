@@ -32,7 +32,7 @@ struct ExportArgs {
   uint32_t scale = 1;
 };
 
-int exportMap(const ExportArgs& args) {
+int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty())
     throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png or --octomap (usage: ") + kExportUsage + ")");
   if (!args.pngPath.empty() && args.zMetres.has_value() == args.zVoxel.has_value())
@@ -41,7 +41,7 @@ int exportMap(const ExportArgs& args) {
   if (args.plyPath.empty() && (args.ply.withValue || args.ply.doublePrecision)) throw UsageError("--with-value and --double go with --occupied-ply");
   checkOutputs({{"--occupied-ply", args.plyPath}, {"--slice-png", args.pngPath}, {"--octomap", args.octomapPath}},
                {{"the map", args.mapPath}});
-  const OccupancyMap map = loadMap(args.mapPath);
+  const OccupancyMap map = loadMap(args.mapPath, budgetedLoad(options));
   if (!args.pngPath.empty() && args.zMetres) {
     if (const std::string problem = voxelIndexProblem(*args.zMetres, map.model().resolution); !problem.empty())
       throw UsageError("--z: " + problem);
@@ -80,7 +80,7 @@ CommandRun setupExport(CLI::App& command) {
       ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
   command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
-  return [args](const CommonOptions&) { return exportMap(*args); };
+  return [args](const CommonOptions& options) { return exportMap(options, *args); };
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "text_format.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/map/memory_budget.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 
 namespace voxen::cli {
@@ -37,6 +39,16 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
   // Also refuses --trajectory naming the same file as --cloud (other than a device: /dev/null twice is fine).
   checkOutputs({{"--cloud", cloud}, {"--trajectory", trajectory}}, {});
   lidar.seed = seed;
+  // One scan is held at a time (its rays and return flags): sized against the budget before
+  // the run starts, so --rings 4096 --columns 1048576 is an error, not 240 GB of rays.
+  try {
+    checkMemoryBudget(uint64_t(lidar.raysPerScan()) * (sizeof(Ray) + sizeof(uint8_t)), options.memoryBudgetBytes(),
+                      "one scan of --rings " + std::to_string(lidar.rings) + " x --columns " + std::to_string(lidar.columns) +
+                          " rays",
+                      options.memoryBudgetHint() + " or lower --rings or --columns");
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
   const SyntheticScene scene = SyntheticScene::generate(seed);
   if (!(lidar.sensorHeight < scene.options.ceilingHeight)) {
     char message[96];

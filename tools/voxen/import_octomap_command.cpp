@@ -21,12 +21,13 @@ struct ImportArgs {
   OccupancyModel base = OccupancyModel::octomap();
 };
 
-int importOctomapFile(const ImportArgs& args) {
+int importOctomapFile(const CommonOptions& options, const ImportArgs& args) {
   OccupancyModel base = args.base;
   base.validate();  // a bad --region-size is reported before the file is read
   checkOutputs({{"--output", args.output}}, {{"the input", args.input}});
 
-  const OccupancyMap map = importOctomap(args.input, base);
+  // The tree's expansion is counted and checked against the budget before any region exists.
+  const OccupancyMap map = importOctomap(args.input, base, {options.memoryBudgetBytes(), options.memoryBudgetHint()});
   saveMap(map, args.output);
   const auto counts = map.counts();
   std::printf("imported %s: resolution %g m, %llu occupied and %llu free voxels in %llu regions of %d^3\n",
@@ -41,14 +42,16 @@ int importOctomapFile(const ImportArgs& args) {
 
 CommandRun setupImportOctomap(CLI::App& command) {
   auto args = std::make_shared<ImportArgs>();
-  command.add_option("input", args->input, "the OctoMap binary tree to read")->type_name("IN.bt")->required();
+  command.add_option("input", args->input, "the OctoMap binary tree to read (refused when its leaves expand past --memory-budget)")
+      ->type_name("IN.bt")
+      ->required();
   command.add_option("-o,--output", args->output, "the Voxen map to write")->type_name("MAP.vxm")->required();
   // The range is the occupancy model's to check (validate, below), with its own message.
   command.add_option("--region-size", args->base.regionSize, "voxels per region edge")
       ->type_name("N")
       ->check(integerIn(INT32_MIN, INT32_MAX))
       ->capture_default_str();
-  return [args](const CommonOptions&) { return importOctomapFile(*args); };
+  return [args](const CommonOptions& options) { return importOctomapFile(options, *args); };
 }
 
 }  // namespace

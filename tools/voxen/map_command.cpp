@@ -63,7 +63,7 @@ void addModelOptions(CLI::App& command, MapArgs& args) {
       ->capture_default_str()
       ->group(group);
   command.add_option("--resolution", args.resolution, "voxel edge (default 0.1)")
-      ->check(numberIn(0.0, 1000.0, "metres", LowEnd::Open))
+      ->check(numberIn(kMinResolution, kMaxResolution, "metres"))
       ->group(group);
   command.add_option("--region", args.regionSize, "voxels per region edge (default 32)")->check(integerIn(4, 128))->group(group);
   command.add_option("--hit", args.hit, "probability that a sample's voxel is occupied")
@@ -115,7 +115,8 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
   command
       .add_option_function<uint64_t>(
           "--gpu-cache-mb", [&args](const uint64_t& mb) { args.gpu.cacheBytes = mb << 20; },
-          "GPU memory for the regions being updated")
+          "GPU memory for the regions being updated (default 256; counted in --memory-budget, which the host map "
+          "gets the rest of)")
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
   command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU");
@@ -162,12 +163,31 @@ class GpuRun : public Integrator {
 };
 
 
+// The host map may hold what the memory budget leaves after the GPU region cache (on a CPU
+// driver such as lavapipe the cache is host memory too): checked here, before anything runs.
+uint64_t hostMapBudget(const CommonOptions& options, const MapArgs& args) {
+  const uint64_t budget = options.memoryBudgetBytes();
+  const uint64_t cache = args.cpu ? 0 : args.gpu.cacheBytes;
+  if (cache >= budget)
+    throw UsageError("--gpu-cache-mb " + std::to_string(cache >> 20) + " leaves nothing of the memory budget of " +
+                     std::to_string(budget >> 20) + " MB for the map: lower --gpu-cache-mb or raise --memory-budget");
+  return budget - cache;
+}
+
+std::string rejectedRayText(const RejectedRay& r) {
+  return "ray " + std::to_string(r.index) + ", origin " + pointText(r.ray.origin) + ", sample " + pointText(r.ray.sample) +
+         (r.nonFinite ? ": a non-finite coordinate" : ": too far from the map's origin for 32-bit voxel coordinates");
+}
+
 int mapCloud(const CommonOptions& options, const MapArgs& args) {
   const OccupancyModel model = args.model();
   checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
+  const uint64_t mapBudget = hostMapBudget(options, args);
   const auto start = std::chrono::steady_clock::now();
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory));
   OccupancyMap map(model, args.layers);
+  map.setRegionLimit(mapBudget / map.bytesPerRegion(), options.memoryBudgetHint() +
+                                                           (args.integration.maxRange > 0.0 ? "" : " or set --max-range"));
   std::unique_ptr<Integrator> integrator;
   GpuRun* gpuRun = nullptr;
   if (args.cpu) {
@@ -181,9 +201,10 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
   if (!args.quiet && !options.json)
     std::fprintf(stderr,
                  "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
-                 "region %d^3, layers: %s)\n",
+                 "region %d^3, layers: %s; memory budget %llu MB)\n",
                  args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
-                 model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize, layerNames(args.layers).c_str());
+                 model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize, layerNames(args.layers).c_str(),
+                 (unsigned long long)(options.memoryBudgetBytes() >> 20));
 
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
   std::vector<Ray> rays;
@@ -215,6 +236,8 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
                {"skipped_non_finite", load.skippedNonFinite},
                {"skipped_outside_trajectory", load.skippedOutsideTrajectory},
                {"clipped_rays", stats.clippedRays},
+               {"rejected_rays", stats.rejectedRays},
+               {"first_rejected_ray", stats.firstRejected ? Json(rejectedRayText(*stats.firstRejected)) : Json(nullptr)},
                {"voxel_updates", stats.voxelUpdates},
                {"dropped_updates", stats.droppedUpdates},
                {"occupied_voxels", counts.occupied},
@@ -229,6 +252,9 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
     std::printf("rays %s, samples %s, voxel updates %s, dropped updates %s, clipped rays %s\n", withCommas(stats.rays).c_str(),
                 withCommas(load.points).c_str(), withCommas(stats.voxelUpdates).c_str(),
                 withCommas(stats.droppedUpdates).c_str(), withCommas(stats.clippedRays).c_str());
+    if (stats.rejectedRays > 0)
+      std::printf("rejected rays %s (skipped; first: %s)\n", withCommas(stats.rejectedRays).c_str(),
+                  rejectedRayText(*stats.firstRejected).c_str());
     std::printf("occupied voxels %s, free voxels %s, regions %s\n", withCommas(counts.occupied).c_str(),
                 withCommas(counts.free).c_str(), withCommas(counts.regions).c_str());
     std::printf("wall %.2f s (integration %.2f s), %.3g rays/s, %.3g voxel updates/s -> %s\n", wall, integrateSeconds,
@@ -240,6 +266,9 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
     gpuRun->scheduler().profile().print(std::cout);
     std::printf("\n%s", memoryReport(gpuRun->device()).c_str());
   }
+  if (stats.rejectedRays > 0)
+    std::fprintf(stderr, "voxen map: warning: %llu rays were skipped (first: %s)\n", (unsigned long long)stats.rejectedRays,
+                 rejectedRayText(*stats.firstRejected).c_str());
   if (stats.droppedUpdates > 0)
     std::fprintf(stderr, "voxen map: warning: %llu voxel updates were dropped after the bounded CAS retries\n",
                  (unsigned long long)stats.droppedUpdates);

@@ -51,7 +51,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   double loadMs = 0.0;
   if (verify) {
     const auto start = std::chrono::steady_clock::now();
-    const OccupancyMap map = loadMap(path);
+    const OccupancyMap map = loadMap(path, budgetedLoad(options));
     loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     counts = map.counts();
   }

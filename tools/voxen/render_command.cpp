@@ -53,7 +53,15 @@ int render(const CommonOptions& options, const RenderArgs& args) {
 
   checkOutputs({{"--output", outputPath}}, {{"the map", mapPath}});
   const auto start = std::chrono::steady_clock::now();
-  const OccupancyMap map = loadMap(mapPath);
+  // The map's regions and then the render grid (with the map) are sized against the budget
+  // before either is allocated.
+  MapLoadOptions loadOptions;
+  loadOptions.memoryBudgetBytes = options.memoryBudgetBytes();
+  loadOptions.budgetHint = options.memoryBudgetHint();
+  const OccupancyMap map = loadMap(mapPath, loadOptions);
+  gridOptions.memoryBudgetBytes = loadOptions.memoryBudgetBytes;
+  gridOptions.heldBytes = map.regions().size() * map.bytesPerRegion();
+  gridOptions.budgetHint = options.memoryBudgetHint() + " or render a part of the map with --crop";
   if (crop) {
     for (const double metres : *crop)
       if (const std::string problem = voxelIndexProblem(metres, map.model().resolution); !problem.empty())
@@ -138,7 +146,7 @@ CommandRun setupRender(CLI::App& command) {
   command.add_option("--crop", args->crop, "draw only this box, corners in map metres")
       ->type_name("X0,Y0,Z0,X1,Y1,Z1")
       ->check(commaSeparatedNumbers(6, -kMaxMapMetres, kMaxMapMetres, "metres"));
-  command.add_option("--max-samples", args->gridOptions.maxSamples, "largest density grid to build")
+  command.add_option("--max-samples", args->gridOptions.maxSamples, "largest density grid to build (8 bytes a sample; the grid and the map must also fit --memory-budget)")
       ->check(integerIn(4096, int64_t(1) << 34))
       ->capture_default_str();
   return [args](const CommonOptions& options) { return render(options, *args); };

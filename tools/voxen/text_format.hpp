@@ -1,7 +1,10 @@
 #pragma once
-// Numbers for people: thousands separated by commas.
+// Numbers for people: thousands separated by commas; points as "(x, y, z)".
+#include <charconv>
 #include <cstdint>
 #include <string>
+
+#include <glm/vec3.hpp>
 
 namespace voxen::cli {
 
@@ -12,6 +15,15 @@ inline std::string withCommas(uint64_t n) {
     out += digits[i];
   }
   return out;
+}
+
+// Each coordinate in its shortest exact form (1e+30, nan, 3000000000).
+inline std::string pointText(const glm::dvec3& p) {
+  auto number = [](double v) {
+    char text[32];
+    return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
+  };
+  return "(" + number(p.x) + ", " + number(p.y) + ", " + number(p.z) + ")";
 }
 
 }  // namespace voxen::cli

@@ -29,9 +29,11 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "voxen/map/atomic_file.hpp"
+#include "voxen/map/memory_budget.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
@@ -300,6 +302,34 @@ void fillCube(OccupancyMap& map, const VoxelCoord& low, int32_t edge, float valu
       }
 }
 
+// Regions a region-sized grid needs to hold every leaf, counted without allocating them:
+// small leaves (at most 8 regions each) are collected in a set, so leaves sharing a region
+// count it once; a larger leaf covers its regions with at most its boundary shared, so
+// adding their counts is a close upper bound.
+uint64_t regionsToHold(const std::vector<Leaf>& leaves, int32_t regionSize) {
+  std::unordered_set<RegionKey, RegionKeyHash> small;
+  uint64_t large = 0;
+  for (const Leaf& leaf : leaves) {
+    const int32_t edge = int32_t(1) << (kTreeDepth - leaf.depth);
+    uint64_t count = 1;
+    RegionKey lo, hi;
+    for (int axis = 0; axis < 3; ++axis) {
+      const int32_t low = int32_t(leaf.key[axis]) - kKeyOffset;
+      (&lo.x)[axis] = floorDiv(low, regionSize);
+      (&hi.x)[axis] = floorDiv(low + edge - 1, regionSize);
+      count *= uint64_t((&hi.x)[axis] - (&lo.x)[axis] + 1);
+    }
+    if (count > 8) {
+      large += count;
+      continue;
+    }
+    for (int32_t z = lo.z; z <= hi.z; ++z)
+      for (int32_t y = lo.y; y <= hi.y; ++y)
+        for (int32_t x = lo.x; x <= hi.x; ++x) small.insert({x, y, z});
+  }
+  return small.size() + large;
+}
+
 }  // namespace
 
 void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
@@ -349,7 +379,7 @@ void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
   out.commit();
 }
 
-OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyModel& base) {
+OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyModel& base, const OctomapImportLimits& limits) {
   const std::string where = "OctoMap import of " + path.string();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(where + ": cannot open the file");
@@ -357,6 +387,12 @@ OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyMod
   if (in.bad()) throw Error(where + ": reading the file failed");
 
   const Header header = parseHeader(file, where);
+  // Every node but the root takes at least 2 bits of the data, so the leaves the reader may
+  // collect are bounded by the data's size before any is read.
+  const uint64_t dataBytes = file.size() - header.dataOffset;
+  const uint64_t maxLeaves = std::min<uint64_t>(header.size, dataBytes * 4 + 1);
+  checkMemoryBudget(maxLeaves * sizeof(Leaf), limits.memoryBudgetBytes,
+                    where + ": reading the tree's " + std::to_string(maxLeaves) + " nodes", limits.hint);
   TreeReader reader(std::string_view(file).substr(header.dataOffset), header.size, where);
   const std::vector<Leaf> leaves = reader.read();
   if (reader.coveredVoxels() > kMaxOctomapImportVoxels)
@@ -366,7 +402,19 @@ OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyMod
 
   OccupancyModel model = base;
   model.resolution = header.resolution;
-  OccupancyMap map(model);  // validates the model
+  try {
+    model.validate();
+  } catch (const Error& e) {
+    throw Error(where + ": " + e.what());
+  }
+  OccupancyMap map(model);
+  // The map's size is known from the leaves: refuse it before the first region exists.
+  const uint64_t regions = regionsToHold(leaves, model.regionSize);
+  checkMemoryBudget(regions * map.bytesPerRegion(), limits.memoryBudgetBytes,
+                    where + ": the tree's " + std::to_string(leaves.size()) + " leaves cover " +
+                        std::to_string(reader.coveredVoxels()) + " known voxels, which expand to up to " +
+                        std::to_string(regions) + " regions of " + std::to_string(model.regionSize) + "^3 voxels; that",
+                    limits.hint);
   // A binary tree carries only each voxel's class (OctoMap writes maximum-likelihood values),
   // not its log-odds: occupied voxels take the model's upper clamp and free voxels its lower
   // clamp, as OctoMap's own readBinary does.

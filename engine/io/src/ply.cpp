@@ -608,6 +608,38 @@ struct PlyReader::Impl {
   }
 };
 
+// A binary body longer than its header implies means the header's types do not describe the
+// body (a header saying float over doubles reads garbage coordinates, some of them huge): it
+// is refused before any row is read. Only fixed-size rows give an implied size; a shorter body
+// is left to the truncation errors of the reads, which name the row and the byte offset.
+namespace {
+void checkBinaryBodySize(const PlyHeader& header, uint64_t fileSize, const std::string& name) {
+  if (header.format == PlyFormat::Ascii) return;
+  uint64_t implied = header.bodyOffset;
+  std::string rows;
+  for (const auto& e : header.elements) {
+    uint64_t rowBytes = 0;
+    for (const auto& p : e.properties) {
+      if (p.isList) return;
+      rowBytes += plyTypeSize(p.type);
+    }
+    if (rowBytes != 0 && e.count > (std::numeric_limits<uint64_t>::max() - implied) / rowBytes) return;
+    implied += e.count * rowBytes;
+    rows += (rows.empty() ? "" : " + ") + std::to_string(e.count) + " " + e.name + " x " + std::to_string(rowBytes) + " bytes";
+  }
+  if (fileSize > implied && !header.elements.empty()) {
+    const PlyElement& last = header.elements.back();
+    throw Error(name + ": " + std::to_string(fileSize - implied) + " bytes after the " + std::to_string(last.count) + " " +
+                last.name + " elements the header declares (they end at byte " + std::to_string(implied) +
+                ", the file at byte " + std::to_string(fileSize) + "): the header implies a file of " + std::to_string(implied) + " bytes (" +
+                std::to_string(header.bodyOffset) + " of header + " + (rows.empty() ? "no elements" : rows) +
+                ") but the file has " + std::to_string(fileSize) +
+                " bytes: the header's property types or counts do not match the body (for example 'float' declared "
+                "for doubles)");
+  }
+}
+}  // namespace
+
 PlyReader::PlyReader(const std::filesystem::path& path) : PlyReader(path, Options{}) {}
 
 PlyReader::PlyReader(const std::filesystem::path& path, Options options) : impl_(std::make_unique<Impl>()) {
@@ -623,6 +655,7 @@ PlyReader::PlyReader(const std::filesystem::path& path, Options options) : impl_
   if (m.header.format == PlyFormat::BinaryBigEndian) {
     throw Error(m.name + ": format binary_big_endian is not supported (convert the file to binary_little_endian or ascii)");
   }
+  checkBinaryBodySize(m.header, m.fileSize, m.name);
   bool found = false;
   for (size_t i = 0; i < m.header.elements.size(); ++i) {
     if (m.header.elements[i].name == options.element) {

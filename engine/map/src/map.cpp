@@ -1,15 +1,30 @@
 #include "voxen/map/map.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "voxen/host/error.hpp"
+#include "voxen/map/memory_budget.hpp"
 
 namespace voxen {
 
+namespace {
+
+std::string shortest(double v) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), v);
+  return std::string(buffer, result.ptr);
+}
+
+}  // namespace
+
 void OccupancyModel::validate() const {
   auto fail = [](const std::string& field, const std::string& why) { throw Error("occupancy model: " + field + " " + why); };
-  if (!(resolution > 0.0) || !std::isfinite(resolution)) fail("resolution", "must be a positive number of metres");
+  // Below 0.1 mm or above 1 km the voxel coordinates of ordinary scenes overflow or a map
+  // is one voxel: both are mistakes (a unit error, a typo), not maps.
+  if (!(resolution >= kMinResolution && resolution <= kMaxResolution))
+    fail("resolution", "must be between 0.0001 and 1000 metres (got " + shortest(resolution) + ")");
   if (regionSize < 4 || regionSize > 128) fail("region size", "must be between 4 and 128 voxels");
   if (!(hitProbability > 0.5f && hitProbability < 1.0f)) fail("hit probability", "must be in (0.5, 1)");
   if (!(missProbability > 0.0f && missProbability < 0.5f)) fail("miss probability", "must be in (0, 0.5)");
@@ -64,12 +79,28 @@ Region OccupancyMap::makeRegion(const RegionKey& key) const {
   return r;
 }
 
+uint64_t OccupancyMap::bytesPerRegion() const {
+  uint64_t bytes = 0;
+  for (LayerId id : layout_.ids()) bytes += uint64_t(layerType(id).bytesPerVoxel) * voxelsPerRegion();
+  return bytes;
+}
+
+void OccupancyMap::setRegionLimit(uint64_t regions, std::string hint) {
+  regionLimit_ = regions;
+  regionLimitHint_ = std::move(hint);
+}
+
 Region& OccupancyMap::region(const RegionKey& key) {
   auto found = regions_.find(key);
   if (found != regions_.end()) return found->second;
   if (!regionKeyInRange(key, model_.regionSize))
     throw Error("region key (" + std::to_string(key.x) + "," + std::to_string(key.y) + "," + std::to_string(key.z) +
                 ") is outside the int32 voxel range for region size " + std::to_string(model_.regionSize));
+  if (regions_.size() >= regionLimit_)
+    throw Error("the map would grow past its limit of " + std::to_string(regionLimit_) + " regions (" +
+                std::to_string(bytesPerRegion()) + " bytes each, " + mebibytes(uint64_t(std::min(double(regionLimit_) * double(bytesPerRegion()), 1.8e19))) +
+                ") when creating region (" + std::to_string(key.x) + ", " + std::to_string(key.y) + ", " +
+                std::to_string(key.z) + ")" + (regionLimitHint_.empty() ? "" : ": " + regionLimitHint_));
   return regions_.emplace(key, makeRegion(key)).first->second;
 }
 

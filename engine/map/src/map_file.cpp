@@ -1,4 +1,5 @@
 #include "voxen/map/map_file.hpp"
+#include "voxen/map/memory_budget.hpp"
 
 #include <zlib.h>
 
@@ -599,6 +600,8 @@ OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& op
   map.setTimeOrigin(info.timeOrigin);
 
   const size_t regionCount = info.regions.size();
+  checkMemoryBudget(uint64_t(regionCount) * map.bytesPerRegion(), options.memoryBudgetBytes,
+                    path.string() + ": loading its " + std::to_string(regionCount) + " regions", options.budgetHint);
   const unsigned threads = threadCount(options.threads, regionCount);
   const size_t window = windowSize(threads);
   std::vector<std::vector<uint8_t>> blocks(std::min(window, regionCount));

@@ -3,6 +3,8 @@
 #include <glm/geometric.hpp>
 
 #include "voxen/occupancy/ray_walk.hpp"
+#include "voxen/occupancy/rejected_rays.hpp"
+#include "voxen/host/error.hpp"
 
 namespace voxen {
 
@@ -51,6 +53,15 @@ float sampleEnterT(const PreparedRay& r) {
 
 CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options) : map_(map), options_(options) {}
 
+// A ray crossing more regions than the map may hold would fail part way; refuse it before
+// walking, naming it (the GPU integrator does the same against its cache's slots).
+void CpuIntegrator::checkRegionBudget(const PreparedRay& r, uint64_t index, const Ray& ray) const {
+  const uint64_t regions = regionCountOnRay(r, map_.regionSize());
+  if (regions > map_.regionLimit())
+    throw Error(rayTooLongMessage(index, ray, regions, map_.regionLimit(), "the map's memory budget allows",
+                                  map_.regionLimitHint().empty() ? "raise the map's region limit" : map_.regionLimitHint()));
+}
+
 void CpuIntegrator::integrate(std::span<const Ray> rays) {
   if (rays.empty()) return;
   if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
@@ -61,15 +72,25 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
   const bool reverse = !(options_.flags & kRayForwardWalk);
   const bool stopOnOccupied = options_.flags & kRayStopOnFirstOccupied;
 
-  std::vector<PreparedRay> prepared(rays.size());
+  // Rays that cannot be walked are skipped and counted before anything is allocated for
+  // them, exactly as the GPU integrator does.
+  std::vector<PreparedRay> prepared;
+  prepared.reserve(rays.size());
   for (size_t i = 0; i < rays.size(); ++i) {
+    const RayFault fault = checkRay(rays[i], model, options_);
+    if (fault != RayFault::None) {
+      noteRejectedRay(stats_, raysSeen_ + i, rays[i], fault);
+      continue;
+    }
     bool clipped = false;
-    prepared[i] = prepareRay(rays[i], model, options_, &clipped);
+    prepared.push_back(prepareRay(rays[i], model, options_, &clipped));
     stats_.clippedRays += clipped;
+    checkRegionBudget(prepared.back(), raysSeen_ + i, rays[i]);
   }
+  raysSeen_ += rays.size();
 
   // Stop points are judged on the map as it was before this batch.
-  std::vector<float> stopAt(rays.size(), INFINITY);
+  std::vector<float> stopAt(prepared.size(), INFINITY);
   VoxelAccess access(map_);
   if (stopOnOccupied)
     for (size_t i = 0; i < prepared.size(); ++i)
@@ -113,7 +134,7 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
     touch(*region, index, r);
     ++stats_.voxelUpdates;
   }
-  stats_.rays += rays.size();
+  stats_.rays += prepared.size();
   ++stats_.batches;
 }
 

@@ -8,6 +8,7 @@
 
 #include "voxen/gpu/occupancy/occupancy_shared.h"
 #include "voxen/occupancy/ray_walk.hpp"
+#include "voxen/occupancy/rejected_rays.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -128,15 +129,27 @@ void GpuIntegrator::selectKernels(uint32_t flags) {
 }
 
 void GpuIntegrator::addRay(const Ray& ray) {
+  const uint64_t rayIndex = raysSeen_++;
+  // Rays that cannot be walked are skipped and counted before anything is allocated for
+  // them, exactly as the CPU reference does.
+  const RayFault fault = checkRay(ray, map_.model(), options_);
+  if (fault != RayFault::None) {
+    noteRejectedRay(stats_, rayIndex, ray, fault);
+    return;
+  }
   bool clipped = false;
   const PreparedRay r = prepareRay(ray, map_.model(), options_, &clipped);
+  // The region count comes from the end points: a ray too long for the cache is refused
+  // before its region list is built (that list alone could exhaust memory).
+  const uint64_t regionCount = regionCountOnRay(r, map_.regionSize());
+  if (regionCount > cache_.slotCount())
+    throw Error(rayTooLongMessage(rayIndex, ray, regionCount, cache_.slotCount(), "the GPU cache holds only",
+                                  options_.maxRange > 0.0 ? "raise --gpu-cache-mb"
+                                                          : "raise --gpu-cache-mb or set --max-range"));
   stats_.clippedRays += clipped;
   ++stats_.rays;
   regionsOnRay(r, map_.regionSize(), rayKeys_);
   const std::vector<RegionKey>& keys = rayKeys_;
-  if (keys.size() > cache_.slotCount())
-    throw Error("a ray crosses " + std::to_string(keys.size()) + " regions but the GPU cache holds only " +
-                std::to_string(cache_.slotCount()) + ": raise --gpu-cache-mb or set --max-range");
   // Which of the ray's regions the batch already holds (a ray enters each region once).
   rayKeyIndex_.resize(keys.size());
   size_t added = 0;

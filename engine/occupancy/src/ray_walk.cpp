@@ -6,8 +6,7 @@
 
 namespace voxen {
 
-PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
-                       bool* clipped) {
+glm::dvec3 clippedSample(const Ray& ray, const IntegrationOptions& options, bool* clipped) {
   glm::dvec3 sample = ray.sample;
   bool clip = false;
   if (options.maxRange > 0.0) {
@@ -15,6 +14,36 @@ PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const Integr
     clip = length > options.maxRange;
     if (clip) sample = ray.origin + (sample - ray.origin) * (options.maxRange / length);
   }
+  if (clipped) *clipped = clip;
+  return sample;
+}
+
+RayFault checkRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options) {
+  auto finite = [](const glm::dvec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); };
+  // A non-finite sample is refused before clipping: clipping would turn it into NaN.
+  if (!finite(ray.origin) || !finite(ray.sample)) return RayFault::NonFinite;
+  const glm::dvec3 sample = clippedSample(ray, options);
+  auto near = [&](const glm::dvec3& p) {
+    for (int a = 0; a < 3; ++a)
+      if (!(std::abs(p[a] / model.resolution) < kMaxVoxelCoordinate)) return false;
+    return true;
+  };
+  return near(ray.origin) && near(sample) ? RayFault::None : RayFault::TooFar;
+}
+
+const char* rayFaultText(RayFault fault) {
+  switch (fault) {
+    case RayFault::None: return "none";
+    case RayFault::NonFinite: return "a non-finite coordinate";
+    case RayFault::TooFar: return "a voxel coordinate beyond +-2^29 (too far from the map origin at this resolution)";
+  }
+  return "?";
+}
+
+PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
+                       bool* clipped) {
+  bool clip = false;
+  const glm::dvec3 sample = clippedSample(ray, options, &clip);
   if (clipped) *clipped = clip;
 
   PreparedRay r;

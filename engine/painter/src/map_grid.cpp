@@ -7,6 +7,7 @@
 
 #include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/error.hpp"
+#include "voxen/map/memory_budget.hpp"
 
 namespace voxen {
 
@@ -44,28 +45,46 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
     if (hasHi && (v.x > cropHi.x || v.y > cropHi.y || v.z > cropHi.z)) return false;
     return true;
   };
-  // The occupied voxels (inside the crop) and their bounds, in one pass over the map.
-  std::vector<VoxelCoord> voxels;
+  // First the occupied voxels' bounds and count, storing nothing: the grid's size is checked
+  // before anything proportional to the map (a far stray voxel, a map of a billion occupied
+  // voxels) is allocated.
   VoxelCoord lo{INT32_MAX, INT32_MAX, INT32_MAX}, hi{INT32_MIN, INT32_MIN, INT32_MIN};
-  for (const auto& [key, region] : map.regions())
-    for (uint32_t i = 0; i < region.occupancy().size(); ++i) {
-      if (map.classify(region.occupancy()[i]) != VoxelClass::Occupied) continue;
-      const VoxelCoord v = map.voxelOf(key, i);
-      if (!inCrop(v)) continue;
-      voxels.push_back(v);
-      lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
-      hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
-    }
-  const uint64_t occupied = voxels.size();
+  uint64_t occupied = 0;
+  auto forEachOccupied = [&](auto&& visit) {
+    for (const auto& [key, region] : map.regions())
+      for (uint32_t i = 0; i < region.occupancy().size(); ++i) {
+        if (map.classify(region.occupancy()[i]) != VoxelClass::Occupied) continue;
+        const VoxelCoord v = map.voxelOf(key, i);
+        if (inCrop(v)) visit(v);
+      }
+  };
+  forEachOccupied([&](const VoxelCoord& v) {
+    ++occupied;
+    lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
+    hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
+  });
   if (occupied == 0) throw Error("the map has no occupied voxels" + std::string(hasLo || hasHi ? " inside the crop box" : "") + " to render");
   const int64_t extent[3] = {int64_t(hi.x) - lo.x + 1, int64_t(hi.y) - lo.y + 1, int64_t(hi.z) - lo.z + 1};
-  const uint32_t nx = roundUpToBlock(extent[0] + 2 * kPadding), ny = roundUpToBlock(extent[1] + 2 * kPadding),
-                 nz = roundUpToBlock(extent[2] + 2 * kPadding);
-  const uint64_t samples = uint64_t(nx) * ny * nz;
-  if (samples > options.maxSamples || nx > 4096 || ny > 4096 || nz > 4096)
+  const uint32_t nx = roundUpToBlock(std::min<int64_t>(extent[0] + 2 * kPadding, int64_t(1) << 30)),
+                 ny = roundUpToBlock(std::min<int64_t>(extent[1] + 2 * kPadding, int64_t(1) << 30)),
+                 nz = roundUpToBlock(std::min<int64_t>(extent[2] + 2 * kPadding, int64_t(1) << 30));
+  const uint64_t samples = uint64_t(nx) * ny * nz;  // at most 2^90 would overflow: the axes are capped below
+  const bool axisTooLong = nx > 4096 || ny > 4096 || nz > 4096;
+  if (axisTooLong || samples > options.maxSamples)
     throw Error("the occupied voxels span " + std::to_string(extent[0]) + " x " + std::to_string(extent[1]) + " x " +
-                std::to_string(extent[2]) + " voxels, a grid of " + std::to_string(samples) + " samples (limit " +
-                std::to_string(options.maxSamples) + ", at most 4096 per axis): render a part of it with --crop");
+                std::to_string(extent[2]) + " voxels, a grid of " +
+                (axisTooLong ? std::string("more than 4096 samples on an axis") : std::to_string(samples) + " samples") +
+                " (limit " + std::to_string(options.maxSamples) + ", at most 4096 per axis): render a part of it with --crop");
+  // Density and colour per sample, then the occupied voxels' coordinates.
+  checkMemoryBudget(samples * (sizeof(float) + sizeof(uint32_t)) + occupied * sizeof(VoxelCoord) + options.heldBytes,
+                    options.memoryBudgetBytes,
+                    "a render grid of " + std::to_string(nx) + " x " + std::to_string(ny) + " x " + std::to_string(nz) +
+                        " samples for " + std::to_string(occupied) + " occupied voxels" +
+                        (options.heldBytes ? " (with the " + mebibytes(options.heldBytes) + " already held)" : ""),
+                    options.budgetHint);
+  std::vector<VoxelCoord> voxels;
+  voxels.reserve(size_t(occupied));
+  forEachOccupied([&](const VoxelCoord& v) { voxels.push_back(v); });
 
   MapGrid result;
   result.occupiedVoxels = occupied;

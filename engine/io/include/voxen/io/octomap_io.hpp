@@ -10,8 +10,10 @@
 // (v + 0.5) * resolution, so positions line up exactly.
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 #include "voxen/map/map.hpp"
+#include "voxen/map/memory_budget.hpp"
 
 namespace voxen {
 
@@ -27,8 +29,15 @@ void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path);
 // base.clampMax and free leaves base.clampMin; a leaf above the finest level sets every voxel
 // it covers. Throws Error for an unreadable file, a bad header, a tree type other than OcTree
 // (ColorOcTree, OcTreeStamped, ...), a resolution <= 0, truncated or inconsistent data, or a
-// tree that would expand to more than kMaxOctomapImportVoxels voxels.
-OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyModel& base = OccupancyModel::octomap());
+// tree that would expand to more than kMaxOctomapImportVoxels voxels or past limits.memoryBudgetBytes.
+// How much an import may expand: the tree's leaves, then the map's regions, are counted and
+// checked against the budget before they are allocated. `hint` ends the error message.
+struct OctomapImportLimits {
+  uint64_t memoryBudgetBytes = defaultMemoryBudgetBytes();
+  std::string hint = "a larger memory budget is needed";
+};
+OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyModel& base = OccupancyModel::octomap(),
+                           const OctomapImportLimits& limits = {});
 
 // Upper bound on the voxels an import may expand to (pruned leaves high in the tree cover
 // huge volumes; Voxen stores every voxel densely).

@@ -43,6 +43,10 @@ struct RegionKeyHash {
   }
 };
 
+// The resolutions a model accepts (metres per voxel edge).
+inline constexpr double kMinResolution = 1e-4;
+inline constexpr double kMaxResolution = 1e3;
+
 // Probabilities and limits of the occupancy model. Defaults follow OHM.
 struct OccupancyModel {
   double resolution = 0.1;  // metres per voxel edge
@@ -142,8 +146,17 @@ class OccupancyMap {
   VoxelCoord voxelOf(const RegionKey& region, uint32_t localIndex) const;
 
   // The region, created (every layer at its initial value: unobserved, zero counts) when
-  // missing. Throws Error for a key whose voxels would not have int32 coordinates.
+  // missing. Throws Error for a key whose voxels would not have int32 coordinates, and for
+  // one past the region limit (naming the key and the limit).
   Region& region(const RegionKey& key);
+  // Regions the map may hold: a memory budget set by the caller before the map grows, so it
+  // fails with a clear message rather than exhausting memory. `hint` ends the message (what
+  // the user can change). Default: no limit.
+  void setRegionLimit(uint64_t regions, std::string hint = {});
+  uint64_t regionLimit() const { return regionLimit_; }
+  const std::string& regionLimitHint() const { return regionLimitHint_; }
+  // Host bytes one region takes (every layer of the layout).
+  uint64_t bytesPerRegion() const;
   const Region* findRegion(const RegionKey& key) const;
   Region* findRegion(const RegionKey& key);
   const std::unordered_map<RegionKey, Region, RegionKeyHash>& regions() const { return regions_; }
@@ -162,6 +175,8 @@ class OccupancyMap {
   OccupancyModel model_;
   MapLayout layout_;
   double timeOrigin_ = 0.0;
+  uint64_t regionLimit_ = UINT64_MAX;
+  std::string regionLimitHint_;
   std::unordered_map<RegionKey, Region, RegionKeyHash> regions_;
 };
 

@@ -47,6 +47,7 @@
 // the region's key, inconsistent sizes, an invalid model field).
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "voxen/map/map.hpp"
@@ -66,6 +67,11 @@ struct MapSaveOptions {
 
 struct MapLoadOptions {
   unsigned threads = 0;  // regions decompressed in parallel; 0: one per hardware thread
+  // Host bytes the loaded map may take (regions x bytes per region, known from the file's
+  // block headers): a larger map is refused before any region is allocated. `budgetHint`
+  // ends that error message.
+  uint64_t memoryBudgetBytes = UINT64_MAX;
+  std::string budgetHint;
 };
 
 void saveMap(const OccupancyMap& map, const std::filesystem::path& path, const MapSaveOptions& options = {});

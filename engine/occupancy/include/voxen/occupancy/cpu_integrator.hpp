@@ -11,6 +11,8 @@
 
 namespace voxen {
 
+struct PreparedRay;
+
 class CpuIntegrator {
  public:
   CpuIntegrator(OccupancyMap& map, IntegrationOptions options = {});
@@ -18,9 +20,12 @@ class CpuIntegrator {
   const IntegrationStats& stats() const { return stats_; }
 
  private:
+  void checkRegionBudget(const PreparedRay& r, uint64_t index, const Ray& ray) const;
+
   OccupancyMap& map_;
   IntegrationOptions options_;
   IntegrationStats stats_;
+  uint64_t raysSeen_ = 0;  // rays passed so far, rejected ones included (their index base)
   bool timeOriginSet_ = false;
 };
 

@@ -60,6 +60,7 @@ class GpuIntegrator {
   std::unique_ptr<Batch> batch_;
   std::vector<RegionKey> rayKeys_;      // reused for every ray's region list
   std::vector<uint32_t> rayKeyIndex_;   // and their indices in the batch's region list
+  uint64_t raysSeen_ = 0;  // rays passed so far, rejected ones included (their index base)
   uint64_t batchStamp_ = 0;
   bool timeOriginSet_ = false;
   uint64_t synced_ = 0;  // batches already copied back by finish()

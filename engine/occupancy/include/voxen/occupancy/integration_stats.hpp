@@ -1,12 +1,27 @@
 #pragma once
 #include <cstdint>
+#include <optional>
+
+#include "voxen/map/ray.hpp"
 
 namespace voxen {
 
+// A ray an integrator skipped, as it was given: its index counts every ray passed to the
+// integrator (0-based, across integrate() calls).
+struct RejectedRay {
+  uint64_t index = 0;
+  Ray ray;
+  bool nonFinite = false;  // otherwise: too far from the map's origin (voxel coordinates past +-2^29)
+};
+
 // What an integrator did, summed over its batches.
 struct IntegrationStats {
-  uint64_t rays = 0;
+  uint64_t rays = 0;             // rays integrated (rejected rays not included)
   uint64_t clippedRays = 0;      // longer than maxRange, clipped (their end counted free)
+  // Skipped rays: a non-finite origin or sample, or one whose voxel coordinates would not fit
+  // the int32 walk (ray_walk.hpp kMaxVoxelCoordinate). Both integrators skip the same rays.
+  uint64_t rejectedRays = 0;
+  std::optional<RejectedRay> firstRejected;
   uint64_t voxelUpdates = 0;     // occupancy updates applied (misses + hits)
   uint64_t droppedUpdates = 0;   // GPU: updates abandoned after the bounded CAS retries
   uint64_t batches = 0;

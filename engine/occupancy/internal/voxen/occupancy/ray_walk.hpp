@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "voxen/gpu/occupancy/occupancy_shared.h"
+#include <glm/vec3.hpp>
+
 #include "voxen/map/map.hpp"
 #include "voxen/occupancy/integration_options.hpp"
 
@@ -41,6 +43,30 @@ struct PreparedRay {
   uint32_t meanPacked = 0;      // sample offset in its voxel, 10 bits per axis (x lowest)
   uint32_t crossings() const { return uint32_t(n[0] + n[1] + n[2]); }
 };
+
+// Largest |voxel coordinate| a ray's origin or (clipped) sample may have. Region keys times
+// the region size (at most 128), the per-axis face counts |E - S|, the crossing totals and
+// the GPU's int32 voxel arithmetic all stay well inside int32 below it. At 0.1 m this is
+// about 53,000 km from the map's origin.
+inline constexpr double kMaxVoxelCoordinate = double(int64_t(1) << 29);
+
+// Why a ray cannot be walked. Both integrators skip such rays and count them
+// (IntegrationStats::rejectedRays), so the GPU and CPU maps stay equal.
+enum class RayFault { None, NonFinite, TooFar };
+RayFault checkRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options);
+const char* rayFaultText(RayFault fault);
+
+// The sample after clipping at options.maxRange (prepareRay's end point).
+glm::dvec3 clippedSample(const Ray& ray, const IntegrationOptions& options, bool* clipped = nullptr);
+
+// Regions the walk of r enters, computed from its end points without walking: each region
+// face crossed adds one (regionsOnRay returns exactly this many keys).
+inline uint64_t regionCountOnRay(const PreparedRay& r, int32_t regionSize) {
+  uint64_t count = 1;
+  const int32_t s[3] = {r.start.x, r.start.y, r.start.z}, e[3] = {r.end.x, r.end.y, r.end.z};
+  for (int a = 0; a < 3; ++a) count += uint64_t(std::abs(int64_t(floorDiv(e[a], regionSize)) - floorDiv(s[a], regionSize)));
+  return count;
+}
 
 // Converts a ray (double, metres) for walking: clips it at options.maxRange (a clipped
 // ray's end is free), applies the flags. `clipped` reports whether clipping happened.

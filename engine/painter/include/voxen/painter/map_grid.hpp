@@ -6,6 +6,7 @@
 // from the origin).
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include <glm/glm.hpp>
 
@@ -17,6 +18,9 @@ namespace voxen {
 struct MapGridOptions {
   std::optional<glm::dvec3> cropMin, cropMax;  // metres; voxels outside are left out
   uint64_t maxSamples = 64ull << 20;           // refuse larger grids (memory), naming the size
+  uint64_t memoryBudgetBytes = UINT64_MAX;     // host bytes the grid may take, checked before allocating
+  uint64_t heldBytes = 0;                      // already held (the map), counted with the grid
+  std::string budgetHint;                      // ends the budget error's message
 };
 
 struct MapGrid {
