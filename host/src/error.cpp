@@ -1,5 +1,6 @@
 #include "voxen/host/error.hpp"
 
+#include <charconv>
 #include <filesystem>
 
 namespace voxen {
@@ -44,6 +45,12 @@ void throwVkError(VkResult result, const char* expression, const char* file, int
   if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY)
     throw OutOfDeviceMemoryError(result, message);
   throw VulkanError(result, message);
+}
+
+std::string formatNumber(double value) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, result.ptr);
 }
 
 }  // namespace voxen

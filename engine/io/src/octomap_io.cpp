@@ -51,12 +51,6 @@ std::string voxelText(int32_t x, int32_t y, int32_t z) {
   return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
 }
 
-std::string formatDouble(double value) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return std::string(buffer, result.ptr);
-}
-
 // ---- export --------------------------------------------------------------------------
 
 // Spreads the 16 bits of v so that bit b lands at bit 3b.
@@ -274,7 +268,7 @@ Header parseHeader(std::string_view file, const std::string& where) {
                 "trees carry extra data)");
   if (!header.hasResolution) throw Error(where + ": bad header: no \"res\" line (resolution)");
   if (!(header.resolution > 0.0) || !std::isfinite(header.resolution))
-    throw Error(where + ": bad header: resolution " + formatDouble(header.resolution) +
+    throw Error(where + ": bad header: resolution " + formatNumber(header.resolution) +
                 " m is not a positive number of metres");
   if (!header.hasSize) throw Error(where + ": bad header: no \"size\" line (node count)");
   header.dataOffset = at;
@@ -352,9 +346,9 @@ void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
           if (!regionInside && !(inRange(vx) && inRange(vy) && inRange(vz))) {
             const glm::dvec3 centre = map.voxelCentre({vx, vy, vz});
             throw Error("OctoMap export to " + path.string() + ": voxel " + voxelText(vx, vy, vz) + " (centre " +
-                        formatDouble(centre.x) + ", " + formatDouble(centre.y) + ", " + formatDouble(centre.z) +
+                        formatNumber(centre.x) + ", " + formatNumber(centre.y) + ", " + formatNumber(centre.z) +
                         " m) lies outside OctoMap's key range: OctoMap addresses voxel indices -32768..32767 on "
-                        "each axis (+-" + formatDouble(kKeyOffset * map.model().resolution) + " m at this resolution)");
+                        "each axis (+-" + formatNumber(kKeyOffset * map.model().resolution) + " m at this resolution)");
           }
           entries.push_back(entryCode(uint32_t(vx + kKeyOffset), uint32_t(vy + kKeyOffset), uint32_t(vz + kKeyOffset),
                                       value >= threshold));
@@ -370,7 +364,7 @@ void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
   header += "# written by Voxen: occupied and free voxels only, as OctoMap's maximum-likelihood binary tree\n";
   header += "id OcTree\n";
   header += "size " + std::to_string(writer.nodes()) + "\n";
-  header += "res " + formatDouble(map.model().resolution) + "\n";
+  header += "res " + formatNumber(map.model().resolution) + "\n";
   header += "data\n";
 
   detail::AtomicFileWriter out(path, "OctoMap");
@@ -420,8 +414,8 @@ OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyMod
   // clamp, as OctoMap's own readBinary does.
   const float occupiedValue = model.clampMax, freeValue = model.clampMin;
   if (map.classify(occupiedValue) != VoxelClass::Occupied || map.classify(freeValue) != VoxelClass::Free)
-    throw Error(where + ": the occupancy model's clamps [" + formatDouble(model.clampMin) + ", " +
-                formatDouble(model.clampMax) + "] must lie on either side of its occupancy threshold");
+    throw Error(where + ": the occupancy model's clamps [" + formatNumber(model.clampMin) + ", " +
+                formatNumber(model.clampMax) + "] must lie on either side of its occupancy threshold");
   for (const Leaf& leaf : leaves) {
     const VoxelCoord low{int32_t(leaf.key[0]) - kKeyOffset, int32_t(leaf.key[1]) - kKeyOffset,
                          int32_t(leaf.key[2]) - kKeyOffset};

@@ -9,22 +9,12 @@
 
 namespace voxen {
 
-namespace {
-
-std::string shortest(double v) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), v);
-  return std::string(buffer, result.ptr);
-}
-
-}  // namespace
-
 void OccupancyModel::validate() const {
   auto fail = [](const std::string& field, const std::string& why) { throw Error("occupancy model: " + field + " " + why); };
   // Below 0.1 mm or above 1 km the voxel coordinates of ordinary scenes overflow or a map
   // is one voxel: both are mistakes (a unit error, a typo), not maps.
   if (!(resolution >= kMinResolution && resolution <= kMaxResolution))
-    fail("resolution", "must be between 0.0001 and 1000 metres (got " + shortest(resolution) + ")");
+    fail("resolution", "must be between 0.0001 and 1000 metres (got " + formatNumber(resolution) + ")");
   if (regionSize < 4 || regionSize > 128) fail("region size", "must be between 4 and 128 voxels");
   if (!(hitProbability > 0.5f && hitProbability < 1.0f)) fail("hit probability", "must be in (0.5, 1)");
   if (!(missProbability > 0.0f && missProbability < 0.5f)) fail("miss probability", "must be in (0, 0.5)");

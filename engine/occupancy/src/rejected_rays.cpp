@@ -4,22 +4,14 @@
 
 #include <glm/geometric.hpp>
 
+#include "voxen/host/error.hpp"
+
 namespace voxen {
-
-namespace {
-
-std::string numberText(double v) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), v);
-  return std::string(buffer, result.ptr);
-}
-
-}  // namespace
 
 std::string pointText(const glm::dvec3& p) {
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "(" + temporary.
   std::string text = "(";
-  text.append(numberText(p.x)).append(", ").append(numberText(p.y)).append(", ").append(numberText(p.z)).append(")");
+  text.append(formatNumber(p.x)).append(", ").append(formatNumber(p.y)).append(", ").append(formatNumber(p.z)).append(")");
   return text;
 }
 
@@ -33,7 +25,7 @@ std::string rayTooLongMessage(uint64_t index, const Ray& ray, uint64_t regions, 
   std::string text = "ray ";
   text.append(std::to_string(index)).append(" (origin ").append(pointText(ray.origin));
   text.append(", sample ").append(pointText(ray.sample)).append(", ");
-  text.append(numberText(glm::length(ray.sample - ray.origin))).append(" m long) crosses ");
+  text.append(formatNumber(glm::length(ray.sample - ray.origin))).append(" m long) crosses ");
   text.append(std::to_string(regions)).append(" regions but ").append(what).append(" ");
   text.append(std::to_string(capacity)).append(": ").append(hint);
   return text;

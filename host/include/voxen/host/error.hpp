@@ -39,6 +39,9 @@ const char* vkResultName(VkResult result);
 
 [[noreturn]] void throwVkError(VkResult result, const char* expression, const char* file, int line);
 
+// The shortest text that reads back as the same double (for numbers in error messages).
+std::string formatNumber(double value);
+
 inline void checkVk(VkResult result, const char* expression, const char* file, int line) {
   if (result != VK_SUCCESS) throwVkError(result, expression, file, line);
 }
