@@ -28,6 +28,8 @@ using namespace voxen;
 
 namespace {
 
+using vt::loadError;
+
 using vt::crc32Of;
 using vt::patch32;
 using vt::read32;
@@ -121,15 +123,6 @@ void requireSameMap(const OccupancyMap& a, const OccupancyMap& b) {
       CHECK(ra.layers[id] == rb->layers[id]);
     }
   }
-}
-
-std::string loadError(const std::filesystem::path& path) {
-  try {
-    loadMap(path);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
 }
 
 std::string infoError(const std::filesystem::path& path) {

@@ -19,14 +19,7 @@ using namespace voxen;
 
 namespace {
 
-std::string loadError(const std::filesystem::path& path) {
-  try {
-    loadMap(path);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using vt::loadError;
 
 // The digest the version 1 build computed (tests/data/map_v1/README.md): FNV-1a over the
 // regions in key order, each its key, occupancy, mean, traversal, hits, misses, touch time.

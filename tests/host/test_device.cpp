@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <sys/wait.h>
 
+#include "support/validation_probe.hpp"
 #include "support/gpu_fixture.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
@@ -183,16 +184,7 @@ TEST_CASE("Buffer::range checks its bounds", "[device][memory]") {
 namespace {
 // Creates a raw buffer of size 0, which the validation layer reports as
 // VUID-VkBufferCreateInfo-size-00912; destroys it if the driver made one anyway.
-void createInvalidBuffer() {
-  const VkDevice device = vt::gpu().device.handle();
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = 0;
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VkBuffer buffer = VK_NULL_HANDLE;
-  vkCreateBuffer(device, &info, nullptr, &buffer);
-  if (buffer != VK_NULL_HANDLE) vkDestroyBuffer(device, buffer, nullptr);
-}
+void createInvalidBuffer() { vt::createZeroSizeBuffer(vt::gpu().device.handle()); }
 }  // namespace
 
 TEST_CASE("Validation messages reach the test recorder", "[device][validation]") {

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/validation_probe.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/host/log.hpp"
@@ -112,18 +113,6 @@ std::string probeShader(bool broken) {
   return std::string("#version 460\n") +                          // 1
          "layout(local_size_x = 1) in;\n" +                        // 2
          (broken ? "void main() { uint x = ; }\n" : "void main() { uint x = 1u; }\n");  // 3
-}
-
-// A raw buffer of size 0, which the validation layer reports as
-// VUID-VkBufferCreateInfo-size-00912 (and does not pass on to the driver).
-void createZeroSizeBuffer(VkDevice device) {
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = 0;
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VkBuffer buffer = VK_NULL_HANDLE;
-  vkCreateBuffer(device, &info, nullptr, &buffer);
-  if (buffer != VK_NULL_HANDLE) vkDestroyBuffer(device, buffer, nullptr);
 }
 
 }  // namespace
@@ -234,7 +223,7 @@ TEST_CASE("A validation message of a Device without onValidationMessage reaches 
   // shared device reports to, so the validation listener in main.cpp is not involved.
   CapturedLog log;  // outlives the device, whose teardown could report too
   voxen::Device device(voxen::DeviceOptions{.validation = true});
-  createZeroSizeBuffer(device.handle());
+  vt::createZeroSizeBuffer(device.handle());
   CHECK(device.validationMessageCount() >= 1);
 
   const auto message = log.find("VUID-VkBufferCreateInfo-size-00912");

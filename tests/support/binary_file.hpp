@@ -1,13 +1,18 @@
 #pragma once
-// Whole binary files as byte vectors, and the little-endian patching and CRC32 that tests of
-// damaged files need (written out here so that the tests do not trust the code under test).
+// Whole binary files as byte vectors, the little-endian patching and CRC32 that tests of
+// damaged files need (written out here so that the tests do not trust the code under test),
+// and the error a damaged map file gives.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
 #include <vector>
+
+#include "voxen/host/error.hpp"
+#include "voxen/map/map_file.hpp"
 
 namespace vt {
 
@@ -40,6 +45,16 @@ inline uint32_t crc32Of(const uint8_t* data, size_t bytes) {
     for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
   }
   return ~c;
+}
+
+// The message of the Error that loading a map file throws, or "<no error>".
+inline std::string loadError(const std::filesystem::path& path) {
+  try {
+    voxen::loadMap(path);
+  } catch (const voxen::Error& e) {
+    return e.what();
+  }
+  return "<no error>";
 }
 
 }  // namespace vt
