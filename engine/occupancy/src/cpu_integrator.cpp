@@ -49,9 +49,72 @@ float sampleEnterT(const PreparedRay& r) {
   return std::clamp(t, 0.0f, 1.0f);
 }
 
+// One ray's updates, shared by both orders so that they differ only in when each is applied.
+class RayUpdates {
+ public:
+  RayUpdates(OccupancyMap& map, IntegrationStats& stats)
+      : access_(map), model_(map.model()), layers_(map.layers()), stats_(stats), hit_(model_.hitValue()),
+        miss_(model_.missValue()), threshold_(model_.thresholdValue()) {}
+
+  // t at which the walk enters the first voxel occupied in the map as it is now (INFINITY
+  // when there is none): the ray stops before it.
+  float stopPoint(const PreparedRay& r) {
+    float stopAt = INFINITY;
+    walkSegment(r, 0, 1, false, [&](const VoxelCoord& v, float tEnter, float) {
+      if (stopAt == INFINITY && isObserved(access_.peek(v)) && access_.peek(v) >= threshold_) stopAt = tEnter;
+    });
+    return stopAt;
+  }
+
+  void misses(const PreparedRay& r, float stopAt, bool reverse) {
+    const float length = rayLength(r);
+    walkSegment(r, 0, 1, reverse, [&](const VoxelCoord& v, float tEnter, float tExit) {
+      if (!(tEnter < stopAt)) return;
+      const bool isSample = v == r.end;
+      if (isSample && (r.flags & (kSampleHit | kSkipSample))) return;
+      if (!isSample && v == r.start && (r.flags & kSkipOrigin)) return;
+      auto [region, index] = access_.at(v);
+      region->occupancy()[index] = updatedValue(region->occupancy()[index], miss_, model_.clampMin, model_.clampMax);
+      if (layers_ & kLayerHitMiss) ++region->hitMiss()[index].misses;
+      if (layers_ & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, tExit, length);
+      touch(*region, index, r);
+      ++stats_.voxelUpdates;
+    });
+  }
+
+  void hit(const PreparedRay& r, float stopAt) {
+    if (!(r.flags & kSampleHit)) return;
+    const float tEnter = sampleEnterT(r);
+    if (tEnter > stopAt) return;  // an occupied sample voxel still gets its hit
+    auto [region, index] = access_.at(r.end);
+    region->occupancy()[index] = updatedValue(region->occupancy()[index], hit_, model_.clampMin, model_.clampMax);
+    if (layers_ & kLayerHitMiss) ++region->hitMiss()[index].hits;
+    if (layers_ & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, 1.0f, rayLength(r));
+    if (layers_ & kLayerVoxelMean) {
+      VoxelMean& mean = region->mean()[index];
+      ++mean.count;
+      for (int a = 0; a < 3; ++a) mean.sum[a] += (r.meanPacked >> (10 * a)) & 1023u;
+    }
+    touch(*region, index, r);
+    ++stats_.voxelUpdates;
+  }
+
+ private:
+  void touch(Region& region, uint32_t index, const PreparedRay& r) {
+    if (layers_ & kLayerTouchTime) region.touchTime()[index] = std::max(region.touchTime()[index], r.touchTime);
+  }
+
+  VoxelAccess access_;
+  const OccupancyModel& model_;
+  uint32_t layers_;
+  IntegrationStats& stats_;
+  float hit_, miss_, threshold_;
+};
+
 }  // namespace
 
-CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options) : map_(map), options_(options) {}
+CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options, CpuUpdateOrder order)
+    : map_(map), options_(options), order_(order) {}
 
 // A ray crossing more regions than the map may hold would fail part way; refuse it before
 // walking, naming it (the GPU integrator does the same against its cache's slots).
@@ -62,77 +125,51 @@ void CpuIntegrator::checkRegionBudget(const PreparedRay& r, uint64_t index, cons
                                   map_.regionLimitHint().empty() ? "raise the map's region limit" : map_.regionLimitHint()));
 }
 
-void CpuIntegrator::integrate(std::span<const Ray> rays) {
-  if (rays.empty()) return;
-  if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
-  timeOriginSet_ = true;
-  const OccupancyModel& model = map_.model();
-  const uint32_t layers = map_.layers();
-  const float hit = model.hitValue(), miss = model.missValue(), threshold = model.thresholdValue();
-  const bool reverse = !(options_.flags & kRayForwardWalk);
-  const bool stopOnOccupied = options_.flags & kRayStopOnFirstOccupied;
-
-  // Rays that cannot be walked are skipped and counted before anything is allocated for
-  // them, exactly as the GPU integrator does.
+// Rays that cannot be walked are skipped and counted before anything is allocated for
+// them, exactly as the GPU integrator does; a ray too long for the map's budget fails the
+// batch before any of it is applied.
+std::vector<PreparedRay> CpuIntegrator::prepareBatch(std::span<const Ray> rays) {
   std::vector<PreparedRay> prepared;
   prepared.reserve(rays.size());
   for (size_t i = 0; i < rays.size(); ++i) {
-    const RayFault fault = checkRay(rays[i], model, options_);
+    const RayFault fault = checkRay(rays[i], map_.model(), options_);
     if (fault != RayFault::None) {
       noteRejectedRay(stats_, raysSeen_ + i, rays[i], fault);
       continue;
     }
     bool clipped = false;
-    prepared.push_back(prepareRay(rays[i], model, options_, &clipped));
+    prepared.push_back(prepareRay(rays[i], map_.model(), options_, &clipped));
     stats_.clippedRays += clipped;
     checkRegionBudget(prepared.back(), raysSeen_ + i, rays[i]);
   }
   raysSeen_ += rays.size();
+  return prepared;
+}
 
-  // Stop points are judged on the map as it was before this batch.
-  std::vector<float> stopAt(prepared.size(), INFINITY);
-  VoxelAccess access(map_);
-  if (stopOnOccupied)
-    for (size_t i = 0; i < prepared.size(); ++i)
-      walkSegment(prepared[i], 0, 1, false, [&](const VoxelCoord& v, float tEnter, float) {
-        if (stopAt[i] == INFINITY && isObserved(access.peek(v)) && access.peek(v) >= threshold) stopAt[i] = tEnter;
-      });
+void CpuIntegrator::integrate(std::span<const Ray> rays) {
+  if (rays.empty()) return;
+  if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
+  timeOriginSet_ = true;
+  const bool reverse = !(options_.flags & kRayForwardWalk);
+  const bool stopOnOccupied = options_.flags & kRayStopOnFirstOccupied;
+  const std::vector<PreparedRay> prepared = prepareBatch(rays);
+  RayUpdates updates(map_, stats_);
 
-  auto touch = [&](Region& region, uint32_t index, const PreparedRay& r) {
-    if (layers & kLayerTouchTime) region.touchTime()[index] = std::max(region.touchTime()[index], r.touchTime);
-  };
-  for (size_t i = 0; i < prepared.size(); ++i) {
-    const PreparedRay& r = prepared[i];
-    const float length = rayLength(r);
-    walkSegment(r, 0, 1, reverse, [&](const VoxelCoord& v, float tEnter, float tExit) {
-      if (!(tEnter < stopAt[i])) return;
-      const bool isSample = v == r.end;
-      if (isSample && (r.flags & (kSampleHit | kSkipSample))) return;
-      if (!isSample && v == r.start && (r.flags & kSkipOrigin)) return;
-      auto [region, index] = access.at(v);
-      region->occupancy()[index] = updatedValue(region->occupancy()[index], miss, model.clampMin, model.clampMax);
-      if (layers & kLayerHitMiss) ++region->hitMiss()[index].misses;
-      if (layers & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, tExit, length);
-      touch(*region, index, r);
-      ++stats_.voxelUpdates;
-    });
-  }
-  for (size_t i = 0; i < prepared.size(); ++i) {
-    const PreparedRay& r = prepared[i];
-    if (!(r.flags & kSampleHit)) continue;
-    const float tEnter = sampleEnterT(r);
-    if (tEnter > stopAt[i]) continue;  // an occupied sample voxel still gets its hit
-    auto [region, index] = access.at(r.end);
-    region->occupancy()[index] = updatedValue(region->occupancy()[index], hit, model.clampMin, model.clampMax);
-    if (layers & kLayerHitMiss) ++region->hitMiss()[index].hits;
-    if (layers & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, 1.0f, rayLength(r));
-    if (layers & kLayerVoxelMean) {
-      VoxelMean& mean = region->mean()[index];
-      ++mean.count;
-      for (int a = 0; a < 3; ++a) mean.sum[a] += (r.meanPacked >> (10 * a)) & 1023u;
+  if (order_ == CpuUpdateOrder::Sequential) {
+    // Each ray sees the map its predecessors left: stop point, misses, then its hit.
+    for (const PreparedRay& r : prepared) {
+      const float stopAt = stopOnOccupied ? updates.stopPoint(r) : INFINITY;
+      updates.misses(r, stopAt, reverse);
+      updates.hit(r, stopAt);
     }
-    touch(*region, index, r);
-    ++stats_.voxelUpdates;
+  } else {
+    // The GPU's order: stop points judged on the map before this batch, then all misses,
+    // then all hits.
+    std::vector<float> stopAt(prepared.size(), INFINITY);
+    if (stopOnOccupied)
+      for (size_t i = 0; i < prepared.size(); ++i) stopAt[i] = updates.stopPoint(prepared[i]);
+    for (size_t i = 0; i < prepared.size(); ++i) updates.misses(prepared[i], stopAt[i], reverse);
+    for (size_t i = 0; i < prepared.size(); ++i) updates.hit(prepared[i], stopAt[i]);
   }
   stats_.rays += prepared.size();
   ++stats_.batches;

@@ -1,9 +1,20 @@
 #pragma once
 // The single-threaded CPU reference integrator: the same model and the same voxel walk as
-// the GPU path, used by the tests and by `voxen map --cpu`. A batch is integrated as the GPU
-// does it: "stop on first occupied" judged against the map before the batch, then every
-// miss, then every hit, so a hit is never eroded by the misses of its own batch.
+// the GPU path, used by the tests and by `voxen map --cpu`. It applies a batch in one of two
+// orders (CpuUpdateOrder):
+//
+// - TwoPhase (the default, what the GPU does): "stop on first occupied" judged against the
+//   map before the batch, then every miss of the batch, then every hit, so a hit is never
+//   eroded by the misses of its own batch. The GPU tests compare against this bit for bit.
+// - Sequential (what OHM and OctoMap do): ray after ray in input order, each ray's misses
+//   along its walk and then its hit, its stop point judged on the map as the rays before it
+//   left it. This is the map-fidelity reference (`voxen map --cpu-sequential`, the Jaccard
+//   column of `voxen bench map`). With one ray per batch the two orders give the same map.
+//
+// Both orders use the same walk, flags and clamped update (updatedValue); every update is
+// clamped as it is applied.
 #include <span>
+#include <vector>
 
 #include "voxen/occupancy/integration_stats.hpp"
 #include "voxen/map/map.hpp"
@@ -13,17 +24,22 @@ namespace voxen {
 
 struct PreparedRay;
 
+enum class CpuUpdateOrder { TwoPhase, Sequential };
+
 class CpuIntegrator {
  public:
-  CpuIntegrator(OccupancyMap& map, IntegrationOptions options = {});
+  CpuIntegrator(OccupancyMap& map, IntegrationOptions options = {}, CpuUpdateOrder order = CpuUpdateOrder::TwoPhase);
   void integrate(std::span<const Ray> rays);
   const IntegrationStats& stats() const { return stats_; }
+  CpuUpdateOrder order() const { return order_; }
 
  private:
   void checkRegionBudget(const PreparedRay& r, uint64_t index, const Ray& ray) const;
+  std::vector<PreparedRay> prepareBatch(std::span<const Ray> rays);
 
   OccupancyMap& map_;
   IntegrationOptions options_;
+  CpuUpdateOrder order_;
   IntegrationStats stats_;
   uint64_t raysSeen_ = 0;  // rays passed so far, rejected ones included (their index base)
   bool timeOriginSet_ = false;

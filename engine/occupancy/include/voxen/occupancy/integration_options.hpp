@@ -14,7 +14,8 @@ enum RayFlag : uint32_t {
   kRayExcludeSample = 1u << 2,         // leave the sample voxel alone
   // Stop before the first voxel that was occupied when the batch began (judged on the map
   // before the batch, so the result does not depend on ray order); a sample voxel that is
-  // that voxel still gets its hit.
+  // that voxel still gets its hit. The CPU's sequential order (CpuUpdateOrder::Sequential)
+  // judges it on the map as the rays before this one left it.
   kRayStopOnFirstOccupied = 1u << 3,
   kRayForwardWalk = 1u << 4,           // walk sensor towards sample (default: reverse)
 };
