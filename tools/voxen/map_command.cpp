@@ -1,5 +1,6 @@
 // `voxen map`: a point cloud (plus trajectory) or a ray cloud to an occupancy map file, on
-// the GPU (or with --cpu, the CPU reference), with progress and a summary.
+// the GPU (or with --cpu, the CPU reference in the GPU's order; with --cpu-sequential, the
+// CPU reference ray after ray, as OHM and OctoMap do), with progress and a summary.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -36,7 +37,7 @@ struct MapArgs {
   uint32_t layers = 0;
   IntegrationOptions integration;
   GpuIntegratorOptions gpu;
-  bool cpu = false, quiet = false;
+  bool cpu = false, cpuSequential = false, quiet = false;
   bool allowEmpty = false;  // write the map even when no ray made it into it
 
   OccupancyModel model() const {
@@ -119,7 +120,13 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
           "gets the rest of)")
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
-  command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU");
+  auto* cpu = command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU (the GPU's update order)");
+  command
+      .add_flag("--cpu-sequential", args.cpuSequential,
+                "map with the CPU reference in sequential order instead of the GPU: each ray's misses, then its "
+                "hit, ray after ray in input order (as OHM and OctoMap do; the GPU and --cpu apply a batch's "
+                "misses before its hits)")
+      ->excludes(cpu);
   command.add_flag("--quiet", args.quiet, "no progress or settings on stderr");
   command.add_flag("--allow-empty", args.allowEmpty, "write the (empty) map and succeed when the cloud gives no rays");
 }
@@ -135,7 +142,7 @@ class Integrator {
 
 class CpuRun : public Integrator {
  public:
-  CpuRun(OccupancyMap& map, IntegrationOptions options) : cpu_(map, options) {}
+  CpuRun(OccupancyMap& map, IntegrationOptions options, CpuUpdateOrder order) : cpu_(map, options, order) {}
   void integrate(std::span<const Ray> rays) override { cpu_.integrate(rays); }
   void finish() override {}
   const IntegrationStats& stats() const override { return cpu_.stats(); }
@@ -167,7 +174,7 @@ class GpuRun : public Integrator {
 // driver such as lavapipe the cache is host memory too): checked here, before anything runs.
 uint64_t hostMapBudget(const CommonOptions& options, const MapArgs& args) {
   const uint64_t budget = options.memoryBudgetBytes();
-  const uint64_t cache = args.cpu ? 0 : args.gpu.cacheBytes;
+  const uint64_t cache = args.cpu || args.cpuSequential ? 0 : args.gpu.cacheBytes;
   if (cache >= budget)
     throw UsageError("--gpu-cache-mb " + std::to_string(cache >> 20) + " leaves nothing of the memory budget of " +
                      std::to_string(budget >> 20) + " MB for the map: lower --gpu-cache-mb or raise --memory-budget");
@@ -190,14 +197,16 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
                                                            (args.integration.maxRange > 0.0 ? "" : " or set --max-range"));
   std::unique_ptr<Integrator> integrator;
   GpuRun* gpuRun = nullptr;
-  if (args.cpu) {
-    integrator = std::make_unique<CpuRun>(map, args.integration);
+  if (args.cpu || args.cpuSequential) {
+    integrator = std::make_unique<CpuRun>(map, args.integration,
+                                          args.cpuSequential ? CpuUpdateOrder::Sequential : CpuUpdateOrder::TwoPhase);
   } else {
     auto run = std::make_unique<GpuRun>(options, map, args);
     gpuRun = run.get();
     integrator = std::move(run);
   }
-  const std::string device = gpuRun ? gpuRun->device().info().name : "CPU reference";
+  const std::string device = gpuRun ? gpuRun->device().info().name
+                                    : args.cpuSequential ? "CPU reference (sequential)" : "CPU reference";
   if (!args.quiet && !options.json)
     std::fprintf(stderr,
                  "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
@@ -209,6 +218,10 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
   std::vector<Ray> rays;
   const size_t chunk = std::max<size_t>(args.gpu.maxRaysPerBatch, 4096);
+  // The rays applied together in one order: the GPU cuts its input into --batch-size
+  // batches, the CPU reference takes each chunk read as one batch, and the sequential order
+  // applies ray after ray (the same map as batches of one ray).
+  const uint64_t batchSize = gpuRun ? args.gpu.maxRaysPerBatch : args.cpuSequential ? 1 : chunk;
   for (;;) {
     rays.clear();
     if (reader.read(rays, chunk) == 0) break;
@@ -246,6 +259,8 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
                {"wall_s", rounded(wall, 4)},
                {"rays_per_s", rounded(raysPerSecond, 1)},
                {"device", device},
+               {"batch_size", batchSize},
+               {"update_order", args.cpuSequential ? "sequential" : "two-phase"},
                {"output", args.output}});
   } else {
     std::printf("%s\n", reader.summary().c_str());
