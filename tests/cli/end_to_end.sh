@@ -31,6 +31,24 @@ gpu_occ=$(json_number occupied_voxels gpu.json)
 cpu_occ=$(json_number occupied_voxels cpu.json)
 diff=$(( gpu_occ > cpu_occ ? gpu_occ - cpu_occ : cpu_occ - gpu_occ ))
 [ $(( diff * 200 )) -le "$cpu_occ" ] || fail "occupied voxels differ by more than 0.5%: GPU $gpu_occ, CPU $cpu_occ"
+# The sequential CPU order maps the same rays; the summaries say which batch size and order ran.
+"$voxen" map --cloud run.ply --trajectory run.txt --output seq.vxm --json --quiet --cpu-sequential --batch-size 5000 > seq.json
+[ "$(json_number rays seq.json)" = "$(json_number rays cpu.json)" ] || fail "--cpu-sequential mapped another ray count"
+[ "$(json_number voxel_updates seq.json)" = "$(json_number voxel_updates cpu.json)" ] || fail "--cpu-sequential: other update count"
+[ "$(json_number batch_size gpu.json)" = 131072 ] || fail "GPU summary: batch_size: $(cat gpu.json)"
+[ "$(json_number batch_size seq.json)" = 1 ] || fail "sequential summary: batch_size: $(cat seq.json)"
+grep -q '"update_order":"sequential"' seq.json || fail "sequential summary: update_order: $(cat seq.json)"
+grep -q '"update_order":"two-phase"' cpu.json || fail "CPU summary: update_order: $(cat cpu.json)"
+if "$voxen" map --cloud run.ply --trajectory run.txt --output seq.vxm --quiet --cpu --cpu-sequential 2> both.err; then
+  fail "--cpu with --cpu-sequential was accepted"
+fi
+# bench map compares the GPU map with the sequential order: its Jaccard index is in the summary.
+"$voxen" bench map --rays 65536 --resolution 0.25 --repeat 1 --json > bench.json
+for key in class_agreement occupied_jaccard_vs_sequential occupied_union_vs_sequential sequential_rays_per_s batch_size; do
+  [ -n "$(json_number $key bench.json)" ] || fail "bench map summary lacks $key: $(cat bench.json)"
+done
+awk -v j="$(json_number occupied_jaccard_vs_sequential bench.json)" 'BEGIN { exit !(j > 0.5 && j <= 1) }' ||
+  fail "bench map: implausible Jaccard index: $(cat bench.json)"
 
 # Model and layer flags reach the map file; a maximum range clips rays.
 "$voxen" map --cloud run.ply --trajectory run.txt --output layers.vxm --json --quiet --model octomap --clamp -1.5 3 \

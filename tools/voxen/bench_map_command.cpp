@@ -1,5 +1,9 @@
 // `voxen bench map`: occupancy integration of a synthetic 64 x 1024 lidar run on the GPU
 // path and with the CPU reference in the same run, at 0.1 m and 0.25 m (or --resolution).
+// Beside the CPU reference in the GPU's order (misses before hits per batch) it runs the
+// sequential CPU order (each ray's misses then its hit, as OHM and OctoMap do) and reports
+// the Jaccard index of the GPU map's occupied voxels against that map: how far batching
+// moves the surfaces from the sequential result.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +18,7 @@
 #include "text_format.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/map/map_overlap.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 #include "voxen/host/error.hpp"
@@ -27,12 +32,13 @@ namespace {
 
 struct BenchRun {
   double resolution = 0;
-  double gpuSeconds = 0, cpuSeconds = 0;  // medians over the repetitions
-  std::vector<double> gpuTimes, cpuTimes, ratios;  // every repetition; ratios: GPU over CPU
+  double gpuSeconds = 0, cpuSeconds = 0, sequentialSeconds = 0;  // medians over the repetitions
+  std::vector<double> gpuTimes, cpuTimes, sequentialTimes, ratios;  // every repetition; ratios: GPU over CPU
   double medianRatio = 0;
   double hostPrepSeconds = 0;  // of gpuSeconds: preparing and queueing batches on the host
-  IntegrationStats gpu, cpu;
-  double classAgreement = 0;  // fraction of observed voxels with the same class
+  IntegrationStats gpu, cpu, sequential;
+  double classAgreement = 0;  // fraction of observed voxels with the same class (GPU and CPU, same order)
+  OccupiedOverlap overSequential;  // occupied voxels of the GPU map against the sequential CPU map
   std::string profile;
 };
 
@@ -131,9 +137,21 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       run.ratios.push_back(run.gpuTimes.back() / run.cpuTimes.back());
       run.cpu = cpu.stats();
       if (rep + 1 == repeat) run.classAgreement = classAgreement(gpuMap, cpuMap);
+      cpuMap = OccupancyMap(model);  // free it before the sequential map grows
+      // The sequential map does not depend on how the rays are cut into calls; the same
+      // batches as above keep its prepared rays as small as the two-phase run's.
+      OccupancyMap sequentialMap(model);
+      start = Clock::now();
+      CpuIntegrator sequential(sequentialMap, {}, CpuUpdateOrder::Sequential);
+      for (size_t i = 0; i < rays.size(); i += batch)
+        sequential.integrate(std::span<const Ray>(rays).subspan(i, std::min<size_t>(batch, rays.size() - i)));
+      run.sequentialTimes.push_back(secondsSince(start));
+      run.sequential = sequential.stats();
+      if (rep + 1 == repeat) run.overSequential = occupiedJaccard(gpuMap, sequentialMap);
     }
     run.gpuSeconds = median(run.gpuTimes);
     run.cpuSeconds = median(run.cpuTimes);
+    run.sequentialSeconds = median(run.sequentialTimes);
     run.medianRatio = median(run.ratios);
     runs.push_back(run);
   }
@@ -149,6 +167,8 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"cpu_rays_per_s", rounded(rate(first.cpu.rays, first.cpuSeconds), 1)},
                     {"gpu_voxel_updates_per_s", rounded(rate(first.gpu.voxelUpdates, first.gpuSeconds), 1)},
                     {"cpu_voxel_updates_per_s", rounded(rate(first.cpu.voxelUpdates, first.cpuSeconds), 1)},
+                    {"sequential_rays_per_s", rounded(rate(first.sequential.rays, first.sequentialSeconds), 1)},
+                    {"batch_size", batch},
                     {"runs", Json::array()}};
     for (const BenchRun& r : runs)
       summary["runs"].push_back({{"resolution", r.resolution},
@@ -161,26 +181,45 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                                  {"voxel_updates", r.gpu.voxelUpdates},
                                  {"dropped_updates", r.gpu.droppedUpdates},
                                  {"class_agreement", rounded(r.classAgreement, 6)},
+                                 {"sequential_s", rounded(r.sequentialSeconds, 4)},
+                                 {"sequential_rays_per_s", rounded(rate(r.sequential.rays, r.sequentialSeconds), 1)},
+                                 {"sequential_voxel_updates_per_s",
+                                  rounded(rate(r.sequential.voxelUpdates, r.sequentialSeconds), 1)},
+                                 {"occupied_jaccard_vs_sequential", rounded(r.overSequential.jaccard(), 6)},
+                                 {"occupied_intersection_vs_sequential", r.overSequential.intersection},
+                                 {"occupied_union_vs_sequential", r.overSequential.unionCount},
                                  {"host_prep_s", rounded(r.hostPrepSeconds, 4)},
                                  {"repeat", r.gpuTimes.size()},
                                  {"gpu_s_all", secondsList(r.gpuTimes)},
                                  {"cpu_s_all", secondsList(r.cpuTimes)},
+                                 {"sequential_s_all", secondsList(r.sequentialTimes)},
                                  {"gpu_over_cpu_median", rounded(r.medianRatio, 4)}});
     printJson(summary);
     return 0;
   }
-  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays; medians of %d repetitions\n\n",
+  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays, batches of %s; medians of %d "
+              "repetitions\n\n",
               device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
-              withCommas(rays.size()).c_str(), repeat);
-  std::printf("%-10s %-14s %10s %14s %18s %10s %10s\n", "resolution", "path", "seconds", "rays/s", "voxel updates/s",
-              "dropped", "agreement");
+              withCommas(rays.size()).c_str(), withCommas(batch).c_str(), repeat);
+  std::printf("%-10s %-15s %10s %14s %18s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s", "voxel updates/s",
+              "dropped", "agreement", "jaccard");
   for (const BenchRun& r : runs) {
-    std::printf("%-10.3g %-14s %10.3f %14.4g %18.4g %10llu %9.4f%%\n", r.resolution, "GPU (Voxen)", r.gpuSeconds,
+    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10llu %9.4f%% %10.6f\n", r.resolution, "GPU (Voxen)", r.gpuSeconds,
                 rate(r.gpu.rays, r.gpuSeconds), rate(r.gpu.voxelUpdates, r.gpuSeconds),
-                (unsigned long long)r.gpu.droppedUpdates, r.classAgreement * 100.0);
-    std::printf("%-10.3g %-14s %10.3f %14.4g %18.4g %10s %10s\n", r.resolution, "CPU reference", r.cpuSeconds,
-                rate(r.cpu.rays, r.cpuSeconds), rate(r.cpu.voxelUpdates, r.cpuSeconds), "-", "-");
+                (unsigned long long)r.gpu.droppedUpdates, r.classAgreement * 100.0, r.overSequential.jaccard());
+    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10s %10s %10s\n", r.resolution, "CPU reference", r.cpuSeconds,
+                rate(r.cpu.rays, r.cpuSeconds), rate(r.cpu.voxelUpdates, r.cpuSeconds), "-", "-", "-");
+    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10s %10s %10s\n", r.resolution, "CPU sequential", r.sequentialSeconds,
+                rate(r.sequential.rays, r.sequentialSeconds), rate(r.sequential.voxelUpdates, r.sequentialSeconds), "-",
+                "-", "-");
   }
+  std::printf("\nagreement: observed voxels of the same class in the GPU map and the CPU reference (same order).\n"
+              "jaccard: occupied voxels of the GPU map against the CPU sequential map (each ray's misses, then its\n"
+              "hit, in input order, as OHM and OctoMap do), intersection over union:");
+  for (size_t i = 0; i < runs.size(); ++i)
+    std::printf("%s %.3g m: %s of %s", i ? ";" : "", runs[i].resolution, withCommas(runs[i].overSequential.intersection).c_str(),
+                withCommas(runs[i].overSequential.unionCount).c_str());
+  std::printf("\n");
   for (const BenchRun& r : runs) {
     std::printf("\nGPU time over CPU time at %.3g m: median %.3f, per repetition", r.resolution, r.medianRatio);
     for (double ratio : r.ratios) std::printf(" %.3f", ratio);
@@ -201,7 +240,9 @@ CommandRun setupBenchMap(CLI::App& command) {
       ->capture_default_str();
   command.add_option("--resolution", args->resolution, "voxel edge in metres (default: 0.1 and 0.25)")
       ->check(numberIn(kMinResolution, 100.0, "metres"));
-  command.add_option("--batch-size", args->batch, "rays per GPU batch")->check(integerIn(1, 1 << 24))->capture_default_str();
+  command.add_option("--batch-size", args->batch, "rays per GPU batch (and per CPU reference batch)")
+      ->check(integerIn(1, 1 << 24))
+      ->capture_default_str();
   command.add_option("--repeat", args->repeat, "repetitions per resolution (medians are reported)")
       ->check(integerIn(1, 100))
       ->capture_default_str();
@@ -210,6 +251,6 @@ CommandRun setupBenchMap(CLI::App& command) {
 
 }  // namespace
 
-static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference", &setupBenchMap};
+static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference in its order and in sequential order", &setupBenchMap};
 
 }  // namespace voxen::cli
