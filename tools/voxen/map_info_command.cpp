@@ -100,7 +100,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   std::printf("  %-22s %g (log-odds %+.4f)\n", "occupancy threshold", m.occupancyThreshold, m.thresholdValue());
   std::printf("  %-22s [%g, %g] log-odds\n", "clamp", m.clampMin, m.clampMax);
   std::printf("layers:                  %s (mask 0x%x, %llu bytes per voxel)\n", layerNames(info.layers).c_str(), info.layers,
-              (unsigned long long)bytesPerVoxel(info.layers));
+              (unsigned long long)info.layout.bytesPerVoxel());
   printLayerTable(info.layout);
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %zu\n", info.regions.size());
