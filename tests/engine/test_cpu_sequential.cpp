@@ -1,4 +1,4 @@
-// The CPU reference's sequential order (CpuUpdateOrder::Sequential: ray after ray, each
+// The CPU reference's sequential order (UpdateOrder::Sequential: ray after ray, each
 // ray's misses then its hit, every update clamped) against hand-computed values, and against
 // the two-phase order fed one ray per batch, where the two orders must agree bit for bit.
 #include <catch2/catch.hpp>
@@ -37,10 +37,11 @@ float applied(float value, std::initializer_list<float> deltas, const OccupancyM
   return value;
 }
 
-OccupancyMap integrated(const std::vector<Ray>& rays, CpuUpdateOrder order, IntegrationOptions options = {},
+OccupancyMap integrated(const std::vector<Ray>& rays, UpdateOrder order, IntegrationOptions options = {},
                         OccupancyModel model = strongMissModel(), uint32_t layers = 0, size_t batch = SIZE_MAX) {
   OccupancyMap map(model, layers);
-  CpuIntegrator cpu(map, options, order);
+  options.order = order;
+  CpuIntegrator cpu(map, options);
   for (size_t i = 0; i < rays.size(); i += batch)
     cpu.integrate(std::span<const Ray>(rays).subspan(i, std::min(batch, rays.size() - i)));
   return map;
@@ -56,7 +57,7 @@ TEST_CASE("Sequential order: a hit crossed by later rays ends free; two-phase in
 
   // Sequential: hit first (2.197), then five misses with clamping at every step:
   // 1.350, 0.503, -0.344, -1.191, then -2.038 clamped to -2.
-  const OccupancyMap sequential = integrated(hitThenCrossed(), CpuUpdateOrder::Sequential);
+  const OccupancyMap sequential = integrated(hitThenCrossed(), UpdateOrder::Sequential);
   const float expectedSequential = applied(kUnobserved, {hit, miss, miss, miss, miss, miss}, m);
   CHECK(expectedSequential == m.clampMin);
   CHECK(sequential.value(surface) == expectedSequential);
@@ -65,7 +66,7 @@ TEST_CASE("Sequential order: a hit crossed by later rays ends free; two-phase in
   // Two-phase (the GPU's order) in one batch: the five misses first (-0.847, -1.695, then
   // clamped at -2 three times), then the hit: -2 + 2.197 = 0.197, occupied. Clamping is
   // what makes the orders differ: unclamped, both would sum to the same value.
-  const OccupancyMap twoPhase = integrated(hitThenCrossed(), CpuUpdateOrder::TwoPhase);
+  const OccupancyMap twoPhase = integrated(hitThenCrossed(), UpdateOrder::TwoPhase);
   const float expectedTwoPhase = applied(kUnobserved, {miss, miss, miss, miss, miss, hit}, m);
   CHECK(expectedTwoPhase == Approx(m.clampMin + hit));
   CHECK(twoPhase.value(surface) == expectedTwoPhase);
@@ -85,14 +86,14 @@ TEST_CASE("Sequential order judges stop-on-occupied on the map the earlier rays 
   const IntegrationOptions stop{.flags = kRayStopOnFirstOccupied};
 
   // Ray 1 makes (5,0,0) occupied, so ray 2 stops before it: nothing at or past it changes.
-  const OccupancyMap sequential = integrated(rays, CpuUpdateOrder::Sequential, stop);
+  const OccupancyMap sequential = integrated(rays, UpdateOrder::Sequential, stop);
   CHECK(sequential.value({4, 0, 0}) == applied(kUnobserved, {m.missValue(), m.missValue()}, m));
   CHECK(sequential.value({5, 0, 0}) == applied(kUnobserved, {m.hitValue()}, m));
   CHECK(!isObserved(sequential.value({6, 0, 0})));
   CHECK(!isObserved(sequential.value({8, 0, 0})));
 
   // Two-phase in one batch judges on the empty map before the batch: ray 2 walks through.
-  const OccupancyMap twoPhase = integrated(rays, CpuUpdateOrder::TwoPhase, stop);
+  const OccupancyMap twoPhase = integrated(rays, UpdateOrder::TwoPhase, stop);
   CHECK(twoPhase.value({6, 0, 0}) == applied(kUnobserved, {m.missValue()}, m));
   CHECK(twoPhase.value({8, 0, 0}) == applied(kUnobserved, {m.hitValue()}, m));
 }
@@ -146,14 +147,14 @@ TEST_CASE("With one ray per batch the two-phase order equals the sequential orde
     for (double maxRange : {0.0, 1.5}) {
       const IntegrationOptions options{.flags = flags, .maxRange = maxRange};
       INFO("flags " << flags << ", max range " << maxRange);
-      const OccupancyMap sequential = integrated(rays, CpuUpdateOrder::Sequential, options, model, layers);
-      const OccupancyMap onePerBatch = integrated(rays, CpuUpdateOrder::TwoPhase, options, model, layers, 1);
+      const OccupancyMap sequential = integrated(rays, UpdateOrder::Sequential, options, model, layers);
+      const OccupancyMap onePerBatch = integrated(rays, UpdateOrder::TwoPhase, options, model, layers, 1);
       CHECK(sequential.counts().occupied + sequential.counts().free > 1000);
       CHECK(sameBits(sequential, onePerBatch));
       // Sequential results do not depend on how the rays are cut into batches.
-      CHECK(sameBits(sequential, integrated(rays, CpuUpdateOrder::Sequential, options, model, layers, 97)));
+      CHECK(sameBits(sequential, integrated(rays, UpdateOrder::Sequential, options, model, layers, 97)));
     }
   // And the orders do differ on whole batches (else the cross-check above proves little).
-  const OccupancyMap oneBatch = integrated(rays, CpuUpdateOrder::TwoPhase, {}, model, layers);
-  CHECK(!sameBits(integrated(rays, CpuUpdateOrder::Sequential, {}, model, layers), oneBatch));
+  const OccupancyMap oneBatch = integrated(rays, UpdateOrder::TwoPhase, {}, model, layers);
+  CHECK(!sameBits(integrated(rays, UpdateOrder::Sequential, {}, model, layers), oneBatch));
 }

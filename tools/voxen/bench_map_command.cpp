@@ -142,7 +142,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       // batches as above keep its prepared rays as small as the two-phase run's.
       OccupancyMap sequentialMap(model);
       start = Clock::now();
-      CpuIntegrator sequential(sequentialMap, {}, CpuUpdateOrder::Sequential);
+      CpuIntegrator sequential(sequentialMap, {.order = UpdateOrder::Sequential});
       for (size_t i = 0; i < rays.size(); i += batch)
         sequential.integrate(std::span<const Ray>(rays).subspan(i, std::min<size_t>(batch, rays.size() - i)));
       run.sequentialTimes.push_back(secondsSince(start));

@@ -142,7 +142,7 @@ class Integrator {
 
 class CpuRun : public Integrator {
  public:
-  CpuRun(OccupancyMap& map, IntegrationOptions options, CpuUpdateOrder order) : cpu_(map, options, order) {}
+  CpuRun(OccupancyMap& map, IntegrationOptions options) : cpu_(map, options) {}
   void integrate(std::span<const Ray> rays) override { cpu_.integrate(rays); }
   void finish() override {}
   const IntegrationStats& stats() const override { return cpu_.stats(); }
@@ -198,8 +198,9 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
   std::unique_ptr<Integrator> integrator;
   GpuRun* gpuRun = nullptr;
   if (args.cpu || args.cpuSequential) {
-    integrator = std::make_unique<CpuRun>(map, args.integration,
-                                          args.cpuSequential ? CpuUpdateOrder::Sequential : CpuUpdateOrder::TwoPhase);
+    IntegrationOptions cpuOptions = args.integration;
+    cpuOptions.order = args.cpuSequential ? UpdateOrder::Sequential : UpdateOrder::TwoPhase;
+    integrator = std::make_unique<CpuRun>(map, cpuOptions);
   } else {
     auto run = std::make_unique<GpuRun>(options, map, args);
     gpuRun = run.get();

@@ -113,8 +113,7 @@ class RayUpdates {
 
 }  // namespace
 
-CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options, CpuUpdateOrder order)
-    : map_(map), options_(options), order_(order) {}
+CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options) : map_(map), options_(options) {}
 
 // A ray crossing more regions than the map may hold would fail part way; refuse it before
 // walking, naming it (the GPU integrator does the same against its cache's slots).
@@ -155,7 +154,7 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
   const std::vector<PreparedRay> prepared = prepareBatch(rays);
   RayUpdates updates(map_, stats_);
 
-  if (order_ == CpuUpdateOrder::Sequential) {
+  if (options_.order == UpdateOrder::Sequential) {
     // Each ray sees the map its predecessors left: stop point, misses, then its hit.
     for (const PreparedRay& r : prepared) {
       const float stopAt = stopOnOccupied ? updates.stopPoint(r) : INFINITY;

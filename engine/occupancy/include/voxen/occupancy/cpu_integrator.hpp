@@ -1,7 +1,7 @@
 #pragma once
 // The single-threaded CPU reference integrator: the same model and the same voxel walk as
 // the GPU path, used by the tests and by `voxen map --cpu`. It applies a batch in one of two
-// orders (CpuUpdateOrder):
+// orders (IntegrationOptions::order):
 //
 // - TwoPhase (the default, what the GPU does): "stop on first occupied" judged against the
 //   map before the batch, then every miss of the batch, then every hit, so a hit is never
@@ -24,14 +24,12 @@ namespace voxen {
 
 struct PreparedRay;
 
-enum class CpuUpdateOrder { TwoPhase, Sequential };
-
 class CpuIntegrator {
  public:
-  CpuIntegrator(OccupancyMap& map, IntegrationOptions options = {}, CpuUpdateOrder order = CpuUpdateOrder::TwoPhase);
+  CpuIntegrator(OccupancyMap& map, IntegrationOptions options = {});
   void integrate(std::span<const Ray> rays);
   const IntegrationStats& stats() const { return stats_; }
-  CpuUpdateOrder order() const { return order_; }
+  UpdateOrder order() const { return options_.order; }
 
  private:
   void checkRegionBudget(const PreparedRay& r, uint64_t index, const Ray& ray) const;
@@ -39,7 +37,6 @@ class CpuIntegrator {
 
   OccupancyMap& map_;
   IntegrationOptions options_;
-  CpuUpdateOrder order_;
   IntegrationStats stats_;
   uint64_t raysSeen_ = 0;  // rays passed so far, rejected ones included (their index base)
   bool timeOriginSet_ = false;

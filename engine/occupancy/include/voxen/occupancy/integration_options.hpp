@@ -14,15 +14,28 @@ enum RayFlag : uint32_t {
   kRayExcludeSample = 1u << 2,         // leave the sample voxel alone
   // Stop before the first voxel that was occupied when the batch began (judged on the map
   // before the batch, so the result does not depend on ray order); a sample voxel that is
-  // that voxel still gets its hit. The CPU's sequential order (CpuUpdateOrder::Sequential)
+  // that voxel still gets its hit. The CPU's sequential order (UpdateOrder::Sequential)
   // judges it on the map as the rays before this one left it.
   kRayStopOnFirstOccupied = 1u << 3,
   kRayForwardWalk = 1u << 4,           // walk sensor towards sample (default: reverse)
 };
 
+// The order in which a batch's updates reach the map.
+// - Sequential: ray after ray in input order, each ray's misses along its walk and then its
+//   hit, clamped at every update (what OHM and OctoMap do). The map does not depend on how
+//   the rays are cut into batches.
+// - TwoPhase: every miss of a batch, then every hit, so a hit is never eroded by the
+//   misses of its own batch. Cheaper on the GPU, but the map depends on the batch size.
+enum class UpdateOrder { Sequential, TwoPhase };
+
+inline const char* updateOrderName(UpdateOrder order) {
+  return order == UpdateOrder::Sequential ? "sequential" : "two-phase";
+}
+
 struct IntegrationOptions {
   uint32_t flags = 0;
   double maxRange = 0.0;  // > 0: longer rays are clipped there and their end is free
+  UpdateOrder order = UpdateOrder::TwoPhase;
 };
 
 }  // namespace voxen
