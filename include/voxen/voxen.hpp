@@ -9,6 +9,7 @@
 //   occupancy  occupancy integration on the GPU and its CPU reference
 //   painter    the voxel painter (brush, marching cubes, software rasterizer) and map
 //              rendering
+//   primitives GPU building blocks: a stable radix sort, an exclusive scan
 //   selftest   a GPU self-test of a device
 //
 // Names are in namespace voxen; structs shared with the shaders are in voxen::gpu
@@ -47,5 +48,8 @@
 #include "voxen/painter/cpu_mesher.hpp"
 #include "voxen/painter/map_grid.hpp"
 #include "voxen/painter/painter.hpp"
+
+#include "voxen/primitives/exclusive_scan.hpp"
+#include "voxen/primitives/radix_sort.hpp"
 
 #include "voxen/selftest/self_test.hpp"

@@ -1,0 +1,52 @@
+#pragma once
+// A stable GPU radix sort of (uint32 key, uint32 value) pairs (shaders/primitives/radix_*.comp).
+//
+// LSD radix sort with digits of at most 4 bits. Each digit pass runs three dispatches: a
+// per-tile digit histogram (tiles of 1024 items), an exclusive scan of the histograms in
+// digit-major order (ExclusiveScan), and a stable scatter in which each tile ranks its items
+// in input order. Passes ping-pong between the caller's buffers and internal scratch; the
+// number of passes is always even so the result lands back in the caller's buffers.
+#include <cstdint>
+#include <memory>
+
+#include "voxen/host/buffer.hpp"
+#include "voxen/primitives/exclusive_scan.hpp"
+
+namespace voxen {
+
+class Kernel;
+class Scheduler;
+
+class RadixSort {
+ public:
+  static constexpr uint32_t kMaxItemsLimit = 1u << 23;
+
+  // Allocates scratch (two uint32 arrays of maxItems and the tile histograms) for sorts
+  // of up to maxItems pairs; maxItems at most kMaxItemsLimit.
+  RadixSort(Scheduler& scheduler, uint32_t maxItems);
+
+  // Records into the scheduler's current batch (does not submit) a STABLE sort of `count`
+  // (key, value) pairs by the low `keyBits` bits of the key (1..32): pairs with equal low
+  // bits keep their input order. Key bits at and above keyBits are ignored for the order
+  // and carried along unchanged. keys and values are uint32 arrays of at least `count`
+  // items, which must not overlap; the sorted pairs end in the same ranges (in place).
+  // count 0 records nothing. Throws voxen::Error when count > maxItems, keyBits is outside
+  // 1..32 or a range is too small.
+  //
+  // Passes: ceil(keyBits / 4) rounded up to even, the key bits spread evenly over them.
+  void record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits);
+
+  // The number of digit passes record() runs for keyBits (each is three dispatches).
+  static uint32_t passCount(uint32_t keyBits);
+  uint32_t maxItems() const { return maxItems_; }
+
+ private:
+  Scheduler& scheduler_;
+  uint32_t maxItems_;
+  uint32_t maxTiles_;
+  Buffer scratchKeys_, scratchValues_, tileCounts_;
+  std::shared_ptr<Kernel> countKernel_, scatterKernel_;
+  ExclusiveScan scan_;
+};
+
+}  // namespace voxen

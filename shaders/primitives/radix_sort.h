@@ -1,0 +1,55 @@
+// Push constants and constants of shaders/primitives/*.comp (the GPU radix sort and the
+// exclusive scan, engine/primitives), one definition for the shaders and for C++
+// ("voxen/gpu/primitives/radix_sort.h").
+#ifndef VOXEN_PRIMITIVES_RADIX_SORT_H
+#define VOXEN_PRIMITIVES_RADIX_SORT_H
+
+#include "../common/shared.h"
+
+VOXEN_SHARED_BEGIN
+
+// Radix sort tiles: a workgroup of kRadixThreads invocations, each holding
+// kRadixItemsPerThread consecutive items, sorts kRadixTileItems items per pass.
+VOXEN_CONST(uint, kRadixThreads, 128u)
+VOXEN_CONST(uint, kRadixItemsPerThread, 8u)
+VOXEN_CONST(uint, kRadixTileItems, 1024u)
+VOXEN_CONST(uint, kRadixDigits, 16u)     // 4-bit digits at most
+VOXEN_CONST(uint, kRadixMaxDigitBits, 4u)
+
+// The exclusive scan: one workgroup of kScanThreads invocations walking the array in
+// chunks of kScanThreads * kScanItemsPerThread items.
+VOXEN_CONST(uint, kScanThreads, 256u)
+VOXEN_CONST(uint, kScanItemsPerThread, 16u)
+
+// primitives/radix_count.comp and primitives/radix_scatter.comp, one digit pass:
+//   digit(key) = (key >> shift) & digitMask
+//   count:   tileCounts[digit * numTiles + tile] = items of the tile with that digit
+//   scatter: keysOut/valuesOut[tileCounts[digit * numTiles + tile] + rank in tile] = item,
+//            after tileCounts was scanned (exclusive, in that digit-major order)
+struct RadixPassPush {
+  VOXEN_ADDRESS keysIn;      // uint per item
+  VOXEN_ADDRESS valuesIn;    // uint per item (scatter only)
+  VOXEN_ADDRESS keysOut;     // uint per item (scatter only)
+  VOXEN_ADDRESS valuesOut;   // uint per item (scatter only)
+  VOXEN_ADDRESS tileCounts;  // uint per (digit, tile): kRadixDigits * numTiles
+  uint count;
+  uint numTiles;
+  uint shift;
+  uint digitMask;            // (1 << bits) - 1, bits 0..4; 0 makes the pass a stable copy
+};
+VOXEN_SHARED_ASSERT(sizeof(RadixPassPush) == 56 && offsetof(RadixPassPush, count) == 40 &&
+                    offsetof(RadixPassPush, digitMask) == 52)
+
+// primitives/exclusive_scan.comp: dst[i] = src[0] + ... + src[i - 1] (uint, wrapping), in
+// place when src == dst; total[0] = the sum of all items when total != 0.
+struct ExclusiveScanPush {
+  VOXEN_ADDRESS src;    // uint per item
+  VOXEN_ADDRESS dst;    // uint per item
+  VOXEN_ADDRESS total;  // one uint, or 0 for none
+  uint count;
+};
+VOXEN_SHARED_ASSERT(offsetof(ExclusiveScanPush, count) == 24)
+
+VOXEN_SHARED_END
+
+#endif
