@@ -55,6 +55,7 @@ void main() {
   loadPushConstants();
   gMissValue = pc.p.missValue;
   uvec2 segment = loadSegment(i);
+  gRayIndex = segment.x;
   loadRayForWalk(segment.x);
   gStopAt = (gFlags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(UintArray(pc.p.stop).v[segment.x]) : kInf;
   bool reverse = (gFlags & kPassReverse) != 0u;

@@ -26,6 +26,8 @@ Uint64Array gTraversal; // per voxel: length in 1/65536 voxel
 Uvec2Array gHitMiss;    // per voxel: hits, misses
 Uint64Array gTouch;     // per voxel: double bits of the latest time (positive doubles order as uint64)
 UintArray gRaySlots;
+UintArray gOrdered;     // kPassSequential: the ordered scratch (kOrdered* arrays)
+uint gOrderCapacity;
 int gRegionSize;
 uint gFlags;
 float gClampMin, gClampMax;
@@ -48,6 +50,10 @@ void loadPushConstants() {
   if ((gFlags & kLayerHitMiss) != 0u) gHitMiss = Uvec2Array(layers.v[kLayerIdHitMiss]);
   if ((gFlags & kLayerTouchTime) != 0u) gTouch = Uint64Array(layers.v[kLayerIdTouchTime]);
   gRaySlots = UintArray(pc.p.raySlots);
+  if ((gFlags & kPassSequential) != 0u) {
+    gOrdered = UintArray(pc.p.ordered);
+    gOrderCapacity = pc.p.orderCapacity;
+  }
   gRegionSize = pc.p.regionSize;
   gClampMin = pc.p.clampMin;
   gClampMax = pc.p.clampMax;
@@ -190,7 +196,57 @@ float updatedValue(float value, float delta) {
 
 uint gUpdates = 0u;
 uint gDropped = 0u;
+
+// The sequential order's scratch: entry i of ordered array `array` (kOrdered*).
+uint ordered(uint array, uint i) { return gOrdered.v[array * gOrderCapacity + i]; }
+void setOrdered(uint array, uint i, uint value) { gOrdered.v[array * gOrderCapacity + i] = value; }
+
+// The ray whose misses this invocation applies (the miss pass sets it).
+uint gRayIndex = 0u;
+
+// Whether sorted position x holds a hit of voxel `index` by a ray before gRayIndex: true on
+// a prefix of the positions from the voxel's first (the sort keeps a voxel's rays in order).
+bool hitBeforeThisRay(uint x, uint index) {
+  return ordered(kOrderedKeys, x) == index && ordered(kOrderedRays, x) < gRayIndex;
+}
+
+// A miss on a voxel with hits in this batch (its value is kOrderedMarker + p, p the first
+// position of its run of hits): count it in the gap between the hits of the rays before this
+// one and those after, for hit_resolve.comp. The gap is found by a galloping search from
+// p (runs are short, and a few probes find most gaps), then a binary search.
+void countOrderedMiss(uint marker, uint index) {
+  uint p = marker - kOrderedMarker;
+  uint n = pc.p.rayCount;
+  uint first = p;  // hitBeforeThisRay holds on [p, first)
+  uint bound = n;  // and fails at bound (or bound == n)
+  uint step = 1u;
+  for (uint i = 0u; i < 24u; ++i) {
+    uint probe = first + step - 1u;
+    if (probe >= n) break;
+    if (!hitBeforeThisRay(probe, index)) {
+      bound = probe;
+      break;
+    }
+    first = probe + 1u;
+    step *= 2u;
+  }
+  for (uint i = 0u; i < 24u && first < bound; ++i) {
+    uint mid = (first + bound) / 2u;
+    if (hitBeforeThisRay(mid, index)) first = mid + 1u;
+    else bound = mid;
+  }
+  uint hitsBefore = first - p;
+  if (hitsBefore == 0u) atomicAdd(gOrdered.v[kOrderedLeading * gOrderCapacity + p], 1u);
+  else atomicAdd(gOrdered.v[kOrderedTrailing * gOrderCapacity + p + hitsBefore - 1u], 1u);
+  gUpdates += 1u;
+}
+
 void applyDeltaFrom(uint index, float delta, uint old) {
+  // Only the miss pass meets markers: they exist between hit_mark and hit_resolve.
+  if ((gFlags & kPassSequential) != 0u && old >= kOrderedMarker) {
+    countOrderedMiss(old, index);
+    return;
+  }
   for (uint i = 0u; i < kMaxCasRetries; ++i) {
     uint desired = floatBitsToUint(updatedValue(uintBitsToFloat(old), delta));
     if (desired == old) {  // saturated: nothing to write

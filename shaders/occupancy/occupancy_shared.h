@@ -36,6 +36,30 @@ VOXEN_CONST(uint, kSkipOrigin, 4u)  // the origin voxel gets nothing (when it is
 // OccupancyPush::flags: the map's optional layers (kLayer* of layer_table.h) and these.
 VOXEN_CONST(uint, kPassReverse, 256u)
 VOXEN_CONST(uint, kPassStopOnOccupied, 512u)
+// UpdateOrder::Sequential: hits go through the ordered passes (hit_keys, the sort, hit_mark,
+// hit_resolve) instead of integrate_hit, and the miss pass counts its misses on the batch's
+// hit voxels instead of applying them.
+VOXEN_CONST(uint, kPassSequential, 1024u)
+
+// The sequential order's per-batch scratch (OccupancyPush::ordered): one buffer of
+// kOrderedArrays arrays of OccupancyPush::orderCapacity uints each.
+VOXEN_CONST(uint, kOrderedKeys, 0u)      // per ray: its sample voxel's pool index (noHitKey: no hit); sorted
+VOXEN_CONST(uint, kOrderedRays, 1u)      // the ray index of each key, sorted with it (input order per voxel)
+VOXEN_CONST(uint, kOrderedOriginal, 2u)  // at a run's first position: the voxel's occupancy before the batch
+VOXEN_CONST(uint, kOrderedLeading, 3u)   // at a run's first position: misses before the voxel's first hit
+VOXEN_CONST(uint, kOrderedTrailing, 4u)  // at a run's position p + m - 1: misses after its m-th hit
+VOXEN_CONST(uint, kOrderedArrays, 5u)
+// While a batch's ordered passes run, a voxel with hits in the batch holds
+// kOrderedMarker + (the first position of its run) instead of its occupancy: a NaN with the
+// sign bit set, which no clamped log-odds value or unobserved (+inf) voxel can be. The
+// miss pass recognises it in the value it loads anyway, so misses on other voxels pay
+// nothing for the ordering.
+VOXEN_CONST(uint, kOrderedMarker, 0xFF800001u)
+VOXEN_CONST(uint, kMaxOrderedRays, 0x007FFFFEu)  // positions that fit the marker: 2^23 - 2
+// Loop steps a resolve invocation may take (lavapipe stops an invocation's loops after
+// 65,535 iterations): past it the voxel keeps the value reached and the rest is counted
+// as dropped updates.
+VOXEN_CONST(uint, kMaxResolveSteps, 60000u)
 
 // Retries of one compare-and-swap before the update is counted as dropped.
 VOXEN_CONST(uint, kMaxCasRetries, 64u)
@@ -48,7 +72,7 @@ VOXEN_CONST(uint, kCounterUpdates, 0u)         // voxel updates applied
 VOXEN_CONST(uint, kCounterDropped, 1u)         // updates dropped after kMaxCasRetries
 VOXEN_CONST(uint, kCounterMissingRegions, 2u)  // lookups of regions absent from the cache
 
-// The push constants of every occupancy pass (96 bytes of the 128 Vulkan guarantees). The
+// The push constants of every occupancy pass (120 bytes of the 128 Vulkan guarantees). The
 // layers are one address: adding a layer does not grow this block.
 struct OccupancyPush {
   VOXEN_ADDRESS rays;        // GpuRay[]
@@ -68,8 +92,13 @@ struct OccupancyPush {
   float clampMax;
   float threshold;
   uint flags;                // kLayer* bits | kPass* bits
+  VOXEN_ADDRESS ordered;     // kPassSequential: uint[kOrderedArrays * orderCapacity]
+  uint orderCapacity;        // rays per ordered array
+  uint rayCount;             // rays in this batch
+  uint noHitKey;             // the key of a ray without a hit: above every voxel index of the cache
+  uint reserved;
 };
-VOXEN_SHARED_ASSERT(sizeof(OccupancyPush) == 96)
+VOXEN_SHARED_ASSERT(sizeof(OccupancyPush) == 120)
 
 VOXEN_SHARED_END
 

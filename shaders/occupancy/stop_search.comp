@@ -8,7 +8,6 @@
 
 layout(local_size_x = 64) in;
 
-uint gRayIndex;
 float gThreshold;
 
 bool visitVoxel(ivec3 v, float tEnter, float tExit) {

@@ -1,18 +1,25 @@
-// GPU occupancy integration against the CPU reference on the shared lavapipe device.
-// Within one batch every voxel's result is order-independent (all misses, then all hits,
-// each a fixed delta with clamping), so the maps must agree bit for bit; layers too, except
-// traversal, whose float ray length may differ by rounding of sqrt.
+// GPU occupancy integration against the CPU reference on the shared lavapipe device, in
+// both update orders. Both are deterministic: in the sequential order each voxel's updates
+// are replayed in input order, in the two-phase order a batch's misses (then its hits) are
+// each a fixed delta with clamping, whose order does not matter. So the maps must agree bit
+// for bit; layers too, except traversal, whose float ray length may differ by rounding of
+// sqrt. The exception is "stop on first occupied" in the sequential order: the GPU judges
+// the stop points on the map before each batch, the sequential CPU on the map the previous
+// ray left, so there the maps agree within a stated tolerance.
 #include <catch2/catch.hpp>
 
 #include <cstring>
 
 #include "support/gpu_fixture.hpp"
+#include "support/occupancy_runs.hpp"
+#include "voxen/map/map_overlap.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 
 namespace {
 
 using namespace voxen;
+using namespace vt::occupancy;
 
 // Rays from a few sensor poses to the walls, floor and ceiling of a 6 x 5 x 3 m room, plus
 // some that end in mid-air objects: many voxels are shared, some get hits and misses.
@@ -38,95 +45,14 @@ std::vector<Ray> roomRays(vt::Rng& rng, size_t count, glm::dvec3 offset = glm::d
   return rays;
 }
 
-struct Comparison {
-  uint64_t voxels = 0, sameBits = 0, sameClass = 0, singleKind = 0, singleKindSame = 0;
-  uint64_t layerMismatches = 0, traversalMismatches = 0;
-};
-
-Comparison compareMaps(const OccupancyMap& a, const OccupancyMap& b) {
-  Comparison c;
-  std::vector<RegionKey> keys;
-  for (const auto& [key, r] : a.regions()) keys.push_back(key);
-  for (const auto& [key, r] : b.regions())
-    if (!a.findRegion(key)) keys.push_back(key);
-  const Region emptyA = a.makeRegion({}), emptyB = b.makeRegion({});
-  for (const RegionKey& key : keys) {
-    const Region* ra = a.findRegion(key);
-    const Region* rb = b.findRegion(key);
-    if (!ra) ra = &emptyA;
-    if (!rb) rb = &emptyB;
-    for (size_t i = 0; i < ra->occupancy().size(); ++i) {
-      const float va = ra->occupancy()[i], vb = rb->occupancy()[i];
-      if (!isObserved(va) && !isObserved(vb)) continue;
-      ++c.voxels;
-      uint32_t ba, bb;
-      std::memcpy(&ba, &va, 4);
-      std::memcpy(&bb, &vb, 4);
-      c.sameBits += ba == bb;
-      c.sameClass += a.classify(va) == b.classify(vb);
-      if (!ra->hitMiss().empty()) {
-        const bool single = ra->hitMiss()[i].hits == 0 || ra->hitMiss()[i].misses == 0;
-        c.singleKind += single;
-        c.singleKindSame += single && ba == bb;
-        c.layerMismatches += ra->hitMiss()[i].hits != rb->hitMiss()[i].hits || ra->hitMiss()[i].misses != rb->hitMiss()[i].misses;
-      }
-      if (!ra->mean().empty()) c.layerMismatches += !(ra->mean()[i] == rb->mean()[i]);
-      if (!ra->touchTime().empty()) c.layerMismatches += ra->touchTime()[i] != rb->touchTime()[i];
-      if (!ra->traversal().empty()) {
-        const double ta = double(ra->traversal()[i]), tb = double(rb->traversal()[i]);
-        const uint64_t updates = ra->hitMiss().empty() ? 1 : ra->hitMiss()[i].hits + ra->hitMiss()[i].misses;
-        c.traversalMismatches += std::abs(ta - tb) > 1e-5 * ta + 2.0 * double(updates);
-      }
-    }
-  }
-  return c;
-}
-
-constexpr uint32_t kAllLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
-
-struct Run {
-  OccupancyMap map;
-  IntegrationStats stats;
-};
-
-Run runGpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model = {}, uint32_t layers = kAllLayers,
-           GpuIntegratorOptions gpuOptions = {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 1u << 16}) {
-  Run run{OccupancyMap(model, layers), {}};
-  GpuIntegrator gpu(vt::gpu().scheduler, run.map, options, gpuOptions);
-  gpu.integrate(rays);
-  gpu.finish();
-  run.stats = gpu.stats();
-  return run;
-}
-
-Run runCpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model = {}, uint32_t layers = kAllLayers,
-           size_t batch = 1u << 16) {
-  Run run{OccupancyMap(model, layers), {}};
-  CpuIntegrator cpu(run.map, options);
-  for (size_t i = 0; i < rays.size(); i += batch)
-    cpu.integrate(std::span<const Ray>(rays).subspan(i, std::min(batch, rays.size() - i)));
-  run.stats = cpu.stats();
-  return run;
-}
-
-void requireIdentical(const Run& gpu, const Run& cpu) {
-  const Comparison c = compareMaps(gpu.map, cpu.map);
-  INFO("voxels " << c.voxels << ", same bits " << c.sameBits << ", layer mismatches " << c.layerMismatches
-                 << ", traversal mismatches " << c.traversalMismatches);
-  REQUIRE(gpu.stats.droppedUpdates == 0);
-  CHECK(c.voxels > 1000);
-  CHECK(c.sameBits == c.voxels);
-  CHECK(c.layerMismatches == 0);
-  CHECK(c.traversalMismatches == 0);
-  CHECK(gpu.stats.voxelUpdates == cpu.stats.voxelUpdates);
-}
-
 }  // namespace
 
 TEST_CASE("GPU integration equals the CPU reference bit for bit in one batch", "[occupancy][gpu]") {
   vt::Rng rng(1);
   const auto rays = roomRays(rng, 20000);
-  requireIdentical(runGpu(rays, {}), runCpu(rays, {}));
+  const IntegrationOptions options{.order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase)};
+  INFO(updateOrderName(options.order));
+  requireIdentical(runGpu(rays, options), runCpu(rays, options));
 }
 
 TEST_CASE("Every ray flag gives the CPU reference's map on the GPU", "[occupancy][gpu]") {
@@ -140,8 +66,10 @@ TEST_CASE("Every ray flag gives the CPU reference's map on the GPU", "[occupancy
       {"max range 2 m", {0, 2.0}},
       {"all but stop", {kRayExcludeOrigin | kRayForwardWalk, 3.0}},
   };
-  for (const auto& [name, options] : cases) {
-    INFO(name);
+  const UpdateOrder order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase);
+  for (auto [name, options] : cases) {
+    options.order = order;
+    INFO(name << ", " << updateOrderName(order));
     requireIdentical(runGpu(rays, options), runCpu(rays, options));
   }
 }
@@ -157,24 +85,48 @@ TEST_CASE("Forward and reverse walks build the same map", "[occupancy][gpu]") {
   CHECK(c.layerMismatches == 0);
 }
 
-TEST_CASE("Stop on first occupied judges the map before each batch, as the CPU does", "[occupancy][gpu]") {
+TEST_CASE("Stop on first occupied judges the map before each batch, as the two-phase CPU does", "[occupancy][gpu]") {
   vt::Rng rng(4);
   const auto rays = roomRays(rng, 12000);
-  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0};
+  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
   // Several batches, so that later batches stop at walls built by earlier ones.
   const GpuIntegratorOptions gpuOptions{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 3000};
   const auto gpu = runGpu(rays, options, {}, kAllLayers, gpuOptions);
   const auto cpu = runCpu(rays, options, {}, kAllLayers, 3000);
   requireIdentical(gpu, cpu);
   // And it really stopped: fewer updates than without the flag.
-  CHECK(cpu.stats.voxelUpdates < runCpu(rays, {}, {}, kAllLayers, 3000).stats.voxelUpdates);
+  CHECK(cpu.stats.voxelUpdates < runCpu(rays, {.order = UpdateOrder::TwoPhase}, {}, kAllLayers, 3000).stats.voxelUpdates);
+}
+
+TEST_CASE("Stop on first occupied in the sequential order stays within tolerance of the sequential CPU",
+          "[occupancy][gpu]") {
+  // The GPU judges stop points on the map before each batch, the sequential CPU on the map
+  // the previous ray left: rays of a batch that the CPU stops at a wall built earlier in
+  // the same batch walk on past it on the GPU. Tolerance: 99 % of observed voxels in the
+  // same class, occupied voxels' Jaccard at least 0.9 (measured: 0.933 with batches of
+  // 3,000 rays in this room); hit and miss counts may differ.
+  vt::Rng rng(4);
+  const auto rays = roomRays(rng, 12000);
+  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0, UpdateOrder::Sequential};
+  const GpuIntegratorOptions gpuOptions{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 3000};
+  const auto gpu = runGpu(rays, options, {}, 0, gpuOptions);
+  const auto cpu = runCpu(rays, options, {}, 0, 3000);
+  const Comparison c = compareMaps(gpu.map, cpu.map);
+  const OccupiedOverlap overlap = occupiedJaccard(gpu.map, cpu.map);
+  INFO("voxels " << c.voxels << ", same class " << c.sameClass << ", occupied Jaccard " << overlap.jaccard());
+  REQUIRE(gpu.stats.droppedUpdates == 0);
+  CHECK(c.voxels > 1000);
+  CHECK(c.sameClass >= c.voxels * 99 / 100);
+  CHECK(overlap.jaccard() >= 0.9);
 }
 
 TEST_CASE("Batches split by size match the CPU reference fed the same batches", "[occupancy][gpu]") {
   vt::Rng rng(5);
   const auto rays = roomRays(rng, 10000);
-  const auto gpu = runGpu(rays, {}, OccupancyModel::octomap(), kLayerHitMiss, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 777});
-  const auto cpu = runCpu(rays, {}, OccupancyModel::octomap(), kLayerHitMiss, 777);
+  const IntegrationOptions options{.order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase)};
+  INFO(updateOrderName(options.order));
+  const auto gpu = runGpu(rays, options, OccupancyModel::octomap(), kLayerHitMiss, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 777});
+  const auto cpu = runCpu(rays, options, OccupancyModel::octomap(), kLayerHitMiss, 777);
   CHECK(gpu.stats.batches == (rays.size() + 776) / 777);
   requireIdentical(gpu, cpu);
 }
@@ -185,22 +137,26 @@ TEST_CASE("A region cache squeezed to a handful of slots gives the same map", "[
   OccupancyModel model;
   model.regionSize = 8;  // 0.8 m regions: the room spans ~8 x 7 x 4 of them
   const uint64_t perRegion = RegionCache::bytesPerRegion(OccupancyMap(model, kLayerHitMiss));
+  const IntegrationOptions options{.order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase)};
+  INFO(updateOrderName(options.order));
   Run small{OccupancyMap(model, kLayerHitMiss), {}};
-  GpuIntegrator squeezed(vt::gpu().scheduler, small.map, {}, {.cacheBytes = 24 * perRegion, .maxRaysPerBatch = 1u << 16});
+  GpuIntegrator squeezed(vt::gpu().scheduler, small.map, options, {.cacheBytes = 24 * perRegion, .maxRaysPerBatch = 1u << 16});
   squeezed.integrate(rays);
   squeezed.finish();
   small.stats = squeezed.stats();
   CHECK(squeezed.cacheSlots() == 24);
   CHECK(squeezed.cacheStats().evictions > 0);
   CHECK(small.stats.batches > 1);
-  const auto big = runGpu(rays, {}, model, kLayerHitMiss);
+  const auto big = runGpu(rays, options, model, kLayerHitMiss);
   const Comparison c = compareMaps(small.map, big.map);
   INFO("voxels " << c.voxels << ", same class " << c.sameClass << ", single-kind " << c.singleKind);
   // Hit and miss counts do not depend on batching: exact. Values of voxels that got one
-  // kind of update do not either; mixed voxels may differ by the order of clamping.
+  // kind of update do not either. Mixed voxels: exact in the sequential order; in the
+  // two-phase order they may differ by the order of clamping.
   CHECK(c.layerMismatches == 0);
   CHECK(c.singleKindSame == c.singleKind);
   CHECK(c.sameClass >= c.voxels * 995 / 1000);
+  if (options.order == UpdateOrder::Sequential) CHECK(c.sameBits == c.voxels);
   CHECK(small.stats.voxelUpdates == big.stats.voxelUpdates);
 }
 
@@ -240,12 +196,18 @@ TEST_CASE("On a generated lidar run the GPU map's classes agree with the CPU ref
   const auto rays = generateLidarRays(scene, lidar, &noReturn);
   REQUIRE(rays.size() == 32u * 512u * 4u);
   // Batches of 16k rays on both sides, as `voxen map` feeds them.
-  const auto gpu = runGpu(rays, {}, {}, kLayerHitMiss, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 16384});
-  const auto cpu = runCpu(rays, {}, {}, kLayerHitMiss, 16384);
+  const IntegrationOptions options{.order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase)};
+  INFO(updateOrderName(options.order));
+  const auto gpu = runGpu(rays, options, {}, kLayerHitMiss, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 16384});
+  const auto cpu = runCpu(rays, options, {}, kLayerHitMiss, 16384);
   const Comparison c = compareMaps(gpu.map, cpu.map);
   INFO("observed voxels " << c.voxels << ", same class " << c.sameClass << ", same bits " << c.sameBits);
   REQUIRE(c.voxels > 10000);
+  REQUIRE(gpu.stats.droppedUpdates == 0);
   CHECK(c.sameClass >= c.voxels * 995 / 1000);  // the issue's bar: 99.5 %
+  // The sequential map does not depend on where batches end (here also where the cache
+  // fills up, which the CPU's batches do not follow): bit for bit.
+  if (options.order == UpdateOrder::Sequential) CHECK(c.sameBits == c.voxels);
   CHECK(c.layerMismatches == 0);                 // per-voxel hit and miss counts: exact
   CHECK(gpu.map.counts().occupied > 1000);
 }
@@ -267,7 +229,8 @@ TEST_CASE("Rays cut into many short segments match the CPU, with and without lay
   for (uint32_t layers : {0u, kAllLayers}) {
     for (const auto& [name, flags] : flagCases) {
       INFO(name << ", layers " << layers);
-      const IntegrationOptions options{flags, 0.0};
+      // The stop search's exact reference is the two-phase order (see the file comment).
+      const IntegrationOptions options{flags, 0.0, (flags & kRayStopOnFirstOccupied) ? UpdateOrder::TwoPhase : UpdateOrder::Sequential};
       requireIdentical(runGpu(rays, options, model, layers, shortSegments), runCpu(rays, options, model, layers, 2000));
     }
   }

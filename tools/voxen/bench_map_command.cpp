@@ -1,9 +1,10 @@
 // `voxen bench map`: occupancy integration of a synthetic 64 x 1024 lidar run on the GPU
 // path and with the CPU reference in the same run, at 0.1 m and 0.25 m (or --resolution).
-// Beside the CPU reference in the GPU's order (misses before hits per batch) it runs the
-// sequential CPU order (each ray's misses then its hit, as OHM and OctoMap do) and reports
-// the Jaccard index of the GPU map's occupied voxels against that map: how far batching
-// moves the surfaces from the sequential result.
+// The GPU and the CPU reference run in the same update order (--update-order, default
+// sequential); the bench reports the class agreement of the two maps and the Jaccard index
+// of the GPU map's occupied voxels against the sequential CPU map (each ray's misses then
+// its hit, as OHM and OctoMap do): in the two-phase order it also runs that map, to show how
+// far batching moves the surfaces from the sequential result.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "json_output.hpp"
 #include "option_checks.hpp"
 #include "text_format.hpp"
+#include "update_order_option.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/map/map_overlap.hpp"
@@ -74,6 +76,7 @@ struct BenchMapArgs {
   std::optional<double> resolution;  // unset: 0.1 m and 0.25 m
   uint32_t batch = 1u << 17;
   int repeat = 3;
+  UpdateOrder order = UpdateOrder::Sequential;
 };
 
 int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
@@ -81,6 +84,8 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   const std::vector<double> resolutions = args.resolution ? std::vector<double>{*args.resolution} : std::vector<double>{0.1, 0.25};
   const uint32_t batch = args.batch;
   const int repeat = args.repeat;
+  const IntegrationOptions integration{.order = args.order};
+  const bool sequentialOrder = args.order == UpdateOrder::Sequential;
   LidarConfig lidar;  // 64 rings x 1024 columns
   lidar.scans = int((rayTarget + lidar.raysPerScan() - 1) / lidar.raysPerScan());
   // Every ray is held (with its return flag) beside the GPU cache: sized against the budget
@@ -103,7 +108,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   Scheduler scheduler(device, library);
   {  // Compile the pipelines (lavapipe compiles at the first dispatch) outside the timing.
     OccupancyMap warm;
-    GpuIntegrator gpu(scheduler, warm);
+    GpuIntegrator gpu(scheduler, warm, integration);
     gpu.integrate(std::span<const Ray>(rays).first(256));
     gpu.finish();
   }
@@ -120,7 +125,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       OccupancyMap gpuMap(model), cpuMap(model);
       scheduler.resetProfile();
       auto start = Clock::now();
-      GpuIntegrator gpu(scheduler, gpuMap, {}, {.cacheBytes = kBenchCacheBytes, .maxRaysPerBatch = batch});
+      GpuIntegrator gpu(scheduler, gpuMap, integration, {.cacheBytes = kBenchCacheBytes, .maxRaysPerBatch = batch});
       gpu.integrate(rays);
       run.hostPrepSeconds = secondsSince(start);
       gpu.finish();
@@ -130,13 +135,19 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       scheduler.profile().print(profile);
       run.profile = profile.str();
       start = Clock::now();
-      CpuIntegrator cpu(cpuMap);
+      CpuIntegrator cpu(cpuMap, integration);
       for (size_t i = 0; i < rays.size(); i += batch)
         cpu.integrate(std::span<const Ray>(rays).subspan(i, std::min<size_t>(batch, rays.size() - i)));
       run.cpuTimes.push_back(secondsSince(start));
       run.ratios.push_back(run.gpuTimes.back() / run.cpuTimes.back());
       run.cpu = cpu.stats();
       if (rep + 1 == repeat) run.classAgreement = classAgreement(gpuMap, cpuMap);
+      if (sequentialOrder) {  // the CPU reference is the sequential map
+        run.sequentialTimes.push_back(run.cpuTimes.back());
+        run.sequential = run.cpu;
+        if (rep + 1 == repeat) run.overSequential = occupiedJaccard(gpuMap, cpuMap);
+        continue;
+      }
       cpuMap = OccupancyMap(model);  // free it before the sequential map grows
       // The sequential map does not depend on how the rays are cut into calls; the same
       // batches as above keep its prepared rays as small as the two-phase run's.
@@ -169,6 +180,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"cpu_voxel_updates_per_s", rounded(rate(first.cpu.voxelUpdates, first.cpuSeconds), 1)},
                     {"sequential_rays_per_s", rounded(rate(first.sequential.rays, first.sequentialSeconds), 1)},
                     {"batch_size", batch},
+                    {"update_order", updateOrderName(args.order)},
                     {"runs", Json::array()}};
     for (const BenchRun& r : runs)
       summary["runs"].push_back({{"resolution", r.resolution},
@@ -197,10 +209,10 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     printJson(summary);
     return 0;
   }
-  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays, batches of %s; medians of %d "
-              "repetitions\n\n",
+  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays, batches of %s, %s order; "
+              "medians of %d repetitions\n\n",
               device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
-              withCommas(rays.size()).c_str(), withCommas(batch).c_str(), repeat);
+              withCommas(rays.size()).c_str(), withCommas(batch).c_str(), updateOrderName(args.order), repeat);
   std::printf("%-10s %-15s %10s %14s %18s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s", "voxel updates/s",
               "dropped", "agreement", "jaccard");
   for (const BenchRun& r : runs) {
@@ -209,7 +221,8 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                 (unsigned long long)r.gpu.droppedUpdates, r.classAgreement * 100.0, r.overSequential.jaccard());
     std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10s %10s %10s\n", r.resolution, "CPU reference", r.cpuSeconds,
                 rate(r.cpu.rays, r.cpuSeconds), rate(r.cpu.voxelUpdates, r.cpuSeconds), "-", "-", "-");
-    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10s %10s %10s\n", r.resolution, "CPU sequential", r.sequentialSeconds,
+    if (!sequentialOrder)
+      std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10s %10s %10s\n", r.resolution, "CPU sequential", r.sequentialSeconds,
                 rate(r.sequential.rays, r.sequentialSeconds), rate(r.sequential.voxelUpdates, r.sequentialSeconds), "-",
                 "-", "-");
   }
@@ -246,11 +259,12 @@ CommandRun setupBenchMap(CLI::App& command) {
   command.add_option("--repeat", args->repeat, "repetitions per resolution (medians are reported)")
       ->check(integerIn(1, 100))
       ->capture_default_str();
+  addUpdateOrderOption(command, args->order);
   return [args](const CommonOptions& options) { return benchMap(options, *args); };
 }
 
 }  // namespace
 
-static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference in its order and in sequential order", &setupBenchMap};
+static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference in the same order, and its Jaccard against the sequential map", &setupBenchMap};
 
 }  // namespace voxen::cli

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "commands.hpp"
 #include "json_output.hpp"
+#include "update_order_option.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "progress.hpp"
@@ -120,13 +122,18 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
           "gets the rest of)")
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
-  auto* cpu = command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU (the GPU's update order)");
+  auto* order = addUpdateOrderOption(command, args.integration.order);
+  auto* cpu = command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU (same --update-order)");
   command
-      .add_flag("--cpu-sequential", args.cpuSequential,
-                "map with the CPU reference in sequential order instead of the GPU: each ray's misses, then its "
-                "hit, ray after ray in input order (as OHM and OctoMap do; the GPU and --cpu apply a batch's "
-                "misses before its hits)")
-      ->excludes(cpu);
+      .add_flag_callback(
+          "--cpu-sequential",
+          [&args] {
+            args.cpuSequential = true;
+            args.integration.order = UpdateOrder::Sequential;
+          },
+          "the same as --cpu --update-order sequential")
+      ->excludes(cpu)
+      ->excludes(order);
   command.add_flag("--quiet", args.quiet, "no progress or settings on stderr");
   command.add_flag("--allow-empty", args.allowEmpty, "write the (empty) map and succeed when the cloud gives no rays");
 }
@@ -198,16 +205,14 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
   std::unique_ptr<Integrator> integrator;
   GpuRun* gpuRun = nullptr;
   if (args.cpu || args.cpuSequential) {
-    IntegrationOptions cpuOptions = args.integration;
-    cpuOptions.order = args.cpuSequential ? UpdateOrder::Sequential : UpdateOrder::TwoPhase;
-    integrator = std::make_unique<CpuRun>(map, cpuOptions);
+    integrator = std::make_unique<CpuRun>(map, args.integration);
   } else {
     auto run = std::make_unique<GpuRun>(options, map, args);
     gpuRun = run.get();
     integrator = std::move(run);
   }
   const std::string device = gpuRun ? gpuRun->device().info().name
-                                    : args.cpuSequential ? "CPU reference (sequential)" : "CPU reference";
+                                    : std::string("CPU reference (") + updateOrderName(args.integration.order) + ")";
   if (!args.quiet && !options.json)
     std::fprintf(stderr,
                  "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
@@ -219,10 +224,10 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
   std::vector<Ray> rays;
   const size_t chunk = std::max<size_t>(args.gpu.maxRaysPerBatch, 4096);
-  // The rays applied together in one order: the GPU cuts its input into --batch-size
-  // batches, the CPU reference takes each chunk read as one batch, and the sequential order
-  // applies ray after ray (the same map as batches of one ray).
-  const uint64_t batchSize = gpuRun ? args.gpu.maxRaysPerBatch : args.cpuSequential ? 1 : chunk;
+  // The rays integrated together: the GPU cuts its input into --batch-size batches, the CPU
+  // reference takes each chunk read as one batch. In the sequential order the map does not
+  // depend on it; in the two-phase order it does.
+  const uint64_t batchSize = gpuRun ? args.gpu.maxRaysPerBatch : chunk;
   for (;;) {
     rays.clear();
     if (reader.read(rays, chunk) == 0) break;
@@ -261,7 +266,7 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
                {"rays_per_s", rounded(raysPerSecond, 1)},
                {"device", device},
                {"batch_size", batchSize},
-               {"update_order", args.cpuSequential ? "sequential" : "two-phase"},
+               {"update_order", updateOrderName(args.integration.order)},
                {"output", args.output}});
   } else {
     std::printf("%s\n", reader.summary().c_str());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <exception>
 #include <unordered_map>
@@ -9,6 +10,7 @@
 #include "voxen/gpu/occupancy/occupancy_shared.h"
 #include "voxen/occupancy/ray_walk.hpp"
 #include "voxen/occupancy/rejected_rays.hpp"
+#include "voxen/primitives/radix_sort.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -23,6 +25,7 @@ using gpu::OccupancyPush;
 using gpu::kCounterStripes;
 using gpu::kCounterStride;
 using gpu::kPassReverse;
+using gpu::kPassSequential;
 using gpu::kPassStopOnOccupied;
 constexpr uint32_t kInfinityBits = 0x7f800000u;
 
@@ -84,6 +87,7 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
   if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
     throw Error("segment length must be between 8 and 4096 crossings");
+  if (options_.order == UpdateOrder::Sequential) setUpSequentialOrder();
   selectKernels(passFlags());
   stop_ = Buffer(scheduler.device(), "occupancy stop points", uint64_t(gpuOptions_.maxRaysPerBatch) * 4);
   counters_ = Buffer(scheduler.device(), "occupancy counters", kCounterStripes * kCounterStride * 8);
@@ -109,8 +113,26 @@ void GpuIntegrator::integrate(std::span<const Ray> rays) {
   for (const Ray& ray : rays) addRay(ray);
 }
 
+// The sequential order groups the batch's hits by sample voxel with a radix sort of the
+// voxels' pool indices; the key of a ray without a hit must sort after all of them.
+void GpuIntegrator::setUpSequentialOrder() {
+  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
+  if (capacity > gpu::kMaxOrderedRays)
+    throw Error("batch size " + std::to_string(capacity) + " is above the sequential order's limit of " +
+                std::to_string(gpu::kMaxOrderedRays) + " rays");
+  const uint64_t n = uint64_t(map_.regionSize());
+  const uint64_t voxels = uint64_t(cache_.slotCount()) * n * n * n;  // pool indices are below this
+  keyBits_ = uint32_t(std::bit_width(voxels));  // so that 2^keyBits - 1 >= voxels
+  if (keyBits_ > 32)
+    throw Error("the GPU cache holds " + std::to_string(voxels) + " voxels, more than 32-bit voxel indices reach");
+  noHitKey_ = uint32_t((uint64_t(1) << keyBits_) - 1);
+  ordered_ = Buffer(scheduler_.device(), "occupancy ordered hits", uint64_t(gpu::kOrderedArrays) * capacity * 4);
+  sort_ = std::make_unique<RadixSort>(scheduler_, capacity);
+}
+
 uint32_t GpuIntegrator::passFlags() const {
   uint32_t flags = map_.layers();
+  if (options_.order == UpdateOrder::Sequential) flags |= kPassSequential;
   if (!(options_.flags & kRayForwardWalk)) flags |= kPassReverse;
   if (options_.flags & kRayStopOnFirstOccupied) flags |= kPassStopOnOccupied;
   return flags;
@@ -125,7 +147,13 @@ void GpuIntegrator::selectKernels(uint32_t flags) {
   const KernelVariant variant{{}, {{0u, flags}}};
   stopKernel_ = library.kernel("occupancy/stop_search.comp", variant);
   missKernel_ = library.kernel("occupancy/integrate_miss.comp", variant);
-  hitKernel_ = library.kernel("occupancy/integrate_hit.comp", variant);
+  if (flags & kPassSequential) {
+    hitKeysKernel_ = library.kernel("occupancy/hit_keys.comp", variant);
+    hitMarkKernel_ = library.kernel("occupancy/hit_mark.comp", variant);
+    hitResolveKernel_ = library.kernel("occupancy/hit_resolve.comp", variant);
+  } else {
+    hitKernel_ = library.kernel("occupancy/integrate_hit.comp", variant);
+  }
 }
 
 void GpuIntegrator::addRay(const Ray& ray) {
@@ -235,10 +263,29 @@ void GpuIntegrator::flush() {
     push.itemCount = segmentCount;
     scheduler_.dispatchThreads({"occupancy stop search", stopKernel_.get(), {}, push, uses}, segmentCount);
   }
-  push.itemCount = segmentCount;
-  scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
-  push.itemCount = rayCount;
-  scheduler_.dispatchThreads({"occupancy hit pass", hitKernel_.get(), {}, push, uses}, rayCount);
+  if (push.flags & kPassSequential) {
+    // Sequential order: group the hits by voxel (in input order within each voxel), park
+    // those voxels behind markers, count each miss on them by the hits it falls between,
+    // then replay each such voxel's updates in order (occupancy_shared.h, kOrdered*).
+    push.ordered = ordered_.address();
+    push.orderCapacity = gpuOptions_.maxRaysPerBatch;
+    push.rayCount = rayCount;
+    push.noHitKey = noHitKey_;
+    uses.push_back(readsWrites(ordered_.range()));
+    scheduler_.dispatchThreads({"occupancy hit keys", hitKeysKernel_.get(), {}, push, uses}, rayCount);
+    const uint64_t arrayBytes = uint64_t(push.orderCapacity) * 4;
+    sort_->record(ordered_.range(gpu::kOrderedKeys * arrayBytes, rayCount * 4ull),
+                  ordered_.range(gpu::kOrderedRays * arrayBytes, rayCount * 4ull), rayCount, keyBits_);
+    scheduler_.dispatchThreads({"occupancy hit marks", hitMarkKernel_.get(), {}, push, uses}, rayCount);
+    push.itemCount = segmentCount;
+    scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
+    scheduler_.dispatchThreads({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, rayCount);
+  } else {
+    push.itemCount = segmentCount;
+    scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
+    push.itemCount = rayCount;
+    scheduler_.dispatchThreads({"occupancy hit pass", hitKernel_.get(), {}, push, uses}, rayCount);
+  }
   const uint64_t submitted = scheduler_.submit();  // the GPU starts while the host prepares the next batch
   rays_.submitted(submitted);
   segments_.submitted(submitted);

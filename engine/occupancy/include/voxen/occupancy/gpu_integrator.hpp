@@ -1,10 +1,16 @@
 #pragma once
 // GPU occupancy integration. Rays are prepared on the host (double precision in, float
 // relative to each ray's origin voxel out), cut into segments of bounded length, grouped
-// into batches whose regions fit the region cache, and integrated by three passes: an
-// optional stop search, the miss pass (one invocation per segment, reverse walk by
-// default) and the hit pass (one invocation per ray). Batches are submitted without
-// waiting, so the host prepares batch N+1 while the GPU integrates batch N.
+// into batches whose regions fit the region cache, and integrated by passes on the GPU:
+// an optional stop search, the miss pass (one invocation per segment, reverse walk by
+// default), and the hits in the order IntegrationOptions::order asks for:
+// - Sequential (the default): the hits are grouped by voxel with a stable radix sort; the
+//   miss pass counts the misses on those voxels by the hits they fall between, and one
+//   invocation per such voxel replays its updates in input order. The map equals the
+//   sequential CPU reference's bit for bit, whatever the batch size.
+// - TwoPhase: one hit pass after all the misses (cheaper; the map depends on the batch size).
+// Batches are submitted without waiting, so the host prepares batch N+1 while the GPU
+// integrates batch N.
 #include <memory>
 #include <span>
 #include <vector>
@@ -18,6 +24,7 @@
 namespace voxen {
 
 class Kernel;
+class RadixSort;
 class Scheduler;
 
 struct GpuIntegratorOptions {
@@ -48,6 +55,7 @@ class GpuIntegrator {
   void flush();
   uint32_t passFlags() const;
   void selectKernels(uint32_t flags);
+  void setUpSequentialOrder();
 
   Scheduler& scheduler_;
   OccupancyMap& map_;
@@ -55,8 +63,12 @@ class GpuIntegrator {
   GpuIntegratorOptions gpuOptions_;
   RegionCache cache_;
   std::shared_ptr<Kernel> stopKernel_, missKernel_, hitKernel_;
+  std::shared_ptr<Kernel> hitKeysKernel_, hitMarkKernel_, hitResolveKernel_;  // sequential order
   StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
   Buffer stop_, counters_;
+  Buffer ordered_;                    // sequential order: gpu::kOrdered* arrays
+  std::unique_ptr<RadixSort> sort_;   // sequential order: groups hits by voxel
+  uint32_t keyBits_ = 0, noHitKey_ = 0;
   std::unique_ptr<Batch> batch_;
   std::vector<RegionKey> rayKeys_;      // reused for every ray's region list
   std::vector<uint32_t> rayKeyIndex_;   // and their indices in the batch's region list

@@ -35,7 +35,7 @@ inline const char* updateOrderName(UpdateOrder order) {
 struct IntegrationOptions {
   uint32_t flags = 0;
   double maxRange = 0.0;  // > 0: longer rays are clipped there and their end is free
-  UpdateOrder order = UpdateOrder::TwoPhase;
+  UpdateOrder order = UpdateOrder::Sequential;
 };
 
 }  // namespace voxen

@@ -1,0 +1,30 @@
+#version 460
+// Sequential order, first pass (before the miss pass): one invocation per ray writes the
+// key its hit is grouped by, the pool index of its sample voxel (noHitKey when it has no
+// hit), and its ray index; the radix sort that follows groups the keys by voxel and keeps
+// the rays of a voxel in input order. The optional layers' hit updates commute, so they
+// are applied here; the occupancy hit waits for hit_resolve.comp.
+#extension GL_GOOGLE_include_directive : require
+#include "map_access.glsl"
+#include "hit_sample.glsl"
+#include "../common/dispatch.glsl"
+
+layout(local_size_x = 64) in;
+
+bool visitVoxel(ivec3 v, float tEnter, float tExit) { return false; }  // no walk here
+
+void main() {
+  uint i = voxenThreadIndex();
+  if (i >= pc.p.rayCount) return;
+  loadPushConstants();
+  uint index;
+  float tEnter;
+  uint key = pc.p.noHitKey;
+  if (hitSampleOfRay(i, index, tEnter)) {
+    key = index;
+    applyLayers(index, true, tEnter, 1.0);
+  }
+  setOrdered(kOrderedKeys, i, key);
+  setOrdered(kOrderedRays, i, i);
+  flushCounters();
+}
