@@ -1,7 +1,7 @@
 #version 460
 // Sequential order, first pass (before the miss pass): one invocation per ray writes the
-// key its hit is grouped by, the pool index of its sample voxel (noHitKey when it has no
-// hit), and its ray index; the radix sort that follows groups the keys by voxel and keeps
+// key its hit is grouped by (its sample voxel's batch region index * region voxels + the
+// voxel's index in the region; noHitKey when it has no hit), and its ray index; the radix sort that follows groups the keys by voxel and keeps
 // the rays of a voxel in input order. The optional layers' hit updates commute, so they
 // are applied here; the occupancy hit waits for hit_resolve.comp.
 #extension GL_GOOGLE_include_directive : require
@@ -17,12 +17,13 @@ void main() {
   uint i = voxenThreadIndex();
   if (i >= pc.p.rayCount) return;
   loadPushConstants();
-  uint index;
+  uint slot, local;
   float tEnter;
   uint key = pc.p.noHitKey;
-  if (hitSampleOfRay(i, index, tEnter)) {
-    key = index;
-    applyLayers(index, true, tEnter, 1.0);
+  if (hitSampleOfRay(i, slot, local, tEnter)) {
+    uint batchRegion = gOrdered.v[orderedBatchOfSlot(gOrderCapacity) + slot];
+    key = batchRegion * regionVoxels() + local;
+    applyLayers(slot * regionVoxels() + local, true, tEnter, 1.0);
   }
   setOrdered(kOrderedKeys, i, key);
   setOrdered(kOrderedRays, i, i);

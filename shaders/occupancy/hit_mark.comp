@@ -1,9 +1,10 @@
 #version 460
 // Sequential order, after the sort and before the miss pass: one invocation per sorted
-// position. The first position p of each voxel's run of hits saves the voxel's occupancy
+// position. Every position packs its key and ray into one 64-bit entry for the searches of
+// the deferred misses. The first position p of each voxel's run of hits saves the voxel's occupancy
 // and puts kOrderedMarker + p in its place, so that the miss pass counts its misses by
 // where they fall between the run's hits instead of applying them. Every position clears
-// its miss counters.
+// its miss counters; the first clears the deferred-miss list.
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
 #include "../common/dispatch.glsl"
@@ -18,8 +19,11 @@ void main() {
   loadPushConstants();
   setOrdered(kOrderedLeading, p, 0u);
   setOrdered(kOrderedTrailing, p, 0u);
+  if (p == 0u) gOrdered.v[gMissHeader] = 0u;
   uint key = ordered(kOrderedKeys, p);
+  gOrderedPacked.v[p] = packUint2x32(uvec2(ordered(kOrderedRays, p), key));
   if (key == pc.p.noHitKey || (p > 0u && ordered(kOrderedKeys, p - 1u) == key)) return;
-  setOrdered(kOrderedOriginal, p, gOccupancy.v[key]);
-  gOccupancy.v[key] = kOrderedMarker + p;
+  uint index = poolIndexOfKey(key);
+  setOrdered(kOrderedOriginal, p, gOccupancy.v[index]);
+  gOccupancy.v[index] = kOrderedMarker + p;
 }

@@ -41,6 +41,6 @@ void main() {
   // Out of steps (thousands of hits on one voxel in one batch): the voxel keeps the value
   // reached, and the truncation is counted as a dropped update rather than passing unseen.
   if (gSteps >= kMaxResolveSteps) gDropped += 1u;
-  gOccupancy.v[key] = floatBitsToUint(x);
+  gOccupancy.v[poolIndexOfKey(key)] = floatBitsToUint(x);
   flushCounters();
 }

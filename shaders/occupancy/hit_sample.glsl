@@ -4,10 +4,12 @@
 #define VOXEN_OCCUPANCY_HIT_SAMPLE_GLSL
 
 // Whether ray i gives its sample voxel a hit (not when it has no hit, nor when the stop
-// search stopped it before that voxel); if so, the voxel's pool index and the t at which
-// the walk enters it. Loads gRay (whole only when the layers or the stop need it).
-bool hitSampleOfRay(uint i, out uint index, out float tEnter) {
-  index = 0u;
+// search stopped it before that voxel); if so, the voxel's cache slot, its index in the
+// region and the t at which the walk enters it. Loads gRay (whole only when the layers or
+// the stop need it).
+bool hitSampleOfRay(uint i, out uint slot, out uint local, out float tEnter) {
+  slot = 0u;
+  local = 0u;
   tEnter = 0.0;
   // Read only what the hit needs: on lavapipe every component of a buffer load is a loop
   // over the lanes, and the default case needs 4 of the ray's 20 words, in three 64-bit
@@ -22,7 +24,9 @@ bool hitSampleOfRay(uint i, out uint index, out float tEnter) {
     tEnter = sampleEnterT();
     if ((gFlags & kPassStopOnOccupied) != 0u && tEnter > uintBitsToFloat(UintArray(pc.p.stop).v[i])) return false;
   }
-  return voxelIndexByTable(gRay.end, index);
+  return voxelSlotByTable(gRay.end, slot, local);
 }
+
+uint regionVoxels() { return uint(gRegionSize * gRegionSize * gRegionSize); }
 
 #endif

@@ -47,6 +47,26 @@ void flushRound() {
   if (ok1) applyDeltaFrom(ix1, gMissValue, o1);
 }
 
+// Sequential order, when the deferred-miss list filled up during this invocation's walk:
+// walk the segment again and count the misses on marked voxels that were not listed (the
+// first gListedMarkers were). Marks do not change during the miss pass, so the second walk
+// meets the same ones in the same order. Outside the walk loop, so the walk pays nothing.
+void countUnlistedMisses(uint s, uint m, bool reverse) {
+  walkBegin(s, m, reverse);
+  uint seen = 0u;
+  while (wAlive) {
+    ivec3 v;
+    float te, tx;
+    uint index;
+    bool emit = reverse ? walkReverse(v, te, tx) : walkForward(v, te, tx);
+    if (!emit || !missIndex(v, te, index)) continue;
+    uint value = gOccupancy.v[index];
+    if (value < kOrderedMarker) continue;
+    if (seen >= gListedMarkers) countOrderedMiss(value - kOrderedMarker, gRayIndex);
+    seen += 1u;
+  }
+}
+
 #define MISS_STEP(walkFn, k) { ivec3 v; float te, tx; ok##k = walkFn(v, te, tx) && missIndex(v, te, ix##k); }
 
 void main() {
@@ -76,5 +96,6 @@ void main() {
       }
     }
   }
+  if ((gFlags & kPassSequential) != 0u && gMarkersUnlisted) countUnlistedMisses(segment.y, gRay.segments, reverse);
   flushCounters();
 }

@@ -27,7 +27,10 @@ Uvec2Array gHitMiss;    // per voxel: hits, misses
 Uint64Array gTouch;     // per voxel: double bits of the latest time (positive doubles order as uint64)
 UintArray gRaySlots;
 UintArray gOrdered;     // kPassSequential: the ordered scratch (kOrdered* arrays)
+Uint64Array gOrderedPacked;  // its kOrderedPacked array
+Uint64Array gMissList;       // its deferred-miss list
 uint gOrderCapacity;
+uint gMissHeader, gMissCapacity;
 int gRegionSize;
 uint gFlags;
 float gClampMin, gClampMax;
@@ -53,6 +56,10 @@ void loadPushConstants() {
   if ((gFlags & kPassSequential) != 0u) {
     gOrdered = UintArray(pc.p.ordered);
     gOrderCapacity = pc.p.orderCapacity;
+    gOrderedPacked = Uint64Array(pc.p.ordered);
+    gMissHeader = orderedMissHeader(gOrderCapacity, pc.p.slotCount);
+    gMissList = Uint64Array(pc.p.ordered + uint64_t(orderedMissList(gOrderCapacity, pc.p.slotCount)) * 4u);
+    gMissCapacity = deferredMissCapacity(gOrderCapacity);
   }
   gRegionSize = pc.p.regionSize;
   gClampMin = pc.p.clampMin;
@@ -173,18 +180,26 @@ bool voxelIndex(ivec3 v, out uint index) {
   return true;
 }
 
-// The index of any voxel through the hash table (no walk needed).
-bool voxelIndexByTable(ivec3 v, out uint index) {
+// The cache slot of any voxel's region through the hash table (no walk needed), and the
+// voxel's index within the region.
+bool voxelSlotByTable(ivec3 v, out uint slot, out uint local) {
   int n = pc.p.regionSize;
   ivec3 key = regionOfVoxel(v, n);
-  int slot = lookupSlot(key);
-  if (slot < 0) {
-    gMissingRegions += 1u;
-    return false;
-  }
-  ivec3 local = v - key * n;
-  index = uint(slot) * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z));
-  return true;
+  int found = lookupSlot(key);
+  slot = uint(max(found, 0));
+  ivec3 inRegion = v - key * n;
+  local = uint(inRegion.x + n * (inRegion.y + n * inRegion.z));
+  if (found < 0) gMissingRegions += 1u;
+  return found >= 0;
+}
+
+// The index of any voxel through the hash table (no walk needed).
+bool voxelIndexByTable(ivec3 v, out uint index) {
+  uint slot, local;
+  int n = pc.p.regionSize;
+  bool found = voxelSlotByTable(v, slot, local);
+  index = slot * uint(n * n * n) + local;
+  return found;
 }
 
 // Unobserved (+inf) starts from 0; then add and clamp. Same as voxen::updatedValue.
@@ -201,29 +216,34 @@ uint gDropped = 0u;
 uint ordered(uint array, uint i) { return gOrdered.v[array * gOrderCapacity + i]; }
 void setOrdered(uint array, uint i, uint value) { gOrdered.v[array * gOrderCapacity + i] = value; }
 
+// The pool index of the voxel a hit key names (its batch region's slot, its index there).
+uint poolIndexOfKey(uint key) {
+  uint n = uint(gRegionSize);
+  uint regionVoxels = n * n * n;
+  uint batchRegion = key / regionVoxels;
+  uint slot = gOrdered.v[orderedSlotOfBatch(gOrderCapacity, pc.p.slotCount) + batchRegion];
+  return slot * regionVoxels + (key - batchRegion * regionVoxels);
+}
+
 // The ray whose misses this invocation applies (the miss pass sets it).
 uint gRayIndex = 0u;
 
-// Whether sorted position x holds a hit of voxel `index` by a ray before gRayIndex: true on
-// a prefix of the positions from the voxel's first (the sort keeps a voxel's rays in order).
-bool hitBeforeThisRay(uint x, uint index) {
-  return ordered(kOrderedKeys, x) == index && ordered(kOrderedRays, x) < gRayIndex;
-}
-
-// A miss on a voxel with hits in this batch (its value is kOrderedMarker + p, p the first
-// position of its run of hits): count it in the gap between the hits of the rays before this
-// one and those after, for hit_resolve.comp. The gap is found by a galloping search from
-// p (runs are short, and a few probes find most gaps), then a binary search.
-void countOrderedMiss(uint marker, uint index) {
-  uint p = marker - kOrderedMarker;
+// A miss by ray `ray` on the voxel whose run of hits starts at sorted position p: counted
+// in the gap between the hits of the rays before it and those after, for hit_resolve.comp.
+// Positions from p on whose packed entry (key << 32 | ray) is below (key << 32 | ray) hold
+// the voxel's hits by earlier rays: a prefix, since the sort keeps a voxel's rays in input
+// order and later keys are larger. Its end is found by a galloping search from p (runs are
+// short, and a few probes find most gaps), then a binary search; one 64-bit load a probe.
+void countOrderedMiss(uint p, uint ray) {
+  uint64_t bound64 = (gOrderedPacked.v[p] & 0xFFFFFFFF00000000ul) | uint64_t(ray);
   uint n = pc.p.rayCount;
-  uint first = p;  // hitBeforeThisRay holds on [p, first)
-  uint bound = n;  // and fails at bound (or bound == n)
+  uint first = p;  // the prefix holds on [p, first)
+  uint bound = n;  // and ends at bound (or bound == n)
   uint step = 1u;
   for (uint i = 0u; i < 24u; ++i) {
     uint probe = first + step - 1u;
     if (probe >= n) break;
-    if (!hitBeforeThisRay(probe, index)) {
+    if (gOrderedPacked.v[probe] >= bound64) {
       bound = probe;
       break;
     }
@@ -232,19 +252,34 @@ void countOrderedMiss(uint marker, uint index) {
   }
   for (uint i = 0u; i < 24u && first < bound; ++i) {
     uint mid = (first + bound) / 2u;
-    if (hitBeforeThisRay(mid, index)) first = mid + 1u;
+    if (gOrderedPacked.v[mid] < bound64) first = mid + 1u;
     else bound = mid;
   }
   uint hitsBefore = first - p;
   if (hitsBefore == 0u) atomicAdd(gOrdered.v[kOrderedLeading * gOrderCapacity + p], 1u);
   else atomicAdd(gOrdered.v[kOrderedTrailing * gOrderCapacity + p + hitsBefore - 1u], 1u);
+}
+
+// The miss pass's part: list the miss for ordered_misses.comp. When the list is full the
+// miss is not listed (nor any later one: the count only grows) and the miss pass counts the
+// rest itself after its walk (integrate_miss.comp, countUnlistedMisses).
+uint gListedMarkers = 0u;
+bool gMarkersUnlisted = false;
+void deferOrderedMiss(uint marker) {
+  uint slot = atomicAdd(gOrdered.v[gMissHeader], 1u);
+  if (slot < gMissCapacity) {
+    gMissList.v[slot] = packUint2x32(uvec2(marker - kOrderedMarker, gRayIndex));
+    gListedMarkers += 1u;
+  } else {
+    gMarkersUnlisted = true;
+  }
   gUpdates += 1u;
 }
 
 void applyDeltaFrom(uint index, float delta, uint old) {
   // Only the miss pass meets markers: they exist between hit_mark and hit_resolve.
   if ((gFlags & kPassSequential) != 0u && old >= kOrderedMarker) {
-    countOrderedMiss(old, index);
+    deferOrderedMiss(old);
     return;
   }
   for (uint i = 0u; i < kMaxCasRetries; ++i) {

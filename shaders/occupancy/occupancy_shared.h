@@ -41,19 +41,42 @@ VOXEN_CONST(uint, kPassStopOnOccupied, 512u)
 // hit voxels instead of applying them.
 VOXEN_CONST(uint, kPassSequential, 1024u)
 
-// The sequential order's per-batch scratch (OccupancyPush::ordered): one buffer of
-// kOrderedArrays arrays of OccupancyPush::orderCapacity uints each.
-VOXEN_CONST(uint, kOrderedKeys, 0u)      // per ray: its sample voxel's pool index (noHitKey: no hit); sorted
-VOXEN_CONST(uint, kOrderedRays, 1u)      // the ray index of each key, sorted with it (input order per voxel)
-VOXEN_CONST(uint, kOrderedOriginal, 2u)  // at a run's first position: the voxel's occupancy before the batch
-VOXEN_CONST(uint, kOrderedLeading, 3u)   // at a run's first position: misses before the voxel's first hit
-VOXEN_CONST(uint, kOrderedTrailing, 4u)  // at a run's position p + m - 1: misses after its m-th hit
-VOXEN_CONST(uint, kOrderedArrays, 5u)
+// The sequential order's per-batch scratch (OccupancyPush::ordered), in uints: first
+// kOrderedArrays arrays of OccupancyPush::orderCapacity entries, one per ray or sorted
+// position.
+VOXEN_CONST(uint, kOrderedPacked, 0u)    // two arrays: per sorted position, key << 32 | ray (uint64)
+VOXEN_CONST(uint, kOrderedKeys, 2u)      // per ray: the key of its hit (noHitKey: no hit), sorted
+VOXEN_CONST(uint, kOrderedRays, 3u)      // the ray index of each key, sorted with it (input order per voxel)
+VOXEN_CONST(uint, kOrderedOriginal, 4u)  // at a run's first position: the voxel's occupancy before the batch
+VOXEN_CONST(uint, kOrderedLeading, 5u)   // at a run's first position: misses before the voxel's first hit
+VOXEN_CONST(uint, kOrderedTrailing, 6u)  // at a run's position p + m - 1: misses after its m-th hit
+VOXEN_CONST(uint, kOrderedArrays, 7u)
+// A hit's key is its voxel's batch region index * region voxels + the voxel's index in the
+// region: fewer bits to sort than a cache-wide index. Then two tables (host-written per
+// batch): the batch region index of each cache slot (slotCount entries) and the cache slot
+// of each batch region. Then the deferred-miss list: a header of 4 uints (the count, then
+// the x, y, z of the indirect dispatch that reads the list) and up to
+// deferredMissCapacity() uint64 entries: ray << 32 | the first position of the voxel's run.
+VOXEN_CONST(uint, kDeferredMissesPerRay, 4u)
+VOXEN_FUNCTION uint orderedBatchOfSlot(uint capacity) { return kOrderedArrays * capacity; }
+VOXEN_FUNCTION uint orderedSlotOfBatch(uint capacity, uint slots) { return kOrderedArrays * capacity + slots; }
+VOXEN_FUNCTION uint orderedMissHeader(uint capacity, uint slots) {
+  return (kOrderedArrays * capacity + 2u * slots + 3u) / 4u * 4u;  // 16-byte aligned
+}
+VOXEN_FUNCTION uint orderedMissList(uint capacity, uint slots) { return orderedMissHeader(capacity, slots) + 4u; }
+// At most 65,535 workgroups of 64 read the list (the x limit of an indirect dispatch).
+VOXEN_FUNCTION uint deferredMissCapacity(uint capacity) {
+  return kDeferredMissesPerRay * capacity < 65535u * 64u ? kDeferredMissesPerRay * capacity : 65535u * 64u;
+}
+VOXEN_FUNCTION uint orderedWords(uint capacity, uint slots) {
+  return orderedMissList(capacity, slots) + 2u * deferredMissCapacity(capacity);
+}
 // While a batch's ordered passes run, a voxel with hits in the batch holds
 // kOrderedMarker + (the first position of its run) instead of its occupancy: a NaN with the
 // sign bit set, which no clamped log-odds value or unobserved (+inf) voxel can be. The
-// miss pass recognises it in the value it loads anyway, so misses on other voxels pay
-// nothing for the ordering.
+// miss pass recognises it in the value it loads anyway and defers the miss to the list
+// above (an atomic and a store: every instruction of the walk loop is paid by every lane on
+// lavapipe, so the search happens in its own pass).
 VOXEN_CONST(uint, kOrderedMarker, 0xFF800001u)
 VOXEN_CONST(uint, kMaxOrderedRays, 0x007FFFFEu)  // positions that fit the marker: 2^23 - 2
 // Loop steps a resolve invocation may take (lavapipe stops an invocation's loops after
@@ -95,8 +118,8 @@ struct OccupancyPush {
   VOXEN_ADDRESS ordered;     // kPassSequential: uint[kOrderedArrays * orderCapacity]
   uint orderCapacity;        // rays per ordered array
   uint rayCount;             // rays in this batch
-  uint noHitKey;             // the key of a ray without a hit: above every voxel index of the cache
-  uint reserved;
+  uint noHitKey;             // the key of a ray without a hit: above every key of the batch
+  uint slotCount;            // the region cache's slots (the ordered scratch's layout)
 };
 VOXEN_SHARED_ASSERT(sizeof(OccupancyPush) == 120)
 

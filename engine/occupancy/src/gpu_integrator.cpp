@@ -113,21 +113,59 @@ void GpuIntegrator::integrate(std::span<const Ray> rays) {
   for (const Ray& ray : rays) addRay(ray);
 }
 
-// The sequential order groups the batch's hits by sample voxel with a radix sort of the
-// voxels' pool indices; the key of a ray without a hit must sort after all of them.
+// The sequential order's scratch (occupancy_shared.h, kOrdered*) and the radix sort that
+// groups a batch's hits by sample voxel.
 void GpuIntegrator::setUpSequentialOrder() {
   const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
   if (capacity > gpu::kMaxOrderedRays)
     throw Error("batch size " + std::to_string(capacity) + " is above the sequential order's limit of " +
                 std::to_string(gpu::kMaxOrderedRays) + " rays");
   const uint64_t n = uint64_t(map_.regionSize());
-  const uint64_t voxels = uint64_t(cache_.slotCount()) * n * n * n;  // pool indices are below this
-  keyBits_ = uint32_t(std::bit_width(voxels));  // so that 2^keyBits - 1 >= voxels
-  if (keyBits_ > 32)
-    throw Error("the GPU cache holds " + std::to_string(voxels) + " voxels, more than 32-bit voxel indices reach");
-  noHitKey_ = uint32_t((uint64_t(1) << keyBits_) - 1);
-  ordered_ = Buffer(scheduler_.device(), "occupancy ordered hits", uint64_t(gpu::kOrderedArrays) * capacity * 4);
+  if (uint64_t(cache_.slotCount()) * n * n * n >= (uint64_t(1) << 32))
+    throw Error("the GPU cache holds more voxels than 32-bit hit keys reach: lower --gpu-cache-mb");
+  const uint32_t slots = uint32_t(cache_.slotCount());
+  ordered_ = Buffer(scheduler_.device(), "occupancy ordered hits", uint64_t(gpu::orderedWords(capacity, slots)) * 4);
+  batchOfSlot_.assign(slots, 0);
   sort_ = std::make_unique<RadixSort>(scheduler_, capacity);
+}
+
+// The sequential order's passes for one batch, after the stop search: the hit keys, their
+// sort, the marks, the miss pass with its deferred misses, and the replay of each marked
+// voxel's updates.
+void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
+                                           const std::vector<uint32_t>& keySlots, uint32_t segmentCount) {
+  OccupancyPush push = batchPush;
+  std::vector<BufferUse> uses = batchUses;
+  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
+  const uint32_t slots = uint32_t(cache_.slotCount());
+  const uint32_t rayCount = push.rayCount;
+  // Keys are (batch region, voxel in region): as few bits as this batch's regions need.
+  const uint64_t n = uint64_t(map_.regionSize());
+  const uint64_t keys = uint64_t(keySlots.size()) * n * n * n;  // keys are below this
+  const uint32_t keyBits = uint32_t(std::bit_width(keys));       // so that 2^keyBits - 1 >= keys
+  push.ordered = ordered_.address();
+  push.orderCapacity = capacity;
+  push.noHitKey = uint32_t((uint64_t(1) << keyBits) - 1);
+  push.slotCount = slots;
+  for (uint32_t b = 0; b < keySlots.size(); ++b) batchOfSlot_[keySlots[b]] = b;
+  scheduler_.upload(ordered_.range(uint64_t(gpu::orderedBatchOfSlot(capacity)) * 4, uint64_t(slots) * 4),
+                    batchOfSlot_.data(), uint64_t(slots) * 4);
+  scheduler_.upload(ordered_.range(uint64_t(gpu::orderedSlotOfBatch(capacity, slots)) * 4, keySlots.size() * 4ull),
+                    keySlots.data(), keySlots.size() * 4ull);
+  uses.push_back(readsWrites(ordered_.range()));
+  push.itemCount = rayCount;
+  scheduler_.dispatchThreads({"occupancy hit keys", hitKeysKernel_.get(), {}, push, uses}, rayCount);
+  const uint64_t arrayBytes = uint64_t(capacity) * 4;
+  sort_->record(ordered_.range(gpu::kOrderedKeys * arrayBytes, rayCount * 4ull),
+                ordered_.range(gpu::kOrderedRays * arrayBytes, rayCount * 4ull), rayCount, keyBits);
+  scheduler_.dispatchThreads({"occupancy hit marks", hitMarkKernel_.get(), {}, push, uses}, rayCount);
+  push.itemCount = segmentCount;
+  scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
+  scheduler_.dispatch({"occupancy deferred miss count", orderedMissArgsKernel_.get(), {1, 1, 1}, push, uses});
+  const BufferRange args = ordered_.range((uint64_t(gpu::orderedMissHeader(capacity, slots)) + 1) * 4, 12);
+  scheduler_.dispatchIndirect({"occupancy deferred misses", orderedMissesKernel_.get(), {}, push, uses}, args);
+  push.itemCount = rayCount;
+  scheduler_.dispatchThreads({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, rayCount);
 }
 
 uint32_t GpuIntegrator::passFlags() const {
@@ -151,6 +189,8 @@ void GpuIntegrator::selectKernels(uint32_t flags) {
     hitKeysKernel_ = library.kernel("occupancy/hit_keys.comp", variant);
     hitMarkKernel_ = library.kernel("occupancy/hit_mark.comp", variant);
     hitResolveKernel_ = library.kernel("occupancy/hit_resolve.comp", variant);
+    orderedMissArgsKernel_ = library.kernel("occupancy/ordered_miss_args.comp", variant);
+    orderedMissesKernel_ = library.kernel("occupancy/ordered_misses.comp", variant);
   } else {
     hitKernel_ = library.kernel("occupancy/integrate_hit.comp", variant);
   }
@@ -263,23 +303,9 @@ void GpuIntegrator::flush() {
     push.itemCount = segmentCount;
     scheduler_.dispatchThreads({"occupancy stop search", stopKernel_.get(), {}, push, uses}, segmentCount);
   }
+  push.rayCount = rayCount;
   if (push.flags & kPassSequential) {
-    // Sequential order: group the hits by voxel (in input order within each voxel), park
-    // those voxels behind markers, count each miss on them by the hits it falls between,
-    // then replay each such voxel's updates in order (occupancy_shared.h, kOrdered*).
-    push.ordered = ordered_.address();
-    push.orderCapacity = gpuOptions_.maxRaysPerBatch;
-    push.rayCount = rayCount;
-    push.noHitKey = noHitKey_;
-    uses.push_back(readsWrites(ordered_.range()));
-    scheduler_.dispatchThreads({"occupancy hit keys", hitKeysKernel_.get(), {}, push, uses}, rayCount);
-    const uint64_t arrayBytes = uint64_t(push.orderCapacity) * 4;
-    sort_->record(ordered_.range(gpu::kOrderedKeys * arrayBytes, rayCount * 4ull),
-                  ordered_.range(gpu::kOrderedRays * arrayBytes, rayCount * 4ull), rayCount, keyBits_);
-    scheduler_.dispatchThreads({"occupancy hit marks", hitMarkKernel_.get(), {}, push, uses}, rayCount);
-    push.itemCount = segmentCount;
-    scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
-    scheduler_.dispatchThreads({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, rayCount);
+    recordSequentialPasses(push, uses, keySlots, segmentCount);
   } else {
     push.itemCount = segmentCount;
     scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);

@@ -26,6 +26,10 @@ namespace voxen {
 class Kernel;
 class RadixSort;
 class Scheduler;
+struct BufferUse;
+namespace gpu {
+struct OccupancyPush;
+}
 
 struct GpuIntegratorOptions {
   uint64_t cacheBytes = 256ull << 20;   // --gpu-cache-mb
@@ -56,6 +60,8 @@ class GpuIntegrator {
   uint32_t passFlags() const;
   void selectKernels(uint32_t flags);
   void setUpSequentialOrder();
+  void recordSequentialPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
+                              const std::vector<uint32_t>& keySlots, uint32_t segmentCount);
 
   Scheduler& scheduler_;
   OccupancyMap& map_;
@@ -63,12 +69,13 @@ class GpuIntegrator {
   GpuIntegratorOptions gpuOptions_;
   RegionCache cache_;
   std::shared_ptr<Kernel> stopKernel_, missKernel_, hitKernel_;
-  std::shared_ptr<Kernel> hitKeysKernel_, hitMarkKernel_, hitResolveKernel_;  // sequential order
+  // The sequential order's passes.
+  std::shared_ptr<Kernel> hitKeysKernel_, hitMarkKernel_, hitResolveKernel_, orderedMissArgsKernel_, orderedMissesKernel_;
   StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
   Buffer stop_, counters_;
   Buffer ordered_;                    // sequential order: gpu::kOrdered* arrays
   std::unique_ptr<RadixSort> sort_;   // sequential order: groups hits by voxel
-  uint32_t keyBits_ = 0, noHitKey_ = 0;
+  std::vector<uint32_t> batchOfSlot_;  // sequential order: each cache slot's batch region index
   std::unique_ptr<Batch> batch_;
   std::vector<RegionKey> rayKeys_;      // reused for every ray's region list
   std::vector<uint32_t> rayKeyIndex_;   // and their indices in the batch's region list
