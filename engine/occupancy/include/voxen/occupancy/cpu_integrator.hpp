@@ -3,13 +3,16 @@
 // the GPU path, used by the tests and by `voxen map --cpu`. It applies a batch in one of two
 // orders (IntegrationOptions::order):
 //
-// - TwoPhase (the default, what the GPU does): "stop on first occupied" judged against the
-//   map before the batch, then every miss of the batch, then every hit, so a hit is never
-//   eroded by the misses of its own batch. The GPU tests compare against this bit for bit.
-// - Sequential (what OHM and OctoMap do): ray after ray in input order, each ray's misses
-//   along its walk and then its hit, its stop point judged on the map as the rays before it
-//   left it. This is the map-fidelity reference (`voxen map --cpu-sequential`, the Jaccard
-//   column of `voxen bench map`). With one ray per batch the two orders give the same map.
+// - Sequential (the default, what OHM and OctoMap do): ray after ray in input order, each
+//   ray's misses along its walk and then its hit, its stop point judged on the map as the
+//   rays before it left it. The map does not depend on how rays are cut into batches. The
+//   GPU's sequential order gives this map bit for bit (except with "stop on first
+//   occupied", which the GPU judges per batch); it is also the map-fidelity reference
+//   (the Jaccard column of `voxen bench map`).
+// - TwoPhase: "stop on first occupied" judged against the map before the batch, then every
+//   miss of the batch, then every hit, so a hit is never eroded by the misses of its own
+//   batch. The GPU's two-phase order gives this map bit for bit when fed the same batches.
+//   With one ray per batch the two orders give the same map.
 //
 // Both orders use the same walk, flags and clamped update (updatedValue); every update is
 // clamped as it is applied.
