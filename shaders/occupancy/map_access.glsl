@@ -334,12 +334,14 @@ void flushCounters() {
   uint updates = subgroupAdd(gUpdates);
   uint dropped = subgroupAdd(gDropped);
   uint missing = subgroupAdd(gMissingRegions);
+  uint rewalks = subgroupAdd(gMarkersUnlisted ? 1u : 0u);
   uint stripe = (gl_WorkGroupID.x % kCounterStripes) * kCounterStride;
   if (subgroupElect()) {
     Uint64Array counters = Uint64Array(pc.p.counters);
     if (updates > 0u) atomicAdd(counters.v[stripe + kCounterUpdates], uint64_t(updates));
     if (dropped > 0u) atomicAdd(counters.v[stripe + kCounterDropped], uint64_t(dropped));
     if (missing > 0u) atomicAdd(counters.v[stripe + kCounterMissingRegions], uint64_t(missing));
+    if (rewalks > 0u) atomicAdd(counters.v[stripe + kCounterRewalks], uint64_t(rewalks));
   }
 }
 

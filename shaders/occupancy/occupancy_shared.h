@@ -94,6 +94,7 @@ VOXEN_CONST(uint, kCounterStride, 8u)
 VOXEN_CONST(uint, kCounterUpdates, 0u)         // voxel updates applied
 VOXEN_CONST(uint, kCounterDropped, 1u)         // updates dropped after kMaxCasRetries
 VOXEN_CONST(uint, kCounterMissingRegions, 2u)  // lookups of regions absent from the cache
+VOXEN_CONST(uint, kCounterRewalks, 3u)         // segments walked twice: the deferred-miss list was full
 
 // The push constants of every occupancy pass (120 bytes of the 128 Vulkan guarantees). The
 // layers are one address: adding a layer does not grow this block.

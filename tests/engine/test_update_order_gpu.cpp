@@ -58,6 +58,15 @@ std::optional<glm::dvec3> entersBox(glm::dvec3 o, glm::dvec3 p, glm::dvec3 lo, g
   return o + d * t0;
 }
 
+// Appends a ray whose time follows the previous one's by 0.1 ms.
+void addRay(std::vector<Ray>& rays, glm::dvec3 origin, glm::dvec3 sample) {
+  Ray ray;
+  ray.origin = origin;
+  ray.sample = sample;
+  ray.time = 1e-4 * double(rays.size());
+  rays.push_back(ray);
+}
+
 }  // namespace
 
 TEST_CASE("A thin wall hit once and then crossed by many later rays of the same batch is cleared",
@@ -67,13 +76,11 @@ TEST_CASE("A thin wall hit once and then crossed by many later rays of the same 
   vt::Rng rng(41);
   std::vector<Ray> rays;
   for (int i = 0; i < 15000; ++i) {
-    Ray ray;
-    ray.origin = {0.05, uniform(rng, -0.05, 0.05), 1.0};
+    const glm::dvec3 origin{0.05, uniform(rng, -0.05, 0.05), 1.0};
     // The later rays' samples spread 2.5 times as wide, so that they cross the whole wall.
-    ray.sample = i < 3000 ? glm::dvec3(2.05, uniform(rng, -0.6, 0.6), uniform(rng, 0.6, 1.4))
-                          : glm::dvec3(5.05, uniform(rng, -1.5, 1.5), uniform(rng, -0.5, 2.5));
-    ray.time = 1e-4 * i;
-    rays.push_back(ray);
+    addRay(rays, origin,
+           i < 3000 ? glm::dvec3(2.05, uniform(rng, -0.6, 0.6), uniform(rng, 0.6, 1.4))
+                    : glm::dvec3(5.05, uniform(rng, -1.5, 1.5), uniform(rng, -0.5, 2.5)));
   }
   const glm::dvec3 wallLo{2.0, -0.5, 0.7}, wallHi{2.1, 0.5, 1.3};  // the part the later rays cross densely
   for (const OccupancyModel& model : {OccupancyModel(), OccupancyModel::octomap()}) {
@@ -106,13 +113,11 @@ TEST_CASE("A box present in the first half of a run and gone in the second leave
   for (int i = 0; i < count; ++i) {
     const bool boxThere = i < count / 2;
     const double phase = double(i % (count / 2)) / double(count / 2);
-    Ray ray;
-    ray.origin = {0.0, -1.0 + 2.0 * phase, 1.0};
-    ray.sample = {6.0, uniform(rng, -2.0, 2.0), uniform(rng, 0.2, 1.8)};
+    const glm::dvec3 origin{0.0, -1.0 + 2.0 * phase, 1.0};
+    glm::dvec3 sample{6.0, uniform(rng, -2.0, 2.0), uniform(rng, 0.2, 1.8)};
     if (boxThere)
-      if (auto entry = entersBox(ray.origin, ray.sample, boxLo, boxHi)) ray.sample = *entry;
-    ray.time = 1e-4 * i;
-    rays.push_back(ray);
+      if (auto entry = entersBox(origin, sample, boxLo, boxHi)) sample = *entry;
+    addRay(rays, origin, sample);
   }
   const glm::dvec3 inner = boxLo + 0.15, outer = boxHi - 0.15;  // skip the faces' rounding at the edges
   const uint32_t batch = GENERATE(4096u, 65536u);
@@ -176,12 +181,9 @@ TEST_CASE("A voxel hit by thousands of rays in one batch, with misses between, r
   vt::Rng rng(47);
   std::vector<Ray> rays;
   for (int i = 0; i < 20000; ++i) {
-    Ray ray;
-    ray.origin = {0.05, 0.05, 0.05};
     const bool hitTarget = rng.chance(40);
-    ray.sample = hitTarget ? glm::dvec3(1.05 + uniform(rng, -0.04, 0.04), 0.05, 0.05) : glm::dvec3(2.55, 0.05, 0.05);
-    ray.time = 1e-4 * i;
-    rays.push_back(ray);
+    addRay(rays, {0.05, 0.05, 0.05},
+           hitTarget ? glm::dvec3(1.05 + uniform(rng, -0.04, 0.04), 0.05, 0.05) : glm::dvec3(2.55, 0.05, 0.05));
   }
   for (const OccupancyModel& model : {OccupancyModel(), OccupancyModel::octomap()}) {
     const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, batchesOf(20000));
@@ -191,6 +193,30 @@ TEST_CASE("A voxel hit by thousands of rays in one batch, with misses between, r
     CHECK(c.voxels >= 25);
     CHECK(c.sameBits == c.voxels);
     CHECK(c.layerMismatches == 0);
+    CHECK(gpu.stats.voxelUpdates == cpu.stats.voxelUpdates);
+  }
+}
+
+TEST_CASE("When the list of misses on hit voxels fills up, the miss pass counts the rest itself",
+          "[occupancy][gpu][order]") {
+  // Batches of 64 rays list at most 256 such misses. Each batch: rays hitting 32 voxels of
+  // a line one by one, interleaved with rays along the whole line that cross all of them,
+  // so each batch has about 32 x 32 misses on voxels with hits, in an order that matters.
+  std::vector<Ray> rays;
+  for (int round = 0; round < 20; ++round)
+    for (int k = 0; k < 32; ++k) {
+      addRay(rays, {0.05, 0.05, 0.05}, {0.15 + 0.1 * k + 0.001 * round, 0.05, 0.05});
+      addRay(rays, {0.05, 0.05, 0.05}, {4.05, 0.05, 0.05});
+    }
+  for (const OccupancyModel& model : {OccupancyModel(), OccupancyModel::octomap()}) {
+    const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, batchesOf(64));
+    const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, 64);
+    const Comparison c = compareMaps(gpu.map, cpu.map);
+    INFO("rewalked segments " << gpu.stats.rewalkedSegments);
+    REQUIRE(gpu.stats.droppedUpdates == 0);
+    CHECK(gpu.stats.rewalkedSegments > 0);
+    CHECK(c.voxels >= 40);
+    CHECK(c.sameBits == c.voxels);
     CHECK(gpu.stats.voxelUpdates == cpu.stats.voxelUpdates);
   }
 }

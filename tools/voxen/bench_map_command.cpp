@@ -192,6 +192,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                                  {"cpu_voxel_updates_per_s", rounded(rate(r.cpu.voxelUpdates, r.cpuSeconds), 1)},
                                  {"voxel_updates", r.gpu.voxelUpdates},
                                  {"dropped_updates", r.gpu.droppedUpdates},
+                                 {"rewalked_segments", r.gpu.rewalkedSegments},
                                  {"class_agreement", rounded(r.classAgreement, 6)},
                                  {"sequential_s", rounded(r.sequentialSeconds, 4)},
                                  {"sequential_rays_per_s", rounded(rate(r.sequential.rays, r.sequentialSeconds), 1)},
@@ -254,7 +255,7 @@ CommandRun setupBenchMap(CLI::App& command) {
   command.add_option("--resolution", args->resolution, "voxel edge in metres (default: 0.1 and 0.25)")
       ->check(numberIn(kMinResolution, 100.0, "metres"));
   command.add_option("--batch-size", args->batch, "rays per GPU batch (and per CPU reference batch)")
-      ->check(integerIn(1, 1 << 24))
+      ->check(integerIn(1, 1 << 22))
       ->capture_default_str();
   command.add_option("--repeat", args->repeat, "repetitions per resolution (medians are reported)")
       ->check(integerIn(1, 100))

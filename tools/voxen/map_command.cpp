@@ -113,7 +113,7 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
   addModelOptions(command, args);
   addLayerAndRayOptions(command, args);
   command.add_option("--batch-size", args.gpu.maxRaysPerBatch, "rays per GPU batch")
-      ->check(integerIn(1, 1 << 24))
+      ->check(integerIn(1, 1 << 22))
       ->capture_default_str();
   command
       .add_option_function<uint64_t>(
@@ -259,6 +259,7 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
                {"first_rejected_ray", stats.firstRejected ? Json(rejectedRayText(*stats.firstRejected)) : Json(nullptr)},
                {"voxel_updates", stats.voxelUpdates},
                {"dropped_updates", stats.droppedUpdates},
+               {"rewalked_segments", stats.rewalkedSegments},
                {"occupied_voxels", counts.occupied},
                {"free_voxels", counts.free},
                {"regions", counts.regions},

@@ -325,11 +325,12 @@ void GpuIntegrator::finish() {
   cache_.syncToMap();
   synced_ = stats_.batches;
   const auto stripes = scheduler_.readback<uint64_t>(counters_.range()).get();
-  uint64_t counters[3] = {0, 0, 0};
+  uint64_t counters[4] = {0, 0, 0, 0};
   for (uint32_t s = 0; s < kCounterStripes; ++s)
-    for (uint32_t k = 0; k < 3; ++k) counters[k] += stripes[s * kCounterStride + k];
+    for (uint32_t k = 0; k < 4; ++k) counters[k] += stripes[s * kCounterStride + k];
   stats_.voxelUpdates = counters[gpu::kCounterUpdates];
   stats_.droppedUpdates = counters[gpu::kCounterDropped];
+  stats_.rewalkedSegments = counters[gpu::kCounterRewalks];
   if (counters[gpu::kCounterMissingRegions] != 0)
     throw Error("internal error: " + std::to_string(counters[gpu::kCounterMissingRegions]) +
                 " voxel updates found their region absent from the GPU cache");
