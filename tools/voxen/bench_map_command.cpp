@@ -77,6 +77,7 @@ struct BenchMapArgs {
   uint32_t batch = 1u << 17;
   int repeat = 3;
   UpdateOrder order = UpdateOrder::Sequential;
+  std::string model = "ohm";  // the occupancy model's preset
 };
 
 int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
@@ -119,7 +120,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   for (double resolution : resolutions) {
     BenchRun run;
     run.resolution = resolution;
-    OccupancyModel model;
+    OccupancyModel model = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
     model.resolution = resolution;
     for (int rep = 0; rep < repeat; ++rep) {
       OccupancyMap gpuMap(model), cpuMap(model);
@@ -181,6 +182,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"sequential_rays_per_s", rounded(rate(first.sequential.rays, first.sequentialSeconds), 1)},
                     {"batch_size", batch},
                     {"update_order", updateOrderName(args.order)},
+                    {"model", args.model},
                     {"runs", Json::array()}};
     for (const BenchRun& r : runs)
       summary["runs"].push_back({{"resolution", r.resolution},
@@ -210,10 +212,11 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     printJson(summary);
     return 0;
   }
-  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays, batches of %s, %s order; "
-              "medians of %d repetitions\n\n",
+  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays, batches of %s, %s order, "
+              "%s model; medians of %d repetitions\n\n",
               device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
-              withCommas(rays.size()).c_str(), withCommas(batch).c_str(), updateOrderName(args.order), repeat);
+              withCommas(rays.size()).c_str(), withCommas(batch).c_str(), updateOrderName(args.order), args.model.c_str(),
+              repeat);
   std::printf("%-10s %-15s %10s %14s %18s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s", "voxel updates/s",
               "dropped", "agreement", "jaccard");
   for (const BenchRun& r : runs) {
@@ -261,6 +264,9 @@ CommandRun setupBenchMap(CLI::App& command) {
       ->check(integerIn(1, 100))
       ->capture_default_str();
   addUpdateOrderOption(command, args->order);
+  command.add_option("--model", args->model, "the occupancy model's preset (hit, miss and clamp values)")
+      ->check(CLI::IsMember({"ohm", "octomap"}))
+      ->capture_default_str();
   return [args](const CommonOptions& options) { return benchMap(options, *args); };
 }
 
