@@ -213,21 +213,22 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
   }
   const std::string device = gpuRun ? gpuRun->device().info().name
                                     : std::string("CPU reference (") + updateOrderName(args.integration.order) + ")";
-  if (!args.quiet && !options.json)
-    std::fprintf(stderr,
-                 "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
-                 "region %d^3, layers: %s; memory budget %llu MB)\n",
-                 args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
-                 model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize, layerNames(args.layers).c_str(),
-                 (unsigned long long)(options.memoryBudgetBytes() >> 20));
-
-  Progress progress("mapping", reader.totalPoints(), !args.quiet);
-  std::vector<Ray> rays;
   const size_t chunk = std::max<size_t>(args.gpu.maxRaysPerBatch, 4096);
   // The rays integrated together: the GPU cuts its input into --batch-size batches, the CPU
   // reference takes each chunk read as one batch. In the sequential order the map does not
   // depend on it; in the two-phase order it does.
   const uint64_t batchSize = gpuRun ? args.gpu.maxRaysPerBatch : chunk;
+  if (!args.quiet && !options.json)
+    std::fprintf(stderr,
+                 "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
+                 "region %d^3, layers: %s; %s order, batches of %llu rays; memory budget %llu MB)\n",
+                 args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
+                 model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize, layerNames(args.layers).c_str(),
+                 updateOrderName(args.integration.order), (unsigned long long)batchSize,
+                 (unsigned long long)(options.memoryBudgetBytes() >> 20));
+
+  Progress progress("mapping", reader.totalPoints(), !args.quiet);
+  std::vector<Ray> rays;
   for (;;) {
     rays.clear();
     if (reader.read(rays, chunk) == 0) break;
