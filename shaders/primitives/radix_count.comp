@@ -23,7 +23,7 @@ void main() {
   const uint tid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x;
   const uint count = pc.count, shift = pc.shift, digitMask = pc.digitMask, numTiles = pc.numTiles;
-  [[unroll]] for (uint r = 0u; r < kRadixCountRows; ++r) counts[r * kRadixThreads + tid] = 0u;
+  [[dont_unroll]] for (uint r = 0u; r < kRadixCountRows; ++r) counts[r * kRadixThreads + tid] = 0u;
   const uint first = tile * kRadixTileItems + tid * kRadixItemsPerThread;
   if (kInPairs) {
     Uvec2Array pairs = Uvec2Array(pc.keysIn);
@@ -56,7 +56,7 @@ void main() {
   barrier();
   // Rows tid * 8 .. tid * 8 + 7 (digits tid * 16 .. tid * 16 + 15), summed over the threads.
   UintArray tileCounts = UintArray(pc.tileCounts);
-  [[unroll]] for (uint rr = 0u; rr < kRowsPerThread; ++rr) {
+  [[dont_unroll]] for (uint rr = 0u; rr < kRowsPerThread; ++rr) {
     const uint row = tid * kRowsPerThread + rr;
     if (2u * row <= digitMask) {
       uint sum = 0u;

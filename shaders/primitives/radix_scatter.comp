@@ -9,6 +9,9 @@
 // count in a tile is at most kRadixTileItems < 65536) then places, within a digit, thread
 // t's items after those of threads 0..t-1, so equal digits leave the tile in input order,
 // and tiles in tile order.
+//
+// The loops over a thread's items stay loops ([[dont_unroll]]): fully unrolled over 256 items,
+// lavapipe's LLVM took about two minutes to compile the three variants and ran them slower.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "../common/buffers.glsl"
@@ -31,7 +34,7 @@ void main() {
   const uint tile = gl_WorkGroupID.x;
   const uint count = pc.count, shift = pc.shift, digitMask = pc.digitMask, numTiles = pc.numTiles;
 
-  [[unroll]] for (uint r = 0u; r < kRadixCountRows; ++r) counts[r * kRadixThreads + tid] = 0u;
+  [[dont_unroll]] for (uint r = 0u; r < kRadixCountRows; ++r) counts[r * kRadixThreads + tid] = 0u;
 
   // Load this invocation's items and rank them within its column (own column only: no barrier).
   const uint first = tile * kRadixTileItems + tid * kRadixItemsPerThread;
@@ -39,18 +42,18 @@ void main() {
   uint key[kRadixItemsPerThread], rank[kRadixItemsPerThread];
   if (kInPairs) {
     Uvec2Array pairs = Uvec2Array(pc.keysIn);
-    [[unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) key[j] = first + j < count ? pairs.v[first + j].x : 0u;
+    [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) key[j] = first + j < count ? pairs.v[first + j].x : 0u;
   } else if (first + kRadixItemsPerThread <= count && (pc.keysIn & 15ul) == 0ul) {
     Uvec4Array keys4 = Uvec4Array(pc.keysIn);
-    [[unroll]] for (uint q = 0u; q < kRadixItemsPerThread / 4u; ++q) {
+    [[dont_unroll]] for (uint q = 0u; q < kRadixItemsPerThread / 4u; ++q) {
       const uvec4 k = keys4.v[first / 4u + q];
       [[unroll]] for (uint c = 0u; c < 4u; ++c) key[4u * q + c] = k[c];
     }
   } else {
     UintArray keysIn = UintArray(pc.keysIn);
-    [[unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) key[j] = first + j < count ? keysIn.v[first + j] : 0u;
+    [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) key[j] = first + j < count ? keysIn.v[first + j] : 0u;
   }
-  [[unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
+  [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
     // Items past count rank too (as digit of key 0) but are never stored: they follow every
     // real item of this column, so they do not move a real item's rank.
     const uint d = (key[j] >> shift) & digitMask;
@@ -67,7 +70,7 @@ void main() {
   barrier();
 
   // Exclusive scan of each row over the threads, both 16-bit halves at once.
-  [[unroll]] for (uint rr = 0u; rr < kRowsPerThread; ++rr) {
+  [[dont_unroll]] for (uint rr = 0u; rr < kRowsPerThread; ++rr) {
     const uint row = tid * kRowsPerThread + rr;
     if (2u * row <= digitMask) {
       uint sum = 0u;
@@ -85,7 +88,7 @@ void main() {
   UintArray keysOut = UintArray(pc.keysOut);
   UintArray valuesOut = UintArray(pc.valuesOut);
   Uint64Array pairsOut = Uint64Array(pc.keysOut);
-  [[unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
+  [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
     if (first + j < count) {
       const uint d = (key[j] >> shift) & digitMask;
       const uint before = (counts[(d >> 1u) * kRadixThreads + tid] >> ((d & 1u) << 4u)) & 0xffffu;
