@@ -1,44 +1,68 @@
 #version 460
 // One digit pass of the radix sort (engine/primitives/radix_sort.cpp), step 1 of 3: the
 // digit histogram of each tile of kRadixTileItems items, written digit-major:
-// tileCounts[digit * numTiles + tile]. One workgroup per tile. Each invocation counts its
-// items into its own column of counts[digit][thread] (no atomics), then the columns are
-// summed per digit.
+// tileCounts[digit * numTiles + tile] for digit <= digitMask. One workgroup per tile, the
+// same tiles as radix_scatter.comp. Each invocation counts its items into its own column
+// of counts[digit / 2][thread] (16-bit counters, two digits per uint, no atomics: shared
+// atomics measured slower on lavapipe), then the columns are summed per digit pair.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "../common/buffers.glsl"
 #include "radix_sort.h"
 
-layout(local_size_x = 128) in;  // kRadixThreads
+layout(local_size_x = 16) in;  // kRadixThreads
 
 layout(push_constant) uniform Push { RadixPassPush pc; };
+layout(constant_id = 0) const bool kInPairs = false;  // kRadixInPairsId
 
-const uint kEntriesPerThread = kRadixDigits;  // kRadixDigits * kRadixThreads entries over kRadixThreads
-const uint kThreadsPerDigit = kRadixThreads / kEntriesPerThread;  // 8
+const uint kRowsPerThread = kRadixCountRows / kRadixThreads;  // 8
 
-shared uint counts[kRadixDigits * kRadixThreads];  // [digit][thread], 8 KiB
-shared uint partial[kRadixThreads];
+shared uint counts[kRadixCountRows * kRadixThreads];  // [digit / 2][thread], 8 KiB
 
 void main() {
   const uint tid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x;
   const uint count = pc.count, shift = pc.shift, digitMask = pc.digitMask, numTiles = pc.numTiles;
-  [[unroll]] for (uint d = 0u; d < kRadixDigits; ++d) counts[d * kRadixThreads + tid] = 0u;
-  UintArray keys = UintArray(pc.keysIn);
+  [[dont_unroll]] for (uint r = 0u; r < kRadixCountRows; ++r) counts[r * kRadixThreads + tid] = 0u;
   const uint first = tile * kRadixTileItems + tid * kRadixItemsPerThread;
-  [[unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
-    const uint i = first + j;
-    if (i < count) counts[((keys.v[i] >> shift) & digitMask) * kRadixThreads + tid] += 1u;
+  if (kInPairs) {
+    Uvec2Array pairs = Uvec2Array(pc.keysIn);
+    [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
+      const uint i = first + j;
+      if (i < count) {
+        const uint d = (pairs.v[i].x >> shift) & digitMask;
+        counts[(d >> 1u) * kRadixThreads + tid] += 1u << ((d & 1u) << 4u);
+      }
+    }
+  } else if (first + kRadixItemsPerThread <= count && (pc.keysIn & 15ul) == 0ul) {
+    Uvec4Array keys4 = Uvec4Array(pc.keysIn);
+    [[dont_unroll]] for (uint q = 0u; q < kRadixItemsPerThread / 4u; ++q) {
+      const uvec4 k = keys4.v[first / 4u + q];
+      [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+        const uint d = (k[c] >> shift) & digitMask;
+        counts[(d >> 1u) * kRadixThreads + tid] += 1u << ((d & 1u) << 4u);
+      }
+    }
+  } else {
+    UintArray keys = UintArray(pc.keysIn);
+    [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
+      const uint i = first + j;
+      if (i < count) {
+        const uint d = (keys.v[i] >> shift) & digitMask;
+        counts[(d >> 1u) * kRadixThreads + tid] += 1u << ((d & 1u) << 4u);
+      }
+    }
   }
   barrier();
-  // Entries tid * 16 .. tid * 16 + 15 all belong to digit tid / 8.
-  uint sum = 0u;
-  [[unroll]] for (uint e = 0u; e < kEntriesPerThread; ++e) sum += counts[tid * kEntriesPerThread + e];
-  partial[tid] = sum;
-  barrier();
-  if (tid < kRadixDigits) {
-    uint total = 0u;
-    [[unroll]] for (uint t = 0u; t < kThreadsPerDigit; ++t) total += partial[tid * kThreadsPerDigit + t];
-    UintArray(pc.tileCounts).v[tid * numTiles + tile] = total;
+  // Rows tid * 8 .. tid * 8 + 7 (digits tid * 16 .. tid * 16 + 15), summed over the threads.
+  UintArray tileCounts = UintArray(pc.tileCounts);
+  [[dont_unroll]] for (uint rr = 0u; rr < kRowsPerThread; ++rr) {
+    const uint row = tid * kRowsPerThread + rr;
+    if (2u * row <= digitMask) {
+      uint sum = 0u;
+      [[unroll]] for (uint t = 0u; t < kRadixThreads; ++t) sum += counts[row * kRadixThreads + t];
+      tileCounts.v[(2u * row) * numTiles + tile] = sum & 0xffffu;
+      if (2u * row + 1u <= digitMask) tileCounts.v[(2u * row + 1u) * numTiles + tile] = sum >> 16u;
+    }
   }
 }

@@ -4,84 +4,102 @@
 // the tile's items of each digit start in the output.
 //
 // Stability: each invocation owns kRadixItemsPerThread consecutive items and ranks them in
-// order within its own column of counts[digit][thread]; the exclusive scan of counts in
-// digit-major order then places, within a digit, thread t's items after those of threads
-// 0..t-1, so equal digits leave the tile in input order, and tiles in tile order.
+// order within its own column of counts[digit / 2][thread] (16-bit counters, two digits per
+// uint); the exclusive scan of each row over the threads (both halves at once: a digit's
+// count in a tile is at most kRadixTileItems < 65536) then places, within a digit, thread
+// t's items after those of threads 0..t-1, so equal digits leave the tile in input order,
+// and tiles in tile order.
+//
+// The loops over a thread's items stay loops ([[dont_unroll]]): fully unrolled over 256 items,
+// lavapipe's LLVM took about two minutes to compile the three variants and ran them slower.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "../common/buffers.glsl"
 #include "radix_sort.h"
 
-layout(local_size_x = 128) in;  // kRadixThreads
+layout(local_size_x = 16) in;  // kRadixThreads
 
 layout(push_constant) uniform Push { RadixPassPush pc; };
+layout(constant_id = 0) const bool kInPairs = false;   // kRadixInPairsId
+layout(constant_id = 1) const bool kOutPairs = false;  // kRadixOutPairsId
 
-const uint kEntriesPerThread = kRadixDigits * kRadixThreads / kRadixThreads;  // 16
+const uint kRowsPerThread = kRadixCountRows / kRadixThreads;        // 8
+const uint kDigitsPerThread = kRadixDigits / kRadixThreads;         // 16
 
-shared uint counts[kRadixDigits * kRadixThreads];  // [digit][thread], 8 KiB
-shared uint threadSums[kRadixThreads];
-shared uint digitBase[kRadixDigits];  // output start of the tile's digit minus its start in the tile
+shared uint counts[kRadixCountRows * kRadixThreads];  // [digit / 2][thread], 8 KiB
+shared uint digitBase[kRadixDigits];                  // output start of the tile's digit
 
 void main() {
   const uint tid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x;
   const uint count = pc.count, shift = pc.shift, digitMask = pc.digitMask, numTiles = pc.numTiles;
 
-  [[unroll]] for (uint d = 0u; d < kRadixDigits; ++d) counts[d * kRadixThreads + tid] = 0u;
+  [[dont_unroll]] for (uint r = 0u; r < kRadixCountRows; ++r) counts[r * kRadixThreads + tid] = 0u;
 
   // Load this invocation's items and rank them within its column (own column only: no barrier).
-  UintArray keysIn = UintArray(pc.keysIn);
-  UintArray valuesIn = UintArray(pc.valuesIn);
   const uint first = tile * kRadixTileItems + tid * kRadixItemsPerThread;
-  uint key[kRadixItemsPerThread], value[kRadixItemsPerThread], slot[kRadixItemsPerThread],
-      rank[kRadixItemsPerThread];
-  [[unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
-    const uint i = first + j;
-    key[j] = 0u, value[j] = 0u, slot[j] = 0u, rank[j] = 0u;
-    if (i < count) {
-      key[j] = keysIn.v[i];
-      value[j] = valuesIn.v[i];
-      slot[j] = ((key[j] >> shift) & digitMask) * kRadixThreads + tid;
-      rank[j] = counts[slot[j]];
-      counts[slot[j]] = rank[j] + 1u;
+  // Values are read only when stored (fewer live registers across the ranking).
+  uint key[kRadixItemsPerThread], rank[kRadixItemsPerThread];
+  if (kInPairs) {
+    Uvec2Array pairs = Uvec2Array(pc.keysIn);
+    [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) key[j] = first + j < count ? pairs.v[first + j].x : 0u;
+  } else if (first + kRadixItemsPerThread <= count && (pc.keysIn & 15ul) == 0ul) {
+    Uvec4Array keys4 = Uvec4Array(pc.keysIn);
+    [[dont_unroll]] for (uint q = 0u; q < kRadixItemsPerThread / 4u; ++q) {
+      const uvec4 k = keys4.v[first / 4u + q];
+      [[unroll]] for (uint c = 0u; c < 4u; ++c) key[4u * q + c] = k[c];
+    }
+  } else {
+    UintArray keysIn = UintArray(pc.keysIn);
+    [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) key[j] = first + j < count ? keysIn.v[first + j] : 0u;
+  }
+  [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
+    // Items past count rank too (as digit of key 0) but are never stored: they follow every
+    // real item of this column, so they do not move a real item's rank.
+    const uint d = (key[j] >> shift) & digitMask;
+    const uint slot = (d >> 1u) * kRadixThreads + tid, hi = (d & 1u) << 4u;
+    const uint c = counts[slot];
+    rank[j] = (c >> hi) & 0xffffu;
+    counts[slot] = c + (1u << hi);
+  }
+  UintArray tileCounts = UintArray(pc.tileCounts);
+  [[unroll]] for (uint e = 0u; e < kDigitsPerThread; ++e) {
+    const uint d = tid * kDigitsPerThread + e;
+    if (d <= digitMask) digitBase[d] = tileCounts.v[d * numTiles + tile];
+  }
+  barrier();
+
+  // Exclusive scan of each row over the threads, both 16-bit halves at once.
+  [[dont_unroll]] for (uint rr = 0u; rr < kRowsPerThread; ++rr) {
+    const uint row = tid * kRowsPerThread + rr;
+    if (2u * row <= digitMask) {
+      uint sum = 0u;
+      [[unroll]] for (uint t = 0u; t < kRadixThreads; ++t) {
+        const uint c = counts[row * kRadixThreads + t];
+        counts[row * kRadixThreads + t] = sum;
+        sum += c;
+      }
     }
   }
   barrier();
 
-  // Exclusive scan of counts in digit-major order: each invocation scans 16 consecutive
-  // entries, one invocation scans the 128 partial sums, each adds its partial's offset.
-  const uint base = tid * kEntriesPerThread;
-  uint sum = 0u;
-  [[unroll]] for (uint e = 0u; e < kEntriesPerThread; ++e) {
-    const uint c = counts[base + e];
-    counts[base + e] = sum;
-    sum += c;
-  }
-  threadSums[tid] = sum;
-  barrier();
-  if (tid == 0u) {
-    uint running = 0u;
-    for (uint t = 0u; t < kRadixThreads; ++t) {
-      const uint c = threadSums[t];
-      threadSums[t] = running;
-      running += c;
-    }
-  }
-  barrier();
-  const uint offset = threadSums[tid];
-  [[unroll]] for (uint e = 0u; e < kEntriesPerThread; ++e) counts[base + e] += offset;
-  barrier();
-  if (tid < kRadixDigits)
-    digitBase[tid] = UintArray(pc.tileCounts).v[tid * numTiles + tile] - counts[tid * kRadixThreads];
-  barrier();
-
+  UintArray valuesIn = UintArray(pc.valuesIn);
+  Uvec2Array pairsIn = Uvec2Array(pc.keysIn);
   UintArray keysOut = UintArray(pc.keysOut);
   UintArray valuesOut = UintArray(pc.valuesOut);
-  [[unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
+  Uint64Array pairsOut = Uint64Array(pc.keysOut);
+  [[dont_unroll]] for (uint j = 0u; j < kRadixItemsPerThread; ++j) {
     if (first + j < count) {
-      const uint position = digitBase[slot[j] / kRadixThreads] + counts[slot[j]] + rank[j];
-      keysOut.v[position] = key[j];
-      valuesOut.v[position] = value[j];
+      const uint d = (key[j] >> shift) & digitMask;
+      const uint before = (counts[(d >> 1u) * kRadixThreads + tid] >> ((d & 1u) << 4u)) & 0xffffu;
+      const uint position = digitBase[d] + before + rank[j];
+      const uint value = kInPairs ? pairsIn.v[first + j].y : valuesIn.v[first + j];
+      if (kOutPairs) {
+        pairsOut.v[position] = packUint2x32(uvec2(key[j], value));
+      } else {
+        keysOut.v[position] = key[j];
+        valuesOut.v[position] = value;
+      }
     }
   }
 }

@@ -9,12 +9,15 @@
 VOXEN_SHARED_BEGIN
 
 // Radix sort tiles: a workgroup of kRadixThreads invocations, each holding
-// kRadixItemsPerThread consecutive items, sorts kRadixTileItems items per pass.
-VOXEN_CONST(uint, kRadixThreads, 128u)
-VOXEN_CONST(uint, kRadixItemsPerThread, 8u)
-VOXEN_CONST(uint, kRadixTileItems, 1024u)
-VOXEN_CONST(uint, kRadixDigits, 16u)     // 4-bit digits at most
-VOXEN_CONST(uint, kRadixMaxDigitBits, 4u)
+// kRadixItemsPerThread consecutive items, sorts kRadixTileItems items per pass. Digits have
+// up to kRadixMaxDigitBits bits; a tile ranks them in shared memory with 16-bit counters
+// packed two digits per uint: counts[kRadixCountRows][kRadixThreads], 8 KiB.
+VOXEN_CONST(uint, kRadixThreads, 16u)
+VOXEN_CONST(uint, kRadixItemsPerThread, 256u)
+VOXEN_CONST(uint, kRadixTileItems, 4096u)
+VOXEN_CONST(uint, kRadixDigits, 256u)     // 8-bit digits at most
+VOXEN_CONST(uint, kRadixMaxDigitBits, 8u)
+VOXEN_CONST(uint, kRadixCountRows, 128u)  // kRadixDigits / 2: two 16-bit counters per uint
 
 // The exclusive scan: one workgroup of kScanThreads invocations walking the array in
 // chunks of kScanThreads * kScanItemsPerThread items.
@@ -23,19 +26,25 @@ VOXEN_CONST(uint, kScanItemsPerThread, 16u)
 
 // primitives/radix_count.comp and primitives/radix_scatter.comp, one digit pass:
 //   digit(key) = (key >> shift) & digitMask
-//   count:   tileCounts[digit * numTiles + tile] = items of the tile with that digit
+//   count:   tileCounts[digit * numTiles + tile] = items of the tile with that digit, for
+//            digit <= digitMask (only those entries are scanned and read)
 //   scatter: keysOut/valuesOut[tileCounts[digit * numTiles + tile] + rank in tile] = item,
 //            after tileCounts was scanned (exclusive, in that digit-major order)
+// Internal scratch holds interleaved pairs (uvec2(key, value) per item at keysIn/keysOut,
+// valuesIn/valuesOut unused): one 64-bit store per item instead of two. The shaders are
+// specialised on it: constant_id kRadixInPairsId / kRadixOutPairsId (bool).
+VOXEN_CONST(uint, kRadixInPairsId, 0u)
+VOXEN_CONST(uint, kRadixOutPairsId, 1u)
 struct RadixPassPush {
-  VOXEN_ADDRESS keysIn;      // uint per item
-  VOXEN_ADDRESS valuesIn;    // uint per item (scatter only)
-  VOXEN_ADDRESS keysOut;     // uint per item (scatter only)
-  VOXEN_ADDRESS valuesOut;   // uint per item (scatter only)
+  VOXEN_ADDRESS keysIn;      // uint per item, or uvec2 (key, value) per item with in-pairs
+  VOXEN_ADDRESS valuesIn;    // uint per item (scatter only, not with in-pairs)
+  VOXEN_ADDRESS keysOut;     // uint per item, or uvec2 (key, value) with out-pairs (scatter only)
+  VOXEN_ADDRESS valuesOut;   // uint per item (scatter only, not with out-pairs)
   VOXEN_ADDRESS tileCounts;  // uint per (digit, tile): kRadixDigits * numTiles
   uint count;
   uint numTiles;
   uint shift;
-  uint digitMask;            // (1 << bits) - 1, bits 0..4; 0 makes the pass a stable copy
+  uint digitMask;            // (1 << bits) - 1, bits 0..8; 0 makes the pass a stable copy
 };
 VOXEN_SHARED_ASSERT(sizeof(RadixPassPush) == 56 && offsetof(RadixPassPush, count) == 40 &&
                     offsetof(RadixPassPush, digitMask) == 52)

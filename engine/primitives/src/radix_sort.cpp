@@ -34,18 +34,22 @@ RadixSort::RadixSort(Scheduler& scheduler, uint32_t maxItems)
     throw Error("radix sort for " + std::to_string(maxItems) + " items: at most " + std::to_string(kMaxItemsLimit));
   static_assert(uint64_t(kRadixDigits) * (kMaxItemsLimit / kRadixTileItems) <= ExclusiveScan::kMaxItems);
   const VkDeviceSize itemBytes = std::max<VkDeviceSize>(VkDeviceSize(maxItems) * 4, 4);
-  scratchKeys_ = Buffer(scheduler.device(), "radix sort scratch keys", itemBytes);
-  scratchValues_ = Buffer(scheduler.device(), "radix sort scratch values", itemBytes);
+  scratchPairs_ = Buffer(scheduler.device(), "radix sort scratch pairs", 2 * itemBytes);
+  scratchPairs2_ = Buffer(scheduler.device(), "radix sort scratch pairs 2", 2 * itemBytes);
   tileCounts_ = Buffer(scheduler.device(), "radix sort tile counts", VkDeviceSize(kRadixDigits) * maxTiles_ * 4);
-  countKernel_ = scheduler.library().kernel("primitives/radix_count.comp");
-  scatterKernel_ = scheduler.library().kernel("primitives/radix_scatter.comp");
+  for (uint32_t in = 0; in < 2; ++in) {
+    countKernels_[in] = scheduler.library().kernel("primitives/radix_count.comp", {{}, {{gpu::kRadixInPairsId, in}}});
+    for (uint32_t out = 0; out < 2; ++out)
+      scatterKernels_[in][out] = scheduler.library().kernel(
+          "primitives/radix_scatter.comp", {{}, {{gpu::kRadixInPairsId, in}, {gpu::kRadixOutPairsId, out}}});
+  }
 }
 
 uint32_t RadixSort::passCount(uint32_t keyBits) {
   if (keyBits < 1 || keyBits > 32)
     throw Error("radix sort by " + std::to_string(keyBits) + " key bits: keyBits must be 1..32");
-  uint32_t passes = (keyBits + kRadixMaxDigitBits - 1) / kRadixMaxDigitBits;
-  return passes + (passes & 1u);  // even, so the result ends in the caller's buffers
+  // At least 2: one pass cannot sort in place.
+  return std::max((keyBits + kRadixMaxDigitBits - 1) / kRadixMaxDigitBits, 2u);
 }
 
 void RadixSort::record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits) {
@@ -61,24 +65,40 @@ void RadixSort::record(const BufferRange& keys, const BufferRange& values, uint3
 
   const uint32_t numTiles = tilesFor(count);
   const BufferRange userKeys = prefix(keys, bytes), userValues = prefix(values, bytes);
-  const BufferRange tempKeys = scratchKeys_.range(0, bytes), tempValues = scratchValues_.range(0, bytes);
-  const BufferRange counts = tileCounts_.range(0, VkDeviceSize(kRadixDigits) * numTiles * 4);
+  const BufferRange temp = scratchPairs_.range(0, 2 * bytes), temp2 = scratchPairs2_.range(0, 2 * bytes);
 
+  // Ping-pong between the caller's buffers and scratch (interleaved pairs); an odd pass count
+  // starts with user -> scratch -> scratch 2 -> user, so the last pass writes the caller's buffers.
+  enum Where { kUser, kTemp, kTemp2 };
   uint32_t shift = 0;
   for (uint32_t pass = 0; pass < passes; ++pass) {
-    // Spread the bits evenly: with 27 bits, 8 passes of 3 or 4; with 1 bit, 1 and 0 (a copy).
+    // Spread the bits evenly: with 27 bits, 4 passes of 7 or 6; with 1 bit, 1 and 0 (a copy).
     const uint32_t bits = keyBits / passes + (pass < keyBits % passes ? 1u : 0u);
-    const bool fromUser = pass % 2 == 0;
-    const BufferRange& inKeys = fromUser ? userKeys : tempKeys;
-    const BufferRange& inValues = fromUser ? userValues : tempValues;
-    const BufferRange& outKeys = fromUser ? tempKeys : userKeys;
-    const BufferRange& outValues = fromUser ? tempValues : userValues;
-    gpu::RadixPassPush push{inKeys.address, inValues.address, outKeys.address, outValues.address, counts.address,
-                            count,          numTiles,         bits ? shift : 0, (1u << bits) - 1u};
-    scheduler_.dispatch({"radix sort count", countKernel_.get(), {numTiles, 1, 1}, push, {reads(inKeys), writes(counts)}});
-    scan_.record(counts, counts, kRadixDigits * numTiles);
-    scheduler_.dispatch({"radix sort scatter", scatterKernel_.get(), {numTiles, 1, 1}, push,
-                         {reads(inKeys), reads(inValues), reads(counts), writes(outKeys), writes(outValues)}});
+    const uint32_t digits = 1u << bits;
+    Where in, out;
+    if (passes % 2 == 1 && pass < 3) {
+      in = pass == 0 ? kUser : pass == 1 ? kTemp : kTemp2;
+      out = pass == 0 ? kTemp : pass == 1 ? kTemp2 : kUser;
+    } else {
+      const uint32_t k = passes % 2 == 1 ? pass - 3 : pass;
+      in = k % 2 == 0 ? kUser : kTemp;
+      out = k % 2 == 0 ? kTemp : kUser;
+    }
+    const BufferRange& inKeys = in == kUser ? userKeys : in == kTemp ? temp : temp2;
+    const BufferRange& inValues = in == kUser ? userValues : inKeys;
+    const BufferRange& outKeys = out == kUser ? userKeys : out == kTemp ? temp : temp2;
+    const BufferRange& outValues = out == kUser ? userValues : outKeys;
+    const uint32_t inPairs = in != kUser, outPairs = out != kUser;
+    const BufferRange counts = tileCounts_.range(0, VkDeviceSize(digits) * numTiles * 4);
+    gpu::RadixPassPush push{inKeys.address, inValues.address, outKeys.address, outValues.address,
+                            counts.address, count,            numTiles,         bits ? shift : 0,
+                            digits - 1u};
+    scheduler_.dispatch({"radix sort count", countKernels_[inPairs].get(), {numTiles, 1, 1}, push, {reads(inKeys), writes(counts)}});
+    scan_.record(counts, counts, digits * numTiles);
+    std::vector<BufferUse> access{reads(inKeys), reads(counts), writes(outKeys)};
+    if (!inPairs) access.push_back(reads(inValues));
+    if (!outPairs) access.push_back(writes(outValues));
+    scheduler_.dispatch({"radix sort scatter", scatterKernels_[inPairs][outPairs].get(), {numTiles, 1, 1}, push, access});
     shift += bits;
   }
 }

@@ -1,11 +1,12 @@
 #pragma once
 // A stable GPU radix sort of (uint32 key, uint32 value) pairs (shaders/primitives/radix_*.comp).
 //
-// LSD radix sort with digits of at most 4 bits. Each digit pass runs three dispatches: a
-// per-tile digit histogram (tiles of 1024 items), an exclusive scan of the histograms in
+// LSD radix sort with digits of at most 8 bits. Each digit pass runs three dispatches: a
+// per-tile digit histogram (tiles of 4096 items), an exclusive scan of the histograms in
 // digit-major order (ExclusiveScan), and a stable scatter in which each tile ranks its items
-// in input order. Passes ping-pong between the caller's buffers and internal scratch; the
-// number of passes is always even so the result lands back in the caller's buffers.
+// in input order. Passes ping-pong between the caller's buffers and internal scratch of
+// interleaved pairs (an odd pass count goes through a second scratch once) so the last pass
+// writes the caller's buffers.
 #include <cstdint>
 #include <memory>
 
@@ -33,7 +34,7 @@ class RadixSort {
   // count 0 records nothing. Throws voxen::Error when count > maxItems, keyBits is outside
   // 1..32 or a range is too small.
   //
-  // Passes: ceil(keyBits / 4) rounded up to even, the key bits spread evenly over them.
+  // Passes: ceil(keyBits / 8), at least 2, the key bits spread evenly over them.
   void record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits);
 
   // The number of digit passes record() runs for keyBits (each is three dispatches).
@@ -44,8 +45,8 @@ class RadixSort {
   Scheduler& scheduler_;
   uint32_t maxItems_;
   uint32_t maxTiles_;
-  Buffer scratchKeys_, scratchValues_, tileCounts_;
-  std::shared_ptr<Kernel> countKernel_, scatterKernel_;
+  Buffer scratchPairs_, scratchPairs2_, tileCounts_;  // scratch: interleaved (key, value) pairs
+  std::shared_ptr<Kernel> countKernels_[2], scatterKernels_[2][2];  // [input is pairs][output is pairs]
   ExclusiveScan scan_;
 };
 
