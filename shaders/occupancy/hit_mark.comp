@@ -4,7 +4,7 @@
 // the deferred misses. The first position p of each voxel's run of hits saves the voxel's occupancy
 // and puts kOrderedMarker + p in its place, so that the miss pass counts its misses by
 // where they fall between the run's hits instead of applying them. Every position clears
-// its miss counters; the first clears the deferred-miss list.
+// its miss counters; the first empties the deferred-miss list.
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
 #include "../common/dispatch.glsl"
@@ -19,7 +19,8 @@ void main() {
   loadPushConstants();
   setOrdered(kOrderedLeading, p, 0u);
   setOrdered(kOrderedTrailing, p, 0u);
-  if (p == 0u) gOrdered.v[gMissHeader] = 0u;
+  if (p == 0u)
+    for (uint stripe = 0u; stripe < kDeferredStripes; ++stripe) gOrdered.v[gMissHeader + deferredCountOffset(stripe)] = 0u;
   uint key = ordered(kOrderedKeys, p);
   gOrderedPacked.v[p] = packUint2x32(uvec2(ordered(kOrderedRays, p), key));
   if (key == pc.p.noHitKey || (p > 0u && ordered(kOrderedKeys, p - 1u) == key)) return;

@@ -30,7 +30,7 @@ UintArray gOrdered;     // kPassSequential: the ordered scratch (kOrdered* array
 Uint64Array gOrderedPacked;  // its kOrderedPacked array
 Uint64Array gMissList;       // its deferred-miss list
 uint gOrderCapacity;
-uint gMissHeader, gMissCapacity;
+uint gMissHeader, gStripeCapacity;
 int gRegionSize;
 uint gFlags;
 float gClampMin, gClampMax;
@@ -59,7 +59,7 @@ void loadPushConstants() {
     gOrderedPacked = Uint64Array(pc.p.ordered);
     gMissHeader = orderedMissHeader(gOrderCapacity, pc.p.slotCount);
     gMissList = Uint64Array(pc.p.ordered + uint64_t(orderedMissList(gOrderCapacity, pc.p.slotCount)) * 4u);
-    gMissCapacity = deferredMissCapacity(gOrderCapacity);
+    gStripeCapacity = deferredStripeCapacity(gOrderCapacity);
   }
   gRegionSize = pc.p.regionSize;
   gClampMin = pc.p.clampMin;
@@ -266,9 +266,10 @@ void countOrderedMiss(uint p, uint ray) {
 uint gListedMarkers = 0u;
 bool gMarkersUnlisted = false;
 void deferOrderedMiss(uint marker) {
-  uint slot = atomicAdd(gOrdered.v[gMissHeader], 1u);
-  if (slot < gMissCapacity) {
-    gMissList.v[slot] = packUint2x32(uvec2(marker - kOrderedMarker, gRayIndex));
+  uint stripe = gl_WorkGroupID.x % kDeferredStripes;
+  uint slot = atomicAdd(gOrdered.v[gMissHeader + deferredCountOffset(stripe)], 1u);
+  if (slot < gStripeCapacity) {
+    gMissList.v[stripe * gStripeCapacity + slot] = packUint2x32(uvec2(marker - kOrderedMarker, gRayIndex));
     gListedMarkers += 1u;
   } else {
     gMarkersUnlisted = true;

@@ -54,22 +54,29 @@ VOXEN_CONST(uint, kOrderedArrays, 7u)
 // A hit's key is its voxel's batch region index * region voxels + the voxel's index in the
 // region: fewer bits to sort than a cache-wide index. Then two tables (host-written per
 // batch): the batch region index of each cache slot (slotCount entries) and the cache slot
-// of each batch region. Then the deferred-miss list: a header of 4 uints (the count, then
-// the x, y, z of the indirect dispatch that reads the list) and up to
-// deferredMissCapacity() uint64 entries: ray << 32 | the first position of the voxel's run.
+// of each batch region. Then the deferred-miss list, in kDeferredStripes stripes so that
+// the miss pass's appends do not all bounce one cache line between cores: a header (the x,
+// y, z of the indirect dispatch that reads the list, then each stripe's count, 64 bytes
+// apart) and each stripe's deferredStripeCapacity() uint64 entries: ray << 32 | the first
+// sorted position of the voxel's run.
 VOXEN_CONST(uint, kDeferredMissesPerRay, 4u)
+VOXEN_CONST(uint, kDeferredStripes, 64u)
+VOXEN_CONST(uint, kDeferredCountStride, 16u)  // uints between two stripes' counts
+VOXEN_CONST(uint, kDeferredHeaderWords, 16u + 64u * 16u)
 VOXEN_FUNCTION uint orderedBatchOfSlot(uint capacity) { return kOrderedArrays * capacity; }
 VOXEN_FUNCTION uint orderedSlotOfBatch(uint capacity, uint slots) { return kOrderedArrays * capacity + slots; }
 VOXEN_FUNCTION uint orderedMissHeader(uint capacity, uint slots) {
-  return (kOrderedArrays * capacity + 2u * slots + 3u) / 4u * 4u;  // 16-byte aligned
+  return (kOrderedArrays * capacity + 2u * slots + 15u) / 16u * 16u;  // 64-byte aligned
 }
-VOXEN_FUNCTION uint orderedMissList(uint capacity, uint slots) { return orderedMissHeader(capacity, slots) + 4u; }
-// At most 65,535 workgroups of 64 read the list (the x limit of an indirect dispatch).
-VOXEN_FUNCTION uint deferredMissCapacity(uint capacity) {
-  return kDeferredMissesPerRay * capacity < 65535u * 64u ? kDeferredMissesPerRay * capacity : 65535u * 64u;
+VOXEN_FUNCTION uint deferredCountOffset(uint stripe) { return 16u + stripe * kDeferredCountStride; }
+VOXEN_FUNCTION uint orderedMissList(uint capacity, uint slots) {
+  return orderedMissHeader(capacity, slots) + kDeferredHeaderWords;
+}
+VOXEN_FUNCTION uint deferredStripeCapacity(uint capacity) {
+  return (kDeferredMissesPerRay * capacity + kDeferredStripes - 1u) / kDeferredStripes;
 }
 VOXEN_FUNCTION uint orderedWords(uint capacity, uint slots) {
-  return orderedMissList(capacity, slots) + 2u * deferredMissCapacity(capacity);
+  return orderedMissList(capacity, slots) + 2u * kDeferredStripes * deferredStripeCapacity(capacity);
 }
 // While a batch's ordered passes run, a voxel with hits in the batch holds
 // kOrderedMarker + (the first position of its run) instead of its occupancy: a NaN with the

@@ -162,7 +162,7 @@ void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, 
   push.itemCount = segmentCount;
   scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
   scheduler_.dispatch({"occupancy deferred miss count", orderedMissArgsKernel_.get(), {1, 1, 1}, push, uses});
-  const BufferRange args = ordered_.range((uint64_t(gpu::orderedMissHeader(capacity, slots)) + 1) * 4, 12);
+  const BufferRange args = ordered_.range(uint64_t(gpu::orderedMissHeader(capacity, slots)) * 4, 12);
   scheduler_.dispatchIndirect({"occupancy deferred misses", orderedMissesKernel_.get(), {}, push, uses}, args);
   push.itemCount = rayCount;
   scheduler_.dispatchThreads({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, rayCount);
