@@ -3,7 +3,8 @@
 // key its hit is grouped by (its sample voxel's batch region index * region voxels + the
 // voxel's index in the region; noHitKey when it has no hit), and its ray index; the radix sort that follows groups the keys by voxel and keeps
 // the rays of a voxel in input order. The optional layers' hit updates commute, so they
-// are applied here; the occupancy hit waits for hit_resolve.comp.
+// are applied here; the occupancy hit waits for hit_resolve.comp. Dispatched over at least
+// kDeferredStripes invocations: the first ones empty the lists of runs and deferred misses.
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
 #include "hit_sample.glsl"
@@ -15,8 +16,14 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) { return false; }  // no wal
 
 void main() {
   uint i = voxenThreadIndex();
-  if (i >= pc.p.rayCount) return;
   loadPushConstants();
+  // Invocation s < kDeferredStripes empties stripe s of the lists the marks and the miss
+  // pass append to (straight-line code: a loop here would be run, masked, by every lane).
+  if (i < kDeferredStripes) {
+    gOrdered.v[gMissHeader + deferredCountOffset(i)] = 0u;
+    gOrdered.v[gRunHeader + deferredCountOffset(i)] = 0u;
+  }
+  if (i >= pc.p.rayCount) return;
   uint slot, local;
   float tEnter;
   uint key = pc.p.noHitKey;

@@ -1,12 +1,12 @@
 #version 460
-// Sequential order, last pass (after the miss pass): one invocation per voxel with hits in
-// the batch (the first position of its run) replays the voxel's updates in input order
+// Sequential order, last pass (after the miss pass; dispatched indirectly over the run list
+// that hit_mark.comp filled, workgroup y its stripe): one invocation per voxel with hits in
+// the batch (the first sorted position of its run) replays the voxel's updates in input order
 // from the value hit_mark.comp saved: the misses before its first hit, then each hit
 // followed by the misses between it and the next. Misses and hits are each all alike, so
 // these counts are the whole order; the result is the sequential reference's, bit for bit.
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
-#include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -23,11 +23,12 @@ float applyMisses(float x, uint count, float miss) {
 }
 
 void main() {
-  uint p = voxenThreadIndex();
-  if (p >= pc.p.rayCount) return;
   loadPushConstants();
+  uint stripe = gl_WorkGroupID.y;
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= gOrdered.v[gRunHeader + deferredCountOffset(stripe)]) return;
+  uint p = gOrdered.v[gRunList + stripe * gRunStripeCapacity + i];
   uint key = ordered(kOrderedKeys, p);
-  if (key == pc.p.noHitKey || (p > 0u && ordered(kOrderedKeys, p - 1u) == key)) return;
   float hit = pc.p.hitValue, miss = pc.p.missValue;
   uint rayCount = pc.p.rayCount;
   float x = applyMisses(uintBitsToFloat(ordered(kOrderedOriginal, p)), ordered(kOrderedLeading, p), miss);

@@ -31,6 +31,7 @@ Uint64Array gOrderedPacked;  // its kOrderedPacked array
 Uint64Array gMissList;       // its deferred-miss list
 uint gOrderCapacity;
 uint gMissHeader, gStripeCapacity;
+uint gRunHeader, gRunList, gRunStripeCapacity;  // the list of runs to replay in it
 int gRegionSize;
 uint gFlags;
 float gClampMin, gClampMax;
@@ -60,6 +61,9 @@ void loadPushConstants() {
     gMissHeader = orderedMissHeader(gOrderCapacity, pc.p.slotCount);
     gMissList = Uint64Array(pc.p.ordered + uint64_t(orderedMissList(gOrderCapacity, pc.p.slotCount)) * 4u);
     gStripeCapacity = deferredStripeCapacity(gOrderCapacity);
+    gRunHeader = orderedRunHeader(gOrderCapacity, pc.p.slotCount);
+    gRunList = orderedRunList(gOrderCapacity, pc.p.slotCount);
+    gRunStripeCapacity = runStripeCapacity(gOrderCapacity);
   }
   gRegionSize = pc.p.regionSize;
   gClampMin = pc.p.clampMin;

@@ -75,8 +75,17 @@ VOXEN_FUNCTION uint orderedMissList(uint capacity, uint slots) {
 VOXEN_FUNCTION uint deferredStripeCapacity(uint capacity) {
   return (kDeferredMissesPerRay * capacity + kDeferredStripes - 1u) / kDeferredStripes;
 }
-VOXEN_FUNCTION uint orderedWords(uint capacity, uint slots) {
+// Then the list of runs (the first sorted position of each voxel's run of hits) that
+// hit_resolve.comp replays, striped the same way (header, then the stripes): stripe s holds
+// the heads found by the hit_mark workgroups w with w % kDeferredStripes == s, at most 64
+// each, so it never fills up.
+VOXEN_FUNCTION uint runStripeCapacity(uint capacity) { return (capacity + 64u * kDeferredStripes - 1u) / (64u * kDeferredStripes) * 64u; }
+VOXEN_FUNCTION uint orderedRunHeader(uint capacity, uint slots) {
   return orderedMissList(capacity, slots) + 2u * kDeferredStripes * deferredStripeCapacity(capacity);
+}
+VOXEN_FUNCTION uint orderedRunList(uint capacity, uint slots) { return orderedRunHeader(capacity, slots) + kDeferredHeaderWords; }
+VOXEN_FUNCTION uint orderedWords(uint capacity, uint slots) {
+  return orderedRunList(capacity, slots) + kDeferredStripes * runStripeCapacity(capacity);
 }
 // While a batch's ordered passes run, a voxel with hits in the batch holds
 // kOrderedMarker + (the first position of its run) instead of its occupancy: a NaN with the

@@ -154,18 +154,19 @@ void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, 
                     keySlots.data(), keySlots.size() * 4ull);
   uses.push_back(readsWrites(ordered_.range()));
   push.itemCount = rayCount;
-  scheduler_.dispatchThreads({"occupancy hit keys", hitKeysKernel_.get(), {}, push, uses}, rayCount);
+  scheduler_.dispatchThreads({"occupancy hit keys", hitKeysKernel_.get(), {}, push, uses},
+                             std::max(rayCount, gpu::kDeferredStripes));
   const uint64_t arrayBytes = uint64_t(capacity) * 4;
   sort_->record(ordered_.range(gpu::kOrderedKeys * arrayBytes, rayCount * 4ull),
                 ordered_.range(gpu::kOrderedRays * arrayBytes, rayCount * 4ull), rayCount, keyBits);
   scheduler_.dispatchThreads({"occupancy hit marks", hitMarkKernel_.get(), {}, push, uses}, rayCount);
   push.itemCount = segmentCount;
   scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
-  scheduler_.dispatch({"occupancy deferred miss count", orderedMissArgsKernel_.get(), {1, 1, 1}, push, uses});
-  const BufferRange args = ordered_.range(uint64_t(gpu::orderedMissHeader(capacity, slots)) * 4, 12);
-  scheduler_.dispatchIndirect({"occupancy deferred misses", orderedMissesKernel_.get(), {}, push, uses}, args);
-  push.itemCount = rayCount;
-  scheduler_.dispatchThreads({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, rayCount);
+  scheduler_.dispatch({"occupancy ordered list sizes", orderedMissArgsKernel_.get(), {1, 1, 1}, push, uses});
+  const BufferRange missArgs = ordered_.range(uint64_t(gpu::orderedMissHeader(capacity, slots)) * 4, 12);
+  scheduler_.dispatchIndirect({"occupancy deferred misses", orderedMissesKernel_.get(), {}, push, uses}, missArgs);
+  const BufferRange runArgs = ordered_.range(uint64_t(gpu::orderedRunHeader(capacity, slots)) * 4, 12);
+  scheduler_.dispatchIndirect({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, runArgs);
 }
 
 uint32_t GpuIntegrator::passFlags() const {
