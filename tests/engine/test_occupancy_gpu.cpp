@@ -183,17 +183,9 @@ TEST_CASE("The same scene 10 km from the origin gives the same voxel classes", "
   CHECK(mapFar.map.counts().occupied == Approx(double(mapNear.map.counts().occupied)).epsilon(0.002));
 }
 
-#include "voxen/testdata/synthetic_lidar.hpp"
-
 TEST_CASE("On a generated lidar run the GPU map's classes agree with the CPU reference", "[occupancy][gpu][lidar]") {
   // A realistic run: a sensor moving through rooms and a corridor, with no-return rays.
-  LidarConfig lidar;
-  lidar.rings = 32;
-  lidar.columns = 512;
-  lidar.scans = 4;
-  const auto scene = SyntheticScene::generate(3);
-  std::vector<uint8_t> noReturn;
-  const auto rays = generateLidarRays(scene, lidar, &noReturn);
+  const auto rays = smallLidarRun(4);
   REQUIRE(rays.size() == 32u * 512u * 4u);
   // Batches of 16k rays on both sides, as `voxen map` feeds them.
   const IntegrationOptions options{.order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase)};

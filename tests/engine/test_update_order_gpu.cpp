@@ -12,7 +12,6 @@
 #include "support/gpu_fixture.hpp"
 #include "support/occupancy_runs.hpp"
 #include "voxen/map/map_overlap.hpp"
-#include "voxen/testdata/synthetic_lidar.hpp"
 
 namespace {
 
@@ -144,12 +143,7 @@ TEST_CASE("The sequential map does not depend on the batch size", "[occupancy][g
   // A generated lidar run of 196,608 rays (a moving sensor, rooms, a corridor, no-return
   // rays) at batch sizes 4,096, 32,768 and 131,072: the issue's bar is a pairwise Jaccard of
   // occupied voxels of at least 0.995; the sequential order gives the same bits.
-  LidarConfig lidar;
-  lidar.rings = 32;
-  lidar.columns = 512;
-  lidar.scans = 12;
-  const auto scene = SyntheticScene::generate(3);
-  const auto rays = generateLidarRays(scene, lidar);
+  const auto rays = smallLidarRun(12);
   REQUIRE(rays.size() == 196608u);
   const OccupancyModel model = GENERATE(OccupancyModel(), OccupancyModel::octomap());
   INFO(model.hitProbability << " / " << model.missProbability);

@@ -12,6 +12,7 @@
 #include "support/gpu_fixture.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
 
 namespace vt::occupancy {
 
@@ -98,6 +99,18 @@ inline void requireIdentical(const Run& gpu, const Run& cpu) {
   CHECK(c.layerMismatches == 0);
   CHECK(c.traversalMismatches == 0);
   CHECK(gpu.stats.voxelUpdates == cpu.stats.voxelUpdates);
+}
+
+// A generated lidar run small enough for the suite: a 32 x 512 lidar moving through the
+// rooms and corridor of SyntheticScene::generate(3), `scans` sweeps (16,384 rays each),
+// with no-return rays.
+inline std::vector<Ray> smallLidarRun(int scans) {
+  LidarConfig lidar;
+  lidar.rings = 32;
+  lidar.columns = 512;
+  lidar.scans = scans;
+  std::vector<uint8_t> noReturn;
+  return generateLidarRays(SyntheticScene::generate(3), lidar, &noReturn);
 }
 
 }  // namespace vt::occupancy
