@@ -12,16 +12,6 @@ layout(local_size_x = 64) in;
 
 bool visitVoxel(ivec3 v, float tEnter, float tExit) { return false; }  // no walk here
 
-uint gSteps = 0u;
-
-// `count` misses from x, each clamped. A voxel at the lower clamp stays there, so the loop
-// ends there; that bounds the steps per gap between hits by the clamp range over the miss.
-float applyMisses(float x, uint count, float miss) {
-  for (uint i = 0u; i < count && x != gClampMin && gSteps < kMaxResolveSteps; ++i, ++gSteps)
-    x = updatedValue(x, miss);
-  return x;
-}
-
 void main() {
   loadPushConstants();
   uint stripe = gl_WorkGroupID.y;
@@ -31,17 +21,33 @@ void main() {
   uint key = ordered(kOrderedKeys, p);
   float hit = pc.p.hitValue, miss = pc.p.missValue;
   uint rayCount = pc.p.rayCount;
-  float x = applyMisses(uintBitsToFloat(ordered(kOrderedOriginal, p)), ordered(kOrderedLeading, p), miss);
-  uint q = p;
-  for (; q < rayCount && gSteps < kMaxResolveSteps; ++q, ++gSteps) {
-    if (ordered(kOrderedKeys, q) != key) break;
+  // One flat loop, one step per update: lavapipe counts every iteration of every loop, an
+  // inner loop's exit check included, against its 65,535 per invocation, so nested loops
+  // would be cut short silently before a budget of steps noticed. Misses stop at the lower
+  // clamp (further ones change nothing), which bounds the steps per gap.
+  float x = uintBitsToFloat(ordered(kOrderedOriginal, p));
+  uint pending = ordered(kOrderedLeading, p);  // misses still to apply before the next hit
+  uint q = p;                                  // the next hit's sorted position
+  bool finished = false;
+  for (uint step = 0u; step < kMaxResolveSteps; ++step) {
+    if (pending > 0u && x != gClampMin) {
+      x = updatedValue(x, miss);
+      pending -= 1u;
+      continue;
+    }
+    if (q >= rayCount || ordered(kOrderedKeys, q) != key) {
+      finished = true;
+      break;
+    }
     x = updatedValue(x, hit);
     gUpdates += 1u;
-    x = applyMisses(x, ordered(kOrderedTrailing, q), miss);
+    pending = ordered(kOrderedTrailing, q);
+    q += 1u;
   }
-  // Out of steps (thousands of hits on one voxel in one batch): the voxel keeps the value
-  // reached, and the truncation is counted as a dropped update rather than passing unseen.
-  if (gSteps >= kMaxResolveSteps) gDropped += 1u;
+  // Out of steps (tens of thousands of updates of one voxel in one batch): the voxel keeps
+  // the value reached, and the truncation is counted as a dropped update rather than
+  // passing unseen.
+  if (!finished) gDropped += 1u;
   gOccupancy.v[poolIndexOfKey(key)] = floatBitsToUint(x);
   flushCounters();
 }

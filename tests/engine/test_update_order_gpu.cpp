@@ -214,3 +214,39 @@ TEST_CASE("When the list of misses on hit voxels fills up, the miss pass counts 
     CHECK(gpu.stats.voxelUpdates == cpu.stats.voxelUpdates);
   }
 }
+
+TEST_CASE("A replay longer than one invocation may run is counted as dropped, not passed over silently",
+          "[occupancy][gpu][order]") {
+  // 40,000 hits on one voxel, each followed by a ray through it from another direction, in
+  // one batch: replaying that voxel takes 80,000 steps, more than kMaxResolveSteps (lavapipe
+  // stops an invocation's loops at 65,535 iterations). The voxel keeps the value reached
+  // and the truncation shows in droppedUpdates; every other voxel matches the reference.
+  // (A first replay with a loop per gap was cut at 21,845 hits by lavapipe, which counts
+  // each inner loop's exit check too, before its own budget noticed: no drop was counted.)
+  vt::Rng rng(53);
+  const glm::dvec3 centre{1.05, 1.05, 1.05};
+  std::vector<Ray> rays;
+  for (int i = 0; i < 40000; ++i) {
+    glm::dvec3 dir{uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)};
+    dir = glm::normalize(dir + glm::dvec3(1e-3));
+    addRay(rays, centre - 2.0 * dir, centre + glm::dvec3(uniform(rng, -0.04, 0.04), 0.0, 0.0));
+    addRay(rays, centre + 2.0 * dir, centre - 2.0 * dir);
+  }
+  const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), {}, 0, batchesOf(80000));
+  const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), {}, 0, 80000);
+  INFO("hot voxel: GPU " << gpu.map.value({10, 10, 10}) << ", CPU " << cpu.map.value({10, 10, 10}) << ", updates GPU "
+                          << gpu.stats.voxelUpdates << ", CPU " << cpu.stats.voxelUpdates);
+  CHECK(gpu.stats.droppedUpdates >= 1);
+  // Every voxel but the long-replayed one has the reference's bits.
+  const VoxelCoord hot{10, 10, 10};
+  uint64_t voxels = 0, same = 0;
+  for (const auto& [key, region] : cpu.map.regions())
+    for (uint32_t i = 0; i < region.occupancy().size(); ++i) {
+      const VoxelCoord v = cpu.map.voxelOf(key, i);
+      if (!isObserved(region.occupancy()[i]) || v == hot) continue;
+      ++voxels;
+      same += gpu.map.value(v) == region.occupancy()[i];
+    }
+  CHECK(voxels > 1000);
+  CHECK(same == voxels);
+}
