@@ -178,7 +178,7 @@ TEST_CASE("Exclusive scan of many tiles equals std::exclusive_scan", "[primitive
 }
 
 // Not run by default: `voxen_tests "[.scan-bench]"`. Pass timestamps and wall time.
-TEST_CASE("Compaction of 131072 and 1000000 flags and a scan of 2^24 items: speed", "[.scan-bench]") {
+TEST_CASE("Compaction of 131072 and 1000000 flags and scans up to 2^24 items: speed", "[.scan-bench]") {
   Scheduler& s = vt::gpu().scheduler;
   auto median = [](std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; };
   auto report = [&](const char* what, auto&& recordOnce) {
@@ -211,8 +211,13 @@ TEST_CASE("Compaction of 131072 and 1000000 flags and a scan of 2^24 items: spee
     report(what, [&] { compaction.record(f, idx, n, t, &args); });
   }
   ExclusiveScan scan(s);
-  const uint32_t n = 1u << 24;
-  Buffer src(s.device(), "bench scan", VkDeviceSize(n) * 4);
-  s.fill(src, 1);
-  report("scan of 2^24 items", [&] { scan.record(src, src, n); });
+  // Around kSingleMaxItems: one workgroup below, tiles above.
+  for (uint32_t n : {ExclusiveScan::kSingleMaxItems / 4, ExclusiveScan::kSingleMaxItems, ExclusiveScan::kSingleMaxItems + 1,
+                     ExclusiveScan::kSingleMaxItems * 4, 1u << 24}) {
+    Buffer src(s.device(), "bench scan", VkDeviceSize(n) * 4);
+    s.fill(src, 1);
+    char what[64];
+    std::snprintf(what, sizeof what, "scan of %u items", n);
+    report(what, [&] { scan.record(src, src, n); });
+  }
 }
