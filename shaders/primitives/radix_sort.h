@@ -49,6 +49,22 @@ struct RadixPassPush {
 VOXEN_SHARED_ASSERT(sizeof(RadixPassPush) == 56 && offsetof(RadixPassPush, count) == 40 &&
                     offsetof(RadixPassPush, digitMask) == 52)
 
+// primitives/radix_gather64.comp, the 64-bit key sort (RadixSort64), one item per invocation:
+//   kRadixGatherModeId 0 (split):   lo[i] = low half of keys[i]; idx[i] = i; K[i] = keys[i]; V[i] = values[i]
+//   kRadixGatherModeId 1 (high):    lo[j] = high half of K[idx[j]]
+//   kRadixGatherModeId 2 (gather):  keys[j] = K[idx[j]]; values[j] = V[idx[j]]
+VOXEN_CONST(uint, kRadixGatherModeId, 0u)
+struct RadixGather64Push {
+  VOXEN_ADDRESS keys;    // uint64_t per item (the caller's)
+  VOXEN_ADDRESS values;  // uint per item (the caller's)
+  VOXEN_ADDRESS lo;      // uint per item: the half of the key being sorted
+  VOXEN_ADDRESS idx;     // uint per item: the permutation
+  VOXEN_ADDRESS K;       // uint64_t per item: copy of the keys
+  VOXEN_ADDRESS V;       // uint per item: copy of the values
+  uint count;
+};
+VOXEN_SHARED_ASSERT(offsetof(RadixGather64Push, count) == 48)
+
 // primitives/exclusive_scan.comp: dst[i] = src[0] + ... + src[i - 1] (uint, wrapping), in
 // place when src == dst; total[0] = the sum of all items when total != 0.
 struct ExclusiveScanPush {

@@ -104,3 +104,45 @@ void RadixSort::record(const BufferRange& keys, const BufferRange& values, uint3
 }
 
 }  // namespace voxen
+
+namespace voxen {
+
+RadixSort64::RadixSort64(Scheduler& scheduler, uint32_t maxItems) : scheduler_(scheduler), sort_(scheduler, maxItems) {
+  const VkDeviceSize items = std::max<VkDeviceSize>(maxItems, 1);
+  half_ = Buffer(scheduler.device(), "radix sort 64 key halves", items * 4);
+  permutation_ = Buffer(scheduler.device(), "radix sort 64 permutation", items * 4);
+  keyCopy_ = Buffer(scheduler.device(), "radix sort 64 key copy", items * 8);
+  valueCopy_ = Buffer(scheduler.device(), "radix sort 64 value copy", items * 4);
+  for (uint32_t mode = 0; mode < 3; ++mode)
+    kernels_[mode] = scheduler.library().kernel("primitives/radix_gather64.comp", {{}, {{gpu::kRadixGatherModeId, mode}}});
+}
+
+void RadixSort64::record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits) {
+  if (keyBits < 1 || keyBits > 64)
+    throw Error("radix sort of 64-bit keys by " + std::to_string(keyBits) + " key bits: keyBits must be 1..64");
+  if (count > sort_.maxItems())
+    throw Error("radix sort of " + std::to_string(count) + " items: this RadixSort64 was made for at most " +
+                std::to_string(sort_.maxItems()));
+  if (keys.size < VkDeviceSize(count) * 8 || values.size < VkDeviceSize(count) * 4)
+    throw Error("radix sort of " + std::to_string(count) + " items: range '" +
+                std::string(keys.size < VkDeviceSize(count) * 8 ? keys.name : values.name) + "' holds fewer");
+  if (keys.address % 8) throw Error("radix sort of 64-bit keys: range '" + std::string(keys.name) + "' is not 8-byte aligned");
+  if (count == 0) return;
+  const BufferRange userKeys = prefix(keys, VkDeviceSize(count) * 8), userValues = prefix(values, VkDeviceSize(count) * 4);
+  const BufferRange half = half_.range(0, VkDeviceSize(count) * 4), perm = permutation_.range(0, VkDeviceSize(count) * 4);
+  const BufferRange K = keyCopy_.range(0, VkDeviceSize(count) * 8), V = valueCopy_.range(0, VkDeviceSize(count) * 4);
+  const gpu::RadixGather64Push push{userKeys.address, userValues.address, half.address, perm.address, K.address, V.address, count};
+  scheduler_.dispatchThreads({"radix sort 64 split", kernels_[0].get(), {}, push,
+                              {reads(userKeys), reads(userValues), writes(half), writes(perm), writes(K), writes(V)}},
+                             count);
+  sort_.record(half, perm, count, std::min(keyBits, 32u));
+  if (keyBits > 32) {
+    scheduler_.dispatchThreads({"radix sort 64 high half", kernels_[1].get(), {}, push, {reads(K), reads(perm), writes(half)}}, count);
+    sort_.record(half, perm, count, keyBits - 32);
+  }
+  scheduler_.dispatchThreads({"radix sort 64 gather", kernels_[2].get(), {}, push,
+                              {reads(K), reads(V), reads(perm), writes(userKeys), writes(userValues)}},
+                             count);
+}
+
+}  // namespace voxen

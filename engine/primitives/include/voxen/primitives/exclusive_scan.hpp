@@ -12,9 +12,13 @@ class Scheduler;
 
 class ExclusiveScan {
  public:
-  // The most items one record() scans: one workgroup walks the array, and lavapipe stops a
-  // loop after 65,535 iterations per invocation.
-  static constexpr uint32_t kMaxItems = 1u << 22;
+  // The most items one record() scans. Up to kSingleMaxItems one workgroup walks the array
+  // (one dispatch); above, tiles of 4096 items (shaders/primitives/scan_tiles.comp) sum
+  // their items, the tile sums are scanned (by this same record, recursively) and each tile
+  // scans its items plus its tile's offset: three dispatches and per-batch scratch
+  // (Scheduler::transient) of 4 bytes per tile. Every invocation's loops stay short.
+  static constexpr uint32_t kMaxItems = 1u << 30;
+  static constexpr uint32_t kSingleMaxItems = 1u << 16;
 
   explicit ExclusiveScan(Scheduler& scheduler);
 
@@ -28,7 +32,7 @@ class ExclusiveScan {
 
  private:
   Scheduler& scheduler_;
-  std::shared_ptr<Kernel> kernel_;
+  std::shared_ptr<Kernel> kernel_, reduceKernel_, applyKernel_;
 };
 
 }  // namespace voxen

@@ -20,7 +20,7 @@ class Scheduler;
 
 class RadixSort {
  public:
-  static constexpr uint32_t kMaxItemsLimit = 1u << 23;
+  static constexpr uint32_t kMaxItemsLimit = 1u << 26;  // 4 KiB tiles: 16,384 workgroups per pass
 
   // Allocates scratch (two uint32 arrays of maxItems and the tile histograms) for sorts
   // of up to maxItems pairs; maxItems at most kMaxItemsLimit.
@@ -48,6 +48,30 @@ class RadixSort {
   Buffer scratchPairs_, scratchPairs2_, tileCounts_;  // scratch: interleaved (key, value) pairs
   std::shared_ptr<Kernel> countKernels_[2], scatterKernels_[2][2];  // [input is pairs][output is pairs]
   ExclusiveScan scan_;
+};
+
+// A stable GPU radix sort of (uint64 key, uint32 value) pairs, built on RadixSort: the
+// permutation is sorted by the low 32 key bits, then (when keyBits > 32) stably by the high
+// bits, and the pairs are gathered through it (shaders/primitives/radix_gather64.comp).
+// Scratch: 20 bytes per item besides the inner RadixSort's.
+class RadixSort64 {
+ public:
+  static constexpr uint32_t kMaxItemsLimit = RadixSort::kMaxItemsLimit;
+
+  RadixSort64(Scheduler& scheduler, uint32_t maxItems);
+
+  // Records a STABLE sort of `count` pairs by the low `keyBits` bits (1..64) of the uint64
+  // keys, in place; bits above keyBits are carried along. keys holds uint64 (8-byte aligned
+  // address), values uint32, at least `count` each. count 0 records nothing. Throws
+  // voxen::Error when count > maxItems, keyBits is outside 1..64 or a range is too small.
+  void record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits);
+  uint32_t maxItems() const { return sort_.maxItems(); }
+
+ private:
+  Scheduler& scheduler_;
+  RadixSort sort_;
+  Buffer half_, permutation_, keyCopy_, valueCopy_;
+  std::shared_ptr<Kernel> kernels_[3];  // split, high half, gather
 };
 
 }  // namespace voxen
