@@ -51,5 +51,6 @@
 
 #include "voxen/primitives/exclusive_scan.hpp"
 #include "voxen/primitives/radix_sort.hpp"
+#include "voxen/primitives/stream_compaction.hpp"
 
 #include "voxen/selftest/self_test.hpp"
