@@ -9,7 +9,7 @@
 //   occupancy  occupancy integration on the GPU and its CPU reference
 //   painter    the voxel painter (brush, marching cubes, software rasterizer) and map
 //              rendering
-//   primitives GPU building blocks: a stable radix sort, an exclusive scan
+//   primitives GPU building blocks: stable radix sorts, an exclusive scan, stream compaction
 //   selftest   a GPU self-test of a device
 //
 // Names are in namespace voxen; structs shared with the shaders are in voxen::gpu
