@@ -11,12 +11,6 @@
 
 namespace voxen {
 
-namespace {
-BufferRange prefix(const BufferRange& range, VkDeviceSize bytes) {
-  return {range.buffer, range.offset, bytes, range.address, range.name};
-}
-}  // namespace
-
 ExclusiveScan::ExclusiveScan(Scheduler& scheduler)
     : scheduler_(scheduler),
       kernel_(scheduler.library().kernel("primitives/exclusive_scan.comp")),
@@ -37,14 +31,14 @@ void ExclusiveScan::record(const BufferRange& src, const BufferRange& dst, uint3
   std::vector<BufferUse> uses;
   if (count > 0) {
     if (inPlace) {
-      uses.push_back(readsWrites(prefix(src, bytes)));
+      uses.push_back(readsWrites(src.first(bytes)));
     } else {
-      uses.push_back(reads(prefix(src, bytes)));
-      uses.push_back(writes(prefix(dst, bytes)));
+      uses.push_back(reads(src.first(bytes)));
+      uses.push_back(writes(dst.first(bytes)));
     }
   }
   if (count <= kSingleMaxItems) {
-    if (total) uses.push_back(writes(prefix(*total, 4)));
+    if (total) uses.push_back(writes(total->first(4)));
     gpu::ExclusiveScanPush push{src.address, dst.address, total ? total->address : 0, count};
     scheduler_.dispatch({"exclusive scan", kernel_.get(), {1, 1, 1}, push, std::move(uses)});
     return;
@@ -53,7 +47,7 @@ void ExclusiveScan::record(const BufferRange& src, const BufferRange& dst, uint3
   const uint32_t numTiles = (count + gpu::kTileItems - 1) / gpu::kTileItems;
   const BufferRange tileSums = scheduler_.transient(VkDeviceSize(numTiles) * 4, 16);
   gpu::TileScanPush push{src.address, dst.address, tileSums.address, 0, 0, count, numTiles, 1};
-  scheduler_.dispatchThreads({"exclusive scan reduce", reduceKernel_.get(), {}, push, {reads(prefix(src, bytes)), writes(tileSums)}},
+  scheduler_.dispatchThreads({"exclusive scan reduce", reduceKernel_.get(), {}, push, {reads(src.first(bytes)), writes(tileSums)}},
                              uint64_t(numTiles) * gpu::kTileThreads);
   record(tileSums, tileSums, numTiles, total);
   uses.push_back(reads(tileSums));

@@ -17,9 +17,6 @@ using gpu::kRadixDigits;
 using gpu::kRadixMaxDigitBits;
 using gpu::kRadixTileItems;
 
-BufferRange prefix(const BufferRange& range, VkDeviceSize bytes) {
-  return {range.buffer, range.offset, bytes, range.address, range.name};
-}
 
 uint32_t tilesFor(uint32_t items) { return (items + kRadixTileItems - 1) / kRadixTileItems; }
 
@@ -64,7 +61,7 @@ void RadixSort::record(const BufferRange& keys, const BufferRange& values, uint3
   if (count == 0) return;
 
   const uint32_t numTiles = tilesFor(count);
-  const BufferRange userKeys = prefix(keys, bytes), userValues = prefix(values, bytes);
+  const BufferRange userKeys = keys.first(bytes), userValues = values.first(bytes);
   const BufferRange temp = scratchPairs_.range(0, 2 * bytes), temp2 = scratchPairs2_.range(0, 2 * bytes);
 
   // Ping-pong between the caller's buffers and scratch (interleaved pairs); an odd pass count
@@ -128,7 +125,7 @@ void RadixSort64::record(const BufferRange& keys, const BufferRange& values, uin
                 std::string(keys.size < VkDeviceSize(count) * 8 ? keys.name : values.name) + "' holds fewer");
   if (keys.address % 8) throw Error("radix sort of 64-bit keys: range '" + std::string(keys.name) + "' is not 8-byte aligned");
   if (count == 0) return;
-  const BufferRange userKeys = prefix(keys, VkDeviceSize(count) * 8), userValues = prefix(values, VkDeviceSize(count) * 4);
+  const BufferRange userKeys = keys.first(VkDeviceSize(count) * 8), userValues = values.first(VkDeviceSize(count) * 4);
   const BufferRange half = half_.range(0, VkDeviceSize(count) * 4), perm = permutation_.range(0, VkDeviceSize(count) * 4);
   const BufferRange K = keyCopy_.range(0, VkDeviceSize(count) * 8), V = valueCopy_.range(0, VkDeviceSize(count) * 4);
   const gpu::RadixGather64Push push{userKeys.address, userValues.address, half.address, perm.address, K.address, V.address, count};

@@ -11,12 +11,6 @@
 
 namespace voxen {
 
-namespace {
-BufferRange prefix(const BufferRange& range, VkDeviceSize bytes) {
-  return {range.buffer, range.offset, bytes, range.address, range.name};
-}
-}  // namespace
-
 StreamCompaction::StreamCompaction(Scheduler& scheduler)
     : scheduler_(scheduler),
       countKernel_(scheduler.library().kernel("primitives/scan_tiles.comp", {{}, {{gpu::kTileApplyId, 0}, {gpu::kTileFlagsId, 1}}})),
@@ -39,19 +33,19 @@ void StreamCompaction::record(const BufferRange& flags, const BufferRange& indic
 
   const uint32_t numTiles = (count + gpu::kTileItems - 1) / gpu::kTileItems;
   const BufferRange tileSums = scheduler_.transient(std::max<VkDeviceSize>(VkDeviceSize(numTiles) * 4, 4), 16);
-  const BufferRange totalRange = prefix(total, 4);
+  const BufferRange totalRange = total.first(4);
   gpu::TileScanPush push{flags.address, indices.address, tileSums.address, totalRange.address,
                          dispatchArgs ? dispatchArgs->address : 0, count, numTiles, groupSize};
   if (numTiles > 0)
-    scheduler_.dispatchThreads({"compaction count", countKernel_.get(), {}, push, {reads(prefix(flags, bytes)), writes(tileSums)}},
+    scheduler_.dispatchThreads({"compaction count", countKernel_.get(), {}, push, {reads(flags.first(bytes)), writes(tileSums)}},
                                uint64_t(numTiles) * gpu::kTileThreads);
   scan_.record(tileSums, tileSums, numTiles, &totalRange);
   std::vector<BufferUse> uses{reads(tileSums), reads(totalRange)};
   if (count > 0) {
-    uses.push_back(reads(prefix(flags, bytes)));
-    uses.push_back(writes(prefix(indices, bytes)));
+    uses.push_back(reads(flags.first(bytes)));
+    uses.push_back(writes(indices.first(bytes)));
   }
-  if (dispatchArgs) uses.push_back(writes(prefix(*dispatchArgs, 12)));
+  if (dispatchArgs) uses.push_back(writes(dispatchArgs->first(12)));
   if (numTiles > 0 || dispatchArgs)  // one workgroup writes the command when there are no tiles
     scheduler_.dispatchThreads({"compaction scatter", scatterKernel_.get(), {}, push, std::move(uses)},
                                uint64_t(std::max(numTiles, 1u)) * gpu::kTileThreads);

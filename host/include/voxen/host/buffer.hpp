@@ -25,6 +25,8 @@ struct BufferRange {
   VkDeviceSize size = 0;
   VkDeviceAddress address = 0;  // of the first byte of the range
   const char* name = "";
+  // The first `bytes` of this range (for declaring what a pass really touches).
+  BufferRange first(VkDeviceSize bytes) const { return {buffer, offset, bytes, address, name}; }
 };
 
 class Buffer {
