@@ -183,39 +183,6 @@ TEST_CASE("Radix sort of nothing records nothing; bad arguments throw", "[primit
   none.record(keys, values, 0, 5);
 }
 
-TEST_CASE("Exclusive scan equals the CPU prefix sum", "[primitives][gpu]") {
-  Scheduler& s = vt::gpu().scheduler;
-  ExclusiveScan scan(s);
-  vt::Rng rng(5);
-  Buffer total(s.device(), "scan total", 4);
-  const BufferRange totalRange = total.range();
-  for (uint32_t n : {0u, 1u, 255u, 4096u, 4097u, 100000u, 1u << 20}) {
-    std::vector<uint32_t> in(n);
-    for (auto& v : in) v = rng.chance(10) ? rng.u32() : uint32_t(rng.next() % 100);  // some sums wrap
-    std::vector<uint32_t> expected(n);
-    uint32_t sum = 0;
-    for (uint32_t i = 0; i < n; ++i) expected[i] = sum, sum += in[i];
-    Buffer src(s.device(), "scan src", (n + 1) * 4), dst(s.device(), "scan dst", (n + 1) * 4);
-    if (n) s.upload(src, in.data(), n * 4);
-    s.fill(dst, kSentinel);
-    scan.record(src, dst, n, &totalRange);
-    auto out = s.readback<uint32_t>(dst).get();
-    CHECK(s.readback<uint32_t>(total).get()[0] == sum);
-    CHECK(out[n] == kSentinel);
-    out.resize(n);
-    REQUIRE(out == expected);
-    // In place.
-    if (n) {
-      scan.record(src, src, n);
-      auto inPlace = s.readback<uint32_t>(src.range(0, n * 4)).get();
-      REQUIRE(inPlace == expected);
-    }
-  }
-  Buffer big(s.device(), "scan big", 16);
-  CHECK_THROWS_AS(scan.record(big, big, ExclusiveScan::kMaxItems + 1), Error);
-  CHECK_THROWS_AS(scan.record(big, big, 5), Error);
-}
-
 // Not run by default: `voxen_tests "[.radix-bench]"`. GPU time from the pass timestamps and
 // wall time around submit + wait, against std::stable_sort on the same pairs.
 TEST_CASE("Radix sort speed for 131072 pairs of 24- and 27-bit keys", "[.radix-bench]") {

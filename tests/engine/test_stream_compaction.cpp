@@ -1,5 +1,5 @@
-// The GPU stream compaction and the multi-workgroup exclusive scan (engine/primitives)
-// against CPU references on the shared lavapipe device.
+// The GPU stream compaction (engine/primitives) against a CPU reference on the shared
+// lavapipe device (the scan's own tests: test_exclusive_scan.cpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -62,13 +62,6 @@ void requireCompacted(StreamCompaction& compaction, const std::vector<uint32_t>&
   CHECK(gpu.args[0] == (gpu.total + groupSize - 1) / groupSize);
   CHECK(gpu.args[1] == 1u);
   CHECK(gpu.args[2] == 1u);
-}
-
-std::vector<uint32_t> expectedScan(const std::vector<uint32_t>& in, uint32_t& sum) {
-  std::vector<uint32_t> out(in.size());
-  std::exclusive_scan(in.begin(), in.end(), out.begin(), 0u);
-  sum = std::accumulate(in.begin(), in.end(), 0u);
-  return out;
 }
 
 }  // namespace
@@ -140,41 +133,6 @@ TEST_CASE("Stream compaction rejects bad arguments", "[primitives][gpu]") {
   CHECK_THROWS_AS(compaction.record(a, b, 4, t, &oddArgs), Error);
   CHECK_THROWS_AS(compaction.record(a, b, 4, t, nullptr, 0), Error);
   s.finish();
-}
-
-TEST_CASE("Exclusive scan of many tiles equals std::exclusive_scan", "[primitives][gpu]") {
-  Scheduler& s = vt::gpu().scheduler;
-  ExclusiveScan scan(s);
-  vt::Rng rng(11);
-  Buffer total(s.device(), "big scan total", 4);
-  const BufferRange totalRange = total.range();
-  const uint32_t single = ExclusiveScan::kSingleMaxItems, tile = gpu::kTileItems;
-  for (uint32_t n : {single - 1, single, single + 1, single + tile - 1, single + tile, single + tile + 1, 1000003u, 1u << 22,
-                     (1u << 22) + 1, (1u << 24) + 3}) {
-    INFO("count " << n);
-    std::vector<uint32_t> in(n);
-    for (auto& v : in) v = rng.chance(10) ? rng.u32() : uint32_t(rng.next() % 1000);  // sums wrap
-    uint32_t sum = 0;
-    const auto expected = expectedScan(in, sum);
-    Buffer src(s.device(), "big scan src", (VkDeviceSize(n) + 1) * 4), dst(s.device(), "big scan dst", (VkDeviceSize(n) + 1) * 4);
-    s.upload(src, in.data(), VkDeviceSize(n) * 4);
-    s.fill(dst, kSentinel);
-    s.fill(total, kSentinel);
-    scan.record(src, dst, n, &totalRange);
-    auto out = s.readback<uint32_t>(dst).get();
-    CHECK(s.readback<uint32_t>(total).get()[0] == sum);
-    CHECK(out[n] == kSentinel);
-    out.resize(n);
-    REQUIRE(out == expected);
-    // In place, at an offset that is not 16-byte aligned (the scalar load path).
-    if (n < (1u << 24)) {
-      Buffer shifted(s.device(), "big scan shifted", (VkDeviceSize(n) + 2) * 4);
-      s.upload(shifted.range(4, VkDeviceSize(n) * 4), in.data(), VkDeviceSize(n) * 4);
-      const BufferRange r = shifted.range(4, VkDeviceSize(n) * 4);
-      scan.record(r, r, n);
-      REQUIRE(s.readback<uint32_t>(r).get() == expected);
-    }
-  }
 }
 
 // Not run by default: `voxen_tests "[.scan-bench]"`. Pass timestamps and wall time.
