@@ -8,7 +8,9 @@
 // - open with VOXEN_SHARED_BEGIN and close with VOXEN_SHARED_END: in C++ the declarations
 //   live in namespace voxen::gpu, in GLSL at global scope.
 // - constants as VOXEN_CONST(type, name, value), types: uint, int, float, uint64_t;
-//   functions of plain arithmetic as VOXEN_FUNCTION uint name(uint a) { ... }.
+//   functions of plain arithmetic as VOXEN_FUNCTION uint name(uint a) { ... }, and
+//   floating-point formulas as VOXEN_MATH (scalars and shared structs only; build structs
+//   member by member, since the two languages construct them differently).
 // - struct members of scalar types, uvec2/uvec4/ivec4/vec4, or vec3/ivec3 at a 16-byte
 //   aligned offset followed by a 4-byte member (std430 gives vec3 16-byte alignment; the
 //   C++ twin is 12 bytes): check sizes and offsets with VOXEN_SHARED_ASSERT, which is a
@@ -38,6 +40,8 @@ struct alignas(16) ivec4 { int32_t x, y, z, w; };
 #define VOXEN_SHARED_ASSERT(condition) static_assert(condition, #condition);
 // A function both sides compute the same way (a layout's offsets): plain arithmetic only.
 #define VOXEN_FUNCTION inline constexpr
+// A formula both sides compute with floating-point math (exp, sqrt, ...): not constexpr.
+#define VOXEN_MATH inline
 // A buffer address member: a 64-bit device address in C++, a uint64_t in GLSL (shaders
 // cast it to the buffer_reference type they need).
 #define VOXEN_ADDRESS uint64_t
@@ -48,6 +52,7 @@ struct alignas(16) ivec4 { int32_t x, y, z, w; };
 #define VOXEN_CONST(type, name, value) const type name = value;
 #define VOXEN_SHARED_ASSERT(condition)
 #define VOXEN_FUNCTION
+#define VOXEN_MATH
 #define VOXEN_ADDRESS uint64_t
 #endif
 

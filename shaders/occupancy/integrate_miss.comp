@@ -1,8 +1,10 @@
 #version 460
 // Miss pass: one invocation per ray segment walks its voxels (reverse by default) and
 // applies the miss log-odds to each, except the sample voxel of a ray that ends in a hit.
+// Under NDT (kPassNdt) a voxel with a Gaussian gets the NDT free-space update instead.
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
+#include "ndt_access.glsl"
 #include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
@@ -17,7 +19,8 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) {
   if (!isSample && v == gRay.start && (gRay.flags & kSkipOrigin) != 0u) return true;
   uint index;
   if (!voxelIndex(v, index)) return true;
-  applyDelta(index, gMissValue);
+  if ((gFlags & kPassNdt) != 0u) ndtMiss(v, index, gMissValue);
+  else applyDelta(index, gMissValue);
   applyLayers(index, false, tEnter, tExit);
   return true;
 }

@@ -32,6 +32,13 @@ Uint64Array gMissList;       // its deferred-miss list
 uint gOrderCapacity;
 uint gMissHeader, gStripeCapacity;
 uint gRunHeader, gRunList, gRunStripeCapacity;  // the list of runs to replay in it
+// kPassNdt: the NDT parameters and the layers only the NDT passes use.
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer NdtParamsRef { NdtParams v; };
+NdtParams gNdt;
+UintArray gNdtWords;      // OccupancyPush::ndt as words: the run totals and chunk-level lists
+UintArray gMeanWords;     // the voxel-mean pool as words (4 per voxel, the count first)
+Uint64Array gCovariance;  // 3 words per voxel: (s00, s10) (s11, s20) (s21, s22)
+Uvec2Array gIntensity;    // NDT-TM, per voxel: float bits of the intensity mean and variance
 int gRegionSize;
 uint gFlags;
 float gClampMin, gClampMax;
@@ -54,7 +61,14 @@ void loadPushConstants() {
   if ((gFlags & kLayerHitMiss) != 0u) gHitMiss = Uvec2Array(layers.v[kLayerIdHitMiss]);
   if ((gFlags & kLayerTouchTime) != 0u) gTouch = Uint64Array(layers.v[kLayerIdTouchTime]);
   gRaySlots = UintArray(pc.p.raySlots);
-  if ((gFlags & kPassSequential) != 0u) {
+  if ((gFlags & kPassNdt) != 0u) {
+    gNdt = NdtParamsRef(pc.p.ndt).v;
+    gNdtWords = UintArray(pc.p.ndt);
+    gMeanWords = UintArray(layers.v[kLayerIdVoxelMean]);
+    gCovariance = Uint64Array(layers.v[gNdt.covarianceLayer]);
+    if ((gFlags & kPassNdtTm) != 0u) gIntensity = Uvec2Array(layers.v[gNdt.intensityLayer]);
+  }
+  if ((gFlags & (kPassSequential | kPassNdt)) != 0u) {
     gOrdered = UintArray(pc.p.ordered);
     gOrderCapacity = pc.p.orderCapacity;
     gOrderedPacked = Uint64Array(pc.p.ordered);
@@ -316,14 +330,17 @@ float rayLength() {
   return sqrt(sq);
 }
 
+// The layers' updates that commute (any order gives the same sums and maxima). Under NDT the
+// voxel mean is folded with the covariance (ndt_fold.comp), and NDT-TM counts hits and
+// misses by its own rule.
 void applyLayers(uint index, bool hit, float tEnter, float tExit) {
-  if ((gFlags & kLayerHitMiss) != 0u) {
+  if ((gFlags & kLayerHitMiss) != 0u && (gFlags & kPassNdtTm) == 0u) {
     if (hit) atomicAdd(gHitMiss.v[index].x, 1u);
     else atomicAdd(gHitMiss.v[index].y, 1u);
   }
   if ((gFlags & kLayerTraversal) != 0u) atomicAdd(gTraversal.v[index], traversalUnits(tEnter, tExit, rayLength()));
   if ((gFlags & kLayerTouchTime) != 0u) atomicMax(gTouch.v[index], packUint2x32(gRay.touchTime));
-  if (hit && (gFlags & kLayerVoxelMean) != 0u) {
+  if (hit && (gFlags & kLayerVoxelMean) != 0u && (gFlags & kPassNdt) == 0u) {
     atomicAdd(gMean.v[index].x, 1u);
     atomicAdd(gMean.v[index].y, gRay.meanPacked & 1023u);
     atomicAdd(gMean.v[index].z, (gRay.meanPacked >> 10) & 1023u);
@@ -335,6 +352,7 @@ void applyLayers(uint index, bool hit, float tEnter, float tExit) {
 // workgroup (the host adds the copies up): every lane's atomic on the same address is a
 // lock xadd on lavapipe, and one shared cache line bounced between its worker threads (or
 // a real GPU's SMs) costs more than the rest of the hit pass. Each copy is 64 bytes apart.
+uint gFoldInvocations = 0u, gSampleVoxels = 0u;  // kPassNdt: the hit fold's
 void flushCounters() {
   uint updates = subgroupAdd(gUpdates);
   uint dropped = subgroupAdd(gDropped);
@@ -347,6 +365,15 @@ void flushCounters() {
     if (dropped > 0u) atomicAdd(counters.v[stripe + kCounterDropped], uint64_t(dropped));
     if (missing > 0u) atomicAdd(counters.v[stripe + kCounterMissingRegions], uint64_t(missing));
     if (rewalks > 0u) atomicAdd(counters.v[stripe + kCounterRewalks], uint64_t(rewalks));
+  }
+  if ((gFlags & kPassNdt) != 0u) {
+    uint invocations = subgroupAdd(gFoldInvocations);
+    uint voxels = subgroupAdd(gSampleVoxels);
+    if (subgroupElect()) {
+      Uint64Array counters = Uint64Array(pc.p.counters);
+      if (invocations > 0u) atomicAdd(counters.v[stripe + kCounterNdtFoldInvocations], uint64_t(invocations));
+      if (voxels > 0u) atomicAdd(counters.v[stripe + kCounterNdtSampleVoxels], uint64_t(voxels));
+    }
   }
 }
 

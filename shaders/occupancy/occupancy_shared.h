@@ -6,6 +6,7 @@
 
 #include "../common/shared.h"
 #include "../map/layer_table.h"
+#include "ndt_shared.h"
 
 VOXEN_SHARED_BEGIN
 
@@ -13,7 +14,7 @@ VOXEN_SHARED_BEGIN
 // relative to the start voxel's lower corner, so maps kilometres wide keep exact walks.
 struct GpuRay {
   vec3 o;           // origin in voxel units relative to the start voxel's lower corner
-  float reserved;   // unused (was the time relative to the map's time origin)
+  float intensity;  // the return's intensity (NDT-TM)
   vec3 d;           // origin to sample, in voxel units
   uint meanPacked;  // sample offset in its voxel, 10 bits per axis
   ivec3 start;      // origin voxel
@@ -111,9 +112,11 @@ VOXEN_CONST(uint, kCounterUpdates, 0u)         // voxel updates applied
 VOXEN_CONST(uint, kCounterDropped, 1u)         // updates dropped after kMaxCasRetries
 VOXEN_CONST(uint, kCounterMissingRegions, 2u)  // lookups of regions absent from the cache
 VOXEN_CONST(uint, kCounterRewalks, 3u)         // segments walked twice: the deferred-miss list was full
+VOXEN_CONST(uint, kCounterNdtFoldInvocations, 4u)  // NDT hit fold: invocations launched (first chunks)
+VOXEN_CONST(uint, kCounterNdtSampleVoxels, 5u)     // NDT hit fold: distinct sample voxels folded
 
-// The push constants of every occupancy pass (120 bytes of the 128 Vulkan guarantees). The
-// layers are one address: adding a layer does not grow this block.
+// The push constants of every occupancy pass (all 128 bytes Vulkan guarantees). The layers
+// are one address: adding a layer does not grow this block.
 struct OccupancyPush {
   VOXEN_ADDRESS rays;        // GpuRay[]
   VOXEN_ADDRESS segments;    // uvec2[]: (ray, segment index)
@@ -137,8 +140,24 @@ struct OccupancyPush {
   uint rayCount;             // rays in this batch
   uint noHitKey;             // the key of a ray without a hit: above every key of the batch
   uint slotCount;            // the region cache's slots (the ordered scratch's layout)
+  VOXEN_ADDRESS ndt;         // kPassNdt: NdtParams, then the chunk-level lists (ndtLevel*)
 };
-VOXEN_SHARED_ASSERT(sizeof(OccupancyPush) == 120)
+VOXEN_SHARED_ASSERT(sizeof(OccupancyPush) == 128)
+
+// The NDT hit fold's run lists past the first chunk (after NdtParams, in uints): level k
+// (1 <= k < NdtParams::levels) lists the runs longer than k * foldLimit samples. Each level
+// is a header (the indirect dispatch's x, y, z and the count) and at most
+// ndtLevelCapacity entries (the first sorted position of the run).
+VOXEN_CONST(uint, kNdtRunTotal, 12u)      // the compaction's count of runs (NdtParams is 12 uints)
+VOXEN_CONST(uint, kNdtRunArgs, 13u)       // and its indirect dispatch (x, y, z) of ndt_fold.comp
+VOXEN_CONST(uint, kNdtLevelsOffset, 16u)
+VOXEN_FUNCTION uint ndtLevelCapacity(uint capacity, uint foldLimit) { return capacity / foldLimit + 1u; }
+VOXEN_FUNCTION uint ndtLevelHeader(uint level, uint capacity, uint foldLimit) {
+  return kNdtLevelsOffset + (level - 1u) * (4u + ndtLevelCapacity(capacity, foldLimit));
+}
+VOXEN_FUNCTION uint ndtWords(uint levels, uint capacity, uint foldLimit) {
+  return kNdtLevelsOffset + (levels > 1u ? levels - 1u : 0u) * (4u + ndtLevelCapacity(capacity, foldLimit));
+}
 
 VOXEN_SHARED_END
 

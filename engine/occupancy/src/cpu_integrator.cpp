@@ -2,6 +2,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "voxen/occupancy/ndt_params.hpp"
 #include "voxen/occupancy/ray_walk.hpp"
 #include "voxen/occupancy/rejected_rays.hpp"
 #include "voxen/host/error.hpp"
@@ -52,9 +53,12 @@ float sampleEnterT(const PreparedRay& r) {
 // One ray's updates, shared by both orders so that they differ only in when each is applied.
 class RayUpdates {
  public:
-  RayUpdates(OccupancyMap& map, IntegrationStats& stats)
+  RayUpdates(OccupancyMap& map, const NdtModel& ndt, IntegrationStats& stats)
       : access_(map), model_(map.model()), layers_(map.layers()), stats_(stats), hit_(model_.hitValue()),
-        miss_(model_.missValue()), threshold_(model_.thresholdValue()) {}
+        miss_(model_.missValue()), threshold_(model_.thresholdValue()), ndt_(ndt.mode != NdtMode::Off),
+        tm_(ndt.mode == NdtMode::Tm) {
+    if (ndt_) ndtParams_ = ndtParams(ndt, model_);
+  }
 
   // t at which the walk enters the first voxel occupied in the map as it is now (INFINITY
   // when there is none): the ray stops before it.
@@ -74,8 +78,14 @@ class RayUpdates {
       if (isSample && (r.flags & (kSampleHit | kSkipSample))) return;
       if (!isSample && v == r.start && (r.flags & kSkipOrigin)) return;
       auto [region, index] = access_.at(v);
-      region->occupancy()[index] = updatedValue(region->occupancy()[index], miss_, model_.clampMin, model_.clampMax);
-      if (layers_ & kLayerHitMiss) ++region->hitMiss()[index].misses;
+      if (ndt_) {
+        const gpu::NdtMissUpdate u = gpu::ndtMissUpdate(ndtVoxel(*region, index), ndtParams_, segmentIn(r, v), miss_);
+        region->occupancy()[index] = updatedValue(region->occupancy()[index], u.delta, model_.clampMin, model_.clampMax);
+        if (tm_) region->hitMiss()[index].misses += u.tmMiss;
+      } else {
+        region->occupancy()[index] = updatedValue(region->occupancy()[index], miss_, model_.clampMin, model_.clampMax);
+      }
+      if ((layers_ & kLayerHitMiss) && !tm_) ++region->hitMiss()[index].misses;
       if (layers_ & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, tExit, length);
       touch(*region, index, r);
       ++stats_.voxelUpdates;
@@ -87,19 +97,59 @@ class RayUpdates {
     const float tEnter = sampleEnterT(r);
     if (tEnter > stopAt) return;  // an occupied sample voxel still gets its hit
     auto [region, index] = access_.at(r.end);
+    if (layers_ & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, 1.0f, rayLength(r));
+    touch(*region, index, r);
+    ++stats_.voxelUpdates;
+    if (ndt_) {
+      // The mean, the covariance, NDT-TM's counts and intensity and the occupancy together.
+      const gpu::NdtVoxel folded = gpu::ndtFoldSample(ndtVoxel(*region, index), ndtParams_, r.meanPacked,
+                                                      segmentIn(r, r.end), r.intensity, hit_, model_.clampMin,
+                                                      model_.clampMax, tm_);
+      storeNdtVoxel(*region, index, folded);
+      if ((layers_ & kLayerHitMiss) && !tm_) ++region->hitMiss()[index].hits;
+      return;
+    }
     region->occupancy()[index] = updatedValue(region->occupancy()[index], hit_, model_.clampMin, model_.clampMax);
     if (layers_ & kLayerHitMiss) ++region->hitMiss()[index].hits;
-    if (layers_ & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, 1.0f, rayLength(r));
     if (layers_ & kLayerVoxelMean) {
       VoxelMean& mean = region->mean()[index];
       ++mean.count;
       for (int a = 0; a < 3; ++a) mean.sum[a] += (r.meanPacked >> (10 * a)) & 1023u;
     }
-    touch(*region, index, r);
-    ++stats_.voxelUpdates;
   }
 
  private:
+  // The ray in voxel v's frame, as the shaders compute it.
+  gpu::NdtSegment segmentIn(const PreparedRay& r, const VoxelCoord& v) const {
+    return gpu::ndtSegmentInVoxel(r.o[0], r.o[1], r.o[2], r.d[0], r.d[1], r.d[2], r.start.x - v.x, r.start.y - v.y,
+                                  r.start.z - v.z, ndtParams_.resolution);
+  }
+  gpu::NdtVoxel ndtVoxel(Region& region, uint32_t index) const {
+    gpu::NdtVoxel v{};
+    v.occupancy = region.occupancy()[index];
+    const VoxelMean& mean = region.mean()[index];
+    v.count = mean.count;
+    v.sumX = mean.sum[0];
+    v.sumY = mean.sum[1];
+    v.sumZ = mean.sum[2];
+    v.cov = region.values<gpu::NdtCovariance>(ndtParams_.covarianceLayer)[index];
+    if (tm_) {
+      v.hits = region.hitMiss()[index].hits;
+      v.misses = region.hitMiss()[index].misses;
+      v.intensity = region.values<gpu::NdtIntensity>(ndtParams_.intensityLayer)[index];
+    }
+    return v;
+  }
+  void storeNdtVoxel(Region& region, uint32_t index, const gpu::NdtVoxel& v) {
+    region.occupancy()[index] = v.occupancy;
+    region.mean()[index] = VoxelMean{v.count, {v.sumX, v.sumY, v.sumZ}};
+    region.values<gpu::NdtCovariance>(ndtParams_.covarianceLayer)[index] = v.cov;
+    if (tm_) {
+      region.hitMiss()[index] = HitMiss{v.hits, v.misses};
+      region.values<gpu::NdtIntensity>(ndtParams_.intensityLayer)[index] = v.intensity;
+    }
+  }
+
   void touch(Region& region, uint32_t index, const PreparedRay& r) {
     if (layers_ & kLayerTouchTime) region.touchTime()[index] = std::max(region.touchTime()[index], r.touchTime);
   }
@@ -109,11 +159,19 @@ class RayUpdates {
   uint32_t layers_;
   IntegrationStats& stats_;
   float hit_, miss_, threshold_;
+  bool ndt_, tm_;
+  gpu::NdtParams ndtParams_{};
 };
 
 }  // namespace
 
-CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options) : map_(map), options_(options) {}
+CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options) : map_(map), options_(options) {
+  if (options_.ndt.mode != NdtMode::Off) {
+    checkNdtMap(options_.ndt, map_.layout());
+    ndtParams(options_.ndt, map_.model());  // validates the model now rather than at the first ray
+    if (options_.flags & kRayStopOnFirstOccupied) throw Error("NDT integration does not support stop-on-first-occupied");
+  }
+}
 
 // A ray crossing more regions than the map may hold would fail part way; refuse it before
 // walking, naming it (the GPU integrator does the same against its cache's slots).
@@ -152,7 +210,7 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
   const bool reverse = !(options_.flags & kRayForwardWalk);
   const bool stopOnOccupied = options_.flags & kRayStopOnFirstOccupied;
   const std::vector<PreparedRay> prepared = prepareBatch(rays);
-  RayUpdates updates(map_, stats_);
+  RayUpdates updates(map_, options_.ndt, stats_);
 
   if (options_.order == UpdateOrder::Sequential) {
     // Each ray sees the map its predecessors left: stop point, misses, then its hit.

@@ -8,9 +8,11 @@
 #include <unordered_map>
 
 #include "voxen/gpu/occupancy/occupancy_shared.h"
+#include "voxen/occupancy/ndt_params.hpp"
 #include "voxen/occupancy/ray_walk.hpp"
 #include "voxen/occupancy/rejected_rays.hpp"
 #include "voxen/primitives/radix_sort.hpp"
+#include "voxen/primitives/stream_compaction.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -87,7 +89,11 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
   if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
     throw Error("segment length must be between 8 and 4096 crossings");
-  if (options_.order == UpdateOrder::Sequential) setUpSequentialOrder();
+  if (options_.ndt.mode != NdtMode::Off) {
+    setUpNdt();
+  } else if (options_.order == UpdateOrder::Sequential) {
+    setUpHitSort();
+  }
   selectKernels(passFlags());
   stop_ = Buffer(scheduler.device(), "occupancy stop points", uint64_t(gpuOptions_.maxRaysPerBatch) * 4);
   counters_ = Buffer(scheduler.device(), "occupancy counters", kCounterStripes * kCounterStride * 8);
@@ -113,13 +119,13 @@ void GpuIntegrator::integrate(std::span<const Ray> rays) {
   for (const Ray& ray : rays) addRay(ray);
 }
 
-// The sequential order's scratch (occupancy_shared.h, kOrdered*) and the radix sort that
-// groups a batch's hits by sample voxel.
-void GpuIntegrator::setUpSequentialOrder() {
+// The scratch of the passes that group a batch's hits by sample voxel (occupancy_shared.h,
+// kOrdered*: the sequential order and NDT) and the radix sort that groups them.
+void GpuIntegrator::setUpHitSort() {
   const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
   if (capacity > gpu::kMaxOrderedRays)
-    throw Error("batch size " + std::to_string(capacity) + " is above the sequential order's limit of " +
-                std::to_string(gpu::kMaxOrderedRays) + " rays");
+    throw Error("batch size " + std::to_string(capacity) + " is above the limit of " +
+                std::to_string(gpu::kMaxOrderedRays) + " rays for grouping hits by voxel");
   const uint64_t n = uint64_t(map_.regionSize());
   if (uint64_t(cache_.slotCount()) * n * n * n >= (uint64_t(1) << 32))
     throw Error("the GPU cache holds more voxels than 32-bit hit keys reach: lower --gpu-cache-mb");
@@ -129,13 +135,31 @@ void GpuIntegrator::setUpSequentialOrder() {
   sort_ = std::make_unique<RadixSort>(scheduler_, capacity);
 }
 
+// NDT: the hit sort, the compaction that lists each sample voxel's run, and the parameters
+// with the chunk-level lists. The GPU applies NDT in two-phase order (free space, then the
+// folds), as OHM's GPU NDT does; the sequential order would need every miss's ray in the
+// replay, not just a count.
+void GpuIntegrator::setUpNdt() {
+  checkNdtMap(options_.ndt, map_.layout());
+  if (options_.order != UpdateOrder::TwoPhase)
+    throw Error("the GPU integrates NDT in two-phase order only: set the update order to two-phase "
+                "(--update-order two-phase), or use the CPU reference for the sequential order");
+  if (options_.flags & kRayStopOnFirstOccupied) throw Error("NDT integration does not support stop-on-first-occupied");
+  setUpHitSort();
+  compaction_ = std::make_unique<StreamCompaction>(scheduler_);
+  gpu::NdtParams params = ndtParams(options_.ndt, map_.model());
+  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
+  params.levels = (capacity + params.foldLimit - 1) / params.foldLimit;
+  ndt_ = Buffer(scheduler_.device(), "NDT parameters and run lists",
+                uint64_t(gpu::ndtWords(params.levels, capacity, params.foldLimit)) * 4);
+  scheduler_.upload(ndt_.range(0, sizeof(params)), &params, sizeof(params));
+}
+
 // The sequential order's passes for one batch, after the stop search: the hit keys, their
 // sort, the marks, the miss pass with its deferred misses, and the replay of each marked
 // voxel's updates.
-void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
-                                           const std::vector<uint32_t>& keySlots, uint32_t segmentCount) {
-  OccupancyPush push = batchPush;
-  std::vector<BufferUse> uses = batchUses;
+void GpuIntegrator::recordHitKeys(gpu::OccupancyPush& push, std::vector<BufferUse>& uses,
+                                  const std::vector<uint32_t>& keySlots) {
   const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
   const uint32_t slots = uint32_t(cache_.slotCount());
   const uint32_t rayCount = push.rayCount;
@@ -159,7 +183,19 @@ void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, 
   const uint64_t arrayBytes = uint64_t(capacity) * 4;
   sort_->record(ordered_.range(gpu::kOrderedKeys * arrayBytes, rayCount * 4ull),
                 ordered_.range(gpu::kOrderedRays * arrayBytes, rayCount * 4ull), rayCount, keyBits);
-  scheduler_.dispatchThreads({"occupancy hit marks", hitMarkKernel_.get(), {}, push, uses}, rayCount);
+}
+
+// The sequential order's passes for one batch, after the stop search: the hit keys, their
+// sort, the marks, the miss pass with its deferred misses, and the replay of each marked
+// voxel's updates.
+void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
+                                           const std::vector<uint32_t>& keySlots, uint32_t segmentCount) {
+  OccupancyPush push = batchPush;
+  std::vector<BufferUse> uses = batchUses;
+  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
+  const uint32_t slots = uint32_t(cache_.slotCount());
+  recordHitKeys(push, uses, keySlots);
+  scheduler_.dispatchThreads({"occupancy hit marks", hitMarkKernel_.get(), {}, push, uses}, push.rayCount);
   push.itemCount = segmentCount;
   scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
   scheduler_.dispatch({"occupancy ordered list sizes", orderedMissArgsKernel_.get(), {1, 1, 1}, push, uses});
@@ -169,9 +205,45 @@ void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, 
   scheduler_.dispatchIndirect({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, runArgs);
 }
 
+// NDT, one batch: the free-space pass, then the hits grouped by voxel (keys, sort), each
+// voxel's run found and listed (ndt_runs.comp and the compaction), and one invocation per
+// distinct sample voxel folding its samples in input order (ndt_fold.comp), in chunks of
+// foldLimit samples: level k continues the runs longer than k chunks.
+void GpuIntegrator::recordNdtPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
+                                    const std::vector<uint32_t>& keySlots, uint32_t segmentCount) {
+  OccupancyPush push = batchPush;
+  std::vector<BufferUse> uses = batchUses;
+  push.ndt = ndt_.address();
+  uses.push_back(readsWrites(ndt_.range()));
+  push.itemCount = segmentCount;
+  scheduler_.dispatchThreads({"NDT free-space pass", missKernel_.get(), {}, push, uses}, segmentCount);
+  recordHitKeys(push, uses, keySlots);
+  const uint32_t rayCount = push.rayCount;
+  scheduler_.dispatchThreads({"NDT runs", ndtRunsKernel_.get(), {}, push, uses}, rayCount);
+  const uint64_t arrayBytes = uint64_t(gpuOptions_.maxRaysPerBatch) * 4;
+  const BufferRange runArgs = ndt_.range(gpu::kNdtRunArgs * 4ull, 12);
+  compaction_->record(ordered_.range(gpu::kOrderedLeading * arrayBytes, rayCount * 4ull),
+                      ordered_.range(gpu::kOrderedTrailing * arrayBytes, rayCount * 4ull), rayCount,
+                      ndt_.range(gpu::kNdtRunTotal * 4ull, 4), &runArgs, 64);
+  const uint32_t foldLimit = options_.ndt.foldLimit;
+  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
+  for (uint32_t level = 0; uint64_t(level) * foldLimit < rayCount; ++level) {
+    push.itemCount = level;
+    const BufferRange args =
+        level == 0 ? runArgs : ndt_.range(uint64_t(gpu::ndtLevelHeader(level, capacity, foldLimit)) * 4, 12);
+    scheduler_.dispatchIndirect({level == 0 ? "NDT hit fold" : "NDT hit fold (long runs)", ndtFoldKernel_.get(), {}, push, uses},
+                                args);
+  }
+}
+
 uint32_t GpuIntegrator::passFlags() const {
   uint32_t flags = map_.layers();
-  if (options_.order == UpdateOrder::Sequential) flags |= kPassSequential;
+  if (options_.ndt.mode != NdtMode::Off) {
+    flags |= gpu::kPassNdt;
+    if (options_.ndt.mode == NdtMode::Tm) flags |= gpu::kPassNdtTm;
+  } else if (options_.order == UpdateOrder::Sequential) {
+    flags |= kPassSequential;
+  }
   if (!(options_.flags & kRayForwardWalk)) flags |= kPassReverse;
   if (options_.flags & kRayStopOnFirstOccupied) flags |= kPassStopOnOccupied;
   return flags;
@@ -186,7 +258,11 @@ void GpuIntegrator::selectKernels(uint32_t flags) {
   const KernelVariant variant{{}, {{0u, flags}}};
   stopKernel_ = library.kernel("occupancy/stop_search.comp", variant);
   missKernel_ = library.kernel("occupancy/integrate_miss.comp", variant);
-  if (flags & kPassSequential) {
+  if (flags & gpu::kPassNdt) {
+    hitKeysKernel_ = library.kernel("occupancy/hit_keys.comp", variant);
+    ndtRunsKernel_ = library.kernel("occupancy/ndt_runs.comp", variant);
+    ndtFoldKernel_ = library.kernel("occupancy/ndt_fold.comp", variant);
+  } else if (flags & kPassSequential) {
     hitKeysKernel_ = library.kernel("occupancy/hit_keys.comp", variant);
     hitMarkKernel_ = library.kernel("occupancy/hit_mark.comp", variant);
     hitResolveKernel_ = library.kernel("occupancy/hit_resolve.comp", variant);
@@ -238,6 +314,7 @@ void GpuIntegrator::addRay(const Ray& ray) {
   const uint32_t index = batch_->rayCount;
   GpuRay g{};
   g.o = {r.o[0], r.o[1], r.o[2]};
+  g.intensity = r.intensity;
   g.d = {r.d[0], r.d[1], r.d[2]};
   std::memcpy(&g.touchTime, &r.touchTime, sizeof(double));
   g.meanPacked = r.meanPacked;
@@ -305,7 +382,9 @@ void GpuIntegrator::flush() {
     scheduler_.dispatchThreads({"occupancy stop search", stopKernel_.get(), {}, push, uses}, segmentCount);
   }
   push.rayCount = rayCount;
-  if (push.flags & kPassSequential) {
+  if (push.flags & gpu::kPassNdt) {
+    recordNdtPasses(push, uses, keySlots, segmentCount);
+  } else if (push.flags & kPassSequential) {
     recordSequentialPasses(push, uses, keySlots, segmentCount);
   } else {
     push.itemCount = segmentCount;
@@ -326,12 +405,14 @@ void GpuIntegrator::finish() {
   cache_.syncToMap();
   synced_ = stats_.batches;
   const auto stripes = scheduler_.readback<uint64_t>(counters_.range()).get();
-  uint64_t counters[4] = {0, 0, 0, 0};
+  uint64_t counters[kCounterStride] = {};
   for (uint32_t s = 0; s < kCounterStripes; ++s)
-    for (uint32_t k = 0; k < 4; ++k) counters[k] += stripes[s * kCounterStride + k];
+    for (uint32_t k = 0; k < kCounterStride; ++k) counters[k] += stripes[s * kCounterStride + k];
   stats_.voxelUpdates = counters[gpu::kCounterUpdates];
   stats_.droppedUpdates = counters[gpu::kCounterDropped];
   stats_.rewalkedSegments = counters[gpu::kCounterRewalks];
+  stats_.ndtFoldInvocations = counters[gpu::kCounterNdtFoldInvocations];
+  stats_.ndtSampleVoxels = counters[gpu::kCounterNdtSampleVoxels];
   if (counters[gpu::kCounterMissingRegions] != 0)
     throw Error("internal error: " + std::to_string(counters[gpu::kCounterMissingRegions]) +
                 " voxel updates found their region absent from the GPU cache");

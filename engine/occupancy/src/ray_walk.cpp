@@ -62,6 +62,7 @@ PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const Integr
     packed |= std::min<uint32_t>(1023u, uint32_t(offset * VoxelMean::kScale)) << (10 * a);
   }
   r.meanPacked = packed;
+  r.intensity = std::isfinite(ray.intensity) ? ray.intensity : 0.0f;
   // Absolute seconds, so that the touch-time layer (a maximum) does not depend on which ray
   // came first; times before 0 (or NaN) count as 0, which also marks "never touched".
   r.touchTime = ray.time > 0.0 ? ray.time : 0.0;

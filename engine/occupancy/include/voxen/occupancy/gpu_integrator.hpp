@@ -25,6 +25,7 @@ namespace voxen {
 
 class Kernel;
 class RadixSort;
+class StreamCompaction;
 class Scheduler;
 struct BufferUse;
 namespace gpu {
@@ -59,9 +60,15 @@ class GpuIntegrator {
   void flush();
   uint32_t passFlags() const;
   void selectKernels(uint32_t flags);
-  void setUpSequentialOrder();
+  void setUpHitSort();
+  void setUpNdt();
+  // The hit keys and their sort (both orders that group hits by voxel); returns the push
+  // and uses with the sorted scratch.
+  void recordHitKeys(gpu::OccupancyPush& push, std::vector<BufferUse>& uses, const std::vector<uint32_t>& keySlots);
   void recordSequentialPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
                               const std::vector<uint32_t>& keySlots, uint32_t segmentCount);
+  void recordNdtPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
+                       const std::vector<uint32_t>& keySlots, uint32_t segmentCount);
 
   Scheduler& scheduler_;
   OccupancyMap& map_;
@@ -71,10 +78,14 @@ class GpuIntegrator {
   std::shared_ptr<Kernel> stopKernel_, missKernel_, hitKernel_;
   // The sequential order's passes.
   std::shared_ptr<Kernel> hitKeysKernel_, hitMarkKernel_, hitResolveKernel_, orderedMissArgsKernel_, orderedMissesKernel_;
+  // NDT: the runs of each sample voxel and their fold.
+  std::shared_ptr<Kernel> ndtRunsKernel_, ndtFoldKernel_;
+  std::unique_ptr<StreamCompaction> compaction_;
+  Buffer ndt_;  // gpu::NdtParams, then the run total and the chunk-level lists
   StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
   Buffer stop_, counters_;
-  Buffer ordered_;                    // sequential order: gpu::kOrdered* arrays
-  std::unique_ptr<RadixSort> sort_;   // sequential order: groups hits by voxel
+  Buffer ordered_;                    // sequential order and NDT: gpu::kOrdered* arrays
+  std::unique_ptr<RadixSort> sort_;   // sequential order and NDT: groups hits by voxel
   std::vector<uint32_t> batchOfSlot_;  // sequential order: each cache slot's batch region index
   std::unique_ptr<Batch> batch_;
   std::vector<RegionKey> rayKeys_;      // reused for every ray's region list

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "voxen/map/ray.hpp"
+#include "voxen/occupancy/ndt.hpp"
 
 namespace voxen {
 
@@ -36,6 +37,10 @@ struct IntegrationOptions {
   uint32_t flags = 0;
   double maxRange = 0.0;  // > 0: longer rays are clipped there and their end is free
   UpdateOrder order = UpdateOrder::Sequential;
+  // NDT-OM / NDT-TM (voxen/occupancy/ndt.hpp) when ndt.mode is not Off: the map must have
+  // ndtLayout(mode)'s layers. Not with kRayStopOnFirstOccupied; the GPU integrates NDT in
+  // two-phase order only.
+  NdtModel ndt;
 };
 
 }  // namespace voxen

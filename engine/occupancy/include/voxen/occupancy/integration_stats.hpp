@@ -27,6 +27,11 @@ struct IntegrationStats {
   // GPU, sequential order: segments walked a second time because the batch's list of misses
   // on voxels with hits was full (more than 4 per ray); a cost, not an error.
   uint64_t rewalkedSegments = 0;
+  // GPU, NDT: invocations the hit fold launched for its first chunks (whole workgroups), and
+  // the distinct sample voxels they folded, summed over batches: one invocation per distinct
+  // sample voxel, plus the last workgroup's idle tail per batch.
+  uint64_t ndtFoldInvocations = 0;
+  uint64_t ndtSampleVoxels = 0;
   uint64_t batches = 0;
 };
 

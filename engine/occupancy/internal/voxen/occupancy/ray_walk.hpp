@@ -41,6 +41,7 @@ struct PreparedRay {
   double touchTime = 0.0;       // the ray's time in seconds, at least 0 (the touch-time layer's value)
   uint32_t flags = 0;
   uint32_t meanPacked = 0;      // sample offset in its voxel, 10 bits per axis (x lowest)
+  float intensity = 0.0f;       // the return's intensity (NDT-TM)
   uint32_t crossings() const { return uint32_t(n[0] + n[1] + n[2]); }
 };
 

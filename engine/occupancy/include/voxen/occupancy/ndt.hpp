@@ -1,0 +1,55 @@
+#pragma once
+// NDT-OM and NDT-TM (normal distributions transform occupancy maps; Saarinen et al., "3D
+// normal distributions transform occupancy maps", 2013, and OHM's NDT mode): every voxel
+// with samples keeps a Gaussian (the voxel mean and a covariance in square-root form), and a
+// ray lowers a voxel's occupancy only as much as it really passes through that Gaussian, so
+// surfaces seen at grazing angles are not carved away. NDT-TM adds per-voxel intensity
+// statistics and hit/miss counts by OHM's rule.
+//
+// NDT is a mode of the occupancy integrators (IntegrationOptions::ndt): they share the walk,
+// the batches, the region cache and the map file. The formulas are written once, for the CPU
+// reference and the shaders, in shaders/occupancy/ndt_shared.h. The GPU applies a batch in
+// two-phase order (every free-space update, then the samples folded voxel by voxel in input
+// order by one invocation per distinct sample voxel); the CPU reference offers both orders.
+#include <cstdint>
+#include <string>
+
+#include "voxen/map/layer.hpp"
+
+namespace voxen {
+
+enum class NdtMode { Off, Om, Tm };
+const char* ndtModeName(NdtMode mode);  // "off", "om", "tm"
+
+// Every value a setting; defaults follow OHM except the adaptation rate (see
+// docs/architecture.md).
+struct NdtModel {
+  NdtMode mode = NdtMode::Off;
+  double sensorNoise = 0.05;        // metres: standard deviation of a return's range
+  double adaptationRate = 0.2;      // eta = rate / 2 scales the free-space update, 0..1
+  uint32_t sampleThreshold = 3;     // samples before a voxel's Gaussian shapes its misses
+  double resetProbability = 0.2;    // a voxel below this occupancy probability ...
+  uint32_t resetSamples = 100;      // ... with this many samples restarts its Gaussian
+  double initialDeviation = 0.1;    // x resolution: the standard deviation a new Gaussian starts with
+  // Samples one GPU invocation folds before a run continues in the next pass (lavapipe stops
+  // an invocation's loops after 65,535 iterations). Not a model setting: any value gives
+  // the same map.
+  uint32_t foldLimit = 16384;
+  // Throws Error naming the field when a value is out of range.
+  void validate() const;
+};
+
+// The NDT layers, registered on first use (map files that hold them can be loaded once
+// they are registered: call registerNdtLayers() before loading a map that may have them).
+LayerId ndtCovarianceLayer();  // "ndt_covariance": gpu::NdtCovariance, 24 bytes
+LayerId ndtIntensityLayer();   // "ndt_intensity": gpu::NdtIntensity, 8 bytes
+void registerNdtLayers();
+
+// The layout a map needs for `mode`: base plus the voxel mean and the covariance, and for
+// NDT-TM the intensity and hit/miss counts.
+MapLayout ndtLayout(NdtMode mode, MapLayout base = MapLayout());
+// The NDT mode a map's layers support (Tm when it has the TM layers too, Off without a
+// covariance layer).
+NdtMode ndtModeOf(const MapLayout& layout);
+
+}  // namespace voxen
