@@ -11,6 +11,7 @@ layout(local_size_x = 64) in;
 
 float gStopAt;
 float gMissValue;
+void ndtStep(bool ok, uint index, uint value, uint count);  // NDT (below)
 
 bool visitVoxel(ivec3 v, float tEnter, float tExit) {
   if (!(tEnter < gStopAt)) return (gFlags & kPassReverse) != 0u;  // reverse walks reach earlier voxels later
@@ -19,7 +20,7 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) {
   if (!isSample && v == gRay.start && (gRay.flags & kSkipOrigin) != 0u) return true;
   uint index;
   if (!voxelIndex(v, index)) return true;
-  if ((gFlags & kPassNdt) != 0u) ndtMiss(v, index, gMissValue);
+  if ((gFlags & kPassNdt) != 0u) ndtStep(true, index, gOccupancy.v[index], gMeanWords.v[index * 4u]);
   else applyDelta(index, gMissValue);
   applyLayers(index, false, tEnter, tExit);
   return true;
@@ -70,6 +71,55 @@ void countUnlistedMisses(uint s, uint m, bool reverse) {
   }
 }
 
+// NDT in the batched walk: the sample count is loaded with the occupancy; a voxel with a
+// Gaussian gets its free-space update in ndt_misses.comp (listed here), every other voxel
+// the plain miss. The NDT formula stays out of the walk loop: lavapipe runs a loop body's
+// every branch under lane masks, taken or not, and the formula in the loop cost as much as
+// the walk itself (measured: 1.9x the pass time with no voxel ever taking it).
+void ndtStep(bool ok, uint index, uint value, uint count) {
+  if (!ok) return;
+  if (count >= gNdt.sampleThreshold) {
+    deferMiss(index);
+    return;
+  }
+  applyDeltaFrom(index, gMissValue, value);
+  if ((gFlags & kPassNdtTm) != 0u) atomicAdd(gHitMiss.v[index].y, 1u);  // no Gaussian: always a TM miss
+}
+
+void flushRoundNdt() {
+  uint o0 = 0u, o1 = 0u, c0 = 0u, c1 = 0u;
+  if (ok0) {
+    o0 = gOccupancy.v[ix0];
+    c0 = gMeanWords.v[ix0 * 4u];
+  }
+  if (ok1) {
+    o1 = gOccupancy.v[ix1];
+    c1 = gMeanWords.v[ix1 * 4u];
+  }
+  ndtStep(ok0, ix0, o0, c0);
+  ndtStep(ok1, ix1, o1, c1);
+}
+
+// When the NDT list filled up during this invocation's walk: walk the segment again and
+// apply the free-space updates of the voxels with a Gaussian that were not listed (the
+// first gListedMarkers were). Counts do not change during the miss pass, so the second walk
+// meets the same voxels in the same order. Outside the walk loop, so the walk pays nothing.
+void applyUnlistedNdtMisses(uint s, uint m, bool reverse) {
+  walkBegin(s, m, reverse);
+  uint seen = 0u;
+  while (wAlive) {
+    ivec3 v;
+    float te, tx;
+    uint index;
+    bool emit = reverse ? walkReverse(v, te, tx) : walkForward(v, te, tx);
+    if (!emit || !missIndex(v, te, index)) continue;
+    uint count = gMeanWords.v[index * 4u];
+    if (count < gNdt.sampleThreshold) continue;
+    if (seen >= gListedMarkers) applyNdtMiss(v, index, count, gMissValue);
+    seen += 1u;
+  }
+}
+
 #define MISS_STEP(walkFn, k) { ivec3 v; float te, tx; ok##k = walkFn(v, te, tx) && missIndex(v, te, ix##k); }
 
 void main() {
@@ -82,9 +132,26 @@ void main() {
   loadRayForWalk(segment.x);
   gStopAt = (gFlags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(UintArray(pc.p.stop).v[segment.x]) : kInf;
   bool reverse = (gFlags & kPassReverse) != 0u;
+  // The layers whose miss updates need the general walk (NDT folds the voxel mean itself,
+  // and NDT-TM's hit/miss counts are counted in flushRoundNdt).
   const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
-  if ((gFlags & kLayers) != 0u) {
+  const uint kNdtLayers = kLayerVoxelMean | ((gFlags & kPassNdtTm) != 0u ? kLayerHitMiss : 0u);
+  bool ndt = (gFlags & kPassNdt) != 0u;
+  if ((gFlags & kLayers & ~(ndt ? kNdtLayers : 0u)) != 0u) {
     walkSegment(segment.y, gRay.segments, reverse);
+  } else if (ndt) {
+    walkBegin(segment.y, gRay.segments, reverse);
+    if (reverse) {
+      while (wAlive) {
+        MISS_STEP(walkReverse, 0) MISS_STEP(walkReverse, 1)
+        flushRoundNdt();
+      }
+    } else {
+      while (wAlive) {
+        MISS_STEP(walkForward, 0) MISS_STEP(walkForward, 1)
+        flushRoundNdt();
+      }
+    }
   } else {
     walkBegin(segment.y, gRay.segments, reverse);
     if (reverse) {
@@ -100,5 +167,6 @@ void main() {
     }
   }
   if ((gFlags & kPassSequential) != 0u && gMarkersUnlisted) countUnlistedMisses(segment.y, gRay.segments, reverse);
+  if ((gFlags & kPassNdt) != 0u && gMarkersUnlisted) applyUnlistedNdtMisses(segment.y, gRay.segments, reverse);
   flushCounters();
 }

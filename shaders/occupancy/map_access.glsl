@@ -278,20 +278,27 @@ void countOrderedMiss(uint p, uint ray) {
   else atomicAdd(gOrdered.v[kOrderedTrailing * gOrderCapacity + p + hitsBefore - 1u], 1u);
 }
 
-// The miss pass's part: list the miss for ordered_misses.comp. When the list is full the
-// miss is not listed (nor any later one: the count only grows) and the miss pass counts the
-// rest itself after its walk (integrate_miss.comp, countUnlistedMisses).
+// The miss pass's part: list a miss that a later pass applies, as (payload, this ray): the
+// sequential order's misses on voxels with hits (payload: the first sorted position of the
+// voxel's run; ordered_misses.comp) and NDT's misses on voxels with a Gaussian (payload:
+// the voxel's pool index; ndt_misses.comp). When the list is full the miss is not listed
+// (nor any later one: the count only grows) and the miss pass handles the rest itself
+// after its walk (integrate_miss.comp: countUnlistedMisses, applyUnlistedNdtMisses).
 uint gListedMarkers = 0u;
 bool gMarkersUnlisted = false;
-void deferOrderedMiss(uint marker) {
+void deferMiss(uint payload) {
   uint stripe = gl_WorkGroupID.x % kDeferredStripes;
   uint slot = atomicAdd(gOrdered.v[gMissHeader + deferredCountOffset(stripe)], 1u);
   if (slot < gStripeCapacity) {
-    gMissList.v[stripe * gStripeCapacity + slot] = packUint2x32(uvec2(marker - kOrderedMarker, gRayIndex));
+    gMissList.v[stripe * gStripeCapacity + slot] = packUint2x32(uvec2(payload, gRayIndex));
     gListedMarkers += 1u;
   } else {
     gMarkersUnlisted = true;
   }
+}
+
+void deferOrderedMiss(uint marker) {
+  deferMiss(marker - kOrderedMarker);
   gUpdates += 1u;
 }
 

@@ -65,23 +65,32 @@ NdtSegment ndtSegmentOfRay(ivec3 v) {
   return ndtSegmentInVoxel(gRay.o.x, gRay.o.y, gRay.o.z, gRay.d.x, gRay.d.y, gRay.d.z, r.x, r.y, r.z, gNdt.resolution);
 }
 
-// The miss pass's update of voxel v (pool index `index`), which gRay passes through: the
-// Gaussian is read only where the voxel has enough samples (the mean and covariance do not
-// change during the miss pass: the hit fold runs after it).
-void ndtMiss(ivec3 v, uint index, float missValue) {
-  NdtVoxel vox;
-  vox.count = gMeanWords.v[index * 4u];
+NdtMissUpdate plainMissUpdate(float missValue) {
   NdtMissUpdate u;
   u.delta = missValue;
   u.tmMiss = true;
-  if (vox.count >= gNdt.sampleThreshold) {
-    uvec4 mean = gMean.v[index];
-    vox.sumX = mean.y;
-    vox.sumY = mean.z;
-    vox.sumZ = mean.w;
-    vox.cov = loadCovariance(index);
-    u = ndtMissUpdate(vox, gNdt, ndtSegmentOfRay(v), missValue);
-  }
+  return u;
+}
+
+// The free-space update of voxel v (pool index `index`, `count` samples) that gRay passes
+// through. The mean and covariance do not change during the miss pass (the hit fold runs
+// after it), so reading them here is race-free.
+NdtMissUpdate ndtMissOfVoxel(ivec3 v, uint index, uint count, float missValue) {
+  NdtVoxel vox;
+  vox.count = count;
+  uvec4 mean = gMean.v[index];
+  vox.sumX = mean.y;
+  vox.sumY = mean.z;
+  vox.sumZ = mean.w;
+  vox.cov = loadCovariance(index);
+  return ndtMissUpdate(vox, gNdt, ndtSegmentOfRay(v), missValue);
+}
+
+// Applies the free-space update of voxel v (pool index `index`, `count` samples, at least
+// the threshold) that gRay passes through: ndt_misses.comp, and the miss pass for what its
+// list could not hold.
+void applyNdtMiss(ivec3 v, uint index, uint count, float missValue) {
+  NdtMissUpdate u = ndtMissOfVoxel(v, index, count, missValue);
   applyDelta(index, u.delta);
   if ((gFlags & kPassNdtTm) != 0u && u.tmMiss) atomicAdd(gHitMiss.v[index].y, 1u);
 }

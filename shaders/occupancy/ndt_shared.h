@@ -68,7 +68,7 @@ struct NdtParams {
   uint intensityLayer;      // NDT-TM only (0 otherwise)
   uint foldLimit;           // samples one invocation of the hit fold takes (a run's chunk)
   uint levels;              // chunk levels: runs longer than k * foldLimit are listed at level k
-  uint reserved;
+  uint slotKeys;            // word offset of the region key of each cache slot (ndtSlotKeys)
 };
 VOXEN_SHARED_ASSERT(sizeof(NdtParams) == 48)
 

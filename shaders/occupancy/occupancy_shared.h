@@ -155,8 +155,14 @@ VOXEN_FUNCTION uint ndtLevelCapacity(uint capacity, uint foldLimit) { return cap
 VOXEN_FUNCTION uint ndtLevelHeader(uint level, uint capacity, uint foldLimit) {
   return kNdtLevelsOffset + (level - 1u) * (4u + ndtLevelCapacity(capacity, foldLimit));
 }
-VOXEN_FUNCTION uint ndtWords(uint levels, uint capacity, uint foldLimit) {
-  return kNdtLevelsOffset + (levels > 1u ? levels - 1u : 0u) * (4u + ndtLevelCapacity(capacity, foldLimit));
+// Then the region key of every cache slot (ivec4: x, y, z, unused; host-written per batch
+// for the batch's slots): ndt_misses.comp finds a listed voxel's coordinates from its pool
+// index with it.
+VOXEN_FUNCTION uint ndtSlotKeys(uint levels, uint capacity, uint foldLimit) {
+  return (kNdtLevelsOffset + (levels > 1u ? levels - 1u : 0u) * (4u + ndtLevelCapacity(capacity, foldLimit)) + 3u) / 4u * 4u;
+}
+VOXEN_FUNCTION uint ndtWords(uint levels, uint capacity, uint foldLimit, uint slots) {
+  return ndtSlotKeys(levels, capacity, foldLimit) + 4u * slots;
 }
 
 VOXEN_SHARED_END

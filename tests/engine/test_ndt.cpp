@@ -202,6 +202,52 @@ TEST_CASE("NDT-OM keeps a wall that plain occupancy erodes when rays graze it", 
   CHECK(std::abs(gpuKept - cpuTwoPhaseKept) < 0.01);
 }
 
+TEST_CASE("NDT: free-space updates the miss pass could not list are applied by a second walk", "[ndt][gpu]") {
+  // Batch 1: 4 samples in each of 64 voxels in a row along x (rays from above). Batch 2:
+  // 256 rays along that row, each through 64 voxels with a Gaussian: far more listed
+  // updates than the list holds (4 per ray of the batch capacity).
+  std::vector<Ray> rays;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> jitter(0.02, 0.08);
+  for (int i = 0; i < 64; ++i)
+    for (int k = 0; k < 4; ++k) {
+      Ray r;
+      r.sample = {0.1 * i + jitter(rng), jitter(rng), jitter(rng)};
+      r.origin = r.sample + glm::dvec3(0.0, 0.0, 2.0);
+      rays.push_back(r);
+    }
+  for (int k = 0; k < 256; ++k) {
+    Ray r;
+    r.origin = {-1.0, jitter(rng), jitter(rng)};
+    r.sample = {7.0, jitter(rng), jitter(rng)};
+    rays.push_back(r);
+  }
+  const OccupancyModel model;
+  for (NdtMode mode : {NdtMode::Om, NdtMode::Tm}) {
+    const occupancy::Run onCpu = runNdtCpu(rays, ndtOptions(mode), model, 256);
+    const occupancy::Run onGpu = runNdtGpu(rays, ndtOptions(mode), model, 256);
+    CHECK(onGpu.stats.rewalkedSegments > 0);
+    CHECK(onGpu.stats.voxelUpdates == onCpu.stats.voxelUpdates);
+    uint64_t compared = 0, close = 0, sameCounts = 0;
+    for (int i = 0; i < 64; ++i) {
+      const VoxelCoord v{i, 0, 0};
+      const float a = onCpu.map.value(v), b = onGpu.map.value(v);
+      ++compared;
+      close += std::abs(a - b) <= 1e-5f;
+      if (mode == NdtMode::Tm) {
+        const uint32_t index = onCpu.map.localIndex(v);
+        sameCounts += onCpu.map.findRegion(onCpu.map.regionOf(v))->hitMiss()[index] ==
+                      onGpu.map.findRegion(onGpu.map.regionOf(v))->hitMiss()[index];
+      }
+    }
+    INFO("mode " << ndtModeName(mode) << ": " << close << " of " << compared << " row voxels close, TM counts equal " << sameCounts);
+    CHECK(close == compared);
+    if (mode == NdtMode::Tm) CHECK(sameCounts == compared);
+    // The row's Gaussians were crossed along their long axis: they lost occupancy.
+    CHECK(onCpu.map.value(VoxelCoord{10, 0, 0}) < model.clampMax - 1.0f);
+  }
+}
+
 TEST_CASE("NDT: the layers are saved in the map file and loaded back", "[ndt]") {
   const GaussianCloud cloud = gaussianCloud(500, 13);
   const occupancy::Run run = runNdtCpu(cloud.rays, ndtOptions(NdtMode::Tm, UpdateOrder::Sequential), metreVoxels(), 500);

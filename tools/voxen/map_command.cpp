@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "json_output.hpp"
+#include "ndt_options.hpp"
 #include "update_order_option.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
@@ -40,6 +41,7 @@ struct MapArgs {
   IntegrationOptions integration;
   GpuIntegratorOptions gpu;
   bool cpu = false, cpuSequential = false, quiet = false;
+  bool orderGiven = false;
   bool allowEmpty = false;  // write the map even when no ray made it into it
 
   OccupancyModel model() const {
@@ -122,7 +124,8 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
           "gets the rest of)")
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
-  auto* order = addUpdateOrderOption(command, args.integration.order);
+  addNdtOptions(command, args.integration.ndt);
+  auto* order = addUpdateOrderOption(command, args.integration.order, &args.orderGiven);
   auto* cpu = command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU (same --update-order)");
   command
       .add_flag_callback(
@@ -193,13 +196,24 @@ std::string rejectedRayText(const RejectedRay& r) {
          (r.nonFinite ? ": a non-finite coordinate" : ": too far from the map's origin for 32-bit voxel coordinates");
 }
 
-int mapCloud(const CommonOptions& options, const MapArgs& args) {
+// NDT: two-phase unless the order was asked for; the GPU has no sequential NDT order.
+void settleNdtOrder(MapArgs& args) {
+  if (args.integration.ndt.mode == NdtMode::Off) return;
+  const bool cpu = args.cpu || args.cpuSequential;
+  if (!args.orderGiven && !args.cpuSequential) args.integration.order = UpdateOrder::TwoPhase;
+  if (!cpu && args.integration.order == UpdateOrder::Sequential)
+    throw UsageError("--ndt with --update-order sequential needs --cpu: the GPU integrates NDT in two-phase order only");
+  if (args.integration.flags & kRayStopOnFirstOccupied) throw UsageError("--ndt does not support --stop-on-occupied");
+}
+
+int mapCloud(const CommonOptions& options, MapArgs& args) {
+  settleNdtOrder(args);
   const OccupancyModel model = args.model();
   checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
   const uint64_t mapBudget = hostMapBudget(options, args);
   const auto start = std::chrono::steady_clock::now();
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory));
-  OccupancyMap map(model, args.layers);
+  OccupancyMap map(model, ndtLayout(args.integration.ndt.mode, MapLayout::fromFlags(args.layers)));
   map.setRegionLimit(mapBudget / map.bytesPerRegion(), options.memoryBudgetHint() +
                                                            (args.integration.maxRange > 0.0 ? "" : " or set --max-range"));
   std::unique_ptr<Integrator> integrator;
@@ -221,9 +235,10 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
   if (!args.quiet && !options.json)
     std::fprintf(stderr,
                  "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
-                 "region %d^3, layers: %s; %s order, batches of %llu rays; memory budget %llu MB)\n",
+                 "region %d^3, layers: %s; %s; %s order, batches of %llu rays; memory budget %llu MB)\n",
                  args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
-                 model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize, layerNames(args.layers).c_str(),
+                 model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize,
+                 map.layout().names().c_str(), ndtSettingsText(args.integration.ndt).c_str(),
                  updateOrderName(args.integration.order), (unsigned long long)batchSize,
                  (unsigned long long)(options.memoryBudgetBytes() >> 20));
 
@@ -269,6 +284,9 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
                {"device", device},
                {"batch_size", batchSize},
                {"update_order", updateOrderName(args.integration.order)},
+               {"ndt", ndtModeName(args.integration.ndt.mode)},
+               {"ndt_fold_invocations", stats.ndtFoldInvocations},
+               {"ndt_sample_voxels", stats.ndtSampleVoxels},
                {"output", args.output}});
   } else {
     std::printf("%s\n", reader.summary().c_str());
@@ -278,6 +296,11 @@ int mapCloud(const CommonOptions& options, const MapArgs& args) {
     if (stats.rejectedRays > 0)
       std::printf("rejected rays %s (skipped; first: %s)\n", withCommas(stats.rejectedRays).c_str(),
                   rejectedRayText(*stats.firstRejected).c_str());
+    if (stats.ndtSampleVoxels > 0)
+      std::printf("NDT hit fold: %s invocations for %s distinct sample voxels (%.4f per voxel; each batch's last "
+                  "workgroup pads to 64)\n",
+                  withCommas(stats.ndtFoldInvocations).c_str(), withCommas(stats.ndtSampleVoxels).c_str(),
+                  double(stats.ndtFoldInvocations) / double(stats.ndtSampleVoxels));
     std::printf("occupied voxels %s, free voxels %s, regions %s\n", withCommas(counts.occupied).c_str(),
                 withCommas(counts.free).c_str(), withCommas(counts.regions).c_str());
     std::printf("wall %.2f s (integration %.2f s), %.3g rays/s, %.3g voxel updates/s -> %s\n", wall, integrateSeconds,

@@ -8,17 +8,20 @@
 
 namespace voxen::cli {
 
-inline CLI::Option* addUpdateOrderOption(CLI::App& command, UpdateOrder& order) {
+// `given` (optional) is set when the option appears, so a command can choose another
+// default (NDT runs default to two-phase).
+inline CLI::Option* addUpdateOrderOption(CLI::App& command, UpdateOrder& order, bool* given = nullptr) {
   return command
       .add_option_function<std::string>(
           "--update-order",
-          [&order](const std::string& name) {
+          [&order, given](const std::string& name) {
             order = name == "sequential" ? UpdateOrder::Sequential : UpdateOrder::TwoPhase;
+            if (given) *given = true;
           },
           "how a batch's updates reach the map: sequential (each ray's misses, then its hit, ray after ray in "
           "input order, as OHM and OctoMap do; the map does not depend on --batch-size) or two-phase (a batch's "
           "misses, then its hits: faster, but a hit survives the later rays of its batch, so the map depends on "
-          "--batch-size)")
+          "--batch-size). With --ndt the default is two-phase, the GPU's only NDT order")
       ->check(CLI::IsMember({"sequential", "two-phase"}))
       ->default_str(updateOrderName(order));
 }

@@ -150,8 +150,12 @@ void GpuIntegrator::setUpNdt() {
   gpu::NdtParams params = ndtParams(options_.ndt, map_.model());
   const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
   params.levels = (capacity + params.foldLimit - 1) / params.foldLimit;
+  params.slotKeys = gpu::ndtSlotKeys(params.levels, capacity, params.foldLimit);
+  const uint32_t slots = uint32_t(cache_.slotCount());
   ndt_ = Buffer(scheduler_.device(), "NDT parameters and run lists",
-                uint64_t(gpu::ndtWords(params.levels, capacity, params.foldLimit)) * 4);
+                uint64_t(gpu::ndtWords(params.levels, capacity, params.foldLimit, slots)) * 4);
+  ndtSlotKeysOffset_ = uint64_t(params.slotKeys) * 4;
+  slotKeys_.assign(size_t(slots) * 4, 0);
   scheduler_.upload(ndt_.range(0, sizeof(params)), &params, sizeof(params));
 }
 
@@ -205,28 +209,41 @@ void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, 
   scheduler_.dispatchIndirect({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, runArgs);
 }
 
-// NDT, one batch: the free-space pass, then the hits grouped by voxel (keys, sort), each
-// voxel's run found and listed (ndt_runs.comp and the compaction), and one invocation per
-// distinct sample voxel folding its samples in input order (ndt_fold.comp), in chunks of
-// foldLimit samples: level k continues the runs longer than k chunks.
+// NDT, one batch: the hit keys and their sort first (their first invocations also empty
+// the lists), then the free-space pass, which applies the plain miss to voxels without a
+// Gaussian and lists the others for ndt_misses.comp; then each voxel's run of hits is found
+// and listed (ndt_runs.comp and the compaction), and one invocation per distinct sample
+// voxel folds its samples in input order (ndt_fold.comp), in chunks of foldLimit samples:
+// level k continues the runs longer than k chunks.
 void GpuIntegrator::recordNdtPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
-                                    const std::vector<uint32_t>& keySlots, uint32_t segmentCount) {
+                                    const std::vector<uint32_t>& keySlots, const std::vector<RegionKey>& keys,
+                                    uint32_t segmentCount) {
   OccupancyPush push = batchPush;
   std::vector<BufferUse> uses = batchUses;
   push.ndt = ndt_.address();
   uses.push_back(readsWrites(ndt_.range()));
-  push.itemCount = segmentCount;
-  scheduler_.dispatchThreads({"NDT free-space pass", missKernel_.get(), {}, push, uses}, segmentCount);
+  for (size_t b = 0; b < keySlots.size(); ++b) {
+    int32_t* entry = reinterpret_cast<int32_t*>(&slotKeys_[size_t(keySlots[b]) * 4]);
+    entry[0] = keys[b].x, entry[1] = keys[b].y, entry[2] = keys[b].z;
+  }
+  scheduler_.upload(ndt_.range(ndtSlotKeysOffset_, slotKeys_.size() * 4), slotKeys_.data(), slotKeys_.size() * 4);
   recordHitKeys(push, uses, keySlots);
   const uint32_t rayCount = push.rayCount;
+  push.itemCount = segmentCount;
+  scheduler_.dispatchThreads({"NDT free-space pass", missKernel_.get(), {}, push, uses}, segmentCount);
+  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
+  const uint32_t slots = uint32_t(cache_.slotCount());
+  scheduler_.dispatch({"occupancy ordered list sizes", orderedMissArgsKernel_.get(), {1, 1, 1}, push, uses});
+  const BufferRange missArgs = ordered_.range(uint64_t(gpu::orderedMissHeader(capacity, slots)) * 4, 12);
+  scheduler_.dispatchIndirect({"NDT free-space Gaussians", ndtMissesKernel_.get(), {}, push, uses}, missArgs);
+  push.itemCount = rayCount;
   scheduler_.dispatchThreads({"NDT runs", ndtRunsKernel_.get(), {}, push, uses}, rayCount);
-  const uint64_t arrayBytes = uint64_t(gpuOptions_.maxRaysPerBatch) * 4;
+  const uint64_t arrayBytes = uint64_t(capacity) * 4;
   const BufferRange runArgs = ndt_.range(gpu::kNdtRunArgs * 4ull, 12);
   compaction_->record(ordered_.range(gpu::kOrderedLeading * arrayBytes, rayCount * 4ull),
                       ordered_.range(gpu::kOrderedTrailing * arrayBytes, rayCount * 4ull), rayCount,
                       ndt_.range(gpu::kNdtRunTotal * 4ull, 4), &runArgs, 64);
   const uint32_t foldLimit = options_.ndt.foldLimit;
-  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
   for (uint32_t level = 0; uint64_t(level) * foldLimit < rayCount; ++level) {
     push.itemCount = level;
     const BufferRange args =
@@ -261,6 +278,8 @@ void GpuIntegrator::selectKernels(uint32_t flags) {
   if (flags & gpu::kPassNdt) {
     hitKeysKernel_ = library.kernel("occupancy/hit_keys.comp", variant);
     ndtRunsKernel_ = library.kernel("occupancy/ndt_runs.comp", variant);
+    ndtMissesKernel_ = library.kernel("occupancy/ndt_misses.comp", variant);
+    orderedMissArgsKernel_ = library.kernel("occupancy/ordered_miss_args.comp", variant);
     ndtFoldKernel_ = library.kernel("occupancy/ndt_fold.comp", variant);
   } else if (flags & kPassSequential) {
     hitKeysKernel_ = library.kernel("occupancy/hit_keys.comp", variant);
@@ -383,7 +402,7 @@ void GpuIntegrator::flush() {
   }
   push.rayCount = rayCount;
   if (push.flags & gpu::kPassNdt) {
-    recordNdtPasses(push, uses, keySlots, segmentCount);
+    recordNdtPasses(push, uses, keySlots, b.keys, segmentCount);
   } else if (push.flags & kPassSequential) {
     recordSequentialPasses(push, uses, keySlots, segmentCount);
   } else {

@@ -68,7 +68,7 @@ class GpuIntegrator {
   void recordSequentialPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
                               const std::vector<uint32_t>& keySlots, uint32_t segmentCount);
   void recordNdtPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
-                       const std::vector<uint32_t>& keySlots, uint32_t segmentCount);
+                       const std::vector<uint32_t>& keySlots, const std::vector<RegionKey>& keys, uint32_t segmentCount);
 
   Scheduler& scheduler_;
   OccupancyMap& map_;
@@ -79,9 +79,11 @@ class GpuIntegrator {
   // The sequential order's passes.
   std::shared_ptr<Kernel> hitKeysKernel_, hitMarkKernel_, hitResolveKernel_, orderedMissArgsKernel_, orderedMissesKernel_;
   // NDT: the runs of each sample voxel and their fold.
-  std::shared_ptr<Kernel> ndtRunsKernel_, ndtFoldKernel_;
+  std::shared_ptr<Kernel> ndtRunsKernel_, ndtMissesKernel_, ndtFoldKernel_;
   std::unique_ptr<StreamCompaction> compaction_;
-  Buffer ndt_;  // gpu::NdtParams, then the run total and the chunk-level lists
+  Buffer ndt_;  // gpu::NdtParams, then the run total, the chunk-level lists and the slot keys
+  uint64_t ndtSlotKeysOffset_ = 0;
+  std::vector<uint32_t> slotKeys_;  // the region key of each cache slot (ivec4), uploaded per batch
   StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
   Buffer stop_, counters_;
   Buffer ordered_;                    // sequential order and NDT: gpu::kOrdered* arrays

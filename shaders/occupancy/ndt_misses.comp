@@ -1,0 +1,33 @@
+#version 460
+// NDT free-space updates of the voxels with a Gaussian, listed by the miss pass
+// (integrate_miss.comp) and dispatched indirectly over that list (ordered_miss_args.comp:
+// workgroup y is the stripe): one invocation per (voxel, ray) evaluates the ray against the
+// voxel's Gaussian (ndtMissUpdate, ndt_shared.h) and applies it by compare-and-swap. The
+// Gaussians do not change until the hit fold, so the order of these updates matters only
+// through their float sums and the clamp, as in the miss pass.
+#extension GL_GOOGLE_include_directive : require
+#include "map_access.glsl"
+#include "ndt_access.glsl"
+
+layout(local_size_x = 64) in;
+
+bool visitVoxel(ivec3 v, float tEnter, float tExit) { return false; }  // no walk here
+
+void main() {
+  loadPushConstants();
+  uint stripe = gl_WorkGroupID.y;
+  uint i = gl_GlobalInvocationID.x;
+  if (i < min(gOrdered.v[gMissHeader + deferredCountOffset(stripe)], gStripeCapacity)) {
+    uvec2 miss = unpackUint2x32(gMissList.v[stripe * gStripeCapacity + i]);  // (pool index, ray)
+    loadRayForWalk(miss.y);
+    // The voxel's coordinates from its pool index: its slot's region key and its index there.
+    uint n = uint(gRegionSize);
+    uint slot = miss.x / (n * n * n);
+    uint local = miss.x - slot * (n * n * n);
+    ivec3 key = ivec3(UintArray(pc.p.ndt).v[gNdt.slotKeys + 4u * slot], UintArray(pc.p.ndt).v[gNdt.slotKeys + 4u * slot + 1u],
+                      UintArray(pc.p.ndt).v[gNdt.slotKeys + 4u * slot + 2u]);
+    ivec3 v = key * int(n) + ivec3(local % n, (local / n) % n, local / (n * n));
+    applyNdtMiss(v, miss.x, gMeanWords.v[miss.x * 4u], pc.p.missValue);
+  }
+  flushCounters();
+}
