@@ -18,8 +18,12 @@ bool hitSampleOfRay(uint i, out uint slot, out uint local, out float tEnter) {
   gRay.flags = unpackUint2x32(words.v[i * 10u + 5u]).y;
   if ((gRay.flags & kSampleHit) == 0u) return false;
   gRay.end = ivec3(unpackUint2x32(words.v[i * 10u + 6u]), unpackUint2x32(words.v[i * 10u + 7u]).x);
+  // The layers whose hit updates need the whole ray (under NDT the fold reads the ray
+  // itself for the voxel mean and NDT-TM's counts).
   const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
-  if ((gFlags & (kLayers | kPassStopOnOccupied)) != 0u) {
+  const uint kFoldedLayers = (gFlags & kPassNdt) != 0u ? kLayerVoxelMean : 0u;
+  const uint kFoldedTm = (gFlags & kPassNdtTm) != 0u ? kLayerHitMiss : 0u;
+  if ((gFlags & ((kLayers & ~(kFoldedLayers | kFoldedTm)) | kPassStopOnOccupied)) != 0u) {
     gRay = RayArray(pc.p.rays).v[i];
     tEnter = sampleEnterT();
     if ((gFlags & kPassStopOnOccupied) != 0u && tEnter > uintBitsToFloat(UintArray(pc.p.stop).v[i])) return false;

@@ -12,6 +12,8 @@ layout(local_size_x = 64) in;
 float gStopAt;
 float gMissValue;
 void ndtStep(bool ok, uint index, uint value, uint count);  // NDT (below)
+bool countMatters(uint value);
+uint gClampMinBits;
 
 bool visitVoxel(ivec3 v, float tEnter, float tExit) {
   if (!(tEnter < gStopAt)) return (gFlags & kPassReverse) != 0u;  // reverse walks reach earlier voxels later
@@ -20,7 +22,10 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) {
   if (!isSample && v == gRay.start && (gRay.flags & kSkipOrigin) != 0u) return true;
   uint index;
   if (!voxelIndex(v, index)) return true;
-  if ((gFlags & kPassNdt) != 0u) ndtStep(true, index, gOccupancy.v[index], gMeanWords.v[index * 4u]);
+  if ((gFlags & kPassNdt) != 0u) {
+    uint value = gOccupancy.v[index];
+    ndtStep(true, index, value, countMatters(value) ? gMeanWords.v[index * 4u] : 0u);
+  }
   else applyDelta(index, gMissValue);
   applyLayers(index, false, tEnter, tExit);
   return true;
@@ -76,35 +81,45 @@ void countUnlistedMisses(uint s, uint m, bool reverse) {
 // the plain miss. The NDT formula stays out of the walk loop: lavapipe runs a loop body's
 // every branch under lane masks, taken or not, and the formula in the loop cost as much as
 // the walk itself (measured: 1.9x the pass time with no voxel ever taking it).
+//
+// A voxel at the lower clamp stays there under either miss (every NDT miss lowers or keeps
+// a value) and an unobserved voxel has no samples, so NDT-OM skips their counts (another
+// layer's cache line per voxel); NDT-TM counts its misses by the Gaussian and loads every
+// count.
+bool countMatters(uint value) {
+  return (gFlags & kPassNdtTm) != 0u || (value != gClampMinBits && value != 0x7f800000u);
+}
+
+// Once the list is full, this invocation stops updating; the voxels it handled so far
+// (gNdtHandled, in walk order) are skipped by the second walk, which does the rest.
+uint gNdtHandled = 0u;
 void ndtStep(bool ok, uint index, uint value, uint count) {
-  if (!ok) return;
+  if (!ok || gMarkersUnlisted) return;
   if (count >= gNdt.sampleThreshold) {
     deferMiss(index);
-    return;
+    if (gMarkersUnlisted) return;
+  } else {
+    applyDeltaFrom(index, gMissValue, value);
+    if ((gFlags & kPassNdtTm) != 0u) atomicAdd(gHitMiss.v[index].y, 1u);  // no Gaussian: always a TM miss
   }
-  applyDeltaFrom(index, gMissValue, value);
-  if ((gFlags & kPassNdtTm) != 0u) atomicAdd(gHitMiss.v[index].y, 1u);  // no Gaussian: always a TM miss
+  gNdtHandled += 1u;
 }
 
 void flushRoundNdt() {
   uint o0 = 0u, o1 = 0u, c0 = 0u, c1 = 0u;
-  if (ok0) {
-    o0 = gOccupancy.v[ix0];
-    c0 = gMeanWords.v[ix0 * 4u];
-  }
-  if (ok1) {
-    o1 = gOccupancy.v[ix1];
-    c1 = gMeanWords.v[ix1 * 4u];
-  }
+  if (ok0) o0 = gOccupancy.v[ix0];
+  if (ok1) o1 = gOccupancy.v[ix1];
+  if (ok0 && countMatters(o0)) c0 = gMeanWords.v[ix0 * 4u];
+  if (ok1 && countMatters(o1)) c1 = gMeanWords.v[ix1 * 4u];
   ndtStep(ok0, ix0, o0, c0);
   ndtStep(ok1, ix1, o1, c1);
 }
 
-// When the NDT list filled up during this invocation's walk: walk the segment again and
-// apply the free-space updates of the voxels with a Gaussian that were not listed (the
-// first gListedMarkers were). Counts do not change during the miss pass, so the second walk
-// meets the same voxels in the same order. Outside the walk loop, so the walk pays nothing.
-void applyUnlistedNdtMisses(uint s, uint m, bool reverse) {
+// When the NDT list filled up during this invocation's walk: walk the segment again, skip
+// the voxels the first walk handled and update the rest here, the Gaussian's formula
+// included. The walk meets the same voxels in the same order. Outside the walk loop, so the
+// walk pays nothing for it.
+void finishNdtWalk(uint s, uint m, bool reverse) {
   walkBegin(s, m, reverse);
   uint seen = 0u;
   while (wAlive) {
@@ -113,10 +128,15 @@ void applyUnlistedNdtMisses(uint s, uint m, bool reverse) {
     uint index;
     bool emit = reverse ? walkReverse(v, te, tx) : walkForward(v, te, tx);
     if (!emit || !missIndex(v, te, index)) continue;
-    uint count = gMeanWords.v[index * 4u];
-    if (count < gNdt.sampleThreshold) continue;
-    if (seen >= gListedMarkers) applyNdtMiss(v, index, count, gMissValue);
     seen += 1u;
+    if (seen <= gNdtHandled) continue;
+    uint count = gMeanWords.v[index * 4u];
+    if (count >= gNdt.sampleThreshold) {
+      applyNdtMiss(v, index, count, gMissValue);
+    } else {
+      applyDelta(index, gMissValue);
+      if ((gFlags & kPassNdtTm) != 0u) atomicAdd(gHitMiss.v[index].y, 1u);
+    }
   }
 }
 
@@ -127,6 +147,7 @@ void main() {
   if (i >= pc.p.itemCount) return;
   loadPushConstants();
   gMissValue = pc.p.missValue;
+  gClampMinBits = floatBitsToUint(gClampMin);
   uvec2 segment = loadSegment(i);
   gRayIndex = segment.x;
   loadRayForWalk(segment.x);
@@ -167,6 +188,6 @@ void main() {
     }
   }
   if ((gFlags & kPassSequential) != 0u && gMarkersUnlisted) countUnlistedMisses(segment.y, gRay.segments, reverse);
-  if ((gFlags & kPassNdt) != 0u && gMarkersUnlisted) applyUnlistedNdtMisses(segment.y, gRay.segments, reverse);
+  if ((gFlags & kPassNdt) != 0u && gMarkersUnlisted) finishNdtWalk(segment.y, gRay.segments, reverse);
   flushCounters();
 }

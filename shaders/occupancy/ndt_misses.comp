@@ -19,13 +19,20 @@ void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i < min(gOrdered.v[gMissHeader + deferredCountOffset(stripe)], gStripeCapacity)) {
     uvec2 miss = unpackUint2x32(gMissList.v[stripe * gStripeCapacity + i]);  // (pool index, ray)
-    loadRayForWalk(miss.y);
+    // The ray's origin, direction and start voxel: words 0-5 of GpuRay (64-bit loads; see
+    // loadRayForWalk).
+    Uint64Array words = Uint64Array(pc.p.rays);
+    uint r = miss.y * 10u;
+    uvec2 q0 = unpackUint2x32(words.v[r]), q1 = unpackUint2x32(words.v[r + 1u]), q2 = unpackUint2x32(words.v[r + 2u]);
+    uvec2 q3 = unpackUint2x32(words.v[r + 3u]), q4 = unpackUint2x32(words.v[r + 4u]), q5 = unpackUint2x32(words.v[r + 5u]);
+    gRay.o = uintBitsToFloat(uvec3(q0, q1.x));
+    gRay.d = uintBitsToFloat(uvec3(q2, q3.x));
+    gRay.start = ivec3(q4, q5.x);
     // The voxel's coordinates from its pool index: its slot's region key and its index there.
     uint n = uint(gRegionSize);
     uint slot = miss.x / (n * n * n);
     uint local = miss.x - slot * (n * n * n);
-    ivec3 key = ivec3(UintArray(pc.p.ndt).v[gNdt.slotKeys + 4u * slot], UintArray(pc.p.ndt).v[gNdt.slotKeys + 4u * slot + 1u],
-                      UintArray(pc.p.ndt).v[gNdt.slotKeys + 4u * slot + 2u]);
+    ivec3 key = ivec3(Uvec4Array(pc.p.ndt + uint64_t(gNdt.slotKeys) * 4u).v[slot].xyz);
     ivec3 v = key * int(n) + ivec3(local % n, (local / n) % n, local / (n * n));
     applyNdtMiss(v, miss.x, gMeanWords.v[miss.x * 4u], pc.p.missValue);
   }

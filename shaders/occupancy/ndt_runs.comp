@@ -20,7 +20,9 @@ void main() {
   uint key = ordered(kOrderedKeys, p);
   bool head = key != pc.p.noHitKey && (p == 0u || ordered(kOrderedKeys, p - 1u) != key);
   setOrdered(kOrderedLeading, p, head ? 1u : 0u);  // the compaction's flags
-  if (!head || rayCount <= gNdt.foldLimit) return;
+  // Most runs fit one chunk: one probe tells (keys are sorted, so the run is longer than
+  // foldLimit exactly when position p + foldLimit still holds its key).
+  if (!head || p + gNdt.foldLimit >= rayCount || ordered(kOrderedKeys, p + gNdt.foldLimit) != key) return;
   // The run's end: keys are sorted, so "equals key" holds on [p, end) and nowhere after.
   uint lo = p + 1u, hi = rayCount;
   for (uint i = 0u; i < 32u && lo < hi; ++i) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 
+#include "bench_stats.hpp"
 #include "commands.hpp"
 #include "stopwatch.hpp"
 #include "json_output.hpp"
@@ -43,31 +44,6 @@ struct BenchRun {
   OccupiedOverlap overSequential;  // occupied voxels of the GPU map against the sequential CPU map
   std::string profile;
 };
-
-double classAgreement(const OccupancyMap& a, const OccupancyMap& b) {
-  uint64_t observed = 0, same = 0;
-  for (const auto& [key, region] : a.regions())
-    for (uint32_t i = 0; i < region.occupancy().size(); ++i) {
-      const VoxelCoord v = a.voxelOf(key, i);
-      const VoxelClass ca = a.classify(region.occupancy()[i]), cb = b.classify(v);
-      if (ca == VoxelClass::Unobserved && cb == VoxelClass::Unobserved) continue;
-      ++observed;
-      same += ca == cb;
-    }
-  return observed ? double(same) / double(observed) : 1.0;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n == 0 ? 0.0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-Json secondsList(const std::vector<double>& values) {
-  Json list = Json::array();
-  for (double value : values) list.push_back(rounded(value, 6));
-  return list;
-}
 
 constexpr uint64_t kBenchCacheBytes = 512ull << 20;  // the GPU path's region cache
 
