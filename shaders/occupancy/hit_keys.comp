@@ -3,8 +3,9 @@
 // key its hit is grouped by (its sample voxel's batch region index * region voxels + the
 // voxel's index in the region; noHitKey when it has no hit), and its ray index; the radix sort that follows groups the keys by voxel and keeps
 // the rays of a voxel in input order. The optional layers' hit updates commute, so they
-// are applied here; the occupancy hit waits for hit_resolve.comp. The NDT hit pass
-// (kPassNdt) uses the same keys and sort, and folds the hits in ndt_fold.comp. Dispatched over at least
+// are applied here; the occupancy hit waits for hit_resolve.comp. Under NDT (kPassNdt) the
+// miss pass writes the keys (writeHitKey) and this pass runs only for the layers, when the
+// map has ones that need it (traversal, touch time). Dispatched over at least
 // kDeferredStripes invocations: the first ones empty the lists of runs and deferred misses.
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
@@ -18,19 +19,13 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) { return false; }  // no wal
 void main() {
   uint i = voxenThreadIndex();
   loadPushConstants();
+  bool ndt = (gFlags & kPassNdt) != 0u;
   // Invocation s < kDeferredStripes empties stripe s of the lists the marks and the miss
   // pass append to (straight-line code: a loop here would be run, masked, by every lane).
-  if (i < kDeferredStripes) {
+  // NDT runs this pass after the miss pass (which writes its keys), for the layers only.
+  if (!ndt && i < kDeferredStripes) {
     gOrdered.v[gMissHeader + deferredCountOffset(i)] = 0u;
     gOrdered.v[gRunHeader + deferredCountOffset(i)] = 0u;
-  }
-  // NDT: invocation k empties chunk level k's list (ndt_runs.comp appends to it).
-  if ((gFlags & kPassNdt) != 0u && i >= 1u && i * gNdt.foldLimit < pc.p.rayCount) {
-    uint header = ndtLevelHeader(i, gOrderCapacity, gNdt.foldLimit);
-    gNdtWords.v[header] = 0u;
-    gNdtWords.v[header + 1u] = 1u;
-    gNdtWords.v[header + 2u] = 1u;
-    gNdtWords.v[header + 3u] = 0u;
   }
   if (i >= pc.p.rayCount) return;
   uint slot, local;
@@ -41,7 +36,9 @@ void main() {
     key = batchRegion * regionVoxels() + local;
     applyLayers(slot * regionVoxels() + local, true, tEnter, 1.0);
   }
-  setOrdered(kOrderedKeys, i, key);
-  setOrdered(kOrderedRays, i, i);
+  if (!ndt) {
+    setOrdered(kOrderedKeys, i, key);
+    setOrdered(kOrderedRays, i, i);
+  }
   flushCounters();
 }

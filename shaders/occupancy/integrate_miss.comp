@@ -140,6 +140,22 @@ void finishNdtWalk(uint s, uint m, bool reverse) {
   }
 }
 
+// NDT: the invocation of a ray's first segment writes the key its hit is grouped by (as
+// hit_keys.comp does for the sequential order), without a region lookup: the last entry of
+// the ray's region list is the sample voxel's region. This spares NDT a pass over the rays.
+void writeHitKey(uint r) {
+  uint key = pc.p.noHitKey;
+  if ((gRay.flags & kSampleHit) != 0u) {
+    int n = gRegionSize;
+    uint slot = gRaySlots.v[gRay.slotBase + gRay.regionCount - 1u];
+    uint batchRegion = gOrdered.v[orderedBatchOfSlot(gOrderCapacity) + slot];
+    ivec3 local = gRay.end - regionOfVoxel(gRay.end, n) * n;
+    key = batchRegion * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z));
+  }
+  setOrdered(kOrderedKeys, r, key);
+  setOrdered(kOrderedRays, r, r);
+}
+
 #define MISS_STEP(walkFn, k) { ivec3 v; float te, tx; ok##k = walkFn(v, te, tx) && missIndex(v, te, ix##k); }
 
 void main() {
@@ -153,6 +169,7 @@ void main() {
   loadRayForWalk(segment.x);
   gStopAt = (gFlags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(UintArray(pc.p.stop).v[segment.x]) : kInf;
   bool reverse = (gFlags & kPassReverse) != 0u;
+  if ((gFlags & kPassNdt) != 0u && segment.y == 0u) writeHitKey(segment.x);
   // The layers whose miss updates need the general walk (NDT folds the voxel mean itself,
   // and NDT-TM's hit/miss counts are counted in flushRoundNdt).
   const uint kLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;

@@ -125,12 +125,12 @@ TEST_CASE("NDT: the GPU folds a voxel hit thousands of times in one batch as the
 // free-space updates of a voxel differ from ray to ray under NDT, so the order in which the
 // GPU's atomics apply them changes the last bits (and, rarely, a clamp or a reset): the
 // tolerances below are stated for that.
-void compareWithCpu(NdtMode mode) {
+void compareWithCpu(NdtMode mode, uint32_t layers = 0) {
   const std::vector<Ray> rays = occupancy::smallLidarRun(3);  // 49,152 rays
   const OccupancyModel model;
   const uint32_t batch = 8192;
-  const occupancy::Run onCpu = runNdtCpu(rays, ndtOptions(mode), model, batch);
-  const occupancy::Run onGpu = runNdtGpu(rays, ndtOptions(mode), model, batch);
+  const occupancy::Run onCpu = runNdtCpu(rays, ndtOptions(mode), model, batch, layers);
+  const occupancy::Run onGpu = runNdtGpu(rays, ndtOptions(mode), model, batch, layers);
   REQUIRE(onGpu.stats.droppedUpdates == 0);
   REQUIRE(onGpu.stats.batches == onCpu.stats.batches);
   uint64_t observed = 0, sameClass = 0, withSamples = 0, sameMean = 0, closeCovariance = 0, sameCounts = 0;
@@ -169,6 +169,10 @@ void compareWithCpu(NdtMode mode) {
 
 TEST_CASE("NDT-OM: the GPU matches the CPU reference on a generated lidar run", "[ndt][gpu]") { compareWithCpu(NdtMode::Om); }
 TEST_CASE("NDT-TM: the GPU matches the CPU reference on a generated lidar run", "[ndt][gpu]") { compareWithCpu(NdtMode::Tm); }
+TEST_CASE("NDT with every optional layer: the GPU matches the CPU reference", "[ndt][gpu]") {
+  compareWithCpu(NdtMode::Om, occupancy::kAllLayers);
+  compareWithCpu(NdtMode::Tm, kLayerTraversal | kLayerTouchTime);
+}
 
 // Wall voxels (those the rays' samples fall in) left occupied.
 double wallKept(const OccupancyMap& map, const std::vector<Ray>& rays) {

@@ -156,17 +156,19 @@ void GpuIntegrator::setUpNdt() {
                 uint64_t(gpu::ndtWords(params.levels, capacity, params.foldLimit, slots)) * 4);
   ndtSlotKeysOffset_ = uint64_t(params.slotKeys) * 4;
   slotKeys_.assign(size_t(slots) * 4, 0);
+  // The chunk levels' empty state, uploaded per batch: each level's header {0, 1, 1, 0}.
+  const uint32_t levelWords = 4 + gpu::ndtLevelCapacity(capacity, params.foldLimit);
+  ndtLevelTemplate_.assign(size_t(params.levels > 1 ? params.levels - 1 : 0) * levelWords, 0);
+  for (size_t h = 0; h < ndtLevelTemplate_.size(); h += levelWords) ndtLevelTemplate_[h + 1] = ndtLevelTemplate_[h + 2] = 1;
   scheduler_.upload(ndt_.range(0, sizeof(params)), &params, sizeof(params));
 }
 
-// The sequential order's passes for one batch, after the stop search: the hit keys, their
-// sort, the marks, the miss pass with its deferred misses, and the replay of each marked
-// voxel's updates.
-void GpuIntegrator::recordHitKeys(gpu::OccupancyPush& push, std::vector<BufferUse>& uses,
-                                  const std::vector<uint32_t>& keySlots) {
+// The push fields and tables of the passes that group hits by voxel; returns the bits of
+// this batch's keys.
+uint32_t GpuIntegrator::prepareHitKeys(gpu::OccupancyPush& push, std::vector<BufferUse>& uses,
+                                       const std::vector<uint32_t>& keySlots) {
   const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
   const uint32_t slots = uint32_t(cache_.slotCount());
-  const uint32_t rayCount = push.rayCount;
   // Keys are (batch region, voxel in region): as few bits as this batch's regions need.
   const uint64_t n = uint64_t(map_.regionSize());
   const uint64_t keys = uint64_t(keySlots.size()) * n * n * n;  // keys are below this
@@ -181,10 +183,20 @@ void GpuIntegrator::recordHitKeys(gpu::OccupancyPush& push, std::vector<BufferUs
   scheduler_.upload(ordered_.range(uint64_t(gpu::orderedSlotOfBatch(capacity, slots)) * 4, keySlots.size() * 4ull),
                     keySlots.data(), keySlots.size() * 4ull);
   uses.push_back(readsWrites(ordered_.range()));
-  push.itemCount = rayCount;
+  return keyBits;
+}
+
+// The hit keys pass (hit_keys.comp: keys, and the hit updates of the layers that commute).
+void GpuIntegrator::recordHitKeysPass(gpu::OccupancyPush push, const std::vector<BufferUse>& uses) {
+  push.itemCount = push.rayCount;
   scheduler_.dispatchThreads({"occupancy hit keys", hitKeysKernel_.get(), {}, push, uses},
-                             std::max(rayCount, gpu::kDeferredStripes));
-  const uint64_t arrayBytes = uint64_t(capacity) * 4;
+                             std::max(push.rayCount, gpu::kDeferredStripes));
+}
+
+// The stable sort of the batch's hit keys with their rays: each voxel's hits together, in
+// input order.
+void GpuIntegrator::recordHitSort(uint32_t rayCount, uint32_t keyBits) {
+  const uint64_t arrayBytes = uint64_t(gpuOptions_.maxRaysPerBatch) * 4;
   sort_->record(ordered_.range(gpu::kOrderedKeys * arrayBytes, rayCount * 4ull),
                 ordered_.range(gpu::kOrderedRays * arrayBytes, rayCount * 4ull), rayCount, keyBits);
 }
@@ -198,7 +210,9 @@ void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, 
   std::vector<BufferUse> uses = batchUses;
   const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
   const uint32_t slots = uint32_t(cache_.slotCount());
-  recordHitKeys(push, uses, keySlots);
+  const uint32_t keyBits = prepareHitKeys(push, uses, keySlots);
+  recordHitKeysPass(push, uses);
+  recordHitSort(push.rayCount, keyBits);
   scheduler_.dispatchThreads({"occupancy hit marks", hitMarkKernel_.get(), {}, push, uses}, push.rayCount);
   push.itemCount = segmentCount;
   scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
@@ -209,17 +223,21 @@ void GpuIntegrator::recordSequentialPasses(const gpu::OccupancyPush& batchPush, 
   scheduler_.dispatchIndirect({"occupancy hit resolve", hitResolveKernel_.get(), {}, push, uses}, runArgs);
 }
 
-// NDT, one batch: the hit keys and their sort first (their first invocations also empty
-// the lists), then the free-space pass, which applies the plain miss to voxels without a
-// Gaussian and lists the others for ndt_misses.comp; then each voxel's run of hits is found
-// and listed (ndt_runs.comp and the compaction), and one invocation per distinct sample
-// voxel folds its samples in input order (ndt_fold.comp), in chunks of foldLimit samples:
-// level k continues the runs longer than k chunks.
+// NDT, one batch: the free-space pass, which applies the plain miss to voxels without a
+// Gaussian, lists the others for ndt_misses.comp and writes the hit keys; the hit keys pass
+// only when the map has layers whose hit updates it applies; the sort of the keys; the
+// listed free-space updates; then each voxel's run of hits found and listed (ndt_runs.comp
+// and the compaction), and one invocation per distinct sample voxel folding its samples in
+// input order (ndt_fold.comp), in chunks of foldLimit samples: level k continues the runs
+// longer than k chunks.
 void GpuIntegrator::recordNdtPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
                                     const std::vector<uint32_t>& keySlots, const std::vector<RegionKey>& keys,
                                     uint32_t segmentCount) {
   OccupancyPush push = batchPush;
   std::vector<BufferUse> uses = batchUses;
+  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
+  const uint32_t slots = uint32_t(cache_.slotCount());
+  const uint32_t rayCount = push.rayCount;
   push.ndt = ndt_.address();
   uses.push_back(readsWrites(ndt_.range()));
   for (size_t b = 0; b < keySlots.size(); ++b) {
@@ -227,12 +245,18 @@ void GpuIntegrator::recordNdtPasses(const gpu::OccupancyPush& batchPush, const s
     entry[0] = keys[b].x, entry[1] = keys[b].y, entry[2] = keys[b].z;
   }
   scheduler_.upload(ndt_.range(ndtSlotKeysOffset_, slotKeys_.size() * 4), slotKeys_.data(), slotKeys_.size() * 4);
-  recordHitKeys(push, uses, keySlots);
-  const uint32_t rayCount = push.rayCount;
+  const uint32_t keyBits = prepareHitKeys(push, uses, keySlots);
+  // Empty lists: the deferred misses' stripe counts, and the chunk levels (each an indirect
+  // dispatch of x workgroups, 1, 1, and a count).
+  scheduler_.fill(ordered_.range(uint64_t(gpu::orderedMissHeader(capacity, slots)) * 4, gpu::kDeferredHeaderWords * 4ull), 0);
+  if (!ndtLevelTemplate_.empty())
+    scheduler_.upload(ndt_.range(uint64_t(gpu::ndtLevelHeader(1, capacity, options_.ndt.foldLimit)) * 4,
+                                 ndtLevelTemplate_.size() * 4),
+                      ndtLevelTemplate_.data(), ndtLevelTemplate_.size() * 4);
   push.itemCount = segmentCount;
   scheduler_.dispatchThreads({"NDT free-space pass", missKernel_.get(), {}, push, uses}, segmentCount);
-  const uint32_t capacity = gpuOptions_.maxRaysPerBatch;
-  const uint32_t slots = uint32_t(cache_.slotCount());
+  if (map_.layers() & (kLayerTraversal | kLayerTouchTime)) recordHitKeysPass(push, uses);
+  recordHitSort(rayCount, keyBits);
   scheduler_.dispatch({"occupancy ordered list sizes", orderedMissArgsKernel_.get(), {1, 1, 1}, push, uses});
   const BufferRange missArgs = ordered_.range(uint64_t(gpu::orderedMissHeader(capacity, slots)) * 4, 12);
   scheduler_.dispatchIndirect({"NDT free-space Gaussians", ndtMissesKernel_.get(), {}, push, uses}, missArgs);

@@ -62,9 +62,11 @@ class GpuIntegrator {
   void selectKernels(uint32_t flags);
   void setUpHitSort();
   void setUpNdt();
-  // The hit keys and their sort (both orders that group hits by voxel); returns the push
-  // and uses with the sorted scratch.
-  void recordHitKeys(gpu::OccupancyPush& push, std::vector<BufferUse>& uses, const std::vector<uint32_t>& keySlots);
+  // Grouping hits by voxel (the sequential order and NDT): the push fields and tables, the
+  // hit keys pass, the sort.
+  uint32_t prepareHitKeys(gpu::OccupancyPush& push, std::vector<BufferUse>& uses, const std::vector<uint32_t>& keySlots);
+  void recordHitKeysPass(gpu::OccupancyPush push, const std::vector<BufferUse>& uses);
+  void recordHitSort(uint32_t rayCount, uint32_t keyBits);
   void recordSequentialPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
                               const std::vector<uint32_t>& keySlots, uint32_t segmentCount);
   void recordNdtPasses(const gpu::OccupancyPush& batchPush, const std::vector<BufferUse>& batchUses,
@@ -84,6 +86,7 @@ class GpuIntegrator {
   Buffer ndt_;  // gpu::NdtParams, then the run total, the chunk-level lists and the slot keys
   uint64_t ndtSlotKeysOffset_ = 0;
   std::vector<uint32_t> slotKeys_;  // the region key of each cache slot (ivec4), uploaded per batch
+  std::vector<uint32_t> ndtLevelTemplate_;  // the chunk-level lists emptied, uploaded per batch
   StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
   Buffer stop_, counters_;
   Buffer ordered_;                    // sequential order and NDT: gpu::kOrdered* arrays
