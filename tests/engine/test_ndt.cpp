@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <set>
 
 #include "support/ndt_runs.hpp"
 #include "voxen/map/map_file.hpp"
@@ -174,17 +173,6 @@ TEST_CASE("NDT with every optional layer: the GPU matches the CPU reference", "[
   compareWithCpu(NdtMode::Tm, kLayerTraversal | kLayerTouchTime);
 }
 
-// Wall voxels (those the rays' samples fall in) left occupied.
-double wallKept(const OccupancyMap& map, const std::vector<Ray>& rays) {
-  std::set<std::tuple<int32_t, int32_t, int32_t>> wall;
-  for (const Ray& r : rays) {
-    const VoxelCoord v = map.voxelAt(r.sample);
-    wall.insert({v.x, v.y, v.z});
-  }
-  uint64_t kept = 0;
-  for (const auto& [x, y, z] : wall) kept += map.classify(VoxelCoord{x, y, z}) == VoxelClass::Occupied;
-  return double(kept) / double(wall.size());
-}
 
 TEST_CASE("NDT-OM keeps a wall that plain occupancy erodes when rays graze it", "[ndt][gpu]") {
   const std::vector<Ray> rays = grazingWallRays();  // 20 positions x 4000 beams, 3-17 degrees incidence
@@ -194,8 +182,8 @@ TEST_CASE("NDT-OM keeps a wall that plain occupancy erodes when rays graze it", 
   const occupancy::Run ndtCpu = runNdtCpu(rays, ndtOptions(NdtMode::Om, UpdateOrder::Sequential), model, perPosition);
   const occupancy::Run ndtCpuTwoPhase = runNdtCpu(rays, ndtOptions(NdtMode::Om), model, perPosition);
   const occupancy::Run ndtGpu = runNdtGpu(rays, ndtOptions(NdtMode::Om), model, uint32_t(perPosition));
-  const double plainKept = wallKept(plain.map, rays), cpuKept = wallKept(ndtCpu.map, rays);
-  const double cpuTwoPhaseKept = wallKept(ndtCpuTwoPhase.map, rays), gpuKept = wallKept(ndtGpu.map, rays);
+  const double plainKept = wallVoxelsKept(plain.map, rays), cpuKept = wallVoxelsKept(ndtCpu.map, rays);
+  const double cpuTwoPhaseKept = wallVoxelsKept(ndtCpuTwoPhase.map, rays), gpuKept = wallVoxelsKept(ndtGpu.map, rays);
   INFO("wall voxels kept: plain " << plainKept << ", NDT-OM CPU sequential " << cpuKept << ", CPU two-phase "
                                   << cpuTwoPhaseKept << ", GPU " << gpuKept);
   // Measured (2026-11-24): plain keeps 17.0%, NDT-OM 96.6% (CPU, sequential), 96.5% (CPU

@@ -6,9 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <set>
 #include <sstream>
-#include <tuple>
 
 #include "bench_stats.hpp"
 #include "commands.hpp"
@@ -90,17 +88,6 @@ OccupancyMap integrateOnce(Scheduler& scheduler, const OccupancyModel& model, Va
   return map;
 }
 
-// The grazing wall: the fraction of the voxels its samples fall in that are occupied.
-double wallKept(const OccupancyMap& map, const std::vector<Ray>& rays) {
-  std::set<std::tuple<int32_t, int32_t, int32_t>> wall;
-  for (const Ray& r : rays) {
-    const VoxelCoord v = map.voxelAt(r.sample);
-    wall.insert({v.x, v.y, v.z});
-  }
-  uint64_t kept = 0;
-  for (const auto& [x, y, z] : wall) kept += map.classify(VoxelCoord{x, y, z}) == VoxelClass::Occupied;
-  return wall.empty() ? 0.0 : double(kept) / double(wall.size());
-}
 
 struct WallResult {
   std::string name;
@@ -122,7 +109,7 @@ std::vector<WallResult> grazingWall(Scheduler& scheduler) {
       {"NDT-OM, CPU sequential", false, ndtOptions(NdtMode::Om, UpdateOrder::Sequential)},
   };
   std::vector<WallResult> results;
-  for (Variant& v : variants) results.push_back({v.name, wallKept(integrateOnce(scheduler, model, v, rays, batch), rays)});
+  for (Variant& v : variants) results.push_back({v.name, wallVoxelsKept(integrateOnce(scheduler, model, v, rays, batch), rays)});
   return results;
 }
 

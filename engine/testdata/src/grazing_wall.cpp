@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <random>
+#include <set>
+#include <tuple>
 
 namespace voxen {
 
@@ -24,6 +26,17 @@ std::vector<Ray> grazingWallRays(const GrazingWallConfig& c) {
     }
   }
   return rays;
+}
+
+double wallVoxelsKept(const OccupancyMap& map, std::span<const Ray> rays) {
+  std::set<std::tuple<int32_t, int32_t, int32_t>> wall;
+  for (const Ray& r : rays) {
+    const VoxelCoord v = map.voxelAt(r.sample);
+    wall.insert({v.x, v.y, v.z});
+  }
+  uint64_t kept = 0;
+  for (const auto& [x, y, z] : wall) kept += map.classify(VoxelCoord{x, y, z}) == VoxelClass::Occupied;
+  return wall.empty() ? 0.0 : double(kept) / double(wall.size());
 }
 
 }  // namespace voxen

@@ -4,8 +4,10 @@
 // so almost every beam passes just in front of wall voxels that other beams hit. Plain
 // occupancy erodes such a wall; NDT-OM keeps it. Deterministic from the seed.
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "voxen/map/map.hpp"
 #include "voxen/map/ray.hpp"
 
 namespace voxen {
@@ -27,5 +29,9 @@ struct GrazingWallConfig {
 // Rays position after position (all beams of position 0, then position 1, ...); each
 // position's rays share one time stamp. intensity is 1.
 std::vector<Ray> grazingWallRays(const GrazingWallConfig& config = {});
+
+// The fraction of the wall's voxels (those the rays' samples fall in) that `map` holds
+// occupied: what an integrator kept of the wall.
+double wallVoxelsKept(const OccupancyMap& map, std::span<const Ray> rays);
 
 }  // namespace voxen
