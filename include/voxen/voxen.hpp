@@ -6,7 +6,7 @@
 //   map        voxel keys, map layers and layouts, the sparse map, the GPU region cache,
 //              map files
 //   io         sensor input (PLY clouds, trajectories, ray sources), OctoMap files, exports
-//   occupancy  occupancy integration on the GPU and its CPU reference
+//   occupancy  occupancy integration on the GPU and its CPU reference, plain and NDT-OM/TM
 //   painter    the voxel painter (brush, marching cubes, software rasterizer) and map
 //              rendering
 //   primitives GPU building blocks: stable radix sorts, an exclusive scan, stream compaction
@@ -43,6 +43,8 @@
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/occupancy/integration_options.hpp"
 #include "voxen/occupancy/integration_stats.hpp"
+#include "voxen/occupancy/ndt.hpp"
+#include "voxen/occupancy/ndt_integrators.hpp"
 
 #include "voxen/painter/camera.hpp"
 #include "voxen/painter/cpu_mesher.hpp"

@@ -8,6 +8,7 @@
 
 #include "support/ndt_runs.hpp"
 #include "voxen/map/map_file.hpp"
+#include "voxen/occupancy/ndt_integrators.hpp"
 #include "voxen/testdata/grazing_wall.hpp"
 #include "support/temp_dir.hpp"
 
@@ -253,6 +254,26 @@ TEST_CASE("NDT: the layers are saved in the map file and loaded back", "[ndt]") 
   CHECK(a.count == b.count);
   CHECK(a.covariance == b.covariance);
   CHECK(loaded.findRegion({0, 0, 0})->hitMiss()[0] == run.map.findRegion({0, 0, 0})->hitMiss()[0]);
+}
+
+TEST_CASE("NDT: the NDT integrators are the occupancy integrators with the NDT model set", "[ndt][gpu]") {
+  const GaussianCloud cloud = gaussianCloud(300, 14);
+  OccupancyMap a(metreVoxels(), ndtLayout(NdtMode::Tm)), b(metreVoxels(), ndtLayout(NdtMode::Tm));
+  NdtModel tm;
+  tm.mode = NdtMode::Tm;
+  CpuNdtIntegrator cpu(a, tm, {.order = UpdateOrder::TwoPhase});
+  cpu.integrate(cloud.rays);
+  {
+    GpuNdtIntegrator gpu(vt::gpu().scheduler, b, tm);  // two-phase whatever the options say
+    gpu.integrate(cloud.rays);
+    gpu.finish();
+    CHECK(gpu.stats().ndtSampleVoxels == 1);
+  }
+  const Gaussian ga = gaussianOf(a, {0, 0, 0}), gb = gaussianOf(b, {0, 0, 0});
+  CHECK(ga.count == 300);
+  CHECK(gb.count == 300);
+  CHECK(largestDifference(ga.covariance, gb.covariance) < 1e-5 * largestEntry(ga.covariance));
+  CHECK(a.findRegion({0, 0, 0})->hitMiss()[0] == b.findRegion({0, 0, 0})->hitMiss()[0]);
 }
 
 TEST_CASE("NDT: settings and maps that cannot work are refused with the reason", "[ndt]") {
