@@ -287,6 +287,7 @@ TEST_CASE("Ray clouds written by writeRayCloud read back exactly", "[rays]") {
     r.origin = {i * 0.1, -i / 3.0, 1e5 + i};
     r.sample = {r.origin.x + 1.0 / 7.0, r.origin.y * 2, -0.3 * i};
     r.time = 1.7e9 + i * 0.001;
+    r.intensity = float(i) * 1.25f;
     rays.push_back(r);
   }
   voxen::writeRayCloud(dir / "rc.ply", rays, format);
@@ -295,7 +296,8 @@ TEST_CASE("Ray clouds written by writeRayCloud read back exactly", "[rays]") {
   REQUIRE(back.size() == rays.size());
   bool exact = true;
   for (size_t i = 0; i < rays.size(); ++i)
-    exact = exact && back[i].origin == rays[i].origin && back[i].sample == rays[i].sample && back[i].time == rays[i].time;
+    exact = exact && back[i].origin == rays[i].origin && back[i].sample == rays[i].sample &&
+            back[i].time == rays[i].time && back[i].intensity == rays[i].intensity;
   CHECK(exact);
   CHECK(stats.rays == 50);
   CHECK(stats.timeMin == rays.front().time);
@@ -395,4 +397,62 @@ TEST_CASE("RayReader: a trajectory whose first pose has a typo is refused, not s
   dir.write("traj.txt", "\xEF\xBB\xBF" "0 0 0 0\n16 16 32 48\n");
   RayReader r(dir / "c.ply", dir / "traj.txt");
   CHECK(readAll(r).size() == 1);
+}
+
+TEST_CASE("RayReader: the intensity field of any numeric type, ASCII and binary; absent is 0", "[rays]") {
+  vt::TempDir dir("rays");
+  dir.write("traj.txt", kTrajectory);
+  const std::string name = GENERATE("intensity", "scalar_intensity", "reflectance");
+  const std::string type = GENERATE("uchar", "ushort", "float", "double");
+  const bool binary = GENERATE(false, true);
+  const std::vector<double> values = {0, 7, 200, 255};
+  if (binary) {
+    Bytes b;
+    b.data = "ply\nformat binary_little_endian 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+             "property float z\nproperty " + type + " " + name + "\nproperty double time\nend_header\n";
+    for (size_t i = 0; i < values.size(); ++i) {
+      b.put<float>(float(i)).put<float>(1.5f).put<float>(-2.0f);
+      if (type == "uchar") b.put<uint8_t>(uint8_t(values[i]));
+      if (type == "ushort") b.put<uint16_t>(uint16_t(values[i]));
+      if (type == "float") b.put<float>(float(values[i]));
+      if (type == "double") b.put<double>(values[i]);
+      b.put<double>(1.0 + i);
+    }
+    dir.write("c.ply", b.data);
+  } else {
+    std::string text = asciiHeader(4, {"float x", "float y", "float z", type + " " + name, "double time"});
+    for (size_t i = 0; i < values.size(); ++i) text += std::to_string(i) + " 1.5 -2 " + std::to_string(int(values[i])) + " " + std::to_string(1.0 + i) + "\n";
+    dir.write("c.ply", text);
+  }
+  RayReader reader(dir / "c.ply", dir / "traj.txt");
+  const auto rays = readAll(reader);
+  REQUIRE(rays.size() == 4);
+  for (size_t i = 0; i < rays.size(); ++i) CHECK(rays[i].intensity == float(values[i]));
+  CHECK_THAT(reader.summary(), Contains("intensity field '" + name + "'"));
+
+  // Without the field every ray has intensity 0.
+  std::string plain = asciiHeader(2, {"float x", "float y", "float z", "double time"}) + "0 0 0 1\n1 1 1 2\n";
+  dir.write("plain.ply", plain);
+  RayReader none(dir / "plain.ply", dir / "traj.txt");
+  for (const Ray& r : readAll(none)) CHECK(r.intensity == 0.0f);
+}
+
+TEST_CASE("RayReader: a NaN or inf intensity keeps the ray with intensity 0 and is counted", "[rays]") {
+  vt::TempDir dir("rays");
+  dir.write("traj.txt", kTrajectory);
+  Bytes b;
+  b.data = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+           "property float z\nproperty double time\nproperty double intensity\nend_header\n";
+  b.put<float>(0).put<float>(0).put<float>(0).put<double>(1.0).put<double>(std::numeric_limits<double>::quiet_NaN());
+  b.put<float>(1).put<float>(0).put<float>(0).put<double>(2.0).put<double>(1e300);  // beyond a float
+  b.put<float>(2).put<float>(0).put<float>(0).put<double>(3.0).put<double>(12.5);
+  dir.write("c.ply", b.data);
+  RayReader reader(dir / "c.ply", dir / "traj.txt");
+  const auto rays = readAll(reader);
+  REQUIRE(rays.size() == 3);
+  CHECK(rays[0].intensity == 0.0f);
+  CHECK(rays[1].intensity == 0.0f);
+  CHECK(rays[2].intensity == 12.5f);
+  CHECK(reader.stats().nonFiniteIntensity == 2);
+  CHECK_THAT(reader.summary(), Contains("2 with a NaN/inf intensity"));
 }

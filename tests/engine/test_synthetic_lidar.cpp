@@ -361,7 +361,7 @@ TEST_CASE("synthetic lidar: the PLY cloud and the trajectory file read back", "[
   CHECK(summary.noReturns == rays.size() - returns.size());
   REQUIRE(summary.noReturns > 0);
 
-  // Header: the standard lines, one comment, the exact count; then 32 bytes per point.
+  // Header: the standard lines, one comment, the exact count; then 36 bytes per point.
   const std::string bytes = readAll(dir / "run.ply");
   const size_t end = bytes.find("end_header\n");
   REQUIRE(end != std::string::npos);
@@ -369,7 +369,7 @@ TEST_CASE("synthetic lidar: the PLY cloud and the trajectory file read back", "[
   std::vector<std::string> lines;
   std::istringstream header(bytes.substr(0, bodyOffset));
   for (std::string line; std::getline(header, line);) lines.push_back(line);
-  REQUIRE(lines.size() == 9);
+  REQUIRE(lines.size() == 10);
   CHECK(lines[0] == "ply");
   CHECK(lines[1] == "format binary_little_endian 1.0");
   CHECK(lines[2].rfind("comment ", 0) == 0);
@@ -378,17 +378,29 @@ TEST_CASE("synthetic lidar: the PLY cloud and the trajectory file read back", "[
   CHECK(lines[5] == "property double y");
   CHECK(lines[6] == "property double z");
   CHECK(lines[7] == "property double time");
-  CHECK(lines[8] == "end_header");
-  REQUIRE(bytes.size() == bodyOffset + returns.size() * 4 * sizeof(double));
-  size_t mismatched = 0;
+  CHECK(lines[8] == "property float intensity");
+  CHECK(lines[9] == "end_header");
+  constexpr size_t kPointBytes = 4 * sizeof(double) + sizeof(float);
+  REQUIRE(bytes.size() == bodyOffset + returns.size() * kPointBytes);
+  size_t mismatched = 0, outOfRange = 0;
+  float lowest = 255.0f, highest = 0.0f;
   for (size_t i = 0; i < returns.size(); ++i) {
     double v[4];
-    std::memcpy(v, bytes.data() + bodyOffset + i * sizeof v, sizeof v);  // the test host is little-endian
+    float intensity;
+    const char* point = bytes.data() + bodyOffset + i * kPointBytes;
+    std::memcpy(v, point, sizeof v);  // the test host is little-endian
+    std::memcpy(&intensity, point + sizeof v, sizeof intensity);
     if (v[0] != returns[i].sample.x || v[1] != returns[i].sample.y || v[2] != returns[i].sample.z ||
-        v[3] != returns[i].time)
+        v[3] != returns[i].time || intensity != returns[i].intensity)
       ++mismatched;
+    outOfRange += !(intensity >= 0.0f && intensity <= 255.0f);
+    lowest = std::min(lowest, intensity);
+    highest = std::max(highest, intensity);
   }
   CHECK(mismatched == 0);
+  // Intensities vary with the surface and the range, within an 8-bit channel's range.
+  CHECK(outOfRange == 0);
+  CHECK(highest - lowest > 50.0f);
 
   // Trajectory: a header line, then "time x y z qx qy qz qw" at 50 Hz over the run.
   const auto expected = voxen::lidarTrajectory(scene, lidar, 50.0);

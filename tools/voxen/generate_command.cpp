@@ -1,5 +1,5 @@
 // `voxen generate`: a synthetic lidar run (a sensor moving through a procedural building of
-// rooms, corridor and objects) written as a PLY cloud (x, y, z, time) and a trajectory text.
+// rooms, corridor and objects) written as a PLY cloud (x, y, z, time, intensity) and a trajectory text.
 #include <unistd.h>
 
 #include <charconv>
@@ -116,7 +116,7 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
 CommandRun setupGenerate(CLI::App& command) {
   auto args = std::make_shared<GenerateArgs>();
   LidarConfig& lidar = args->lidar;
-  command.add_option("--cloud", args->cloud, "the point cloud to write (x, y, z, time)")->type_name("OUT.ply")->required();
+  command.add_option("--cloud", args->cloud, "the point cloud to write (x, y, z, time, intensity)")->type_name("OUT.ply")->required();
   command.add_option("--trajectory", args->trajectory, "the sensor poses to write (time x y z qx qy qz qw)")->type_name("OUT.txt");
   command.add_option("--rings", lidar.rings, "lidar rings")->check(integerIn(1, 4096))->capture_default_str();
   command.add_option("--columns", lidar.columns, "rays per ring and scan")->check(integerIn(1, 1 << 20))->capture_default_str();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "voxen/host/error.hpp"
@@ -60,6 +61,7 @@ struct RayReader::Impl {
   std::array<std::string, 3> originNames;
   bool hasTime = false;
   bool hasOrigin = false;
+  std::string intensityField;  // empty: the cloud has none (rays get intensity 0)
   RayLoadStats stats;
   double outsideMin = std::numeric_limits<double>::infinity();
   double outsideMax = -std::numeric_limits<double>::infinity();
@@ -97,6 +99,17 @@ RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::file
       m.timeField = std::string(n);
       m.hasTime = true;
       columns.push_back(*i);
+      break;
+    }
+  }
+
+  // The return intensity (NDT-TM keeps its per-voxel statistics), under the names lidar
+  // tools write it; read after the origin fields.
+  std::optional<size_t> intensityColumn;
+  for (const char* n : {"intensity", "scalar_intensity", "reflectance"}) {
+    if (const auto i = ply.findProperty(n)) {
+      intensityColumn = *i;
+      m.intensityField = n;
       break;
     }
   }
@@ -142,6 +155,7 @@ RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::file
                 "oz or origin_x, origin_y, origin_z) and no trajectory was given (a trajectory needs a time field: " +
                 names + "; the vertex has: " + propertyList() + ")");
   }
+  if (intensityColumn) columns.push_back(*intensityColumn);
   ply.selectColumns(std::move(columns));
 }
 
@@ -172,6 +186,13 @@ size_t RayReader::read(std::vector<Ray>& out, size_t maxRays) {
       if (m.hasOrigin) {
         ray.origin = {v[c], v[c + 1], v[c + 2]};
         finite = finite && std::isfinite(v[c]) && std::isfinite(v[c + 1]) && std::isfinite(v[c + 2]);
+        c += 3;
+      }
+      if (!m.intensityField.empty()) {
+        const double intensity = v[c++];
+        // A float's range: a finite double beyond it would become inf.
+        if (std::isfinite(intensity) && std::abs(intensity) <= 3.0e38) ray.intensity = float(intensity);
+        else if (finite) ++m.stats.nonFiniteIntensity;
       }
       if (!finite) {
         ++m.stats.skippedNonFinite;
@@ -236,6 +257,9 @@ std::string RayReader::summary() const {
   text += "; origins from ";
   text += m.trajectory ? "the trajectory" : "the fields " + originFields();
   if (!m.timeField.empty()) text += "; time field '" + m.timeField + "'";
+  if (!m.intensityField.empty()) text += "; intensity field '" + m.intensityField + "'";
+  if (s.nonFiniteIntensity > 0)
+    text += "; " + std::to_string(s.nonFiniteIntensity) + " with a NaN/inf intensity (kept with intensity 0)";
   if (s.skippedNonFinite > 0) text += "; " + std::to_string(s.skippedNonFinite) + " skipped for NaN/inf values";
   if (s.skippedOutsideTrajectory > 0) {
     text += "; " + std::to_string(s.skippedOutsideTrajectory) + " skipped with times " + formatTime(m.outsideMin) +
@@ -264,10 +288,11 @@ void writeRayCloud(const std::filesystem::path& path, std::span<const Ray> rays,
                     {"ox", PlyType::Float64},
                     {"oy", PlyType::Float64},
                     {"oz", PlyType::Float64},
-                    {"time", PlyType::Float64}},
+                    {"time", PlyType::Float64},
+                    {"intensity", PlyType::Float32}},
                    format, {"voxen ray cloud"});
   for (const Ray& r : rays) {
-    writer.write({r.sample.x, r.sample.y, r.sample.z, r.origin.x, r.origin.y, r.origin.z, r.time});
+    writer.write({r.sample.x, r.sample.y, r.sample.z, r.origin.x, r.origin.y, r.origin.z, r.time, double(r.intensity)});
   }
   writer.close();
 }

@@ -67,6 +67,18 @@ double gaussianFor(uint64_t seed, uint64_t scan, uint64_t column, uint64_t ring)
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * kPi * u2);
 }
 
+// A return's intensity (0 to 255, like an 8-bit lidar channel): the reflectivity of the
+// surface patch hit (0.2 to 1, constant over 0.5 m cells of the hit point, from the seed)
+// falling off with range, plus a little noise. Deterministic like the rest of the run.
+float returnIntensity(uint64_t seed, const glm::dvec3& hit, double range, double noise) {
+  const glm::dvec3 cell = glm::floor(hit / 0.5);
+  uint64_t h = splitmix64(seed ^ 0x5851F42D4C957F2Dull);
+  for (int a = 0; a < 3; ++a) h = splitmix64(h ^ uint64_t(int64_t(cell[a])));
+  const double reflectivity = 0.2 + 0.8 * double(h >> 11) * 0x1.0p-53;
+  const double value = 255.0 * reflectivity * std::exp(-range / 40.0) + 2.0 * noise;
+  return float(std::clamp(value, 0.0, 255.0));
+}
+
 struct RayQuery {
   glm::dvec3 o, d, inv;
 };
@@ -677,10 +689,13 @@ void generateLidarScans(const SyntheticScene& scene, const LidarConfig& config,
             if (config.rangeNoiseStdDev > 0.0)
               range += config.rangeNoiseStdDev * gaussianFor(config.seed, uint64_t(s), uint64_t(c), uint64_t(r));
             ray.sample = pose.position + dir * std::max(range, 1e-3);
+            ray.intensity = returnIntensity(config.seed, pose.position + dir * *hit, *hit,
+                                            gaussianFor(config.seed ^ 0x1D, uint64_t(s), uint64_t(c), uint64_t(r)));
             scan.noReturn[i] = 0;
             ++count;
           } else {
             ray.sample = pose.position + dir * config.maxRange;
+            ray.intensity = 0.0f;
             scan.noReturn[i] = 1;
           }
         }
@@ -728,7 +743,8 @@ std::string plyHeader(const std::string& comment, uint64_t count) {
   const std::string digits = std::to_string(count);
   return "ply\nformat binary_little_endian 1.0\ncomment " + comment + std::string(kCountDigits - digits.size(), ' ') +
          "\nelement vertex " + digits +
-         "\nproperty double x\nproperty double y\nproperty double z\nproperty double time\nend_header\n";
+         "\nproperty double x\nproperty double y\nproperty double z\nproperty double time\nproperty float intensity\n"
+         "end_header\n";
 }
 
 void appendDouble(std::string& out, double value) {
@@ -737,6 +753,14 @@ void appendDouble(std::string& out, double value) {
   char bytes[8];
   std::memcpy(bytes, &bits, 8);
   out.append(bytes, 8);
+}
+
+void appendFloat(std::string& out, float value) {
+  uint32_t bits = std::bit_cast<uint32_t>(value);
+  if constexpr (std::endian::native == std::endian::big) bits = __builtin_bswap32(bits);
+  char bytes[4];
+  std::memcpy(bytes, &bits, 4);
+  out.append(bytes, 4);
 }
 
 std::string trajectoryText(const std::vector<TrajectorySample>& samples) {
@@ -778,6 +802,7 @@ void LidarPlyWriter::write(const Ray& ray) {
   appendDouble(buffer_, ray.sample.y);
   appendDouble(buffer_, ray.sample.z);
   appendDouble(buffer_, ray.time);
+  appendFloat(buffer_, ray.intensity);
   ++points_;
   if (buffer_.size() >= (size_t(1) << 20)) flush();
 }

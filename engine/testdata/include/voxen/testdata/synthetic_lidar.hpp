@@ -173,7 +173,7 @@ void generateLidarScans(const SyntheticScene& scene, const LidarConfig& config,
 std::vector<Ray> generateLidarRays(const SyntheticScene& scene, const LidarConfig& config,
                                    std::vector<uint8_t>* noReturn = nullptr);
 
-// Binary little-endian PLY with properties double x, y, z, time; the vertex count is exact
+// Binary little-endian PLY with properties double x, y, z, time and float intensity; the vertex count is exact
 // (a comment line's padding absorbs the count's digits when the writer closes). Streams.
 class LidarPlyWriter {
  public:
