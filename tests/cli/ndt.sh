@@ -40,6 +40,22 @@ for mode in om tm; do
   grep -q "ndt_covariance" info-$mode.log || fail "info does not show the NDT layers: $(cat info-$mode.log)"
 done
 grep -q "ndt_intensity" info-tm.log || fail "info does not show NDT-TM's intensity layer"
+grep -q "NDT-TM layers" info-tm.log || fail "info does not name the NDT mode: $(cat info-tm.log)"
+"$voxen" info om.vxm --verify --json > info-om.json
+grep -q '"ndt":"om"' info-om.json || fail "info --json: ndt mode: $(cat info-om.json)"
+[ "$(json_number with_3_or_more_samples info-om.json)" -gt 100 ] || fail "info --verify: too few Gaussians: $(cat info-om.json)"
+# The Gaussians as ellipsoids; a map without them is refused, naming the file and the flag that makes them.
+"$voxen" export om.vxm --ellipsoids-ply ellipsoids.ply --sigma 2 > export.log
+head -c 2000 ellipsoids.ply | grep -aq "element face" || fail "--ellipsoids-ply: no faces: $(cat export.log)"
+grep -q "NDT ellipsoids" export.log || fail "--ellipsoids-ply: no summary: $(cat export.log)"
+"$voxen" map --cloud run.ply --trajectory run.txt --output plain.vxm --quiet
+if "$voxen" export plain.vxm --ellipsoids-ply plain-e.ply 2> plain.err; then fail "--ellipsoids-ply accepted a plain map"; fi
+grep -q "plain.vxm" plain.err && grep -q -- "--ndt om" plain.err || fail "--ellipsoids-ply on a plain map: unclear error: $(cat plain.err)"
+[ ! -e plain-e.ply ] || fail "a refused export wrote its output"
+if "$voxen" export om.vxm --occupied-ply x.ply --sigma 3 2> sigma.err; then fail "--sigma without --ellipsoids-ply was accepted"; fi
+# NDT maps render their occupied voxels.
+"$voxen" render om.vxm --output om.png > render.log 2>&1 || fail "render of an NDT map failed: $(cat render.log)"
+[ -s om.png ] || fail "render wrote no picture"
 # The CPU reference runs NDT ray after ray too; the GPU refuses that order, naming the flags.
 "$voxen" map --cloud run.ply --trajectory run.txt --output seq.vxm --json --quiet --ndt om --cpu --update-order sequential > seq.json
 grep -q '"update_order":"sequential"' seq.json || fail "--cpu --update-order sequential --ndt om: $(cat seq.json)"

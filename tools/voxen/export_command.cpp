@@ -1,6 +1,7 @@
 // `voxen export MAP.vxm --occupied-ply OUT.ply [--with-value] [--double]
 //                       --slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]
-//                       --octomap OUT.bt`
+//                       --octomap OUT.bt
+//                       --ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]`
 // Any of the outputs may be combined in one run; the map is loaded once.
 #include <climits>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "voxen/io/map_export.hpp"
+#include "voxen/io/ndt_ellipsoids.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
 #include "voxen/host/error.hpp"
@@ -22,24 +24,33 @@ namespace {
 
 constexpr const char* kExportUsage =
     "export MAP.vxm [--occupied-ply OUT.ply [--with-value] [--double]] "
-    "[--slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]] [--octomap OUT.bt]";
+    "[--slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]] [--octomap OUT.bt] "
+    "[--ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]]";
 
 struct ExportArgs {
-  std::string mapPath, plyPath, pngPath, octomapPath;
+  std::string mapPath, plyPath, pngPath, octomapPath, ellipsoidsPath;
   PlyOptions ply;
+  EllipsoidOptions ellipsoids;
+  bool ellipsoidOptionsGiven = false;
   std::optional<double> zMetres;
   std::optional<int32_t> zVoxel;
   uint32_t scale = 1;
 };
 
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
-  if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty())
-    throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png or --octomap (usage: ") + kExportUsage + ")");
+  if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty())
+    throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png, --octomap or --ellipsoids-ply (usage: ") +
+                     kExportUsage + ")");
+  if (args.ellipsoidsPath.empty() && args.ellipsoidOptionsGiven) throw UsageError("--min-samples and --sigma go with --ellipsoids-ply");
   if (!args.pngPath.empty() && args.zMetres.has_value() == args.zVoxel.has_value())
     throw UsageError("--slice-png needs exactly one of --z METRES or --z-voxel K");
   if (args.pngPath.empty() && (args.zMetres || args.zVoxel || args.scale != 1)) throw UsageError("--z, --z-voxel and --scale go with --slice-png");
-  if (args.plyPath.empty() && (args.ply.withValue || args.ply.doublePrecision)) throw UsageError("--with-value and --double go with --occupied-ply");
-  checkOutputs({{"--occupied-ply", args.plyPath}, {"--slice-png", args.pngPath}, {"--octomap", args.octomapPath}},
+  if (args.plyPath.empty() && args.ellipsoidsPath.empty() && (args.ply.withValue || args.ply.doublePrecision))
+    throw UsageError("--with-value and --double go with --occupied-ply (--double also with --ellipsoids-ply)");
+  checkOutputs({{"--occupied-ply", args.plyPath},
+                {"--slice-png", args.pngPath},
+                {"--octomap", args.octomapPath},
+                {"--ellipsoids-ply", args.ellipsoidsPath}},
                {{"the map", args.mapPath}});
   const OccupancyMap map = loadMap(args.mapPath, budgetedLoad(options));
   if (!args.pngPath.empty() && args.zMetres) {
@@ -58,6 +69,19 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
     std::printf("wrote %s: %ux%u pixels, layer z=%d (%g..%g m), voxels x %d..%d, y %d..%d; %llu occupied, %llu free\n",
                 args.pngPath.c_str(), slice.width, slice.height, z, z * res, (z + 1) * res, slice.minX, slice.maxX, slice.minY,
                 slice.maxY, (unsigned long long)slice.occupied, (unsigned long long)slice.free);
+  }
+  if (!args.ellipsoidsPath.empty()) {
+    EllipsoidOptions ellipsoids = args.ellipsoids;
+    ellipsoids.doublePrecision = args.ply.doublePrecision;
+    uint64_t count = 0;
+    try {
+      count = exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids);
+    } catch (const Error& e) {
+      throw Error(args.mapPath + ": --ellipsoids-ply: " + e.what());
+    }
+    std::printf("wrote %s: %llu NDT ellipsoids (%.3g sigma, voxels with at least %u samples; 42 vertices and 80 "
+                "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)\n",
+                args.ellipsoidsPath.c_str(), (unsigned long long)count, ellipsoids.sigma, ellipsoids.minSamples);
   }
   if (!args.octomapPath.empty()) {
     exportOctomap(map, args.octomapPath);
@@ -80,12 +104,27 @@ CommandRun setupExport(CLI::App& command) {
       ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
   command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
+  command
+      .add_option("--ellipsoids-ply", args->ellipsoidsPath,
+                  "write each NDT voxel's Gaussian as an ellipsoid mesh (maps made with voxen map --ndt), coloured by "
+                  "occupancy: blue free, white 0.5, red occupied")
+      ->type_name("OUT.ply");
+  command.add_option_function<uint32_t>(
+             "--min-samples", [args](const uint32_t& n) { args->ellipsoids.minSamples = n, args->ellipsoidOptionsGiven = true; },
+             "ellipsoids: voxels with fewer samples are left out (default 3)")
+      ->type_name("N")
+      ->check(integerIn(1, 1 << 30));
+  command.add_option_function<double>(
+             "--sigma", [args](const double& k) { args->ellipsoids.sigma = k, args->ellipsoidOptionsGiven = true; },
+             "ellipsoids: the surface drawn, in standard deviations (default 2)")
+      ->type_name("K")
+      ->check(numberIn(0.0, 100.0, "", LowEnd::Open));
   return [args](const CommonOptions& options) { return exportMap(options, *args); };
 }
 
 }  // namespace
 
-static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG or an OctoMap tree",
+static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree or NDT ellipsoids",
                                         &setupExport};
 
 }  // namespace voxen::cli

@@ -7,6 +7,7 @@
 
 #include "cli_options.hpp"
 #include "json_output.hpp"
+#include "voxen/occupancy/ndt.hpp"
 #include "voxen/map/layer.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/host/memory_stats.hpp"
@@ -49,11 +50,14 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   // --verify: decompress and check every region, count the voxels.
   OccupancyMap::Counts counts;
   double loadMs = 0.0;
+  const NdtMode ndt = ndtModeOf(info.layout);
+  NdtSummary gaussians;
   if (verify) {
     const auto start = std::chrono::steady_clock::now();
     const OccupancyMap map = loadMap(path, budgetedLoad(options));
     loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     counts = map.counts();
+    gaussians = ndtSummary(map);
   }
 
   if (options.json) {
@@ -71,6 +75,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
                     {"layers", info.layers},
                     {"layer_names", layerNames(info.layers)},
                     {"layer_table", layerTableJson(info.layout)},
+                    {"ndt", ndtModeName(ndt)},
                     {"time_origin", info.timeOrigin},
                     {"regions", info.regions.size()}};
     if (any) {
@@ -85,6 +90,11 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
       summary["load_ms"] = rounded(loadMs, 3);
       summary["occupied"] = counts.occupied;
       summary["free"] = counts.free;
+      if (ndt != NdtMode::Off)
+        summary["ndt_gaussians"] = {{"voxels", gaussians.gaussians},
+                                    {"with_3_or_more_samples", gaussians.aboveThreshold},
+                                    {"median_extent_m", rounded(gaussians.medianExtent, 6)},
+                                    {"p95_extent_m", rounded(gaussians.p95Extent, 6)}};
     }
     printJson(summary);
     return 0;
@@ -102,6 +112,9 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   std::printf("layers:                  %s (mask 0x%x, %llu bytes per voxel)\n", layerNames(info.layers).c_str(), info.layers,
               (unsigned long long)info.layout.bytesPerVoxel());
   printLayerTable(info.layout);
+  if (ndt != NdtMode::Off)
+    std::printf("ndt:                     NDT-%s layers (a Gaussian per voxel: voxel_mean and ndt_covariance%s)\n",
+                ndt == NdtMode::Tm ? "TM" : "OM", ndt == NdtMode::Tm ? ", plus hit_miss and ndt_intensity" : "");
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %zu\n", info.regions.size());
   if (any) {
@@ -123,6 +136,11 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     std::printf("voxels:                  %llu occupied, %llu free, %llu unobserved\n", (unsigned long long)counts.occupied,
                 (unsigned long long)counts.free,
                 (unsigned long long)(info.regions.size() * voxelsPerRegion - counts.occupied - counts.free));
+    if (ndt != NdtMode::Off)
+      std::printf("gaussians:               %llu voxels, %llu with 3 or more samples; 1-sigma extent (largest axis) "
+                  "median %.3g m, 95th percentile %.3g m\n",
+                  (unsigned long long)gaussians.gaussians, (unsigned long long)gaussians.aboveThreshold,
+                  gaussians.medianExtent, gaussians.p95Extent);
   } else {
     std::printf("verified:                no: only the header and block headers were read (--verify decompresses every\n"
                 "                         region and checks its checksum and contents)\n");

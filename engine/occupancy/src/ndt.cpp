@@ -1,9 +1,15 @@
 #include "voxen/occupancy/ndt.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include <glm/mat3x3.hpp>
+#include <glm/geometric.hpp>
 
 #include "voxen/gpu/occupancy/ndt_shared.h"
 #include "voxen/host/error.hpp"
+#include "voxen/map/map.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
 
 namespace voxen {
@@ -69,6 +75,56 @@ NdtMode ndtModeOf(const MapLayout& layout) {
   registerNdtLayers();
   if (!layout.has(ndtCovarianceLayer()) || !layout.has(kVoxelMeanLayer)) return NdtMode::Off;
   return layout.has(ndtIntensityLayer()) && layout.has(kHitMissLayer) ? NdtMode::Tm : NdtMode::Om;
+}
+
+namespace {
+
+// sqrt of the largest eigenvalue of P = S S^T: the largest singular value of S, by power
+// iteration on P (symmetric positive semi-definite; 30 steps are plenty for a summary).
+double largestDeviation(const gpu::NdtCovariance& c) {
+  glm::dmat3 s(0.0);  // glm: [column][row]
+  s[0][0] = c.s00, s[0][1] = c.s10, s[1][1] = c.s11, s[0][2] = c.s20, s[1][2] = c.s21, s[2][2] = c.s22;
+  const glm::dmat3 p = s * glm::transpose(s);
+  glm::dvec3 v(1.0, 0.7, 0.4);
+  double lambda = 0.0;
+  for (int i = 0; i < 30; ++i) {
+    const glm::dvec3 w = p * v;
+    const double norm = glm::length(w);
+    if (!(norm > 0.0)) return 0.0;
+    lambda = glm::dot(v, w) / glm::dot(v, v);
+    v = w / norm;
+  }
+  return std::sqrt(std::max(lambda, 0.0));
+}
+
+}  // namespace
+
+NdtSummary ndtSummary(const OccupancyMap& map, uint32_t sampleThreshold) {
+  NdtSummary summary;
+  if (ndtModeOf(map.layout()) == NdtMode::Off) return summary;
+  const LayerId covariance = ndtCovarianceLayer();
+  std::vector<double> extents;
+  for (const auto& [key, region] : map.regions()) {
+    const auto mean = region.mean();
+    const auto cov = region.values<gpu::NdtCovariance>(covariance);
+    for (size_t i = 0; i < mean.size(); ++i) {
+      if (mean[i].count == 0 || !(cov[i].s00 > 0.0f)) continue;
+      ++summary.gaussians;
+      if (mean[i].count < sampleThreshold) continue;
+      ++summary.aboveThreshold;
+      extents.push_back(largestDeviation(cov[i]));
+    }
+  }
+  if (!extents.empty()) {
+    auto at = [&](double q) {
+      const size_t k = std::min(extents.size() - 1, size_t(q * double(extents.size() - 1) + 0.5));
+      std::nth_element(extents.begin(), extents.begin() + ptrdiff_t(k), extents.end());
+      return extents[k];
+    };
+    summary.medianExtent = at(0.5);
+    summary.p95Extent = at(0.95);
+  }
+  return summary;
 }
 
 gpu::NdtParams ndtParams(const NdtModel& model, const OccupancyModel& occupancy) {

@@ -52,4 +52,16 @@ MapLayout ndtLayout(NdtMode mode, MapLayout base = MapLayout());
 // covariance layer).
 NdtMode ndtModeOf(const MapLayout& layout);
 
+class OccupancyMap;
+
+// What a map's Gaussians look like (voxen info): voxels with one, those with at least
+// `sampleThreshold` samples (whose Gaussian shapes free space), and the spread of their
+// 1-sigma extent (the square root of the covariance's largest eigenvalue), in metres.
+struct NdtSummary {
+  uint64_t gaussians = 0;
+  uint64_t aboveThreshold = 0;
+  double medianExtent = 0.0, p95Extent = 0.0;
+};
+NdtSummary ndtSummary(const OccupancyMap& map, uint32_t sampleThreshold = NdtModel().sampleThreshold);
+
 }  // namespace voxen
