@@ -48,7 +48,7 @@ grep -q '"ndt":"om"' info-om.json || fail "info --json: ndt mode: $(cat info-om.
 "$voxen" export om.vxm --ellipsoids-ply ellipsoids.ply --sigma 2 > export.log
 head -c 2000 ellipsoids.ply | grep -aq "element face" || fail "--ellipsoids-ply: no faces: $(cat export.log)"
 grep -q "NDT ellipsoids" export.log || fail "--ellipsoids-ply: no summary: $(cat export.log)"
-"$voxen" map --cloud run.ply --trajectory run.txt --output plain.vxm --quiet
+"$voxen" map --cloud run.ply --trajectory run.txt --output plain.vxm --quiet > plain.log
 if "$voxen" export plain.vxm --ellipsoids-ply plain-e.ply 2> plain.err; then fail "--ellipsoids-ply accepted a plain map"; fi
 grep -q "plain.vxm" plain.err && grep -q -- "--ndt om" plain.err || fail "--ellipsoids-ply on a plain map: unclear error: $(cat plain.err)"
 [ ! -e plain-e.ply ] || fail "a refused export wrote its output"
