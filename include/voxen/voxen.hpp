@@ -7,6 +7,7 @@
 //              map files
 //   io         sensor input (PLY clouds, trajectories, ray sources), OctoMap files, exports
 //   occupancy  occupancy integration on the GPU and its CPU reference, plain and NDT-OM/TM
+//   clearance  each voxel's distance to the nearest obstacle within a range (a map layer)
 //   painter    the voxel painter (brush, marching cubes, software rasterizer) and map
 //              rendering
 //   primitives GPU building blocks: stable radix sorts, an exclusive scan, stream compaction
@@ -39,6 +40,7 @@
 #include "voxen/io/ray_source.hpp"
 #include "voxen/io/trajectory.hpp"
 
+#include "voxen/clearance/clearance.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/occupancy/integration_options.hpp"

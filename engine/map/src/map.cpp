@@ -54,19 +54,31 @@ VoxelCoord OccupancyMap::voxelOf(const RegionKey& region, uint32_t index) const 
   return {region.x * n + int32_t(index % n), region.y * n + int32_t(index / n % n), region.z * n + int32_t(index / (n * n))};
 }
 
+namespace {
+
+// A layer's array for one region, every voxel at the type's initial value.
+void initialiseLayer(Region& r, LayerId id, size_t count) {
+  const LayerType& type = layerType(id);
+  std::vector<std::byte>& array = r.layers[id];
+  array.assign(count * type.bytesPerVoxel, std::byte{0});
+  const bool zeros = std::all_of(type.initialValue.begin(), type.initialValue.end(), [](std::byte b) { return b == std::byte{0}; });
+  if (!zeros)
+    for (size_t v = 0; v < count; ++v) std::memcpy(array.data() + v * type.bytesPerVoxel, type.initialValue.data(), type.bytesPerVoxel);
+}
+
+}  // namespace
+
 Region OccupancyMap::makeRegion(const RegionKey& key) const {
   Region r;
   r.key = key;
-  const size_t count = voxelsPerRegion();
-  for (LayerId id : layout_.ids()) {
-    const LayerType& type = layerType(id);
-    std::vector<std::byte>& array = r.layers[id];
-    array.resize(count * type.bytesPerVoxel);
-    const bool zeros = std::all_of(type.initialValue.begin(), type.initialValue.end(), [](std::byte b) { return b == std::byte{0}; });
-    if (!zeros)
-      for (size_t v = 0; v < count; ++v) std::memcpy(array.data() + v * type.bytesPerVoxel, type.initialValue.data(), type.bytesPerVoxel);
-  }
+  for (LayerId id : layout_.ids()) initialiseLayer(r, id, voxelsPerRegion());
   return r;
+}
+
+void OccupancyMap::addLayer(LayerId id) {
+  if (layout_.has(id)) return;
+  layout_.add(id);
+  for (auto& [key, region] : regions_) initialiseLayer(region, id, voxelsPerRegion());
 }
 
 uint64_t OccupancyMap::bytesPerRegion() const {

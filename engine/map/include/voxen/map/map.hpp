@@ -161,6 +161,10 @@ class OccupancyMap {
   Region* findRegion(const RegionKey& key);
   const std::unordered_map<RegionKey, Region, RegionKeyHash>& regions() const { return regions_; }
   Region makeRegion(const RegionKey& key) const;
+  // Adds a layer to the layout (no effect when present); every existing region gets its
+  // array at the layer's initial value. (A loaded map gaining a computed layer, such as
+  // clearance.)
+  void addLayer(LayerId id);
 
   float value(const VoxelCoord& voxel) const;  // kUnobserved when its region is missing
   VoxelClass classify(float value) const;

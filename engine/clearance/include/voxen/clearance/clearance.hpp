@@ -1,0 +1,63 @@
+#pragma once
+// Clearance: for every voxel of a map's regions, the Euclidean distance in metres from its
+// centre to the nearest obstacle voxel's centre within a search range; 0 for an obstacle,
+// kNoObstacleInRange (-1) when there is none within the range. An obstacle is an occupied
+// voxel, and an unobserved one unless unknown space is declared free (a careful planner's
+// default). Optional per-axis scaling weighs each axis' offsets (for example a small z scale
+// nearly ignores height differences). The result is the map layer `clearance` (one float
+// per voxel), saved and loaded like any other.
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "voxen/gpu/clearance/clearance_shared.h"
+#include "voxen/map/map.hpp"
+
+namespace voxen {
+
+inline constexpr float kNoObstacleInRange = gpu::kNoObstacleInRange;
+
+enum class ClearanceTechnique { Exact };
+const char* clearanceTechniqueName(ClearanceTechnique technique);
+
+struct ClearanceOptions {
+  double range = 5.0;                 // metres
+  ClearanceTechnique technique = ClearanceTechnique::Exact;
+  bool unknownFree = false;           // unobserved voxels are free instead of obstacles
+  glm::dvec3 axisScale{1.0, 1.0, 1.0};  // each axis' offsets are multiplied by this, in (0, 100]
+  // Throws Error naming the field when a value cannot work for `model` (a range whose
+  // padding passes the block limit names that limit).
+  void validate(const OccupancyModel& model) const;
+  // Padding per axis, in voxels: ceil(range / (resolution * scale)).
+  glm::ivec3 padding(const OccupancyModel& model) const;
+};
+
+// The layer, registered on first use (call before loading a map that has it).
+LayerId clearanceLayer();
+
+// Whether a voxel value is an obstacle under `options`.
+inline bool isObstacle(const OccupancyMap& map, float value, const ClearanceOptions& options) {
+  if (!isObserved(value)) return !options.unknownFree;
+  return value >= map.model().thresholdValue();
+}
+
+// The regions within the range of `key` (their keys, the map's or not): what a region's
+// clearance depends on.
+std::vector<RegionKey> regionsWithinRange(const RegionKey& key, const OccupancyModel& model, const ClearanceOptions& options);
+
+struct ClearanceStats {
+  uint64_t regions = 0;  // regions computed
+  double seconds = 0.0;  // wall time of the computation
+};
+
+// The CPU reference: an exact separable squared-distance transform (Felzenszwalb and
+// Huttenlocher's lower envelope of parabolas, one axis after another) over each target
+// region's block padded by the range. Adds the clearance layer to the map when missing.
+// `targets` empty: every region of the map.
+ClearanceStats computeClearanceCpu(OccupancyMap& map, const ClearanceOptions& options,
+                                   std::span<const RegionKey> targets = {});
+
+}  // namespace voxen
