@@ -5,13 +5,13 @@
 
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
+#include "../map/region_table.glsl"
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "gpu_ray.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { GpuRay v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray { uvec2 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer TableArray { ivec4 v[]; };
 
 // The push constants (OccupancyPush, occupancy_shared.h): buffer addresses as uint64_t,
 // cast to their buffer_reference types where they are used.
@@ -119,35 +119,8 @@ void loadRayForWalk(uint r) {
 // Segment i of the dispatch: (ray, segment index), one 64-bit load.
 uvec2 loadSegment(uint i) { return unpackUint2x32(Uint64Array(pc.p.segments).v[i]); }
 
-uint hashRegion(ivec3 key) {
-  uint h = uint(key.x) * 0x9E3779B1u;
-  h ^= uint(key.y) * 0x85EBCA77u + (h << 6) + (h >> 2);
-  h ^= uint(key.z) * 0xC2B2AE3Du + (h << 6) + (h >> 2);
-  return h ^ (h >> 15);
-}
-
-int floorDivide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
-// The region of a voxel. Power-of-two region sizes (the default 32) take an arithmetic
-// shift, which rounds towards -inf as floor division must; integer division runs lane by
-// lane on SIMD drivers such as lavapipe.
-ivec3 regionOfVoxel(ivec3 v, int n) {
-  if ((n & (n - 1)) == 0) return v >> findLSB(n);
-  return ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n));
-}
-
 // Slot of a region, or -1 when it is not resident.
-int lookupSlot(ivec3 key) {
-  TableArray table = TableArray(pc.p.regionTable);
-  uint i = hashRegion(key) & pc.p.tableMask;
-  for (uint probe = 0u; probe <= pc.p.maxProbe; ++probe) {
-    ivec4 e = table.v[i];
-    if (e.w < 0) return -1;
-    if (e.xyz == key) return e.w;
-    i = (i + 1u) & pc.p.tableMask;
-  }
-  return -1;
-}
+int lookupSlot(ivec3 key) { return findRegionSlot(pc.p.regionTable, pc.p.tableMask, pc.p.maxProbe, key); }
 
 // Voxel index into the pools. The host lists, per ray, the slot of every region on its walk
 // in walk order; consecutive voxels are neighbours, so leaving the current region means

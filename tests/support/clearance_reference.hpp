@@ -17,29 +17,29 @@ inline std::vector<double> bruteForceClearance(const OccupancyMap& map, const Re
   const glm::ivec3 pad = options.padding(map.model());
   const double res = map.model().resolution;
   std::vector<double> out(size_t(n) * n * n);
-  // The obstacles of the padded block, once.
+  // The obstacles of the padded block, once, as a dense mask.
   const glm::ivec3 origin = glm::ivec3(key.x, key.y, key.z) * n - pad;
   const glm::ivec3 size = glm::ivec3(n) + 2 * pad;
-  std::vector<glm::ivec3> obstacles;
+  std::vector<uint8_t> obstacle(size_t(size.x) * size.y * size.z);
+  auto at = [&](int x, int y, int z) { return size_t(x) + size_t(size.x) * (size_t(y) + size_t(size.y) * size_t(z)); };
   for (int z = 0; z < size.z; ++z)
     for (int y = 0; y < size.y; ++y)
-      for (int x = 0; x < size.x; ++x) {
-        const VoxelCoord v{origin.x + x, origin.y + y, origin.z + z};
-        if (isObstacle(map, map.value(v), options)) obstacles.push_back({v.x, v.y, v.z});
-      }
+      for (int x = 0; x < size.x; ++x)
+        obstacle[at(x, y, z)] = isObstacle(map, map.value({origin.x + x, origin.y + y, origin.z + z}), options);
+  // Every voxel: every offset of the padding box.
+  double step[3];
+  for (int a = 0; a < 3; ++a) step[a] = res * options.axisScale[a];
   for (int z = 0; z < n; ++z)
     for (int y = 0; y < n; ++y)
       for (int x = 0; x < n; ++x) {
-        const glm::ivec3 v = glm::ivec3(key.x, key.y, key.z) * n + glm::ivec3(x, y, z);
         double best = INFINITY;
-        for (const glm::ivec3& o : obstacles) {
-          double d2 = 0.0;
-          for (int a = 0; a < 3; ++a) {
-            const double d = double(v[a] - o[a]) * res * options.axisScale[a];
-            d2 += d * d;
-          }
-          best = std::min(best, d2);
-        }
+        for (int dz = -pad.z; dz <= pad.z; ++dz)
+          for (int dy = -pad.y; dy <= pad.y; ++dy)
+            for (int dx = -pad.x; dx <= pad.x; ++dx) {
+              if (!obstacle[at(x + pad.x + dx, y + pad.y + dy, z + pad.z + dz)]) continue;
+              const double ex = dx * step[0], ey = dy * step[1], ez = dz * step[2];
+              best = std::min(best, ex * ex + ey * ey + ez * ez);
+            }
         const double d = std::sqrt(best);
         out[size_t(x + n * (y + n * z))] = d <= options.range ? d : double(kNoObstacleInRange);
       }
