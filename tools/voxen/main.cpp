@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "error_report.hpp"
 #include "voxen/map/output_file.hpp"
+#include "voxen/clearance/clearance.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen_apps/help_formatter.hpp"
 
@@ -61,8 +62,10 @@ std::string commandName(const CLI::App* command) {
 int main(int argc, char** argv) {
   // ^C or a kill during a save removes the save's temporary file; the target stays as it was.
   voxen::removeTemporaryFilesOnSignals();
-  // Map files with NDT layers load in every command (layers are registered at run time).
+  // Map files with NDT or clearance layers load in every command (layers are registered at
+  // run time).
   voxen::registerNdtLayers();
+  voxen::clearanceLayer();
   CLI::App app{"voxen: occupancy mapping and voxel painting with Vulkan compute", "voxen"};
   app.require_subcommand(1);
   app.formatter(std::make_shared<voxen::apps::HelpFormatter>());  // before the subcommands, which copy it

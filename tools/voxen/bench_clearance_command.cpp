@@ -1,0 +1,174 @@
+// `voxen bench clearance`: clearance of a map built from a generated lidar run (0.25 m, 32^3
+// regions by default), per technique and range (5, 7.75 and 15.5 m, OHM's table), on the
+// GPU beside the CPU reference in the same run: total time, time per region, and accuracy
+// against the CPU reference's exact distances (maximum and mean absolute error, the fraction
+// of voxels within one voxel of exact, and voxels whose "none within range" differs).
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "bench_stats.hpp"
+#include "commands.hpp"
+#include "json_output.hpp"
+#include "option_checks.hpp"
+#include "stopwatch.hpp"
+#include "text_format.hpp"
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/gpu_clearance.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+#include "voxen/occupancy/cpu_integrator.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+struct BenchClearanceArgs {
+  std::vector<double> ranges{5.0, 7.75, 15.5};
+  double resolution = 0.25;
+  int scans = 20;
+  int repeat = 3;
+};
+
+struct Accuracy {
+  double maxError = 0.0, meanError = 0.0, withinOneVoxel = 1.0;
+  uint64_t voxels = 0, noneMismatches = 0;
+};
+
+// Clearance of `map` against the exact layer of `exact` (both computed), over every voxel.
+Accuracy accuracyAgainst(const OccupancyMap& map, const OccupancyMap& exact) {
+  Accuracy a;
+  double sum = 0.0;
+  uint64_t within = 0, compared = 0;
+  const double res = map.model().resolution;
+  for (const auto& [key, region] : exact.regions()) {
+    const auto want = region.values<float>(clearanceLayer());
+    const auto have = map.findRegion(key)->values<float>(clearanceLayer());
+    for (size_t i = 0; i < want.size(); ++i) {
+      ++a.voxels;
+      if ((want[i] < 0) != (have[i] < 0)) {
+        ++a.noneMismatches;
+        continue;
+      }
+      if (want[i] < 0) continue;
+      const double err = std::abs(double(have[i]) - double(want[i]));
+      a.maxError = std::max(a.maxError, err);
+      sum += err;
+      within += err <= res * 1.000001;
+      ++compared;
+    }
+  }
+  a.meanError = compared ? sum / double(compared) : 0.0;
+  a.withinOneVoxel = compared ? double(within) / double(compared) : 1.0;
+  return a;
+}
+
+struct Row {
+  double range = 0;
+  std::string technique;
+  uint64_t regions = 0;
+  double gpuSeconds = 0, cpuSeconds = 0;
+  Accuracy accuracy;
+  std::string profile;
+};
+
+int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args) {
+  OccupancyModel model;
+  model.resolution = args.resolution;
+  OccupancyMap base(model);
+  {
+    LidarConfig lidar;
+    lidar.scans = args.scans;
+    std::vector<uint8_t> noReturn;
+    const std::vector<Ray> rays = generateLidarRays(SyntheticScene::generate(1), lidar, &noReturn);
+    CpuIntegrator integrator(base, {.order = UpdateOrder::TwoPhase});
+    integrator.integrate(rays);
+  }
+  Device device(options.device);
+  ShaderLibrary library(device, options.libraryOptions());
+  Scheduler scheduler(device, library);
+  std::vector<Row> rows;
+  for (double range : args.ranges) {
+    ClearanceOptions clearance;
+    clearance.range = range;
+    Row row;
+    row.range = range;
+    row.technique = clearanceTechniqueName(clearance.technique);
+    std::vector<double> gpuTimes, cpuTimes;
+    OccupancyMap exact = base;
+    OccupancyMap gpuMap = base;
+    for (int rep = 0; rep <= args.repeat; ++rep) {  // repetition 0 compiles the pipelines, untimed
+      gpuMap = base;
+      scheduler.resetProfile();
+      GpuClearance gpu(scheduler, gpuMap, clearance);
+      const ClearanceStats g = gpu.compute();
+      exact = base;
+      const ClearanceStats c = computeClearanceCpu(exact, clearance);
+      if (rep == 0) continue;
+      gpuTimes.push_back(g.seconds);
+      cpuTimes.push_back(c.seconds);
+      row.regions = g.regions;
+    }
+    row.gpuSeconds = median(gpuTimes);
+    row.cpuSeconds = median(cpuTimes);
+    row.accuracy = accuracyAgainst(gpuMap, exact);
+    std::ostringstream profile;
+    scheduler.profile().print(profile);
+    row.profile = profile.str();
+    rows.push_back(row);
+  }
+  auto perRegion = [](double s, uint64_t n) { return n ? s * 1e3 / double(n) : 0.0; };
+  if (options.json) {
+    Json out = {{"device", device.info().name}, {"resolution", args.resolution}, {"scans", args.scans},
+                {"regions", base.regions().size()}, {"rows", Json::array()}};
+    for (const Row& r : rows)
+      out["rows"].push_back({{"technique", r.technique},
+                             {"range", r.range},
+                             {"regions", r.regions},
+                             {"total_s", rounded(r.gpuSeconds, 4)},
+                             {"ms_per_region", rounded(perRegion(r.gpuSeconds, r.regions), 3)},
+                             {"cpu_ms_per_region", rounded(perRegion(r.cpuSeconds, r.regions), 3)},
+                             {"max_error_m", rounded(r.accuracy.maxError, 6)},
+                             {"mean_error_m", rounded(r.accuracy.meanError, 6)},
+                             {"within_one_voxel", rounded(r.accuracy.withinOneVoxel, 6)},
+                             {"none_mismatches", r.accuracy.noneMismatches}});
+    printJson(out);
+    return 0;
+  }
+  std::printf("voxen bench clearance on %s: a map of %zu regions of 32^3 at %g m from a generated lidar run (%d scans); "
+              "GPU medians of %d repetitions beside the CPU reference (exact transform)\n\n",
+              device.info().name.c_str(), base.regions().size(), args.resolution, args.scans, args.repeat);
+  std::printf("%-10s %-9s %8s %10s %12s %14s %12s %12s %10s %8s\n", "technique", "range m", "regions", "total s",
+              "ms/region", "CPU ms/region", "max err m", "mean err m", "<=1 voxel", "none!=");
+  for (const Row& r : rows)
+    std::printf("%-10s %-9g %8llu %10.3f %12.2f %14.2f %12.2g %12.2g %9.3f%% %8llu\n", r.technique.c_str(), r.range,
+                (unsigned long long)r.regions, r.gpuSeconds, perRegion(r.gpuSeconds, r.regions),
+                perRegion(r.cpuSeconds, r.regions), r.accuracy.maxError, r.accuracy.meanError,
+                r.accuracy.withinOneVoxel * 100.0, (unsigned long long)r.accuracy.noneMismatches);
+  for (const Row& r : rows) std::printf("\n%s at %g m, GPU passes (last repetition):\n%s", r.technique.c_str(), r.range, r.profile.c_str());
+  return 0;
+}
+
+CommandRun setupBenchClearance(CLI::App& command) {
+  auto args = std::make_shared<BenchClearanceArgs>();
+  command.add_option("--range", args->ranges, "search ranges in metres (default 5 7.75 15.5)")
+      ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open));
+  command.add_option("--resolution", args->resolution, "voxel edge in metres")
+      ->check(numberIn(0.01, 10.0, "metres"))
+      ->capture_default_str();
+  command.add_option("--scans", args->scans, "lidar scans the map is built from (64 x 1024 rays each)")
+      ->check(integerIn(1, 1000))
+      ->capture_default_str();
+  command.add_option("--repeat", args->repeat, "repetitions (medians are reported)")->check(integerIn(1, 100))->capture_default_str();
+  return [args](const CommonOptions& options) { return benchClearance(options, *args); };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"bench clearance", "clearance per technique and range, GPU beside the CPU reference, with accuracy",
+                                        &setupBenchClearance};
+
+}  // namespace voxen::cli

@@ -1,0 +1,122 @@
+// `voxen clearance MAP.vxm --range 5 [--technique exact] [--unknown-free] [--axis-scale X Y Z]
+//                  [--output OUT.vxm] [--cpu]`: each voxel's distance to the nearest obstacle
+// within the range, stored as the map's clearance layer (in MAP.vxm itself, replaced
+// atomically, unless --output names another file).
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "json_output.hpp"
+#include "option_checks.hpp"
+#include "output_checks.hpp"
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/gpu_clearance.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/map/output_file.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+struct ClearanceArgs {
+  std::string mapPath, output;
+  ClearanceOptions options;
+  std::vector<double> axisScale;
+  bool cpu = false;
+};
+
+int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
+  if (!args.axisScale.empty()) args.options.axisScale = {args.axisScale[0], args.axisScale[1], args.axisScale[2]};
+  const std::string output = args.output.empty() ? args.mapPath : args.output;
+  if (args.output.empty() || args.output == args.mapPath) checkOutputPath(output);
+  else checkOutputs({{"--output", args.output}}, {{"the map", args.mapPath}});
+  const auto start = std::chrono::steady_clock::now();
+  OccupancyMap map = loadMap(args.mapPath, budgetedLoad(common));
+  try {
+    args.options.validate(map.model());
+  } catch (const Error& e) {
+    throw UsageError(std::string("--range/--axis-scale: ") + e.what());
+  }
+  ClearanceStats stats;
+  std::string device = "CPU reference";
+  std::string profile;
+  if (args.cpu) {
+    stats = computeClearanceCpu(map, args.options);
+  } else {
+    Device gpu(common.device);
+    ShaderLibrary library(gpu, common.libraryOptions());
+    Scheduler scheduler(gpu, library);
+    device = gpu.info().name;
+    GpuClearance clearance(scheduler, map, args.options);
+    stats = clearance.compute();
+    if (common.profile) {
+      std::ostringstream text;
+      scheduler.profile().print(text);
+      profile = text.str();
+    }
+  }
+  saveMap(map, output);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double perRegion = stats.regions ? stats.seconds * 1e3 / double(stats.regions) : 0.0;
+  if (common.json) {
+    printJson({{"map", args.mapPath},
+               {"output", output},
+               {"technique", clearanceTechniqueName(args.options.technique)},
+               {"range", args.options.range},
+               {"unknown_free", args.options.unknownFree},
+               {"axis_scale", {args.options.axisScale.x, args.options.axisScale.y, args.options.axisScale.z}},
+               {"regions", stats.regions},
+               {"total_s", rounded(stats.seconds, 4)},
+               {"ms_per_region", rounded(perRegion, 3)},
+               {"wall_s", rounded(wall, 4)},
+               {"device", device}});
+    return 0;
+  }
+  std::printf("clearance of %s (%s technique, range %g m, unknown space %s, axis scale %g %g %g) on %s\n",
+              args.mapPath.c_str(), clearanceTechniqueName(args.options.technique), args.options.range,
+              args.options.unknownFree ? "free" : "an obstacle", args.options.axisScale.x, args.options.axisScale.y,
+              args.options.axisScale.z, device.c_str());
+  std::printf("regions %llu, %.3f s, %.2f ms per region (wall %.2f s with loading and saving) -> %s\n",
+              (unsigned long long)stats.regions, stats.seconds, perRegion, wall, output.c_str());
+  if (!profile.empty()) std::printf("\nGPU time per pass:\n%s", profile.c_str());
+  return 0;
+}
+
+CommandRun setupClearance(CLI::App& command) {
+  auto args = std::make_shared<ClearanceArgs>();
+  command.add_option("map", args->mapPath, "the map file")->type_name("MAP.vxm")->required();
+  command.add_option("--range", args->options.range, "search range: farther obstacles are not looked for")
+      ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open))
+      ->capture_default_str();
+  command
+      .add_option_function<std::string>(
+          "--technique", [args](const std::string&) { args->options.technique = ClearanceTechnique::Exact; },
+          "exact: a separable squared-distance transform over each region padded by the range (exact Euclidean "
+          "distances)")
+      ->check(CLI::IsMember({"exact"}))
+      ->default_str("exact");
+  command.add_flag("--unknown-free", args->options.unknownFree, "unobserved voxels are free (default: obstacles)");
+  command.add_option("--axis-scale", args->axisScale, "multiply each axis' offsets (e.g. 1 1 0.2 nearly ignores height)")
+      ->expected(3)
+      ->check(numberIn(0.0, 100.0, "", LowEnd::Open))
+      ->type_name("X Y Z");
+  command.add_option("--output", args->output, "write the map with its clearance here (default: replace MAP.vxm)")
+      ->type_name("OUT.vxm");
+  command.add_flag("--cpu", args->cpu, "compute with the CPU reference instead of the GPU");
+  return [args](const CommonOptions& options) { return clearanceOfMap(options, *args); };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"clearance", "each voxel's distance to the nearest obstacle within a range, as a map layer",
+                                        &setupClearance};
+
+}  // namespace voxen::cli
