@@ -36,7 +36,10 @@ struct ClearancePush {
   VOXEN_ADDRESS layers;       // the region cache's LayerTable
   VOXEN_ADDRESS regionTable;  // ivec4[]: (region x, y, z, slot), slot -1 = empty
   VOXEN_ADDRESS targets;      // ivec4[] per block: the target region's key and its slot
-  VOXEN_ADDRESS field;        // float[] per block voxel: squared distance (metres^2) so far
+  VOXEN_ADDRESS field;        // exact: float[] per block voxel, squared distance (metres^2) so far;
+                              // propagation: uint64 keys (the nearest obstacle so far), one buffer
+  VOXEN_ADDRESS other;        // propagation: the other ping-pong buffer of keys
+  VOXEN_ADDRESS lists;        // open list: counts, indirect arguments and the two lists
   uint tableMask;
   uint maxProbe;
   int regionSize;
@@ -51,10 +54,22 @@ struct ClearancePush {
   float rangeSquared;         // metres^2
   uint threshold;             // float bits of the occupancy threshold (log-odds)
   uint unknownFree;           // 1: unobserved voxels are free, 0: obstacles
-  uint axis;                  // the line pass's axis (0 x, 1 y, 2 z)
-  uint reserved;
+  uint axis;                  // exact: the line pass's axis (0 x, 1 y, 2 z)
+  uint iteration;             // open list: which list is read (iteration % 2)
 };
-VOXEN_SHARED_ASSERT(sizeof(ClearancePush) == 96)
+VOXEN_SHARED_ASSERT(sizeof(ClearancePush) == 112)
+
+// The propagation techniques keep, per voxel, the nearest obstacle found so far as a 64-bit
+// key: the float bits of its weighted squared distance (metres^2) above, its offset from the
+// voxel (10 bits per axis, +512) below, so that atomicMin keeps the nearer obstacle (and of
+// two equally near, the smaller packed offset). kNoKey: none found.
+VOXEN_CONST(uint64_t, kNoKey, 0xFFFFFFFFFFFFFFFFul)
+VOXEN_CONST(int, kOffsetBias, 512)
+
+// The open list's header (in uints, at ClearancePush::lists): per list (two, ping-pong) the
+// indirect dispatch (x, y, z) and the count, 4 uints each; then the two lists, `capacity`
+// entries each (a block voxel's index within the batch).
+VOXEN_CONST(uint, kOpenListHeaderWords, 8u)
 
 VOXEN_SHARED_END
 

@@ -91,9 +91,12 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
   ShaderLibrary library(device, options.libraryOptions());
   Scheduler scheduler(device, library);
   std::vector<Row> rows;
-  for (double range : args.ranges) {
+  for (double range : args.ranges)
+  for (ClearanceTechnique technique : {ClearanceTechnique::Roi, ClearanceTechnique::Neighbour, ClearanceTechnique::OpenList,
+                                       ClearanceTechnique::Exact}) {
     ClearanceOptions clearance;
     clearance.range = range;
+    clearance.technique = technique;
     Row row;
     row.range = range;
     row.technique = clearanceTechniqueName(clearance.technique);

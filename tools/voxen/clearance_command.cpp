@@ -1,4 +1,4 @@
-// `voxen clearance MAP.vxm --range 5 [--technique exact] [--unknown-free] [--axis-scale X Y Z]
+// `voxen clearance MAP.vxm --range 5 [--technique roi|neighbour|openlist|exact] [--unknown-free] [--axis-scale X Y Z]
 //                  [--output OUT.vxm] [--cpu]`: each voxel's distance to the nearest obstacle
 // within the range, stored as the map's clearance layer (in MAP.vxm itself, replaced
 // atomically, unless --output names another file).
@@ -98,11 +98,12 @@ CommandRun setupClearance(CLI::App& command) {
       ->capture_default_str();
   command
       .add_option_function<std::string>(
-          "--technique", [args](const std::string&) { args->options.technique = ClearanceTechnique::Exact; },
-          "exact: a separable squared-distance transform over each region padded by the range (exact Euclidean "
-          "distances)")
-      ->check(CLI::IsMember({"exact"}))
-      ->default_str("exact");
+          "--technique", [args](const std::string& name) { args->options.technique = clearanceTechniqueNamed(name); },
+          "roi: propagation inside each region, the padding's obstacles seeded onto its border (fast, approximate); "
+          "neighbour: propagation over the region padded by the range (approximate); openlist: a flood fill of a "
+          "work list until it empties (approximate); exact: a separable squared-distance transform (exact)")
+      ->check(CLI::IsMember({"roi", "neighbour", "openlist", "exact"}))
+      ->default_str("roi");
   command.add_flag("--unknown-free", args->options.unknownFree, "unobserved voxels are free (default: obstacles)");
   command.add_option("--axis-scale", args->axisScale, "multiply each axis' offsets (e.g. 1 1 0.2 nearly ignores height)")
       ->expected(3)

@@ -10,9 +10,19 @@ namespace voxen {
 
 const char* clearanceTechniqueName(ClearanceTechnique technique) {
   switch (technique) {
+    case ClearanceTechnique::Roi: return "roi";
+    case ClearanceTechnique::Neighbour: return "neighbour";
+    case ClearanceTechnique::OpenList: return "openlist";
     case ClearanceTechnique::Exact: return "exact";
   }
   return "?";
+}
+
+ClearanceTechnique clearanceTechniqueNamed(const std::string& name) {
+  for (ClearanceTechnique t : {ClearanceTechnique::Roi, ClearanceTechnique::Neighbour, ClearanceTechnique::OpenList,
+                               ClearanceTechnique::Exact})
+    if (name == clearanceTechniqueName(t)) return t;
+  throw Error("clearance: unknown technique '" + name + "' (roi, neighbour, openlist or exact)");
 }
 
 glm::ivec3 ClearanceOptions::padding(const OccupancyModel& model) const {

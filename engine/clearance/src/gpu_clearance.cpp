@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+
+#include <glm/geometric.hpp>
 #include <cstring>
 #include <set>
 
@@ -24,37 +27,68 @@ GpuClearance::GpuClearance(Scheduler& scheduler, OccupancyMap& map, ClearanceOpt
                 std::to_string(neighbourhood) + " a region and its neighbours within the range need: raise the cache size");
   const glm::ivec3 pad = options_.padding(map.model());
   const uint64_t n = uint64_t(map.regionSize());
-  const uint64_t blockBytes = 4 * (n + 2 * pad.x) * (n + 2 * pad.y) * (n + 2 * pad.z);
-  maxBlocks_ = uint32_t(std::max<uint64_t>(1, gpuOptions_.fieldBytes / blockBytes));
-  field_ = Buffer(scheduler.device(), "clearance field", blockBytes * maxBlocks_);
+  const uint64_t blockVoxels = (n + 2 * pad.x) * (n + 2 * pad.y) * (n + 2 * pad.z);
+  // Bytes per block: the exact field (a float per block voxel); keys (8 bytes per grid voxel)
+  // twice for the ping-pong techniques, or keys, stamps and two lists for the open list.
+  uint64_t fieldPerBlock = 4 * blockVoxels, otherPerBlock = 0, listPerBlock = 0;
+  switch (options_.technique) {
+    case ClearanceTechnique::Exact: break;
+    case ClearanceTechnique::Neighbour: fieldPerBlock = otherPerBlock = 8 * blockVoxels; break;
+    case ClearanceTechnique::Roi: fieldPerBlock = otherPerBlock = 8 * n * n * n; break;
+    case ClearanceTechnique::OpenList:
+      fieldPerBlock = 8 * blockVoxels, otherPerBlock = 4 * blockVoxels, listPerBlock = 8 * blockVoxels;
+      break;
+  }
+  maxBlocks_ = uint32_t(std::max<uint64_t>(1, gpuOptions_.fieldBytes / (fieldPerBlock + otherPerBlock + listPerBlock)));
+  field_ = Buffer(scheduler.device(), "clearance field", fieldPerBlock * maxBlocks_);
+  if (otherPerBlock) other_ = Buffer(scheduler.device(), "clearance keys (ping-pong) or stamps", otherPerBlock * maxBlocks_);
+  if (listPerBlock)
+    lists_ = Buffer(scheduler.device(), "clearance open lists", gpu::kOpenListHeaderWords * 4 + listPerBlock * maxBlocks_);
   targets_ = Buffer(scheduler.device(), "clearance targets", uint64_t(maxBlocks_) * 16);
   ShaderLibrary& library = scheduler.library();
-  seedKernel_ = library.kernel("clearance/clearance_seed.comp");
-  envelopeKernel_ = library.kernel("clearance/clearance_envelope.comp");
+  if (options_.technique == ClearanceTechnique::Exact) {
+    seedKernel_ = library.kernel("clearance/clearance_seed.comp");
+    envelopeKernel_ = library.kernel("clearance/clearance_envelope.comp");
+  } else {
+    keySeedKernel_ = library.kernel("clearance/clearance_key_seed.comp");
+    propagateKernel_ = library.kernel("clearance/clearance_propagate.comp");
+    roiSeedKernel_ = library.kernel("clearance/clearance_roi_seed.comp");
+    openListKernel_ = library.kernel("clearance/clearance_open_list.comp");
+    listResetKernel_ = library.kernel("clearance/clearance_list_reset.comp");
+    keyOutputKernel_ = library.kernel("clearance/clearance_key_output.comp");
+    stepArgsKernel_ = library.kernel("clearance/clearance_step_args.comp");
+    steps_ = Buffer(scheduler.device(), "clearance step sizes", 16);
+  }
+}
+
+uint32_t GpuClearance::iterations() const {
+  // An obstacle within range is at most |dx| + |dy| + |dz| face steps away, and over the
+  // offsets with sum w_a d_a^2 <= range^2 that sum peaks at sqrt(pad_x^2 + pad_y^2 + pad_z^2)
+  // (Cauchy-Schwarz; pad_a = range / sqrt(w_a)).
+  const glm::dvec3 pad(options_.padding(map_.model()));
+  const uint32_t steps = uint32_t(std::ceil(std::sqrt(glm::dot(pad, pad))));
+  if (options_.technique == ClearanceTechnique::Roi)  // within the region: at most corner to corner
+    return std::min(steps, uint32_t(3 * (map_.regionSize() - 1)));
+  return options_.technique == ClearanceTechnique::OpenList ? steps + 4 : steps;
 }
 
 GpuClearance::~GpuClearance() = default;
 
-// One batch: the targets' slots uploaded, then the x, y and z passes over their blocks.
-void GpuClearance::recordBatch(const std::vector<RegionKey>& targets, const std::vector<RegionKey>& resident) {
-  cache_->makeResident(resident, ++batchStamp_);
-  std::vector<int32_t> entries;
-  for (const RegionKey& key : targets) entries.insert(entries.end(), {key.x, key.y, key.z, int32_t(cache_->slotOf(key))});
-  scheduler_.upload(targets_.range(0, entries.size() * 4), entries.data(), entries.size() * 4);
+gpu::ClearancePush GpuClearance::batchPush(uint32_t blocks) const {
   const OccupancyModel& model = map_.model();
   const glm::ivec3 pad = options_.padding(model);
-  const int n = model.regionSize;
   gpu::ClearancePush push{};
   push.layers = cache_->layerTableAddress();
   push.regionTable = cache_->tableAddress();
   push.targets = targets_.address();
   push.field = field_.address();
+  push.other = other_.size() ? other_.address() : 0;
   push.tableMask = cache_->tableMask();
   push.maxProbe = cache_->maxProbe();
-  push.regionSize = n;
+  push.regionSize = model.regionSize;
   push.clearanceLayer = clearanceLayer();
   push.padX = pad.x, push.padY = pad.y, push.padZ = pad.z;
-  push.blocks = uint32_t(targets.size());
+  push.blocks = blocks;
   float weights[3];
   for (int a = 0; a < 3; ++a) {
     const double step = model.resolution * options_.axisScale[a];
@@ -65,17 +99,88 @@ void GpuClearance::recordBatch(const std::vector<RegionKey>& targets, const std:
   const float threshold = model.thresholdValue();
   std::memcpy(&push.threshold, &threshold, 4);
   push.unknownFree = options_.unknownFree ? 1u : 0u;
-  std::vector<BufferUse> uses{reads(cache_->tableRange()), reads(cache_->layerTableRange()), reads(targets_.range()),
-                              readsWrites(field_.range())};
-  for (const BufferRange& pool : cache_->poolRanges()) uses.push_back(readsWrites(pool));
-  const uint64_t blocks = targets.size();
-  const uint64_t by = uint64_t(n + 2 * pad.y), bz = uint64_t(n + 2 * pad.z);
+  return push;
+}
+
+// The exact transform: x (with the obstacles), y and z passes.
+void GpuClearance::recordExact(gpu::ClearancePush push, const std::vector<BufferUse>& uses) {
+  const int n = map_.regionSize();
+  const uint64_t blocks = push.blocks;
+  const uint64_t by = uint64_t(n + 2 * push.padY), bz = uint64_t(n + 2 * push.padZ);
   push.axis = 0;
   scheduler_.dispatchThreads({"clearance x (obstacles)", seedKernel_.get(), {}, push, uses}, by * bz * blocks);
   push.axis = 1;
   scheduler_.dispatchThreads({"clearance y", envelopeKernel_.get(), {}, push, uses}, uint64_t(n) * bz * blocks);
   push.axis = 2;
   scheduler_.dispatchThreads({"clearance z (output)", envelopeKernel_.get(), {}, push, uses}, uint64_t(n) * n * blocks);
+}
+
+// The propagation techniques: keys seeded, then the technique's iterations, then the output.
+void GpuClearance::recordPropagation(gpu::ClearancePush push, const std::vector<BufferUse>& uses) {
+  const uint64_t n = uint64_t(map_.regionSize());
+  const uint64_t blocks = push.blocks;
+  const uint64_t blockVoxels = (n + 2 * push.padX) * (n + 2 * push.padY) * (n + 2 * push.padZ);
+  const bool roi = options_.technique == ClearanceTechnique::Roi;
+  const bool openList = options_.technique == ClearanceTechnique::OpenList;
+  push.axis = roi ? 1 : 0;  // the key grid: the region alone, or the padded block
+  const uint64_t gridVoxels = roi ? n * n * n : blockVoxels;
+  const char* name = clearanceTechniqueName(options_.technique);
+  if (openList) {
+    const uint32_t empty[gpu::kOpenListHeaderWords] = {0, 1, 1, 0, 0, 1, 1, 0};
+    scheduler_.upload(lists_.range(0, sizeof empty), empty, sizeof empty);
+    scheduler_.fill(other_.range(0, 4 * gridVoxels * blocks), 0);  // no voxel listed yet
+    push.lists = lists_.address();
+  }
+  scheduler_.dispatchThreads({std::string("clearance ") + name + " seed", keySeedKernel_.get(), {}, push, uses},
+                             gridVoxels * blocks);
+  push.lists = 0;
+  if (roi)  // one invocation per line along x of the block
+    scheduler_.dispatchThreads({"clearance roi border seed", roiSeedKernel_.get(), {}, push, uses},
+                               (n + 2 * push.padY) * (n + 2 * push.padZ) * blocks);
+  const uint32_t steps = iterations();
+  if (openList) {
+    push.lists = lists_.address();
+    for (uint32_t it = 0; it < steps; ++it) {
+      push.iteration = it;
+      scheduler_.dispatch({"clearance openlist reset", listResetKernel_.get(), {1, 1, 1}, push, uses});
+      scheduler_.dispatchIndirect({"clearance openlist", openListKernel_.get(), {}, push, uses},
+                                  lists_.range(uint64_t(it % 2) * 16, 12));
+    }
+  } else {
+    // Steps stop changing keys long before the bound where obstacles are dense: each step
+    // raises a flag when it changes one, and the next is sized from it on the GPU.
+    const uint32_t groups = uint32_t((gridVoxels * blocks + 63) / 64);
+    const uint32_t first[4] = {groups, 1, 1, 0};
+    scheduler_.upload(steps_.range(0, sizeof first), first, sizeof first);
+    push.lists = steps_.address();
+    gpu::ClearancePush argsPush = push;
+    argsPush.iteration = groups;
+    for (uint32_t it = 0; it < steps; ++it) {
+      scheduler_.dispatchIndirect({std::string("clearance ") + name + " step", propagateKernel_.get(), {}, push, uses},
+                                  steps_.range(0, 12));
+      scheduler_.dispatch({"clearance step size", stepArgsKernel_.get(), {1, 1, 1}, argsPush, uses});
+      std::swap(push.field, push.other);  // ping-pong: this step's output is the next one's input
+    }
+    push.lists = 0;
+  }
+  scheduler_.dispatchThreads({"clearance output", keyOutputKernel_.get(), {}, push, uses}, n * n * n * blocks);
+}
+
+// One batch: the targets' slots uploaded, then the technique's passes over their blocks.
+void GpuClearance::recordBatch(const std::vector<RegionKey>& targets, const std::vector<RegionKey>& resident) {
+  cache_->makeResident(resident, ++batchStamp_);
+  std::vector<int32_t> entries;
+  for (const RegionKey& key : targets) entries.insert(entries.end(), {key.x, key.y, key.z, int32_t(cache_->slotOf(key))});
+  scheduler_.upload(targets_.range(0, entries.size() * 4), entries.data(), entries.size() * 4);
+  std::vector<BufferUse> uses{reads(cache_->tableRange()), reads(cache_->layerTableRange()), reads(targets_.range()),
+                              readsWrites(field_.range())};
+  if (other_.size()) uses.push_back(readsWrites(other_.range()));
+  if (lists_.size()) uses.push_back(readsWrites(lists_.range()));
+  if (steps_.size()) uses.push_back(readsWrites(steps_.range()));
+  for (const BufferRange& pool : cache_->poolRanges()) uses.push_back(readsWrites(pool));
+  const gpu::ClearancePush push = batchPush(uint32_t(targets.size()));
+  if (options_.technique == ClearanceTechnique::Exact) recordExact(push, uses);
+  else recordPropagation(push, uses);
   scheduler_.submit();
 }
 

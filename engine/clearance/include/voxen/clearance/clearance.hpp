@@ -20,12 +20,28 @@ namespace voxen {
 
 inline constexpr float kNoObstacleInRange = gpu::kNoObstacleInRange;
 
-enum class ClearanceTechnique { Exact };
+// How the GPU computes it (the CPU reference is always exact):
+// - Roi (the default): propagation inside the region only; the padding's obstacles within
+//   range are seeded onto the nearest border voxel and its neighbours (atomics), then
+//   ping-pong iterations over the region.
+// - Neighbour: propagation over the region padded by the range, ping-pong, a fixed number
+//   of iterations (enough for any obstacle within range to arrive by face steps).
+// - OpenList: obstacles seed a work list; each iteration offers every listed voxel's
+//   nearest obstacle to its face neighbours and lists those that got closer, until the
+//   list is empty (sized on the GPU, dispatched indirectly; a hard cap of iterations).
+// - Exact: a separable squared-distance transform over the padded block: exact Euclidean
+//   distances, the GPU's reference.
+// The propagation techniques keep the nearest obstacle found so far per voxel and pass it
+// to face neighbours, which can miss the true nearest obstacle where two compete (the
+// error `voxen bench clearance` measures).
+enum class ClearanceTechnique { Roi, Neighbour, OpenList, Exact };
 const char* clearanceTechniqueName(ClearanceTechnique technique);
+// "roi", "neighbour", "openlist", "exact"; throws Error for another name.
+ClearanceTechnique clearanceTechniqueNamed(const std::string& name);
 
 struct ClearanceOptions {
   double range = 5.0;                 // metres
-  ClearanceTechnique technique = ClearanceTechnique::Exact;
+  ClearanceTechnique technique = ClearanceTechnique::Roi;
   bool unknownFree = false;           // unobserved voxels are free instead of obstacles
   glm::dvec3 axisScale{1.0, 1.0, 1.0};  // each axis' offsets are multiplied by this, in (0, 100]
   // Throws Error naming the field when a value cannot work for `model` (a range whose

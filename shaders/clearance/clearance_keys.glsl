@@ -1,0 +1,63 @@
+// The propagation techniques' shared parts: an obstacle's key (its weighted squared
+// distance and its offset, clearance_shared.h), a block voxel's obstacle from the region
+// cache, and a block voxel's index. Included after clearance_common.glsl.
+#ifndef VOXEN_CLEARANCE_KEYS_GLSL
+#define VOXEN_CLEARANCE_KEYS_GLSL
+
+uint packOffset(ivec3 d) {
+  return uint(d.x + kOffsetBias) | (uint(d.y + kOffsetBias) << 10) | (uint(d.z + kOffsetBias) << 20);
+}
+
+ivec3 unpackOffset(uint p) {
+  return ivec3(int(p & 1023u), int((p >> 10) & 1023u), int((p >> 20) & 1023u)) - ivec3(kOffsetBias);
+}
+
+// The weighted squared distance of an offset (metres^2), the same operations as the exact
+// transform's output uses for one obstacle.
+float offsetSquared(ivec3 d) {
+  precise float s = pc.p.weightX * float(d.x) * float(d.x) + pc.p.weightY * float(d.y) * float(d.y) +
+                    pc.p.weightZ * float(d.z) * float(d.z);
+  return s;
+}
+
+uint64_t keyOf(ivec3 d) { return (uint64_t(floatBitsToUint(offsetSquared(d))) << 32) | uint64_t(packOffset(d)); }
+
+// The obstacle this key names, relative to voxel `v` of the key, seen from voxel `u`.
+uint64_t keyFrom(uint64_t key, ivec3 v, ivec3 u) {
+  if (key == kNoKey) return kNoKey;
+  ivec3 d = unpackOffset(uint(key & 0xFFFFFFFFul)) + v - u;
+  if (any(greaterThan(abs(d), ivec3(kOffsetBias - 1)))) return kNoKey;
+  return offsetSquared(d) <= pc.p.rangeSquared ? keyOf(d) : kNoKey;
+}
+
+float clearanceOfKey(uint64_t key) {
+  return key == kNoKey ? kNoObstacleInRange : clearanceOf(uintBitsToFloat(uint(key >> 32)), pc.p.rangeSquared);
+}
+
+// Whether voxel v (map coordinates) is an obstacle: occupied, or unobserved unless unknown
+// space is free (a region the cache does not hold is unobserved).
+bool obstacleAt(ivec3 v) {
+  int n = pc.p.regionSize;
+  ivec3 key = regionOfVoxel(v, n);
+  int slot = findRegionSlot(pc.p.regionTable, pc.p.tableMask, pc.p.maxProbe, key);
+  if (slot < 0) return pc.p.unknownFree == 0u;
+  ivec3 local = v - key * n;
+  UintArray occupancy = UintArray(Uint64Array(pc.p.layers).v[kLayerIdOccupancy]);
+  float value = uintBitsToFloat(occupancy.v[uint(slot) * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z))]);
+  if (isinf(value)) return pc.p.unknownFree == 0u;
+  return value >= uintBitsToFloat(pc.p.threshold);
+}
+
+ivec3 padding() { return ivec3(pc.p.padX, pc.p.padY, pc.p.padZ); }
+
+// Block b's voxel c (block coordinates) in map coordinates.
+ivec3 mapVoxel(uint block, ivec3 c) {
+  ivec4 target = ivec4(Uvec4Array(pc.p.targets).v[block]);
+  return target.xyz * pc.p.regionSize - padding() + c;
+}
+
+ivec3 blockCoord(uint index, ivec3 size) {
+  return ivec3(int(index % uint(size.x)), int((index / uint(size.x)) % uint(size.y)), int(index / uint(size.x * size.y)));
+}
+
+#endif
