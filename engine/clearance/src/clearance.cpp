@@ -1,5 +1,6 @@
 #include "voxen/clearance/clearance.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -47,6 +48,43 @@ void ClearanceOptions::validate(const OccupancyModel& model) const {
                     range, pad[a], "xyz"[a], model.resolution, axisScale[a], limit, gpu::kMaxBlockEdge);
       fail(text);
     }
+}
+
+std::string ClearanceOptions::fingerprint() const {
+  char text[200];
+  std::snprintf(text, sizeof text, "range %.17g unknown %s scale %.17g %.17g %.17g", range, unknownFree ? "free" : "obstacle",
+                axisScale.x, axisScale.y, axisScale.z);
+  return text;
+}
+
+void prepareClearance(OccupancyMap& map, const ClearanceOptions& options) {
+  const LayerId layer = clearanceLayer();
+  map.addLayer(layer);
+  const std::string settings = options.fingerprint();
+  if (map.derivedSettings(layer) == settings) return;
+  for (const auto& [key, region] : map.regions()) map.findRegion(key)->derivedStamp[layer] = 0;
+  map.setDerivedSettings(layer, settings);
+}
+
+std::vector<RegionKey> clearanceDirtyRegions(const OccupancyMap& map, const ClearanceOptions& options) {
+  const LayerId layer = clearanceLayer();
+  const bool sameSettings = map.layout().has(layer) && map.derivedSettings(layer) == options.fingerprint();
+  std::vector<RegionKey> dirty;
+  for (const auto& [key, region] : map.regions()) {
+    const uint64_t computed = sameSettings ? region.derivedStamp[layer] : 0;
+    bool stale = computed == 0;
+    if (!stale)
+      for (const RegionKey& k : regionsWithinRange(key, map.model(), options)) {
+        const Region* neighbour = map.findRegion(k);
+        if (neighbour && neighbour->occupancyStamp > computed) {
+          stale = true;
+          break;
+        }
+      }
+    if (stale) dirty.push_back(key);
+  }
+  std::sort(dirty.begin(), dirty.end());
+  return dirty;
 }
 
 LayerId clearanceLayer() {

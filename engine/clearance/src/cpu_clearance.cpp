@@ -105,7 +105,7 @@ class Block {
 ClearanceStats computeClearanceCpu(OccupancyMap& map, const ClearanceOptions& options, std::span<const RegionKey> targets) {
   options.validate(map.model());
   const auto start = std::chrono::steady_clock::now();
-  map.addLayer(clearanceLayer());
+  prepareClearance(map, options);
   std::vector<RegionKey> keys(targets.begin(), targets.end());
   if (keys.empty())
     for (const auto& [key, region] : map.regions()) keys.push_back(key);
@@ -116,10 +116,19 @@ ClearanceStats computeClearanceCpu(OccupancyMap& map, const ClearanceOptions& op
     Region* region = map.findRegion(key);
     if (!region) continue;
     block.compute(key, *region);
+    map.markDerived(*region, clearanceLayer());
     ++stats.regions;
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
+}
+
+ClearanceStats updateClearanceCpu(OccupancyMap& map, const ClearanceOptions& options) {
+  options.validate(map.model());
+  prepareClearance(map, options);
+  const std::vector<RegionKey> dirty = clearanceDirtyRegions(map, options);
+  if (dirty.empty()) return {};
+  return computeClearanceCpu(map, options, dirty);
 }
 
 }  // namespace voxen

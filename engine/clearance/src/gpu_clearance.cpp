@@ -19,7 +19,7 @@ namespace voxen {
 GpuClearance::GpuClearance(Scheduler& scheduler, OccupancyMap& map, ClearanceOptions options, GpuClearanceOptions gpuOptions)
     : scheduler_(scheduler), map_(map), options_(options), gpuOptions_(gpuOptions) {
   options_.validate(map.model());
-  map_.addLayer(clearanceLayer());  // before the cache, which has a pool per layer
+  prepareClearance(map_, options_);  // the layer before the cache, which has a pool per layer
   cache_ = std::make_unique<RegionCache>(scheduler, map_, gpuOptions_.cacheBytes);
   const size_t neighbourhood = regionsWithinRange({0, 0, 0}, map.model(), options_).size();
   if (cache_->slotCount() < neighbourhood)
@@ -184,7 +184,15 @@ void GpuClearance::recordBatch(const std::vector<RegionKey>& targets, const std:
   scheduler_.submit();
 }
 
+ClearanceStats GpuClearance::update() {
+  prepareClearance(map_, options_);
+  const std::vector<RegionKey> dirty = clearanceDirtyRegions(map_, options_);
+  if (dirty.empty()) return {};
+  return compute(dirty);
+}
+
 ClearanceStats GpuClearance::compute(std::span<const RegionKey> requested) {
+  prepareClearance(map_, options_);
   const auto start = std::chrono::steady_clock::now();
   std::vector<RegionKey> targets;
   if (requested.empty()) {
@@ -219,7 +227,10 @@ ClearanceStats GpuClearance::compute(std::span<const RegionKey> requested) {
     resident.insert(needed.begin(), needed.end());
   }
   flush();
-  cache_->syncToMap();
+  // Back to the host map, and nothing kept resident: the map may change before the next call
+  // (more mapping), and the next call must read its occupancy anew.
+  cache_->syncAndRelease();
+  for (const RegionKey& key : targets) map_.markDerived(*map_.findRegion(key), clearanceLayer());
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }

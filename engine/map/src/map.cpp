@@ -103,7 +103,13 @@ Region& OccupancyMap::region(const RegionKey& key) {
                 std::to_string(bytesPerRegion()) + " bytes each, " + mebibytes(uint64_t(std::min(double(regionLimit_) * double(bytesPerRegion()), 1.8e19))) +
                 ") when creating region (" + std::to_string(key.x) + ", " + std::to_string(key.y) + ", " +
                 std::to_string(key.z) + ")" + (regionLimitHint_.empty() ? "" : ": " + regionLimitHint_));
-  return regions_.emplace(key, makeRegion(key)).first->second;
+  Region& created = regions_.emplace(key, makeRegion(key)).first->second;
+  markOccupancyChanged(created);  // a new region is a change for what is derived from its neighbours
+  return created;
+}
+
+void OccupancyMap::markOccupancyChanged(const RegionKey& key) {
+  if (Region* r = findRegion(key)) markOccupancyChanged(*r);
 }
 
 bool regionKeyInRange(const RegionKey& key, int32_t regionSize) {

@@ -190,4 +190,11 @@ void RegionCache::syncToMap() {
   completeEvictions(true);
 }
 
+void RegionCache::syncAndRelease() {
+  syncToMap();
+  for (Slot& slot : slots_) slot.used = false;
+  resident_.clear();
+  tableDirty_ = true;
+}
+
 }  // namespace voxen

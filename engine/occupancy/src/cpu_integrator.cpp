@@ -20,6 +20,7 @@ class VoxelAccess {
     if (!region_ || lx < 0 || ly < 0 || lz < 0 || lx >= n_ || ly >= n_ || lz >= n_) {
       const RegionKey key{floorDiv(v.x, n_), floorDiv(v.y, n_), floorDiv(v.z, n_)};
       region_ = &map_.region(key);
+      map_.markOccupancyChanged(*region_);  // every access here is for an update
       base_ = {key.x * n_, key.y * n_, key.z * n_};
       lx = v.x - base_.x, ly = v.y - base_.y, lz = v.z - base_.z;
     }

@@ -381,6 +381,8 @@ void GpuIntegrator::flush() {
   Batch& b = *batch_;
   if (b.rayCount == 0) return;
   cache_.makeResident(b.keys, ++batchStamp_);
+  // Every region of the batch gets updates: their occupancy changes (for derived layers).
+  for (const RegionKey& key : b.keys) map_.markOccupancyChanged(key);
   const uint32_t rayCount = b.rayCount;
   const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
   const BufferRange rays = rays_.end(rayCount * sizeof(GpuRay));

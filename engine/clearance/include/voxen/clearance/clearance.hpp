@@ -48,7 +48,9 @@ struct ClearanceOptions {
   // padding passes the block limit names that limit).
   void validate(const OccupancyModel& model) const;
   // Padding per axis, in voxels: ceil(range / (resolution * scale)).
-  glm::ivec3 padding(const OccupancyModel& model) const;
+  glm::ivec3 padding(const OccupancyModel& model) const;  // The settings the layer's values depend on (the technique changes only the error), as
+  // text: a map records it (OccupancyMap::derivedSettings) to know when all is stale.
+  std::string fingerprint() const;
 };
 
 // The layer, registered on first use (call before loading a map that has it).
@@ -64,6 +66,15 @@ inline bool isObstacle(const OccupancyMap& map, float value, const ClearanceOpti
 // clearance depends on.
 std::vector<RegionKey> regionsWithinRange(const RegionKey& key, const OccupancyModel& model, const ClearanceOptions& options);
 
+// Incremental updates. A region's clearance is out of date when it was never computed with
+// these settings, or when its occupancy or that of a region within the range changed since
+// (the map's dirty stamps; the integrators mark what they change). The computations below
+// record what they computed (OccupancyMap::markDerived).
+std::vector<RegionKey> clearanceDirtyRegions(const OccupancyMap& map, const ClearanceOptions& options);
+// Called by the computations before they start: the map's clearance layer, and when the
+// settings differ from those recorded, every region marked out of date.
+void prepareClearance(OccupancyMap& map, const ClearanceOptions& options);
+
 struct ClearanceStats {
   uint64_t regions = 0;  // regions computed
   double seconds = 0.0;  // wall time of the computation
@@ -75,5 +86,7 @@ struct ClearanceStats {
 // `targets` empty: every region of the map.
 ClearanceStats computeClearanceCpu(OccupancyMap& map, const ClearanceOptions& options,
                                    std::span<const RegionKey> targets = {});
+// Only the regions out of date (clearanceDirtyRegions); none computed when none is.
+ClearanceStats updateClearanceCpu(OccupancyMap& map, const ClearanceOptions& options);
 
 }  // namespace voxen

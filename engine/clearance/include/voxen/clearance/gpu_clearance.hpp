@@ -38,6 +38,9 @@ class GpuClearance {
   // Computes the clearance of `targets` (every region of the map when empty; keys the map
   // lacks are skipped), waits, and copies it into the host map.
   ClearanceStats compute(std::span<const RegionKey> targets = {});
+  // Only the regions out of date (clearanceDirtyRegions: their occupancy or a neighbour's
+  // within range changed since they were computed with these settings).
+  ClearanceStats update();
 
  private:
   void recordBatch(const std::vector<RegionKey>& targets, const std::vector<RegionKey>& resident);

@@ -97,6 +97,11 @@ struct HitMiss {
 struct Region {
   RegionKey key;
   std::array<std::vector<std::byte>, kMaxLayers> layers;
+  // Dirty stamps (OccupancyMap::markOccupancyChanged): when the region's occupancy last
+  // changed, and when each layer derived from occupancy (clearance) was last computed for
+  // it, on the map's change counter. In memory only: a loaded map's regions are all new.
+  uint64_t occupancyStamp = 0;
+  std::array<uint64_t, kMaxLayers> derivedStamp{};
 
   // A layer's voxels as T (T's size must be the layer's bytes per voxel); empty when off.
   template <class T>
@@ -161,6 +166,19 @@ class OccupancyMap {
   Region* findRegion(const RegionKey& key);
   const std::unordered_map<RegionKey, Region, RegionKeyHash>& regions() const { return regions_; }
   Region makeRegion(const RegionKey& key) const;
+  // Dirty tracking for layers derived from occupancy (clearance): whoever changes a region's
+  // occupancy calls markOccupancyChanged (the integrators do, and creating a region does);
+  // a derived layer records the counter when it computed a region (markDerived). Region
+  // copies back from the GPU cache are not changes.
+  void markOccupancyChanged(const RegionKey& key);
+  void markOccupancyChanged(Region& region) { region.occupancyStamp = ++changeCounter_; }
+  void markDerived(Region& region, LayerId layer) { region.derivedStamp[layer] = ++changeCounter_; }
+  uint64_t changeCounter() const { return changeCounter_; }
+  // The settings a derived layer was last computed with (empty: never), so that other
+  // settings recompute every region.
+  const std::string& derivedSettings(LayerId layer) const { return derivedSettings_[layer]; }
+  void setDerivedSettings(LayerId layer, std::string settings) { derivedSettings_[layer] = std::move(settings); }
+
   // Adds a layer to the layout (no effect when present); every existing region gets its
   // array at the layer's initial value. (A loaded map gaining a computed layer, such as
   // clearance.)
@@ -182,6 +200,8 @@ class OccupancyMap {
   uint64_t regionLimit_ = UINT64_MAX;
   std::string regionLimitHint_;
   std::unordered_map<RegionKey, Region, RegionKeyHash> regions_;
+  uint64_t changeCounter_ = 0;
+  std::array<std::string, kMaxLayers> derivedSettings_;
 };
 
 // Whether every voxel of region `key` has int32 coordinates (key * regionSize fits, and so

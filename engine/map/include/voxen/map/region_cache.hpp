@@ -39,6 +39,10 @@ class RegionCache {
   uint32_t slotOf(const RegionKey& key) const { return resident_.at(key); }
   // Copies every resident region back into the host map (they stay resident).
   void syncToMap();
+  // Copies every resident region back and empties the cache, so that the next
+  // makeResident loads from the host map again (for a user that lets others change the
+  // host map between its calls).
+  void syncAndRelease();
 
   // What the shaders need: the layer table (pool address per layer id, 0 where absent),
   // one pool's address, and the region hash table.
