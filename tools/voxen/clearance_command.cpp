@@ -69,7 +69,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   if (common.json) {
     printJson({{"map", args.mapPath},
                {"output", output},
-               {"technique", clearanceTechniqueName(args.options.technique)},
+               {"technique", args.cpu ? "exact" : clearanceTechniqueName(args.options.technique)},
                {"range", args.options.range},
                {"unknown_free", args.options.unknownFree},
                {"axis_scale", {args.options.axisScale.x, args.options.axisScale.y, args.options.axisScale.z}},
@@ -81,7 +81,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
     return 0;
   }
   std::printf("clearance of %s (%s technique, range %g m, unknown space %s, axis scale %g %g %g) on %s\n",
-              args.mapPath.c_str(), clearanceTechniqueName(args.options.technique), args.options.range,
+              args.mapPath.c_str(), args.cpu ? "exact" : clearanceTechniqueName(args.options.technique), args.options.range,
               args.options.unknownFree ? "free" : "an obstacle", args.options.axisScale.x, args.options.axisScale.y,
               args.options.axisScale.z, device.c_str());
   std::printf("regions %llu, %.3f s, %.2f ms per region (wall %.2f s with loading and saving) -> %s\n",

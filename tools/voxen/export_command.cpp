@@ -1,7 +1,8 @@
 // `voxen export MAP.vxm --occupied-ply OUT.ply [--with-value] [--double]
 //                       --slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]
 //                       --octomap OUT.bt
-//                       --ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]`
+//                       --ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]
+//                       --clearance-ply OUT.ply | --clearance-png OUT.png (--z M | --z-voxel K)`
 // Any of the outputs may be combined in one run; the map is loaded once.
 #include <climits>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "voxen/io/map_export.hpp"
+#include "voxen/io/clearance_export.hpp"
 #include "voxen/io/ndt_ellipsoids.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
@@ -25,10 +27,12 @@ namespace {
 constexpr const char* kExportUsage =
     "export MAP.vxm [--occupied-ply OUT.ply [--with-value] [--double]] "
     "[--slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]] [--octomap OUT.bt] "
-    "[--ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]]";
+    "[--ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]] [--clearance-ply OUT.ply] "
+    "[--clearance-png OUT.png (--z METRES | --z-voxel K) [--scale S] [--clearance-range M]]";
 
 struct ExportArgs {
-  std::string mapPath, plyPath, pngPath, octomapPath, ellipsoidsPath;
+  std::string mapPath, plyPath, pngPath, octomapPath, ellipsoidsPath, clearancePlyPath, clearancePngPath;
+  double clearanceRange = 0.0;
   PlyOptions ply;
   EllipsoidOptions ellipsoids;
   bool ellipsoidOptionsGiven = false;
@@ -38,22 +42,30 @@ struct ExportArgs {
 };
 
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
-  if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty())
-    throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png, --octomap or --ellipsoids-ply (usage: ") +
+  if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty() &&
+      args.clearancePlyPath.empty() && args.clearancePngPath.empty())
+    throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png, --octomap, --ellipsoids-ply, "
+                                 "--clearance-ply or --clearance-png (usage: ") +
                      kExportUsage + ")");
+  const bool slices = !args.pngPath.empty() || !args.clearancePngPath.empty();
   if (args.ellipsoidsPath.empty() && args.ellipsoidOptionsGiven) throw UsageError("--min-samples and --sigma go with --ellipsoids-ply");
-  if (!args.pngPath.empty() && args.zMetres.has_value() == args.zVoxel.has_value())
-    throw UsageError("--slice-png needs exactly one of --z METRES or --z-voxel K");
-  if (args.pngPath.empty() && (args.zMetres || args.zVoxel || args.scale != 1)) throw UsageError("--z, --z-voxel and --scale go with --slice-png");
-  if (args.plyPath.empty() && args.ellipsoidsPath.empty() && (args.ply.withValue || args.ply.doublePrecision))
-    throw UsageError("--with-value and --double go with --occupied-ply (--double also with --ellipsoids-ply)");
+  if (slices && args.zMetres.has_value() == args.zVoxel.has_value())
+    throw UsageError("--slice-png and --clearance-png need exactly one of --z METRES or --z-voxel K");
+  if (!slices && (args.zMetres || args.zVoxel || args.scale != 1))
+    throw UsageError("--z, --z-voxel and --scale go with --slice-png or --clearance-png");
+  if (args.clearancePngPath.empty() && args.clearanceRange > 0.0) throw UsageError("--clearance-range goes with --clearance-png");
+  if (args.plyPath.empty() && args.ply.withValue) throw UsageError("--with-value goes with --occupied-ply");
+  if (args.plyPath.empty() && args.ellipsoidsPath.empty() && args.clearancePlyPath.empty() && args.ply.doublePrecision)
+    throw UsageError("--double goes with --occupied-ply, --ellipsoids-ply or --clearance-ply");
   checkOutputs({{"--occupied-ply", args.plyPath},
                 {"--slice-png", args.pngPath},
                 {"--octomap", args.octomapPath},
-                {"--ellipsoids-ply", args.ellipsoidsPath}},
+                {"--ellipsoids-ply", args.ellipsoidsPath},
+                {"--clearance-ply", args.clearancePlyPath},
+                {"--clearance-png", args.clearancePngPath}},
                {{"the map", args.mapPath}});
   const OccupancyMap map = loadMap(args.mapPath, budgetedLoad(options));
-  if (!args.pngPath.empty() && args.zMetres) {
+  if (slices && args.zMetres) {
     if (const std::string problem = voxelIndexProblem(*args.zMetres, map.model().resolution); !problem.empty())
       throw UsageError("--z: " + problem);
   }
@@ -83,6 +95,28 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
                 "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)\n",
                 args.ellipsoidsPath.c_str(), (unsigned long long)count, ellipsoids.sigma, ellipsoids.minSamples);
   }
+  auto withMapName = [&](auto&& work, const char* flag) {
+    try {
+      return work();
+    } catch (const Error& e) {
+      throw Error(args.mapPath + ": " + flag + ": " + e.what());
+    }
+  };
+  if (!args.clearancePlyPath.empty()) {
+    const uint64_t points = withMapName([&] { return exportClearancePly(map, args.clearancePlyPath, args.ply.doublePrecision); },
+                                        "--clearance-ply");
+    std::printf("wrote %s: %llu observed voxel centres with their clearance (metres; 0 on obstacles, -1 for none within "
+                "range)\n",
+                args.clearancePlyPath.c_str(), (unsigned long long)points);
+  }
+  if (!args.clearancePngPath.empty()) {
+    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+    const SliceImage slice = withMapName(
+        [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale, args.clearanceRange); }, "--clearance-png");
+    std::printf("wrote %s: clearance of layer z=%d as a heat map (red near obstacles to blue at the scale's top, black "
+                "obstacles, white none within range, light grey unknown) with a colour bar; voxels x %d..%d, y %d..%d\n",
+                args.clearancePngPath.c_str(), z, slice.minX, slice.maxX, slice.minY, slice.maxY);
+  }
   if (!args.octomapPath.empty()) {
     exportOctomap(map, args.octomapPath);
     std::printf("wrote %s: OctoMap binary tree of the observed voxels (classes only)\n", args.octomapPath.c_str());
@@ -104,6 +138,14 @@ CommandRun setupExport(CLI::App& command) {
       ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
   command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
+  command.add_option("--clearance-ply", args->clearancePlyPath, "write the observed voxels with their clearance (voxen clearance)")
+      ->type_name("OUT.ply");
+  command.add_option("--clearance-png", args->clearancePngPath,
+                     "write one height layer's clearance as a heat map with a colour bar (with --z or --z-voxel)")
+      ->type_name("OUT.png");
+  command.add_option("--clearance-range", args->clearanceRange, "clearance PNG: the colour scale's top (default: the slice's largest)")
+      ->type_name("METRES")
+      ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open));
   command
       .add_option("--ellipsoids-ply", args->ellipsoidsPath,
                   "write each NDT voxel's Gaussian as an ellipsoid mesh (maps made with voxen map --ndt), coloured by "
@@ -124,7 +166,7 @@ CommandRun setupExport(CLI::App& command) {
 
 }  // namespace
 
-static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree or NDT ellipsoids",
+static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree, NDT ellipsoids or clearance",
                                         &setupExport};
 
 }  // namespace voxen::cli

@@ -18,6 +18,7 @@
 #include "output_checks.hpp"
 #include "progress.hpp"
 #include "text_format.hpp"
+#include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/map/map_file.hpp"
@@ -43,6 +44,8 @@ struct MapArgs {
   bool cpu = false, cpuSequential = false, quiet = false;
   bool orderGiven = false;
   bool allowEmpty = false;  // write the map even when no ray made it into it
+  ClearanceOptions clearance;  // computed after mapping when clearance.range > 0 (--clearance)
+  bool withClearance = false;
 
   OccupancyModel model() const {
     OccupancyModel m = preset == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
@@ -137,6 +140,13 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
           "the same as --cpu --update-order sequential")
       ->excludes(cpu)
       ->excludes(order);
+  command
+      .add_option_function<double>(
+          "--clearance", [&args](const double& range) { args.clearance.range = range, args.withClearance = true; },
+          "after mapping, compute each voxel's distance to the nearest obstacle within this range (metres; the "
+          "clearance layer, ROI technique, unknown space an obstacle; voxen clearance has every setting)")
+      ->type_name("RANGE")
+      ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open));
   command.add_flag("--quiet", args.quiet, "no progress or settings on stderr");
   command.add_flag("--allow-empty", args.allowEmpty, "write the (empty) map and succeed when the cloud gives no rays");
 }
@@ -258,6 +268,20 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   if (reader.stats().rays == 0 && !args.allowEmpty)
     throw Error(reader.summary() + ": no rays to map, so nothing was written to " + args.output +
                 " (give --allow-empty to write the empty map anyway)");
+  ClearanceStats clearance;
+  if (args.withClearance) {
+    try {
+      args.clearance.validate(model);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--clearance: ") + e.what());
+    }
+    if (gpuRun) {
+      GpuClearance gpu(gpuRun->scheduler(), map, args.clearance, {.cacheBytes = args.gpu.cacheBytes});
+      clearance = gpu.update();  // every region the rays touched
+    } else {
+      clearance = updateClearanceCpu(map, args.clearance);
+    }
+  }
   saveMap(map, args.output);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -285,6 +309,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                {"batch_size", batchSize},
                {"update_order", updateOrderName(args.integration.order)},
                {"ndt", ndtModeName(args.integration.ndt.mode)},
+               {"clearance_range", args.withClearance ? Json(args.clearance.range) : Json(nullptr)},
+               {"clearance_regions", clearance.regions},
+               {"clearance_s", rounded(clearance.seconds, 4)},
                {"ndt_fold_invocations", stats.ndtFoldInvocations},
                {"ndt_sample_voxels", stats.ndtSampleVoxels},
                {"output", args.output}});
@@ -301,6 +328,10 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                   "workgroup pads to 64)\n",
                   withCommas(stats.ndtFoldInvocations).c_str(), withCommas(stats.ndtSampleVoxels).c_str(),
                   double(stats.ndtFoldInvocations) / double(stats.ndtSampleVoxels));
+    if (args.withClearance)
+      std::printf("clearance within %g m (%s): %s regions in %.3f s (%.2f ms per region)\n", args.clearance.range,
+                  gpuRun ? clearanceTechniqueName(args.clearance.technique) : "exact, CPU reference", withCommas(clearance.regions).c_str(), clearance.seconds,
+                  clearance.regions ? clearance.seconds * 1e3 / double(clearance.regions) : 0.0);
     std::printf("occupied voxels %s, free voxels %s, regions %s\n", withCommas(counts.occupied).c_str(),
                 withCommas(counts.free).c_str(), withCommas(counts.regions).c_str());
     std::printf("wall %.2f s (integration %.2f s), %.3g rays/s, %.3g voxel updates/s -> %s\n", wall, integrateSeconds,
