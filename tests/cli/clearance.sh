@@ -3,15 +3,7 @@
 # map, the summary's fields), map --clearance, the exports, and bad settings named by flag.
 #   clearance.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
-voxen=$1
-work=$2
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-fail() { echo "clearance: $*" >&2; exit 1; }
-json_number() {  # json_number KEY FILE
-  grep -o "\"$1\":[0-9.e+-]*" "$2" | head -1 | cut -d: -f2
-}
+source "$(dirname "$0")/common.sh" clearance "$@"
 
 "$voxen" generate --cloud run.ply --trajectory run.txt --rings 16 --columns 256 --scans 3 --seed 2 > generate.log
 "$voxen" map --cloud run.ply --trajectory run.txt --output map.vxm --resolution 0.25 --quiet > map.log

@@ -4,15 +4,7 @@
 # named by their flag, and bench ndt's summary.
 #   ndt.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
-voxen=$1
-work=$2
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-fail() { echo "ndt: $*" >&2; exit 1; }
-json_number() {  # json_number KEY FILE
-  grep -o "\"$1\":[0-9.e+-]*" "$2" | head -1 | cut -d: -f2
-}
+source "$(dirname "$0")/common.sh" ndt "$@"
 
 "$voxen" generate --cloud run.ply --trajectory run.txt --rings 16 --columns 256 --scans 3 --seed 2 > generate.log
 for mode in om tm; do

@@ -9,11 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
+
+using io_detail::appendLE;
+using io_detail::sortedRegions;
 
 namespace {
 
@@ -23,14 +27,6 @@ LayerId requireClearance(const OccupancyMap& map) {
     throw Error("the map has no clearance layer (it has " + map.layout().names() +
                 "): compute it with `voxen clearance MAP.vxm --range R`");
   return *id;
-}
-
-template <typename T>
-void appendLE(std::vector<uint8_t>& out, T value) {
-  uint8_t bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  if constexpr (std::endian::native == std::endian::big) std::reverse(bytes, bytes + sizeof(T));
-  out.insert(out.end(), bytes, bytes + sizeof(T));
 }
 
 // A 3 x 5 pixel font for the colour bar's labels: digits, '.', 'm' and '-'.
@@ -89,9 +85,7 @@ void clearanceColour(double t, uint8_t rgb[3]) {
 
 uint64_t exportClearancePly(const OccupancyMap& map, const std::filesystem::path& path, bool doublePrecision) {
   const LayerId layer = requireClearance(map);
-  std::vector<const Region*> regions;
-  for (const auto& [key, region] : map.regions()) regions.push_back(&region);
-  std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
+  const std::vector<const Region*> regions = sortedRegions(map);
   uint64_t count = 0;
   for (const Region* r : regions)
     for (float v : r->occupancy()) count += isObserved(v);

@@ -9,32 +9,20 @@
 
 #include "voxen/map/atomic_file.hpp"
 #include "voxen/io/png_writer.hpp"
+#include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
 
-namespace {
+using io_detail::appendLE;
+using io_detail::sortedRegions;
 
-template <typename T>
-void appendLE(std::vector<uint8_t>& out, T value) {
-  uint8_t bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  if constexpr (std::endian::native == std::endian::big) std::reverse(bytes, bytes + sizeof(T));
-  out.insert(out.end(), bytes, bytes + sizeof(T));
-}
+namespace {
 
 std::string number(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%.9g", v);
   return text;
-}
-
-std::vector<const Region*> sortedRegions(const OccupancyMap& map) {
-  std::vector<const Region*> regions;
-  regions.reserve(map.regions().size());
-  for (const auto& [key, region] : map.regions()) regions.push_back(&region);
-  std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
-  return regions;
 }
 
 }  // namespace

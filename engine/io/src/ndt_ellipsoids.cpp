@@ -12,20 +12,16 @@
 #include <vector>
 
 #include "voxen/gpu/occupancy/ndt_shared.h"
+#include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
 
-namespace {
+using io_detail::appendLE;
+using io_detail::sortedRegions;
 
-template <typename T>
-void appendLE(std::vector<uint8_t>& out, T value) {
-  uint8_t bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  if constexpr (std::endian::native == std::endian::big) std::reverse(bytes, bytes + sizeof(T));
-  out.insert(out.end(), bytes, bytes + sizeof(T));
-}
+namespace {
 
 UnitSphereMesh buildIcosphere() {
   UnitSphereMesh m;
@@ -87,9 +83,7 @@ uint64_t exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::
     throw Error("the map has no NDT layers (it has " + map.layout().names() +
                 "): map the cloud with `voxen map --ndt om` to keep a Gaussian per voxel");
   if (!(options.sigma > 0.0 && options.sigma <= 100.0)) throw Error("ellipsoids: sigma must be in (0, 100]");
-  std::vector<const Region*> regions;
-  for (const auto& [key, region] : map.regions()) regions.push_back(&region);
-  std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
+  const std::vector<const Region*> regions = sortedRegions(map);
 
   const double res = map.model().resolution;
   std::vector<Ellipsoid> ellipsoids;
