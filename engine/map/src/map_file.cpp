@@ -341,7 +341,9 @@ MapLayout MapReader::readLayerTable(uint32_t count, uint64_t& headerBytes) {
     const std::optional<LayerId> id = findLayer(name);
     if (!id)
       fail(layer + " is not known to this build" +
-           (name.rfind("ndt_", 0) == 0 ? " (a program loading NDT maps calls voxen::registerNdtLayers() first)" : ""));
+           (name.rfind("ndt_", 0) == 0 ? " (a program loading NDT maps calls voxen::registerNdtLayers() first)"
+            : name == "clearance"     ? " (a program loading clearance maps calls voxen::clearanceLayer() first)"
+                                      : ""));
     const LayerType& type = layerType(*id);
     if (type.bytesPerVoxel != bytes || type.elementBytes != elementBytes || type.version != version)
       fail(layer + " does not match this build's version " + std::to_string(type.version) + " with " +
