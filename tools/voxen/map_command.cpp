@@ -194,7 +194,8 @@ class GpuRun : public Integrator {
 // driver such as lavapipe the cache is host memory too): checked here, before anything runs.
 uint64_t hostMapBudget(const CommonOptions& options, const MapArgs& args) {
   const uint64_t budget = options.memoryBudgetBytes();
-  const uint64_t cache = args.cpu || args.cpuSequential ? 0 : args.gpu.cacheBytes;
+  // --clearance on the GPU makes a second cache of the same size once mapping is done.
+  const uint64_t cache = args.cpu || args.cpuSequential ? 0 : args.gpu.cacheBytes * (args.withClearance ? 2 : 1);
   if (cache >= budget)
     throw UsageError("--gpu-cache-mb " + std::to_string(cache >> 20) + " leaves nothing of the memory budget of " +
                      std::to_string(budget >> 20) + " MB for the map: lower --gpu-cache-mb or raise --memory-budget");
