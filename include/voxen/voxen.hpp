@@ -8,6 +8,7 @@
 //   io         sensor input (PLY clouds, trajectories, ray sources), OctoMap files, exports
 //   occupancy  occupancy integration on the GPU and its CPU reference, plain and NDT-OM/TM
 //   clearance  each voxel's distance to the nearest obstacle within a range (a map layer)
+//   transform  a transform tree: world matrices level by level on the CPU and the GPU
 //   painter    the voxel painter (brush, marching cubes, software rasterizer) and map
 //              rendering
 //   primitives GPU building blocks: stable radix sorts, an exclusive scan, stream compaction
@@ -41,6 +42,9 @@
 #include "voxen/io/trajectory.hpp"
 
 #include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/gpu_clearance.hpp"
+#include "voxen/transform/gpu_transform_tree.hpp"
+#include "voxen/transform/transform_tree.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/occupancy/integration_options.hpp"

@@ -1,0 +1,79 @@
+#pragma once
+// A transform tree: a scene graph flattened into plain arrays (local and world matrices,
+// parents, per-level index lists, dirty bits, a free list), world = parent's world x local,
+// processed level by level. Node 0 is a virtual root (identity) that holds the top level.
+//
+//   TransformTree tree;
+//   uint32_t arm = tree.add(TransformTree::kRoot, base);
+//   uint32_t hand = tree.add(arm, offset);
+//   tree.setLocal(arm, rotated);
+//   tree.processCpu();              // or GpuTransformTree(scheduler, tree).process()
+//   glm::mat4 w = tree.world(hand);
+//
+// remove(n) removes n and its whole subtree; their indices are reused by later adds.
+#include <glm/mat4x4.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace voxen {
+
+class TransformTree {
+ public:
+  static constexpr uint32_t kRoot = 0;
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  TransformTree();
+
+  // Adds a node under `parent` (kRoot for the top level); returns its index. Throws Error
+  // for a parent that is not a live node.
+  uint32_t add(uint32_t parent, const glm::mat4& local);
+  // Removes the node and its whole subtree (the children go with it); their indices are
+  // freed for reuse. Throws Error for the root or a node that is not live.
+  void remove(uint32_t node);
+  void setLocal(uint32_t node, const glm::mat4& local);
+  void setLocal(std::span<const uint32_t> nodes, std::span<const glm::mat4> locals);
+
+  bool live(uint32_t node) const { return node < parent_.size() && (node == kRoot || parent_[node] != kNone); }
+  uint32_t parent(uint32_t node) const { return parent_[node]; }
+  uint32_t level(uint32_t node) const { return level_[node]; }
+  const glm::mat4& local(uint32_t node) const { return local_[node]; }
+  // The world matrix as the last processCpu() (or a GPU tree's download) left it.
+  const glm::mat4& world(uint32_t node) const { return world_[node]; }
+  size_t capacity() const { return parent_.size(); }  // node indices in use or free, the root included
+  size_t size() const { return liveCount_; }          // live nodes, the root excluded
+
+  // The CPU reference, single-threaded: every node whose local changed, or with an ancestor
+  // whose did, gets world = parent world x local, level after level. Returns the number of
+  // world matrices recomputed; clears the dirty marks.
+  uint64_t processCpu();
+
+  // The levels: level 1 is the top (children of the root). levelNodes(l) lists its live
+  // nodes (their order is the GPU's).
+  uint32_t levels() const { return uint32_t(levels_.size()); }
+  const std::vector<uint32_t>& levelNodes(uint32_t level) const { return levels_[level - 1]; }
+
+  // Dirty state for the GPU tree: nodes whose local changed since the last clearDirty(), and
+  // whether the structure (adds, removals) changed.
+  const std::vector<uint32_t>& dirtyNodes() const { return dirtyList_; }
+  bool structureChanged() const { return structureChanged_; }
+  void clearDirty();
+  // The GPU tree writes downloaded worlds back here.
+  void setWorld(uint32_t node, const glm::mat4& world) { world_[node] = world; }
+
+ private:
+  void markDirty(uint32_t node);
+
+  std::vector<glm::mat4> local_, world_;
+  std::vector<uint32_t> parent_, level_, slot_;  // slot_: position in its level's list
+  std::vector<std::vector<uint32_t>> children_;
+  std::vector<std::vector<uint32_t>> levels_;
+  std::vector<uint32_t> free_;
+  std::vector<uint8_t> dirty_;
+  std::vector<uint32_t> dirtyList_;
+  size_t liveCount_ = 0;
+  bool structureChanged_ = true;
+};
+
+}  // namespace voxen

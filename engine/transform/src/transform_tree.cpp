@@ -1,0 +1,117 @@
+#include "voxen/transform/transform_tree.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "voxen/host/error.hpp"
+
+namespace voxen {
+
+TransformTree::TransformTree() {
+  local_.push_back(glm::mat4(1.0f));
+  world_.push_back(glm::mat4(1.0f));
+  parent_.push_back(kNone);
+  level_.push_back(0);
+  slot_.push_back(0);
+  children_.emplace_back();
+  dirty_.push_back(0);
+}
+
+void TransformTree::markDirty(uint32_t node) {
+  if (!dirty_[node]) dirtyList_.push_back(node);
+  dirty_[node] = 1;
+}
+
+uint32_t TransformTree::add(uint32_t parent, const glm::mat4& local) {
+  if (!live(parent)) throw Error("transform tree: node " + std::to_string(parent) + " is not a live node to add under");
+  uint32_t node;
+  if (!free_.empty()) {
+    node = free_.back();
+    free_.pop_back();
+  } else {
+    node = uint32_t(parent_.size());
+    local_.emplace_back();
+    world_.emplace_back();
+    parent_.push_back(kNone);
+    level_.push_back(0);
+    slot_.push_back(0);
+    children_.emplace_back();
+    dirty_.push_back(0);
+  }
+  local_[node] = local;
+  world_[node] = glm::mat4(1.0f);
+  parent_[node] = parent;
+  const uint32_t level = level_[parent] + 1;
+  level_[node] = level;
+  if (levels_.size() < level) levels_.resize(level);
+  slot_[node] = uint32_t(levels_[level - 1].size());
+  levels_[level - 1].push_back(node);
+  children_[parent].push_back(node);
+  markDirty(node);
+  ++liveCount_;
+  structureChanged_ = true;
+  return node;
+}
+
+void TransformTree::remove(uint32_t node) {
+  if (node == kRoot || !live(node)) throw Error("transform tree: node " + std::to_string(node) + " is not a live node to remove");
+  // Detach from the parent, then free the subtree (depth first, iteratively).
+  std::vector<uint32_t>& siblings = children_[parent_[node]];
+  siblings.erase(std::find(siblings.begin(), siblings.end(), node));
+  std::vector<uint32_t> stack{node};
+  while (!stack.empty()) {
+    const uint32_t n = stack.back();
+    stack.pop_back();
+    for (uint32_t c : children_[n]) stack.push_back(c);
+    children_[n].clear();
+    // Out of its level's list: the last entry takes its place.
+    std::vector<uint32_t>& list = levels_[level_[n] - 1];
+    const uint32_t moved = list.back();
+    list[slot_[n]] = moved;
+    slot_[moved] = slot_[n];
+    list.pop_back();
+    parent_[n] = kNone;
+    dirty_[n] = 0;
+    free_.push_back(n);
+    --liveCount_;
+  }
+  while (!levels_.empty() && levels_.back().empty()) levels_.pop_back();
+  std::erase_if(dirtyList_, [&](uint32_t n) { return parent_[n] == kNone; });
+  structureChanged_ = true;
+}
+
+void TransformTree::setLocal(uint32_t node, const glm::mat4& local) {
+  if (node == kRoot || !live(node)) throw Error("transform tree: node " + std::to_string(node) + " is not a live node");
+  local_[node] = local;
+  markDirty(node);
+}
+
+void TransformTree::setLocal(std::span<const uint32_t> nodes, std::span<const glm::mat4> locals) {
+  if (nodes.size() != locals.size())
+    throw Error("transform tree: " + std::to_string(nodes.size()) + " nodes but " + std::to_string(locals.size()) + " matrices");
+  for (size_t i = 0; i < nodes.size(); ++i) setLocal(nodes[i], locals[i]);
+}
+
+void TransformTree::clearDirty() {
+  for (uint32_t n : dirtyList_) dirty_[n] = 0;
+  dirtyList_.clear();
+  structureChanged_ = false;
+}
+
+uint64_t TransformTree::processCpu() {
+  // A node is recomputed when its local changed or its parent was recomputed: a per-node
+  // flag, level by level (parents are always a level above).
+  std::vector<uint8_t> recomputed(parent_.size(), 0);
+  uint64_t count = 0;
+  for (const std::vector<uint32_t>& level : levels_)
+    for (uint32_t n : level) {
+      if (!dirty_[n] && !recomputed[parent_[n]]) continue;
+      world_[n] = world_[parent_[n]] * local_[n];
+      recomputed[n] = 1;
+      ++count;
+    }
+  clearDirty();
+  return count;
+}
+
+}  // namespace voxen

@@ -1,0 +1,33 @@
+// The transform tree's GPU passes: push constants shared by the host
+// (engine/transform/src/gpu_transform_tree.cpp) and transform_levels.comp.
+#ifndef VOXEN_TRANSFORM_SHARED_H
+#define VOXEN_TRANSFORM_SHARED_H
+
+#include "../common/shared.h"
+
+VOXEN_SHARED_BEGIN
+
+// Levels of at most this many nodes are walked several at a time by one workgroup
+// (barriers between levels) instead of one dispatch each.
+VOXEN_CONST(uint, kNarrowLevel, 64u)
+
+struct TransformPush {
+  VOXEN_ADDRESS locals;      // mat4 per node (column-major, 16 floats)
+  VOXEN_ADDRESS worlds;      // mat4 per node; node 0 is the virtual root (identity)
+  VOXEN_ADDRESS parents;     // uint per node
+  VOXEN_ADDRESS order;       // uint[]: the nodes level after level (level 1 first)
+  VOXEN_ADDRESS dirty;       // uint bit words: bit n set = node n's local changed (input)
+  VOXEN_ADDRESS changed;     // uint bit words: bit n set = node n's world recomputed (output)
+  VOXEN_ADDRESS levelStarts; // uint per level: its first entry in `order` (then the end)
+  VOXEN_ADDRESS packedNodes;  // the scatter's input: the changed nodes' indices
+  VOXEN_ADDRESS packedLocals; // and their local matrices (mat4 each)
+  uint firstLevel;           // this dispatch's levels (0 = the top level): [firstLevel, lastLevel)
+  uint lastLevel;
+  uint count;                // nodes of firstLevel (one-level dispatches), or packed entries
+  uint reserved;
+};
+VOXEN_SHARED_ASSERT(sizeof(TransformPush) == 88)
+
+VOXEN_SHARED_END
+
+#endif

@@ -1,0 +1,165 @@
+// The transform tree: the CPU reference against directly composed matrices, removals and
+// index reuse; the GPU against the CPU reference on wide, deep and mixed random forests
+// with few or all nodes changed, only dirty subtrees rewritten (others bit-identical), and
+// deep chains walked without a dispatch per level.
+#include <catch2/catch.hpp>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "support/gpu_fixture.hpp"
+#include "voxen/transform/gpu_transform_tree.hpp"
+#include "voxen/transform/transform_tree.hpp"
+
+namespace {
+
+using namespace voxen;
+
+glm::mat4 randomLocal(std::mt19937& rng) {
+  std::uniform_real_distribution<float> angle(-0.3f, 0.3f), offset(-1.0f, 1.0f), scale(0.9f, 1.1f);
+  glm::mat4 m = glm::translate(glm::mat4(1.0f), glm::vec3(offset(rng), offset(rng), offset(rng)));
+  m = glm::rotate(m, angle(rng), glm::normalize(glm::vec3(offset(rng), offset(rng), 1.0f)));
+  return glm::scale(m, glm::vec3(scale(rng)));
+}
+
+// A forest: `roots` trees, each node with up to `fanout` children, to `depth` levels.
+TransformTree randomForest(std::mt19937& rng, uint32_t roots, uint32_t fanout, uint32_t depth) {
+  TransformTree tree;
+  std::vector<uint32_t> frontier;
+  for (uint32_t r = 0; r < roots; ++r) frontier.push_back(tree.add(TransformTree::kRoot, randomLocal(rng)));
+  for (uint32_t d = 1; d < depth; ++d) {
+    std::vector<uint32_t> next;
+    for (uint32_t parent : frontier) {
+      const uint32_t children = 1 + rng() % fanout;
+      for (uint32_t c = 0; c < children; ++c) next.push_back(tree.add(parent, randomLocal(rng)));
+    }
+    frontier = std::move(next);
+  }
+  return tree;
+}
+
+// The largest relative difference between the GPU's and the tree's (CPU) world matrices.
+double largestRelativeError(const TransformTree& cpu, const std::vector<glm::mat4>& gpu) {
+  double worst = 0.0;
+  for (uint32_t n = 1; n < cpu.capacity(); ++n) {
+    if (!cpu.live(n)) continue;
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) {
+        const double a = cpu.world(n)[c][r], b = gpu[n][c][r];
+        worst = std::max(worst, std::abs(a - b) / std::max(1.0, std::abs(a)));
+      }
+  }
+  return worst;
+}
+
+std::vector<glm::mat4> gpuWorlds(GpuTransformTree& gpu, const TransformTree& tree) {
+  const auto values = vt::gpu().scheduler.readback<glm::mat4>(gpu.worlds().first(tree.capacity() * 64ull)).get();
+  return values;
+}
+
+TEST_CASE("Transform tree CPU: worlds compose the chain of locals; removal takes the subtree; indices are reused", "[transform]") {
+  std::mt19937 rng(1);
+  TransformTree tree;
+  const glm::mat4 a = randomLocal(rng), b = randomLocal(rng), c = randomLocal(rng);
+  const uint32_t na = tree.add(TransformTree::kRoot, a), nb = tree.add(na, b), nc = tree.add(nb, c);
+  const uint32_t other = tree.add(TransformTree::kRoot, c);
+  CHECK(tree.processCpu() == 4);
+  CHECK(tree.world(nc) == a * b * c);
+  CHECK(tree.level(nc) == 3);
+  tree.setLocal(nb, a);
+  CHECK(tree.processCpu() == 2);  // nb and its child
+  CHECK(tree.world(nc) == a * a * c);
+  CHECK(tree.world(other) == c);
+  tree.remove(nb);  // nb and nc go
+  CHECK_FALSE(tree.live(nb));
+  CHECK_FALSE(tree.live(nc));
+  CHECK(tree.size() == 2);
+  CHECK(tree.levels() == 1);
+  const uint32_t reused = tree.add(na, b);
+  CHECK((reused == nb || reused == nc));
+  CHECK_THROWS_WITH(tree.remove(TransformTree::kRoot), Catch::Contains("not a live node"));
+  CHECK_THROWS_WITH(tree.add(nc == reused ? nb : nc, a), Catch::Contains("not a live node"));
+}
+
+TEST_CASE("Transform tree GPU equals the CPU reference on wide, deep and mixed forests", "[transform][gpu]") {
+  struct Shape {
+    const char* name;
+    uint32_t roots, fanout, depth;
+  };
+  for (const Shape& s : {Shape{"wide", 2000, 8, 3}, Shape{"deep chains", 3, 1, 3000}, Shape{"mixed", 50, 3, 7}}) {
+    std::mt19937 rng(7);
+    TransformTree cpu = randomForest(rng, s.roots, s.fanout, s.depth);
+    TransformTree tree = cpu;
+    GpuTransformTree gpu(vt::gpu().scheduler, tree);
+    gpu.process();
+    cpu.processCpu();
+    INFO(s.name << ": " << cpu.size() << " nodes, " << cpu.levels() << " levels, " << gpu.stats().dispatches << " dispatches");
+    // Float products over thousands of levels drift apart slowly: the tolerance grows with depth.
+    const double tolerance = 1e-5 * std::max(1.0, double(cpu.levels()));
+    CHECK(largestRelativeError(cpu, gpuWorlds(gpu, tree)) < tolerance);
+    if (cpu.levels() > 1000) CHECK(gpu.stats().dispatches < 10);  // chains walked by one workgroup, not a dispatch a level
+    // A few nodes changed, then all.
+    for (double fraction : {0.01, 1.0}) {
+      std::vector<uint32_t> nodes;
+      std::vector<glm::mat4> locals;
+      for (uint32_t n = 1; n < cpu.capacity(); ++n)
+        if (std::uniform_real_distribution<double>(0, 1)(rng) < fraction) nodes.push_back(n), locals.push_back(randomLocal(rng));
+      cpu.setLocal(nodes, locals);
+      tree.setLocal(nodes, locals);
+      const std::vector<glm::mat4> before = gpuWorlds(gpu, tree);
+      gpu.process();
+      cpu.processCpu();
+      const std::vector<glm::mat4> after = gpuWorlds(gpu, tree);
+      CHECK(gpu.stats().uploadedLocals == nodes.size());
+      CHECK(largestRelativeError(cpu, after) < tolerance);
+      // Only dirty subtrees change: every other node's world is bit-identical.
+      std::vector<uint8_t> dirty(cpu.capacity(), 0);
+      for (uint32_t n : nodes) dirty[n] = 1;
+      for (uint32_t l = 1; l <= cpu.levels(); ++l)
+        for (uint32_t n : cpu.levelNodes(l)) dirty[n] = dirty[n] || dirty[cpu.parent(n)];
+      uint64_t rewritten = 0;
+      for (uint32_t n = 1; n < cpu.capacity(); ++n)
+        rewritten += !dirty[n] && std::memcmp(&before[n], &after[n], sizeof(glm::mat4)) != 0;
+      CHECK(rewritten == 0);
+    }
+  }
+}
+
+TEST_CASE("Transform tree GPU: removals and re-additions follow the CPU reference", "[transform][gpu]") {
+  std::mt19937 rng(3);
+  TransformTree cpu = randomForest(rng, 20, 3, 5);
+  TransformTree tree = cpu;
+  GpuTransformTree gpu(vt::gpu().scheduler, tree);
+  gpu.process();
+  cpu.processCpu();
+  for (int round = 0; round < 5; ++round) {
+    // Remove a few subtrees, add new nodes under random live ones (reusing freed indices).
+    for (int k = 0; k < 3; ++k) {
+      uint32_t victim;
+      do victim = 1 + rng() % uint32_t(cpu.capacity() - 1);
+      while (!cpu.live(victim));
+      cpu.remove(victim);
+      tree.remove(victim);
+    }
+    for (int k = 0; k < 20; ++k) {
+      uint32_t parent;
+      do parent = rng() % uint32_t(cpu.capacity());
+      while (!cpu.live(parent));
+      const glm::mat4 local = randomLocal(rng);
+      const uint32_t a = cpu.add(parent, local), b = tree.add(parent, local);
+      REQUIRE(a == b);
+    }
+    gpu.process();
+    cpu.processCpu();
+    CHECK(largestRelativeError(cpu, gpuWorlds(gpu, tree)) < 1e-5);
+  }
+  // world() reads back one node.
+  const uint32_t some = cpu.levelNodes(cpu.levels()).front();
+  const glm::mat4 w = gpu.world(some);
+  CHECK(std::abs(w[3][0] - cpu.world(some)[3][0]) <= 1e-5f * std::max(1.0f, std::abs(cpu.world(some)[3][0])));
+}
+
+}  // namespace
