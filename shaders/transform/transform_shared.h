@@ -28,6 +28,22 @@ struct TransformPush {
 };
 VOXEN_SHARED_ASSERT(sizeof(TransformPush) == 88)
 
+// Culling (transform_cull.comp, transform_gather.comp).
+struct CullPush {
+  VOXEN_ADDRESS worlds;      // mat4 per node
+  VOXEN_ADDRESS boxes;       // per node: vec4 lo, vec4 hi (local frame)
+  VOXEN_ADDRESS order;       // the live nodes level after level
+  VOXEN_ADDRESS planes;      // 6 vec4: a x + b y + c z + d >= 0 inside
+  VOXEN_ADDRESS flags;       // uint per order position: 1 visible
+  VOXEN_ADDRESS worldBoxes;  // per node: vec4 lo, vec4 hi (world), for consumers
+  VOXEN_ADDRESS positions;   // the compaction's output: order positions of the visible nodes
+  VOXEN_ADDRESS visible;     // the visible nodes' indices (the gather's output)
+  VOXEN_ADDRESS total;       // uint: how many are visible
+  uint count;                // live nodes
+  uint reserved;
+};
+VOXEN_SHARED_ASSERT(sizeof(CullPush) == 80)
+
 VOXEN_SHARED_END
 
 #endif

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "support/gpu_fixture.hpp"
+#include "voxen/transform/gpu_culling.hpp"
 #include "voxen/transform/gpu_transform_tree.hpp"
 #include "voxen/transform/transform_tree.hpp"
 
@@ -160,6 +161,39 @@ TEST_CASE("Transform tree GPU: removals and re-additions follow the CPU referenc
   const uint32_t some = cpu.levelNodes(cpu.levels()).front();
   const glm::mat4 w = gpu.world(some);
   CHECK(std::abs(w[3][0] - cpu.world(some)[3][0]) <= 1e-5f * std::max(1.0f, std::abs(cpu.world(some)[3][0])));
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE("Transform tree GPU culling: the visible list equals a CPU culling of the same boxes, sized on the device",
+          "[transform][gpu]") {
+  std::mt19937 rng(11);
+  TransformTree cpu = randomForest(rng, 300, 4, 4);
+  std::uniform_real_distribution<float> size(0.1f, 1.5f);
+  for (uint32_t n = 1; n < cpu.capacity(); ++n) {
+    const glm::vec3 half(size(rng), size(rng), size(rng));
+    cpu.setBox(n, {-half, half});
+  }
+  TransformTree tree = cpu;
+  GpuTransformTree gpu(vt::gpu().scheduler, tree);
+  GpuCulling culling(vt::gpu().scheduler, gpu);
+  gpu.process();
+  cpu.processCpu();
+  const glm::mat4 view = glm::lookAt(glm::vec3(0.0f, -8.0f, 3.0f), glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, 1.0f));
+  const glm::mat4 projection = glm::perspectiveRH_ZO(glm::radians(50.0f), 1.5f, 0.5f, 20.0f);
+  const Frustum frustum = Frustum::fromViewProjection(projection * view);
+  const CullOutput output = culling.cull(frustum);
+  const std::vector<uint32_t> visible = culling.download(output);
+  const std::vector<uint32_t> expected = cpu.cullCpu(frustum);
+  INFO(visible.size() << " visible on the GPU, " << expected.size() << " on the CPU, of " << cpu.size());
+  CHECK(expected.size() > 10);
+  CHECK(expected.size() < cpu.size());  // the view culls something
+  CHECK(visible == expected);
+  // The indirect command covers exactly the visible nodes.
+  const auto args = vt::gpu().scheduler.readback<uint32_t>(output.dispatchArgs).get();
+  CHECK(args[0] == (expected.size() + 63) / 64);
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ void GpuTransformTree::ensureCapacity() {
   order_ = Buffer(device, "transform level order", uint64_t(capacity) * 4);
   dirty_ = Buffer(device, "transform dirty bits", words * 4);
   changed_ = Buffer(device, "transform changed bits", words * 4);
+  boxes_ = Buffer(device, "transform local boxes", uint64_t(capacity) * 32);
   // Every local as it is now, every live node dirty, the root's world the identity.
   std::vector<glm::mat4> locals(capacity, glm::mat4(1.0f));
   for (uint32_t n = 0; n < tree_.capacity(); ++n) locals[n] = tree_.local(n);
@@ -133,11 +134,22 @@ void GpuTransformTree::process() {
     stats_.uploadedLocals = dirty.size();
   }
   if (grown) stats_.uploadedLocals = tree_.capacity();
+  if (grown || tree_.boxesChanged()) uploadBoxes();
   scheduler_.fill(changed_.range(), 0);
   recordLevels();
   scheduler_.fill(dirty_.range(), 0);  // processed
   scheduler_.submit();
   tree_.clearDirty();
+}
+
+// Every node's local box (vec4 lo, vec4 hi), when boxes changed.
+void GpuTransformTree::uploadBoxes() {
+  std::vector<glm::vec4> boxes(size_t(tree_.capacity()) * 2);
+  for (uint32_t n = 0; n < tree_.capacity(); ++n) {
+    boxes[2 * n] = glm::vec4(tree_.box(n).lo, 0.0f);
+    boxes[2 * n + 1] = glm::vec4(tree_.box(n).hi, 0.0f);
+  }
+  scheduler_.upload(boxes_.range(0, boxes.size() * 16), boxes.data(), boxes.size() * 16);
 }
 
 glm::mat4 GpuTransformTree::world(uint32_t node) {

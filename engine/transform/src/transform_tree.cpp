@@ -1,13 +1,47 @@
 #include "voxen/transform/transform_tree.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "voxen/host/error.hpp"
 
 namespace voxen {
 
+Frustum Frustum::fromViewProjection(const glm::mat4& m) {
+  // Rows of the matrix (glm is column-major: m[column][row]).
+  auto row = [&](int r) { return glm::vec4(m[0][r], m[1][r], m[2][r], m[3][r]); };
+  Frustum f;
+  f.planes[0] = row(3) + row(0);  // left:   -w <= x
+  f.planes[1] = row(3) - row(0);  // right:   x <= w
+  f.planes[2] = row(3) + row(1);  // bottom
+  f.planes[3] = row(3) - row(1);  // top
+  f.planes[4] = row(2);           // near:   0 <= z
+  f.planes[5] = row(3) - row(2);  // far:     z <= w
+  return f;
+}
+
+Box worldBox(const glm::mat4& world, const Box& local) {
+  const glm::vec3 centre = 0.5f * (local.lo + local.hi), half = 0.5f * (local.hi - local.lo);
+  glm::vec3 c, e;
+  for (int r = 0; r < 3; ++r) {
+    c[r] = world[0][r] * centre.x + world[1][r] * centre.y + world[2][r] * centre.z + world[3][r];
+    e[r] = std::abs(world[0][r]) * half.x + std::abs(world[1][r]) * half.y + std::abs(world[2][r]) * half.z;
+  }
+  return {c - e, c + e};
+}
+
+bool boxInFrustum(const Box& box, const Frustum& frustum) {
+  for (const glm::vec4& p : frustum.planes) {
+    // The box corner farthest along the plane's normal.
+    const glm::vec3 far(p.x >= 0 ? box.hi.x : box.lo.x, p.y >= 0 ? box.hi.y : box.lo.y, p.z >= 0 ? box.hi.z : box.lo.z);
+    if (p.x * far.x + p.y * far.y + p.z * far.z + p.w < 0.0f) return false;
+  }
+  return true;
+}
+
 TransformTree::TransformTree() {
+  box_.emplace_back();
   local_.push_back(glm::mat4(1.0f));
   world_.push_back(glm::mat4(1.0f));
   parent_.push_back(kNone);
@@ -32,6 +66,7 @@ uint32_t TransformTree::add(uint32_t parent, const glm::mat4& local) {
     node = uint32_t(parent_.size());
     local_.emplace_back();
     world_.emplace_back();
+    box_.emplace_back();
     parent_.push_back(kNone);
     level_.push_back(0);
     slot_.push_back(0);
@@ -40,6 +75,8 @@ uint32_t TransformTree::add(uint32_t parent, const glm::mat4& local) {
   }
   local_[node] = local;
   world_[node] = glm::mat4(1.0f);
+  box_[node] = Box{};
+  boxesChanged_ = true;
   parent_[node] = parent;
   const uint32_t level = level_[parent] + 1;
   level_[node] = level;
@@ -92,10 +129,25 @@ void TransformTree::setLocal(std::span<const uint32_t> nodes, std::span<const gl
   for (size_t i = 0; i < nodes.size(); ++i) setLocal(nodes[i], locals[i]);
 }
 
+void TransformTree::setBox(uint32_t node, const Box& box) {
+  if (node == kRoot || !live(node)) throw Error("transform tree: node " + std::to_string(node) + " is not a live node");
+  box_[node] = box;
+  boxesChanged_ = true;
+}
+
 void TransformTree::clearDirty() {
   for (uint32_t n : dirtyList_) dirty_[n] = 0;
   dirtyList_.clear();
   structureChanged_ = false;
+  boxesChanged_ = false;
+}
+
+std::vector<uint32_t> TransformTree::cullCpu(const Frustum& frustum) const {
+  std::vector<uint32_t> visible;
+  for (const std::vector<uint32_t>& level : levels_)
+    for (uint32_t n : level)
+      if (boxInFrustum(worldBox(world_[n], box_[n]), frustum)) visible.push_back(n);
+  return visible;
 }
 
 uint64_t TransformTree::processCpu() {

@@ -42,17 +42,24 @@ class GpuTransformTree {
   // The world matrices on the device: mat4 per node index (column-major), for consumers.
   BufferRange worlds() const { return worlds_.range(0, uint64_t(capacity_) * 64); }
   const TransformStats& stats() const { return stats_; }
+  // For device-side consumers (culling): the local boxes (vec4 lo, vec4 hi per node), the
+  // live nodes in level order, their number, and the arrays' node capacity.
+  BufferRange boxes() const { return boxes_.range(0, uint64_t(capacity_) * 32); }
+  BufferRange order() const { return order_.range(0, uint64_t(capacity_) * 4); }
+  uint32_t liveNodes() const { return levelStarts_.empty() ? 0 : levelStarts_.back(); }
+  uint32_t capacity() const { return capacity_; }
 
  private:
   void ensureCapacity();
   void uploadStructure();
   void recordLevels();
+  void uploadBoxes();
 
   Scheduler& scheduler_;
   TransformTree& tree_;
   std::shared_ptr<Kernel> scatterKernel_, levelsKernel_;
   uint32_t capacity_ = 0;
-  Buffer locals_, worlds_, parents_, order_, starts_, dirty_, changed_, packedNodes_, packedLocals_;
+  Buffer locals_, worlds_, parents_, order_, starts_, dirty_, changed_, packedNodes_, packedLocals_, boxes_;
   uint64_t packedCapacity_ = 0;
   std::vector<uint32_t> levelStarts_;  // host copy: entries of `order` per level
   TransformStats stats_;

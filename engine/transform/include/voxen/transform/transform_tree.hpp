@@ -12,12 +12,32 @@
 //
 // remove(n) removes n and its whole subtree; their indices are reused by later adds.
 #include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace voxen {
+
+// An axis-aligned box (min, max), in a node's local frame or in the world.
+struct Box {
+  glm::vec3 lo{-0.5f}, hi{0.5f};
+};
+
+// Six planes (a, b, c, d) with a x + b y + c z + d >= 0 inside (normals pointing in).
+struct Frustum {
+  glm::vec4 planes[6];
+  // The frustum of a view-projection matrix (clip space -w <= x, y <= w, 0 <= z <= w).
+  static Frustum fromViewProjection(const glm::mat4& viewProjection);
+};
+
+// The world box of a local box under `world`: the centre moved, the half-extent through the
+// absolute linear part (the same operations as transform_cull.comp).
+Box worldBox(const glm::mat4& world, const Box& local);
+// Whether a world box is at least partly inside (not wholly outside one plane).
+bool boxInFrustum(const Box& box, const Frustum& frustum);
 
 class TransformTree {
  public:
@@ -34,6 +54,11 @@ class TransformTree {
   void remove(uint32_t node);
   void setLocal(uint32_t node, const glm::mat4& local);
   void setLocal(std::span<const uint32_t> nodes, std::span<const glm::mat4> locals);
+  // The node's bounding box in its local frame (default: the unit cube around its origin),
+  // for culling.
+  void setBox(uint32_t node, const Box& box);
+  const Box& box(uint32_t node) const { return box_[node]; }
+  bool boxesChanged() const { return boxesChanged_; }
 
   bool live(uint32_t node) const { return node < parent_.size() && (node == kRoot || parent_[node] != kNone); }
   uint32_t parent(uint32_t node) const { return parent_[node]; }
@@ -48,6 +73,9 @@ class TransformTree {
   // whose did, gets world = parent world x local, level after level. Returns the number of
   // world matrices recomputed; clears the dirty marks.
   uint64_t processCpu();
+  // The CPU reference of culling: the live nodes whose world box (from world(n)) is in the
+  // frustum, in level order (the GPU's order).
+  std::vector<uint32_t> cullCpu(const Frustum& frustum) const;
 
   // The levels: level 1 is the top (children of the root). levelNodes(l) lists its live
   // nodes (their order is the GPU's).
@@ -66,6 +94,8 @@ class TransformTree {
   void markDirty(uint32_t node);
 
   std::vector<glm::mat4> local_, world_;
+  std::vector<Box> box_;
+  bool boxesChanged_ = true;
   std::vector<uint32_t> parent_, level_, slot_;  // slot_: position in its level's list
   std::vector<std::vector<uint32_t>> children_;
   std::vector<std::vector<uint32_t>> levels_;
