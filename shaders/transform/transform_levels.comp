@@ -4,6 +4,7 @@
 // changed bit for its children. A wide level is one dispatch (one invocation per node); a
 // run of narrow levels (at most kNarrowLevel nodes each) is one workgroup walking them in
 // order with a barrier between levels, so that deep chains do not cost a dispatch per level.
+// Changed marks are a uint per node (set: the node's world was recomputed).
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
 #include "transform_shared.h"
@@ -15,15 +16,18 @@ layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Coh
 
 bool bitSet(CoherentUints words, uint n) { return (words.v[n / 32u] & (1u << (n % 32u))) != 0u; }
 
+// The changed marks are a uint per node, written with a plain store: bit words set by
+// atomicOr made 32 neighbouring nodes fight over one word (measured: the atomics cost more
+// than the product).
 void updateNode(uint node) {
   uint parent = UintArray(pc.p.parents).v[node];
   CoherentUints changed = CoherentUints(pc.p.changed);
-  if (!bitSet(CoherentUints(pc.p.dirty), node) && !bitSet(changed, parent)) return;
+  if (!bitSet(CoherentUints(pc.p.dirty), node) && changed.v[parent] == 0u) return;
   Mat4Array worlds = Mat4Array(pc.p.worlds);
   mat4 parentWorld = worlds.v[parent];
   mat4 local = Mat4Array(pc.p.locals).v[node];
   worlds.v[node] = parentWorld * local;
-  atomicOr(changed.v[node / 32u], 1u << (node % 32u));
+  changed.v[node] = 1u;
 }
 
 void main() {

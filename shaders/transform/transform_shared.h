@@ -17,7 +17,7 @@ struct TransformPush {
   VOXEN_ADDRESS parents;     // uint per node
   VOXEN_ADDRESS order;       // uint[]: the nodes level after level (level 1 first)
   VOXEN_ADDRESS dirty;       // uint bit words: bit n set = node n's local changed (input)
-  VOXEN_ADDRESS changed;     // uint bit words: bit n set = node n's world recomputed (output)
+  VOXEN_ADDRESS changed;     // uint per node: 1 = its world was recomputed (output)
   VOXEN_ADDRESS levelStarts; // uint per level: its first entry in `order` (then the end)
   VOXEN_ADDRESS packedNodes;  // the scatter's input: the changed nodes' indices
   VOXEN_ADDRESS packedLocals; // and their local matrices (mat4 each)

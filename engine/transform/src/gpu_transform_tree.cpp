@@ -32,7 +32,7 @@ void GpuTransformTree::ensureCapacity() {
   parents_ = Buffer(device, "transform parents", uint64_t(capacity) * 4);
   order_ = Buffer(device, "transform level order", uint64_t(capacity) * 4);
   dirty_ = Buffer(device, "transform dirty bits", words * 4);
-  changed_ = Buffer(device, "transform changed bits", words * 4);
+  changed_ = Buffer(device, "transform changed marks", uint64_t(capacity) * 4);
   boxes_ = Buffer(device, "transform local boxes", uint64_t(capacity) * 32);
   // Every local as it is now, every live node dirty, the root's world the identity.
   std::vector<glm::mat4> locals(capacity, glm::mat4(1.0f));
