@@ -78,11 +78,7 @@ uint32_t TransformTree::add(uint32_t parent, const glm::mat4& local) {
   box_[node] = Box{};
   boxesChanged_ = true;
   parent_[node] = parent;
-  const uint32_t level = level_[parent] + 1;
-  level_[node] = level;
-  if (levels_.size() < level) levels_.resize(level);
-  slot_[node] = uint32_t(levels_[level - 1].size());
-  levels_[level - 1].push_back(node);
+  listInLevel(node, level_[parent] + 1);
   children_[parent].push_back(node);
   markDirty(node);
   ++liveCount_;
@@ -101,12 +97,7 @@ void TransformTree::remove(uint32_t node) {
     stack.pop_back();
     for (uint32_t c : children_[n]) stack.push_back(c);
     children_[n].clear();
-    // Out of its level's list: the last entry takes its place.
-    std::vector<uint32_t>& list = levels_[level_[n] - 1];
-    const uint32_t moved = list.back();
-    list[slot_[n]] = moved;
-    slot_[moved] = slot_[n];
-    list.pop_back();
+    unlistFromLevel(n);
     parent_[n] = kNone;
     dirty_[n] = 0;
     free_.push_back(n);
@@ -114,6 +105,49 @@ void TransformTree::remove(uint32_t node) {
   }
   while (!levels_.empty() && levels_.back().empty()) levels_.pop_back();
   std::erase_if(dirtyList_, [&](uint32_t n) { return parent_[n] == kNone; });
+  structureChanged_ = true;
+}
+
+void TransformTree::unlistFromLevel(uint32_t node) {
+  // The last entry of its level's list takes its place.
+  std::vector<uint32_t>& list = levels_[level_[node] - 1];
+  const uint32_t moved = list.back();
+  list[slot_[node]] = moved;
+  slot_[moved] = slot_[node];
+  list.pop_back();
+}
+
+void TransformTree::listInLevel(uint32_t node, uint32_t level) {
+  level_[node] = level;
+  if (levels_.size() < level) levels_.resize(level);
+  slot_[node] = uint32_t(levels_[level - 1].size());
+  levels_[level - 1].push_back(node);
+}
+
+void TransformTree::setParent(uint32_t node, uint32_t parent) {
+  if (node == kRoot || !live(node)) throw Error("transform tree: node " + std::to_string(node) + " is not a live node to move");
+  if (!live(parent)) throw Error("transform tree: node " + std::to_string(parent) + " is not a live node to move under");
+  for (uint32_t a = parent; a != kRoot; a = parent_[a])
+    if (a == node)
+      throw Error("transform tree: node " + std::to_string(parent) + " is in the subtree of node " + std::to_string(node) +
+                  ", which cannot move under it");
+  if (parent_[node] == parent) return;
+  std::vector<uint32_t>& siblings = children_[parent_[node]];
+  siblings.erase(std::find(siblings.begin(), siblings.end(), node));
+  children_[parent].push_back(node);
+  parent_[node] = parent;
+  // Re-level the subtree, parents before children (breadth first), so that every level's
+  // list keeps only nodes of that depth; only the moved node is dirty (its descendants
+  // follow it through the changed marks).
+  std::vector<uint32_t> queue{node};
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const uint32_t n = queue[i];
+    unlistFromLevel(n);
+    listInLevel(n, level_[parent_[n]] + 1);
+    for (uint32_t c : children_[n]) queue.push_back(c);
+  }
+  while (!levels_.empty() && levels_.back().empty()) levels_.pop_back();
+  markDirty(node);
   structureChanged_ = true;
 }
 

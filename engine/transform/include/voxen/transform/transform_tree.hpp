@@ -11,6 +11,7 @@
 //   glm::mat4 w = tree.world(hand);
 //
 // remove(n) removes n and its whole subtree; their indices are reused by later adds.
+// setParent(n, p) moves n's subtree under p and re-levels it.
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
@@ -52,6 +53,10 @@ class TransformTree {
   // Removes the node and its whole subtree (the children go with it); their indices are
   // freed for reuse. Throws Error for the root or a node that is not live.
   void remove(uint32_t node);
+  // Moves the node and its subtree under `parent`, keeping its local matrix (so its world
+  // follows the new parent); the subtree is re-levelled. Throws Error for the root, a node
+  // that is not live, or a parent inside the node's own subtree.
+  void setParent(uint32_t node, uint32_t parent);
   void setLocal(uint32_t node, const glm::mat4& local);
   void setLocal(std::span<const uint32_t> nodes, std::span<const glm::mat4> locals);
   // The node's bounding box in its local frame (default: the unit cube around its origin),
@@ -92,6 +97,8 @@ class TransformTree {
 
  private:
   void markDirty(uint32_t node);
+  void unlistFromLevel(uint32_t node);
+  void listInLevel(uint32_t node, uint32_t level);
 
   std::vector<glm::mat4> local_, world_;
   std::vector<Box> box_;
