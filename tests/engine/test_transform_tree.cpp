@@ -83,21 +83,45 @@ TEST_CASE("Transform tree CPU: worlds compose the chain of locals; removal takes
   CHECK((reused == nb || reused == nc));
   CHECK_THROWS_WITH(tree.remove(TransformTree::kRoot), Catch::Contains("not a live node"));
   CHECK_THROWS_WITH(tree.add(nc == reused ? nb : nc, a), Catch::Contains("not a live node"));
+  // Moving a subtree: its worlds follow the new parent, its levels follow the new depth.
+  const uint32_t leaf = tree.add(reused, c);
+  tree.processCpu();
+  tree.setParent(reused, other);
+  CHECK(tree.level(reused) == 2);
+  CHECK(tree.level(leaf) == 3);
+  CHECK(tree.processCpu() == 2);  // the moved node and its child
+  CHECK(tree.world(leaf) == c * b * c);
+  CHECK_THROWS_WITH(tree.setParent(reused, leaf), Catch::Contains("in the subtree"));
+  CHECK_THROWS_WITH(tree.setParent(TransformTree::kRoot, other), Catch::Contains("not a live node"));
+  tree.setParent(leaf, TransformTree::kRoot);
+  CHECK(tree.level(leaf) == 1);
+  CHECK(tree.levels() == 2);
 }
 
-TEST_CASE("Transform tree GPU equals the CPU reference on wide, deep and mixed forests", "[transform][gpu]") {
+// The product variants this device can run (all of them are tested against the CPU).
+std::vector<TransformProduct> runnableProducts() {
+  std::vector<TransformProduct> products{TransformProduct::Matrix, TransformProduct::QuadShared};
+  if (supportsQuadShuffle(vt::gpu().device.info())) products.push_back(TransformProduct::QuadShuffle);
+  return products;
+}
+
+TEST_CASE("Transform tree GPU equals the CPU reference on wide, deep and mixed forests, in every product variant",
+          "[transform][gpu]") {
   struct Shape {
     const char* name;
     uint32_t roots, fanout, depth;
   };
+  for (const TransformProduct product : runnableProducts())
   for (const Shape& s : {Shape{"wide", 2000, 8, 3}, Shape{"deep chains", 3, 1, 3000}, Shape{"mixed", 50, 3, 7}}) {
     std::mt19937 rng(7);
     TransformTree cpu = randomForest(rng, s.roots, s.fanout, s.depth);
     TransformTree tree = cpu;
-    GpuTransformTree gpu(vt::gpu().scheduler, tree);
+    GpuTransformTree gpu(vt::gpu().scheduler, tree, GpuTransformOptions{product});
     gpu.process();
     cpu.processCpu();
-    INFO(s.name << ": " << cpu.size() << " nodes, " << cpu.levels() << " levels, " << gpu.stats().dispatches << " dispatches");
+    INFO(transformProductName(product) << ", " << s.name << ": " << cpu.size() << " nodes, " << cpu.levels() << " levels, "
+                                       << gpu.stats().dispatches << " dispatches");
+    CHECK(gpu.product() == product);
     // Float products over thousands of levels drift apart slowly: the tolerance grows with depth.
     const double tolerance = 1e-5 * std::max(1.0, double(cpu.levels()));
     CHECK(largestRelativeError(cpu, gpuWorlds(gpu, tree)) < tolerance);
@@ -121,10 +145,15 @@ TEST_CASE("Transform tree GPU equals the CPU reference on wide, deep and mixed f
       for (uint32_t n : nodes) dirty[n] = 1;
       for (uint32_t l = 1; l <= cpu.levels(); ++l)
         for (uint32_t n : cpu.levelNodes(l)) dirty[n] = dirty[n] || dirty[cpu.parent(n)];
-      uint64_t rewritten = 0;
-      for (uint32_t n = 1; n < cpu.capacity(); ++n)
+      // ... and not rewritten at all: the changed marks are exactly the dirty subtrees.
+      const auto marks = vt::gpu().scheduler.readback<uint32_t>(gpu.changedMarks().first(cpu.capacity() * 4)).get();
+      uint64_t rewritten = 0, wrongMarks = 0;
+      for (uint32_t n = 1; n < cpu.capacity(); ++n) {
         rewritten += !dirty[n] && std::memcmp(&before[n], &after[n], sizeof(glm::mat4)) != 0;
+        wrongMarks += marks[n] != dirty[n];
+      }
       CHECK(rewritten == 0);
+      CHECK(wrongMarks == 0);
     }
   }
 }
@@ -157,6 +186,25 @@ TEST_CASE("Transform tree GPU: removals and re-additions follow the CPU referenc
     cpu.processCpu();
     CHECK(largestRelativeError(cpu, gpuWorlds(gpu, tree)) < 1e-5);
   }
+  // Subtrees moved under other parents (deeper, shallower, to the top level) are re-levelled.
+  for (int k = 0; k < 10; ++k) {
+    uint32_t node, parent;
+    do node = 1 + rng() % uint32_t(cpu.capacity() - 1);
+    while (!cpu.live(node));
+    bool inSubtree;
+    do {
+      parent = k == 0 ? TransformTree::kRoot : rng() % uint32_t(cpu.capacity());
+      inSubtree = false;
+      for (uint32_t a = parent; a != TransformTree::kRoot && a != TransformTree::kNone; a = cpu.parent(a)) inSubtree |= a == node;
+    } while (!cpu.live(parent) || inSubtree);
+    cpu.setParent(node, parent);
+    tree.setParent(node, parent);
+  }
+  for (uint32_t l = 1; l <= cpu.levels(); ++l)
+    for (uint32_t n : cpu.levelNodes(l)) REQUIRE(cpu.level(cpu.parent(n)) + 1 == l);
+  gpu.process();
+  cpu.processCpu();
+  CHECK(largestRelativeError(cpu, gpuWorlds(gpu, tree)) < 1e-5);
   // world() reads back one node.
   const uint32_t some = cpu.levelNodes(cpu.levels()).front();
   const glm::mat4 w = gpu.world(some);

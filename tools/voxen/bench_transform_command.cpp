@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "bench_stats.hpp"
@@ -32,13 +33,21 @@ struct BenchTransformArgs {
   std::vector<uint64_t> nodes{16384, 1u << 20};
   std::vector<uint32_t> depths{2, 8, 64};
   std::vector<double> dirty{1.0, 0.01};
+  std::vector<std::string> products{"auto"};
   int repeat = 3;
 };
+
+TransformProduct parseProduct(const std::string& name) {
+  for (TransformProduct p : {TransformProduct::Auto, TransformProduct::Matrix, TransformProduct::QuadShuffle, TransformProduct::QuadShared})
+    if (name == transformProductName(p)) return p;
+  throw UsageError("--product " + name + ": not a product variant");
+}
 
 struct Result {
   uint64_t nodes = 0;
   uint32_t depth = 0;
   double dirty = 0;
+  std::string product;
   uint64_t recomputed = 0;
   double cpuSeconds = 0, uploadSeconds = 0, processSeconds = 0, downloadSeconds = 0, gpuPassMs = 0;
   double cpuRate() const { return recomputed / std::max(cpuSeconds, 1e-9); }
@@ -54,7 +63,8 @@ glm::mat4 randomLocal(std::mt19937& rng) {
   return m;
 }
 
-Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, double dirty, int repeat) {
+Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, double dirty, TransformProduct product,
+                        int repeat, bool profile) {
   std::mt19937 rng(5);
   TransformTree cpu;
   const uint64_t chains = std::max<uint64_t>(1, nodes / depth);
@@ -65,7 +75,7 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
     for (uint32_t d = 0; d < depth; ++d) all.push_back(parent = cpu.add(parent, randomLocal(rng)));
   }
   TransformTree tree = cpu;
-  GpuTransformTree gpu(scheduler, tree);
+  GpuTransformTree gpu(scheduler, tree, GpuTransformOptions{product});
   gpu.process();  // the first upload of everything, and the pipelines compiled
   cpu.processCpu();
   scheduler.readback<uint32_t>(gpu.worlds().first(4)).get();
@@ -73,8 +83,13 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
   r.nodes = all.size();
   r.depth = depth;
   r.dirty = dirty;
+  r.product = transformProductName(gpu.product());
   std::vector<double> cpuTimes, uploadTimes, processTimes, downloadTimes, passTimes;
-  for (int rep = 0; rep < repeat; ++rep) {
+  // Two untimed rounds first: the changed-locals input has two buffers used in turn, each
+  // allocated at its first use of this size.
+  constexpr int kWarmup = 2;
+  for (int rep = 0; rep < repeat + kWarmup; ++rep) {
+    const bool timed = rep >= kWarmup;
     // The same random nodes changed on both sides (setting them is not timed).
     std::vector<uint32_t> changed;
     std::vector<glm::mat4> locals;
@@ -84,20 +99,27 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
     tree.setLocal(changed, locals);
     auto start = Clock::now();
     r.recomputed = cpu.processCpu();
-    cpuTimes.push_back(secondsSince(start));
+    if (timed) cpuTimes.push_back(secondsSince(start));
     scheduler.resetProfile();
     start = Clock::now();
     gpu.process();  // packs and uploads the changed locals, records and submits the passes
-    uploadTimes.push_back(secondsSince(start));
+    if (timed) uploadTimes.push_back(secondsSince(start));
     start = Clock::now();
     scheduler.readback<uint32_t>(gpu.worlds().first(4)).get();  // waits for the passes
-    processTimes.push_back(secondsSince(start));
+    if (timed) processTimes.push_back(secondsSince(start));
     double ms = 0;
     for (const auto& [name, timing] : scheduler.profile().passes()) ms += timing.totalMs;
-    passTimes.push_back(ms);
+    if (timed) passTimes.push_back(ms);
+    if (profile && rep + 1 == repeat + kWarmup) {
+      std::fprintf(stderr, "%llu nodes, depth %u, %g dirty: GPU time per pass (last repetition)\n",
+                   (unsigned long long)nodes, depth, dirty);
+      std::ostringstream text;
+      scheduler.profile().print(text);
+      std::fputs(text.str().c_str(), stderr);
+    }
     start = Clock::now();
     gpu.download();
-    downloadTimes.push_back(secondsSince(start));
+    if (timed) downloadTimes.push_back(secondsSince(start));
   }
   r.cpuSeconds = median(cpuTimes);
   r.uploadSeconds = median(uploadTimes);
@@ -121,12 +143,15 @@ int benchTransform(const CommonOptions& options, const BenchTransformArgs& args)
   std::vector<Result> results;
   for (uint64_t nodes : args.nodes)
     for (uint32_t depth : args.depths)
-      for (double dirty : args.dirty) results.push_back(runConfiguration(scheduler, nodes, depth, dirty, args.repeat));
+      for (double dirty : args.dirty)
+        for (const std::string& product : args.products)
+          results.push_back(runConfiguration(scheduler, nodes, depth, dirty, parseProduct(product), args.repeat, options.profile));
   if (options.json) {
     Json out = Json::array();
     for (const Result& r : results)
       out.push_back({{"nodes", r.nodes},
                      {"depth", r.depth},
+                     {"product", r.product},
                      {"dirty_fraction", r.dirty},
                      {"recomputed", r.recomputed},
                      {"gpu_transforms_per_s", rounded(r.gpuRate(), 1)},
@@ -142,11 +167,11 @@ int benchTransform(const CommonOptions& options, const BenchTransformArgs& args)
     return 0;
   }
   std::printf("voxen bench transform on %s: medians of %d repetitions\n\n", device.info().name.c_str(), args.repeat);
-  std::printf("%10s %6s %7s %11s %12s %13s %12s %9s %9s %9s %9s\n", "nodes", "depth", "dirty", "recomputed", "GPU Mtf/s",
+  std::printf("%10s %6s %7s %13s %11s %12s %13s %12s %9s %9s %9s %9s\n", "nodes", "depth", "dirty", "product", "recomputed", "GPU Mtf/s",
               "+download", "CPU Mtf/s", "upload", "process", "download", "CPU");
   for (const Result& r : results)
-    std::printf("%10s %6u %6.0f%% %11s %12.2f %13.2f %12.2f %7.2fms %7.2fms %7.2fms %7.2fms\n", withCommas(r.nodes).c_str(),
-                r.depth, r.dirty * 100.0, withCommas(r.recomputed).c_str(), r.gpuRate() / 1e6, r.gpuRateWithDownload() / 1e6,
+    std::printf("%10s %6u %6.0f%% %13s %11s %12.2f %13.2f %12.2f %7.2fms %7.2fms %7.2fms %7.2fms\n", withCommas(r.nodes).c_str(),
+                r.depth, r.dirty * 100.0, r.product.c_str(), withCommas(r.recomputed).c_str(), r.gpuRate() / 1e6, r.gpuRateWithDownload() / 1e6,
                 r.cpuRate() / 1e6, r.uploadSeconds * 1e3, r.processSeconds * 1e3, r.downloadSeconds * 1e3, r.cpuSeconds * 1e3);
   std::printf("\nMtf/s: million world matrices recomputed per second. upload: packing and queueing the changed locals "
               "(host); process: until the passes are done; download: every world matrix back to the host.\n");
@@ -159,6 +184,8 @@ CommandRun setupBenchTransform(CLI::App& command) {
       ->check(integerIn(64, int64_t(1) << 26));
   command.add_option("--depth", args->depths, "levels (default 2 8 64)")->check(integerIn(1, 100000));
   command.add_option("--dirty", args->dirty, "fractions of the locals changed (default 1 0.01)")->check(numberIn(0.0, 1.0, "", LowEnd::Open));
+  command.add_option("--product", args->products, "matrix product variants to compare (default auto: chosen for the device)")
+      ->check(CLI::IsMember({"auto", "matrix", "quad-shuffle", "quad-shared"}));
   command.add_option("--repeat", args->repeat, "repetitions (medians are reported)")->check(integerIn(1, 100))->capture_default_str();
   return [args](const CommonOptions& options) { return benchTransform(options, *args); };
 }

@@ -7,12 +7,42 @@
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
+#include "voxen/host/streamed_input.hpp"
 
 namespace voxen {
 
-GpuTransformTree::GpuTransformTree(Scheduler& scheduler, TransformTree& tree) : scheduler_(scheduler), tree_(tree) {
+const char* transformProductName(TransformProduct product) {
+  switch (product) {
+    case TransformProduct::Auto: return "auto";
+    case TransformProduct::Matrix: return "matrix";
+    case TransformProduct::QuadShuffle: return "quad-shuffle";
+    case TransformProduct::QuadShared: return "quad-shared";
+  }
+  return "?";
+}
+
+bool supportsQuadShuffle(const DeviceInfo& device) {
+  const bool wholeQuads = device.subgroupSize >= 4 && device.subgroupSize % 4 == 0;
+  return device.capabilities.subgroupBasic && device.capabilities.subgroupShuffle && wholeQuads;
+}
+
+TransformProduct chooseTransformProduct(const DeviceInfo& device) {
+  if (device.type == VK_PHYSICAL_DEVICE_TYPE_CPU) return TransformProduct::Matrix;
+  return supportsQuadShuffle(device) ? TransformProduct::QuadShuffle : TransformProduct::QuadShared;
+}
+
+GpuTransformTree::GpuTransformTree(Scheduler& scheduler, TransformTree& tree, GpuTransformOptions options)
+    : scheduler_(scheduler), tree_(tree) {
+  product_ = options.product == TransformProduct::Auto ? chooseTransformProduct(scheduler.device().info()) : options.product;
+  if (product_ == TransformProduct::QuadShuffle && !supportsQuadShuffle(scheduler.device().info()))
+    throw Error("transform tree: the quad-shuffle product needs subgroup shuffles and subgroups of whole quads, which " +
+                scheduler.device().info().name + " lacks");
+  lanesPerNode_ = product_ == TransformProduct::Matrix ? 1 : 4;
+  const int variant = product_ == TransformProduct::Matrix ? 0 : product_ == TransformProduct::QuadShuffle ? 1 : 2;
   scatterKernel_ = scheduler.library().kernel("transform/transform_scatter.comp");
-  levelsKernel_ = scheduler.library().kernel("transform/transform_levels.comp");
+  levelsKernel_ = scheduler.library().kernel("transform/transform_levels.comp",
+                                             KernelVariant{{{"TRANSFORM_PRODUCT", std::to_string(variant)}}, {}});
+  changedInput_ = std::make_unique<StreamedInput>(scheduler, "transform changed locals", 1 << 16, 2);
 }
 
 GpuTransformTree::~GpuTransformTree() = default;
@@ -83,17 +113,18 @@ void GpuTransformTree::recordLevels() {
     if (width(l) > gpu::kNarrowLevel) {
       push.lastLevel = l + 1;
       push.count = width(l);
-      scheduler_.dispatchThreads({"transform level", levelsKernel_.get(), {}, push, uses}, width(l));
+      scheduler_.dispatchThreads({"transform level", levelsKernel_.get(), {}, push, uses}, uint64_t(width(l)) * lanesPerNode_);
       ++l;
     } else {
-      // A run of narrow levels: one workgroup, at most 4096 levels (lavapipe stops an
-      // invocation's loops after 65,535 iterations).
+      // A run of narrow levels: one workgroup, at most 4096 levels of 64 / lanesPerNode_
+      // nodes per round (lavapipe stops an invocation's loops after 65,535 iterations).
+      const uint32_t maxLevels = 4096 / lanesPerNode_;
       uint32_t last = l;
-      while (last < levels && width(last) <= gpu::kNarrowLevel && last - l < 4096) ++last;
+      while (last < levels && width(last) <= gpu::kNarrowLevel && last - l < maxLevels) ++last;
       push.lastLevel = last;
       if (last == l + 1) {  // a single narrow level: the one-level form
         push.count = width(l);
-        scheduler_.dispatchThreads({"transform level", levelsKernel_.get(), {}, push, uses}, width(l));
+        scheduler_.dispatchThreads({"transform level", levelsKernel_.get(), {}, push, uses}, uint64_t(width(l)) * lanesPerNode_);
       } else {
         scheduler_.dispatch({"transform narrow levels", levelsKernel_.get(), {1, 1, 1}, push, uses});
       }
@@ -112,25 +143,22 @@ void GpuTransformTree::process() {
   // already uploaded and every node dirty).
   const std::vector<uint32_t>& dirty = tree_.dirtyNodes();
   if (!grown && !dirty.empty()) {
-    if (dirty.size() > packedCapacity_) {
-      packedCapacity_ = std::max<uint64_t>(dirty.size(), packedCapacity_ * 2);
-      packedNodes_ = Buffer(scheduler_.device(), "transform changed nodes", packedCapacity_ * 4);
-      packedLocals_ = Buffer(scheduler_.device(), "transform changed locals", packedCapacity_ * 64);
-    }
-    std::vector<glm::mat4> locals(dirty.size());
-    for (size_t i = 0; i < dirty.size(); ++i) locals[i] = tree_.local(dirty[i]);
-    scheduler_.upload(packedNodes_.range(0, dirty.size() * 4), dirty.data(), dirty.size() * 4);
-    scheduler_.upload(packedLocals_.range(0, dirty.size() * 64), locals.data(), dirty.size() * 64);
+    // Packed as the locals (64 bytes each), then the node indices: one copy from the tree
+    // into device memory where it is host-visible.
+    const size_t count = dirty.size(), localBytes = count * 64, bytes = localBytes + count * 4;
+    std::byte* out = changedInput_->begin(bytes);
+    for (size_t i = 0; i < count; ++i) std::memcpy(out + i * 64, &tree_.local(dirty[i]), 64);
+    std::memcpy(out + localBytes, dirty.data(), count * 4);
+    const BufferRange packed = changedInput_->end(bytes);
     gpu::TransformPush push{};
     push.locals = locals_.address();
     push.dirty = dirty_.address();
-    push.packedNodes = packedNodes_.address();
-    push.packedLocals = packedLocals_.address();
-    push.count = uint32_t(dirty.size());
+    push.packedLocals = packed.address;
+    push.packedNodes = packed.address + localBytes;
+    push.count = uint32_t(count);
     scheduler_.dispatchThreads({"transform changed locals", scatterKernel_.get(), {}, push,
-                                {reads(packedNodes_.range()), reads(packedLocals_.range()), readsWrites(locals_.range()),
-                                 readsWrites(dirty_.range())}},
-                               dirty.size());
+                                {reads(packed), readsWrites(locals_.range()), readsWrites(dirty_.range())}},
+                               count);
     stats_.uploadedLocals = dirty.size();
   }
   if (grown) stats_.uploadedLocals = tree_.capacity();
@@ -138,7 +166,8 @@ void GpuTransformTree::process() {
   scheduler_.fill(changed_.range(), 0);
   recordLevels();
   scheduler_.fill(dirty_.range(), 0);  // processed
-  scheduler_.submit();
+  changedInput_->submitted(scheduler_.submit());
+  stats_.product = product_;
   tree_.clearDirty();
 }
 

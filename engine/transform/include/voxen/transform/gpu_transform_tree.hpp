@@ -20,16 +20,39 @@ namespace voxen {
 
 class Kernel;
 class Scheduler;
+class StreamedInput;
+struct DeviceInfo;
+
+// How the level pass spreads one matrix product over invocations (transform_levels.comp).
+enum class TransformProduct {
+  Auto,         // chosen for the device (chooseTransformProduct)
+  Matrix,       // one invocation per matrix
+  QuadShuffle,  // four invocations per matrix, one column each, the parent's columns shared by subgroup shuffles
+  QuadShared,   // the same quads sharing through shared memory
+};
+const char* transformProductName(TransformProduct product);
+// Matrix on CPU drivers (where every component of a load through a buffer address is a loop
+// over the lanes, so spreading a matrix over lanes only adds shuffles); QuadShuffle where
+// subgroup shuffles work and subgroups are made of whole quads (coalesced loads of each
+// matrix's 64 contiguous bytes); QuadShared otherwise.
+TransformProduct chooseTransformProduct(const DeviceInfo& device);
+// Subgroup shuffles in compute shaders, and subgroups made of whole quads.
+bool supportsQuadShuffle(const DeviceInfo& device);
+
+struct GpuTransformOptions {
+  TransformProduct product = TransformProduct::Auto;
+};
 
 struct TransformStats {
   uint64_t uploadedLocals = 0;  // changed local matrices uploaded by the last process()
   uint32_t dispatches = 0;      // level dispatches it recorded
+  TransformProduct product = TransformProduct::Auto;  // the variant the level passes ran
   bool structureUploaded = false;
 };
 
 class GpuTransformTree {
  public:
-  GpuTransformTree(Scheduler& scheduler, TransformTree& tree);
+  GpuTransformTree(Scheduler& scheduler, TransformTree& tree, GpuTransformOptions options = {});
   ~GpuTransformTree();
 
   // Records and submits the update of every world matrix that depends on a changed local
@@ -41,6 +64,9 @@ class GpuTransformTree {
   void download();
   // The world matrices on the device: mat4 per node index (column-major), for consumers.
   BufferRange worlds() const { return worlds_.range(0, uint64_t(capacity_) * 64); }
+  // uint32 per node index: 1 where the last process() recomputed the world, else 0 (for
+  // consumers that act only on moved nodes, and for tests that no clean node was rewritten).
+  BufferRange changedMarks() const { return changed_.range(0, uint64_t(capacity_) * 4); }
   const TransformStats& stats() const { return stats_; }
   // For device-side consumers (culling): the local boxes (vec4 lo, vec4 hi per node), the
   // live nodes in level order, their number, and the arrays' node capacity.
@@ -48,6 +74,7 @@ class GpuTransformTree {
   BufferRange order() const { return order_.range(0, uint64_t(capacity_) * 4); }
   uint32_t liveNodes() const { return levelStarts_.empty() ? 0 : levelStarts_.back(); }
   uint32_t capacity() const { return capacity_; }
+  TransformProduct product() const { return product_; }
 
  private:
   void ensureCapacity();
@@ -58,9 +85,12 @@ class GpuTransformTree {
   Scheduler& scheduler_;
   TransformTree& tree_;
   std::shared_ptr<Kernel> scatterKernel_, levelsKernel_;
+  TransformProduct product_;
+  uint32_t lanesPerNode_;
+  // The changed nodes' indices and locals, packed (written in place on unified memory).
+  std::unique_ptr<StreamedInput> changedInput_;
   uint32_t capacity_ = 0;
-  Buffer locals_, worlds_, parents_, order_, starts_, dirty_, changed_, packedNodes_, packedLocals_, boxes_;
-  uint64_t packedCapacity_ = 0;
+  Buffer locals_, worlds_, parents_, order_, starts_, dirty_, changed_, boxes_;
   std::vector<uint32_t> levelStarts_;  // host copy: entries of `order` per level
   TransformStats stats_;
 };
