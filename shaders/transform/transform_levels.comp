@@ -57,6 +57,7 @@ void storeColumn(uint64_t matrices, uint node, uint column, vec4 value) {
 // Whether the node's world must be recomputed, and its parent.
 bool needsUpdate(uint node, out uint parent) {
   parent = UintArray(pc.p.parents).v[node];
+  if (pc.p.listed != 0u) return true;
   CoherentUints dirty = CoherentUints(pc.p.dirty);
   return (dirty.v[node / 32u] & (1u << (node % 32u))) != 0u || CoherentUints(pc.p.changed).v[parent] != 0u;
 }

@@ -7,6 +7,11 @@
 
 VOXEN_SHARED_BEGIN
 
+// A process() whose changed locals are at most 1 / kSparseDivisor of the live nodes lists
+// the nodes to recompute on the host (dirty_subtrees.hpp) instead of reading every node's
+// marks on the GPU.
+VOXEN_CONST(uint, kSparseDivisor, 16u)
+
 // Levels of at most this many nodes are walked several at a time by one workgroup
 // (barriers between levels) instead of one dispatch each.
 VOXEN_CONST(uint, kNarrowLevel, 64u)
@@ -15,7 +20,7 @@ struct TransformPush {
   VOXEN_ADDRESS locals;      // mat4 per node (column-major, 16 floats)
   VOXEN_ADDRESS worlds;      // mat4 per node; node 0 is the virtual root (identity)
   VOXEN_ADDRESS parents;     // uint per node
-  VOXEN_ADDRESS order;       // uint[]: the nodes level after level (level 1 first)
+  VOXEN_ADDRESS order;       // uint[]: the nodes level after level (level 1 first), or the listed ones
   VOXEN_ADDRESS dirty;       // uint bit words: bit n set = node n's local changed (input)
   VOXEN_ADDRESS changed;     // uint per node: 1 = its world was recomputed (output)
   VOXEN_ADDRESS levelStarts; // uint per level: its first entry in `order` (then the end)
@@ -24,7 +29,7 @@ struct TransformPush {
   uint firstLevel;           // this dispatch's levels (0 = the top level): [firstLevel, lastLevel)
   uint lastLevel;
   uint count;                // nodes of firstLevel (one-level dispatches), or packed entries
-  uint reserved;
+  uint listed;               // 1: `order` lists exactly the nodes to recompute (no marks read)
 };
 VOXEN_SHARED_ASSERT(sizeof(TransformPush) == 88)
 

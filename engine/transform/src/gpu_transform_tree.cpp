@@ -8,6 +8,7 @@
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 #include "voxen/host/streamed_input.hpp"
+#include "dirty_subtrees.hpp"
 
 namespace voxen {
 
@@ -43,6 +44,8 @@ GpuTransformTree::GpuTransformTree(Scheduler& scheduler, TransformTree& tree, Gp
   levelsKernel_ = scheduler.library().kernel("transform/transform_levels.comp",
                                              KernelVariant{{{"TRANSFORM_PRODUCT", std::to_string(variant)}}, {}});
   changedInput_ = std::make_unique<StreamedInput>(scheduler, "transform changed locals", 1 << 16, 2);
+  listedInput_ = std::make_unique<StreamedInput>(scheduler, "transform listed nodes", 1 << 16, 2);
+  subtrees_ = std::make_unique<DirtySubtrees>();
 }
 
 GpuTransformTree::~GpuTransformTree() = default;
@@ -91,23 +94,29 @@ void GpuTransformTree::uploadStructure() {
   if (!order.empty()) scheduler_.upload(order_.range(0, order.size() * 4), order.data(), order.size() * 4);
   starts_ = Buffer(scheduler_.device(), "transform level starts", levelStarts_.size() * 4);
   scheduler_.upload(starts_.range(), levelStarts_.data(), levelStarts_.size() * 4);
+  subtrees_->rebuild(tree_);
   stats_.structureUploaded = true;
 }
 
-void GpuTransformTree::recordLevels() {
+// One dispatch per wide level, one single-workgroup dispatch per run of narrow ones, over
+// `starts` (host copy) / `startsOnDevice` and `order`: every live node (the GPU reads the
+// marks) or, `listed`, exactly the nodes to recompute.
+void GpuTransformTree::recordLevels(const std::vector<uint32_t>& levelStarts, const BufferRange& order,
+                                    const BufferRange& startsOnDevice, bool listed) {
   gpu::TransformPush push{};
+  push.listed = listed ? 1u : 0u;
   push.locals = locals_.address();
   push.worlds = worlds_.address();
   push.parents = parents_.address();
-  push.order = order_.address();
+  push.order = order.address;
   push.dirty = dirty_.address();
   push.changed = changed_.address();
-  push.levelStarts = starts_.address();
+  push.levelStarts = startsOnDevice.address;
   const std::vector<BufferUse> uses{reads(locals_.range()), readsWrites(worlds_.range()), reads(parents_.range()),
-                                    reads(order_.range()),  reads(dirty_.range()),        readsWrites(changed_.range()),
-                                    reads(starts_.range())};
-  const uint32_t levels = uint32_t(levelStarts_.size() - 1);
-  auto width = [&](uint32_t l) { return levelStarts_[l + 1] - levelStarts_[l]; };
+                                    reads(order),           reads(dirty_.range()),        readsWrites(changed_.range()),
+                                    reads(startsOnDevice)};
+  const uint32_t levels = uint32_t(levelStarts.size() - 1);
+  auto width = [&](uint32_t l) { return levelStarts[l + 1] - levelStarts[l]; };
   for (uint32_t l = 0; l < levels;) {
     push.firstLevel = l;
     if (width(l) > gpu::kNarrowLevel) {
@@ -164,11 +173,33 @@ void GpuTransformTree::process() {
   if (grown) stats_.uploadedLocals = tree_.capacity();
   if (grown || tree_.boxesChanged()) uploadBoxes();
   scheduler_.fill(changed_.range(), 0);
-  recordLevels();
+  if (!grown && dirty.size() * uint64_t(gpu::kSparseDivisor) <= liveNodes())
+    recordSparseLevels();
+  else
+    recordLevels(levelStarts_, order_.range(), starts_.range(), false);
   scheduler_.fill(dirty_.range(), 0);  // processed
-  changedInput_->submitted(scheduler_.submit());
+  const uint64_t submitted = scheduler_.submit();
+  changedInput_->submitted(submitted);
+  listedInput_->submitted(submitted);
   stats_.product = product_;
   tree_.clearDirty();
+}
+
+// Few changed locals: the host lists their subtrees (DirtySubtrees), level by level, and the
+// passes recompute exactly those, reading no marks.
+void GpuTransformTree::recordSparseLevels() {
+  const ListedLevels listed = subtrees_->expand(tree_, tree_.dirtyNodes());
+  stats_.sparse = true;
+  stats_.listedNodes = listed.nodes.size();
+  if (listed.nodes.empty()) return;
+  const size_t startsBytes = listed.starts.size() * 4, bytes = startsBytes + listed.nodes.size() * 4;
+  std::byte* out = listedInput_->begin(bytes);
+  std::memcpy(out, listed.starts.data(), startsBytes);
+  std::memcpy(out + startsBytes, listed.nodes.data(), listed.nodes.size() * 4);
+  const BufferRange range = listedInput_->end(bytes);
+  const BufferRange starts{range.buffer, range.offset, startsBytes, range.address, range.name};
+  const BufferRange nodes{range.buffer, range.offset + startsBytes, bytes - startsBytes, range.address + startsBytes, range.name};
+  recordLevels(listed.starts, nodes, starts, true);
 }
 
 // Every node's local box (vec4 lo, vec4 hi), when boxes changed.

@@ -21,6 +21,7 @@ namespace voxen {
 class Kernel;
 class Scheduler;
 class StreamedInput;
+class DirtySubtrees;
 struct DeviceInfo;
 
 // How the level pass spreads one matrix product over invocations (transform_levels.comp).
@@ -47,6 +48,8 @@ struct TransformStats {
   uint64_t uploadedLocals = 0;  // changed local matrices uploaded by the last process()
   uint32_t dispatches = 0;      // level dispatches it recorded
   TransformProduct product = TransformProduct::Auto;  // the variant the level passes ran
+  bool sparse = false;          // the nodes to recompute were listed on the host (few changed locals)
+  uint64_t listedNodes = 0;     // how many (sparse only)
   bool structureUploaded = false;
 };
 
@@ -79,7 +82,9 @@ class GpuTransformTree {
  private:
   void ensureCapacity();
   void uploadStructure();
-  void recordLevels();
+  void recordLevels(const std::vector<uint32_t>& starts, const BufferRange& order, const BufferRange& startsOnDevice,
+                    bool listed);
+  void recordSparseLevels();
   void uploadBoxes();
 
   Scheduler& scheduler_;
@@ -89,6 +94,9 @@ class GpuTransformTree {
   uint32_t lanesPerNode_;
   // The changed nodes' indices and locals, packed (written in place on unified memory).
   std::unique_ptr<StreamedInput> changedInput_;
+  // Sparse updates: the breadth-first order that finds dirty subtrees, and their node lists.
+  std::unique_ptr<DirtySubtrees> subtrees_;
+  std::unique_ptr<StreamedInput> listedInput_;
   uint32_t capacity_ = 0;
   Buffer locals_, worlds_, parents_, order_, starts_, dirty_, changed_, boxes_;
   std::vector<uint32_t> levelStarts_;  // host copy: entries of `order` per level

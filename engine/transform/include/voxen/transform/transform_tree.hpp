@@ -68,6 +68,7 @@ class TransformTree {
   bool live(uint32_t node) const { return node < parent_.size() && (node == kRoot || parent_[node] != kNone); }
   uint32_t parent(uint32_t node) const { return parent_[node]; }
   uint32_t level(uint32_t node) const { return level_[node]; }
+  const std::vector<uint32_t>& children(uint32_t node) const { return children_[node]; }
   const glm::mat4& local(uint32_t node) const { return local_[node]; }
   // The world matrix as the last processCpu() (or a GPU tree's download) left it.
   const glm::mat4& world(uint32_t node) const { return world_[node]; }
