@@ -8,24 +8,21 @@
 #include "voxen/painter/frame_arena.hpp"
 #include "voxen/painter/frame_kernel.hpp"
 #include "voxen/painter/marching_cubes_table.hpp"
+#include "voxen/painter/triangle_rasterizer.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
 
 using detail::dispatchPhase;
 using detail::FrameArena;
+using detail::kRasterLargeGroups;
+using detail::kRasterSmallGroups;
 using detail::Phase;
 using gpu::FrameConstants;
 using gpu::kBlockCells;
 using gpu::Triangle;
 
 namespace {
-
-// Workgroups of the raster phases that spread a count known only on the GPU over a fixed
-// launch (shaders/painter/raster.glsl): at least minimumRasterGroups (the iteration
-// budget), and enough to fill a large GPU; lavapipe pays little for groups with no work.
-constexpr uint32_t kRasterSmallGroups = 1024;
-constexpr uint32_t kRasterLargeGroups = 512;
 
 uint32_t divideUp(uint64_t a, uint64_t b) { return uint32_t((a + b - 1) / b); }
 
@@ -112,21 +109,10 @@ uint32_t brushBoxSide(float radius, float voxelSize, uint32_t largestAxis) {
 }
 
 FrameConstants viewConstants(const PainterOptions& options, const Camera& camera) {
-  FrameConstants f{};
-  const glm::mat4 viewProj = camera.viewProj(options.width, options.height);
-  std::memcpy(f.viewProj, &viewProj[0][0], sizeof(f.viewProj));
-  f.cameraPos = toVec4(camera.eye, 1.0f);
-  f.lightDir = toVec4(glm::normalize(options.lightDirection), 0.0f);
+  // The rasterizer's constants (triangle_rasterizer.cpp), plus the grid's.
+  FrameConstants f = rasterConstants(rasterizerOptions(options), camera, options.maxTriangles);
   f.gridOrigin = toVec4(options.gridOrigin, options.voxelSize);
   f.gridX = options.gridX, f.gridY = options.gridY, f.gridZ = options.gridZ;
-  f.width = options.width, f.height = options.height;
-  f.tilesX = (options.width + 7) / 8, f.tilesY = (options.height + 7) / 8;
-  f.rasterMode = options.rasterMode;
-  f.maxTriangles = options.maxTriangles;
-  f.backgroundColor = options.backgroundColor;
-  f.cullBackFaces = options.cullBackFaces ? 1u : 0u;
-  f.largeTriangleArea = options.largeTriangleArea;
-  f.maxLargeTiles = options.maxLargeTiles;
   return f;
 }
 

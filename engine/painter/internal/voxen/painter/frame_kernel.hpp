@@ -41,6 +41,13 @@ constexpr uint64_t meshListGroups(uint64_t blocks) {
   return budget > wanted ? budget : wanted;
 }
 
+// Workgroups of the raster phases that spread a count known only on the GPU over a fixed
+// launch (shaders/painter/raster.glsl), for the Painter and the TriangleRasterizer: at least
+// minimumRasterGroups (the iteration budget), and enough to fill a large GPU; lavapipe pays
+// little for groups with no work.
+constexpr uint32_t kRasterSmallGroups = 1024;
+constexpr uint32_t kRasterLargeGroups = 512;
+
 // The frame shader's phases as kernels of the shader library (one pipeline per phase,
 // specialised on it; hot reload swaps them all when frame.comp or an include changes).
 class FrameKernels {
