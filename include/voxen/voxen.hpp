@@ -10,7 +10,8 @@
 //   clearance  each voxel's distance to the nearest obstacle within a range (a map layer)
 //   transform  a transform tree: world matrices level by level on the CPU and the GPU
 //   painter    the voxel painter (brush, marching cubes, software rasterizer) and map
-//              rendering
+//              rendering; the rasterizer also draws other passes' triangles, such as
+//              instanced boxes
 //   primitives GPU building blocks: stable radix sorts, an exclusive scan, stream compaction
 //   selftest   a GPU self-test of a device
 //
@@ -52,10 +53,12 @@
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/occupancy/ndt_integrators.hpp"
 
+#include "voxen/painter/box_instances.hpp"
 #include "voxen/painter/camera.hpp"
 #include "voxen/painter/cpu_mesher.hpp"
 #include "voxen/painter/map_grid.hpp"
 #include "voxen/painter/painter.hpp"
+#include "voxen/painter/triangle_rasterizer.hpp"
 
 #include "voxen/primitives/exclusive_scan.hpp"
 #include "voxen/primitives/radix_sort.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // Octahedral normal encoding, the C++ mirror of encodeNormal / decodeNormal in
-// shaders/painter/painter_common.glsl. encodeNormal does the same float operations in the
+// shaders/painter/normal_encoding.glsl. encodeNormal does the same float operations in the
 // same order (IEEE single precision, no FMA contraction) and packs like packSnorm2x16,
 // round(clamp(v, -1, 1) * 32767) to nearest even, so CPU and GPU bits agree.
 // decodeNormal is for shading and checks only: its normalize is not bit-exact across devices.
