@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "glfw_include.hpp"
+#include "sample_window/glfw_include.hpp"
 
 #include "text_parsing.hpp"
 

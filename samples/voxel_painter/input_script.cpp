@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "glfw_include.hpp"
+#include "sample_window/glfw_include.hpp"
 #include "text_parsing.hpp"
 
 namespace voxel_painter {

@@ -6,19 +6,20 @@
 #include <memory>
 #include <optional>
 
-#include "glfw_window.hpp"
 #include "gpu_context.hpp"
 #include "initial_scene.hpp"
 #include "input_controller.hpp"
 #include "input_script.hpp"
-#include "presenter.hpp"
-#include "swapchain.hpp"
+#include "sample_window/glfw_window.hpp"
+#include "sample_window/presenter.hpp"
+#include "sample_window/swapchain.hpp"
 #include "test_pattern.hpp"
 #include "voxen/io/png_writer.hpp"
 
 namespace voxel_painter {
 
 using namespace voxen;
+using namespace voxen_samples;  // the window, swapchain and presenter (samples/common)
 using Clock = std::chrono::steady_clock;
 
 namespace {

@@ -1,17 +1,17 @@
-#include "swapchain.hpp"
+#include "sample_window/swapchain.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "voxen/host/error.hpp"
 
-namespace voxel_painter {
+namespace voxen_samples {
 
 using voxen::Error;
 
 namespace {
 
-// 8-bit RGBA or BGRA in sRGB colour space: the painter's bytes go in as they are (a copy
+// 8-bit RGBA or BGRA in sRGB colour space: the frame's bytes go in as they are (a copy
 // or a same-encoding blit never converts), so UNORM and SRGB formats both show them right.
 VkSurfaceFormatKHR chooseFormat(VkPhysicalDevice physical, VkSurfaceKHR surface) {
   uint32_t count = 0;
@@ -142,4 +142,4 @@ void Swapchain::destroyImagesSemaphores() {
   images_.clear();
 }
 
-}  // namespace voxel_painter
+}  // namespace voxen_samples

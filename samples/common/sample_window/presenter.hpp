@@ -1,5 +1,6 @@
 #pragma once
-// Shows an RGBA8 buffer (the painter's frame: row-major, top row first) in a swapchain.
+// Shows an RGBA8 buffer (a sample's frame, such as the painter's: row-major, top row first) in a
+// swapchain.
 //
 // Per frame, one command recorded through the scheduler copies the buffer into this frame
 // slot's RGBA8 image and blits that into the acquired swapchain image. The command declares
@@ -13,11 +14,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "swapchain.hpp"
+#include "sample_window/swapchain.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
 
-namespace voxel_painter {
+namespace voxen_samples {
 
 struct CapturedImage {
   uint32_t width = 0, height = 0;
@@ -71,4 +72,4 @@ class Presenter {
   voxen::Future<uint8_t> capture_;
 };
 
-}  // namespace voxel_painter
+}  // namespace voxen_samples

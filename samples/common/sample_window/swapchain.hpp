@@ -1,6 +1,6 @@
 #pragma once
 // A window's swapchain on a voxen::Device's queue. Its images are only ever transfer
-// targets (the painter's frame is copied and blitted in, never rendered), so there are no
+// targets (the sample's frame is copied and blitted in, never rendered), so there are no
 // image views or render passes. Recreate after a resize or an out-of-date present.
 #include <volk.h>
 
@@ -8,7 +8,7 @@
 
 #include "voxen/host/device.hpp"
 
-namespace voxel_painter {
+namespace voxen_samples {
 
 struct SwapchainSettings {
   bool vsync = true;          // FIFO; otherwise MAILBOX or IMMEDIATE where offered
@@ -27,7 +27,7 @@ class Swapchain {
 
   VkSwapchainKHR handle() const { return swapchain_; }
   VkFormat format() const { return format_; }
-  // Blue in the first byte: what we copy in must be swizzled from the painter's RGBA.
+  // Blue in the first byte: what we copy in must be swizzled from the frame's RGBA.
   bool bgra() const;
   bool srgb() const;
   VkExtent2D extent() const { return extent_; }
@@ -52,4 +52,4 @@ class Swapchain {
   std::vector<VkSemaphore> renderFinished_;
 };
 
-}  // namespace voxel_painter
+}  // namespace voxen_samples

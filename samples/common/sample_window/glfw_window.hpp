@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "glfw_include.hpp"
+#include "sample_window/glfw_include.hpp"
 
 namespace voxen {
 class Device;
 }
 
-namespace voxel_painter {
+namespace voxen_samples {
 
 class GlfwLibrary {
  public:
@@ -51,4 +51,4 @@ class WindowSurface {
   VkSurfaceKHR surface_ = VK_NULL_HANDLE;
 };
 
-}  // namespace voxel_painter
+}  // namespace voxen_samples

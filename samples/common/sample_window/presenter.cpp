@@ -1,11 +1,11 @@
-#include "presenter.hpp"
+#include "sample_window/presenter.hpp"
 
 #include <cstring>
 #include <string>
 
 #include "voxen/host/error.hpp"
 
-namespace voxel_painter {
+namespace voxen_samples {
 
 using voxen::Error;
 
@@ -230,4 +230,4 @@ CapturedImage Presenter::takeCapture() {
   return image;
 }
 
-}  // namespace voxel_painter
+}  // namespace voxen_samples

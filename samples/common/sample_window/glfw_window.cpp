@@ -1,11 +1,11 @@
-#include "glfw_window.hpp"
+#include "sample_window/glfw_window.hpp"
 
 #include <algorithm>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
 
-namespace voxel_painter {
+namespace voxen_samples {
 
 using voxen::Error;
 
@@ -63,4 +63,4 @@ WindowSurface::WindowSurface(voxen::Device& device, const GlfwWindow& window) : 
 
 WindowSurface::~WindowSurface() { vkDestroySurfaceKHR(instance_, surface_, nullptr); }
 
-}  // namespace voxel_painter
+}  // namespace voxen_samples

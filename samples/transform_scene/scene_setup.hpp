@@ -1,0 +1,34 @@
+#pragma once
+// What both modes build from the command line: the device (validation, device choice, a
+// window's extensions), the shader library and scheduler on it, and the camera that orbits
+// the field.
+#include <string>
+#include <vector>
+
+#include "scene_options.hpp"
+#include "voxen/host/device.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+#include "voxen/painter/camera.hpp"
+
+namespace transform_scene {
+
+class ArmForest;
+
+struct SceneGpu {
+  SceneGpu(const SceneOptions& options, std::vector<std::string> instanceExtensions = {},
+           std::vector<std::string> deviceExtensions = {});
+  // Non-zero when validation is on and reported anything: tests treat that as failure.
+  uint64_t validationMessages() const { return device.validationEnabled() ? device.validationMessageCount() : 0; }
+
+  voxen::Device device;
+  voxen::ShaderLibrary library;
+  voxen::Scheduler scheduler;
+};
+
+// The camera at `angle` (radians) around the field's centre, `distance` field sizes away,
+// looking down at the centre: the near arms fall below the view and the far ones beyond its
+// sides, so part of the forest is always culled.
+voxen::Camera orbitCamera(const ArmForest& forest, float angle, float distance);
+
+}  // namespace transform_scene
