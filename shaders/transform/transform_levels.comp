@@ -1,7 +1,8 @@
 #version 460
 // World matrices, level by level: a node whose local changed (dirty bit) or whose parent's
-// world was recomputed (changed mark) gets world = parent world x local and sets its own
-// changed mark for its children. A wide level is one dispatch; a run of narrow levels (at
+// world was recomputed (changed mark equal to this process's generation, so that the marks
+// never need clearing) gets world = parent world x local and sets its own changed mark for
+// its children. A wide level is one dispatch; a run of narrow levels (at
 // most kNarrowLevel nodes each) is one workgroup walking them in order with a barrier
 // between levels, so that deep chains do not cost a dispatch per level.
 //
@@ -59,7 +60,7 @@ bool needsUpdate(uint node, out uint parent) {
   parent = UintArray(pc.p.parents).v[node];
   if (pc.p.listed != 0u) return true;
   CoherentUints dirty = CoherentUints(pc.p.dirty);
-  return (dirty.v[node / 32u] & (1u << (node % 32u))) != 0u || CoherentUints(pc.p.changed).v[parent] != 0u;
+  return (dirty.v[node / 32u] & (1u << (node % 32u))) != 0u || CoherentUints(pc.p.changed).v[parent] == pc.p.generation;
 }
 
 // This invocation's lane within the workgroup, such that the four lanes of a quad
@@ -88,7 +89,7 @@ void updateSlot(bool inUse, uint node) {
   storeColumn(pc.p.worlds, node, 1u, world[1]);
   storeColumn(pc.p.worlds, node, 2u, world[2]);
   storeColumn(pc.p.worlds, node, 3u, world[3]);
-  CoherentUints(pc.p.changed).v[node] = 1u;
+  CoherentUints(pc.p.changed).v[node] = pc.p.generation;
 #else
   uint column = laneInWorkgroup() & 3u, parent = 0u;
   bool update = inUse && needsUpdate(node, parent);
@@ -107,7 +108,7 @@ void updateSlot(bool inUse, uint node) {
 #endif
   if (!update) return;
   storeColumn(pc.p.worlds, node, column, p0 * localColumn.x + p1 * localColumn.y + p2 * localColumn.z + p3 * localColumn.w);
-  if (column == 0u) CoherentUints(pc.p.changed).v[node] = 1u;
+  if (column == 0u) CoherentUints(pc.p.changed).v[node] = pc.p.generation;
 #endif
 }
 

@@ -8,12 +8,13 @@
 
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Push { TransformPush p; } pc;
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer Mat4Array { mat4 v[]; };
 
 void main() {
   uint i = voxenThreadIndex();
   if (i >= pc.p.count) return;
   uint node = UintArray(pc.p.packedNodes).v[i];
-  Mat4Array(pc.p.locals).v[node] = Mat4Array(pc.p.packedLocals).v[i];
+  // As 64-bit words: half the load loops of floats on lavapipe (transform_levels.comp).
+  Uint64Array from = Uint64Array(pc.p.packedLocals), to = Uint64Array(pc.p.locals);
+  for (uint k = 0u; k < 8u; ++k) to.v[node * 8u + k] = from.v[i * 8u + k];
   atomicOr(UintArray(pc.p.dirty).v[node / 32u], 1u << (node % 32u));
 }

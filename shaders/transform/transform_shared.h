@@ -22,7 +22,7 @@ struct TransformPush {
   VOXEN_ADDRESS parents;     // uint per node
   VOXEN_ADDRESS order;       // uint[]: the nodes level after level (level 1 first), or the listed ones
   VOXEN_ADDRESS dirty;       // uint bit words: bit n set = node n's local changed (input)
-  VOXEN_ADDRESS changed;     // uint per node: 1 = its world was recomputed (output)
+  VOXEN_ADDRESS changed;     // uint per node: the generation that last recomputed its world (output)
   VOXEN_ADDRESS levelStarts; // uint per level: its first entry in `order` (then the end)
   VOXEN_ADDRESS packedNodes;  // the scatter's input: the changed nodes' indices
   VOXEN_ADDRESS packedLocals; // and their local matrices (mat4 each)
@@ -30,8 +30,10 @@ struct TransformPush {
   uint lastLevel;
   uint count;                // nodes of firstLevel (one-level dispatches), or packed entries
   uint listed;               // 1: `order` lists exactly the nodes to recompute (no marks read)
+  uint generation;           // this process()'s number (from 1): a changed mark equal to it is fresh
+  uint reserved;
 };
-VOXEN_SHARED_ASSERT(sizeof(TransformPush) == 88)
+VOXEN_SHARED_ASSERT(sizeof(TransformPush) == 96)
 
 // Culling (transform_cull.comp, transform_gather.comp).
 struct CullPush {

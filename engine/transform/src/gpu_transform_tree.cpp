@@ -74,6 +74,7 @@ void GpuTransformTree::ensureCapacity() {
   const glm::mat4 identity(1.0f);
   scheduler_.upload(worlds_.range(0, 64), &identity, 64);
   scheduler_.fill(dirty_.range(), 0xFFFFFFFFu);
+  scheduler_.fill(changed_.range(), 0);  // no generation yet
   stats_.structureUploaded = true;
   uploadStructure();
 }
@@ -111,6 +112,7 @@ void GpuTransformTree::recordLevels(const std::vector<uint32_t>& levelStarts, co
   push.order = order.address;
   push.dirty = dirty_.address();
   push.changed = changed_.address();
+  push.generation = generation_;
   push.levelStarts = startsOnDevice.address;
   const std::vector<BufferUse> uses{reads(locals_.range()), readsWrites(worlds_.range()), reads(parents_.range()),
                                     reads(order),           reads(dirty_.range()),        readsWrites(changed_.range()),
@@ -172,7 +174,12 @@ void GpuTransformTree::process() {
   }
   if (grown) stats_.uploadedLocals = tree_.capacity();
   if (grown || tree_.boxesChanged()) uploadBoxes();
-  scheduler_.fill(changed_.range(), 0);
+  // Marks hold the generation that set them: no clearing per process (a 4 MB memset at 1 M
+  // nodes), except when the counter wraps.
+  if (++generation_ == 0) {
+    scheduler_.fill(changed_.range(), 0);
+    generation_ = 1;
+  }
   if (!grown && dirty.size() * uint64_t(gpu::kSparseDivisor) <= liveNodes())
     recordSparseLevels();
   else

@@ -67,9 +67,11 @@ class GpuTransformTree {
   void download();
   // The world matrices on the device: mat4 per node index (column-major), for consumers.
   BufferRange worlds() const { return worlds_.range(0, uint64_t(capacity_) * 64); }
-  // uint32 per node index: 1 where the last process() recomputed the world, else 0 (for
-  // consumers that act only on moved nodes, and for tests that no clean node was rewritten).
+  // uint32 per node index: the generation() of the last process() that recomputed its world
+  // (for consumers that act only on moved nodes, and for tests that no clean node was
+  // rewritten). Equal to generation(): moved by the last process().
   BufferRange changedMarks() const { return changed_.range(0, uint64_t(capacity_) * 4); }
+  uint32_t generation() const { return generation_; }
   const TransformStats& stats() const { return stats_; }
   // For device-side consumers (culling): the local boxes (vec4 lo, vec4 hi per node), the
   // live nodes in level order, their number, and the arrays' node capacity.
@@ -98,6 +100,7 @@ class GpuTransformTree {
   std::unique_ptr<DirtySubtrees> subtrees_;
   std::unique_ptr<StreamedInput> listedInput_;
   uint32_t capacity_ = 0;
+  uint32_t generation_ = 0;  // of the last process()
   Buffer locals_, worlds_, parents_, order_, starts_, dirty_, changed_, boxes_;
   std::vector<uint32_t> levelStarts_;  // host copy: entries of `order` per level
   TransformStats stats_;
