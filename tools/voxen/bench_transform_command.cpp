@@ -6,6 +6,7 @@
 // locals), process (the passes), download (all world matrices back, when the CPU needs
 // them), and the total with and without the download.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -48,6 +49,8 @@ struct Result {
   uint32_t depth = 0;
   double dirty = 0;
   std::string product;
+  bool sparse = false;            // the GPU listed the dirty subtrees (few changed locals)
+  double maxRelativeError = 0.0;  // GPU worlds against the CPU reference's
   uint64_t recomputed = 0;
   double cpuSeconds = 0, uploadSeconds = 0, processSeconds = 0, downloadSeconds = 0, gpuPassMs = 0;
   double cpuRate() const { return recomputed / std::max(cpuSeconds, 1e-9); }
@@ -120,6 +123,14 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
     start = Clock::now();
     gpu.download();
     if (timed) downloadTimes.push_back(secondsSince(start));
+    // The GPU's worlds against the CPU reference's: a rate of wrong results is no rate.
+    r.sparse = gpu.stats().sparse;
+    for (uint32_t n : all)
+      for (int c = 0; c < 4; ++c)
+        for (int k = 0; k < 4; ++k) {
+          const double a = cpu.world(n)[c][k], b = tree.world(n)[c][k];
+          r.maxRelativeError = std::max(r.maxRelativeError, std::abs(a - b) / std::max(1.0, std::abs(a)));
+        }
   }
   r.cpuSeconds = median(cpuTimes);
   r.uploadSeconds = median(uploadTimes);
@@ -152,6 +163,8 @@ int benchTransform(const CommonOptions& options, const BenchTransformArgs& args)
       out.push_back({{"nodes", r.nodes},
                      {"depth", r.depth},
                      {"product", r.product},
+                     {"gpu_update", r.sparse ? "sparse" : "dense"},
+                     {"max_relative_error", r.maxRelativeError},
                      {"dirty_fraction", r.dirty},
                      {"recomputed", r.recomputed},
                      {"gpu_transforms_per_s", rounded(r.gpuRate(), 1)},
@@ -167,14 +180,16 @@ int benchTransform(const CommonOptions& options, const BenchTransformArgs& args)
     return 0;
   }
   std::printf("voxen bench transform on %s: medians of %d repetitions\n\n", device.info().name.c_str(), args.repeat);
-  std::printf("%10s %6s %7s %13s %11s %12s %13s %12s %9s %9s %9s %9s\n", "nodes", "depth", "dirty", "product", "recomputed", "GPU Mtf/s",
+  std::printf("%10s %6s %7s %13s %7s %9s %11s %12s %13s %12s %9s %9s %9s %9s\n", "nodes", "depth", "dirty", "product", "update", "max err", "recomputed", "GPU Mtf/s",
               "+download", "CPU Mtf/s", "upload", "process", "download", "CPU");
   for (const Result& r : results)
-    std::printf("%10s %6u %6.0f%% %13s %11s %12.2f %13.2f %12.2f %7.2fms %7.2fms %7.2fms %7.2fms\n", withCommas(r.nodes).c_str(),
-                r.depth, r.dirty * 100.0, r.product.c_str(), withCommas(r.recomputed).c_str(), r.gpuRate() / 1e6, r.gpuRateWithDownload() / 1e6,
+    std::printf("%10s %6u %6.0f%% %13s %7s %9.1e %11s %12.2f %13.2f %12.2f %7.2fms %7.2fms %7.2fms %7.2fms\n", withCommas(r.nodes).c_str(),
+                r.depth, r.dirty * 100.0, r.product.c_str(), r.sparse ? "sparse" : "dense", r.maxRelativeError, withCommas(r.recomputed).c_str(), r.gpuRate() / 1e6, r.gpuRateWithDownload() / 1e6,
                 r.cpuRate() / 1e6, r.uploadSeconds * 1e3, r.processSeconds * 1e3, r.downloadSeconds * 1e3, r.cpuSeconds * 1e3);
-  std::printf("\nMtf/s: million world matrices recomputed per second. upload: packing and queueing the changed locals "
-              "(host); process: until the passes are done; download: every world matrix back to the host.\n");
+  std::printf("\nMtf/s: million world matrices recomputed per second. upload: packing and queueing the changed locals, "
+              "and for sparse updates listing the dirty subtrees (host); process: until the passes are done; download: "
+              "every world matrix back to the host. update: dense (the GPU reads every node's marks) or sparse (the host "
+              "lists the dirty subtrees). max err: largest relative difference of a world matrix element from the CPU's.\n");
   return 0;
 }
 
