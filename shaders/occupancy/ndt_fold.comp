@@ -9,6 +9,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
 #include "ndt_access.glsl"
+#include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -17,7 +18,7 @@ bool visitVoxel(ivec3 v, float tEnter, float tExit) { return false; }  // no wal
 void main() {
   loadPushConstants();
   uint level = pc.p.itemCount;
-  uint i = gl_GlobalInvocationID.x;
+  uint i = voxenThreadIndex();  // the compaction's command folds into y past 65,535 workgroups
   uint count, p = 0u;
   if (level == 0u) {
     count = gNdtWords.v[kNdtRunTotal];

@@ -27,8 +27,12 @@ void main() {
     const uint total = UintArray(pc.total).v[0];
     const uint groupSize = pc.groupSize;
     UintArray args = UintArray(pc.args);
-    args.v[0] = total / groupSize + (total % groupSize != 0u ? 1u : 0u);
-    args.v[1] = 1u;
+    // Past 65,535 workgroups (the least maxComputeWorkGroupCount Vulkan allows) the groups
+    // fold into y; consumers index with voxenThreadIndex() and skip the few past the total.
+    const uint groups = total / groupSize + (total % groupSize != 0u ? 1u : 0u);
+    const uint rows = (groups + 65534u) / 65535u;
+    args.v[0] = rows > 1u ? (groups + rows - 1u) / rows : groups;
+    args.v[1] = max(rows, 1u);
     args.v[2] = 1u;
   }
   if (tile >= pc.numTiles) return;  // the same for the whole workgroup

@@ -21,7 +21,8 @@ VOXEN_CONST(uint, kTileItems, 4096u)
 // constant_id kTileFlagsId (bool) reads items as flags (nonzero counts 1), and the apply
 // phase then writes the index of each kept item at its scanned position in dst (stream
 // compaction) instead of the scan, and tile 0 writes the dispatch command
-// args = (ceil(total[0] / groupSize), 1, 1).
+// args = (ceil(total[0] / groupSize), 1, 1), folded into y past 65,535 workgroups (the
+// consumer indexes with voxenThreadIndex()).
 VOXEN_CONST(uint, kTileApplyId, 0u)
 VOXEN_CONST(uint, kTileFlagsId, 1u)
 struct TileScanPush {

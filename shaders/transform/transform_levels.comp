@@ -118,7 +118,8 @@ void main() {
   const uint slotsPerGroup = gl_WorkGroupSize.x / kLanesPerNode;
   uint slot = laneInWorkgroup() / kLanesPerNode;
   if (pc.p.lastLevel == pc.p.firstLevel + 1u) {  // one wide level: a slot per node
-    uint i = gl_WorkGroupID.x * slotsPerGroup + slot;
+    // dispatchThreads folds more than 65,535 workgroups into y.
+    uint i = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * slotsPerGroup + slot;
     bool inUse = i < pc.p.count;
     updateSlot(inUse, inUse ? order.v[starts.v[pc.p.firstLevel] + i] : 0u);
     return;

@@ -59,8 +59,12 @@ void requireCompacted(StreamCompaction& compaction, const std::vector<uint32_t>&
   const Compacted gpu = gpuCompact(compaction, flags, groupSize);
   REQUIRE(gpu.total == expected.size());
   REQUIRE(gpu.indices == expected);
-  CHECK(gpu.args[0] == (gpu.total + groupSize - 1) / groupSize);
-  CHECK(gpu.args[1] == 1u);
+  // The command: ceil(total / groupSize) workgroups, folded into y past 65,535.
+  const uint32_t groups = (gpu.total + groupSize - 1) / groupSize, rows = std::max(1u, (groups + 65534u) / 65535u);
+  CHECK(gpu.args[0] <= 65535u);
+  CHECK(gpu.args[1] == rows);
+  CHECK(gpu.args[0] == (groups + rows - 1) / rows);
+  CHECK(uint64_t(gpu.args[0]) * gpu.args[1] >= groups);
   CHECK(gpu.args[2] == 1u);
 }
 
@@ -86,6 +90,9 @@ TEST_CASE("Stream compaction equals the CPU reference", "[primitives][gpu]") {
   std::vector<uint32_t> flags(5000);
   for (auto& f : flags) f = rng.chance(50);
   for (uint32_t groupSize : {1u, 7u, 256u}) requireCompacted(compaction, flags, groupSize);
+  // More kept items than 65,535 workgroups cover: the command folds into y.
+  std::vector<uint32_t> many(200000, 1u);
+  requireCompacted(compaction, many, 1u);
 }
 
 TEST_CASE("A pass dispatched with the compaction's command runs over exactly the kept items", "[primitives][gpu]") {

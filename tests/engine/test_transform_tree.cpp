@@ -160,6 +160,18 @@ TEST_CASE("Transform tree GPU equals the CPU reference on wide, deep and mixed f
   }
 }
 
+TEST_CASE("Transform tree GPU: a level wider than 65,535 workgroups (folded into y) is processed whole", "[transform][gpu]") {
+  // 1,048,600 top-level nodes at 4 invocations each need 65,538 workgroups of 64.
+  std::mt19937 rng(11);
+  TransformTree cpu;
+  for (uint32_t n = 0; n < 1048600; ++n) cpu.add(TransformTree::kRoot, randomLocal(rng));
+  TransformTree tree = cpu;
+  GpuTransformTree gpu(vt::gpu().scheduler, tree, GpuTransformOptions{TransformProduct::QuadShared});
+  gpu.process();
+  cpu.processCpu();
+  CHECK(largestRelativeError(cpu, gpuWorlds(gpu, tree)) < 1e-5);
+}
+
 TEST_CASE("Transform tree GPU: removals and re-additions follow the CPU reference", "[transform][gpu]") {
   std::mt19937 rng(3);
   TransformTree cpu = randomForest(rng, 20, 3, 5);

@@ -23,7 +23,8 @@ class StreamCompaction {
   // (nonzero = keep):
   //   indices[0 .. total) = the indices i of the kept flags, increasing;
   //   total[0]            = the number kept;
-  //   dispatchArgs        = VkDispatchIndirectCommand {ceil(total / groupSize), 1, 1} when
+  //   dispatchArgs        = VkDispatchIndirectCommand {ceil(total / groupSize), 1, 1} (folded
+  //                         into y past 65,535 workgroups: index with voxenThreadIndex()) when
   //                         given (12 bytes, 4-byte aligned offset): for
   //                         Scheduler::dispatchIndirect over the kept items with workgroups
   //                         of groupSize invocations.
