@@ -1,39 +1,22 @@
 #include "headless_run.hpp"
 
 #include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 
 #include "arm_forest.hpp"
 #include "frame_check.hpp"
+#include "sample_common/png_frames.hpp"
 #include "scene_renderer.hpp"
 #include "scene_setup.hpp"
 #include "scene_stats.hpp"
-#include "voxen/io/png_writer.hpp"
 #include "voxen/map/output_file.hpp"
 
 namespace transform_scene {
 
 using namespace voxen;
 
-namespace {
-
-std::filesystem::path framePath(const std::string& dir, uint64_t frame) {
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%05llu.png", (unsigned long long)frame);
-  return std::filesystem::path(dir) / name;
-}
-
-void writeFrame(SceneRenderer& renderer, const SceneOptions& o, const std::filesystem::path& path) {
-  const std::vector<uint32_t> pixels = renderer.readImage().get();
-  std::vector<uint8_t> bytes(pixels.size() * 4);
-  std::memcpy(bytes.data(), pixels.data(), bytes.size());  // RGBA8, red in the low byte: bytes R, G, B, A
-  writePng(path, o.width, o.height, bytes, PngFormat::Rgba8);
-}
-
-}  // namespace
+using voxen_samples::framePath;
 
 int runHeadless(const SceneOptions& options) {
   // A bad output folder fails now, not after the device and the scene are built.
@@ -76,7 +59,8 @@ int runHeadless(const SceneOptions& options) {
     records.push_back(record);
     const bool last = frame + 1 == options.frames;
     if (!options.output.empty() && (frame % options.every == 0 || last)) {
-      writeFrame(renderer, options, framePath(options.output, frame));
+      voxen_samples::writeRgbaPng(framePath(options.output, frame), options.width, options.height,
+                                  renderer.readImage().get());
       ++info.pngsWritten;
     }
   }

@@ -3,21 +3,15 @@
 // windowed mode. parseSceneOptions throws UsageError with a message naming the flag, or
 // HelpRequested carrying the help text.
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "sample_common/usage_errors.hpp"
+
 namespace transform_scene {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-class HelpRequested : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using voxen_samples::HelpRequested;
+using voxen_samples::UsageError;
 
 // Culling's indirect command covers at most 65,535 workgroups of 64 (lavapipe's x limit).
 constexpr uint64_t kMaxNodes = 4000000;

@@ -2,34 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iostream>
+#include <utility>
 
 #include "arm_forest.hpp"
 
 namespace transform_scene {
 
-namespace {
-
-voxen::DeviceOptions deviceOptions(const SceneOptions& o, std::vector<std::string> instanceExtensions,
-                                   std::vector<std::string> deviceExtensions) {
-  voxen::DeviceOptions options;
-  options.selector = o.device;
-  options.validation = o.validation;
-  options.instanceExtensions = std::move(instanceExtensions);
-  options.deviceExtensions = std::move(deviceExtensions);
-  return options;
-}
-
-}  // namespace
-
 SceneGpu::SceneGpu(const SceneOptions& options, std::vector<std::string> instanceExtensions,
                    std::vector<std::string> deviceExtensions)
-    : device(deviceOptions(options, std::move(instanceExtensions), std::move(deviceExtensions))),
-      library(device),
-      scheduler(device, library) {
-  std::cerr << "transform_scene: device " << device.info().name << (device.validationEnabled() ? " (validation on)" : "")
-            << "\n";
-}
+    : SampleGpu("transform_scene", voxen_samples::sampleDeviceOptions(options.device, options.validation,
+                                                                      std::move(instanceExtensions),
+                                                                      std::move(deviceExtensions))) {}
 
 voxen::Camera orbitCamera(const ArmForest& forest, float angle, float distance) {
   const glm::vec3 lo = forest.fieldMin(), hi = forest.fieldMax();

@@ -5,25 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "sample_common/sample_gpu.hpp"
 #include "scene_options.hpp"
-#include "voxen/host/device.hpp"
-#include "voxen/host/scheduler.hpp"
-#include "voxen/host/shader_library.hpp"
 #include "voxen/painter/camera.hpp"
 
 namespace transform_scene {
 
 class ArmForest;
 
-struct SceneGpu {
+// SampleGpu (samples/common) for --device and --validation, on the embedded shaders.
+struct SceneGpu : voxen_samples::SampleGpu {
   SceneGpu(const SceneOptions& options, std::vector<std::string> instanceExtensions = {},
            std::vector<std::string> deviceExtensions = {});
-  // Non-zero when validation is on and reported anything: tests treat that as failure.
-  uint64_t validationMessages() const { return device.validationEnabled() ? device.validationMessageCount() : 0; }
-
-  voxen::Device device;
-  voxen::ShaderLibrary library;
-  voxen::Scheduler scheduler;
 };
 
 // The camera at `angle` (radians) around the field's centre, `distance` field sizes away,

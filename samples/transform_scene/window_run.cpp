@@ -78,14 +78,9 @@ int runWindow(const SceneOptions& options) {
   bool swapchainStale = false;
   while (!glfwWindowShouldClose(window.handle()) && !controls.quit) {
     glfwPollEvents();
-    const VkExtent2D size = window.framebufferSize();
-    if (size.width == 0 || size.height == 0) {  // minimised: nothing to present into
+    if (!swapchain.fit(window.framebufferSize(), swapchainStale)) {  // minimised
       glfwWaitEvents();
       continue;
-    }
-    if (swapchainStale || size.width != swapchain.extent().width || size.height != swapchain.extent().height) {
-      swapchain.recreate(size);
-      swapchainStale = false;
     }
     const auto now = Clock::now();
     if (!controls.paused) animation += std::chrono::duration<double>(now - last).count();

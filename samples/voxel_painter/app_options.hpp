@@ -4,22 +4,15 @@
 // the flag, or HelpRequested carrying the help text.
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "sample_common/usage_errors.hpp"
+
 namespace voxel_painter {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// --help: what() is the help text.
-class HelpRequested : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using voxen_samples::HelpRequested;
+using voxen_samples::UsageError;
 
 struct AppOptions {
   // Shared.

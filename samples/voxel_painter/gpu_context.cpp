@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <iostream>
+#include <utility>
 
 namespace voxel_painter {
 
@@ -10,12 +10,9 @@ namespace {
 
 voxen::DeviceOptions deviceOptions(const AppOptions& o, std::vector<std::string> instanceExtensions,
                                    std::vector<std::string> deviceExtensions) {
-  voxen::DeviceOptions options;
-  options.selector = o.device;
-  options.validation = o.validation;
+  voxen::DeviceOptions options =
+      voxen_samples::sampleDeviceOptions(o.device, o.validation, std::move(instanceExtensions), std::move(deviceExtensions));
   options.synchronizationValidation = o.syncValidation;
-  options.instanceExtensions = std::move(instanceExtensions);
-  options.deviceExtensions = std::move(deviceExtensions);
   return options;
 }
 
@@ -39,11 +36,7 @@ voxen::ShaderLibraryOptions libraryOptions(const AppOptions& o, bool hotReloadBy
 
 GpuContext::GpuContext(const AppOptions& options, bool hotReloadByDefault, std::vector<std::string> instanceExtensions,
                        std::vector<std::string> deviceExtensions)
-    : device(deviceOptions(options, std::move(instanceExtensions), std::move(deviceExtensions))),
-      library(device, libraryOptions(options, hotReloadByDefault)),
-      scheduler(device, library) {
-  std::cerr << "voxel_painter: device " << device.info().name << (device.validationEnabled() ? " (validation on)" : "")
-            << "\n";
-}
+    : SampleGpu("voxel_painter", deviceOptions(options, std::move(instanceExtensions), std::move(deviceExtensions)),
+                libraryOptions(options, hotReloadByDefault)) {}
 
 }  // namespace voxel_painter

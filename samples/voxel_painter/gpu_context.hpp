@@ -6,22 +6,15 @@
 #include <vector>
 
 #include "app_options.hpp"
-#include "voxen/host/device.hpp"
-#include "voxen/host/scheduler.hpp"
-#include "voxen/host/shader_library.hpp"
+#include "sample_common/sample_gpu.hpp"
 
 namespace voxel_painter {
 
-struct GpuContext {
+// SampleGpu (samples/common) for --device, --validation, --sync-validation and hot reload.
+struct GpuContext : voxen_samples::SampleGpu {
   // Extensions are the window's surface and swapchain extensions (none headless).
   GpuContext(const AppOptions& options, bool hotReloadByDefault, std::vector<std::string> instanceExtensions = {},
              std::vector<std::string> deviceExtensions = {});
-  // Non-zero when validation is on and reported anything: tests treat that as failure.
-  uint64_t validationMessages() const { return device.validationEnabled() ? device.validationMessageCount() : 0; }
-
-  voxen::Device device;
-  voxen::ShaderLibrary library;
-  voxen::Scheduler scheduler;
 };
 
 }  // namespace voxel_painter

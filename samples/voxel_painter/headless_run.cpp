@@ -1,37 +1,20 @@
 #include "headless_run.hpp"
 
 #include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 
 #include "frame_stats.hpp"
 #include "gpu_context.hpp"
 #include "initial_scene.hpp"
+#include "sample_common/png_frames.hpp"
 #include "stroke_script.hpp"
-#include "voxen/io/png_writer.hpp"
 
 namespace voxel_painter {
 
 using namespace voxen;
 
-namespace {
-
-std::filesystem::path framePath(const std::string& dir, uint64_t frame) {
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%05llu.png", (unsigned long long)frame);
-  return std::filesystem::path(dir) / name;
-}
-
-void writeFrame(Painter& painter, const std::filesystem::path& path) {
-  const std::vector<uint32_t> pixels = painter.readImage().get();
-  std::vector<uint8_t> bytes(pixels.size() * 4);
-  std::memcpy(bytes.data(), pixels.data(), bytes.size());  // RGBA8 with red in the low byte: byte order R, G, B, A
-  voxen::writePng(path, painter.options().width, painter.options().height, bytes, voxen::PngFormat::Rgba8);
-}
-
-}  // namespace
+using voxen_samples::framePath;
 
 int runHeadless(const AppOptions& options) {
   // Check the whole script before paying for the device.
@@ -63,7 +46,8 @@ int runHeadless(const AppOptions& options) {
     }
     const bool last = frame + 1 == totalFrames;
     if (!options.framesDir.empty() && (frame % options.every == 0 || last)) {
-      writeFrame(painter, framePath(options.framesDir, frame));
+      voxen_samples::writeRgbaPng(framePath(options.framesDir, frame), painter.options().width, painter.options().height,
+                                  painter.readImage().get());
       ++pngs;
     }
     ++frame;

@@ -142,15 +142,9 @@ int runWindow(const AppOptions& options) {
         waitForWindowSize(window, width, height);
       });
     if (controller.quitRequested()) break;
-    VkExtent2D size = window.framebufferSize();
-    if (size.width == 0 || size.height == 0) {  // minimised: nothing to present into
+    if (!swapchain.fit(window.framebufferSize(), swapchainStale)) {  // minimised
       glfwWaitEvents();
       continue;
-    }
-    // X11 may not report a resize as an out-of-date swapchain: compare sizes ourselves.
-    if (swapchainStale || size.width != swapchain.extent().width || size.height != swapchain.extent().height) {
-      swapchain.recreate(size);
-      swapchainStale = false;
     }
     int windowWidth = 0, windowHeight = 0;
     glfwGetWindowSize(window.handle(), &windowWidth, &windowHeight);

@@ -5,21 +5,16 @@
 # script lines must fail with file:line, not crash.
 #   painter_headless.sh VOXEL_PAINTER PNG_PROBE TESTDATA_DIR WORK_DIR
 set -euo pipefail
+source "$(dirname "$0")/common.sh" painter_headless "$@"
 painter=$1
 probe=$2
 data=$3
-work=$4
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-
-fail() { echo "painter_headless: $*" >&2; exit 1; }
 background=182430  # PainterOptions::backgroundColor 0xff302418 (red in the low byte) as RRGGBB
 
 "$painter" --headless --script "$data/headless_short.txt" --frames-dir frames --width 160 --height 120 \
   > summary.txt 2> stderr.txt || fail "exit status $?: $(cat stderr.txt)"
 # ctest runs this with VOXEN_VALIDATION=1: any validation message is a failure.
-if grep -qi "validation message\|validation error\|validation warning" stderr.txt; then fail "validation: $(cat stderr.txt)"; fi
+no_validation stderr.txt
 for key in "frames: 10" "frame ms: mean" "median" "p95" "frames/s:" "triangles:" "GPU time per phase"; do
   grep -q "$key" summary.txt || fail "the summary lacks '$key': $(cat summary.txt)"
 done

@@ -6,18 +6,11 @@
 # scene, and the painted one the brush's green where the unpainted one has none.
 #   painter_window.sh VOXEL_PAINTER PNG_PROBE TESTDATA_DIR WORK_DIR
 set -euo pipefail
+source "$(dirname "$0")/common.sh" painter_window "$@"
 painter=$1
 probe=$2
 data=$3
-work=$4
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-
-fail() { echo "painter_window: $*" >&2; exit 1; }
-command -v xvfb-run > /dev/null ||
-  fail "xvfb-run is missing: this test needs a virtual X server (apt-get install xvfb xauth; scripts/setup.sh installs them)"
-command -v xauth > /dev/null || fail "xauth is missing: xvfb-run needs it (apt-get install xauth)"
+require_xvfb
 
 # run NAME ARGS...: the painter in a fresh virtual display; output in NAME.out / NAME.err.
 # SIZE=WxH before `run`: the screenshot size to expect (320x240 unless the window is resized).
@@ -25,11 +18,9 @@ run() {
   local name=$1 size=${SIZE:-320x240}
   shift
   local status=0
-  xvfb-run -a -s "-screen 0 640x480x24" "$painter" --width 320 --height 240 "$@" > "$name.out" 2> "$name.err" || status=$?
+  in_xvfb "$painter" --width 320 --height 240 "$@" > "$name.out" 2> "$name.err" || status=$?
   [ $status -eq 0 ] || fail "$name: exit status $status: $(cat "$name.err")"
-  if grep -qi "validation message\|validation error\|validation warning" "$name.err"; then
-    fail "$name: validation messages: $(cat "$name.err")"
-  fi
+  no_validation "$name.err" "$name"
   grep -q "screenshot $name.png ($size)" "$name.out" || fail "$name: no screenshot reported: $(cat "$name.out")"
 }
 
@@ -78,7 +69,7 @@ rm -rf shaders-copy
 cp -r "$shaders" shaders-copy
 grep -q "f.rasterMode == kRasterTriangleId ? 0xFFFFFFFFu : f.backgroundColor;" shaders-copy/painter/raster.glsl ||
   fail "hot reload: the line this test edits is gone from shaders/painter/raster.glsl; update the test"
-xvfb-run -a -s "-screen 0 640x480x24" "$painter" --width 320 --height 240 --hot-reload="$PWD/shaders-copy" \
+in_xvfb "$painter" --width 320 --height 240 --hot-reload="$PWD/shaders-copy" \
   --screenshot reloaded.png --exit-after 300 > reloaded.out 2> reloaded.err &
 app=$!
 sleep 2
@@ -88,9 +79,7 @@ sed -i 's/f.rasterMode == kRasterTriangleId ? 0xFFFFFFFFu : f.backgroundColor;/f
 status=0
 wait $app || status=$?
 [ $status -eq 0 ] || fail "reloaded: exit status $status: $(cat reloaded.err)"
-if grep -qi "validation message\|validation error\|validation warning" reloaded.err; then
-  fail "reloaded: validation messages: $(cat reloaded.err)"
-fi
+no_validation reloaded.err reloaded
 yellow=$("$probe" count reloaded.png color ffff00)
 [ "$yellow" -gt $((total / 10)) ] ||
   fail "after editing raster.glsl the running window shows only $yellow yellow background pixels: $(cat reloaded.out reloaded.err)"

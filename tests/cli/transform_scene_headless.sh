@@ -9,17 +9,9 @@
 # still), the summaries carry their fields, and bad flags fail naming the flag.
 #   transform_scene_headless.sh TRANSFORM_SCENE PNG_PROBE WORK_DIR
 set -euo pipefail
+source "$(dirname "$0")/common.sh" transform_scene_headless "$@"
 scene=$1
 probe=$2
-work=$3
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-
-fail() { echo "transform_scene_headless: $*" >&2; exit 1; }
-no_validation() {  # no_validation STDERR_FILE
-  if grep -qi "validation message\|validation error\|validation warning" "$1"; then fail "validation: $(cat "$1")"; fi
-}
 json_list() {  # json_list KEY FILE: the numbers of a JSON array, one per line
   grep -o "\"$1\":\[[0-9.,e+-]*\]" "$2" | sed 's/.*\[//; s/\]//' | tr ',' '\n'
 }

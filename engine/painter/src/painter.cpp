@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "voxen/painter/cpu_rasterizer.hpp"
 #include "voxen/painter/frame_arena.hpp"
 #include "voxen/painter/frame_kernel.hpp"
 #include "voxen/painter/marching_cubes_table.hpp"
@@ -15,8 +14,6 @@ namespace voxen {
 
 using detail::dispatchPhase;
 using detail::FrameArena;
-using detail::kRasterLargeGroups;
-using detail::kRasterSmallGroups;
 using detail::Phase;
 using gpu::FrameConstants;
 using gpu::kBlockCells;
@@ -167,7 +164,7 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
     dispatchPhase(scheduler_, *kernels_, Phase::Brush, constants_, 1, brushGroups, {readsWrites(arena)});
   }
   recordMeshing(constants_);
-  recordRaster(constants_, minimumRasterGroups(f));
+  detail::recordRasterPhases(scheduler_, *kernels_, constants_, f, framebuffer_, fragmentCounts_, {readsWrites(arena)});
   allDirty_ = false;
   ++frameIndex_;
   scheduler_.submit();
@@ -182,20 +179,6 @@ void Painter::recordMeshing(const BufferRange& constants) {
   dispatchPhase(scheduler_, *kernels_, Phase::MeshScan, constants, 0, 1, uses);
   dispatchPhase(scheduler_, *kernels_, Phase::MeshCopy, constants, 0, listGroups, uses);
   dispatchPhase(scheduler_, *kernels_, Phase::MeshEmit, constants, 0, listGroups, uses);
-}
-
-void Painter::recordRaster(const BufferRange& constants, const RasterGroups& minimum) {
-  const std::vector<BufferUse> uses{readsWrites(arena_->buffer().range())};
-  const uint64_t pixels = uint64_t(options_.width) * options_.height;
-  // The framebuffer is cleared by a transfer fill, not the RasterClear phase: a fill is a
-  // memset on lavapipe (measured 20 ms -> 2 ms at 1920x1080) and a copy-engine clear
-  // elsewhere. Only the rasterizer's test harness still dispatches RasterClear.
-  scheduler_.fill(framebuffer_, 0xFFFFFFFFu);
-  if (options_.countFragments) scheduler_.fill(fragmentCounts_, 0u);
-  dispatchPhase(scheduler_, *kernels_, Phase::RasterSmall, constants, 0, std::max(minimum.small, kRasterSmallGroups), uses);
-  dispatchPhase(scheduler_, *kernels_, Phase::RasterLarge, constants, 0, std::max(minimum.large, kRasterLargeGroups), uses);
-  dispatchPhase(scheduler_, *kernels_, Phase::Resolve, constants, 0, std::max<uint64_t>(minimum.resolve, divideUp(pixels, 64)),
-                uses);
 }
 
 Future<uint32_t> Painter::readImage() {

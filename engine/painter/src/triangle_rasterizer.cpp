@@ -6,17 +6,12 @@
 #include <string>
 
 #include "voxen/host/error.hpp"
-#include "voxen/painter/cpu_rasterizer.hpp"
 #include "voxen/painter/frame_arena.hpp"
 #include "voxen/painter/frame_kernel.hpp"
 
 namespace voxen {
 
-using detail::dispatchPhase;
 using detail::FrameArena;
-using detail::kRasterLargeGroups;
-using detail::kRasterSmallGroups;
-using detail::Phase;
 using gpu::FrameConstants;
 
 namespace {
@@ -100,16 +95,8 @@ void TriangleRasterizer::draw(const Camera& camera, const BufferRange& triangles
   f.image = image_.address;
   scheduler_.upload(constants_, &f, sizeof f);
   scheduler_.fill(counters_, 0u);
-  // A transfer fill clears the framebuffer (a memset on lavapipe), as the Painter does.
-  scheduler_.fill(framebuffer_, 0xFFFFFFFFu);
-
-  const RasterGroups minimum = minimumRasterGroups(f);
-  const std::vector<BufferUse> uses{readsWrites(arena_->buffer().range()), reads(triangles), reads(count)};
-  const uint64_t pixels = uint64_t(options_.width) * options_.height;
-  dispatchPhase(scheduler_, *kernels_, Phase::RasterSmall, constants_, 0, std::max(minimum.small, kRasterSmallGroups), uses);
-  dispatchPhase(scheduler_, *kernels_, Phase::RasterLarge, constants_, 0, std::max(minimum.large, kRasterLargeGroups), uses);
-  dispatchPhase(scheduler_, *kernels_, Phase::Resolve, constants_, 0, std::max<uint64_t>(minimum.resolve, (pixels + 63) / 64),
-                uses);
+  detail::recordRasterPhases(scheduler_, *kernels_, constants_, f, framebuffer_, {},
+                             {readsWrites(arena_->buffer().range()), reads(triangles), reads(count)});
 }
 
 Future<uint32_t> TriangleRasterizer::readImage() {

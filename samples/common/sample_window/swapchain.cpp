@@ -64,6 +64,15 @@ Swapchain::~Swapchain() {
 bool Swapchain::bgra() const { return format_ == VK_FORMAT_B8G8R8A8_UNORM || format_ == VK_FORMAT_B8G8R8A8_SRGB; }
 bool Swapchain::srgb() const { return format_ == VK_FORMAT_R8G8B8A8_SRGB || format_ == VK_FORMAT_B8G8R8A8_SRGB; }
 
+bool Swapchain::fit(VkExtent2D framebufferSize, bool& stale) {
+  if (framebufferSize.width == 0 || framebufferSize.height == 0) return false;
+  if (stale || framebufferSize.width != extent_.width || framebufferSize.height != extent_.height) {
+    recreate(framebufferSize);
+    stale = false;
+  }
+  return true;
+}
+
 void Swapchain::recreate(VkExtent2D framebufferSize) {
   VOXEN_VK_CHECK(vkDeviceWaitIdle(device_.handle()));
   destroyImagesSemaphores();

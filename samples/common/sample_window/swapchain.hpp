@@ -24,6 +24,11 @@ class Swapchain {
 
   // Replaces the swapchain (after the device goes idle), e.g. at the window's new size.
   void recreate(VkExtent2D framebufferSize);
+  // Before a frame: recreates the swapchain when `stale` (the last present said so) or when
+  // it no longer has the window's framebuffer size (X11 may not report a resize as an
+  // out-of-date swapchain), and clears `stale`. Returns false, changing nothing, while the
+  // window is minimised (a zero size: nothing to present into).
+  bool fit(VkExtent2D framebufferSize, bool& stale);
 
   VkSwapchainKHR handle() const { return swapchain_; }
   VkFormat format() const { return format_; }

@@ -17,7 +17,6 @@
 
 namespace voxen {
 
-struct RasterGroups;  // cpu_rasterizer.hpp
 namespace detail {
 class FrameKernels;  // frame_kernel.hpp
 class FrameArena;    // frame_arena.hpp
@@ -108,7 +107,6 @@ class Painter {
 
  private:
   void recordMeshing(const BufferRange& constants);
-  void recordRaster(const BufferRange& constants, const RasterGroups& minimum);
 
   Scheduler& scheduler_;
   PainterOptions options_;

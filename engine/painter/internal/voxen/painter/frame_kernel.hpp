@@ -67,4 +67,14 @@ std::string phaseName(Phase phase);
 void dispatchPhase(Scheduler& scheduler, const FrameKernels& kernels, Phase phase, const BufferRange& frameConstants,
                    uint32_t param, uint64_t groups, std::vector<BufferUse> uses);
 
+// Records the raster and resolve phases of a frame whose constants `frame` (the host copy of
+// what `frameConstants` holds) name the triangles, framebuffer and image: a transfer fill
+// clears `framebuffer` (and `fragmentCounts` when it is a range), then RasterSmall,
+// RasterLarge and Resolve run over at least minimumRasterGroups(frame) workgroups. The one
+// place these phases are recorded, for the Painter's mesh and a TriangleRasterizer's
+// triangles alike. `uses` lists every buffer the phases touch.
+void recordRasterPhases(Scheduler& scheduler, const FrameKernels& kernels, const BufferRange& frameConstants,
+                        const gpu::FrameConstants& frame, const BufferRange& framebuffer, const BufferRange& fragmentCounts,
+                        const std::vector<BufferUse>& uses);
+
 }  // namespace voxen::detail
