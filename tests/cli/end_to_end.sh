@@ -69,6 +69,27 @@ for key in class_agreement occupied_jaccard_vs_sequential occupied_union_vs_sequ
 done
 awk -v j="$(json_number occupied_jaccard_vs_sequential bench.json)" 'BEGIN { exit !(j == 1) }' ||
   fail "bench map: sequential order, Jaccard index not 1: $(cat bench.json)"
+# The host thread's CPU time per ray, by stage (issue 14), and the GPU pass times: positive
+# numbers, in the summary and in the run.
+for key in host_cpu_ns_per_ray host_prepare_ns_per_ray host_discovery_ns_per_ray host_residency_ns_per_ray \
+  host_upload_ns_per_ray host_readback_ns_per_ray gpu_pass_total_ms; do
+  value=$(json_number $key bench.json)
+  awk -v v="$value" 'BEGIN { exit !(v != "" && v + 0 > 0) }' || fail "bench map: $key is not a positive number: $(cat bench.json)"
+done
+[ "$(grep -o '"host_cpu_ns_per_ray"' bench.json | wc -l)" -eq 2 ] || fail "bench map: host_cpu_ns_per_ray not in summary and run: $(cat bench.json)"
+grep -q '"gpu_pass_ms":{"' bench.json || fail "bench map: gpu_pass_ms lists no pass: $(cat bench.json)"
+# voxen map --profile: the same split plus file reading and origin interpolation per ray;
+# with --json as fields of the summary, stdout staying one JSON line.
+"$voxen" map --cloud run.ply --trajectory run.txt --output profiled.vxm --json --quiet --profile > profiled.json
+[ "$(wc -l < profiled.json)" -eq 1 ] || fail "map --profile --json printed more than the summary: $(cat profiled.json)"
+for key in host_read_ns_per_ray host_origin_ns_per_ray host_cpu_ns_per_ray host_prepare_ns_per_ray \
+  host_discovery_ns_per_ray host_residency_ns_per_ray host_upload_ns_per_ray host_readback_ns_per_ray; do
+  value=$(json_number $key profiled.json)
+  awk -v v="$value" 'BEGIN { exit !(v != "" && v + 0 > 0) }' || fail "map --profile: $key is not a positive number: $(cat profiled.json)"
+done
+"$voxen" map --cloud run.ply --trajectory run.txt --output profiled.vxm --quiet --profile > profiled.log
+grep -q "file reading .*, origin interpolation" profiled.log || fail "map --profile: no input times: $(cat profiled.log)"
+grep -q "integration: prepare .* ns per ray" profiled.log || fail "map --profile: no host stages: $(cat profiled.log)"
 "$voxen" bench map --rays 65536 --resolution 0.25 --repeat 1 --update-order two-phase --json > bench-two.json
 awk -v j="$(json_number occupied_jaccard_vs_sequential bench-two.json)" 'BEGIN { exit !(j > 0.5 && j < 1) }' ||
   fail "bench map: two-phase order, implausible Jaccard index: $(cat bench-two.json)"

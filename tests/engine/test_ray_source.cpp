@@ -14,6 +14,7 @@
 #include "support/temp_dir.hpp"
 #include "voxen/io/ray_source.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/thread_cpu_clock.hpp"
 
 using Catch::Matchers::Contains;
 using voxen::Ray;
@@ -455,4 +456,28 @@ TEST_CASE("RayReader: a NaN or inf intensity keeps the ray with intensity 0 and 
   CHECK(rays[2].intensity == 12.5f);
   CHECK(reader.stats().nonFiniteIntensity == 2);
   CHECK_THAT(reader.summary(), Contains("2 with a NaN/inf intensity"));
+}
+
+TEST_CASE("RayReader: thread CPU time of reading and of origin interpolation, per chunk", "[rays]") {
+  vt::TempDir dir("rays");
+  dir.write("traj.txt", kTrajectory);
+  const size_t n = 200000;
+  Bytes b;
+  b.data = "ply\nformat binary_little_endian 1.0\nelement vertex " + std::to_string(n) +
+           "\nproperty float x\nproperty float y\nproperty float z\nproperty double time\nend_header\n";
+  for (size_t i = 0; i < n; ++i) b.put<float>(float(i % 100)).put<float>(1).put<float>(2).put<double>(double(i % 160) * 0.1);
+  dir.write("timed.ply", b.data);
+  RayReader reader(dir / "timed.ply", dir / "traj.txt");
+  CHECK(reader.times().readSeconds == 0.0);
+  const double start = voxen::threadCpuSeconds();
+  const auto rays = readAll(reader, 50000);
+  const double measured = voxen::threadCpuSeconds() - start;
+  REQUIRE(rays.size() == n);
+  const voxen::RayReadTimes& t = reader.times();
+  INFO("read " << t.readSeconds << " s, origins " << t.originSeconds << " s of measured " << measured << " s");
+  CHECK(t.readSeconds > 0.0);
+  CHECK(t.originSeconds > 0.0);
+  // Both are parts of the reading thread's time, measured apart: together within it.
+  CHECK(t.readSeconds + t.originSeconds <= measured + 1e-6);
+  CHECK(t.readSeconds + t.originSeconds >= 0.8 * measured - 1e-3);
 }

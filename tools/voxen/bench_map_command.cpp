@@ -14,6 +14,7 @@
 
 #include "bench_stats.hpp"
 #include "commands.hpp"
+#include "host_stage_report.hpp"
 #include "stopwatch.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
@@ -39,11 +40,24 @@ struct BenchRun {
   std::vector<double> gpuTimes, cpuTimes, sequentialTimes, ratios;  // every repetition; ratios: GPU over CPU
   double medianRatio = 0;
   double hostPrepSeconds = 0;  // of gpuSeconds: preparing and queueing batches on the host
+  // The host thread's own CPU time by stage: every repetition, and the one whose total is
+  // the median (reported, so that its stages add up to its total).
+  std::vector<HostStageTimes> hostTimesAll;
+  HostStageTimes host;
+  Profile passes;  // GPU time per pass, last repetition
   IntegrationStats gpu, cpu, sequential;
   double classAgreement = 0;  // fraction of observed voxels with the same class (GPU and CPU, same order)
   OccupiedOverlap overSequential;  // occupied voxels of the GPU map against the sequential CPU map
   std::string profile;
 };
+
+// The repetition whose host CPU total is the median (the lower one of an even count).
+HostStageTimes medianByTotal(std::vector<HostStageTimes> times) {
+  if (times.empty()) return {};
+  std::sort(times.begin(), times.end(),
+            [](const HostStageTimes& a, const HostStageTimes& b) { return a.totalSeconds() < b.totalSeconds(); });
+  return times[(times.size() - 1) / 2];
+}
 
 constexpr uint64_t kBenchCacheBytes = 512ull << 20;  // the GPU path's region cache
 
@@ -108,6 +122,8 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       gpu.finish();
       run.gpuTimes.push_back(secondsSince(start));
       run.gpu = gpu.stats();
+      run.hostTimesAll.push_back(gpu.hostStageTimes());
+      run.passes = scheduler.profile();
       std::ostringstream profile;
       scheduler.profile().print(profile);
       run.profile = profile.str();
@@ -141,6 +157,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     run.cpuSeconds = median(run.cpuTimes);
     run.sequentialSeconds = median(run.sequentialTimes);
     run.medianRatio = median(run.ratios);
+    run.host = medianByTotal(run.hostTimesAll);
     runs.push_back(run);
   }
 
@@ -158,33 +175,38 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"sequential_rays_per_s", rounded(rate(first.sequential.rays, first.sequentialSeconds), 1)},
                     {"batch_size", batch},
                     {"update_order", updateOrderName(args.order)},
-                    {"model", args.model},
-                    {"runs", Json::array()}};
-    for (const BenchRun& r : runs)
-      summary["runs"].push_back({{"resolution", r.resolution},
-                                 {"gpu_s", rounded(r.gpuSeconds, 4)},
-                                 {"cpu_s", rounded(r.cpuSeconds, 4)},
-                                 {"gpu_rays_per_s", rounded(rate(r.gpu.rays, r.gpuSeconds), 1)},
-                                 {"cpu_rays_per_s", rounded(rate(r.cpu.rays, r.cpuSeconds), 1)},
-                                 {"gpu_voxel_updates_per_s", rounded(rate(r.gpu.voxelUpdates, r.gpuSeconds), 1)},
-                                 {"cpu_voxel_updates_per_s", rounded(rate(r.cpu.voxelUpdates, r.cpuSeconds), 1)},
-                                 {"voxel_updates", r.gpu.voxelUpdates},
-                                 {"dropped_updates", r.gpu.droppedUpdates},
-                                 {"rewalked_segments", r.gpu.rewalkedSegments},
-                                 {"class_agreement", rounded(r.classAgreement, 6)},
-                                 {"sequential_s", rounded(r.sequentialSeconds, 4)},
-                                 {"sequential_rays_per_s", rounded(rate(r.sequential.rays, r.sequentialSeconds), 1)},
-                                 {"sequential_voxel_updates_per_s",
-                                  rounded(rate(r.sequential.voxelUpdates, r.sequentialSeconds), 1)},
-                                 {"occupied_jaccard_vs_sequential", rounded(r.overSequential.jaccard(), 6)},
-                                 {"occupied_intersection_vs_sequential", r.overSequential.intersection},
-                                 {"occupied_union_vs_sequential", r.overSequential.unionCount},
-                                 {"host_prep_s", rounded(r.hostPrepSeconds, 4)},
-                                 {"repeat", r.gpuTimes.size()},
-                                 {"gpu_s_all", secondsList(r.gpuTimes)},
-                                 {"cpu_s_all", secondsList(r.cpuTimes)},
-                                 {"sequential_s_all", secondsList(r.sequentialTimes)},
-                                 {"gpu_over_cpu_median", rounded(r.medianRatio, 4)}});
+                    {"model", args.model}};
+    addHostStageJson(summary, first.host);
+    summary["runs"] = Json::array();
+    for (const BenchRun& r : runs) {
+      Json run = {{"resolution", r.resolution},
+                  {"gpu_s", rounded(r.gpuSeconds, 4)},
+                  {"cpu_s", rounded(r.cpuSeconds, 4)},
+                  {"gpu_rays_per_s", rounded(rate(r.gpu.rays, r.gpuSeconds), 1)},
+                  {"cpu_rays_per_s", rounded(rate(r.cpu.rays, r.cpuSeconds), 1)},
+                  {"gpu_voxel_updates_per_s", rounded(rate(r.gpu.voxelUpdates, r.gpuSeconds), 1)},
+                  {"cpu_voxel_updates_per_s", rounded(rate(r.cpu.voxelUpdates, r.cpuSeconds), 1)},
+                  {"voxel_updates", r.gpu.voxelUpdates},
+                  {"dropped_updates", r.gpu.droppedUpdates},
+                  {"rewalked_segments", r.gpu.rewalkedSegments},
+                  {"class_agreement", rounded(r.classAgreement, 6)},
+                  {"sequential_s", rounded(r.sequentialSeconds, 4)},
+                  {"sequential_rays_per_s", rounded(rate(r.sequential.rays, r.sequentialSeconds), 1)},
+                  {"sequential_voxel_updates_per_s",
+                   rounded(rate(r.sequential.voxelUpdates, r.sequentialSeconds), 1)},
+                  {"occupied_jaccard_vs_sequential", rounded(r.overSequential.jaccard(), 6)},
+                  {"occupied_intersection_vs_sequential", r.overSequential.intersection},
+                  {"occupied_union_vs_sequential", r.overSequential.unionCount},
+                  {"host_prep_s", rounded(r.hostPrepSeconds, 4)},
+                  {"repeat", r.gpuTimes.size()},
+                  {"gpu_s_all", secondsList(r.gpuTimes)},
+                  {"cpu_s_all", secondsList(r.cpuTimes)},
+                  {"sequential_s_all", secondsList(r.sequentialTimes)},
+                  {"gpu_over_cpu_median", rounded(r.medianRatio, 4)}};
+      addHostStageJson(run, r.host);
+      addPassTimesJson(run, r.passes);
+      summary["runs"].push_back(run);
+    }
     printJson(summary);
     return 0;
   }
@@ -193,18 +215,19 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
               device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
               withCommas(rays.size()).c_str(), withCommas(batch).c_str(), updateOrderName(args.order), args.model.c_str(),
               repeat);
-  std::printf("%-10s %-15s %10s %14s %18s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s", "voxel updates/s",
-              "dropped", "agreement", "jaccard");
+  std::printf("%-10s %-15s %10s %14s %18s %12s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s",
+              "voxel updates/s", "host ns/ray", "dropped", "agreement", "jaccard");
   for (const BenchRun& r : runs) {
-    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10llu %9.4f%% %10.6f\n", r.resolution, "GPU (Voxen)", r.gpuSeconds,
-                rate(r.gpu.rays, r.gpuSeconds), rate(r.gpu.voxelUpdates, r.gpuSeconds),
-                (unsigned long long)r.gpu.droppedUpdates, r.classAgreement * 100.0, r.overSequential.jaccard());
-    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10s %10s %10s\n", r.resolution, "CPU reference", r.cpuSeconds,
-                rate(r.cpu.rays, r.cpuSeconds), rate(r.cpu.voxelUpdates, r.cpuSeconds), "-", "-", "-");
+    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %12.1f %10llu %9.4f%% %10.6f\n", r.resolution, "GPU (Voxen)",
+                r.gpuSeconds, rate(r.gpu.rays, r.gpuSeconds), rate(r.gpu.voxelUpdates, r.gpuSeconds),
+                r.host.nsPerRay(r.host.totalSeconds()), (unsigned long long)r.gpu.droppedUpdates, r.classAgreement * 100.0,
+                r.overSequential.jaccard());
+    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %12s %10s %10s %10s\n", r.resolution, "CPU reference", r.cpuSeconds,
+                rate(r.cpu.rays, r.cpuSeconds), rate(r.cpu.voxelUpdates, r.cpuSeconds), "-", "-", "-", "-");
     if (!sequentialOrder)
-      std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %10s %10s %10s\n", r.resolution, "CPU sequential", r.sequentialSeconds,
-                rate(r.sequential.rays, r.sequentialSeconds), rate(r.sequential.voxelUpdates, r.sequentialSeconds), "-",
-                "-", "-");
+      std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %12s %10s %10s %10s\n", r.resolution, "CPU sequential",
+                  r.sequentialSeconds, rate(r.sequential.rays, r.sequentialSeconds),
+                  rate(r.sequential.voxelUpdates, r.sequentialSeconds), "-", "-", "-", "-");
   }
   std::printf("\nagreement: observed voxels of the same class in the GPU map and the CPU reference (same order).\n"
               "jaccard: occupied voxels of the GPU map against the CPU sequential map (each ray's misses, then its\n"
@@ -218,9 +241,16 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     for (double ratio : r.ratios) std::printf(" %.3f", ratio);
     std::printf("\n");
   }
-  for (const BenchRun& r : runs)
-    std::printf("\nGPU path at %.3g m (last repetition): %.3f s of host preparation (overlaps the GPU), passes:\n%s", r.resolution,
-                r.hostPrepSeconds, r.profile.c_str());
+  std::printf("\nhost ns/ray: the GPU path's host thread CPU time per ray (thread CPU clock: waits for the GPU do not\n"
+              "count), the repetition with the median total, by stage:\n");
+  for (const BenchRun& r : runs) std::printf("  %.3g m: %s\n", r.resolution, hostStageLine(r.host).c_str());
+  for (const BenchRun& r : runs) {
+    double passMs = 0.0;
+    for (const auto& [name, timing] : r.passes.passes()) passMs += timing.totalMs;
+    std::printf("\nGPU path at %.3g m (last repetition): %.3f s of host preparation (overlaps the GPU), passes (%.1f ms "
+                "in all):\n%s",
+                r.resolution, r.hostPrepSeconds, passMs, r.profile.c_str());
+  }
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "host_stage_report.hpp"
 #include "json_output.hpp"
 #include "ndt_options.hpp"
 #include "update_order_option.hpp"
@@ -181,6 +182,7 @@ class GpuRun : public Integrator {
   const IntegrationStats& stats() const override { return gpu_.stats(); }
   Device& device() { return device_; }
   Scheduler& scheduler() { return scheduler_; }
+  HostStageTimes hostStageTimes() const { return gpu_.hostStageTimes(); }
 
  private:
   Device device_;
@@ -205,6 +207,33 @@ uint64_t hostMapBudget(const CommonOptions& options, const MapArgs& args) {
 std::string rejectedRayText(const RejectedRay& r) {
   return "ray " + std::to_string(r.index) + ", origin " + pointText(r.ray.origin) + ", sample " + pointText(r.ray.sample) +
          (r.nonFinite ? ": a non-finite coordinate" : ": too far from the map's origin for 32-bit voxel coordinates");
+}
+
+// --profile: the host thread's CPU time per ray, reading the file and (on the GPU path)
+// integrating, as JSON fields (with the GPU time per pass) or as text.
+double nsPerRay(double seconds, uint64_t rays) { return rays > 0 ? seconds * 1e9 / double(rays) : 0.0; }
+
+void addHostProfileJson(Json& out, const RayReader& reader, GpuRun* gpuRun) {
+  const uint64_t rays = reader.stats().rays;
+  out["host_read_ns_per_ray"] = rounded(nsPerRay(reader.times().readSeconds, rays), 2);
+  out["host_origin_ns_per_ray"] = rounded(nsPerRay(reader.times().originSeconds, rays), 2);
+  if (!gpuRun) return;
+  addHostStageJson(out, gpuRun->hostStageTimes());
+  addPassTimesJson(out, gpuRun->scheduler().profile());
+}
+
+void printHostProfile(const RayReader& reader, GpuRun* gpuRun) {
+  const uint64_t rays = reader.stats().rays;
+  const RayReadTimes& read = reader.times();
+  std::printf("\nHost thread CPU time per ray (thread CPU clock: waits for the GPU do not count), %s rays:\n",
+              withCommas(rays).c_str());
+  std::printf("  input: file reading %.1f, origin interpolation %.1f = %.1f ns per ray\n", nsPerRay(read.readSeconds, rays),
+              nsPerRay(read.originSeconds, rays), nsPerRay(read.readSeconds + read.originSeconds, rays));
+  if (!gpuRun) return;
+  const HostStageTimes integration = gpuRun->hostStageTimes();
+  std::printf("  integration: %s\n", hostStageLine(integration).c_str());
+  std::printf("  in all: %.1f ns per ray\n",
+              nsPerRay(read.readSeconds + read.originSeconds + integration.totalSeconds(), rays));
 }
 
 // NDT: two-phase unless the order was asked for; the GPU has no sequential NDT order.
@@ -291,31 +320,33 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   const OccupancyMap::Counts counts = map.counts();
   const double raysPerSecond = integrateSeconds > 0 ? double(stats.rays) / integrateSeconds : 0.0;
   if (options.json) {
-    printJson({{"rays", stats.rays},
-               {"samples", load.points},
-               {"skipped_non_finite", load.skippedNonFinite},
-               {"skipped_outside_trajectory", load.skippedOutsideTrajectory},
-               {"clipped_rays", stats.clippedRays},
-               {"rejected_rays", stats.rejectedRays},
-               {"first_rejected_ray", stats.firstRejected ? Json(rejectedRayText(*stats.firstRejected)) : Json(nullptr)},
-               {"voxel_updates", stats.voxelUpdates},
-               {"dropped_updates", stats.droppedUpdates},
-               {"rewalked_segments", stats.rewalkedSegments},
-               {"occupied_voxels", counts.occupied},
-               {"free_voxels", counts.free},
-               {"regions", counts.regions},
-               {"wall_s", rounded(wall, 4)},
-               {"rays_per_s", rounded(raysPerSecond, 1)},
-               {"device", device},
-               {"batch_size", batchSize},
-               {"update_order", updateOrderName(args.integration.order)},
-               {"ndt", ndtModeName(args.integration.ndt.mode)},
-               {"clearance_range", args.withClearance ? Json(args.clearance.range) : Json(nullptr)},
-               {"clearance_regions", clearance.regions},
-               {"clearance_s", rounded(clearance.seconds, 4)},
-               {"ndt_fold_invocations", stats.ndtFoldInvocations},
-               {"ndt_sample_voxels", stats.ndtSampleVoxels},
-               {"output", args.output}});
+    Json summary = {{"rays", stats.rays},
+                    {"samples", load.points},
+                    {"skipped_non_finite", load.skippedNonFinite},
+                    {"skipped_outside_trajectory", load.skippedOutsideTrajectory},
+                    {"clipped_rays", stats.clippedRays},
+                    {"rejected_rays", stats.rejectedRays},
+                    {"first_rejected_ray", stats.firstRejected ? Json(rejectedRayText(*stats.firstRejected)) : Json(nullptr)},
+                    {"voxel_updates", stats.voxelUpdates},
+                    {"dropped_updates", stats.droppedUpdates},
+                    {"rewalked_segments", stats.rewalkedSegments},
+                    {"occupied_voxels", counts.occupied},
+                    {"free_voxels", counts.free},
+                    {"regions", counts.regions},
+                    {"wall_s", rounded(wall, 4)},
+                    {"rays_per_s", rounded(raysPerSecond, 1)},
+                    {"device", device},
+                    {"batch_size", batchSize},
+                    {"update_order", updateOrderName(args.integration.order)},
+                    {"ndt", ndtModeName(args.integration.ndt.mode)},
+                    {"clearance_range", args.withClearance ? Json(args.clearance.range) : Json(nullptr)},
+                    {"clearance_regions", clearance.regions},
+                    {"clearance_s", rounded(clearance.seconds, 4)},
+                    {"ndt_fold_invocations", stats.ndtFoldInvocations},
+                    {"ndt_sample_voxels", stats.ndtSampleVoxels},
+                    {"output", args.output}};
+    if (options.profile) addHostProfileJson(summary, reader, gpuRun);
+    printJson(summary);
   } else {
     std::printf("%s\n", reader.summary().c_str());
     std::printf("rays %s, samples %s, voxel updates %s, dropped updates %s, clipped rays %s\n", withCommas(stats.rays).c_str(),
@@ -339,7 +370,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                 raysPerSecond, integrateSeconds > 0 ? double(stats.voxelUpdates) / integrateSeconds : 0.0,
                 args.output.c_str());
   }
-  if (options.profile && gpuRun) {
+  // With --json, --profile's figures are fields of the summary (above): stdout stays JSON.
+  if (options.profile && !options.json) printHostProfile(reader, gpuRun);
+  if (options.profile && !options.json && gpuRun) {
     std::printf("\nGPU time per pass:\n");
     gpuRun->scheduler().profile().print(std::cout);
     std::printf("\n%s", memoryReport(gpuRun->device()).c_str());

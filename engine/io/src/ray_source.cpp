@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "voxen/host/error.hpp"
+#include "voxen/host/thread_cpu_clock.hpp"
 
 namespace voxen {
 
@@ -63,6 +64,7 @@ struct RayReader::Impl {
   bool hasOrigin = false;
   std::string intensityField;  // empty: the cloud has none (rays get intensity 0)
   RayLoadStats stats;
+  RayReadTimes times;
   double outsideMin = std::numeric_limits<double>::infinity();
   double outsideMax = -std::numeric_limits<double>::infinity();
   std::vector<double> scratch;
@@ -163,15 +165,21 @@ RayReader::~RayReader() = default;
 RayReader::RayReader(RayReader&&) noexcept = default;
 RayReader& RayReader::operator=(RayReader&&) noexcept = default;
 
+// Each chunk in two passes, so that reading and origin interpolation are timed apart per
+// chunk: the rows become rays (non-finite ones skipped), then the origins are interpolated
+// and the rays outside the trajectory's span dropped in place. Skips are counted as before:
+// a point with a NaN is never looked up in the trajectory.
 size_t RayReader::read(std::vector<Ray>& out, size_t maxRays) {
   Impl& m = *impl_;
   PlyReader& ply = *m.ply;
   const size_t ncol = ply.columns().size();
   size_t appended = 0;
   while (appended < maxRays && !ply.done()) {
+    const double readStart = threadCpuSeconds();
     m.scratch.clear();
     const size_t rows = ply.read(m.scratch, std::min(maxRays - appended, kChunkRows));
     if (rows == 0) break;
+    const size_t first = out.size();
     for (size_t r = 0; r < rows; ++r) {
       const double* v = m.scratch.data() + r * ncol;
       ++m.stats.points;
@@ -198,6 +206,13 @@ size_t RayReader::read(std::vector<Ray>& out, size_t maxRays) {
         ++m.stats.skippedNonFinite;
         continue;
       }
+      out.push_back(ray);
+    }
+    const double originStart = threadCpuSeconds();
+    m.times.readSeconds += originStart - readStart;
+    size_t kept = first;
+    for (size_t i = first; i < out.size(); ++i) {
+      Ray ray = out[i];
       if (m.trajectory) {
         const auto origin = m.trajectory->tryPositionAt(ray.time);
         if (!origin) {
@@ -215,9 +230,11 @@ size_t RayReader::read(std::vector<Ray>& out, size_t maxRays) {
         m.stats.timeMax = std::max(m.stats.timeMax, ray.time);
       }
       ++m.stats.rays;
-      out.push_back(ray);
-      ++appended;
+      out[kept++] = ray;
     }
+    out.resize(kept);
+    appended += kept - first;
+    m.times.originSeconds += threadCpuSeconds() - originStart;
   }
   if (ply.done()) checkTimeUnits();
   return appended;
@@ -236,6 +253,7 @@ void RayReader::checkTimeUnits() const {
 }
 
 const RayLoadStats& RayReader::stats() const { return impl_->stats; }
+const RayReadTimes& RayReader::times() const { return impl_->times; }
 uint64_t RayReader::totalPoints() const { return impl_->ply->count(); }
 bool RayReader::done() const { return impl_->ply->done(); }
 const std::filesystem::path& RayReader::cloudPath() const { return impl_->path; }

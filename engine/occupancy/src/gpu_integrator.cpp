@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "voxen/gpu/occupancy/occupancy_shared.h"
+#include "voxen/occupancy/host_stage_timer.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
 #include "voxen/occupancy/ray_walk.hpp"
 #include "voxen/occupancy/rejected_rays.hpp"
@@ -85,7 +86,8 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
       rays_(scheduler, "occupancy rays", uint64_t(gpuOptions.maxRaysPerBatch) * sizeof(GpuRay)),
       segments_(scheduler, "occupancy segments", uint64_t(gpuOptions.maxRaysPerBatch) * 8),
       raySlots_(scheduler, "occupancy ray region slots", uint64_t(gpuOptions.maxRaysPerBatch) * 4 * 4),
-      batch_(std::make_unique<Batch>()) {
+      batch_(std::make_unique<Batch>()),
+      timer_(std::make_unique<HostStageTimer>()) {
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
   if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
     throw Error("segment length must be between 8 and 4096 crossings");
@@ -116,7 +118,15 @@ void GpuIntegrator::integrate(std::span<const Ray> rays) {
   if (rays.empty()) return;
   if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
   timeOriginSet_ = true;
+  timer_->raysBegin();
   for (const Ray& ray : rays) addRay(ray);
+  timer_->raysEnd();
+}
+
+HostStageTimes GpuIntegrator::hostStageTimes() const {
+  HostStageTimes times = timer_->times();
+  times.rays = raysSeen_;
+  return times;
 }
 
 // The scratch of the passes that group a batch's hits by sample voxel (occupancy_shared.h,
@@ -317,16 +327,23 @@ void GpuIntegrator::selectKernels(uint32_t flags) {
 }
 
 void GpuIntegrator::addRay(const Ray& ray) {
+  // About one ray in 64 is timed stage by stage, to split the rays' CPU time between
+  // preparation and discovery (host_stage_timer.hpp says why not every ray).
+  using SteadyClock = HostStageTimer::SteadyClock;
+  const bool sampled = timer_->sampleThisRay();
+  const SteadyClock::time_point t0 = sampled ? SteadyClock::now() : SteadyClock::time_point{};
   const uint64_t rayIndex = raysSeen_++;
   // Rays that cannot be walked are skipped and counted before anything is allocated for
   // them, exactly as the CPU reference does.
   const RayFault fault = checkRay(ray, map_.model(), options_);
   if (fault != RayFault::None) {
     noteRejectedRay(stats_, rayIndex, ray, fault);
+    if (sampled) timer_->addSample(SteadyClock::now() - t0, 1, {});
     return;
   }
   bool clipped = false;
   const PreparedRay r = prepareRay(ray, map_.model(), options_, &clipped);
+  const SteadyClock::time_point t1 = sampled ? SteadyClock::now() : SteadyClock::time_point{};
   // The region count comes from the end points: a ray too long for the cache is refused
   // before its region list is built (that list alone could exhaust memory).
   const uint64_t regionCount = regionCountOnRay(r, map_.regionSize());
@@ -345,16 +362,26 @@ void GpuIntegrator::addRay(const Ray& ray) {
   const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);
   // Batches end on the ray count or the cache's capacity only (the segment buffer grows),
   // so the CPU reference fed the same batches builds the same map.
-  if (batch_->keys.size() + added > cache_.slotCount()) {
+  const bool flushed = batch_->keys.size() + added > cache_.slotCount();
+  if (flushed) {
     flush();
     std::fill(rayKeyIndex_.begin(), rayKeyIndex_.end(), UINT32_MAX);
   }
   for (size_t k = 0; k < keys.size(); ++k)
     if (rayKeyIndex_[k] == UINT32_MAX) rayKeyIndex_[k] = batch_->add(keys[k]);
-
-  if (batch_->rayCount == 0)
-    batch_->rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
   const uint32_t index = batch_->rayCount;
+  const uint32_t slotBase = uint32_t(batch_->rayRegions.size());
+  batch_->rayRegions.insert(batch_->rayRegions.end(), rayKeyIndex_.begin(), rayKeyIndex_.end());
+  for (uint32_t s = 0; s < segments; ++s) {
+    batch_->segments.push_back(index);
+    batch_->segments.push_back(s);
+  }
+  const SteadyClock::time_point t2 = sampled ? SteadyClock::now() : SteadyClock::time_point{};
+
+  // A batch's first ray maps the rays' buffer, which may wait for the GPU to release it.
+  const bool startsBatch = index == 0;
+  if (startsBatch)
+    batch_->rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
   GpuRay g{};
   g.o = {r.o[0], r.o[1], r.o[2]};
   g.intensity = r.intensity;
@@ -365,14 +392,14 @@ void GpuIntegrator::addRay(const Ray& ray) {
   g.end = {r.end.x, r.end.y, r.end.z};
   g.flags = r.flags;
   g.segments = segments;
-  g.slotBase = uint32_t(batch_->rayRegions.size());
+  g.slotBase = slotBase;
   g.regionCount = uint32_t(keys.size());
   batch_->rays[index] = g;
   ++batch_->rayCount;
-  batch_->rayRegions.insert(batch_->rayRegions.end(), rayKeyIndex_.begin(), rayKeyIndex_.end());
-  for (uint32_t s = 0; s < segments; ++s) {
-    batch_->segments.push_back(index);
-    batch_->segments.push_back(s);
+  // Samples that may hold a wait for the GPU (wall time, not work) are left out.
+  if (sampled && !flushed && !startsBatch) {
+    const SteadyClock::time_point t3 = SteadyClock::now();
+    timer_->addSample((t1 - t0) + (t3 - t2), 2, t2 - t1);
   }
   if (batch_->rayCount >= gpuOptions_.maxRaysPerBatch) flush();
 }
@@ -380,9 +407,11 @@ void GpuIntegrator::addRay(const Ray& ray) {
 void GpuIntegrator::flush() {
   Batch& b = *batch_;
   if (b.rayCount == 0) return;
+  timer_->batchBegin();
   cache_.makeResident(b.keys, ++batchStamp_);
   // Every region of the batch gets updates: their occupancy changes (for derived layers).
   for (const RegionKey& key : b.keys) map_.markOccupancyChanged(key);
+  timer_->batchResident();
   const uint32_t rayCount = b.rayCount;
   const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
   const BufferRange rays = rays_.end(rayCount * sizeof(GpuRay));
@@ -443,9 +472,11 @@ void GpuIntegrator::flush() {
   raySlots_.submitted(submitted);
   ++stats_.batches;
   batch_->clear();
+  timer_->batchEnd();
 }
 
 void GpuIntegrator::finish() {
+  timer_->readbackBegin();
   flush();
   cache_.syncToMap();
   synced_ = stats_.batches;
@@ -458,6 +489,7 @@ void GpuIntegrator::finish() {
   stats_.rewalkedSegments = counters[gpu::kCounterRewalks];
   stats_.ndtFoldInvocations = counters[gpu::kCounterNdtFoldInvocations];
   stats_.ndtSampleVoxels = counters[gpu::kCounterNdtSampleVoxels];
+  timer_->readbackEnd();
   if (counters[gpu::kCounterMissingRegions] != 0)
     throw Error("internal error: " + std::to_string(counters[gpu::kCounterMissingRegions]) +
                 " voxel updates found their region absent from the GPU cache");

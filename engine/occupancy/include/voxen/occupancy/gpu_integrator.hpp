@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "voxen/occupancy/host_stage_times.hpp"
 #include "voxen/occupancy/integration_stats.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/occupancy/integration_options.hpp"
@@ -23,6 +24,7 @@
 
 namespace voxen {
 
+class HostStageTimer;
 class Kernel;
 class RadixSort;
 class StreamCompaction;
@@ -51,6 +53,8 @@ class GpuIntegrator {
   // stats() is complete afterwards. The destructor calls it if batches are unsynced.
   void finish();
   const IntegrationStats& stats() const { return stats_; }
+  // The host thread's own CPU time so far, by stage (complete after finish()).
+  HostStageTimes hostStageTimes() const;
   const RegionCacheStats& cacheStats() const { return cache_.stats(); }
   size_t cacheSlots() const { return cache_.slotCount(); }
 
@@ -93,6 +97,7 @@ class GpuIntegrator {
   std::unique_ptr<RadixSort> sort_;   // sequential order and NDT: groups hits by voxel
   std::vector<uint32_t> batchOfSlot_;  // sequential order: each cache slot's batch region index
   std::unique_ptr<Batch> batch_;
+  std::unique_ptr<HostStageTimer> timer_;
   std::vector<RegionKey> rayKeys_;      // reused for every ray's region list
   std::vector<uint32_t> rayKeyIndex_;   // and their indices in the batch's region list
   uint64_t raysSeen_ = 0;  // rays passed so far, rejected ones included (their index base)

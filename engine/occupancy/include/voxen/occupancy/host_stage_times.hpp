@@ -1,0 +1,31 @@
+#pragma once
+// Where the GPU integrator's host thread spent its own CPU time, by stage (thread CPU clock:
+// waiting for the GPU does not count). This is the host's cost per ray, the ceiling on the
+// rays per second any GPU can be fed from one thread (issue 14 measures it first).
+#include <cstdint>
+
+namespace voxen {
+
+struct HostStageTimes {
+  uint64_t rays = 0;  // rays passed to integrate(), rejected ones included
+  // Per ray: checkRay, prepareRay, and the GpuRay conversion and its write.
+  double prepareSeconds = 0.0;
+  // Per ray: its regions (regionsOnRay), the batch's key lookups and adds, its segments.
+  double discoverySeconds = 0.0;
+  // Per batch: making the batch's regions resident in the cache (loads, evictions) and
+  // marking them changed in the map.
+  double residencySeconds = 0.0;
+  // Per batch, the rest of flush(): slot lists, push constants, recording and submit.
+  double uploadSeconds = 0.0;
+  // finish(): copying the cache back into the map and reading the counters (its last flush
+  // counts as residency and upload).
+  double readbackSeconds = 0.0;
+
+  double totalSeconds() const {
+    return prepareSeconds + discoverySeconds + residencySeconds + uploadSeconds + readbackSeconds;
+  }
+  // A stage's (or the total's) nanoseconds per ray; 0 without rays.
+  double nsPerRay(double seconds) const { return rays > 0 ? seconds * 1e9 / double(rays) : 0.0; }
+};
+
+}  // namespace voxen
