@@ -25,6 +25,13 @@ ivec3 regionOfVoxel(ivec3 v, int n) {
   return ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n));
 }
 
+// How many regions a walk from voxel s to voxel e enters: one, plus one per region face
+// crossed (the host's regionCountOnRay).
+uint regionCountOfRay(ivec3 s, ivec3 e, int n) {
+  ivec3 perAxis = abs(regionOfVoxel(e, n) - regionOfVoxel(s, n));
+  return 1u + uint(perAxis.x + perAxis.y + perAxis.z);
+}
+
 // Slot of a region in the table at `table` (entries (x, y, z, slot), slot -1 = empty,
 // linear probing up to maxProbe), or -1 when it is not resident.
 int findRegionSlot(uint64_t table, uint mask, uint maxProbe, ivec3 key) {

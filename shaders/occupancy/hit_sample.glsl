@@ -28,7 +28,7 @@ bool hitSampleOfRay(uint i, out uint slot, out uint local, out float tEnter) {
     tEnter = sampleEnterT();
     if ((gFlags & kPassStopOnOccupied) != 0u && tEnter > uintBitsToFloat(UintArray(pc.p.stop).v[i])) return false;
   }
-  return voxelSlotByTable(gRay.end, slot, local);
+  return sampleVoxelSlot(i, slot, local);
 }
 
 uint regionVoxels() { return uint(gRegionSize * gRegionSize * gRegionSize); }

@@ -141,13 +141,14 @@ void finishNdtWalk(uint s, uint m, bool reverse) {
 }
 
 // NDT: the invocation of a ray's first segment writes the key its hit is grouped by (as
-// hit_keys.comp does for the sequential order), without a region lookup: the last entry of
-// the ray's region list is the sample voxel's region. This spares NDT a pass over the rays.
+// hit_keys.comp does for the sequential order), from the sample region discovery stored.
+// This spares NDT a pass over the rays. A sample in another chunk's region has no hit here.
 void writeHitKey(uint r) {
   uint key = pc.p.noHitKey;
-  if ((gRay.flags & kSampleHit) != 0u) {
+  int sampleRegion = sampleSlot(r);
+  if ((gRay.flags & kSampleHit) != 0u && sampleRegion >= 0) {
     int n = gRegionSize;
-    uint slot = gRaySlots.v[gRay.slotBase + gRay.regionCount - 1u];
+    uint slot = uint(sampleRegion);
     uint batchRegion = gOrdered.v[orderedBatchOfSlot(gOrderCapacity) + slot];
     ivec3 local = gRay.end - regionOfVoxel(gRay.end, n) * n;
     key = batchRegion * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z));

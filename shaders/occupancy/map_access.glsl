@@ -1,5 +1,5 @@
 // The GPU side of the region cache: push constants shared by the occupancy passes, region
-// lookup through the host-built hash table, and the log-odds update by compare-and-swap.
+// slots through the batch's discovered regions, and the log-odds update by compare-and-swap.
 #ifndef VOXEN_OCCUPANCY_MAP_ACCESS_GLSL
 #define VOXEN_OCCUPANCY_MAP_ACCESS_GLSL
 
@@ -9,6 +9,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "gpu_ray.glsl"
+#include "discovery_shared.h"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { GpuRay v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray { uvec2 v[]; };
@@ -25,7 +26,8 @@ Uvec4Array gMean;       // per voxel: count, sum x, sum y, sum z
 Uint64Array gTraversal; // per voxel: length in 1/65536 voxel
 Uvec2Array gHitMiss;    // per voxel: hits, misses
 Uint64Array gTouch;     // per voxel: double bits of the latest time (positive doubles order as uint64)
-UintArray gRaySlots;
+UintArray gRaySlots;    // per ray its sample region's set entry, then the rays' region lists (set entries)
+UintArray gEntrySlots;  // per set entry: the region's cache slot, or kNotInChunk
 UintArray gOrdered;     // kPassSequential: the ordered scratch (kOrdered* arrays)
 Uint64Array gOrderedPacked;  // its kOrderedPacked array
 Uint64Array gMissList;       // its deferred-miss list
@@ -61,6 +63,7 @@ void loadPushConstants() {
   if ((gFlags & kLayerHitMiss) != 0u) gHitMiss = Uvec2Array(layers.v[kLayerIdHitMiss]);
   if ((gFlags & kLayerTouchTime) != 0u) gTouch = Uint64Array(layers.v[kLayerIdTouchTime]);
   gRaySlots = UintArray(pc.p.raySlots);
+  gEntrySlots = UintArray(pc.p.entrySlots);
   if ((gFlags & kPassNdt) != 0u) {
     gNdt = NdtParamsRef(pc.p.ndt).v;
     gNdtWords = UintArray(pc.p.ndt);
@@ -87,7 +90,7 @@ void loadPushConstants() {
 // Loads ray r into gRay (the touch time only when the layer is on): 9 loads of 64 bits instead of 18
 // of 32. GpuRay's 64-bit words: (o.x, o.y) (o.z, reserved) (d.x, d.y)
 // (d.z, meanPacked) (start.x, start.y) (start.z, flags) (end.x, end.y) (end.z, segments)
-// (slotBase, regionCount) (touch time).
+// (slotBase, segmentBase) (touch time).
 void loadRayForWalk(uint r) {
   // The record read 64 bits at a time (as Uint64Array): lavapipe turns every component of
   // a buffer-device-address load into a loop over the 8 lanes whatever its width, so two
@@ -113,28 +116,33 @@ void loadRayForWalk(uint r) {
   gRay.end = ivec3(q6, q7.x);
   gRay.segments = q7.y;
   gRay.slotBase = q8.x;
-  gRay.regionCount = q8.y;
+  gRay.segmentBase = q8.y;
+  gRayRegions = regionCountOfRay(gRay.start, gRay.end, gRegionSize);
 }
 
 // Segment i of the dispatch: (ray, segment index), one 64-bit load.
 uvec2 loadSegment(uint i) { return unpackUint2x32(Uint64Array(pc.p.segments).v[i]); }
 
-// Slot of a region, or -1 when it is not resident.
-int lookupSlot(ivec3 key) { return findRegionSlot(pc.p.regionTable, pc.p.tableMask, pc.p.maxProbe, key); }
-
-// Voxel index into the pools. The host lists, per ray, the slot of every region on its walk
-// in walk order; consecutive voxels are neighbours, so leaving the current region means
-// moving one entry along that list (and one region along one axis). Only an invocation's
-// first voxel needs the region key by division; the hash table serves lookups of regions
-// that are not on a walk's list (the hit pass).
+// Voxel index into the pools. Region discovery lists, per ray, the set entry of every
+// region on its walk in walk order, and the host gives each set entry its cache slot;
+// consecutive voxels are neighbours, so leaving the current region means moving one entry
+// along that list (and one region along one axis). Only an invocation's first voxel needs
+// the region key by division.
 ivec3 gRegionBase;
 int gCachedSlot = -1;
 uint gMissingRegions = 0u;
+const int kSlotNotInChunk = int(kNotInChunk);  // -2: the region's updates belong to another chunk
+
+// The slot of a set entry: a cache slot, kSlotNotInChunk, or -1 (missing: counted as an error).
+int slotOfEntry(uint entry) { return int(gEntrySlots.v[entry]); }
 
 int listedSlot(int regionIndex) {
-  if (regionIndex < 0 || uint(regionIndex) >= gRay.regionCount) return -1;
-  return int(gRaySlots.v[gRay.slotBase + uint(regionIndex)]);
+  if (regionIndex < 0 || uint(regionIndex) >= gRayRegions) return -1;
+  return slotOfEntry(gRaySlots.v[gRay.slotBase + uint(regionIndex)]);
 }
+
+// The slot of ray r's sample voxel's region (its walk's last region), from discovery.
+int sampleSlot(uint r) { return slotOfEntry(gRaySlots.v[r]); }
 
 // Called by the walk once, with the voxel it starts from (after crossing the faces that
 // gRegionIndex counts), before any followRegion: the only region key found by division.
@@ -162,7 +170,7 @@ void followRegion(ivec3 v) {
 // Index of a voxel of the walk (after followRegion saw it).
 bool voxelIndex(ivec3 v, out uint index) {
   if (gCachedSlot < 0) {
-    gMissingRegions += 1u;
+    if (gCachedSlot != kSlotNotInChunk) gMissingRegions += 1u;
     return false;
   }
   int n = gRegionSize;
@@ -171,26 +179,16 @@ bool voxelIndex(ivec3 v, out uint index) {
   return true;
 }
 
-// The cache slot of any voxel's region through the hash table (no walk needed), and the
-// voxel's index within the region.
-bool voxelSlotByTable(ivec3 v, out uint slot, out uint local) {
+// Ray r's sample voxel (gRay.end): its region's cache slot and its index within the region;
+// false when the region belongs to another chunk of the batch (or is missing: counted).
+bool sampleVoxelSlot(uint r, out uint slot, out uint local) {
   int n = pc.p.regionSize;
-  ivec3 key = regionOfVoxel(v, n);
-  int found = lookupSlot(key);
+  int found = sampleSlot(r);
   slot = uint(max(found, 0));
-  ivec3 inRegion = v - key * n;
+  ivec3 inRegion = gRay.end - regionOfVoxel(gRay.end, n) * n;
   local = uint(inRegion.x + n * (inRegion.y + n * inRegion.z));
-  if (found < 0) gMissingRegions += 1u;
+  if (found < 0 && found != kSlotNotInChunk) gMissingRegions += 1u;
   return found >= 0;
-}
-
-// The index of any voxel through the hash table (no walk needed).
-bool voxelIndexByTable(ivec3 v, out uint index) {
-  uint slot, local;
-  int n = pc.p.regionSize;
-  bool found = voxelSlotByTable(v, slot, local);
-  index = slot * uint(n * n * n) + local;
-  return found;
 }
 
 // Unobserved (+inf) starts from 0; then add and clamp. Same as voxen::updatedValue.

@@ -21,8 +21,8 @@ struct GpuRay {
   uint flags;       // kSampleHit | kSkipSample | kSkipOrigin
   ivec3 end;        // sample voxel
   uint segments;    // how many segments the walk is cut into
-  uint slotBase;    // first entry of this ray's region slots (in walk order)
-  uint regionCount; // regions on the walk
+  uint slotBase;    // first entry of this ray's region list in the ray region slots (walk order)
+  uint segmentBase; // first of this ray's (ray, segment) pairs in the segment list
   uvec2 touchTime;  // bits of the ray's time as a double (seconds, >= 0): the touch-time layer's value
 };
 VOXEN_SHARED_ASSERT(sizeof(GpuRay) == 80)
@@ -121,13 +121,13 @@ struct OccupancyPush {
   VOXEN_ADDRESS rays;        // GpuRay[]
   VOXEN_ADDRESS segments;    // uvec2[]: (ray, segment index)
   VOXEN_ADDRESS layers;      // LayerTable: the region cache's pool of every layer
-  VOXEN_ADDRESS regionTable; // ivec4[]: (region x, y, z, slot), slot -1 = empty
+  VOXEN_ADDRESS entrySlots;  // uint[] per discovery set entry: its cache slot, or kNotInChunk
   VOXEN_ADDRESS counters;    // uint64[kCounterStripes * kCounterStride]
   VOXEN_ADDRESS stop;        // uint[] per ray: bits of the t to stop before (+inf: no stop)
-  VOXEN_ADDRESS raySlots;    // uint[] per ray, from slotBase: the slot of each region on its walk
+  VOXEN_ADDRESS raySlots;    // uint[]: per ray its sample region's set entry, then from slotBase the set entry of each region on its walk
   uint itemCount;            // segments or rays in this dispatch
-  uint tableMask;            // region table size - 1 (a power of two)
-  uint maxProbe;             // longest probe sequence in the region table
+  uint pad0;
+  uint pad1;
   int regionSize;
   float hitValue;
   float missValue;

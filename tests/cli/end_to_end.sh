@@ -341,7 +341,7 @@ done
 far_cloud far-1e7.ply 1e7
 name=long-gpu; run_fast_gpu "$voxen" map --cloud far-1e7.ply --output long.vxm --quiet
 [ $status -eq 1 ] || fail "map of a 1e7 m ray (GPU): exit status $status (want 1): $(cat $name.err)"
-grep -q "ray 100 .*regions but the GPU cache holds only .*--gpu-cache-mb or set --max-range" $name.err ||
+grep -q "ray 100 .*regions but the GPU walks at most 4096: set --max-range" $name.err ||
   fail "map of a 1e7 m ray (GPU): $(cat $name.err)"
 name=long-cpu; run_fast "$voxen" map --cloud far-1e7.ply --output long.vxm --quiet --cpu
 [ $status -eq 1 ] || fail "map of a 1e7 m ray (CPU): exit status $status (want 1): $(cat $name.err)"

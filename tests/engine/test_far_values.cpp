@@ -171,21 +171,21 @@ TEST_CASE("A ray's region count is computed from its end points and equals its r
   }
 }
 
-TEST_CASE("A ray crossing more regions than the GPU cache holds is refused before its region list is built", "[far][gpu]") {
+TEST_CASE("A ray crossing more regions than the GPU walks in one invocation is refused before anything is walked", "[far][gpu]") {
   std::vector<Ray> rays(5);
   for (Ray& r : rays) r.sample = {1.0, 1.0, 1.0};
   rays[2].origin = {0.05, 0.05, 0.05};
-  rays[2].sample = {2e7, 0.0, 0.0};  // 2e8 voxels, 6 million regions: far too many for any cache
+  rays[2].sample = {2e7, 0.0, 0.0};  // 2e8 voxels, 6 million regions: far past region discovery's bound
   OccupancyMap map;
   GpuIntegrator gpu(vt::gpu().scheduler, map, {}, {.cacheBytes = 2ull << 20});
   const std::string message = vt::errorOf([&] { gpu.integrate(rays); });
-  CHECK_THAT(message, Contains("ray 2") && Contains("2e+07") && Contains("regions but the GPU cache holds only") &&
-                          Contains("--gpu-cache-mb") && Contains("--max-range"));
+  CHECK_THAT(message, Contains("ray 2") && Contains("2e+07") && Contains("regions but the GPU walks at most 4096") &&
+                          Contains("set --max-range"));
 
-  // With a maximum range already set, the hint leaves it out.
+  // With a maximum range already set, the hint says to lower it.
   OccupancyMap map2;
   GpuIntegrator ranged(vt::gpu().scheduler, map2, {.maxRange = 1e6}, {.cacheBytes = 2ull << 20});
-  CHECK_THAT(vt::errorOf([&] { ranged.integrate(rays); }), Contains("--gpu-cache-mb") && !Contains("--max-range"));
+  CHECK_THAT(vt::errorOf([&] { ranged.integrate(rays); }), Contains("lower --max-range"));
 }
 
 TEST_CASE("The CPU integrator refuses a ray crossing more regions than the map may hold, before walking it", "[far]") {

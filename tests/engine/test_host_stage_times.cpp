@@ -39,11 +39,8 @@ void requireStagesAccountFor(const HostStageTimes& t, double measured, uint64_t 
   CHECK(t.readbackSeconds > 0.0);
   CHECK(t.totalSeconds() <= measured + 1e-6);
   CHECK(t.totalSeconds() >= 0.95 * measured - 0.5e-3);
-  // Neither per-ray stage is a rounding error of the split: each ray is checked, prepared
-  // and written (preparation) and walked at region resolution (discovery).
-  const double raysSeconds = t.prepareSeconds + t.discoverySeconds;
-  CHECK(t.prepareSeconds > 0.1 * raysSeconds);
-  CHECK(t.discoverySeconds > 0.1 * raysSeconds);
+  // The host walks no ray: preparation is the only per-ray stage; discovery is per batch
+  // (recording, submitting and reading back the GPU's list), measured above like the others.
   CHECK(t.nsPerRay(t.totalSeconds()) == Approx(t.totalSeconds() * 1e9 / double(rays)));
 }
 

@@ -125,12 +125,13 @@ TEST_CASE("NDT: the GPU folds a voxel hit thousands of times in one batch as the
 // free-space updates of a voxel differ from ray to ray under NDT, so the order in which the
 // GPU's atomics apply them changes the last bits (and, rarely, a clamp or a reset): the
 // tolerances below are stated for that.
-void compareWithCpu(NdtMode mode, uint32_t layers = 0) {
+// cacheBytes: the GPU's region cache (a small one integrates each batch in region chunks).
+occupancy::Run compareWithCpu(NdtMode mode, uint32_t layers = 0, uint64_t cacheBytes = 256ull << 20) {
   const std::vector<Ray> rays = occupancy::smallLidarRun(3);  // 49,152 rays
   const OccupancyModel model;
   const uint32_t batch = 8192;
   const occupancy::Run onCpu = runNdtCpu(rays, ndtOptions(mode), model, batch, layers);
-  const occupancy::Run onGpu = runNdtGpu(rays, ndtOptions(mode), model, batch, layers);
+  occupancy::Run onGpu = runNdtGpu(rays, ndtOptions(mode), model, batch, layers, cacheBytes);
   REQUIRE(onGpu.stats.droppedUpdates == 0);
   REQUIRE(onGpu.stats.batches == onCpu.stats.batches);
   uint64_t observed = 0, sameClass = 0, withSamples = 0, sameMean = 0, closeCovariance = 0, sameCounts = 0;
@@ -164,11 +165,20 @@ void compareWithCpu(NdtMode mode, uint32_t layers = 0) {
   // voxels only by each batch's last partial workgroup.
   CHECK(onGpu.stats.ndtSampleVoxels >= withSamples);
   CHECK(onGpu.stats.ndtFoldInvocations >= onGpu.stats.ndtSampleVoxels);
-  CHECK(onGpu.stats.ndtFoldInvocations - onGpu.stats.ndtSampleVoxels < 64 * onGpu.stats.batches);
+  CHECK(onGpu.stats.ndtFoldInvocations - onGpu.stats.ndtSampleVoxels < 64 * onGpu.stats.regionChunks);
+  return onGpu;
 }
 
 TEST_CASE("NDT-OM: the GPU matches the CPU reference on a generated lidar run", "[ndt][gpu]") { compareWithCpu(NdtMode::Om); }
 TEST_CASE("NDT-TM: the GPU matches the CPU reference on a generated lidar run", "[ndt][gpu]") { compareWithCpu(NdtMode::Tm); }
+// A batch touching more regions than the cache holds is integrated in region chunks and
+// still matches the CPU reference fed the same batches (an unlimited map), within the
+// tolerances above: each voxel's free-space updates and folds happen in its own chunk.
+TEST_CASE("NDT-OM: batches split into region chunks by a small cache match the CPU reference", "[ndt][gpu][cache]") {
+  const uint64_t perRegion = RegionCache::bytesPerRegion(OccupancyMap(OccupancyModel{}, ndtLayout(NdtMode::Om)));
+  const occupancy::Run onGpu = compareWithCpu(NdtMode::Om, 0, 12 * perRegion);
+  CHECK(onGpu.stats.regionChunks > 2 * onGpu.stats.batches);
+}
 TEST_CASE("NDT with every optional layer: the GPU matches the CPU reference", "[ndt][gpu]") {
   compareWithCpu(NdtMode::Om, occupancy::kAllLayers);
   compareWithCpu(NdtMode::Tm, kLayerTraversal | kLayerTouchTime);

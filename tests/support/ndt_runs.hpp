@@ -44,9 +44,9 @@ inline occupancy::Run runNdtCpu(const std::vector<Ray>& rays, IntegrationOptions
 }
 
 inline occupancy::Run runNdtGpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model,
-                                uint32_t batch, uint32_t layers = 0) {
+                                uint32_t batch, uint32_t layers = 0, uint64_t cacheBytes = 256ull << 20) {
   occupancy::Run run{OccupancyMap(model, ndtLayout(options.ndt.mode, MapLayout::fromFlags(layers))), {}};
-  GpuIntegrator gpu(vt::gpu().scheduler, run.map, options, {.cacheBytes = 256ull << 20, .maxRaysPerBatch = batch});
+  GpuIntegrator gpu(vt::gpu().scheduler, run.map, options, {.cacheBytes = cacheBytes, .maxRaysPerBatch = batch});
   gpu.integrate(rays);
   gpu.finish();
   run.stats = gpu.stats();

@@ -11,7 +11,9 @@
 #include "voxen/occupancy/host_stage_timer.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
 #include "voxen/occupancy/ray_walk.hpp"
+#include "voxen/occupancy/region_discovery.hpp"
 #include "voxen/occupancy/rejected_rays.hpp"
+#include "voxen/gpu/occupancy/discovery_shared.h"
 #include "voxen/primitives/radix_sort.hpp"
 #include "voxen/primitives/stream_compaction.hpp"
 #include "voxen/host/error.hpp"
@@ -31,48 +33,26 @@ using gpu::kPassReverse;
 using gpu::kPassSequential;
 using gpu::kPassStopOnOccupied;
 constexpr uint32_t kInfinityBits = 0x7f800000u;
+// A batch's region list entries and segments at most (256 MiB each of device memory).
+constexpr uint64_t kMaxBatchRegionEntries = uint64_t(1) << 26;
+constexpr uint64_t kMaxBatchSegments = uint64_t(1) << 25;
 
 }  // namespace
 
+// The batch being filled: its rays are written in place; the host keeps only running sums
+// (region list entries and segments, which place each ray's lists) and the batch's origin
+// region (discovery packs keys relative to it).
 struct GpuIntegrator::Batch {
   GpuRay* rays = nullptr;  // written in place (StreamedInput::begin) up to maxRaysPerBatch
   uint32_t rayCount = 0;
-  std::vector<uint32_t> segments;  // (ray, segment) pairs
-  std::vector<RegionKey> keys;     // the batch's distinct regions
-  std::unordered_map<RegionKey, uint32_t, RegionKeyHash> keyIndex;  // region -> index in keys
-  std::vector<uint32_t> rayRegions;  // every ray's regions in walk order (indices in keys), back to back
-  // Neighbouring rays cross the same regions: a small direct-mapped cache of recent keys
-  // spares most hash-map lookups.
-  struct Recent {
-    RegionKey key;
-    uint32_t index = UINT32_MAX;  // UINT32_MAX: empty
-  };
-  std::array<Recent, 64> recent{};
-  // Empties the batch but keeps its memory: reallocating per batch costs page faults.
+  uint64_t regionEntries = 0;  // the rays' region lists so far, back to back
+  uint64_t segmentCount = 0;   // the rays' segments so far
+  RegionKey origin;            // the first ray's start region
   void clear() {
     rays = nullptr;
     rayCount = 0;
-    segments.clear();
-    keys.clear();
-    keyIndex.clear();
-    rayRegions.clear();
-    recent.fill({});
-  }
-  // Index of a region in keys, or UINT32_MAX when the batch does not hold it yet.
-  uint32_t find(const RegionKey& key) {
-    Recent& entry = recent[gpuRegionHash(key) & 63u];
-    if (entry.index != UINT32_MAX && entry.key == key) return entry.index;
-    const auto it = keyIndex.find(key);
-    if (it == keyIndex.end()) return UINT32_MAX;
-    entry = {key, it->second};
-    return it->second;
-  }
-  uint32_t add(const RegionKey& key) {
-    const uint32_t index = uint32_t(keys.size());
-    keys.push_back(key);
-    keyIndex.emplace(key, index);
-    recent[gpuRegionHash(key) & 63u] = {key, index};
-    return index;
+    regionEntries = 0;
+    segmentCount = 0;
   }
 };
 
@@ -84,13 +64,14 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
       gpuOptions_(gpuOptions),
       cache_(scheduler, map, gpuOptions.cacheBytes),
       rays_(scheduler, "occupancy rays", uint64_t(gpuOptions.maxRaysPerBatch) * sizeof(GpuRay)),
-      segments_(scheduler, "occupancy segments", uint64_t(gpuOptions.maxRaysPerBatch) * 8),
-      raySlots_(scheduler, "occupancy ray region slots", uint64_t(gpuOptions.maxRaysPerBatch) * 4 * 4),
+      discovery_(std::make_unique<RegionDiscovery>(scheduler, gpuOptions.maxRaysPerBatch)),
       batch_(std::make_unique<Batch>()),
       timer_(std::make_unique<HostStageTimer>()) {
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
   if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
     throw Error("segment length must be between 8 and 4096 crossings");
+  const int32_t n = map_.regionSize();
+  regionShift_ = (n & (n - 1)) == 0 ? std::countr_zero(uint32_t(n)) : -1;
   if (options_.ndt.mode != NdtMode::Off) {
     setUpNdt();
   } else if (options_.order == UpdateOrder::Sequential) {
@@ -326,118 +307,127 @@ void GpuIntegrator::selectKernels(uint32_t flags) {
   }
 }
 
+RegionKey GpuIntegrator::regionOf(const VoxelCoord& v) const {
+  if (regionShift_ >= 0) return {v.x >> regionShift_, v.y >> regionShift_, v.z >> regionShift_};
+  const int32_t n = map_.regionSize();
+  return {floorDiv(v.x, n), floorDiv(v.y, n), floorDiv(v.z, n)};
+}
+
+// The host's whole work per ray: check, prepare (double precision in, float relative to the
+// start voxel out), and write the record in place. Its regions and segments are found on
+// the GPU (RegionDiscovery); the host only counts them from the end points, to place each
+// ray's lists.
 void GpuIntegrator::addRay(const Ray& ray) {
-  // About one ray in 64 is timed stage by stage, to split the rays' CPU time between
-  // preparation and discovery (host_stage_timer.hpp says why not every ray).
-  using SteadyClock = HostStageTimer::SteadyClock;
-  const bool sampled = timer_->sampleThisRay();
-  const SteadyClock::time_point t0 = sampled ? SteadyClock::now() : SteadyClock::time_point{};
   const uint64_t rayIndex = raysSeen_++;
   // Rays that cannot be walked are skipped and counted before anything is allocated for
   // them, exactly as the CPU reference does.
   const RayFault fault = checkRay(ray, map_.model(), options_);
   if (fault != RayFault::None) {
     noteRejectedRay(stats_, rayIndex, ray, fault);
-    if (sampled) timer_->addSample(SteadyClock::now() - t0, 1, {});
     return;
   }
   bool clipped = false;
   const PreparedRay r = prepareRay(ray, map_.model(), options_, &clipped);
-  const SteadyClock::time_point t1 = sampled ? SteadyClock::now() : SteadyClock::time_point{};
-  // The region count comes from the end points: a ray too long for the cache is refused
-  // before its region list is built (that list alone could exhaust memory).
+  // Counted from the end points, so an overlong ray is refused before anything is walked.
   const uint64_t regionCount = regionCountOnRay(r, map_.regionSize());
-  if (regionCount > cache_.slotCount())
-    throw Error(rayTooLongMessage(rayIndex, ray, regionCount, cache_.slotCount(), "the GPU cache holds only",
-                                  options_.maxRange > 0.0 ? "raise --gpu-cache-mb"
-                                                          : "raise --gpu-cache-mb or set --max-range"));
+  const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);
+  if (regionCount > gpu::kMaxRegionsPerRay || segments > gpu::kMaxSegmentsPerRay)
+    throw Error(rayTooLongMessage(rayIndex, ray, regionCount, gpu::kMaxRegionsPerRay,
+                                  "the GPU walks at most", options_.maxRange > 0.0 ? "lower --max-range" : "set --max-range"));
   stats_.clippedRays += clipped;
   ++stats_.rays;
-  regionsOnRay(r, map_.regionSize(), rayKeys_);
-  const std::vector<RegionKey>& keys = rayKeys_;
-  // Which of the ray's regions the batch already holds (a ray enters each region once).
-  rayKeyIndex_.resize(keys.size());
-  size_t added = 0;
-  for (size_t k = 0; k < keys.size(); ++k) added += (rayKeyIndex_[k] = batch_->find(keys[k])) == UINT32_MAX;
-  const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);
-  // Batches end on the ray count or the cache's capacity only (the segment buffer grows),
-  // so the CPU reference fed the same batches builds the same map.
-  const bool flushed = batch_->keys.size() + added > cache_.slotCount();
-  if (flushed) {
-    flush();
-    std::fill(rayKeyIndex_.begin(), rayKeyIndex_.end(), UINT32_MAX);
+  // Discovery packs a batch's region keys relative to its first ray's start region: a ray
+  // reaching past that span starts a new batch (only for rays thousands of kilometres apart).
+  // These batch ends depend on the end points only, never on a walk.
+  const RegionKey from = regionOf(r.start), to = regionOf(r.end);
+  if (batch_->rayCount > 0) {
+    const RegionKey& o = batch_->origin;
+    auto near = [&](const RegionKey& k) {
+      return std::abs(int64_t(k.x) - o.x) <= gpu::kDiscoverySpan && std::abs(int64_t(k.y) - o.y) <= gpu::kDiscoverySpan &&
+             std::abs(int64_t(k.z) - o.z) <= gpu::kDiscoverySpan;
+    };
+    // The batch's region lists and segments are bounded too (device memory, 32-bit offsets):
+    // reached only by batches of millions of rays kilometres long.
+    const bool full = batch_->regionEntries + regionCount > kMaxBatchRegionEntries ||
+                      batch_->segmentCount + segments > kMaxBatchSegments;
+    if (!near(from) || !near(to) || full) flush();
   }
-  for (size_t k = 0; k < keys.size(); ++k)
-    if (rayKeyIndex_[k] == UINT32_MAX) rayKeyIndex_[k] = batch_->add(keys[k]);
-  const uint32_t index = batch_->rayCount;
-  const uint32_t slotBase = uint32_t(batch_->rayRegions.size());
-  batch_->rayRegions.insert(batch_->rayRegions.end(), rayKeyIndex_.begin(), rayKeyIndex_.end());
-  for (uint32_t s = 0; s < segments; ++s) {
-    batch_->segments.push_back(index);
-    batch_->segments.push_back(s);
+  Batch& b = *batch_;
+  if (b.rayCount == 0) {
+    b.origin = from;
+    // A batch's first ray maps the rays' buffer, which may wait for the GPU to release it.
+    b.rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
   }
-  const SteadyClock::time_point t2 = sampled ? SteadyClock::now() : SteadyClock::time_point{};
-
-  // A batch's first ray maps the rays' buffer, which may wait for the GPU to release it.
-  const bool startsBatch = index == 0;
-  if (startsBatch)
-    batch_->rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
-  GpuRay g{};
-  g.o = {r.o[0], r.o[1], r.o[2]};
-  g.intensity = r.intensity;
-  g.d = {r.d[0], r.d[1], r.d[2]};
-  std::memcpy(&g.touchTime, &r.touchTime, sizeof(double));
-  g.meanPacked = r.meanPacked;
-  g.start = {r.start.x, r.start.y, r.start.z};
-  g.end = {r.end.x, r.end.y, r.end.z};
-  g.flags = r.flags;
-  g.segments = segments;
-  g.slotBase = slotBase;
-  g.regionCount = uint32_t(keys.size());
-  batch_->rays[index] = g;
-  ++batch_->rayCount;
-  // Samples that may hold a wait for the GPU (wall time, not work) are left out.
-  if (sampled && !flushed && !startsBatch) {
-    const SteadyClock::time_point t3 = SteadyClock::now();
-    timer_->addSample((t1 - t0) + (t3 - t2), 2, t2 - t1);
-  }
-  if (batch_->rayCount >= gpuOptions_.maxRaysPerBatch) flush();
+  b.rays[b.rayCount++] = toGpuRay(r, segments, uint32_t(gpuOptions_.maxRaysPerBatch + b.regionEntries), uint32_t(b.segmentCount));
+  b.regionEntries += regionCount;
+  b.segmentCount += segments;
+  if (b.rayCount >= gpuOptions_.maxRaysPerBatch) flush();
 }
 
+// One batch: discovery on the GPU lists its distinct regions; they are integrated in
+// chunks of at most the cache's slots (one chunk unless the batch touches more regions
+// than the cache holds). Every pass of a chunk updates only that chunk's voxels, and a
+// voxel's updates depend only on the voxel, so the map is the one an unlimited cache gives
+// whatever the chunking. Stop points (stop on first occupied) are judged over every chunk
+// before any chunk is integrated.
 void GpuIntegrator::flush() {
   Batch& b = *batch_;
   if (b.rayCount == 0) return;
   timer_->batchBegin();
-  cache_.makeResident(b.keys, ++batchStamp_);
-  // Every region of the batch gets updates: their occupancy changes (for derived layers).
-  for (const RegionKey& key : b.keys) map_.markOccupancyChanged(key);
-  timer_->batchResident();
   const uint32_t rayCount = b.rayCount;
-  const uint32_t segmentCount = uint32_t(b.segments.size() / 2);
+  const uint32_t segmentCount = uint32_t(b.segmentCount);
   const BufferRange rays = rays_.end(rayCount * sizeof(GpuRay));
-  // Segments stay in input order: sensor data arrives in scan order, whose neighbouring
-  // rays already walk similar lengths through nearby voxels. (Sorting by sample cell was
-  // measured: it helps shuffled clouds on lavapipe but costs more than it saves on scans.)
-  const BufferRange segments = segments_.write(b.segments.data(), segmentCount * 8ull);
-  // The rays' region lists as cache slots, written in place like the rays.
-  std::vector<uint32_t> keySlots(b.keys.size());
-  for (size_t k = 0; k < keySlots.size(); ++k) keySlots[k] = cache_.slotOf(b.keys[k]);
-  const size_t slotBytes = b.rayRegions.size() * 4;
-  auto* slots = reinterpret_cast<uint32_t*>(raySlots_.begin(slotBytes));
-  for (size_t i = 0; i < b.rayRegions.size(); ++i) slots[i] = keySlots[b.rayRegions[i]];
-  const BufferRange raySlots = raySlots_.end(slotBytes);
+  const std::vector<DiscoveredRegion> regions =
+      discovery_->discover(rays, rayCount, b.origin, map_.regionSize(), b.regionEntries, segmentCount);
+  rays_.submitted(scheduler_.lastSubmitted());
+  timer_->mark(&HostStageTimes::discoverySeconds);
+
+  const size_t slots = cache_.slotCount();
+  const size_t chunks = (regions.size() + slots - 1) / slots;
+  const bool stopSearch = passFlags() & kPassStopOnOccupied;
+  if (stopSearch) scheduler_.fill(stop_.range(0, rayCount * 4ull), kInfinityBits);
+  // Several chunks: every chunk's stop search first, on the map as it was before the batch.
+  if (stopSearch && chunks > 1)
+    for (size_t c = 0; c < chunks; ++c) integrateChunk(regions, c, rays, rayCount, segmentCount, ChunkWork::StopSearch);
+  for (size_t c = 0; c < chunks; ++c)
+    integrateChunk(regions, c, rays, rayCount, segmentCount,
+                   stopSearch && chunks == 1 ? ChunkWork::StopSearchAndUpdates : ChunkWork::Updates);
+  ++stats_.batches;
+  stats_.regionChunks += chunks;
+  batch_->clear();
+  timer_->batchEnd();
+}
+
+// Makes chunk c of the batch's regions resident, gives every set entry its slot (or
+// kNotInChunk), records the chunk's passes and submits them.
+void GpuIntegrator::integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t c, const BufferRange& rays,
+                                   uint32_t rayCount, uint32_t segmentCount, ChunkWork work) {
+  const size_t slots = cache_.slotCount();
+  const size_t first = c * slots, last = std::min(regions.size(), first + slots);
+  std::vector<RegionKey> keys(last - first);
+  for (size_t k = first; k < last; ++k) keys[k - first] = regions[k].key;
+  cache_.makeResident(keys, ++batchStamp_);
+  // Every region of the batch gets updates: their occupancy changes (for derived layers).
+  if (work != ChunkWork::StopSearch)
+    for (const RegionKey& key : keys) map_.markOccupancyChanged(key);
+  timer_->mark(&HostStageTimes::residencySeconds);
+
+  std::vector<uint32_t> keySlots(keys.size());
+  entrySlots_.assign(discovery_->setEntries(), gpu::kNotInChunk);
+  for (size_t k = first; k < last; ++k) entrySlots_[regions[k].entry] = keySlots[k - first] = cache_.slotOf(keys[k - first]);
+  const BufferRange entrySlots = discovery_->publishSlots(entrySlots_);
+  const BufferRange raySlots = discovery_->raySlots().range();
+  const BufferRange segments = discovery_->segments().range(0, std::max<uint64_t>(segmentCount, 1) * 8);
 
   const OccupancyModel& model = map_.model();
   OccupancyPush push{};
   push.rays = rays.address;
   push.segments = segments.address;
   push.layers = cache_.layerTableAddress();
-  push.regionTable = cache_.tableAddress();
+  push.entrySlots = entrySlots.address;
   push.counters = counters_.address();
   push.stop = stop_.address();
   push.raySlots = raySlots.address;
-  push.tableMask = cache_.tableMask();
-  push.maxProbe = cache_.maxProbe();
   push.regionSize = model.regionSize;
   push.hitValue = model.hitValue();
   push.missValue = model.missValue();
@@ -445,34 +435,29 @@ void GpuIntegrator::flush() {
   push.clampMax = model.clampMax;
   push.threshold = model.thresholdValue();
   push.flags = passFlags();
-  const bool stopSearch = push.flags & kPassStopOnOccupied;
 
-  std::vector<BufferUse> uses{reads(rays), reads(segments), reads(raySlots), reads(cache_.tableRange()),
+  std::vector<BufferUse> uses{reads(rays), reads(segments), reads(raySlots), reads(entrySlots),
                               reads(cache_.layerTableRange()), readsWrites(counters_), readsWrites(stop_)};
   for (const BufferRange& pool : cache_.poolRanges()) uses.push_back(readsWrites(pool));
-  if (stopSearch) {
-    scheduler_.fill(stop_.range(0, rayCount * 4ull), kInfinityBits);
+  if (work != ChunkWork::Updates) {
     push.itemCount = segmentCount;
     scheduler_.dispatchThreads({"occupancy stop search", stopKernel_.get(), {}, push, uses}, segmentCount);
   }
-  push.rayCount = rayCount;
-  if (push.flags & gpu::kPassNdt) {
-    recordNdtPasses(push, uses, keySlots, b.keys, segmentCount);
-  } else if (push.flags & kPassSequential) {
-    recordSequentialPasses(push, uses, keySlots, segmentCount);
-  } else {
-    push.itemCount = segmentCount;
-    scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
-    push.itemCount = rayCount;
-    scheduler_.dispatchThreads({"occupancy hit pass", hitKernel_.get(), {}, push, uses}, rayCount);
+  if (work != ChunkWork::StopSearch) {
+    push.rayCount = rayCount;
+    if (push.flags & gpu::kPassNdt) {
+      recordNdtPasses(push, uses, keySlots, keys, segmentCount);
+    } else if (push.flags & kPassSequential) {
+      recordSequentialPasses(push, uses, keySlots, segmentCount);
+    } else {
+      push.itemCount = segmentCount;
+      scheduler_.dispatchThreads({"occupancy miss pass", missKernel_.get(), {}, push, uses}, segmentCount);
+      push.itemCount = rayCount;
+      scheduler_.dispatchThreads({"occupancy hit pass", hitKernel_.get(), {}, push, uses}, rayCount);
+    }
   }
-  const uint64_t submitted = scheduler_.submit();  // the GPU starts while the host prepares the next batch
-  rays_.submitted(submitted);
-  segments_.submitted(submitted);
-  raySlots_.submitted(submitted);
-  ++stats_.batches;
-  batch_->clear();
-  timer_->batchEnd();
+  rays_.submitted(scheduler_.submit());  // the GPU starts while the host prepares the next chunk or batch
+  timer_->mark(&HostStageTimes::uploadSeconds);
 }
 
 void GpuIntegrator::finish() {

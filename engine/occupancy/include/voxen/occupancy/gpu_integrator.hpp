@@ -1,7 +1,10 @@
 #pragma once
 // GPU occupancy integration. Rays are prepared on the host (double precision in, float
-// relative to each ray's origin voxel out), cut into segments of bounded length, grouped
-// into batches whose regions fit the region cache, and integrated by passes on the GPU:
+// relative to each ray's origin voxel out) and written into a batch; that is all the host
+// does per ray. Per batch, region discovery on the GPU walks every ray at region resolution,
+// cuts it into segments of bounded length and lists the batch's distinct regions
+// (RegionDiscovery); the host makes them resident in the region cache (in chunks of at most
+// its slots, when a batch touches more regions than the cache holds) and the passes run:
 // an optional stop search, the miss pass (one invocation per segment, reverse walk by
 // default), and the hits in the order IntegrationOptions::order asks for:
 // - Sequential (the default): the hits are grouped by voxel with a stable radix sort; the
@@ -27,9 +30,11 @@ namespace voxen {
 class HostStageTimer;
 class Kernel;
 class RadixSort;
+class RegionDiscovery;
 class StreamCompaction;
 class Scheduler;
 struct BufferUse;
+struct DiscoveredRegion;
 namespace gpu {
 struct OccupancyPush;
 }
@@ -60,8 +65,14 @@ class GpuIntegrator {
 
  private:
   struct Batch;
+  // What one chunk of a batch's regions runs: the stop search alone (every chunk's, before
+  // any update, when a batch has several chunks), the updates, or both.
+  enum class ChunkWork { StopSearch, Updates, StopSearchAndUpdates };
   void addRay(const Ray& ray);
+  RegionKey regionOf(const VoxelCoord& voxel) const;
   void flush();
+  void integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t chunk, const BufferRange& rays,
+                      uint32_t rayCount, uint32_t segmentCount, ChunkWork work);
   uint32_t passFlags() const;
   void selectKernels(uint32_t flags);
   void setUpHitSort();
@@ -91,15 +102,16 @@ class GpuIntegrator {
   uint64_t ndtSlotKeysOffset_ = 0;
   std::vector<uint32_t> slotKeys_;  // the region key of each cache slot (ivec4), uploaded per batch
   std::vector<uint32_t> ndtLevelTemplate_;  // the chunk-level lists emptied, uploaded per batch
-  StreamedInput rays_, segments_, raySlots_;  // rewritten every batch
+  StreamedInput rays_;  // rewritten every batch
+  std::unique_ptr<RegionDiscovery> discovery_;  // the batch's regions, segments and region lists
+  std::vector<uint32_t> entrySlots_;  // per discovery set entry: its slot in the current chunk
   Buffer stop_, counters_;
   Buffer ordered_;                    // sequential order and NDT: gpu::kOrdered* arrays
   std::unique_ptr<RadixSort> sort_;   // sequential order and NDT: groups hits by voxel
   std::vector<uint32_t> batchOfSlot_;  // sequential order: each cache slot's batch region index
   std::unique_ptr<Batch> batch_;
   std::unique_ptr<HostStageTimer> timer_;
-  std::vector<RegionKey> rayKeys_;      // reused for every ray's region list
-  std::vector<uint32_t> rayKeyIndex_;   // and their indices in the batch's region list
+  int regionShift_ = -1;  // log2 of the region size when it is a power of two
   uint64_t raysSeen_ = 0;  // rays passed so far, rejected ones included (their index base)
   uint64_t batchStamp_ = 0;
   bool timeOriginSet_ = false;

@@ -8,14 +8,17 @@ namespace voxen {
 
 struct HostStageTimes {
   uint64_t rays = 0;  // rays passed to integrate(), rejected ones included
-  // Per ray: checkRay, prepareRay, and the GpuRay conversion and its write.
+  // Per ray: checkRay, prepareRay, and the GpuRay conversion and its write (the only work
+  // the host does per ray).
   double prepareSeconds = 0.0;
-  // Per ray: its regions (regionsOnRay), the batch's key lookups and adds, its segments.
+  // Per batch: recording and submitting region discovery on the GPU, and taking its list
+  // of distinct regions (sorted) back.
   double discoverySeconds = 0.0;
-  // Per batch: making the batch's regions resident in the cache (loads, evictions) and
-  // marking them changed in the map.
+  // Per batch (per region chunk): making the regions resident in the cache (loads,
+  // evictions) and marking them changed in the map.
   double residencySeconds = 0.0;
-  // Per batch, the rest of flush(): slot lists, push constants, recording and submit.
+  // Per batch (per region chunk), the rest of flush(): the slot tables, push constants,
+  // recording and submit.
   double uploadSeconds = 0.0;
   // finish(): copying the cache back into the map and reading the counters (its last flush
   // counts as residency and upload).

@@ -33,6 +33,9 @@ struct IntegrationStats {
   uint64_t ndtFoldInvocations = 0;
   uint64_t ndtSampleVoxels = 0;
   uint64_t batches = 0;
+  // GPU: region chunks integrated, one per batch plus one more for each cache's worth of
+  // regions past the first when a batch touched more regions than the cache holds.
+  uint64_t regionChunks = 0;
 };
 
 }  // namespace voxen

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "voxen/gpu/occupancy/occupancy_shared.h"
@@ -162,6 +163,25 @@ void walkSegment(const PreparedRay& r, uint32_t s, uint32_t m, bool reverse, Vis
     }
     if (s == 0) visit(v, 0.0f, std::clamp(tExit, 0.0f, 1.0f));
   }
+}
+
+// The record the GPU passes read (occupancy_shared.h GpuRay): the prepared ray, its segment
+// count, and where its region list and segments start in the batch's arrays.
+inline gpu::GpuRay toGpuRay(const PreparedRay& r, uint32_t segments, uint32_t slotBase, uint32_t segmentBase) {
+  gpu::GpuRay g{};
+  g.o = {r.o[0], r.o[1], r.o[2]};
+  g.intensity = r.intensity;
+  g.d = {r.d[0], r.d[1], r.d[2]};
+  static_assert(sizeof(g.touchTime) == sizeof(r.touchTime));
+  std::memcpy(&g.touchTime, &r.touchTime, sizeof(double));
+  g.meanPacked = r.meanPacked;
+  g.start = {r.start.x, r.start.y, r.start.z};
+  g.end = {r.end.x, r.end.y, r.end.z};
+  g.flags = r.flags;
+  g.segments = segments;
+  g.slotBase = slotBase;
+  g.segmentBase = segmentBase;
+  return g;
 }
 
 // Every region the walk touches, in walk order (forward), each once per entry.

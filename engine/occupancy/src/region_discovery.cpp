@@ -1,0 +1,106 @@
+#include "voxen/occupancy/region_discovery.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "voxen/gpu/occupancy/discovery_shared.h"
+#include "voxen/gpu/occupancy/occupancy_shared.h"
+#include "voxen/host/error.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+
+namespace voxen {
+
+namespace {
+
+// The set starts at this many entries and doubles on overflow; at a quarter full the
+// probe sequences stay short (kDiscoveryMaxProbe).
+constexpr uint32_t kInitialSetEntries = 1u << 13;
+constexpr uint32_t kMaxSetEntries = 1u << 24;
+// Regions listed in the first readback beyond the previous batch's count; a batch with
+// more reads the rest in a second readback.
+constexpr uint32_t kListSlack = 256;
+
+}  // namespace
+
+RegionDiscovery::RegionDiscovery(Scheduler& scheduler, uint32_t maxRays) : scheduler_(scheduler), maxRays_(maxRays) {
+  ShaderLibrary& library = scheduler.library();
+  discoverKernel_ = library.kernel("occupancy/region_discover.comp");
+  listKernel_ = library.kernel("occupancy/region_list.comp");
+  resizeSet(kInitialSetEntries);
+}
+
+RegionDiscovery::~RegionDiscovery() = default;
+
+void RegionDiscovery::resizeSet(uint32_t entries) {
+  setEntries_ = entries;
+  set_ = Buffer(scheduler_.device(), "region discovery set", uint64_t(entries) * 8);
+  list_ = Buffer(scheduler_.device(), "region discovery list", (gpu::kDiscoveryHeaderWords + uint64_t(entries) * 4) * 4);
+  entrySlots_ = Buffer(scheduler_.device(), "region discovery slots", uint64_t(entries) * 4);
+}
+
+void RegionDiscovery::ensure(Buffer& buffer, const char* name, uint64_t bytes) {
+  if (buffer.size() >= bytes) return;
+  // Grows by half again so that slowly growing batches do not reallocate every time; the
+  // old buffer is released once the batches using it complete.
+  buffer = Buffer(scheduler_.device(), name, std::max<uint64_t>(bytes, buffer.size() + buffer.size() / 2));
+}
+
+std::vector<DiscoveredRegion> RegionDiscovery::discover(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin,
+                                                        int32_t regionSize, uint64_t regionEntries, uint64_t segmentCount) {
+  ensure(raySlots_, "occupancy ray region slots", (uint64_t(maxRays_) + regionEntries) * 4);
+  ensure(segments_, "occupancy segments", std::max<uint64_t>(segmentCount, 1) * 8);
+  for (;;) {
+    gpu::DiscoveryPush push{};
+    push.rays = rays.address;
+    push.raySlots = raySlots_.address();
+    push.segments = segments_.address();
+    push.set = set_.address();
+    push.list = list_.address();
+    push.origin = {origin.x, origin.y, origin.z, regionSize};
+    push.rayCount = rayCount;
+    push.setMask = setEntries_ - 1;
+    const std::vector<BufferUse> uses{reads(rays), writes(raySlots_.range()), writes(segments_.range()),
+                                      readsWrites(set_.range()), readsWrites(list_.range())};
+    scheduler_.fill(set_.range(), 0xFFFFFFFFu);  // kEmptyRegionKey
+    scheduler_.fill(list_.range(0, gpu::kDiscoveryHeaderWords * 4), 0u);
+    scheduler_.dispatchThreads({"region discovery", discoverKernel_.get(), {}, push, uses}, rayCount);
+    scheduler_.dispatchThreads({"region discovery list", listKernel_.get(), {}, push, uses}, setEntries_);
+    // The header and as many entries as the last batch had, plus slack: one readback for
+    // almost every batch, without reading the whole set.
+    const uint32_t guess = std::min(setEntries_, lastCount_ + kListSlack);
+    auto first = scheduler_.readback<uint32_t>(list_.range(0, (gpu::kDiscoveryHeaderWords + uint64_t(guess) * 4) * 4));
+    scheduler_.submit();
+    const std::vector<uint32_t> words = first.get();
+    const uint32_t count = words[gpu::kDiscoveryCount];
+    if (words[gpu::kDiscoveryOverflow] != 0) {
+      if (setEntries_ >= kMaxSetEntries)
+        throw Error("region discovery: a batch touches more than " + std::to_string(kMaxSetEntries / 4) +
+                    " regions; lower the batch size (--batch-size)");
+      resizeSet(setEntries_ * 2);
+      ++growths_;
+      continue;
+    }
+    std::vector<uint32_t> rest;
+    if (count > guess) {
+      const uint64_t offset = (gpu::kDiscoveryHeaderWords + uint64_t(guess) * 4) * 4;
+      rest = scheduler_.readback<uint32_t>(list_.range(offset, uint64_t(count - guess) * 16)).get();
+    }
+    std::vector<DiscoveredRegion> regions(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t* e = i < guess ? &words[gpu::kDiscoveryHeaderWords + i * 4] : &rest[(i - guess) * 4];
+      regions[i] = {{int32_t(e[0]), int32_t(e[1]), int32_t(e[2])}, e[3]};
+    }
+    std::sort(regions.begin(), regions.end());
+    lastCount_ = count;
+    return regions;
+  }
+}
+
+BufferRange RegionDiscovery::publishSlots(std::span<const uint32_t> slotOfEntry) {
+  if (slotOfEntry.size() != setEntries_) throw Error("region discovery: a slot table must have one entry per set entry");
+  scheduler_.upload(entrySlots_.range(), slotOfEntry.data(), slotOfEntry.size_bytes());
+  return entrySlots_.range();
+}
+
+}  // namespace voxen
