@@ -321,13 +321,13 @@ void GpuIntegrator::addRay(const Ray& ray) {
   const uint64_t rayIndex = raysSeen_++;
   // Rays that cannot be walked are skipped and counted before anything is allocated for
   // them, exactly as the CPU reference does.
-  const RayFault fault = checkRay(ray, map_.model(), options_);
+  PreparedRay r;
+  bool clipped = false;
+  const RayFault fault = checkAndPrepareRay(ray, map_.model(), options_, r, &clipped);
   if (fault != RayFault::None) {
     noteRejectedRay(stats_, rayIndex, ray, fault);
     return;
   }
-  bool clipped = false;
-  const PreparedRay r = prepareRay(ray, map_.model(), options_, &clipped);
   // Counted from the end points, so an overlong ray is refused before anything is walked.
   const uint64_t regionCount = regionCountOnRay(r, map_.regionSize());
   const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);

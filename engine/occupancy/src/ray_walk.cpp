@@ -40,17 +40,22 @@ const char* rayFaultText(RayFault fault) {
   return "?";
 }
 
-PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
-                       bool* clipped) {
-  bool clip = false;
-  const glm::dvec3 sample = clippedSample(ray, options, &clip);
-  if (clipped) *clipped = clip;
+namespace {
 
+// floor() of a voxel coordinate (|x| < kMaxVoxelCoordinate, checked before): truncation and
+// a correction, the same integer as std::floor without a libm call (x86-64 without SSE4.1
+// has no rounding instruction, and every ray takes six of these).
+inline int32_t floorToInt(double x) {
+  const int32_t i = int32_t(x);
+  return x < double(i) ? i - 1 : i;
+}
+
+// prepareRay from the voxel coordinates of the origin and the (clipped) sample.
+PreparedRay prepareFrom(const Ray& ray, const glm::dvec3& from, const glm::dvec3& to, bool clip,
+                        const IntegrationOptions& options) {
   PreparedRay r;
-  const double res = model.resolution;
-  const glm::dvec3 from = ray.origin / res, to = sample / res;
-  r.start = {int32_t(std::floor(from.x)), int32_t(std::floor(from.y)), int32_t(std::floor(from.z))};
-  r.end = {int32_t(std::floor(to.x)), int32_t(std::floor(to.y)), int32_t(std::floor(to.z))};
+  r.start = {floorToInt(from.x), floorToInt(from.y), floorToInt(from.z)};
+  r.end = {floorToInt(to.x), floorToInt(to.y), floorToInt(to.z)};
   const int32_t s[3] = {r.start.x, r.start.y, r.start.z}, e[3] = {r.end.x, r.end.y, r.end.z};
   uint32_t packed = 0;
   for (int a = 0; a < 3; ++a) {
@@ -73,6 +78,31 @@ PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const Integr
     r.flags |= kSampleHit;
   if (options.flags & kRayExcludeOrigin) r.flags |= kSkipOrigin;
   return r;
+}
+
+}  // namespace
+
+PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
+                       bool* clipped) {
+  bool clip = false;
+  const glm::dvec3 sample = clippedSample(ray, options, &clip);
+  if (clipped) *clipped = clip;
+  return prepareFrom(ray, ray.origin / model.resolution, sample / model.resolution, clip, options);
+}
+
+RayFault checkAndPrepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
+                            PreparedRay& out, bool* clipped) {
+  auto finite = [](const glm::dvec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); };
+  if (!finite(ray.origin) || !finite(ray.sample)) return RayFault::NonFinite;
+  bool clip = false;
+  const glm::dvec3 sample = clippedSample(ray, options, &clip);
+  const glm::dvec3 from = ray.origin / model.resolution, to = sample / model.resolution;
+  // checkRay's test on the same quotients.
+  for (int a = 0; a < 3; ++a)
+    if (!(std::abs(from[a]) < kMaxVoxelCoordinate) || !(std::abs(to[a]) < kMaxVoxelCoordinate)) return RayFault::TooFar;
+  if (clipped) *clipped = clip;
+  out = prepareFrom(ray, from, to, clip, options);
+  return RayFault::None;
 }
 
 std::vector<RegionKey> regionsOnRay(const PreparedRay& r, int32_t regionSize) {

@@ -12,6 +12,7 @@
 // same voxels. Because every crossing's t is known in closed form, a walk can start
 // anywhere: long rays are cut into segments of the t range, one GPU invocation each.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -66,6 +67,14 @@ glm::dvec3 clippedSample(const Ray& ray, const IntegrationOptions& options, bool
 inline uint64_t regionCountOnRay(const PreparedRay& r, int32_t regionSize) {
   uint64_t count = 1;
   const int32_t s[3] = {r.start.x, r.start.y, r.start.z}, e[3] = {r.end.x, r.end.y, r.end.z};
+  // Power-of-two sizes (the default 32) take an arithmetic shift, which rounds towards -inf
+  // as floorDiv does: the GPU integrator counts every ray's regions, and six integer
+  // divisions cost more than the rest of its per-ray work.
+  if ((regionSize & (regionSize - 1)) == 0) {
+    const int shift = std::countr_zero(uint32_t(regionSize));
+    for (int a = 0; a < 3; ++a) count += uint64_t(std::abs(int64_t(e[a] >> shift) - (s[a] >> shift)));
+    return count;
+  }
   for (int a = 0; a < 3; ++a) count += uint64_t(std::abs(int64_t(floorDiv(e[a], regionSize)) - floorDiv(s[a], regionSize)));
   return count;
 }
@@ -74,6 +83,12 @@ inline uint64_t regionCountOnRay(const PreparedRay& r, int32_t regionSize) {
 // ray's end is free), applies the flags. `clipped` reports whether clipping happened.
 PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
                        bool* clipped = nullptr);
+
+// checkRay and prepareRay in one: the voxel coordinates are divided once and checked where
+// prepareRay computes them (the same values checkRay tests, so the same rays are refused).
+// `out` is filled only when the ray can be walked (RayFault::None).
+RayFault checkAndPrepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
+                            PreparedRay& out, bool* clipped = nullptr);
 
 // t of face j along axis a.
 inline float crossingT(const PreparedRay& r, int a, int32_t j) {
