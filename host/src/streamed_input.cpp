@@ -59,6 +59,11 @@ BufferRange StreamedInput::end(size_t bytes) {
   return range;
 }
 
-void StreamedInput::submitted(uint64_t timelineValue) { copies_[current_].readBy = timelineValue; }
+void StreamedInput::submitted(uint64_t timelineValue) { submitted(current_, timelineValue); }
+
+void StreamedInput::submitted(uint32_t copy, uint64_t timelineValue) {
+  if (copy >= copies_.size()) throw Error("streamed input '" + name_ + "': no copy " + std::to_string(copy));
+  copies_[copy].readBy = std::max(copies_[copy].readBy, timelineValue);
+}
 
 }  // namespace voxen

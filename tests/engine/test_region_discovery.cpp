@@ -77,8 +77,8 @@ Discovered discover(RegionDiscovery& discovery, const std::vector<PreparedRay>& 
   const RegionKey origin{floorDiv(prepared[0].start.x, n), floorDiv(prepared[0].start.y, n), floorDiv(prepared[0].start.z, n)};
   Discovered d;
   d.regions = discovery.discover(rays.range(), maxRays, origin, regionSize, entries, segments);
-  d.raySlots = vt::readBack<uint32_t>(scheduler, discovery.raySlots().range(0, (maxRays + entries) * 4));
-  d.segments = vt::readBack<uint32_t>(scheduler, discovery.segments().range(0, segments * 8));
+  d.raySlots = vt::readBack<uint32_t>(scheduler, discovery.raySlots(discovery.lastCopy()).range(0, (maxRays + entries) * 4));
+  d.segments = vt::readBack<uint32_t>(scheduler, discovery.segments(discovery.lastCopy()).range(0, segments * 8));
   d.growths = discovery.setGrowths();
   return d;
 }

@@ -86,7 +86,7 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
 GpuIntegrator::~GpuIntegrator() {
   // What was accepted must reach the map even when the caller forgot finish(); during
   // stack unwinding the map may be gone, so only then is it left alone.
-  if (std::uncaught_exceptions() == 0 && (batch_->rayCount > 0 || stats_.batches > synced_)) {
+  if (std::uncaught_exceptions() == 0 && (batch_->rayCount > 0 || pending_ || stats_.batches > synced_)) {
     try {
       finish();
     } catch (const std::exception& e) {
@@ -364,44 +364,66 @@ void GpuIntegrator::addRay(const Ray& ray) {
   if (b.rayCount >= gpuOptions_.maxRaysPerBatch) flush();
 }
 
-// One batch: discovery on the GPU lists its distinct regions; they are integrated in
-// chunks of at most the cache's slots (one chunk unless the batch touches more regions
-// than the cache holds). Every pass of a chunk updates only that chunk's voxels, and a
-// voxel's updates depend only on the voxel, so the map is the one an unlimited cache gives
-// whatever the chunking. Stop points (stop on first occupied) are judged over every chunk
-// before any chunk is integrated.
+// A batch whose discovery was submitted and whose integration waits for the next flush().
+struct GpuIntegrator::PendingBatch {
+  RegionDiscovery::Ticket ticket;
+  BufferRange rays;
+  uint32_t raysCopy = 0;
+  uint32_t rayCount = 0;
+  uint32_t segmentCount = 0;
+};
+
+// Closes the batch being filled: submits its region discovery without waiting, then
+// integrates the batch before it, whose discovery has been queued for a whole batch by
+// now. So the host never waits for the batch it just closed, and the GPU has the next
+// discovery queued behind the integration it is running.
 void GpuIntegrator::flush() {
   Batch& b = *batch_;
   if (b.rayCount == 0) return;
   timer_->batchBegin();
-  const uint32_t rayCount = b.rayCount;
-  const uint32_t segmentCount = uint32_t(b.segmentCount);
-  const BufferRange rays = rays_.end(rayCount * sizeof(GpuRay));
-  const std::vector<DiscoveredRegion> regions =
-      discovery_->discover(rays, rayCount, b.origin, map_.regionSize(), b.regionEntries, segmentCount);
-  rays_.submitted(scheduler_.lastSubmitted());
+  auto next = std::make_unique<PendingBatch>();
+  next->rayCount = b.rayCount;
+  next->segmentCount = uint32_t(b.segmentCount);
+  next->rays = rays_.end(b.rayCount * sizeof(GpuRay));
+  next->raysCopy = rays_.currentCopy();
+  next->ticket = discovery_->submit(next->rays, b.rayCount, b.origin, map_.regionSize(), b.regionEntries, b.segmentCount);
+  rays_.submitted(next->raysCopy, scheduler_.lastSubmitted());
+  batch_->clear();
   timer_->mark(&HostStageTimes::discoverySeconds);
+  integratePending();
+  pending_ = std::move(next);
+  timer_->batchEnd();
+}
 
+// Integrates the pending batch, if any: its discovered regions in chunks of at most the
+// cache's slots (one chunk unless the batch touches more regions than the cache holds).
+// Every pass of a chunk updates only that chunk's voxels, and a voxel's updates depend only
+// on the voxel, so the map is the one an unlimited cache gives whatever the chunking. Stop
+// points (stop on first occupied) are judged over every chunk before any chunk is updated.
+void GpuIntegrator::integratePending() {
+  if (!pending_) return;
+  const PendingBatch& p = *pending_;
+  const std::vector<DiscoveredRegion> regions = discovery_->collect(pending_->ticket);
+  timer_->mark(&HostStageTimes::discoverySeconds);
   const size_t slots = cache_.slotCount();
   const size_t chunks = (regions.size() + slots - 1) / slots;
   const bool stopSearch = passFlags() & kPassStopOnOccupied;
-  if (stopSearch) scheduler_.fill(stop_.range(0, rayCount * 4ull), kInfinityBits);
-  // Several chunks: every chunk's stop search first, on the map as it was before the batch.
+  if (stopSearch) scheduler_.fill(stop_.range(0, p.rayCount * 4ull), kInfinityBits);
   if (stopSearch && chunks > 1)
-    for (size_t c = 0; c < chunks; ++c) integrateChunk(regions, c, rays, rayCount, segmentCount, ChunkWork::StopSearch);
+    for (size_t c = 0; c < chunks; ++c) integrateChunk(regions, c, p, ChunkWork::StopSearch);
   for (size_t c = 0; c < chunks; ++c)
-    integrateChunk(regions, c, rays, rayCount, segmentCount,
-                   stopSearch && chunks == 1 ? ChunkWork::StopSearchAndUpdates : ChunkWork::Updates);
+    integrateChunk(regions, c, p, stopSearch && chunks == 1 ? ChunkWork::StopSearchAndUpdates : ChunkWork::Updates);
   ++stats_.batches;
   stats_.regionChunks += chunks;
-  batch_->clear();
-  timer_->batchEnd();
+  pending_.reset();
 }
 
 // Makes chunk c of the batch's regions resident, gives every set entry its slot (or
 // kNotInChunk), records the chunk's passes and submits them.
-void GpuIntegrator::integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t c, const BufferRange& rays,
-                                   uint32_t rayCount, uint32_t segmentCount, ChunkWork work) {
+void GpuIntegrator::integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t c, const PendingBatch& batch,
+                                   ChunkWork work) {
+  const BufferRange& rays = batch.rays;
+  const uint32_t rayCount = batch.rayCount, segmentCount = batch.segmentCount;
   const size_t slots = cache_.slotCount();
   const size_t first = c * slots, last = std::min(regions.size(), first + slots);
   std::vector<RegionKey> keys(last - first);
@@ -416,8 +438,8 @@ void GpuIntegrator::integrateChunk(const std::vector<DiscoveredRegion>& regions,
   entrySlots_.assign(discovery_->setEntries(), gpu::kNotInChunk);
   for (size_t k = first; k < last; ++k) entrySlots_[regions[k].entry] = keySlots[k - first] = cache_.slotOf(keys[k - first]);
   const BufferRange entrySlots = discovery_->publishSlots(entrySlots_);
-  const BufferRange raySlots = discovery_->raySlots().range();
-  const BufferRange segments = discovery_->segments().range(0, std::max<uint64_t>(segmentCount, 1) * 8);
+  const BufferRange raySlots = discovery_->raySlots(batch.ticket.copy).range();
+  const BufferRange segments = discovery_->segments(batch.ticket.copy).range(0, std::max<uint64_t>(segmentCount, 1) * 8);
 
   const OccupancyModel& model = map_.model();
   OccupancyPush push{};
@@ -456,13 +478,16 @@ void GpuIntegrator::integrateChunk(const std::vector<DiscoveredRegion>& regions,
       scheduler_.dispatchThreads({"occupancy hit pass", hitKernel_.get(), {}, push, uses}, rayCount);
     }
   }
-  rays_.submitted(scheduler_.submit());  // the GPU starts while the host prepares the next chunk or batch
+  rays_.submitted(batch.raysCopy, scheduler_.submit());  // the GPU starts while the host prepares the next chunk or batch
   timer_->mark(&HostStageTimes::uploadSeconds);
 }
 
 void GpuIntegrator::finish() {
   timer_->readbackBegin();
   flush();
+  timer_->batchBegin();
+  integratePending();
+  timer_->batchEnd();
   cache_.syncToMap();
   synced_ = stats_.batches;
   const auto stripes = scheduler_.readback<uint64_t>(counters_.range()).get();

@@ -46,55 +46,93 @@ void RegionDiscovery::ensure(Buffer& buffer, const char* name, uint64_t bytes) {
   buffer = Buffer(scheduler_.device(), name, std::max<uint64_t>(bytes, buffer.size() + buffer.size() / 2));
 }
 
-std::vector<DiscoveredRegion> RegionDiscovery::discover(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin,
-                                                        int32_t regionSize, uint64_t regionEntries, uint64_t segmentCount) {
-  ensure(raySlots_, "occupancy ray region slots", (uint64_t(maxRays_) + regionEntries) * 4);
-  ensure(segments_, "occupancy segments", std::max<uint64_t>(segmentCount, 1) * 8);
+RegionDiscovery::Ticket RegionDiscovery::submit(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin,
+                                                int32_t regionSize, uint64_t regionEntries, uint64_t segmentCount) {
+  Ticket ticket;
+  ticket.copy = next_;
+  next_ ^= 1u;
+  ticket.rays = rays;
+  ticket.rayCount = rayCount;
+  ticket.origin = origin;
+  ticket.regionSize = regionSize;
+  ticket.regionEntries = regionEntries;
+  ticket.segmentCount = segmentCount;
+  Copy& copy = copies_[ticket.copy];
+  ensure(copy.raySlots, "occupancy ray region slots", (uint64_t(maxRays_) + regionEntries) * 4);
+  ensure(copy.segments, "occupancy segments", std::max<uint64_t>(segmentCount, 1) * 8);
+  record(ticket);
+  return ticket;
+}
+
+// Records the ticket's discovery and its list's readback, and submits.
+void RegionDiscovery::record(Ticket& ticket) {
+  const Copy& copy = copies_[ticket.copy];
+  gpu::DiscoveryPush push{};
+  push.rays = ticket.rays.address;
+  push.raySlots = copy.raySlots.address();
+  push.segments = copy.segments.address();
+  push.set = set_.address();
+  push.list = list_.address();
+  push.origin = {ticket.origin.x, ticket.origin.y, ticket.origin.z, ticket.regionSize};
+  push.rayCount = ticket.rayCount;
+  push.setMask = setEntries_ - 1;
+  ticket.setEntries = setEntries_;
+  const std::vector<BufferUse> uses{reads(ticket.rays), writes(copy.raySlots.range()), writes(copy.segments.range()),
+                                    readsWrites(set_.range()), readsWrites(list_.range())};
+  scheduler_.fill(set_.range(), 0xFFFFFFFFu);  // kEmptyRegionKey
+  scheduler_.fill(list_.range(0, gpu::kDiscoveryHeaderWords * 4), 0u);
+  scheduler_.dispatchThreads({"region discovery", discoverKernel_.get(), {}, push, uses}, ticket.rayCount);
+  scheduler_.dispatchThreads({"region discovery list", listKernel_.get(), {}, push, uses}, setEntries_);
+  // The header and as many entries as the last batch had, plus slack: one readback for
+  // almost every batch, without reading the whole set.
+  ticket.listed = std::min(setEntries_, lastCount_ + kListSlack);
+  ticket.list = scheduler_.readback<uint32_t>(list_.range(0, (gpu::kDiscoveryHeaderWords + uint64_t(ticket.listed) * 4) * 4));
+  scheduler_.submit();
+}
+
+std::vector<DiscoveredRegion> RegionDiscovery::collect(Ticket& ticket) {
   for (;;) {
-    gpu::DiscoveryPush push{};
-    push.rays = rays.address;
-    push.raySlots = raySlots_.address();
-    push.segments = segments_.address();
-    push.set = set_.address();
-    push.list = list_.address();
-    push.origin = {origin.x, origin.y, origin.z, regionSize};
-    push.rayCount = rayCount;
-    push.setMask = setEntries_ - 1;
-    const std::vector<BufferUse> uses{reads(rays), writes(raySlots_.range()), writes(segments_.range()),
-                                      readsWrites(set_.range()), readsWrites(list_.range())};
-    scheduler_.fill(set_.range(), 0xFFFFFFFFu);  // kEmptyRegionKey
-    scheduler_.fill(list_.range(0, gpu::kDiscoveryHeaderWords * 4), 0u);
-    scheduler_.dispatchThreads({"region discovery", discoverKernel_.get(), {}, push, uses}, rayCount);
-    scheduler_.dispatchThreads({"region discovery list", listKernel_.get(), {}, push, uses}, setEntries_);
-    // The header and as many entries as the last batch had, plus slack: one readback for
-    // almost every batch, without reading the whole set.
-    const uint32_t guess = std::min(setEntries_, lastCount_ + kListSlack);
-    auto first = scheduler_.readback<uint32_t>(list_.range(0, (gpu::kDiscoveryHeaderWords + uint64_t(guess) * 4) * 4));
-    scheduler_.submit();
-    const std::vector<uint32_t> words = first.get();
+    const std::vector<uint32_t> words = ticket.list.get();
     const uint32_t count = words[gpu::kDiscoveryCount];
     if (words[gpu::kDiscoveryOverflow] != 0) {
-      if (setEntries_ >= kMaxSetEntries)
-        throw Error("region discovery: a batch touches more than " + std::to_string(kMaxSetEntries / 4) +
-                    " regions; lower the batch size (--batch-size)");
-      resizeSet(setEntries_ * 2);
-      ++growths_;
+      // Doubled, unless a later ticket's overflow has grown it since this one was recorded.
+      if (ticket.setEntries == setEntries_) {
+        if (setEntries_ >= kMaxSetEntries)
+          throw Error("region discovery: a batch touches more than " + std::to_string(kMaxSetEntries / 4) +
+                      " regions; lower the batch size (--batch-size)");
+        resizeSet(setEntries_ * 2);
+        ++growths_;
+      }
+      record(ticket);
       continue;
     }
+    // A later submit() may have reused the list buffer: read the rest only while this is
+    // the last discovery recorded (otherwise run it again, which makes it the last).
     std::vector<uint32_t> rest;
-    if (count > guess) {
-      const uint64_t offset = (gpu::kDiscoveryHeaderWords + uint64_t(guess) * 4) * 4;
-      rest = scheduler_.readback<uint32_t>(list_.range(offset, uint64_t(count - guess) * 16)).get();
+    if (count > ticket.listed) {
+      if (ticket.copy != lastCopy()) {
+        lastCount_ = count;
+        record(ticket);
+        continue;
+      }
+      const uint64_t offset = (gpu::kDiscoveryHeaderWords + uint64_t(ticket.listed) * 4) * 4;
+      rest = scheduler_.readback<uint32_t>(list_.range(offset, uint64_t(count - ticket.listed) * 16)).get();
     }
     std::vector<DiscoveredRegion> regions(count);
     for (uint32_t i = 0; i < count; ++i) {
-      const uint32_t* e = i < guess ? &words[gpu::kDiscoveryHeaderWords + i * 4] : &rest[(i - guess) * 4];
+      const uint32_t* e = i < ticket.listed ? &words[gpu::kDiscoveryHeaderWords + i * 4] : &rest[(i - ticket.listed) * 4];
       regions[i] = {{int32_t(e[0]), int32_t(e[1]), int32_t(e[2])}, e[3]};
     }
     std::sort(regions.begin(), regions.end());
     lastCount_ = count;
     return regions;
   }
+}
+
+std::vector<DiscoveredRegion> RegionDiscovery::discover(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin,
+                                                        int32_t regionSize, uint64_t regionEntries, uint64_t segmentCount) {
+  Ticket ticket = submit(rays, rayCount, origin, regionSize, regionEntries, segmentCount);
+  return collect(ticket);
 }
 
 BufferRange RegionDiscovery::publishSlots(std::span<const uint32_t> slotOfEntry) {

@@ -31,6 +31,10 @@ class StreamedInput {
   BufferRange end(size_t bytes);
   // The timeline value of the batch that reads what the last write() returned.
   void submitted(uint64_t timelineValue);
+  // For a consumer that reads a write after later ones began (a pipeline): which copy the
+  // last write went to, and the timeline value of a batch that reads copy `copy`.
+  uint32_t currentCopy() const { return current_; }
+  void submitted(uint32_t copy, uint64_t timelineValue);
 
   // Whether writes skip the staging ring (for tests and reports).
   bool direct() const;

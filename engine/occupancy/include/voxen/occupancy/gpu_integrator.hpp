@@ -12,8 +12,9 @@
 //   invocation per such voxel replays its updates in input order. The map equals the
 //   sequential CPU reference's bit for bit, whatever the batch size.
 // - TwoPhase: one hit pass after all the misses (cheaper; the map depends on the batch size).
-// Batches are submitted without waiting, so the host prepares batch N+1 while the GPU
-// integrates batch N.
+// Batches are pipelined: when batch N+1 is closed its discovery is submitted and batch N is
+// integrated, so the host never waits for the discovery it just submitted, and prepares
+// batch N+2 while the GPU integrates.
 #include <memory>
 #include <span>
 #include <vector>
@@ -65,14 +66,15 @@ class GpuIntegrator {
 
  private:
   struct Batch;
+  struct PendingBatch;
   // What one chunk of a batch's regions runs: the stop search alone (every chunk's, before
   // any update, when a batch has several chunks), the updates, or both.
   enum class ChunkWork { StopSearch, Updates, StopSearchAndUpdates };
   void addRay(const Ray& ray);
   RegionKey regionOf(const VoxelCoord& voxel) const;
   void flush();
-  void integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t chunk, const BufferRange& rays,
-                      uint32_t rayCount, uint32_t segmentCount, ChunkWork work);
+  void integratePending();
+  void integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t chunk, const PendingBatch& batch, ChunkWork work);
   uint32_t passFlags() const;
   void selectKernels(uint32_t flags);
   void setUpHitSort();
@@ -110,6 +112,7 @@ class GpuIntegrator {
   std::unique_ptr<RadixSort> sort_;   // sequential order and NDT: groups hits by voxel
   std::vector<uint32_t> batchOfSlot_;  // sequential order: each cache slot's batch region index
   std::unique_ptr<Batch> batch_;
+  std::unique_ptr<PendingBatch> pending_;  // discovered (or being discovered), not yet integrated
   std::unique_ptr<HostStageTimer> timer_;
   int regionShift_ = -1;  // log2 of the region size when it is a power of two
   uint64_t raysSeen_ = 0;  // rays passed so far, rejected ones included (their index base)

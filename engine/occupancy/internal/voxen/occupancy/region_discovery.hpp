@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "voxen/host/buffer.hpp"
+#include "voxen/host/scheduler.hpp"
 #include "voxen/map/map.hpp"
 
 namespace voxen {
@@ -27,22 +28,47 @@ struct DiscoveredRegion {
 
 class RegionDiscovery {
  public:
+  // A discovery submitted and not yet collected: what collect() needs to read its list, or
+  // to run it again when its set overflowed.
+  struct Ticket {
+    Future<uint32_t> list;  // the header and the first `listed` entries
+    uint32_t listed = 0;
+    uint32_t setEntries = 0;  // the set's size when it was recorded
+    uint32_t copy = 0;      // which region lists and segments it writes
+    BufferRange rays;
+    uint32_t rayCount = 0;
+    RegionKey origin;
+    int32_t regionSize = 0;
+    uint64_t regionEntries = 0, segmentCount = 0;
+  };
+
   // maxRays: rays per batch at most (the first maxRays words of the ray slots are each
   // ray's sample region).
   RegionDiscovery(Scheduler& scheduler, uint32_t maxRays);
   ~RegionDiscovery();
 
-  // Discovers the regions of rays[0, rayCount) (GpuRay records whose slotBase and
+  // Records the discovery of rays[0, rayCount) (GpuRay records whose slotBase and
   // segmentBase the host set: region lists from maxRays on, back to back, regionEntries
-  // words in all; segments back to back, segmentCount pairs in all). `origin` is the
-  // region every key of the batch lies within kDiscoverySpan of. Records into the
-  // scheduler's current batch, submits, and waits for the list: the regions sorted by key.
+  // words in all; segments back to back, segmentCount pairs in all) into the scheduler's
+  // current batch and submits it, without waiting. `origin` is the region every key of the
+  // batch lies within kDiscoverySpan of. Batches alternate between two copies of the
+  // region lists and segments, so one batch can be discovered while the previous one is
+  // integrated.
+  Ticket submit(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin, int32_t regionSize,
+                uint64_t regionEntries, uint64_t segmentCount);
+  // Waits for a submitted discovery and returns its regions sorted by key (running it
+  // again with a doubled set if the set overflowed). Tickets are collected in the order
+  // they were submitted.
+  std::vector<DiscoveredRegion> collect(Ticket& ticket);
+  // submit() and collect() at once.
   std::vector<DiscoveredRegion> discover(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin,
                                          int32_t regionSize, uint64_t regionEntries, uint64_t segmentCount);
 
-  // What the occupancy passes read, valid for the last discover() until the next.
-  const Buffer& raySlots() const { return raySlots_; }
-  const Buffer& segments() const { return segments_; }
+  // What the occupancy passes read for a collected ticket's copy, valid until that copy is
+  // submitted again.
+  const Buffer& raySlots(uint32_t copy) const { return copies_[copy].raySlots; }
+  const Buffer& segments(uint32_t copy) const { return copies_[copy].segments; }
+  uint32_t lastCopy() const { return next_ ^ 1u; }  // the copy of the last submit()
   uint32_t setEntries() const { return setEntries_; }
   // Set entries' cache slots (gpu::kNotInChunk where a region belongs to another chunk),
   // uploaded for the passes recorded next; one uint per set entry.
@@ -51,15 +77,21 @@ class RegionDiscovery {
   uint64_t setGrowths() const { return growths_; }
 
  private:
+  struct Copy {
+    Buffer raySlots, segments;
+  };
+  void record(Ticket& ticket);
   void ensure(Buffer& buffer, const char* name, uint64_t bytes);
   void resizeSet(uint32_t entries);
 
   Scheduler& scheduler_;
   uint32_t maxRays_;
   std::shared_ptr<Kernel> discoverKernel_, listKernel_;
-  Buffer set_, list_, raySlots_, segments_, entrySlots_;
+  Buffer set_, list_, entrySlots_;
+  Copy copies_[2];
+  uint32_t next_ = 0;  // the copy the next submit() writes
   uint32_t setEntries_ = 0;
-  uint32_t lastCount_ = 0;  // regions of the previous batch: sizes the first readback
+  uint32_t lastCount_ = 0;  // regions of the last collected batch: sizes the first readback
   uint64_t growths_ = 0;
 };
 
