@@ -1,11 +1,13 @@
 // Trajectory files: 4 and 8 columns, header and comment lines, exact interpolation, the time
-// span, and an error naming the line for every malformed or out-of-order line.
+// span, and an error naming the line for every malformed or out-of-order line; the hinted
+// search equal to the plain one.
 #include <catch2/catch.hpp>
 
 #include "support/test_helpers.hpp"
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "support/temp_dir.hpp"
 #include "voxen/io/trajectory.hpp"
@@ -165,4 +167,34 @@ TEST_CASE("Trajectory: two poses at the same time must agree; times must not go 
   CHECK_THAT(errorOf([] { Trajectory({{1.0, glm::dvec3(0)}, {1.0, glm::dvec3(0, 5, 0)}}); }),
              Contains("poses 0 and 1") && Contains("same time"));
   CHECK(Trajectory({{1.0, glm::dvec3(0)}, {1.0, glm::dvec3(0)}}).size() == 2);
+}
+
+TEST_CASE("Trajectory: the search from a hint gives tryPositionAt's position bit for bit", "[trajectory]") {
+  // Uneven steps, a repeated instant (the later pose wins) and a one-pose trajectory.
+  std::vector<voxen::TrajectoryPose> poses;
+  double t = -3.0;
+  for (int i = 0; i < 40; ++i) {
+    poses.push_back({t, glm::dvec3(std::sin(t) * 10.0, t * t, 1.0 / (4.0 + t))});
+    if (i == 17) poses.push_back({t, poses.back().position + glm::dvec3(1e-4, 0, 0)});
+    t += 0.01 + 0.37 * double(i % 5);
+  }
+  const Trajectory trajectory(poses);
+  std::vector<double> times;
+  for (const auto& p : poses) times.push_back(p.time);  // every pose's own time, the last included
+  for (int i = 0; i < 3000; ++i) times.push_back(-3.5 + 0.013 * i);  // rising slowly, past both ends
+  for (int i = 0; i < 500; ++i) times.push_back(-3.5 + std::fmod(i * 7.31, 45.0));  // jumping about
+  size_t hint = 0;
+  bool same = true;
+  for (const double time : times) {
+    const auto plain = trajectory.tryPositionAt(time);
+    const auto hinted = trajectory.tryPositionAt(time, hint);
+    same = same && plain.has_value() == hinted.has_value() &&
+           (!plain || (plain->x == hinted->x && plain->y == hinted->y && plain->z == hinted->z &&
+                       std::signbit(plain->x) == std::signbit(hinted->x)));
+  }
+  CHECK(same);
+  const Trajectory one({{5.0, glm::dvec3(1, 2, 3)}});
+  size_t oneHint = 0;
+  CHECK(one.tryPositionAt(5.0, oneHint) == glm::dvec3(1, 2, 3));
+  CHECK_FALSE(one.tryPositionAt(5.5, oneHint).has_value());
 }

@@ -196,6 +196,30 @@ size_t Trajectory::segment(double t, double& fraction) const {
   return i;
 }
 
+size_t Trajectory::segment(double t, double& fraction, size_t& hint) const {
+  // Segment i holds t when time_i <= t < time_i+1: then i + 1 is the first pose later than
+  // t, which is what the search above finds, and the fraction is computed the same way.
+  const size_t n = poses_.size();
+  for (size_t i = hint; i < hint + 2 && i + 1 < n; ++i) {
+    if (poses_[i].time <= t && t < poses_[i + 1].time) {
+      fraction = (t - poses_[i].time) / (poses_[i + 1].time - poses_[i].time);
+      hint = i;
+      return i;
+    }
+  }
+  const size_t i = segment(t, fraction);
+  hint = i;
+  return i;
+}
+
+std::optional<glm::dvec3> Trajectory::tryPositionAt(double t, size_t& hint) const {
+  if (!contains(t)) return std::nullopt;
+  double a = 0.0;
+  const size_t i = segment(t, a, hint);
+  if (a == 0.0) return poses_[i].position;
+  return poses_[i].position + (poses_[i + 1].position - poses_[i].position) * a;
+}
+
 std::optional<glm::dvec3> Trajectory::tryPositionAt(double t) const {
   if (!contains(t)) return std::nullopt;
   double a = 0.0;

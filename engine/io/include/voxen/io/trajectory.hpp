@@ -48,12 +48,17 @@ class Trajectory {
   // (and for NaN); use contains() or tryPositionAt() to test first.
   glm::dvec3 positionAt(double t) const;
   std::optional<glm::dvec3> tryPositionAt(double t) const;
+  // The same, bit for bit, searching from the segment the previous call found (`hint`, 0 at
+  // first; updated): constant time for times that rise slowly, as a scan's points do.
+  std::optional<glm::dvec3> tryPositionAt(double t, size_t& hint) const;
   // Spherical interpolation of the orientation (identity when the file had none).
   glm::dquat orientationAt(double t) const;
 
  private:
   // Index i of the segment [i, i + 1] holding t, with its fraction; t must be in the span.
   size_t segment(double t, double& fraction) const;
+  // The same segment, tried first at hint and hint + 1.
+  size_t segment(double t, double& fraction, size_t& hint) const;
 
   std::vector<TrajectoryPose> poses_;
   bool hasOrientation_ = false;
