@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "input_file.hpp"
+#include "ply_decode.hpp"
 #include "ply_body_checks.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
@@ -120,32 +121,7 @@ std::string parseValue(std::string_view token, PlyType type, double& value) {
   return {};
 }
 
-template <typename T>
-T loadLittle(const char* p) {
-  T v;
-  if constexpr (std::endian::native == std::endian::little || sizeof(T) == 1) {
-    std::memcpy(&v, p, sizeof(T));
-  } else {
-    char tmp[sizeof(T)];
-    for (size_t i = 0; i < sizeof(T); ++i) tmp[i] = p[sizeof(T) - 1 - i];
-    std::memcpy(&v, tmp, sizeof(T));
-  }
-  return v;
-}
-
-double decode(PlyType type, const char* p) {
-  switch (type) {
-    case PlyType::Int8: return double(loadLittle<int8_t>(p));
-    case PlyType::UInt8: return double(loadLittle<uint8_t>(p));
-    case PlyType::Int16: return double(loadLittle<int16_t>(p));
-    case PlyType::UInt16: return double(loadLittle<uint16_t>(p));
-    case PlyType::Int32: return double(loadLittle<int32_t>(p));
-    case PlyType::UInt32: return double(loadLittle<uint32_t>(p));
-    case PlyType::Float32: return double(loadLittle<float>(p));
-    case PlyType::Float64: return loadLittle<double>(p);
-  }
-  return 0.0;
-}
+using detail::decodePlyValue;
 
 template <typename T>
 void storeLittle(std::string& out, T v) {
@@ -434,7 +410,7 @@ struct PlyReader::Impl {
                          std::to_string(fileEnd()) + " (the header declares " + std::to_string(e.count) + " " +
                          e.name + " elements)");
         }
-        if (slots[k] >= 0) values[slots[k]] = decode(p.type, buf.data() + pos);
+        if (slots[k] >= 0) values[slots[k]] = decodePlyValue(p.type, buf.data() + pos);
         pos += size;
       } else {
         const size_t cs = plyTypeSize(p.countType);
@@ -443,7 +419,7 @@ struct PlyReader::Impl {
                      "truncated binary body: the count of list property " + inQuotes(p.name) +
                          " runs past the end of the file (byte " + std::to_string(fileEnd()) + ")");
         }
-        const double count = decode(p.countType, buf.data() + pos);
+        const double count = decodePlyValue(p.countType, buf.data() + pos);
         pos += cs;
         if (count < 0) {
           failBinary(e, index, rowStart, "list property " + inQuotes(p.name) + " has a negative count " +
@@ -761,7 +737,7 @@ size_t PlyReader::read(std::vector<double>& out, size_t maxRows) {
           double* values = dst + r * ncol;
           if (m.fixedStride && m.stride > 0 && m.fill(m.stride)) {
             const char* p = m.buf.data() + m.pos;
-            for (size_t c = 0; c < ncol; ++c) values[c] = decode(types[c], p + m.columnOffsets[c]);
+            for (size_t c = 0; c < ncol; ++c) values[c] = decodePlyValue(types[c], p + m.columnOffsets[c]);
             m.pos += m.stride;
           } else {
             m.readBinaryRow(e, m.row + done + r, slots, values);

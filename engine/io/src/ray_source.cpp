@@ -6,6 +6,9 @@
 #include <optional>
 #include <sstream>
 
+#include "ply_row_source.hpp"
+#include "ray_chunk.hpp"
+#include "ray_chunk_pipeline.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/thread_cpu_clock.hpp"
 
@@ -13,7 +16,8 @@ namespace voxen {
 
 namespace {
 
-constexpr size_t kChunkRows = 65536;
+// readRays() asks for this many rays at a time.
+constexpr size_t kReadAllRays = 65536;
 
 std::string formatTime(double t) {
   std::ostringstream s;
@@ -55,6 +59,7 @@ const TimeUnitGuess* timeUnitGuess(double lo, double hi, double start, double en
 struct RayReader::Impl {
   std::filesystem::path path;
   std::string name;
+  RayReaderOptions options;
   std::optional<PlyReader> ply;
   std::optional<Trajectory> trajectory;
   std::string trajectoryName;
@@ -67,12 +72,63 @@ struct RayReader::Impl {
   RayReadTimes times;
   double outsideMin = std::numeric_limits<double>::infinity();
   double outsideMax = -std::numeric_limits<double>::infinity();
-  std::vector<double> scratch;
+
+  detail::RayRowLayout layout;
+  std::unique_ptr<detail::PlyRowSource> source;
+  detail::RayChunk current;  // the chunk read() copies from, up to `cursor`
+  size_t cursor = 0;
+  uint64_t taken = 0;        // chunks made current so far
+  bool failed = false;
+  unsigned workers = 0;      // worker threads started; 0: read() makes the chunks
+  double madeHereSeconds = 0.0;  // CPU time of the chunks read() made itself
+  std::vector<double> rows;  // scratch when read() makes the chunks itself
+  // Last: destroyed (its threads joined) before what they read from.
+  std::unique_ptr<detail::RayChunkPipeline> pipeline;
+
+  bool allTaken() const { return taken == source->chunks(); }
+
+  void start() {
+    source = detail::makePlyRowSource(*ply, std::max<size_t>(options.chunkPoints, 1), options.mapFile);
+    const uint64_t chunks = source->chunks();
+    const unsigned threads = unsigned(std::min<uint64_t>(options.threads, chunks));
+    if (threads < 2) return;
+    workers = threads;
+    const Trajectory* traj = trajectory ? &*trajectory : nullptr;
+    pipeline = std::make_unique<detail::RayChunkPipeline>(
+        chunks, threads, 2 * size_t(threads), !source->concurrent(),
+        [this, traj](uint64_t k, detail::RayChunk& chunk, std::vector<double>& scratch, std::unique_lock<std::mutex>* lock) {
+          detail::makeRayChunk(*source, k, layout, traj, scratch, chunk, lock);
+        });
+  }
+
+  // Makes the next chunk current (from the workers, or made here); false after the last.
+  // Its error, if any, is thrown here: in input order, when the caller reaches it.
+  bool nextChunk() {
+    if (failed) throw Error(name + ": the reader cannot continue after an earlier error");
+    if (allTaken()) return false;
+    if (pipeline) {
+      pipeline->next(current, times.waitSeconds);
+    } else {
+      detail::makeRayChunk(*source, taken, layout, trajectory ? &*trajectory : nullptr, rows, current, nullptr);
+      madeHereSeconds += current.times.readSeconds + current.times.originSeconds;
+    }
+    ++taken;
+    cursor = 0;
+    if (current.error) {
+      failed = true;
+      pipeline.reset();  // nothing after the error is wanted: stop the workers now
+      std::rethrow_exception(current.error);
+    }
+    detail::addChunkTotals(current, stats, times, outsideMin, outsideMax);
+    return true;
+  }
 };
 
-RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::filesystem::path> trajectory)
+RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::filesystem::path> trajectory,
+                     RayReaderOptions options)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  m.options = options;
   m.path = cloud;
   m.name = cloud.string();
   m.ply.emplace(cloud);
@@ -158,86 +214,61 @@ RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::file
                 names + "; the vertex has: " + propertyList() + ")");
   }
   if (intensityColumn) columns.push_back(*intensityColumn);
+  m.layout = {.columns = columns.size(), .hasTime = m.hasTime, .hasOrigin = m.hasOrigin, .hasIntensity = bool(intensityColumn)};
   ply.selectColumns(std::move(columns));
+  m.start();
 }
 
 RayReader::~RayReader() = default;
 RayReader::RayReader(RayReader&&) noexcept = default;
 RayReader& RayReader::operator=(RayReader&&) noexcept = default;
 
-// Each chunk in two passes, so that reading and origin interpolation are timed apart per
-// chunk: the rows become rays (non-finite ones skipped), then the origins are interpolated
-// and the rays outside the trajectory's span dropped in place. Skips are counted as before:
-// a point with a NaN is never looked up in the trajectory.
+// Copies from the current chunk, taking the next in order as each runs out; the chunks are
+// made (rows read, rays converted, origins interpolated) by the workers or by makeRayChunk
+// here, the same either way.
 size_t RayReader::read(std::vector<Ray>& out, size_t maxRays) {
   Impl& m = *impl_;
-  PlyReader& ply = *m.ply;
-  const size_t ncol = ply.columns().size();
-  size_t appended = 0;
-  while (appended < maxRays && !ply.done()) {
-    const double readStart = threadCpuSeconds();
-    m.scratch.clear();
-    const size_t rows = ply.read(m.scratch, std::min(maxRays - appended, kChunkRows));
-    if (rows == 0) break;
-    const size_t first = out.size();
-    for (size_t r = 0; r < rows; ++r) {
-      const double* v = m.scratch.data() + r * ncol;
-      ++m.stats.points;
-      Ray ray;
-      ray.sample = {v[0], v[1], v[2]};
-      size_t c = 3;
-      bool finite = std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
-      if (m.hasTime) {
-        ray.time = v[c++];
-        finite = finite && std::isfinite(ray.time);
-      }
-      if (m.hasOrigin) {
-        ray.origin = {v[c], v[c + 1], v[c + 2]};
-        finite = finite && std::isfinite(v[c]) && std::isfinite(v[c + 1]) && std::isfinite(v[c + 2]);
-        c += 3;
-      }
-      if (!m.intensityField.empty()) {
-        const double intensity = v[c++];
-        // A float's range: a finite double beyond it would become inf.
-        if (std::isfinite(intensity) && std::abs(intensity) <= 3.0e38) ray.intensity = float(intensity);
-        else if (finite) ++m.stats.nonFiniteIntensity;
-      }
-      if (!finite) {
-        ++m.stats.skippedNonFinite;
-        continue;
-      }
-      out.push_back(ray);
-    }
-    const double originStart = threadCpuSeconds();
-    m.times.readSeconds += originStart - readStart;
-    size_t kept = first;
-    for (size_t i = first; i < out.size(); ++i) {
-      Ray ray = out[i];
-      if (m.trajectory) {
-        const auto origin = m.trajectory->tryPositionAt(ray.time);
-        if (!origin) {
-          ++m.stats.skippedOutsideTrajectory;
-          m.outsideMin = std::min(m.outsideMin, ray.time);
-          m.outsideMax = std::max(m.outsideMax, ray.time);
-          continue;
-        }
-        ray.origin = *origin;
-      }
-      if (m.stats.rays == 0) {
-        m.stats.timeMin = m.stats.timeMax = ray.time;
-      } else {
-        m.stats.timeMin = std::min(m.stats.timeMin, ray.time);
-        m.stats.timeMax = std::max(m.stats.timeMax, ray.time);
-      }
-      ++m.stats.rays;
-      out[kept++] = ray;
-    }
-    out.resize(kept);
-    appended += kept - first;
-    m.times.originSeconds += threadCpuSeconds() - originStart;
+  if (maxRays == 0) {
+    if (m.allTaken()) checkTimeUnits();
+    return 0;
   }
-  if (ply.done()) checkTimeUnits();
+  // This thread's CPU time in the call, less the chunks it made itself (timed inside), is
+  // the hand-over: copying into `out` (and growing it), taking chunks from the workers. It
+  // counts as reading, as it did when rays were parsed straight into `out`.
+  const double start = threadCpuSeconds();
+  const double madeBefore = m.madeHereSeconds;
+  size_t appended = 0;
+  while (appended < maxRays) {
+    const std::vector<Ray>& rays = m.current.rays;
+    if (m.cursor == rays.size()) {
+      if (!m.nextChunk()) break;
+      continue;
+    }
+    const size_t n = std::min(maxRays - appended, rays.size() - m.cursor);
+    out.insert(out.end(), rays.begin() + std::ptrdiff_t(m.cursor), rays.begin() + std::ptrdiff_t(m.cursor + n));
+    m.cursor += n;
+    appended += n;
+  }
+  m.times.readSeconds += threadCpuSeconds() - start - (m.madeHereSeconds - madeBefore);
+  if (m.allTaken()) checkTimeUnits();
   return appended;
+}
+
+std::span<const Ray> RayReader::next(size_t maxRays) {
+  Impl& m = *impl_;
+  std::span<const Ray> view;
+  if (maxRays > 0) {
+    const double start = threadCpuSeconds();
+    const double madeBefore = m.madeHereSeconds;
+    while (m.cursor == m.current.rays.size() && m.nextChunk()) {
+    }
+    const size_t n = std::min(maxRays, m.current.rays.size() - m.cursor);
+    view = std::span<const Ray>(m.current.rays).subspan(m.cursor, n);
+    m.cursor += n;
+    m.times.readSeconds += threadCpuSeconds() - start - (m.madeHereSeconds - madeBefore);
+  }
+  if (m.allTaken()) checkTimeUnits();
+  return view;
 }
 
 void RayReader::checkTimeUnits() const {
@@ -255,7 +286,9 @@ void RayReader::checkTimeUnits() const {
 const RayLoadStats& RayReader::stats() const { return impl_->stats; }
 const RayReadTimes& RayReader::times() const { return impl_->times; }
 uint64_t RayReader::totalPoints() const { return impl_->ply->count(); }
-bool RayReader::done() const { return impl_->ply->done(); }
+bool RayReader::done() const { return impl_->allTaken() && impl_->cursor == impl_->current.rays.size(); }
+unsigned RayReader::threads() const { return impl_->workers; }
+bool RayReader::mapped() const { return impl_->source->concurrent(); }
 const std::filesystem::path& RayReader::cloudPath() const { return impl_->path; }
 bool RayReader::usesTrajectory() const { return impl_->trajectory.has_value(); }
 const Trajectory* RayReader::trajectory() const { return impl_->trajectory ? &*impl_->trajectory : nullptr; }
@@ -292,7 +325,7 @@ std::vector<Ray> readRays(const std::filesystem::path& cloud, std::optional<std:
   RayReader reader(cloud, std::move(trajectory));
   std::vector<Ray> rays;
   rays.reserve(size_t(std::min<uint64_t>(reader.totalPoints(), uint64_t(1) << 24)));
-  while (reader.read(rays, kChunkRows) > 0) {
+  while (reader.read(rays, kReadAllRays) > 0) {
   }
   if (stats) *stats = reader.stats();
   return rays;

@@ -1,7 +1,14 @@
 #pragma once
 // Rays from files: a PLY point cloud whose points carry a time, with a trajectory that gives
 // the sensor origin at that time; or a "ray cloud", a PLY whose vertices carry their sensor
-// origin. Streams: a reader holds one chunk of the file, never the whole cloud.
+// origin. Streams: a reader holds a few chunks of the file, never the whole cloud.
+//
+// Threads (RayReaderOptions::threads): the cloud is cut into chunks of chunkPoints points;
+// with more than one thread, worker threads read, convert and interpolate chunks ahead of
+// read() (binary little-endian bodies memory-mapped, so chunks decode in parallel; ASCII
+// bodies read in order, converted in parallel) and read() takes them in input order. The
+// rays, the counts and the errors are the same for every thread count; an error met on a
+// worker is thrown by the read() that reaches its chunk.
 //
 // Fields of the vertex element (any PLY scalar type, float or double coordinates alike):
 //   sample     x, y, z                                   (required)
@@ -47,29 +54,57 @@ struct RayLoadStats {
   double timeMin = 0.0, timeMax = 0.0;    // over the rays returned; 0 while there are none
 };
 
-// The reader's own CPU time (thread CPU clock, read once per chunk of up to 65,536 points,
-// never per point): what `voxen map --profile` reports per ray.
+// The reader's CPU time (thread CPU clock, read once per chunk, never per point), summed
+// over the threads that did the work: what `voxen map --profile` reports per ray.
 struct RayReadTimes {
-  double readSeconds = 0.0;    // parsing the PLY and turning its rows into rays (with the NaN checks)
+  // Parsing the PLY, turning its rows into rays (with the NaN checks) and handing them over
+  // (read() copying them into the caller's vector).
+  double readSeconds = 0.0;
   double originSeconds = 0.0;  // interpolating the origins from the trajectory, keeping the rays in its span
+  // Wall time read() spent waiting for worker threads to finish a chunk (0 with one thread):
+  // how long the caller (the integration thread) starved for input.
+  double waitSeconds = 0.0;
+};
+
+struct RayReaderOptions {
+  // Threads reading the cloud. 1: read() does the work on the calling thread. N > 1: N worker
+  // threads (at most one per chunk) work up to 2 N chunks ahead of read().
+  unsigned threads = 1;
+  // Points per chunk: a worker's unit of work, and how often counts and times are updated.
+  size_t chunkPoints = 16384;
+  // Memory-map binary little-endian bodies with fixed-size rows where possible (false: read
+  // them through a stream, as ASCII bodies always are). The rays are the same either way.
+  bool mapFile = true;
 };
 
 class RayReader {
  public:
-  // Opens the cloud (and loads the trajectory) and checks the fields; throws Error.
+  // Opens the cloud (and loads the trajectory) and checks the fields; throws Error. With
+  // options.threads > 1 the workers start reading at once.
   explicit RayReader(const std::filesystem::path& cloud,
-                     std::optional<std::filesystem::path> trajectory = std::nullopt);
+                     std::optional<std::filesystem::path> trajectory = std::nullopt, RayReaderOptions options = {});
+  // Stops the workers (each finishes at most the chunk it is making) and joins them.
   ~RayReader();
   RayReader(RayReader&&) noexcept;
   RayReader& operator=(RayReader&&) noexcept;
 
   // Appends up to maxRays rays to `out`; returns how many, 0 at the end (or for maxRays 0).
+  // Fewer than maxRays only at the end, so callers' batches do not depend on the threads.
+  // After an Error the reader is spent: later calls throw too.
   size_t read(std::vector<Ray>& out, size_t maxRays);
+  // The next rays without a copy: up to maxRays rays of the chunk being read (fewer at each
+  // chunk's end, so the sizes depend on the chunking, never on the threads), valid until the
+  // next call to next() or read(); empty at the end. For callers that cut their own batches.
+  std::span<const Ray> next(size_t maxRays = SIZE_MAX);
 
+  // Counts over the chunks read() has reached (whole chunks, so points may run ahead of the
+  // rays returned by up to a chunk); exact once done().
   const RayLoadStats& stats() const;
   const RayReadTimes& times() const;
   uint64_t totalPoints() const;  // the header's vertex count, for progress and ETA
-  bool done() const;             // every point has been read
+  bool done() const;             // every point has been read and every ray returned
+  unsigned threads() const;      // worker threads reading ahead; 0 when read() does the work
+  bool mapped() const;           // the body is read from a memory mapping
 
   const std::filesystem::path& cloudPath() const;
   bool usesTrajectory() const;             // origins come from the trajectory

@@ -1,0 +1,125 @@
+#include "ray_chunk.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "voxen/host/thread_cpu_clock.hpp"
+
+namespace voxen::detail {
+
+namespace {
+
+// The rows become rays; non-finite ones are skipped. A point with a NaN is never looked up
+// in the trajectory, so it counts as non-finite only.
+void raysFromRows(const std::vector<double>& rows, size_t count, const RayRowLayout& layout, RayChunk& chunk) {
+  const size_t ncol = layout.columns;
+  chunk.rays.clear();
+  chunk.rays.reserve(count);
+  for (size_t r = 0; r < count; ++r) {
+    const double* v = rows.data() + r * ncol;
+    ++chunk.stats.points;
+    Ray ray;
+    ray.sample = {v[0], v[1], v[2]};
+    size_t c = 3;
+    bool finite = std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
+    if (layout.hasTime) {
+      ray.time = v[c++];
+      finite = finite && std::isfinite(ray.time);
+    }
+    if (layout.hasOrigin) {
+      ray.origin = {v[c], v[c + 1], v[c + 2]};
+      finite = finite && std::isfinite(v[c]) && std::isfinite(v[c + 1]) && std::isfinite(v[c + 2]);
+      c += 3;
+    }
+    if (layout.hasIntensity) {
+      const double intensity = v[c++];
+      // A float's range: a finite double beyond it would become inf.
+      if (std::isfinite(intensity) && std::abs(intensity) <= 3.0e38) ray.intensity = float(intensity);
+      else if (finite) ++chunk.stats.nonFiniteIntensity;
+    }
+    if (!finite) {
+      ++chunk.stats.skippedNonFinite;
+      continue;
+    }
+    chunk.rays.push_back(ray);
+  }
+}
+
+// Origins from the trajectory (rays outside its span dropped in place), and the time range.
+void interpolateOrigins(const Trajectory* trajectory, RayChunk& chunk) {
+  std::vector<Ray>& rays = chunk.rays;
+  RayLoadStats& s = chunk.stats;
+  size_t kept = 0;
+  size_t segment = 0;  // the trajectory segment of the previous point: the next is usually there
+  for (size_t i = 0; i < rays.size(); ++i) {
+    Ray& ray = rays[i];
+    if (trajectory) {
+      const auto origin = trajectory->tryPositionAt(ray.time, segment);
+      if (!origin) {
+        ++s.skippedOutsideTrajectory;
+        chunk.outsideMin = std::min(chunk.outsideMin, ray.time);
+        chunk.outsideMax = std::max(chunk.outsideMax, ray.time);
+        continue;
+      }
+      ray.origin = *origin;
+    }
+    if (s.rays == 0) {
+      s.timeMin = s.timeMax = ray.time;
+    } else {
+      s.timeMin = std::min(s.timeMin, ray.time);
+      s.timeMax = std::max(s.timeMax, ray.time);
+    }
+    ++s.rays;
+    if (kept != i) rays[kept] = ray;  // only once a point was dropped: no copy per ray
+    ++kept;
+  }
+  rays.resize(kept);
+}
+
+}  // namespace
+
+void makeRayChunk(PlyRowSource& source, uint64_t k, const RayRowLayout& layout, const Trajectory* trajectory,
+                  std::vector<double>& rows, RayChunk& chunk, std::unique_lock<std::mutex>* readLock) {
+  chunk.rays.clear();
+  chunk.stats = {};
+  chunk.outsideMin = std::numeric_limits<double>::infinity();
+  chunk.outsideMax = -std::numeric_limits<double>::infinity();
+  chunk.times = {};
+  chunk.error = nullptr;
+  try {
+    // Thread CPU time, read per chunk: what this thread ran, not what it waited for.
+    const double readStart = threadCpuSeconds();
+    const size_t count = source.read(k, rows);
+    if (readLock) readLock->unlock();  // the next chunk of a stream may be read from here on
+    raysFromRows(rows, count, layout, chunk);
+    const double originStart = threadCpuSeconds();
+    chunk.times.readSeconds = originStart - readStart;
+    interpolateOrigins(trajectory, chunk);
+    chunk.times.originSeconds = threadCpuSeconds() - originStart;
+  } catch (...) {
+    if (readLock && readLock->owns_lock()) readLock->unlock();
+    chunk.rays.clear();
+    chunk.stats = {};
+    chunk.error = std::current_exception();
+  }
+}
+
+void addChunkTotals(const RayChunk& chunk, RayLoadStats& stats, RayReadTimes& times, double& outsideMin,
+                    double& outsideMax) {
+  const RayLoadStats& c = chunk.stats;
+  if (c.rays > 0) {
+    stats.timeMin = stats.rays == 0 ? c.timeMin : std::min(stats.timeMin, c.timeMin);
+    stats.timeMax = stats.rays == 0 ? c.timeMax : std::max(stats.timeMax, c.timeMax);
+  }
+  stats.points += c.points;
+  stats.rays += c.rays;
+  stats.skippedNonFinite += c.skippedNonFinite;
+  stats.skippedOutsideTrajectory += c.skippedOutsideTrajectory;
+  stats.nonFiniteIntensity += c.nonFiniteIntensity;
+  outsideMin = std::min(outsideMin, chunk.outsideMin);
+  outsideMax = std::max(outsideMax, chunk.outsideMax);
+  times.readSeconds += chunk.times.readSeconds;
+  times.originSeconds += chunk.times.originSeconds;
+}
+
+}  // namespace voxen::detail
