@@ -1,6 +1,7 @@
 // `voxen map`: a point cloud (plus trajectory) or a ray cloud to an occupancy map file, on
 // the GPU (or with --cpu, the CPU reference in the GPU's order; with --cpu-sequential, the
 // CPU reference ray after ray, as OHM and OctoMap do), with progress and a summary.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands.hpp"
@@ -47,6 +49,8 @@ struct MapArgs {
   bool allowEmpty = false;  // write the map even when no ray made it into it
   ClearanceOptions clearance;  // computed after mapping when clearance.range > 0 (--clearance)
   bool withClearance = false;
+  // Threads reading the cloud (--threads): the machine's cores by default.
+  int threads = int(std::max(1u, std::thread::hardware_concurrency()));
 
   OccupancyModel model() const {
     OccupancyModel m = preset == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
@@ -148,6 +152,12 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
           "clearance layer, ROI technique, unknown space an obstacle; voxen clearance has every setting)")
       ->type_name("RANGE")
       ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open));
+  command
+      .add_option("--threads", args.threads,
+                  "threads reading the cloud and interpolating origins ahead of the integration (1: the integration "
+                  "thread reads; the map is the same for any number)")
+      ->check(integerIn(1, 1024))
+      ->capture_default_str();
   command.add_flag("--quiet", args.quiet, "no progress or settings on stderr");
   command.add_flag("--allow-empty", args.allowEmpty, "write the (empty) map and succeed when the cloud gives no rays");
 }
@@ -213,10 +223,14 @@ std::string rejectedRayText(const RejectedRay& r) {
 // integrating, as JSON fields (with the GPU time per pass) or as text.
 double nsPerRay(double seconds, uint64_t rays) { return rays > 0 ? seconds * 1e9 / double(rays) : 0.0; }
 
+// The input's times are CPU time summed over the threads that read (the integration thread,
+// or the workers), and the integration thread's wall time waiting for them.
 void addHostProfileJson(Json& out, const RayReader& reader, GpuRun* gpuRun) {
   const uint64_t rays = reader.stats().rays;
+  out["input_threads"] = std::max(reader.threads(), 1u);
   out["host_read_ns_per_ray"] = rounded(nsPerRay(reader.times().readSeconds, rays), 2);
   out["host_origin_ns_per_ray"] = rounded(nsPerRay(reader.times().originSeconds, rays), 2);
+  out["host_input_wait_ns_per_ray"] = rounded(nsPerRay(reader.times().waitSeconds, rays), 2);
   if (!gpuRun) return;
   addHostStageJson(out, gpuRun->hostStageTimes());
   addPassTimesJson(out, gpuRun->scheduler().profile());
@@ -227,8 +241,13 @@ void printHostProfile(const RayReader& reader, GpuRun* gpuRun) {
   const RayReadTimes& read = reader.times();
   std::printf("\nHost thread CPU time per ray (thread CPU clock: waits for the GPU do not count), %s rays:\n",
               withCommas(rays).c_str());
-  std::printf("  input: file reading %.1f, origin interpolation %.1f = %.1f ns per ray\n", nsPerRay(read.readSeconds, rays),
-              nsPerRay(read.originSeconds, rays), nsPerRay(read.readSeconds + read.originSeconds, rays));
+  const std::string readers = reader.threads() > 0 ? std::to_string(reader.threads()) + " worker threads"
+                                                   : std::string("the integration thread");
+  std::printf("  input (%s): file reading %.1f, origin interpolation %.1f = %.1f ns per ray\n", readers.c_str(),
+              nsPerRay(read.readSeconds, rays), nsPerRay(read.originSeconds, rays),
+              nsPerRay(read.readSeconds + read.originSeconds, rays));
+  if (reader.threads() > 0)
+    std::printf("  the integration thread waited for input %.1f ns per ray (wall time)\n", nsPerRay(read.waitSeconds, rays));
   if (!gpuRun) return;
   const HostStageTimes integration = gpuRun->hostStageTimes();
   std::printf("  integration: %s\n", hostStageLine(integration).c_str());
@@ -252,7 +271,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
   const uint64_t mapBudget = hostMapBudget(options, args);
   const auto start = std::chrono::steady_clock::now();
-  RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory));
+  // Constructed first: with worker threads, reading starts while the device is set up.
+  RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory),
+                   {.threads = unsigned(args.threads)});
   OccupancyMap map(model, ndtLayout(args.integration.ndt.mode, MapLayout::fromFlags(args.layers)));
   map.setRegionLimit(mapBudget / map.bytesPerRegion(), options.memoryBudgetHint() +
                                                            (args.integration.maxRange > 0.0 ? "" : " or set --max-range"));
@@ -275,20 +296,31 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   if (!args.quiet && !options.json)
     std::fprintf(stderr,
                  "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
-                 "region %d^3, layers: %s; %s; %s order, batches of %llu rays; memory budget %llu MB)\n",
+                 "region %d^3, layers: %s; %s; %s order, batches of %llu rays; input threads %d; memory budget %llu MB)\n",
                  args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
                  model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize,
                  map.layout().names().c_str(), ndtSettingsText(args.integration.ndt).c_str(),
-                 updateOrderName(args.integration.order), (unsigned long long)batchSize,
+                 updateOrderName(args.integration.order), (unsigned long long)batchSize, args.threads,
                  (unsigned long long)(options.memoryBudgetBytes() >> 20));
 
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
-  std::vector<Ray> rays;
-  for (;;) {
-    rays.clear();
-    if (reader.read(rays, chunk) == 0) break;
-    integrator->integrate(rays);
-    progress.update(reader.stats().points);
+  if (gpuRun) {
+    // The GPU cuts its own batches of --batch-size rays whatever it is handed: give it the
+    // reader's chunks in place, without copying them on the integration thread.
+    for (std::span<const Ray> rays; !(rays = reader.next()).empty();) {
+      integrator->integrate(rays);
+      progress.update(reader.stats().points);
+    }
+  } else {
+    // The CPU reference integrates each call as one batch (which the two-phase order depends
+    // on): full chunks of `chunk` rays, as read() gives them.
+    std::vector<Ray> rays;
+    for (;;) {
+      rays.clear();
+      if (reader.read(rays, chunk) == 0) break;
+      integrator->integrate(rays);
+      progress.update(reader.stats().points);
+    }
   }
   integrator->finish();
   progress.finish(reader.stats().points);
