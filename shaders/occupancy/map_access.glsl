@@ -200,6 +200,7 @@ float updatedValue(float value, float delta) {
 
 uint gUpdates = 0u;
 uint gDropped = 0u;
+uint gRetries = 0u;  // compare-and-swaps that lost a race (contention, e.g. near the sensor)
 
 // The sequential order's scratch: entry i of ordered array `array` (kOrdered*).
 uint ordered(uint array, uint i) { return gOrdered.v[array * gOrderCapacity + i]; }
@@ -290,6 +291,7 @@ void applyDeltaFrom(uint index, float delta, uint old) {
       gUpdates += 1u;
       return;
     }
+    gRetries += 1u;
     old = seen;
   }
   gDropped += 1u;
@@ -336,6 +338,7 @@ void flushCounters() {
   uint dropped = subgroupAdd(gDropped);
   uint missing = subgroupAdd(gMissingRegions);
   uint rewalks = subgroupAdd(gMarkersUnlisted ? 1u : 0u);
+  uint retries = subgroupAdd(gRetries);
   uint stripe = (gl_WorkGroupID.x % kCounterStripes) * kCounterStride;
   if (subgroupElect()) {
     Uint64Array counters = Uint64Array(pc.p.counters);
@@ -343,6 +346,7 @@ void flushCounters() {
     if (dropped > 0u) atomicAdd(counters.v[stripe + kCounterDropped], uint64_t(dropped));
     if (missing > 0u) atomicAdd(counters.v[stripe + kCounterMissingRegions], uint64_t(missing));
     if (rewalks > 0u) atomicAdd(counters.v[stripe + kCounterRewalks], uint64_t(rewalks));
+    if (retries > 0u) atomicAdd(counters.v[stripe + kCounterCasRetries], uint64_t(retries));
   }
   if ((gFlags & kPassNdt) != 0u) {
     uint invocations = subgroupAdd(gFoldInvocations);

@@ -114,6 +114,7 @@ VOXEN_CONST(uint, kCounterMissingRegions, 2u)  // lookups of regions absent from
 VOXEN_CONST(uint, kCounterRewalks, 3u)         // segments walked twice: the deferred-miss list was full
 VOXEN_CONST(uint, kCounterNdtFoldInvocations, 4u)  // NDT hit fold: invocations launched (first chunks)
 VOXEN_CONST(uint, kCounterNdtSampleVoxels, 5u)     // NDT hit fold: distinct sample voxels folded
+VOXEN_CONST(uint, kCounterCasRetries, 6u)          // compare-and-swaps that lost a race and were retried
 
 // The push constants of every occupancy pass (all 128 bytes Vulkan guarantees). The layers
 // are one address: adding a layer does not grow this block.

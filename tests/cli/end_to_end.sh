@@ -93,6 +93,19 @@ grep -q "integration: prepare .* ns per ray" profiled.log || fail "map --profile
 "$voxen" bench map --rays 65536 --resolution 0.25 --repeat 1 --update-order two-phase --json > bench-two.json
 awk -v j="$(json_number occupied_jaccard_vs_sequential bench-two.json)" 'BEGIN { exit !(j > 0.5 && j < 1) }' ||
   fail "bench map: two-phase order, implausible Jaccard index: $(cat bench-two.json)"
+# A fixed sensor (--speed 0) with optional layers: the GPU map equals the CPU reference's,
+# no update is dropped, and the compare-and-swap retries are reported; a layer that does not
+# exist is refused by name.
+"$voxen" bench map --rays 65536 --resolution 0.2 --repeat 1 --speed 0 --layer voxel_mean --layer traversal --json > bench-fixed.json
+grep -q '"layers":\["voxel_mean","traversal"\]' bench-fixed.json || fail "bench map --layer: layers not reported: $(cat bench-fixed.json)"
+grep -q '"speed":0' bench-fixed.json || fail "bench map --speed 0: speed not reported: $(cat bench-fixed.json)"
+[ "$(json_number dropped_updates bench-fixed.json)" = 0 ] || fail "bench map --speed 0: dropped updates: $(cat bench-fixed.json)"
+[ -n "$(json_number cas_retries_per_update bench-fixed.json)" ] || fail "bench map: no cas_retries_per_update: $(cat bench-fixed.json)"
+awk -v a="$(json_number class_agreement bench-fixed.json)" 'BEGIN { exit !(a == 1) }' ||
+  fail "bench map --speed 0 with layers: GPU and CPU maps differ: $(cat bench-fixed.json)"
+status=0
+"$voxen" bench map --layer colour > bad-layer.out 2> bad-layer.err || status=$?
+[ $status -eq 2 ] && grep -q -- "--layer" bad-layer.err || fail "bench map --layer colour: status $status: $(cat bad-layer.err)"
 
 # Model and layer flags reach the map file; a maximum range clips rays.
 "$voxen" map --cloud run.ply --trajectory run.txt --output layers.vxm --json --quiet --model octomap --clamp -1.5 3 \

@@ -68,7 +68,24 @@ struct BenchMapArgs {
   int repeat = 3;
   UpdateOrder order = UpdateOrder::Sequential;
   std::string model = "ohm";  // the occupancy model's preset
+  double speed = LidarConfig().speed;  // m/s along the scene's path; 0: a fixed sensor
+  std::vector<std::string> layers;     // optional layers of both maps
 };
+
+// The optional layers by the names --layer takes (the map's layer names).
+const std::vector<std::pair<std::string, uint32_t>>& benchLayers() {
+  static const std::vector<std::pair<std::string, uint32_t>> layers = {
+      {"voxel_mean", kLayerVoxelMean}, {"traversal", kLayerTraversal}, {"hit_miss", kLayerHitMiss}, {"touch_time", kLayerTouchTime}};
+  return layers;
+}
+
+uint32_t layerFlags(const std::vector<std::string>& names) {
+  uint32_t flags = 0;
+  for (const std::string& name : names)
+    for (const auto& [known, flag] : benchLayers())
+      if (name == known) flags |= flag;
+  return flags;
+}
 
 int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   const uint64_t rayTarget = args.rayTarget;
@@ -78,6 +95,8 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   const IntegrationOptions integration{.order = args.order};
   const bool sequentialOrder = args.order == UpdateOrder::Sequential;
   LidarConfig lidar;  // 64 rings x 1024 columns
+  lidar.speed = args.speed;
+  const uint32_t layers = layerFlags(args.layers);
   lidar.scans = int((rayTarget + lidar.raysPerScan() - 1) / lidar.raysPerScan());
   // Every ray is held (with its return flag) beside the GPU cache: sized against the budget
   // before generating them.
@@ -113,7 +132,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     OccupancyModel model = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
     model.resolution = resolution;
     for (int rep = 0; rep < repeat; ++rep) {
-      OccupancyMap gpuMap(model), cpuMap(model);
+      OccupancyMap gpuMap(model, layers), cpuMap(model, layers);
       scheduler.resetProfile();
       auto start = Clock::now();
       GpuIntegrator gpu(scheduler, gpuMap, integration, {.cacheBytes = kBenchCacheBytes, .maxRaysPerBatch = batch});
@@ -175,7 +194,9 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"sequential_rays_per_s", rounded(rate(first.sequential.rays, first.sequentialSeconds), 1)},
                     {"batch_size", batch},
                     {"update_order", updateOrderName(args.order)},
-                    {"model", args.model}};
+                    {"model", args.model},
+                    {"speed", args.speed},
+                    {"layers", args.layers}};
     addHostStageJson(summary, first.host);
     summary["runs"] = Json::array();
     for (const BenchRun& r : runs) {
@@ -188,6 +209,8 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                   {"cpu_voxel_updates_per_s", rounded(rate(r.cpu.voxelUpdates, r.cpuSeconds), 1)},
                   {"voxel_updates", r.gpu.voxelUpdates},
                   {"dropped_updates", r.gpu.droppedUpdates},
+                  {"cas_retries", r.gpu.casRetries},
+                  {"cas_retries_per_update", rounded(r.gpu.voxelUpdates ? double(r.gpu.casRetries) / double(r.gpu.voxelUpdates) : 0.0, 6)},
                   {"rewalked_segments", r.gpu.rewalkedSegments},
                   {"class_agreement", rounded(r.classAgreement, 6)},
                   {"sequential_s", rounded(r.sequentialSeconds, 4)},
@@ -210,11 +233,14 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     printJson(summary);
     return 0;
   }
-  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans, %s rays, batches of %s, %s order, "
-              "%s model; medians of %d repetitions\n\n",
+  std::string layerText;
+  for (const std::string& name : args.layers) layerText += (layerText.empty() ? "" : ", ") + name;
+  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans at %.3g m/s%s, %s rays, batches of %s, %s "
+              "order, %s model, layers: %s; medians of %d repetitions\n\n",
               device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
-              withCommas(rays.size()).c_str(), withCommas(batch).c_str(), updateOrderName(args.order), args.model.c_str(),
-              repeat);
+              args.speed, args.speed == 0.0 ? " (a fixed sensor)" : "", withCommas(rays.size()).c_str(),
+              withCommas(batch).c_str(), updateOrderName(args.order), args.model.c_str(),
+              layerText.empty() ? "occupancy only" : layerText.c_str(), repeat);
   std::printf("%-10s %-15s %10s %14s %18s %12s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s",
               "voxel updates/s", "host ns/ray", "dropped", "agreement", "jaccard");
   for (const BenchRun& r : runs) {
@@ -235,6 +261,12 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   for (size_t i = 0; i < runs.size(); ++i)
     std::printf("%s %.3g m: %s of %s", i ? ";" : "", runs[i].resolution, withCommas(runs[i].overSequential.intersection).c_str(),
                 withCommas(runs[i].overSequential.unionCount).c_str());
+  std::printf("\n");
+  std::printf("\ncompare-and-swap retries (updates that lost a race and tried again) per voxel update:");
+  for (size_t i = 0; i < runs.size(); ++i)
+    std::printf("%s %.3g m: %.2e (%s retries)", i ? ";" : "", runs[i].resolution,
+                runs[i].gpu.voxelUpdates ? double(runs[i].gpu.casRetries) / double(runs[i].gpu.voxelUpdates) : 0.0,
+                withCommas(runs[i].gpu.casRetries).c_str());
   std::printf("\n");
   for (const BenchRun& r : runs) {
     std::printf("\nGPU time over CPU time at %.3g m: median %.3f, per repetition", r.resolution, r.medianRatio);
@@ -273,6 +305,13 @@ CommandRun setupBenchMap(CLI::App& command) {
   command.add_option("--model", args->model, "the occupancy model's preset (hit, miss and clamp values)")
       ->check(CLI::IsMember({"ohm", "octomap"}))
       ->capture_default_str();
+  command.add_option("--speed", args->speed, "the sensor's speed along the scene's path; 0: a fixed sensor (every ray from one origin)")
+      ->check(numberIn(0.0, 100.0, "m/s"))
+      ->capture_default_str();
+  std::vector<std::string> names;
+  for (const auto& [name, flag] : benchLayers()) names.push_back(name);
+  command.add_option("--layer", args->layers, "an optional layer of both maps (repeat for several): what it costs")
+      ->check(CLI::IsMember(names));
   return [args](const CommonOptions& options) { return benchMap(options, *args); };
 }
 

@@ -496,6 +496,7 @@ void GpuIntegrator::finish() {
     for (uint32_t k = 0; k < kCounterStride; ++k) counters[k] += stripes[s * kCounterStride + k];
   stats_.voxelUpdates = counters[gpu::kCounterUpdates];
   stats_.droppedUpdates = counters[gpu::kCounterDropped];
+  stats_.casRetries = counters[gpu::kCounterCasRetries];
   stats_.rewalkedSegments = counters[gpu::kCounterRewalks];
   stats_.ndtFoldInvocations = counters[gpu::kCounterNdtFoldInvocations];
   stats_.ndtSampleVoxels = counters[gpu::kCounterNdtSampleVoxels];

@@ -24,6 +24,7 @@ struct IntegrationStats {
   std::optional<RejectedRay> firstRejected;
   uint64_t voxelUpdates = 0;     // occupancy updates applied (misses + hits)
   uint64_t droppedUpdates = 0;   // GPU: updates abandoned after the bounded CAS retries
+  uint64_t casRetries = 0;       // GPU: compare-and-swaps that lost a race and were retried
   // GPU, sequential order: segments walked a second time because the batch's list of misses
   // on voxels with hits was full (more than 4 per ray); a cost, not an error.
   uint64_t rewalkedSegments = 0;
