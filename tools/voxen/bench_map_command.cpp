@@ -22,6 +22,7 @@
 #include "update_order_option.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/prepared_ray_stream.hpp"
 #include "voxen/map/map_overlap.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
@@ -44,6 +45,8 @@ struct BenchRun {
   // the median (reported, so that its stages add up to its total).
   std::vector<HostStageTimes> hostTimesAll;
   HostStageTimes host;
+  std::vector<double> workerTimes;  // the preparing worker's CPU seconds, every repetition
+  double workerSeconds = 0;         // their median
   Profile passes;  // GPU time per pass, last repetition
   IntegrationStats gpu, cpu, sequential;
   double classAgreement = 0;  // fraction of observed voxels with the same class (GPU and CPU, same order)
@@ -60,6 +63,7 @@ HostStageTimes medianByTotal(std::vector<HostStageTimes> times) {
 }
 
 constexpr uint64_t kBenchCacheBytes = 512ull << 20;  // the GPU path's region cache
+constexpr size_t kPrepareChunk = 16384;               // rays per chunk the preparing worker hands over
 
 struct BenchMapArgs {
   uint64_t rayTarget = 1u << 20;
@@ -135,9 +139,27 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       OccupancyMap gpuMap(model, layers), cpuMap(model, layers);
       scheduler.resetProfile();
       auto start = Clock::now();
-      GpuIntegrator gpu(scheduler, gpuMap, integration, {.cacheBytes = kBenchCacheBytes, .maxRaysPerBatch = batch});
-      gpu.integrate(rays);
-      run.hostPrepSeconds = secondsSince(start);
+      const GpuIntegratorOptions gpuOptions{.cacheBytes = kBenchCacheBytes, .maxRaysPerBatch = batch};
+      GpuIntegrator gpu(scheduler, gpuMap, integration, gpuOptions);
+      {
+        // As `voxen map` does: a worker prepares the rays (prepareRays) ahead of the
+        // integration thread, which only copies their records into batches.
+        size_t at = 0;
+        PreparedRayStream stream(
+            [&](std::vector<Ray>& chunk, uint64_t&) {
+              if (at >= rays.size()) return false;
+              const size_t n = std::min<size_t>(kPrepareChunk, rays.size() - at);
+              chunk.assign(rays.begin() + long(at), rays.begin() + long(at + n));
+              at += n;
+              return true;
+            },
+            model, integration, gpuOptions.maxCrossingsPerSegment);
+        PreparedRays prepared;
+        uint64_t progress = 0;
+        while (stream.next(prepared, progress)) gpu.integrate(prepared);
+        run.hostPrepSeconds = secondsSince(start);
+        run.workerTimes.push_back(stream.workerCpuSeconds());
+      }
       gpu.finish();
       run.gpuTimes.push_back(secondsSince(start));
       run.gpu = gpu.stats();
@@ -177,6 +199,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     run.sequentialSeconds = median(run.sequentialTimes);
     run.medianRatio = median(run.ratios);
     run.host = medianByTotal(run.hostTimesAll);
+    run.workerSeconds = median(run.workerTimes);
     runs.push_back(run);
   }
 
@@ -198,6 +221,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"speed", args.speed},
                     {"layers", args.layers}};
     addHostStageJson(summary, first.host);
+  summary["worker_prepare_ns_per_ray"] = rounded(first.host.nsPerRay(first.workerSeconds), 2);
     summary["runs"] = Json::array();
     for (const BenchRun& r : runs) {
       Json run = {{"resolution", r.resolution},
@@ -227,6 +251,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                   {"sequential_s_all", secondsList(r.sequentialTimes)},
                   {"gpu_over_cpu_median", rounded(r.medianRatio, 4)}};
       addHostStageJson(run, r.host);
+      run["worker_prepare_ns_per_ray"] = rounded(r.host.nsPerRay(r.workerSeconds), 2);
       addPassTimesJson(run, r.passes);
       summary["runs"].push_back(run);
     }
@@ -273,9 +298,12 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     for (double ratio : r.ratios) std::printf(" %.3f", ratio);
     std::printf("\n");
   }
-  std::printf("\nhost ns/ray: the GPU path's host thread CPU time per ray (thread CPU clock: waits for the GPU do not\n"
-              "count), the repetition with the median total, by stage:\n");
-  for (const BenchRun& r : runs) std::printf("  %.3g m: %s\n", r.resolution, hostStageLine(r.host).c_str());
+  std::printf("\nhost ns/ray: the GPU path's integration thread CPU time per ray (thread CPU clock: waits for the GPU\n"
+              "do not count), the repetition with the median total, by stage; the rays are prepared by a worker thread\n"
+              "ahead of it (its CPU time per ray: worker, median):\n");
+  for (const BenchRun& r : runs)
+    std::printf("  %.3g m: %s; worker %.1f ns per ray\n", r.resolution, hostStageLine(r.host).c_str(),
+                r.host.nsPerRay(r.workerSeconds));
   for (const BenchRun& r : runs) {
     double passMs = 0.0;
     for (const auto& [name, timing] : r.passes.passes()) passMs += timing.totalMs;

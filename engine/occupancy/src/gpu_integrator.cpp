@@ -10,6 +10,7 @@
 #include "voxen/gpu/occupancy/occupancy_shared.h"
 #include "voxen/occupancy/host_stage_timer.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
+#include "voxen/occupancy/prepared_rays.hpp"
 #include "voxen/occupancy/ray_walk.hpp"
 #include "voxen/occupancy/region_discovery.hpp"
 #include "voxen/occupancy/rejected_rays.hpp"
@@ -66,6 +67,7 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
       rays_(scheduler, "occupancy rays", uint64_t(gpuOptions.maxRaysPerBatch) * sizeof(GpuRay)),
       discovery_(std::make_unique<RegionDiscovery>(scheduler, gpuOptions.maxRaysPerBatch)),
       batch_(std::make_unique<Batch>()),
+      scratch_(std::make_unique<PreparedRays>()),
       timer_(std::make_unique<HostStageTimer>()) {
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
   if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
@@ -95,13 +97,48 @@ GpuIntegrator::~GpuIntegrator() {
   }
 }
 
+// Inline preparation, a chunk at a time through one reused PreparedRays: the same records
+// as a worker's prepareRays would give, so both paths build the same map.
 void GpuIntegrator::integrate(std::span<const Ray> rays) {
-  if (rays.empty()) return;
-  if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
-  timeOriginSet_ = true;
+  constexpr size_t kChunk = 4096;
   timer_->raysBegin();
-  for (const Ray& ray : rays) addRay(ray);
+  for (size_t i = 0; i < rays.size(); i += kChunk) {
+    prepareRays(rays.subspan(i, std::min(kChunk, rays.size() - i)), map_.model(), options_,
+                gpuOptions_.maxCrossingsPerSegment, *scratch_);
+    addPrepared(*scratch_);
+  }
   timer_->raysEnd();
+}
+
+void GpuIntegrator::integrate(const PreparedRays& prepared) {
+  timer_->raysBegin();
+  addPrepared(prepared);
+  timer_->raysEnd();
+}
+
+// Copies the records into the batch in input order, counting the skipped rays where they
+// stood (their indices count every ray given, as the CPU reference's do).
+void GpuIntegrator::addPrepared(const PreparedRays& prepared) {
+  if (prepared.inputRays == 0) return;
+  if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(prepared.firstTime);
+  timeOriginSet_ = true;
+  const uint64_t base = raysSeen_;
+  size_t s = 0;
+  auto skip = [&](const PreparedRays::Skipped& skipped) {
+    const uint64_t index = base + skipped.position;
+    if (skipped.problem == PreparedRays::Problem::TooLong)
+      throw Error(rayTooLongMessage(index, skipped.ray, skipped.regions, gpu::kMaxRegionsPerRay, "the GPU walks at most",
+                                    options_.maxRange > 0.0 ? "lower --max-range" : "set --max-range"));
+    noteRejectedRay(stats_, index, skipped.ray,
+                    skipped.problem == PreparedRays::Problem::NonFinite ? RayFault::NonFinite : RayFault::TooFar);
+  };
+  for (size_t k = 0; k < prepared.records.size(); ++k) {
+    for (; s < prepared.skipped.size() && prepared.skipped[s].position < prepared.positions[k]; ++s) skip(prepared.skipped[s]);
+    addRecord(prepared.records[k], prepared.regionCounts[k]);
+  }
+  for (; s < prepared.skipped.size(); ++s) skip(prepared.skipped[s]);
+  raysSeen_ = base + prepared.inputRays;
+  stats_.clippedRays += prepared.clippedRays;
 }
 
 HostStageTimes GpuIntegrator::hostStageTimes() const {
@@ -313,33 +350,16 @@ RegionKey GpuIntegrator::regionOf(const VoxelCoord& v) const {
   return {floorDiv(v.x, n), floorDiv(v.y, n), floorDiv(v.z, n)};
 }
 
-// The host's whole work per ray: check, prepare (double precision in, float relative to the
-// start voxel out), and write the record in place. Its regions and segments are found on
-// the GPU (RegionDiscovery); the host only counts them from the end points, to place each
-// ray's lists.
-void GpuIntegrator::addRay(const Ray& ray) {
-  const uint64_t rayIndex = raysSeen_++;
-  // Rays that cannot be walked are skipped and counted before anything is allocated for
-  // them, exactly as the CPU reference does.
-  PreparedRay r;
-  bool clipped = false;
-  const RayFault fault = checkAndPrepareRay(ray, map_.model(), options_, r, &clipped);
-  if (fault != RayFault::None) {
-    noteRejectedRay(stats_, rayIndex, ray, fault);
-    return;
-  }
-  // Counted from the end points, so an overlong ray is refused before anything is walked.
-  const uint64_t regionCount = regionCountOnRay(r, map_.regionSize());
-  const uint32_t segments = segmentCount(r, gpuOptions_.maxCrossingsPerSegment);
-  if (regionCount > gpu::kMaxRegionsPerRay || segments > gpu::kMaxSegmentsPerRay)
-    throw Error(rayTooLongMessage(rayIndex, ray, regionCount, gpu::kMaxRegionsPerRay,
-                                  "the GPU walks at most", options_.maxRange > 0.0 ? "lower --max-range" : "set --max-range"));
-  stats_.clippedRays += clipped;
+// The integration thread's whole work per ray: a copy of its prepared record into the batch,
+// with the offsets of its region list and segments (running sums of counts from its end
+// points). Its regions and segments are found on the GPU (RegionDiscovery).
+void GpuIntegrator::addRecord(const GpuRay& record, uint32_t regionCount) {
   ++stats_.rays;
   // Discovery packs a batch's region keys relative to its first ray's start region: a ray
   // reaching past that span starts a new batch (only for rays thousands of kilometres apart).
   // These batch ends depend on the end points only, never on a walk.
-  const RegionKey from = regionOf(r.start), to = regionOf(r.end);
+  const RegionKey from = regionOf({record.start.x, record.start.y, record.start.z});
+  const RegionKey to = regionOf({record.end.x, record.end.y, record.end.z});
   if (batch_->rayCount > 0) {
     const RegionKey& o = batch_->origin;
     auto near = [&](const RegionKey& k) {
@@ -349,7 +369,7 @@ void GpuIntegrator::addRay(const Ray& ray) {
     // The batch's region lists and segments are bounded too (device memory, 32-bit offsets):
     // reached only by batches of millions of rays kilometres long.
     const bool full = batch_->regionEntries + regionCount > kMaxBatchRegionEntries ||
-                      batch_->segmentCount + segments > kMaxBatchSegments;
+                      batch_->segmentCount + record.segments > kMaxBatchSegments;
     if (!near(from) || !near(to) || full) flush();
   }
   Batch& b = *batch_;
@@ -358,9 +378,12 @@ void GpuIntegrator::addRay(const Ray& ray) {
     // A batch's first ray maps the rays' buffer, which may wait for the GPU to release it.
     b.rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
   }
-  b.rays[b.rayCount++] = toGpuRay(r, segments, uint32_t(gpuOptions_.maxRaysPerBatch + b.regionEntries), uint32_t(b.segmentCount));
+  GpuRay& g = b.rays[b.rayCount++];
+  g = record;
+  g.slotBase = uint32_t(gpuOptions_.maxRaysPerBatch + b.regionEntries);
+  g.segmentBase = uint32_t(b.segmentCount);
   b.regionEntries += regionCount;
-  b.segmentCount += segments;
+  b.segmentCount += record.segments;
   if (b.rayCount >= gpuOptions_.maxRaysPerBatch) flush();
 }
 

@@ -29,6 +29,7 @@
 namespace voxen {
 
 class HostStageTimer;
+struct PreparedRays;
 class Kernel;
 class RadixSort;
 class RegionDiscovery;
@@ -38,6 +39,7 @@ struct BufferUse;
 struct DiscoveredRegion;
 namespace gpu {
 struct OccupancyPush;
+struct GpuRay;
 }
 
 struct GpuIntegratorOptions {
@@ -55,6 +57,10 @@ class GpuIntegrator {
 
   // Queues the rays; they are on the GPU (and maybe already integrated) when this returns.
   void integrate(std::span<const Ray> rays);
+  // The same for rays prepared on any thread (prepareRays with this map's model, these
+  // options and GpuIntegratorOptions::maxCrossingsPerSegment): the calling thread only
+  // copies their records. Gives the map integrate() gives for the same rays.
+  void integrate(const PreparedRays& prepared);
   // Integrates what is queued, waits, and copies every resident region into the host map;
   // stats() is complete afterwards. The destructor calls it if batches are unsynced.
   void finish();
@@ -70,7 +76,8 @@ class GpuIntegrator {
   // What one chunk of a batch's regions runs: the stop search alone (every chunk's, before
   // any update, when a batch has several chunks), the updates, or both.
   enum class ChunkWork { StopSearch, Updates, StopSearchAndUpdates };
-  void addRay(const Ray& ray);
+  void addPrepared(const PreparedRays& prepared);
+  void addRecord(const gpu::GpuRay& record, uint32_t regionCount);
   RegionKey regionOf(const VoxelCoord& voxel) const;
   void flush();
   void integratePending();
@@ -112,7 +119,8 @@ class GpuIntegrator {
   std::unique_ptr<RadixSort> sort_;   // sequential order and NDT: groups hits by voxel
   std::vector<uint32_t> batchOfSlot_;  // sequential order: each cache slot's batch region index
   std::unique_ptr<Batch> batch_;
-  std::unique_ptr<PendingBatch> pending_;  // discovered (or being discovered), not yet integrated
+  std::unique_ptr<PendingBatch> pending_;
+  std::unique_ptr<PreparedRays> scratch_;  // integrate(span): each chunk prepared inline  // discovered (or being discovered), not yet integrated
   std::unique_ptr<HostStageTimer> timer_;
   int regionShift_ = -1;  // log2 of the region size when it is a power of two
   uint64_t raysSeen_ = 0;  // rays passed so far, rejected ones included (their index base)

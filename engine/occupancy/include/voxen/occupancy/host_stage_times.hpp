@@ -8,8 +8,9 @@ namespace voxen {
 
 struct HostStageTimes {
   uint64_t rays = 0;  // rays passed to integrate(), rejected ones included
-  // Per ray: checkRay, prepareRay, and the GpuRay conversion and its write (the only work
-  // the host does per ray).
+  // Per ray, the integration thread's only per-ray work: checking and preparing each ray
+  // and writing its record into the batch; for rays prepared on other threads
+  // (PreparedRays), copying the records.
   double prepareSeconds = 0.0;
   // Per batch: recording and submitting region discovery on the GPU, and taking its list
   // of distinct regions (sorted) back.

@@ -1,0 +1,149 @@
+// Rays prepared apart from the GPU integrator (issue 14): prepareRays on any thread, the
+// integration thread copying records. Prepared in chunks, on a worker (PreparedRayStream),
+// the rays must build the map integrate(span) builds, with the same skipped-ray counts and
+// indices, and errors must arrive in order.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "support/gpu_fixture.hpp"
+#include "support/occupancy_runs.hpp"
+#include "support/test_helpers.hpp"
+#include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/prepared_ray_stream.hpp"
+#include "voxen/occupancy/prepared_rays.hpp"
+
+namespace {
+
+using namespace voxen;
+using namespace vt::occupancy;
+
+// A lidar run with bad rays placed across chunk boundaries: non-finite and too far.
+std::vector<Ray> raysWithBadOnes() {
+  std::vector<Ray> rays = smallLidarRun(1);  // 16,384 rays
+  for (size_t i : {size_t(0), size_t(4095), size_t(4096), size_t(9000), rays.size() - 1}) rays[i].sample.x = NAN;
+  rays[5000].sample = {1e12, 0.0, 0.0};
+  return rays;
+}
+
+Run runWith(const std::vector<Ray>& rays, const std::function<void(GpuIntegrator&)>& feed) {
+  Run run{OccupancyMap({}, kAllLayers), {}};
+  GpuIntegrator gpu(vt::gpu().scheduler, run.map, {}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 5000});
+  feed(gpu);
+  gpu.finish();
+  run.stats = gpu.stats();
+  return run;
+}
+
+void requireSameRun(const Run& a, const Run& b) {
+  const Comparison c = compareMaps(a.map, b.map);
+  CHECK(c.voxels > 1000);
+  CHECK(c.sameBits == c.voxels);
+  CHECK(c.layerMismatches == 0);
+  CHECK(c.traversalMismatches == 0);
+  CHECK(a.stats.rays == b.stats.rays);
+  CHECK(a.stats.rejectedRays == b.stats.rejectedRays);
+  REQUIRE(a.stats.firstRejected);
+  REQUIRE(b.stats.firstRejected);
+  CHECK(a.stats.firstRejected->index == b.stats.firstRejected->index);
+  CHECK(a.stats.voxelUpdates == b.stats.voxelUpdates);
+  CHECK(a.map.timeOrigin() == b.map.timeOrigin());
+}
+
+}  // namespace
+
+TEST_CASE("Rays prepared in chunks give the map integrate() gives, with the same skipped rays", "[occupancy][gpu][prepared]") {
+  const std::vector<Ray> rays = raysWithBadOnes();
+  const Run inline_ = runWith(rays, [&](GpuIntegrator& gpu) { gpu.integrate(rays); });
+  CHECK(inline_.stats.rejectedRays == 6);
+  CHECK(inline_.stats.firstRejected->index == 0);
+  const Run chunked = runWith(rays, [&](GpuIntegrator& gpu) {
+    PreparedRays prepared;
+    for (size_t i = 0; i < rays.size(); i += 3000) {
+      prepareRays(std::span<const Ray>(rays).subspan(i, std::min<size_t>(3000, rays.size() - i)), OccupancyModel{}, {}, 128,
+                  prepared);
+      gpu.integrate(prepared);
+    }
+  });
+  requireSameRun(chunked, inline_);
+}
+
+TEST_CASE("A worker thread prepares rays ahead of the integrator, in order", "[occupancy][gpu][prepared]") {
+  const std::vector<Ray> rays = raysWithBadOnes();
+  const Run inline_ = runWith(rays, [&](GpuIntegrator& gpu) { gpu.integrate(rays); });
+  size_t chunks = 0;
+  const Run streamed = runWith(rays, [&](GpuIntegrator& gpu) {
+    size_t at = 0;
+    PreparedRayStream stream(
+        [&](std::vector<Ray>& chunk, uint64_t& progress) {
+          if (at >= rays.size()) return false;
+          const size_t n = std::min<size_t>(1777, rays.size() - at);
+          chunk.assign(rays.begin() + long(at), rays.begin() + long(at + n));
+          at += n;
+          progress = at;
+          return true;
+        },
+        OccupancyModel{}, {}, 128);
+    PreparedRays prepared;
+    uint64_t progress = 0, last = 0;
+    while (stream.next(prepared, progress)) {
+      CHECK(progress > last);
+      last = progress;
+      gpu.integrate(prepared);
+      ++chunks;
+    }
+    CHECK(last == rays.size());
+    CHECK(stream.workerCpuSeconds() > 0.0);
+  });
+  CHECK(chunks == (rays.size() + 1776) / 1777);
+  requireSameRun(streamed, inline_);
+}
+
+TEST_CASE("A prepared-ray stream passes its source's error on after the chunks before it, and stops cleanly",
+          "[occupancy][prepared]") {
+  int calls = 0;
+  auto failing = [&](std::vector<Ray>& chunk, uint64_t& progress) -> bool {
+    if (++calls == 4) throw std::runtime_error("cloud.ply, vertex 12: broken");
+    chunk.resize(10);
+    progress = uint64_t(calls);
+    return true;
+  };
+  {
+    PreparedRayStream stream(failing, OccupancyModel{}, {}, 128, 2);
+    PreparedRays prepared;
+    uint64_t progress = 0;
+    for (uint64_t k = 1; k <= 3; ++k) {
+      REQUIRE(stream.next(prepared, progress));
+      CHECK(progress == k);
+      CHECK(prepared.inputRays == 10);
+    }
+    CHECK_THROWS_WITH(stream.next(prepared, progress), "cloud.ply, vertex 12: broken");
+  }
+  // A consumer that stops after one chunk of an endless source: the destructor returns.
+  auto endless = [](std::vector<Ray>& chunk, uint64_t&) {
+    chunk.resize(100);
+    return true;
+  };
+  PreparedRays prepared;
+  uint64_t progress = 0;
+  {
+    PreparedRayStream stream(endless, OccupancyModel{}, {}, 128, 2);
+    REQUIRE(stream.next(prepared, progress));
+  }
+  SUCCEED("the stream stopped");
+}
+
+TEST_CASE("A prepared ray too long for the GPU is refused with its index when the integrator reaches it", "[occupancy][gpu][prepared]") {
+  std::vector<Ray> rays(5);
+  for (Ray& r : rays) r.sample = {1.0, 1.0, 1.0};
+  rays[3].origin = {0.05, 0.05, 0.05};
+  rays[3].sample = {2e5, 0.0, 0.0};  // 62,500 regions
+  PreparedRays prepared;
+  prepareRays(rays, OccupancyModel{}, {}, 128, prepared);
+  CHECK(prepared.records.size() == 4);
+  OccupancyMap map;
+  GpuIntegrator gpu(vt::gpu().scheduler, map);
+  CHECK_THAT(vt::errorOf([&] { gpu.integrate(prepared); }),
+             Catch::Contains("ray 3") && Catch::Contains("the GPU walks at most 4096"));
+}
