@@ -74,6 +74,7 @@ struct BenchMapArgs {
   std::string model = "ohm";  // the occupancy model's preset
   double speed = LidarConfig().speed;  // m/s along the scene's path; 0: a fixed sensor
   std::vector<std::string> layers;     // optional layers of both maps
+  bool forwardWalk = false;            // walk each ray from its origin (the default walks from the sample)
 };
 
 // The optional layers by the names --layer takes (the map's layer names).
@@ -96,7 +97,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   const std::vector<double> resolutions = args.resolution ? std::vector<double>{*args.resolution} : std::vector<double>{0.1, 0.25};
   const uint32_t batch = args.batch;
   const int repeat = args.repeat;
-  const IntegrationOptions integration{.order = args.order};
+  const IntegrationOptions integration{.flags = args.forwardWalk ? uint32_t(kRayForwardWalk) : 0u, .order = args.order};
   const bool sequentialOrder = args.order == UpdateOrder::Sequential;
   LidarConfig lidar;  // 64 rings x 1024 columns
   lidar.speed = args.speed;
@@ -219,6 +220,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"update_order", updateOrderName(args.order)},
                     {"model", args.model},
                     {"speed", args.speed},
+                    {"forward_walk", args.forwardWalk},
                     {"layers", args.layers}};
     addHostStageJson(summary, first.host);
   summary["worker_prepare_ns_per_ray"] = rounded(first.host.nsPerRay(first.workerSeconds), 2);
@@ -338,6 +340,9 @@ CommandRun setupBenchMap(CLI::App& command) {
       ->capture_default_str();
   std::vector<std::string> names;
   for (const auto& [name, flag] : benchLayers()) names.push_back(name);
+  command.add_flag("--forward-walk", args->forwardWalk,
+                   "walk rays from the sensor outwards (the default walks from the sample back, which spreads the "
+                   "updates near a fixed sensor over time)");
   command.add_option("--layer", args->layers, "an optional layer of both maps (repeat for several): what it costs")
       ->check(CLI::IsMember(names));
   return [args](const CommonOptions& options) { return benchMap(options, *args); };
