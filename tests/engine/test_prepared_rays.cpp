@@ -76,13 +76,12 @@ TEST_CASE("A worker thread prepares rays ahead of the integrator, in order", "[o
   const Run streamed = runWith(rays, [&](GpuIntegrator& gpu) {
     size_t at = 0;
     PreparedRayStream stream(
-        [&](std::vector<Ray>& chunk, uint64_t& progress) {
-          if (at >= rays.size()) return false;
+        [&](uint64_t& progress) {
           const size_t n = std::min<size_t>(1777, rays.size() - at);
-          chunk.assign(rays.begin() + long(at), rays.begin() + long(at + n));
+          const std::span<const Ray> chunk = std::span<const Ray>(rays).subspan(at, n);
           at += n;
           progress = at;
-          return true;
+          return chunk;
         },
         OccupancyModel{}, {}, 128);
     PreparedRays prepared;
@@ -103,11 +102,11 @@ TEST_CASE("A worker thread prepares rays ahead of the integrator, in order", "[o
 TEST_CASE("A prepared-ray stream passes its source's error on after the chunks before it, and stops cleanly",
           "[occupancy][prepared]") {
   int calls = 0;
-  auto failing = [&](std::vector<Ray>& chunk, uint64_t& progress) -> bool {
+  const std::vector<Ray> ten(10);
+  auto failing = [&](uint64_t& progress) -> std::span<const Ray> {
     if (++calls == 4) throw std::runtime_error("cloud.ply, vertex 12: broken");
-    chunk.resize(10);
     progress = uint64_t(calls);
-    return true;
+    return ten;
   };
   {
     PreparedRayStream stream(failing, OccupancyModel{}, {}, 128, 2);
@@ -121,10 +120,8 @@ TEST_CASE("A prepared-ray stream passes its source's error on after the chunks b
     CHECK_THROWS_WITH(stream.next(prepared, progress), "cloud.ply, vertex 12: broken");
   }
   // A consumer that stops after one chunk of an endless source: the destructor returns.
-  auto endless = [](std::vector<Ray>& chunk, uint64_t&) {
-    chunk.resize(100);
-    return true;
-  };
+  const std::vector<Ray> hundred(100);
+  auto endless = [&](uint64_t&) { return std::span<const Ray>(hundred); };
   PreparedRays prepared;
   uint64_t progress = 0;
   {

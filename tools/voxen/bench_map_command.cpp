@@ -147,12 +147,11 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
         // integration thread, which only copies their records into batches.
         size_t at = 0;
         PreparedRayStream stream(
-            [&](std::vector<Ray>& chunk, uint64_t&) {
-              if (at >= rays.size()) return false;
+            [&](uint64_t&) {
               const size_t n = std::min<size_t>(kPrepareChunk, rays.size() - at);
-              chunk.assign(rays.begin() + long(at), rays.begin() + long(at + n));
+              const std::span<const Ray> chunk = std::span<const Ray>(rays).subspan(at, n);
               at += n;
-              return true;
+              return chunk;
             },
             model, integration, gpuOptions.maxCrossingsPerSegment);
         PreparedRays prepared;

@@ -24,6 +24,7 @@
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/prepared_ray_stream.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/ray_source.hpp"
 #include "voxen/host/error.hpp"
@@ -186,8 +187,10 @@ class GpuRun : public Integrator {
  public:
   GpuRun(const CommonOptions& common, OccupancyMap& map, const MapArgs& args)
       : device_(common.device), library_(device_, common.libraryOptions()), scheduler_(device_, library_),
-        gpu_(scheduler_, map, args.integration, args.gpu) {}
+        gpu_(scheduler_, map, args.integration, args.gpu), crossings_(args.gpu.maxCrossingsPerSegment) {}
   void integrate(std::span<const Ray> rays) override { gpu_.integrate(rays); }
+  void integrate(const PreparedRays& rays) { gpu_.integrate(rays); }
+  uint32_t maxCrossingsPerSegment() const { return crossings_; }
   void finish() override { gpu_.finish(); }
   const IntegrationStats& stats() const override { return gpu_.stats(); }
   Device& device() { return device_; }
@@ -199,6 +202,7 @@ class GpuRun : public Integrator {
   ShaderLibrary library_;
   Scheduler scheduler_;
   GpuIntegrator gpu_;
+  uint32_t crossings_;
 };
 
 
@@ -304,7 +308,24 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                  (unsigned long long)(options.memoryBudgetBytes() >> 20));
 
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
-  if (gpuRun) {
+  if (gpuRun && args.threads > 1) {
+    // With threads to spare, a worker also prepares the rays (checks, the GPU's record)
+    // from the reader's chunks in place, so the integration thread only copies records. The
+    // reader is the stream's alone until the stream is gone.
+    PreparedRayStream stream(
+        [&](uint64_t& points) {
+          const std::span<const Ray> rays = reader.next();
+          points = reader.stats().points;
+          return rays;
+        },
+        model, args.integration, gpuRun->maxCrossingsPerSegment());
+    PreparedRays prepared;
+    uint64_t points = 0;
+    while (stream.next(prepared, points)) {
+      gpuRun->integrate(prepared);
+      progress.update(points);
+    }
+  } else if (gpuRun) {
     // The GPU cuts its own batches of --batch-size rays whatever it is handed: give it the
     // reader's chunks in place, without copying them on the integration thread.
     for (std::span<const Ray> rays; !(rays = reader.next()).empty();) {

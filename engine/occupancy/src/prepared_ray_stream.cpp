@@ -23,7 +23,6 @@ PreparedRayStream::~PreparedRayStream() {
 }
 
 void PreparedRayStream::work() {
-  std::vector<Ray> chunk;
   const double start = threadCpuSeconds();
   try {
     for (;;) {
@@ -37,8 +36,8 @@ void PreparedRayStream::work() {
           spare_.pop_back();
         }
       }
-      chunk.clear();
-      if (!source_(chunk, item.progress)) break;
+      const std::span<const Ray> chunk = source_(item.progress);
+      if (chunk.empty()) break;
       prepareRays(chunk, model_, options_, maxCrossings_, item.rays);
       {
         std::lock_guard lock(mutex_);

@@ -16,6 +16,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -25,9 +26,10 @@ namespace voxen {
 
 class PreparedRayStream {
  public:
-  // Fills `chunk` (given empty) with the next rays and sets `progress` (whatever the caller
-  // wants back with the chunk, e.g. points read); returns false at the end.
-  using Source = std::function<bool(std::vector<Ray>& chunk, uint64_t& progress)>;
+  // The next rays, valid until the source is called again (a reader's chunk in place, a
+  // slice of an array), and `progress` (whatever the caller wants back with the chunk,
+  // e.g. points read); an empty span at the end.
+  using Source = std::function<std::span<const Ray>(uint64_t& progress)>;
 
   PreparedRayStream(Source source, const OccupancyModel& model, const IntegrationOptions& options,
                     uint32_t maxCrossingsPerSegment, size_t depth = 3);
