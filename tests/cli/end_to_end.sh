@@ -21,12 +21,13 @@ json_number() {  # json_number KEY FILE
 # ctest runs this with VOXEN_VALIDATION=1: any validation message is a failure.
 if grep -qi "validation" gpu.err; then fail "validation messages: $(cat gpu.err)"; fi
 "$voxen" map --cloud run.ply --trajectory run.txt --output cpu.vxm --json --quiet --cpu > cpu.json
-for key in rays voxel_updates dropped_updates occupied_voxels free_voxels wall_s rays_per_s; do
+for key in rays voxel_updates dropped_updates cas_retries region_chunks occupied_voxels free_voxels wall_s rays_per_s; do
   [ -n "$(json_number $key gpu.json)" ] || fail "summary lacks $key: $(cat gpu.json)"
 done
 [ "$(json_number rays gpu.json)" = "$(json_number rays cpu.json)" ] || fail "GPU and CPU mapped different ray counts"
 [ "$(json_number rays gpu.json)" -gt 10000 ] || fail "too few rays mapped"
 [ "$(json_number dropped_updates gpu.json)" = 0 ] || fail "updates were dropped"
+[ "$(json_number region_chunks gpu.json)" -ge 1 ] || fail "no region chunk reported: $(cat gpu.json)"
 # The default order is sequential on both paths: the same map, whatever the batch size.
 for key in occupied_voxels free_voxels voxel_updates; do
   [ "$(json_number $key gpu.json)" = "$(json_number $key cpu.json)" ] ||

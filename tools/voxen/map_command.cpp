@@ -382,6 +382,8 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                     {"first_rejected_ray", stats.firstRejected ? Json(rejectedRayText(*stats.firstRejected)) : Json(nullptr)},
                     {"voxel_updates", stats.voxelUpdates},
                     {"dropped_updates", stats.droppedUpdates},
+                    {"cas_retries", stats.casRetries},
+                    {"region_chunks", stats.regionChunks},
                     {"rewalked_segments", stats.rewalkedSegments},
                     {"occupied_voxels", counts.occupied},
                     {"free_voxels", counts.free},
