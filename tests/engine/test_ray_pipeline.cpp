@@ -48,12 +48,14 @@ struct ReadResult {
   bool done = false;
 };
 
-ReadResult readWith(const std::filesystem::path& cloud, std::optional<std::filesystem::path> trajectory,
-                    RayReaderOptions options, size_t maxRays = 1000) {
+// Drains a reader with `pull(reader, result)`, keeping its error, counts and summary.
+template <class Pull>
+ReadResult drain(const std::filesystem::path& cloud, std::optional<std::filesystem::path> trajectory,
+                 RayReaderOptions options, Pull pull) {
   ReadResult r;
   RayReader reader(cloud, std::move(trajectory), options);
   try {
-    while (size_t n = reader.read(r.rays, maxRays)) r.calls.push_back(n);
+    pull(reader, r);
   } catch (const voxen::Error& e) {
     r.error = e.what();
   }
@@ -63,23 +65,22 @@ ReadResult readWith(const std::filesystem::path& cloud, std::optional<std::files
   return r;
 }
 
+ReadResult readWith(const std::filesystem::path& cloud, std::optional<std::filesystem::path> trajectory,
+                    RayReaderOptions options, size_t maxRays = 1000) {
+  return drain(cloud, std::move(trajectory), options, [&](RayReader& reader, ReadResult& r) {
+    while (size_t n = reader.read(r.rays, maxRays)) r.calls.push_back(n);
+  });
+}
+
 // The same through next(): views of the chunks, copied here.
 ReadResult nextWith(const std::filesystem::path& cloud, std::optional<std::filesystem::path> trajectory,
                     RayReaderOptions options, size_t maxRays = SIZE_MAX) {
-  ReadResult r;
-  RayReader reader(cloud, std::move(trajectory), options);
-  try {
+  return drain(cloud, std::move(trajectory), options, [&](RayReader& reader, ReadResult& r) {
     for (std::span<const Ray> view; !(view = reader.next(maxRays)).empty();) {
       r.rays.insert(r.rays.end(), view.begin(), view.end());
       r.calls.push_back(view.size());
     }
-  } catch (const voxen::Error& e) {
-    r.error = e.what();
-  }
-  r.stats = reader.stats();
-  r.summary = r.error.empty() ? reader.summary() : std::string();
-  r.done = reader.done();
-  return r;
+  });
 }
 
 // Field by field: Ray has 4 bytes of padding, so memcmp would compare garbage. Doubles are
