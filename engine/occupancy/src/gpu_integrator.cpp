@@ -1,11 +1,9 @@
 #include "voxen/occupancy/gpu_integrator.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cstring>
 #include <exception>
-#include <unordered_map>
 
 #include "voxen/gpu/occupancy/occupancy_shared.h"
 #include "voxen/occupancy/host_stage_timer.hpp"
