@@ -69,9 +69,12 @@ TEST_CASE("Rays prepared in chunks give the map integrate() gives, with the same
   requireSameRun(chunked, inline_);
 }
 
-TEST_CASE("A worker thread prepares rays ahead of the integrator, in order", "[occupancy][gpu][prepared]") {
+TEST_CASE("Worker threads prepare rays ahead of the integrator, in order, for any number of workers",
+          "[occupancy][gpu][prepared]") {
   const std::vector<Ray> rays = raysWithBadOnes();
   const Run inline_ = runWith(rays, [&](GpuIntegrator& gpu) { gpu.integrate(rays); });
+  const unsigned workers = GENERATE(1u, 2u, 5u);
+  INFO(workers << " workers");
   size_t chunks = 0;
   const Run streamed = runWith(rays, [&](GpuIntegrator& gpu) {
     size_t at = 0;
@@ -83,7 +86,7 @@ TEST_CASE("A worker thread prepares rays ahead of the integrator, in order", "[o
           progress = at;
           return chunk;
         },
-        OccupancyModel{}, {}, 128);
+        OccupancyModel{}, {}, 128, workers);
     PreparedRays prepared;
     uint64_t progress = 0, last = 0;
     while (stream.next(prepared, progress)) {
@@ -109,7 +112,7 @@ TEST_CASE("A prepared-ray stream passes its source's error on after the chunks b
     return ten;
   };
   {
-    PreparedRayStream stream(failing, OccupancyModel{}, {}, 128, 2);
+    PreparedRayStream stream(failing, OccupancyModel{}, {}, 128, GENERATE(1u, 3u));
     PreparedRays prepared;
     uint64_t progress = 0;
     for (uint64_t k = 1; k <= 3; ++k) {
@@ -118,6 +121,7 @@ TEST_CASE("A prepared-ray stream passes its source's error on after the chunks b
       CHECK(prepared.inputRays == 10);
     }
     CHECK_THROWS_WITH(stream.next(prepared, progress), "cloud.ply, vertex 12: broken");
+    CHECK_FALSE(stream.next(prepared, progress));  // nothing after a failed read
   }
   // A consumer that stops after one chunk of an endless source: the destructor returns.
   const std::vector<Ray> hundred(100);
@@ -125,7 +129,7 @@ TEST_CASE("A prepared-ray stream passes its source's error on after the chunks b
   PreparedRays prepared;
   uint64_t progress = 0;
   {
-    PreparedRayStream stream(endless, OccupancyModel{}, {}, 128, 2);
+    PreparedRayStream stream(endless, OccupancyModel{}, {}, 128, 3);
     REQUIRE(stream.next(prepared, progress));
   }
   SUCCEED("the stream stopped");

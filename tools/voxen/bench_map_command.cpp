@@ -75,6 +75,7 @@ struct BenchMapArgs {
   double speed = LidarConfig().speed;  // m/s along the scene's path; 0: a fixed sensor
   std::vector<std::string> layers;     // optional layers of both maps
   bool forwardWalk = false;            // walk each ray from its origin (the default walks from the sample)
+  unsigned prepareThreads = 1;         // workers preparing rays ahead of the integration thread
 };
 
 // The optional layers by the names --layer takes (the map's layer names).
@@ -153,7 +154,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
               at += n;
               return chunk;
             },
-            model, integration, gpuOptions.maxCrossingsPerSegment);
+            model, integration, gpuOptions.maxCrossingsPerSegment, args.prepareThreads);
         PreparedRays prepared;
         uint64_t progress = 0;
         while (stream.next(prepared, progress)) gpu.integrate(prepared);
@@ -220,6 +221,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"model", args.model},
                     {"speed", args.speed},
                     {"forward_walk", args.forwardWalk},
+                    {"prepare_threads", args.prepareThreads},
                     {"layers", args.layers}};
     addHostStageJson(summary, first.host);
   summary["worker_prepare_ns_per_ray"] = rounded(first.host.nsPerRay(first.workerSeconds), 2);
@@ -300,10 +302,10 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     std::printf("\n");
   }
   std::printf("\nhost ns/ray: the GPU path's integration thread CPU time per ray (thread CPU clock: waits for the GPU\n"
-              "do not count), the repetition with the median total, by stage; the rays are prepared by a worker thread\n"
-              "ahead of it (its CPU time per ray: worker, median):\n");
+              "do not count), the repetition with the median total, by stage; the rays are prepared by worker threads\n"
+              "ahead of it (--prepare-threads; their CPU time per ray, median):\n");
   for (const BenchRun& r : runs)
-    std::printf("  %.3g m: %s; worker %.1f ns per ray\n", r.resolution, hostStageLine(r.host).c_str(),
+    std::printf("  %.3g m: %s; preparing workers %.1f ns per ray (CPU, summed)\n", r.resolution, hostStageLine(r.host).c_str(),
                 r.host.nsPerRay(r.workerSeconds));
   for (const BenchRun& r : runs) {
     double passMs = 0.0;
@@ -339,6 +341,10 @@ CommandRun setupBenchMap(CLI::App& command) {
       ->capture_default_str();
   std::vector<std::string> names;
   for (const auto& [name, flag] : benchLayers()) names.push_back(name);
+  command.add_option("--prepare-threads", args->prepareThreads,
+                     "worker threads preparing the rays ahead of the integration thread (as voxen map --threads does)")
+      ->check(integerIn(1, 256))
+      ->capture_default_str();
   command.add_flag("--forward-walk", args->forwardWalk,
                    "walk rays from the sensor outwards (the default walks from the sample back, which spreads the "
                    "updates near a fixed sensor over time)");

@@ -309,16 +309,17 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
 
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
   if (gpuRun && args.threads > 1) {
-    // With threads to spare, a worker also prepares the rays (checks, the GPU's record)
-    // from the reader's chunks in place, so the integration thread only copies records. The
-    // reader is the stream's alone until the stream is gone.
+    // With threads to spare, workers also prepare the rays (checks, the GPU's record) from
+    // the reader's chunks, half as many as read (preparing costs about as much as reading),
+    // so the integration thread only copies records. The reader is the stream's alone
+    // until the stream is gone.
     PreparedRayStream stream(
         [&](uint64_t& points) {
           const std::span<const Ray> rays = reader.next();
           points = reader.stats().points;
           return rays;
         },
-        model, args.integration, gpuRun->maxCrossingsPerSegment());
+        model, args.integration, gpuRun->maxCrossingsPerSegment(), unsigned(std::max(1, args.threads / 2)));
     PreparedRays prepared;
     uint64_t points = 0;
     while (stream.next(prepared, points)) {

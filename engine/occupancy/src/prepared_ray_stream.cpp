@@ -1,17 +1,18 @@
 #include "voxen/occupancy/prepared_ray_stream.hpp"
 
+#include <algorithm>
+
 #include "voxen/host/thread_cpu_clock.hpp"
 
 namespace voxen {
 
 PreparedRayStream::PreparedRayStream(Source source, const OccupancyModel& model, const IntegrationOptions& options,
-                                     uint32_t maxCrossingsPerSegment, size_t depth)
-    : source_(std::move(source)),
-      model_(model),
-      options_(options),
-      maxCrossings_(maxCrossingsPerSegment),
-      depth_(depth == 0 ? 1 : depth),
-      worker_([this] { work(); }) {}
+                                     uint32_t maxCrossingsPerSegment, unsigned workers, size_t depth)
+    : source_(std::move(source)), model_(model), options_(options), maxCrossings_(maxCrossingsPerSegment) {
+  workers = std::max(workers, 1u);
+  slots_.resize(std::max<size_t>(depth, 2 * size_t(workers) + 1));
+  for (unsigned w = 0; w < workers; ++w) workers_.emplace_back([this] { work(); });
+}
 
 PreparedRayStream::~PreparedRayStream() {
   {
@@ -19,58 +20,79 @@ PreparedRayStream::~PreparedRayStream() {
     stop_ = true;
   }
   space_.notify_all();
-  worker_.join();
+  for (std::thread& worker : workers_) worker.join();
 }
 
 void PreparedRayStream::work() {
   const double start = threadCpuSeconds();
-  try {
-    for (;;) {
-      Item item;
-      {
-        std::unique_lock lock(mutex_);
-        space_.wait(lock, [&] { return stop_ || queue_.size() < depth_; });
-        if (stop_) break;
-        if (!spare_.empty()) {
-          item.rays = std::move(spare_.back());
-          spare_.pop_back();
-        }
+  std::vector<Ray> rays;  // this worker's copy of its chunk
+  for (;;) {
+    std::unique_lock lock(mutex_);
+    // Claim the next chunk once its slot is free: at most slots_.size() chunks ahead of the consumer.
+    space_.wait(lock, [&] { return stop_ || claimed_ >= end_ || claimed_ < consumed_ + slots_.size(); });
+    if (stop_ || claimed_ >= end_) break;
+    const uint64_t k = claimed_++;
+    Slot& slot = slots_[k % slots_.size()];
+    std::exception_ptr error;
+    // The source in chunk order, under the lock: its view is copied before another worker calls it.
+    try {
+      const std::span<const Ray> chunk = source_(slot.progress);
+      if (chunk.empty()) {
+        end_ = k;
+        lock.unlock();
+        ready_.notify_all();
+        space_.notify_all();
+        break;
       }
-      const std::span<const Ray> chunk = source_(item.progress);
-      if (chunk.empty()) break;
-      prepareRays(chunk, model_, options_, maxCrossings_, item.rays);
-      {
-        std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(item));
-        workerSeconds_ = threadCpuSeconds() - start;
-      }
-      ready_.notify_one();
+      rays.assign(chunk.begin(), chunk.end());
+    } catch (...) {
+      error = std::current_exception();
+      end_ = k + 1;  // nothing after a failed read
     }
-  } catch (...) {
-    std::lock_guard lock(mutex_);
-    error_ = std::current_exception();
+    lock.unlock();
+    if (!error) {
+      try {
+        prepareRays(rays, model_, options_, maxCrossings_, slot.rays);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    lock.lock();
+    slot.error = error;
+    slot.ready = true;
+    lock.unlock();
+    ready_.notify_all();
+    space_.notify_all();
   }
   {
     std::lock_guard lock(mutex_);
-    done_ = true;
-    workerSeconds_ = threadCpuSeconds() - start;
+    workerSeconds_ += threadCpuSeconds() - start;
+    ++exited_;
   }
   ready_.notify_all();
 }
 
 bool PreparedRayStream::next(PreparedRays& out, uint64_t& progress) {
   std::unique_lock lock(mutex_);
-  ready_.wait(lock, [&] { return !queue_.empty() || done_; });
-  if (queue_.empty()) {
-    if (error_) std::rethrow_exception(error_);
+  Slot& slot = slots_[consumed_ % slots_.size()];
+  ready_.wait(lock, [&] { return slot.ready || consumed_ >= end_; });
+  if (!slot.ready) {  // the end: once every worker has left, their CPU times are complete
+    ready_.wait(lock, [&] { return exited_ == workers_.size(); });
     return false;
   }
-  std::swap(out, queue_.front().rays);
-  progress = queue_.front().progress;
-  spare_.push_back(std::move(queue_.front().rays));  // the consumer's previous chunk, for reuse
-  queue_.pop_front();
+  slot.ready = false;
+  ++consumed_;
+  if (slot.error) {
+    const std::exception_ptr error = slot.error;
+    slot.error = nullptr;
+    lock.unlock();
+    space_.notify_all();
+    std::rethrow_exception(error);
+  }
+  std::swap(out, slot.rays);  // the consumer's previous chunk goes back to the ring for reuse
+  progress = slot.progress;
   lock.unlock();
-  space_.notify_one();
+  space_.notify_all();
   return true;
 }
 

@@ -1,18 +1,20 @@
 #pragma once
-// A thread that prepares rays for the GPU integrator ahead of it: it pulls chunks of rays
-// from a source, prepares each (prepareRays) and hands them to the integration thread in
-// input order through a bounded queue, so that the integration thread only copies records
-// (GpuIntegrator::integrate(const PreparedRays&)). One worker, so the order is the
-// source's; the map is the one integrate(span) builds from the same rays.
+// Worker threads that prepare rays for the GPU integrator ahead of it: they pull chunks of
+// rays from a source, prepare each (prepareRays) and hand them to the integration thread in
+// input order through a bounded ring, so that the integration thread only copies records
+// (GpuIntegrator::integrate(const PreparedRays&)). The map is the one integrate(span)
+// builds from the same rays, whatever the number of workers.
 //
-// The source runs on the worker thread (and only there), so a reader that is not
-// thread-safe may be the source; what it reports (progress) travels with each chunk. An
-// exception from the source or the preparation is rethrown by next() in order, after the
-// chunks before it. The destructor stops the worker and joins it, also when the consumer
-// stops early or unwinds.
+// The source is called by one worker at a time, in chunk order, under a lock, and its rays
+// are copied before the lock is released: a reader that is not thread-safe and hands out
+// views valid only until its next call may be the source. What it reports (progress)
+// travels with each chunk. Workers claim chunk numbers in order and wait while their chunk
+// would be `depth` or more ahead of the consumer. An exception from the source or the
+// preparation is rethrown by next() when the consumer reaches that chunk, after the chunks
+// before it. The destructor stops the workers and joins them, also when the consumer stops
+// early or unwinds.
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -32,7 +34,7 @@ class PreparedRayStream {
   using Source = std::function<std::span<const Ray>(uint64_t& progress)>;
 
   PreparedRayStream(Source source, const OccupancyModel& model, const IntegrationOptions& options,
-                    uint32_t maxCrossingsPerSegment, size_t depth = 3);
+                    uint32_t maxCrossingsPerSegment, unsigned workers = 1, size_t depth = 0);
   ~PreparedRayStream();
   PreparedRayStream(const PreparedRayStream&) = delete;
   PreparedRayStream& operator=(const PreparedRayStream&) = delete;
@@ -40,13 +42,16 @@ class PreparedRayStream {
   // Waits for the next chunk and swaps it into `out` (its old memory is reused); false once
   // the source is exhausted. `progress` is the source's value for this chunk.
   bool next(PreparedRays& out, uint64_t& progress);
-  // The worker's own CPU time so far (reading from the source and preparing), thread CPU clock.
+  // The workers' CPU time (copying from the source and preparing), thread CPU clock, summed
+  // over the workers: complete once next() has returned false.
   double workerCpuSeconds() const;
 
  private:
-  struct Item {
+  struct Slot {
     PreparedRays rays;
     uint64_t progress = 0;
+    std::exception_ptr error;
+    bool ready = false;
   };
   void work();
 
@@ -54,15 +59,16 @@ class PreparedRayStream {
   OccupancyModel model_;
   IntegrationOptions options_;
   uint32_t maxCrossings_;
-  size_t depth_;
+  std::vector<Slot> slots_;  // chunk k lives in slots_[k % size] from its claim to its hand-over
   mutable std::mutex mutex_;
   std::condition_variable ready_, space_;
-  std::deque<Item> queue_;
-  std::vector<PreparedRays> spare_;  // consumed chunks' memory, for the worker to reuse
-  std::exception_ptr error_;
-  bool done_ = false, stop_ = false;
+  uint64_t claimed_ = 0;              // chunks claimed by workers
+  uint64_t consumed_ = 0;             // chunks handed to the consumer
+  uint64_t end_ = UINT64_MAX;         // the number of chunks, once the source is exhausted or failed
+  bool stop_ = false;
   double workerSeconds_ = 0.0;
-  std::thread worker_;
+  unsigned exited_ = 0;  // workers that have left their loop (and added their CPU time)
+  std::vector<std::thread> workers_;
 };
 
 }  // namespace voxen
