@@ -38,8 +38,8 @@ uint64_t RegionCache::bytesPerRegion(const OccupancyMap& map) {
   return map.layout().bytesPerVoxel() * map.voxelsPerRegion();
 }
 
-RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes)
-    : scheduler_(scheduler), map_(map), voxels_(map.voxelsPerRegion()) {
+RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes, GpuTable gpuTable)
+    : scheduler_(scheduler), map_(map), voxels_(map.voxelsPerRegion()), gpuTable_(gpuTable == GpuTable::Kept) {
   const uint64_t perRegion = bytesPerRegion(map);
   const uint64_t slots = bytes / perRegion;
   if (slots == 0)
@@ -159,7 +159,7 @@ void RegionCache::makeResident(const std::vector<RegionKey>& keys, uint64_t batc
     load(slot, key);
     slots_[slot].lastBatch = batch;
   }
-  if (tableDirty_) uploadTable();
+  if (tableDirty_ && gpuTable_) uploadTable();
 }
 
 void RegionCache::uploadTable() {

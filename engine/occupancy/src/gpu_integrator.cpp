@@ -61,7 +61,7 @@ GpuIntegrator::GpuIntegrator(Scheduler& scheduler, OccupancyMap& map, Integratio
       map_(map),
       options_(options),
       gpuOptions_(gpuOptions),
-      cache_(scheduler, map, gpuOptions.cacheBytes),
+      cache_(scheduler, map, gpuOptions.cacheBytes, RegionCache::GpuTable::None),
       rays_(scheduler, "occupancy rays", uint64_t(gpuOptions.maxRaysPerBatch) * sizeof(GpuRay)),
       discovery_(std::make_unique<RegionDiscovery>(scheduler, gpuOptions.maxRaysPerBatch)),
       batch_(std::make_unique<Batch>()),

@@ -27,7 +27,10 @@ struct RegionCacheStats {
 class RegionCache {
  public:
   // `bytes` of device memory for the slots (at least one region must fit).
-  RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes);
+  // Whether the shaders look regions up in the cache's GPU hash table (the clearance passes
+  // do; the occupancy passes find slots through region discovery and skip its upload).
+  enum class GpuTable { Kept, None };
+  RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes, GpuTable gpuTable = GpuTable::Kept);
   ~RegionCache();
 
   size_t slotCount() const { return slots_.size(); }
@@ -85,6 +88,7 @@ class RegionCache {
   uint32_t tableCapacity_ = 0;
   uint32_t maxProbe_ = 0;
   bool tableDirty_ = true;
+  bool gpuTable_ = true;
   std::vector<Slot> slots_;
   std::unordered_map<RegionKey, uint32_t, RegionKeyHash> resident_;
   std::vector<std::unique_ptr<PendingEviction>> pending_;
