@@ -77,6 +77,7 @@ void RegionDiscovery::record(Ticket& ticket) {
   push.rayCount = ticket.rayCount;
   push.setMask = setEntries_ - 1;
   ticket.setEntries = setEntries_;
+  ticket.recorded = ++recordings_;
   const std::vector<BufferUse> uses{reads(ticket.rays), writes(copy.raySlots.range()), writes(copy.segments.range()),
                                     readsWrites(set_.range()), readsWrites(list_.range())};
   scheduler_.fill(set_.range(), 0xFFFFFFFFu);  // kEmptyRegionKey
@@ -110,7 +111,7 @@ std::vector<DiscoveredRegion> RegionDiscovery::collect(Ticket& ticket) {
     // the last discovery recorded (otherwise run it again, which makes it the last).
     std::vector<uint32_t> rest;
     if (count > ticket.listed) {
-      if (ticket.copy != lastCopy()) {
+      if (ticket.recorded != recordings_) {
         lastCount_ = count;
         record(ticket);
         continue;

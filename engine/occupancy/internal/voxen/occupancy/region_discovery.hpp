@@ -34,6 +34,7 @@ class RegionDiscovery {
     Future<uint32_t> list;  // the header and the first `listed` entries
     uint32_t listed = 0;
     uint32_t setEntries = 0;  // the set's size when it was recorded
+    uint64_t recorded = 0;    // which recording this is (the list buffer holds the last one's)
     uint32_t copy = 0;      // which region lists and segments it writes
     BufferRange rays;
     uint32_t rayCount = 0;
@@ -90,6 +91,7 @@ class RegionDiscovery {
   Buffer set_, list_, entrySlots_;
   Copy copies_[2];
   uint32_t next_ = 0;  // the copy the next submit() writes
+  uint64_t recordings_ = 0;  // discoveries recorded so far
   uint32_t setEntries_ = 0;
   uint32_t lastCount_ = 0;  // regions of the last collected batch: sizes the first readback
   uint64_t growths_ = 0;
