@@ -241,13 +241,18 @@ TEST_CASE("RayReader: points outside the trajectory's time span are skipped, cou
                           Contains("3 skipped with times -1 to 17 outside the trajectory's span [0, 16]"));
 }
 
+// The header of a binary little-endian cloud of n vertices: float x, y, z and double time.
+static std::string xyzTimeHeader(size_t n) {
+  return "ply\nformat binary_little_endian 1.0\nelement vertex " + std::to_string(n) +
+         "\nproperty float x\nproperty float y\nproperty float z\nproperty double time\nend_header\n";
+}
+
 TEST_CASE("RayReader streams in chunks of at most maxRays, skips included, then returns 0", "[rays]") {
   vt::TempDir dir("rays");
   dir.write("traj.txt", kTrajectory);
   const size_t n = 1000;
   Bytes b;
-  b.data = "ply\nformat binary_little_endian 1.0\nelement vertex " + std::to_string(n) +
-           "\nproperty float x\nproperty float y\nproperty float z\nproperty double time\nend_header\n";
+  b.data = xyzTimeHeader(n);
   size_t expectedRays = 0;
   for (size_t i = 0; i < n; ++i) {
     // Every 10th point has a NaN, every 7th lies after the trajectory's end.
@@ -463,8 +468,7 @@ TEST_CASE("RayReader: thread CPU time of reading and of origin interpolation, pe
   dir.write("traj.txt", kTrajectory);
   const size_t n = 200000;
   Bytes b;
-  b.data = "ply\nformat binary_little_endian 1.0\nelement vertex " + std::to_string(n) +
-           "\nproperty float x\nproperty float y\nproperty float z\nproperty double time\nend_header\n";
+  b.data = xyzTimeHeader(n);
   for (size_t i = 0; i < n; ++i) b.put<float>(float(i % 100)).put<float>(1).put<float>(2).put<double>(double(i % 160) * 0.1);
   dir.write("timed.ply", b.data);
   RayReader reader(dir / "timed.ply", dir / "traj.txt");
