@@ -11,133 +11,40 @@
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/occupancy/ray_walk.hpp"
+#include "voxen/occupancy/discovery_comparison.hpp"
 #include "voxen/occupancy/region_discovery.hpp"
+#include "voxen/testdata/awkward_rays.hpp"
 
 namespace {
 
 using namespace voxen;
 
-// Rays that stress the region walk: end points on region faces, edges and corners (exact
-// multiples of the region's size in metres), axis-aligned and diagonal rays, negative
-// coordinates, rays inside one voxel, and all of it shifted `offset` metres away.
-std::vector<Ray> awkwardRays(vt::Rng& rng, size_t count, const glm::dvec3& offset, double regionMetres) {
-  auto coordinate = [&](int range) {
-    switch (rng.next() % 4) {
-      case 0: return double(int64_t(rng.range(0, 2 * range)) - range) * regionMetres;  // on a region face
-      case 1: return double(int64_t(rng.range(0, 20 * range)) - 10 * range) * regionMetres * 0.1;  // on a voxel face
-      default: return (double(rng.u32()) / 4294967296.0 - 0.5) * 2.0 * range * regionMetres;
-    }
-  };
-  std::vector<Ray> rays;
-  for (size_t i = 0; i < count; ++i) {
-    Ray ray;
-    ray.origin = glm::dvec3(coordinate(3), coordinate(3), coordinate(3));
-    switch (rng.next() % 5) {
-      case 0: ray.sample = ray.origin + glm::dvec3(coordinate(4), 0.0, 0.0); break;  // axis-aligned
-      case 1: {  // a diagonal through region edges and corners
-        const double t = coordinate(4);
-        ray.sample = ray.origin + glm::dvec3(t, t, (rng.next() & 1) ? t : -t);
-        break;
-      }
-      case 2: ray.sample = ray.origin + glm::dvec3(1e-4, -1e-4, 1e-4); break;  // inside one voxel
-      default: ray.sample = glm::dvec3(coordinate(5), coordinate(5), coordinate(5)); break;
-    }
-    ray.origin += offset;
-    ray.sample += offset;
-    rays.push_back(ray);
-  }
-  return rays;
-}
-
-struct Discovered {
-  std::vector<DiscoveredRegion> regions;
-  std::vector<uint32_t> raySlots;
-  std::vector<uint32_t> segments;  // (ray, segment) pairs
-  uint64_t growths = 0;
-};
-
-// Prepares the rays as GpuIntegrator does and runs discovery on them as one batch.
-Discovered discover(RegionDiscovery& discovery, const std::vector<PreparedRay>& prepared, int32_t regionSize,
-                    uint32_t maxCrossings, std::vector<uint32_t>& segmentCounts, std::vector<uint32_t>& slotBases) {
-  Scheduler& scheduler = vt::gpu().scheduler;
-  const uint32_t maxRays = uint32_t(prepared.size());
-  std::vector<gpu::GpuRay> records;
-  uint64_t entries = 0, segments = 0;
-  for (const PreparedRay& r : prepared) {
-    const uint32_t count = segmentCount(r, maxCrossings);
-    segmentCounts.push_back(count);
-    slotBases.push_back(uint32_t(maxRays + entries));
-    records.push_back(toGpuRay(r, count, uint32_t(maxRays + entries), uint32_t(segments)));
-    entries += regionCountOnRay(r, regionSize);
-    segments += count;
-  }
-  Buffer rays(scheduler.device(), "discovery test rays", records.size() * sizeof(gpu::GpuRay));
-  scheduler.upload(rays.range(), records.data(), records.size() * sizeof(gpu::GpuRay));
-  const int32_t n = regionSize;
-  const RegionKey origin{floorDiv(prepared[0].start.x, n), floorDiv(prepared[0].start.y, n), floorDiv(prepared[0].start.z, n)};
-  Discovered d;
-  d.regions = discovery.discover(rays.range(), maxRays, origin, regionSize, entries, segments);
-  d.raySlots = vt::readBack<uint32_t>(scheduler, discovery.raySlots(discovery.lastCopy()).range(0, (maxRays + entries) * 4));
-  d.segments = vt::readBack<uint32_t>(scheduler, discovery.segments(discovery.lastCopy()).range(0, segments * 8));
-  d.growths = discovery.setGrowths();
-  return d;
-}
-
 void requireSameAsHost(const std::vector<Ray>& rays, double resolution, int32_t regionSize, uint32_t maxCrossings = 128) {
   OccupancyModel model;
   model.resolution = resolution;
   model.regionSize = regionSize;
-  std::vector<PreparedRay> prepared;
-  for (const Ray& ray : rays) {
-    REQUIRE(checkRay(ray, model, {}) == RayFault::None);
-    prepared.push_back(prepareRay(ray, model, {}));
-  }
-  RegionDiscovery discovery(vt::gpu().scheduler, uint32_t(prepared.size()));
-  std::vector<uint32_t> segmentCounts, slotBases;
-  const Discovered d = discover(discovery, prepared, regionSize, maxCrossings, segmentCounts, slotBases);
-  std::map<uint32_t, RegionKey> keyOfEntry;
-  for (const DiscoveredRegion& region : d.regions) REQUIRE(keyOfEntry.emplace(region.entry, region.key).second);
-  std::set<RegionKey> expected;
-  size_t segment = 0;
-  uint64_t mismatches = 0;
-  for (size_t i = 0; i < prepared.size(); ++i) {
-    const std::vector<RegionKey> walk = regionsOnRay(prepared[i], regionSize);
-    expected.insert(walk.begin(), walk.end());
-    for (size_t k = 0; k < walk.size(); ++k) {
-      const auto found = keyOfEntry.find(d.raySlots[slotBases[i] + k]);
-      if (found == keyOfEntry.end() || !(found->second == walk[k])) {
-        ++mismatches;
-        UNSCOPED_INFO("ray " << i << " region " << k << " of " << walk.size());
-      }
-    }
-    const auto sample = keyOfEntry.find(d.raySlots[i]);
-    mismatches += sample == keyOfEntry.end() || !(sample->second == walk.back());
-    for (uint32_t s = 0; s < segmentCounts[i]; ++s, ++segment)
-      mismatches += d.segments[2 * segment] != i || d.segments[2 * segment + 1] != s;
-  }
-  CHECK(mismatches == 0);
+  const DiscoveryComparison c = compareDiscoveryWithHostWalk(vt::gpu().scheduler, rays, model, maxCrossings);
+  INFO(c.mismatches << " mismatches, the first at " << c.firstMismatch);
+  CHECK(c.mismatches == 0);
   // The list is the union of the rays' regions, each once, sorted.
-  std::vector<RegionKey> listed;
-  for (const DiscoveredRegion& region : d.regions) listed.push_back(region.key);
-  CHECK(listed == std::vector<RegionKey>(expected.begin(), expected.end()));
+  CHECK(c.listIsUnion);
 }
 
 }  // namespace
 
 TEST_CASE("Region discovery finds exactly the regions the host's walk finds, in walk order", "[occupancy][gpu][discovery]") {
-  vt::Rng rng(41);
   const int32_t regionSize = GENERATE(32, 8, 5);  // powers of two and not
   INFO("region size " << regionSize);
   const double resolution = 0.1;
   SECTION("near the origin, negative coordinates included") {
-    requireSameAsHost(awkwardRays(rng, 6000, glm::dvec3(0.0), resolution * regionSize), resolution, regionSize);
+    requireSameAsHost(awkwardRays(41, 6000, glm::dvec3(0.0), resolution, regionSize), resolution, regionSize);
   }
   SECTION("10 km from the origin") {
-    requireSameAsHost(awkwardRays(rng, 6000, glm::dvec3(10000.0, -10000.0, 35.0), resolution * regionSize), resolution,
+    requireSameAsHost(awkwardRays(42, 6000, glm::dvec3(10000.0, -10000.0, 35.0), resolution, regionSize), resolution,
                       regionSize);
   }
   SECTION("long rays in many segments") {
-    requireSameAsHost(awkwardRays(rng, 2000, glm::dvec3(-50.0, 20.0, 0.0), resolution * regionSize), resolution, regionSize, 8);
+    requireSameAsHost(awkwardRays(43, 2000, glm::dvec3(-50.0, 20.0, 0.0), resolution, regionSize), resolution, regionSize, 8);
   }
 }
 
@@ -155,18 +62,11 @@ TEST_CASE("Region discovery grows its set when a batch touches more regions than
   }
   OccupancyModel model;
   model.regionSize = 8;
-  std::vector<PreparedRay> prepared;
-  for (const Ray& ray : rays) prepared.push_back(prepareRay(ray, model, {}));
-  RegionDiscovery discovery(vt::gpu().scheduler, uint32_t(prepared.size()));
-  std::vector<uint32_t> segmentCounts, slotBases;
-  const Discovered d = discover(discovery, prepared, model.regionSize, 128, segmentCounts, slotBases);
-  CHECK(d.growths > 0);
-  std::set<RegionKey> expected;
-  for (const PreparedRay& r : prepared)
-    for (const RegionKey& key : regionsOnRay(r, model.regionSize)) expected.insert(key);
-  CHECK(d.regions.size() == expected.size());
-  CHECK(d.regions.size() > 8192);
-  requireSameAsHost(rays, model.resolution, model.regionSize);
+  const DiscoveryComparison c = compareDiscoveryWithHostWalk(vt::gpu().scheduler, rays, model);
+  INFO(c.mismatches << " mismatches, the first at " << c.firstMismatch);
+  CHECK(c.setGrowths > 0);
+  CHECK(c.distinctRegions > 8192);
+  CHECK(c.identical());
 }
 
 TEST_CASE("Region discovery collects a batch correctly after the next batch was submitted", "[occupancy][gpu][discovery]") {

@@ -42,20 +42,6 @@ TransformTree randomForest(std::mt19937& rng, uint32_t roots, uint32_t fanout, u
   return tree;
 }
 
-// The largest relative difference between the GPU's and the tree's (CPU) world matrices.
-double largestRelativeError(const TransformTree& cpu, const std::vector<glm::mat4>& gpu) {
-  double worst = 0.0;
-  for (uint32_t n = 1; n < cpu.capacity(); ++n) {
-    if (!cpu.live(n)) continue;
-    for (int c = 0; c < 4; ++c)
-      for (int r = 0; r < 4; ++r) {
-        const double a = cpu.world(n)[c][r], b = gpu[n][c][r];
-        worst = std::max(worst, std::abs(a - b) / std::max(1.0, std::abs(a)));
-      }
-  }
-  return worst;
-}
-
 std::vector<glm::mat4> gpuWorlds(GpuTransformTree& gpu, const TransformTree& tree) {
   const auto values = vt::gpu().scheduler.readback<glm::mat4>(gpu.worlds().first(tree.capacity() * 64ull)).get();
   return values;

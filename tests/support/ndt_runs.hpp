@@ -71,14 +71,7 @@ inline Gaussian gaussianOf(const OccupancyMap& map, const VoxelCoord& v) {
   const double res = map.model().resolution;
   if (mean.count > 0)
     for (int a = 0; a < 3; ++a) g.mean[a] = (double(mean.sum[a]) / mean.count + 0.5) / 1024.0 * res;
-  glm::dmat3 s(0.0);  // glm: s[column][row]
-  s[0][0] = c.s00;
-  s[0][1] = c.s10;
-  s[1][1] = c.s11;
-  s[0][2] = c.s20;
-  s[1][2] = c.s21;
-  s[2][2] = c.s22;
-  g.covariance = s * glm::transpose(s);
+  g.covariance = ndtCovarianceMatrix(c);
   return g;
 }
 

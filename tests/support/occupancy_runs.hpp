@@ -4,12 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <span>
 #include <vector>
 
 #include "support/gpu_fixture.hpp"
+#include "voxen/map/map_comparison.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
@@ -18,49 +17,8 @@ namespace vt::occupancy {
 
 using namespace voxen;
 
-struct Comparison {
-  uint64_t voxels = 0, sameBits = 0, sameClass = 0, singleKind = 0, singleKindSame = 0;
-  uint64_t layerMismatches = 0, traversalMismatches = 0;
-};
-
-inline Comparison compareMaps(const OccupancyMap& a, const OccupancyMap& b) {
-  Comparison c;
-  std::vector<RegionKey> keys;
-  for (const auto& [key, r] : a.regions()) keys.push_back(key);
-  for (const auto& [key, r] : b.regions())
-    if (!a.findRegion(key)) keys.push_back(key);
-  const Region emptyA = a.makeRegion({}), emptyB = b.makeRegion({});
-  for (const RegionKey& key : keys) {
-    const Region* ra = a.findRegion(key);
-    const Region* rb = b.findRegion(key);
-    if (!ra) ra = &emptyA;
-    if (!rb) rb = &emptyB;
-    for (size_t i = 0; i < ra->occupancy().size(); ++i) {
-      const float va = ra->occupancy()[i], vb = rb->occupancy()[i];
-      if (!isObserved(va) && !isObserved(vb)) continue;
-      ++c.voxels;
-      uint32_t ba, bb;
-      std::memcpy(&ba, &va, 4);
-      std::memcpy(&bb, &vb, 4);
-      c.sameBits += ba == bb;
-      c.sameClass += a.classify(va) == b.classify(vb);
-      if (!ra->hitMiss().empty()) {
-        const bool single = ra->hitMiss()[i].hits == 0 || ra->hitMiss()[i].misses == 0;
-        c.singleKind += single;
-        c.singleKindSame += single && ba == bb;
-        c.layerMismatches += ra->hitMiss()[i].hits != rb->hitMiss()[i].hits || ra->hitMiss()[i].misses != rb->hitMiss()[i].misses;
-      }
-      if (!ra->mean().empty()) c.layerMismatches += !(ra->mean()[i] == rb->mean()[i]);
-      if (!ra->touchTime().empty()) c.layerMismatches += ra->touchTime()[i] != rb->touchTime()[i];
-      if (!ra->traversal().empty()) {
-        const double ta = double(ra->traversal()[i]), tb = double(rb->traversal()[i]);
-        const uint64_t updates = ra->hitMiss().empty() ? 1 : ra->hitMiss()[i].hits + ra->hitMiss()[i].misses;
-        c.traversalMismatches += std::abs(ta - tb) > 1e-5 * ta + 2.0 * double(updates);
-      }
-    }
-  }
-  return c;
-}
+// The library's voxel-by-voxel comparison (voxen/map/map_comparison.hpp), as the tests name it.
+using Comparison = MapComparison;
 
 constexpr uint32_t kAllLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
 

@@ -16,6 +16,7 @@
 #include "stopwatch.hpp"
 #include "text_format.hpp"
 #include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/clearance_comparison.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
@@ -33,45 +34,12 @@ struct BenchClearanceArgs {
   int repeat = 3;
 };
 
-struct Accuracy {
-  double maxError = 0.0, meanError = 0.0, withinOneVoxel = 1.0;
-  uint64_t voxels = 0, noneMismatches = 0;
-};
-
-// Clearance of `map` against the exact layer of `exact` (both computed), over every voxel.
-Accuracy accuracyAgainst(const OccupancyMap& map, const OccupancyMap& exact) {
-  Accuracy a;
-  double sum = 0.0;
-  uint64_t within = 0, compared = 0;
-  const double res = map.model().resolution;
-  for (const auto& [key, region] : exact.regions()) {
-    const auto want = region.values<float>(clearanceLayer());
-    const auto have = map.findRegion(key)->values<float>(clearanceLayer());
-    for (size_t i = 0; i < want.size(); ++i) {
-      ++a.voxels;
-      if ((want[i] < 0) != (have[i] < 0)) {
-        ++a.noneMismatches;
-        continue;
-      }
-      if (want[i] < 0) continue;
-      const double err = std::abs(double(have[i]) - double(want[i]));
-      a.maxError = std::max(a.maxError, err);
-      sum += err;
-      within += err <= res * 1.000001;
-      ++compared;
-    }
-  }
-  a.meanError = compared ? sum / double(compared) : 0.0;
-  a.withinOneVoxel = compared ? double(within) / double(compared) : 1.0;
-  return a;
-}
-
 struct Row {
   double range = 0;
   std::string technique;
   uint64_t regions = 0;
   double gpuSeconds = 0, cpuSeconds = 0;
-  Accuracy accuracy;
+  ClearanceComparison accuracy;  // against the CPU reference's exact layer
   std::string profile;
 };
 
@@ -117,7 +85,7 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
     }
     row.gpuSeconds = median(gpuTimes);
     row.cpuSeconds = median(cpuTimes);
-    row.accuracy = accuracyAgainst(gpuMap, exact);
+    row.accuracy = compareClearance(exact, gpuMap);
     std::ostringstream profile;
     scheduler.profile().print(profile);
     row.profile = profile.str();
@@ -135,8 +103,8 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
                              {"ms_per_region", rounded(perRegion(r.gpuSeconds, r.regions), 3)},
                              {"cpu_ms_per_region", rounded(perRegion(r.cpuSeconds, r.regions), 3)},
                              {"max_error_m", rounded(r.accuracy.maxError, 6)},
-                             {"mean_error_m", rounded(r.accuracy.meanError, 6)},
-                             {"within_one_voxel", rounded(r.accuracy.withinOneVoxel, 6)},
+                             {"mean_error_m", rounded(r.accuracy.meanError(), 6)},
+                             {"within_one_voxel", rounded(r.accuracy.withinOneVoxelFraction(), 6)},
                              {"none_mismatches", r.accuracy.noneMismatches}});
     printJson(out);
     return 0;
@@ -149,8 +117,8 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
   for (const Row& r : rows)
     std::printf("%-10s %-9g %8llu %10.3f %12.2f %14.2f %12.2g %12.2g %9.3f%% %8llu\n", r.technique.c_str(), r.range,
                 (unsigned long long)r.regions, r.gpuSeconds, perRegion(r.gpuSeconds, r.regions),
-                perRegion(r.cpuSeconds, r.regions), r.accuracy.maxError, r.accuracy.meanError,
-                r.accuracy.withinOneVoxel * 100.0, (unsigned long long)r.accuracy.noneMismatches);
+                perRegion(r.cpuSeconds, r.regions), r.accuracy.maxError, r.accuracy.meanError(),
+                r.accuracy.withinOneVoxelFraction() * 100.0, (unsigned long long)r.accuracy.noneMismatches);
   for (const Row& r : rows) std::printf("\n%s at %g m, GPU passes (last repetition):\n%s", r.technique.c_str(), r.range, r.profile.c_str());
   return 0;
 }

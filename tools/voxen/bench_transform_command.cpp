@@ -125,12 +125,7 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
     if (timed) downloadTimes.push_back(secondsSince(start));
     // The GPU's worlds against the CPU reference's: a rate of wrong results is no rate.
     r.sparse = gpu.stats().sparse;
-    for (uint32_t n : all)
-      for (int c = 0; c < 4; ++c)
-        for (int k = 0; k < 4; ++k) {
-          const double a = cpu.world(n)[c][k], b = tree.world(n)[c][k];
-          r.maxRelativeError = std::max(r.maxRelativeError, std::abs(a - b) / std::max(1.0, std::abs(a)));
-        }
+    r.maxRelativeError = std::max(r.maxRelativeError, largestRelativeError(cpu, tree.worlds()));
   }
   r.cpuSeconds = median(cpuTimes);
   r.uploadSeconds = median(uploadTimes);

@@ -77,14 +77,18 @@ NdtMode ndtModeOf(const MapLayout& layout) {
   return layout.has(ndtIntensityLayer()) && layout.has(kHitMissLayer) ? NdtMode::Tm : NdtMode::Om;
 }
 
+glm::dmat3 ndtCovarianceMatrix(const gpu::NdtCovariance& c) {
+  glm::dmat3 s(0.0);  // glm: [column][row]
+  s[0][0] = c.s00, s[0][1] = c.s10, s[1][1] = c.s11, s[0][2] = c.s20, s[1][2] = c.s21, s[2][2] = c.s22;
+  return s * glm::transpose(s);
+}
+
 namespace {
 
 // sqrt of the largest eigenvalue of P = S S^T: the largest singular value of S, by power
 // iteration on P (symmetric positive semi-definite; 30 steps are plenty for a summary).
 double largestDeviation(const gpu::NdtCovariance& c) {
-  glm::dmat3 s(0.0);  // glm: [column][row]
-  s[0][0] = c.s00, s[0][1] = c.s10, s[1][1] = c.s11, s[0][2] = c.s20, s[1][2] = c.s21, s[2][2] = c.s22;
-  const glm::dmat3 p = s * glm::transpose(s);
+  const glm::dmat3 p = ndtCovarianceMatrix(c);
   glm::dvec3 v(1.0, 0.7, 0.4);
   double lambda = 0.0;
   for (int i = 0; i < 30; ++i) {

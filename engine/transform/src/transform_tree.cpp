@@ -40,6 +40,22 @@ bool boxInFrustum(const Box& box, const Frustum& frustum) {
   return true;
 }
 
+double largestRelativeError(const TransformTree& reference, std::span<const glm::mat4> worlds) {
+  if (worlds.size() < reference.capacity())
+    throw Error("largestRelativeError: " + std::to_string(worlds.size()) + " world matrices for a tree of " +
+                std::to_string(reference.capacity()) + " node indices");
+  double worst = 0.0;
+  for (uint32_t n = 1; n < reference.capacity(); ++n) {
+    if (!reference.live(n)) continue;
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) {
+        const double a = reference.world(n)[c][r], b = worlds[n][c][r];
+        worst = std::max(worst, std::abs(a - b) / std::max(1.0, std::abs(a)));
+      }
+  }
+  return worst;
+}
+
 TransformTree::TransformTree() {
   box_.emplace_back();
   local_.push_back(glm::mat4(1.0f));

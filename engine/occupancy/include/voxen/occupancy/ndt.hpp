@@ -11,9 +11,12 @@
 // reference and the shaders, in shaders/occupancy/ndt_shared.h. The GPU applies a batch in
 // two-phase order (every free-space update, then the samples folded voxel by voxel in input
 // order by one invocation per distinct sample voxel); the CPU reference offers both orders.
+#include <glm/mat3x3.hpp>
+
 #include <cstdint>
 #include <string>
 
+#include "voxen/gpu/occupancy/ndt_shared.h"
 #include "voxen/map/layer.hpp"
 
 namespace voxen {
@@ -51,6 +54,10 @@ MapLayout ndtLayout(NdtMode mode, MapLayout base = MapLayout());
 // The NDT mode a map's layers support (Tm when it has the TM layers too, Off without a
 // covariance layer).
 NdtMode ndtModeOf(const MapLayout& layout);
+
+// A voxel's covariance P = S S^T (metres squared) from its square-root form as the
+// ndt_covariance layer holds it.
+glm::dmat3 ndtCovarianceMatrix(const gpu::NdtCovariance& squareRoot);
 
 class OccupancyMap;
 

@@ -72,6 +72,7 @@ class TransformTree {
   const glm::mat4& local(uint32_t node) const { return local_[node]; }
   // The world matrix as the last processCpu() (or a GPU tree's download) left it.
   const glm::mat4& world(uint32_t node) const { return world_[node]; }
+  std::span<const glm::mat4> worlds() const { return world_; }  // indexed by node
   size_t capacity() const { return parent_.size(); }  // node indices in use or free, the root included
   size_t size() const { return liveCount_; }          // live nodes, the root excluded
 
@@ -113,5 +114,12 @@ class TransformTree {
   size_t liveCount_ = 0;
   bool structureChanged_ = true;
 };
+
+// The largest relative difference |a - b| / max(1, |a|) over every entry of every live
+// node's world matrix: `worlds` (indexed by node, e.g. a GPU tree's worlds read back)
+// against the reference tree's world(n). What the tests, `voxen bench transform` and
+// `voxen check` hold the GPU's worlds to (float products in another order differ in the
+// last bits, and the difference grows with depth).
+double largestRelativeError(const TransformTree& reference, std::span<const glm::mat4> worlds);
 
 }  // namespace voxen
