@@ -23,7 +23,7 @@ void requireSameAsHost(const std::vector<Ray>& rays, double resolution, int32_t 
   OccupancyModel model;
   model.resolution = resolution;
   model.regionSize = regionSize;
-  const DiscoveryComparison c = compareDiscoveryWithHostWalk(vt::gpu().scheduler, rays, model, maxCrossings);
+  const DiscoveryComparison c = compareDiscoveryWithHostWalk(vt::gpu().scheduler, rays, model, {.maxCrossings = maxCrossings});
   INFO(c.mismatches << " mismatches, the first at " << c.firstMismatch);
   CHECK(c.mismatches == 0);
   // The list is the union of the rays' regions, each once, sorted.
@@ -51,15 +51,7 @@ TEST_CASE("Region discovery finds exactly the regions the host's walk finds, in 
 TEST_CASE("Region discovery grows its set when a batch touches more regions than it holds", "[occupancy][gpu][discovery]") {
   // Rays scattered over a 400 m cube of 0.8 m regions: far more distinct regions than the
   // set's first 8,192 entries hold at a quarter full.
-  vt::Rng rng(42);
-  std::vector<Ray> rays;
-  for (int i = 0; i < 20000; ++i) {
-    Ray ray;
-    auto u = [&] { return (double(rng.u32()) / 4294967296.0 - 0.5) * 400.0; };
-    ray.origin = {u(), u(), u()};
-    ray.sample = ray.origin + glm::dvec3(0.5, 0.3, -0.2);
-    rays.push_back(ray);
-  }
+  const std::vector<Ray> rays = scatteredRays(42, 20000, 400.0, glm::dvec3(0.5, 0.3, -0.2));
   OccupancyModel model;
   model.regionSize = 8;
   const DiscoveryComparison c = compareDiscoveryWithHostWalk(vt::gpu().scheduler, rays, model);

@@ -14,31 +14,17 @@
 #include "voxen/transform/gpu_culling.hpp"
 #include "voxen/transform/gpu_transform_tree.hpp"
 #include "voxen/transform/transform_tree.hpp"
+#include "voxen/testdata/transform_forest.hpp"
 
 namespace {
 
 using namespace voxen;
 
-glm::mat4 randomLocal(std::mt19937& rng) {
-  std::uniform_real_distribution<float> angle(-0.3f, 0.3f), offset(-1.0f, 1.0f), scale(0.9f, 1.1f);
-  glm::mat4 m = glm::translate(glm::mat4(1.0f), glm::vec3(offset(rng), offset(rng), offset(rng)));
-  m = glm::rotate(m, angle(rng), glm::normalize(glm::vec3(offset(rng), offset(rng), 1.0f)));
-  return glm::scale(m, glm::vec3(scale(rng)));
-}
+glm::mat4 randomLocal(std::mt19937& rng) { return randomTransformLocal(rng); }
 
-// A forest: `roots` trees, each node with up to `fanout` children, to `depth` levels.
 TransformTree randomForest(std::mt19937& rng, uint32_t roots, uint32_t fanout, uint32_t depth) {
   TransformTree tree;
-  std::vector<uint32_t> frontier;
-  for (uint32_t r = 0; r < roots; ++r) frontier.push_back(tree.add(TransformTree::kRoot, randomLocal(rng)));
-  for (uint32_t d = 1; d < depth; ++d) {
-    std::vector<uint32_t> next;
-    for (uint32_t parent : frontier) {
-      const uint32_t children = 1 + rng() % fanout;
-      for (uint32_t c = 0; c < children; ++c) next.push_back(tree.add(parent, randomLocal(rng)));
-    }
-    frontier = std::move(next);
-  }
+  addRandomForest(tree, rng, roots, fanout, depth);
   return tree;
 }
 
@@ -218,7 +204,8 @@ namespace {
 TEST_CASE("Transform tree GPU culling: the visible list equals a CPU culling of the same boxes, sized on the device",
           "[transform][gpu]") {
   std::mt19937 rng(11);
-  TransformTree cpu = randomForest(rng, 300, 4, 4);
+  TransformTree cpu;
+  addRandomForest(cpu, rng, 300, 4, 4, 20.0f);  // trees spread over 40 m: many out of view
   std::uniform_real_distribution<float> size(0.1f, 1.5f);
   for (uint32_t n = 1; n < cpu.capacity(); ++n) {
     const glm::vec3 half(size(rng), size(rng), size(rng));

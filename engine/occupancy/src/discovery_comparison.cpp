@@ -14,7 +14,8 @@
 namespace voxen {
 
 DiscoveryComparison compareDiscoveryWithHostWalk(Scheduler& scheduler, std::span<const Ray> rays,
-                                                 const OccupancyModel& model, uint32_t maxCrossings) {
+                                                 const OccupancyModel& model, const DiscoveryComparisonOptions& options) {
+  const uint32_t maxCrossings = options.maxCrossings;
   if (rays.empty()) throw Error("compareDiscoveryWithHostWalk: no rays");
   const int32_t regionSize = model.regionSize;
   std::vector<PreparedRay> prepared;
@@ -68,7 +69,8 @@ DiscoveryComparison compareDiscoveryWithHostWalk(Scheduler& scheduler, std::span
   std::set<RegionKey> expected;
   size_t segment = 0;
   for (size_t i = 0; i < prepared.size(); ++i) {
-    const std::vector<RegionKey> walk = regionsOnRay(prepared[i], regionSize);
+    std::vector<RegionKey> walk = regionsOnRay(prepared[i], regionSize);
+    if (options.breakReference && i == 0) walk.back().x += 1;
     expected.insert(walk.begin(), walk.end());
     for (size_t k = 0; k < walk.size(); ++k)
       if (!named(raySlots[slotBases[i] + k], walk[k]))

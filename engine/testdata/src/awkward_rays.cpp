@@ -54,4 +54,16 @@ std::vector<Ray> awkwardRays(uint64_t seed, size_t count, const glm::dvec3& offs
   return rays;
 }
 
+std::vector<Ray> scatteredRays(uint64_t seed, size_t count, double extent, const glm::dvec3& step) {
+  SplitMix rng{seed};
+  auto u = [&] { return (double(rng.u32()) / 4294967296.0 - 0.5) * extent; };
+  std::vector<Ray> rays(count);
+  for (size_t i = 0; i < count; ++i) {
+    rays[i].origin = {u(), u(), u()};
+    rays[i].sample = rays[i].origin + step;
+    rays[i].time = 1e-4 * double(i);
+  }
+  return rays;
+}
+
 }  // namespace voxen

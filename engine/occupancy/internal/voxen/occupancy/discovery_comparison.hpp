@@ -28,8 +28,15 @@ struct DiscoveryComparison {
   bool identical() const { return mismatches == 0 && listIsUnion; }
 };
 
+struct DiscoveryComparisonOptions {
+  uint32_t maxCrossings = 128;  // GpuIntegratorOptions::maxCrossingsPerSegment
+  // Test-only (voxen check's switch): the host walk's sample region of the first ray is
+  // moved one region along x, so the comparison must find a mismatch.
+  bool breakReference = false;
+};
+
 // Throws Error when a ray is one the integrators would refuse (checkRay).
 DiscoveryComparison compareDiscoveryWithHostWalk(Scheduler& scheduler, std::span<const Ray> rays,
-                                                 const OccupancyModel& model, uint32_t maxCrossings = 128);
+                                                 const OccupancyModel& model, const DiscoveryComparisonOptions& options = {});
 
 }  // namespace voxen

@@ -16,4 +16,8 @@ namespace voxen {
 // voxelMetres: the voxel edge; the region's edge is regionVoxels voxels.
 std::vector<Ray> awkwardRays(uint64_t seed, size_t count, const glm::dvec3& offset, double voxelMetres, int regionVoxels);
 
+// Short rays all alike (sample = origin + `step`) from origins uniform in a cube of `extent`
+// metres around the origin: a batch that touches as many distinct regions as it has rays.
+std::vector<Ray> scatteredRays(uint64_t seed, size_t count, double extent, const glm::dvec3& step);
+
 }  // namespace voxen
