@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "voxen/clearance/clearance.hpp"
@@ -10,6 +11,12 @@
 namespace voxen {
 
 namespace {
+
+std::string shortNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
 
 std::string keyText(const RegionKey& key) {
   return "(" + std::to_string(key.x) + ", " + std::to_string(key.y) + ", " + std::to_string(key.z) + ")";
@@ -53,11 +60,10 @@ std::string propagationShortfall(const ClearanceComparison& c, double resolution
     if (!met) out += (out.empty() ? "" : "; ") + what;
   };
   add(c.nearer == 0, std::to_string(c.nearer) + " voxels nearer than the exact distance");
-  add(c.withinOneVoxelFraction() >= bounds.minWithinOneVoxel, "fewer than " +
-                                                                 std::to_string(int(bounds.minWithinOneVoxel * 100)) +
-                                                                 " % within one voxel");
-  add(c.maxError <= bounds.maxErrorVoxels * resolution, "largest error " + std::to_string(c.maxError) + " m, over " +
-                                                            std::to_string(bounds.maxErrorVoxels) + " voxels");
+  add(c.withinOneVoxelFraction() >= bounds.minWithinOneVoxel,
+      "fewer than " + shortNumber(bounds.minWithinOneVoxel * 100) + " % within one voxel");
+  add(c.maxError <= bounds.maxErrorVoxels * resolution,
+      "largest error " + shortNumber(c.maxError) + " m, over " + shortNumber(bounds.maxErrorVoxels) + " voxels");
   add(double(c.noneMismatches) <= bounds.maxNoneMismatchFraction * double(c.inRange),
       std::to_string(c.noneMismatches) + " voxels disagree on whether an obstacle is within range");
   return out;

@@ -16,6 +16,8 @@
 
 namespace voxen {
 
+const RegionCacheStats& GpuClearance::cacheStats() const { return cache_->stats(); }
+
 GpuClearance::GpuClearance(Scheduler& scheduler, OccupancyMap& map, ClearanceOptions options, GpuClearanceOptions gpuOptions)
     : scheduler_(scheduler), map_(map), options_(options), gpuOptions_(gpuOptions) {
   options_.validate(map.model());

@@ -37,7 +37,7 @@ SelfTestCheck timed(const std::string& name, const std::function<std::string()>&
 }
 
 // iota -> saxpy -> subgroup sum with 64-bit atomics: right only if the derived barriers are.
-std::string dependentChain(Scheduler& s) {
+std::string dependentChain(Scheduler& s, bool breakReference) {
   constexpr uint32_t n = 1u << 20;
   Device& device = s.device();
   ShaderLibrary& library = s.library();
@@ -57,11 +57,12 @@ std::string dependentChain(Scheduler& s) {
   const uint64_t gpu = s.readback<uint64_t>(total).get().at(0);
   uint64_t cpu = 0;
   for (uint32_t i = 0; i < n; ++i) cpu += uint64_t(2.0f * float(i * 3 + 1) + 0.5f);
+  cpu += breakReference;
   if (gpu != cpu) return "sum " + std::to_string(gpu) + " != CPU reference " + std::to_string(cpu);
   return "ok: " + std::to_string(n) + " elements, sum " + std::to_string(gpu);
 }
 
-std::string shuffle(Scheduler& s) {
+std::string shuffle(Scheduler& s, bool breakReference) {
   constexpr uint32_t n = 4096;
   Buffer src(s.device(), "selftest shuffle src", n * 4), dst(s.device(), "selftest shuffle dst", n * 4);
   std::vector<uint32_t> values(n);
@@ -72,12 +73,13 @@ std::string shuffle(Scheduler& s) {
                      ShuffleXorPush{src.address(), dst.address(), n}, {reads(src), writes(dst)}},
                     n);
   const auto out = s.readback<uint32_t>(dst).get();
+  values[1] ^= uint32_t(breakReference);  // lane 0's expected value
   for (uint32_t i = 0; i < n; ++i)
     if (out[i] != values[i ^ 1u]) return "lane " + std::to_string(i) + " got " + std::to_string(out[i]);
   return "ok: subgroup size " + std::to_string(s.device().info().subgroupSize);
 }
 
-std::string boundedLoop(Scheduler& s) {
+std::string boundedLoop(Scheduler& s, bool breakReference) {
   constexpr uint32_t n = 1000000, perInvocation = 4096;
   Buffer src(s.device(), "selftest bounded src", n * 4), total(s.device(), "selftest bounded total", 8);
   std::vector<uint32_t> values(n);
@@ -90,11 +92,12 @@ std::string boundedLoop(Scheduler& s) {
                      BoundedSumPush{src.address(), total.address(), n, perInvocation}, {reads(src), readsWrites(total)}},
                     (n + perInvocation - 1) / perInvocation);
   const uint64_t gpu = s.readback<uint64_t>(total).get().at(0);
+  cpu += breakReference;
   if (gpu != cpu) return "sum " + std::to_string(gpu) + " != CPU reference " + std::to_string(cpu);
   return "ok: " + std::to_string(n) + " items, at most " + std::to_string(perInvocation) + " per invocation";
 }
 
-std::string stagingRoundTrip(Scheduler& s) {
+std::string stagingRoundTrip(Scheduler& s, bool breakReference) {
   // Larger than the default 64 MiB staging ring and of an odd size, so the ring wraps.
   const size_t bytes = (96ull << 20) + 12;
   Buffer buffer(s.device(), "selftest round trip", bytes);
@@ -106,6 +109,7 @@ std::string stagingRoundTrip(Scheduler& s) {
   }
   s.upload(buffer, data.data(), bytes);
   const auto back = s.readback<std::byte>(buffer).get();
+  data[bytes / 2] ^= std::byte(breakReference);
   if (back != data) return "bytes differ after upload and readback";
   return "ok: " + std::to_string(bytes) + " bytes";
 }
@@ -121,12 +125,14 @@ LoopCapProbe probeLoopCap(Scheduler& s, uint32_t requested) {
   return {requested, out[0], out[1] == 1};
 }
 
-std::vector<SelfTestCheck> runSelfTest(Scheduler& s) {
+std::vector<SelfTestCheck> runSelfTest(Scheduler& s, const SelfTestOptions& options) {
+  const bool broken = options.breakReferences;
   std::vector<SelfTestCheck> checks;
-  checks.push_back(timed("dependent passes (iota, saxpy, subgroup sum)", [&] { return dependentChain(s); }));
-  checks.push_back(timed("subgroup shuffle", [&] { return shuffle(s); }));
-  checks.push_back(timed("bounded per-invocation loop", [&] { return boundedLoop(s); }));
-  checks.push_back(timed("staging upload and readback", [&] { return stagingRoundTrip(s); }));
+  checks.push_back(timed("dependent passes (iota, saxpy, subgroup sum)", [&] { return dependentChain(s, broken); }));
+  checks.push_back(timed("subgroup shuffle", [&] { return shuffle(s, broken); }));
+  checks.push_back(timed("bounded per-invocation loop", [&] { return boundedLoop(s, broken); }));
+  checks.push_back(timed("staging upload and readback", [&] { return stagingRoundTrip(s, broken); }));
+  if (!options.withLoopCapProbe) return checks;
   checks.push_back(timed("loop cap probe", [&] {
     const LoopCapProbe probe = probeLoopCap(s);
     if (!probe.finished) return std::string("the probe's loop never exited");

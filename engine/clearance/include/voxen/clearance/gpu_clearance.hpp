@@ -20,6 +20,7 @@ namespace voxen {
 
 class Kernel;
 class RegionCache;
+struct RegionCacheStats;
 class Scheduler;
 struct BufferUse;
 
@@ -41,6 +42,8 @@ class GpuClearance {
   // Only the regions out of date (clearanceDirtyRegions: their occupancy or a neighbour's
   // within range changed since they were computed with these settings).
   ClearanceStats update();
+  // Loads and evictions of the region cache so far.
+  const RegionCacheStats& cacheStats() const;
 
  private:
   void recordBatch(const std::vector<RegionKey>& targets, const std::vector<RegionKey>& resident);

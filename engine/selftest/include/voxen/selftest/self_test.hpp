@@ -16,8 +16,16 @@ struct SelfTestCheck {
   double wallMs = 0.0;
 };
 
+struct SelfTestOptions {
+  // The loop cap probe (a fact about the driver rather than a comparison) as a check too.
+  bool withLoopCapProbe = true;
+  // Test-only (voxen check's switch): every check's CPU reference is perturbed, so each
+  // comparison must fail.
+  bool breakReferences = false;
+};
+
 // Runs every check; never throws for a wrong result (it is reported as failed).
-std::vector<SelfTestCheck> runSelfTest(Scheduler& scheduler);
+std::vector<SelfTestCheck> runSelfTest(Scheduler& scheduler, const SelfTestOptions& options = {});
 
 // How many iterations of a loop one invocation really runs when asked for `requested`:
 // lavapipe stops every loop of an invocation after a fixed count (docs/architecture.md).
