@@ -111,14 +111,13 @@ if [ -n "$hiding_skipped" ]; then
   hide() { "$@"; }
 fi
 # in_bundle NAME PROGRAM ARGS...: runs ./PROGRAM in the unpacked bundle without
-# LD_LIBRARY_PATH; its output goes to the temporary folder (the work folder is in the build
-# tree, hidden meanwhile) and is then copied to the work folder as NAME.out and NAME.err.
+# LD_LIBRARY_PATH; its output goes to NAME.out and NAME.err in the work folder, which is in
+# the build tree: this shell opens them before the trees are hidden.
 in_bundle() {
   local name=$1 status=0
   shift
   hide env -u LD_LIBRARY_PATH -u LD_PRELOAD bash -c 'cd "$0" && exec "./$@"' "$bundle" "$@" \
-    > "$temp/$name.out" 2> "$temp/$name.err" || status=$?
-  cp "$temp/$name.out" "$temp/$name.err" "$work/"
+    > "$work/$name.out" 2> "$work/$name.err" || status=$?
   ((status == 0)) || fail "./$* in the bundle failed with status $status: $(cat "$work/$name.err") $(tail -20 "$work/$name.out")"
 }
 
