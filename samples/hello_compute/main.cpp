@@ -13,18 +13,29 @@
 #include "voxen/host/device.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
+#include "voxen_apps/shader_source_dir.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app("The smallest Voxen program: fills a buffer on the GPU (selftest/fill_iota.comp) and prints it.", "hello_compute");
   bool hotReload = false;
   app.add_flag("--hot-reload", hotReload,
-               "watch the source tree's shaders (VOXEN_SHADER_DIR, when set, wins) and run once a second for a minute; "
+               "watch the source tree's shaders, or a bundle's beside the executable (VOXEN_SHADER_DIR, when set, wins), "
+               "and run once a second for a minute; "
                "edit shaders/selftest/fill_iota.comp meanwhile");
   CLI11_PARSE(app, argc, argv);
   try {
     voxen::Device device;
     voxen::ShaderLibraryOptions libraryOptions;
-    if (hotReload && !std::getenv("VOXEN_SHADER_DIR")) libraryOptions.hotReloadDir = VOXEN_SOURCE_SHADER_DIR;
+    if (hotReload && !std::getenv("VOXEN_SHADER_DIR")) {
+      // The source tree's shaders/, or a bundle's copy beside the executable (scripts/bundle.sh).
+      const voxen::apps::ShaderSourceDir found = voxen::apps::findShaderSourceDir(VOXEN_SOURCE_SHADER_DIR);
+      if (!found.dir) {
+        std::fprintf(stderr, "hello_compute: --hot-reload: no shader source folder (looked at %s); set VOXEN_SHADER_DIR=DIR\n",
+                     found.looked.c_str());
+        return 2;
+      }
+      libraryOptions.hotReloadDir = *found.dir;
+    }
     voxen::ShaderLibrary library(device, libraryOptions);
     const bool watch = library.hotReloadEnabled();
     voxen::Scheduler scheduler(device, library);

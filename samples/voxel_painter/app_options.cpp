@@ -46,7 +46,8 @@ void declareOptions(CommandLine& cli, AppOptions& o) {
   app.add_flag("--validation", o.validation, "Vulkan validation layer on (also VOXEN_VALIDATION=1)")->group(shared);
   app.add_flag("--sync-validation", o.syncValidation, "synchronisation validation too")->group(shared);
   app.add_flag("--hot-reload{}", o.hotReloadDir,
-               "recompile shaders from DIR (default: the source tree's shaders/) when they change; on in a window")
+               "recompile shaders from DIR (default: the source tree's shaders/, else a bundle's beside the "
+               "executable) when they change; on in a window")
       ->type_name("[=DIR]")
       ->group(shared);
   app.add_flag("--no-hot-reload", o.noHotReload, "no hot reload in the window")->group(shared);

@@ -2,7 +2,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <utility>
+
+#include "voxen_apps/shader_source_dir.hpp"
 
 namespace voxel_painter {
 
@@ -20,7 +23,16 @@ voxen::ShaderLibraryOptions libraryOptions(const AppOptions& o, bool hotReloadBy
   voxen::ShaderLibraryOptions options;
   if (o.noHotReload) return options;
   if (o.hotReloadDir) {
-    options.hotReloadDir = o.hotReloadDir->empty() ? std::string(VOXEN_SOURCE_SHADER_DIR) : *o.hotReloadDir;
+    if (!o.hotReloadDir->empty()) {
+      options.hotReloadDir = *o.hotReloadDir;
+      return options;
+    }
+    // Bare --hot-reload: the source tree's shaders/, or a bundle's copy beside the executable.
+    const voxen::apps::ShaderSourceDir found = voxen::apps::findShaderSourceDir(VOXEN_SOURCE_SHADER_DIR);
+    if (!found.dir)
+      throw std::runtime_error("--hot-reload: no shader source folder (looked at " + found.looked +
+                               "); name one with --hot-reload=DIR");
+    options.hotReloadDir = *found.dir;
     return options;
   }
   // By default, watch the source tree this binary was built from, if it is still there (an

@@ -1,13 +1,24 @@
 #include "cli_options.hpp"
 
 #include "option_checks.hpp"
+#include "voxen_apps/shader_source_dir.hpp"
 #include "voxen/map/memory_budget.hpp"
 
 namespace voxen::cli {
 
 ShaderLibraryOptions CommonOptions::libraryOptions() const {
   ShaderLibraryOptions options;
-  if (hotReloadDir) options.hotReloadDir = hotReloadDir->empty() ? std::string(VOXEN_SOURCE_SHADER_DIR) : *hotReloadDir;
+  if (!hotReloadDir) return options;
+  if (!hotReloadDir->empty()) {
+    options.hotReloadDir = *hotReloadDir;
+    return options;
+  }
+  // Bare --hot-reload: the source tree's shaders/, or a bundle's copy beside the executable.
+  const apps::ShaderSourceDir found = apps::findShaderSourceDir(VOXEN_SOURCE_SHADER_DIR);
+  if (!found.dir)
+    throw UsageError("--hot-reload: no shader source folder (looked at " + found.looked +
+                     "); name one with --hot-reload=DIR");
+  options.hotReloadDir = *found.dir;
   return options;
 }
 
@@ -41,7 +52,8 @@ void addCommonOptions(CLI::App& command, CommonOptions& options) {
   // so `--hot-reload MAP.vxm` leaves the map file to the command.
   command
       .add_flag("--hot-reload{}", options.hotReloadDir,
-                "compile shaders from DIR (default: the source tree's shaders/) and reload them when they change "
+                "compile shaders from DIR (default: the source tree's shaders/, else the shaders/ beside the "
+                "executable, as in a bundle) and reload them when they change "
                 "(also VOXEN_SHADER_DIR=DIR)")
       ->type_name("[=DIR]")
       ->group(group);

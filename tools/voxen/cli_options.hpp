@@ -24,8 +24,9 @@ struct CommonOptions {
   DeviceOptions device;
   bool profile = false;
   bool json = false;
-  std::optional<std::string> hotReloadDir;  // "" means the build's source folder
+  std::optional<std::string> hotReloadDir;  // "" means the source tree's shaders/ (or a bundle's)
   std::optional<uint64_t> memoryBudgetMb;   // --memory-budget; default: voxen::defaultMemoryBudgetBytes()
+  // Throws UsageError for a bare --hot-reload when no shader source folder is found.
   ShaderLibraryOptions libraryOptions() const;
   // Host memory the command may use for maps, grids and the GPU region cache.
   uint64_t memoryBudgetBytes() const;

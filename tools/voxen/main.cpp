@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "error_report.hpp"
+#include "version.hpp"
 #include "voxen/map/output_file.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/occupancy/ndt.hpp"
@@ -68,6 +69,8 @@ int main(int argc, char** argv) {
   voxen::clearanceLayer();
   CLI::App app{"voxen: occupancy mapping and voxel painting with Vulkan compute", "voxen"};
   app.require_subcommand(1);
+  // Answered while parsing, before any command runs: no Vulkan device is opened.
+  app.set_version_flag("--version", versionText(), "print the version (and the git commit it was built from) and exit");
   app.formatter(std::make_shared<voxen::apps::HelpFormatter>());  // before the subcommands, which copy it
   CommonOptions common;
   std::map<const CLI::App*, CommandRun> runs;
@@ -84,7 +87,7 @@ int main(int argc, char** argv) {
     std::cout << app.help();
     return args.empty() ? 2 : 0;
   }
-  if (args[0] != "-h" && args[0] != "--help" && app.get_subcommands([&](CLI::App* c) { return c->check_name(args[0]); }).empty()) {
+  if (args[0] != "-h" && args[0] != "--help" && args[0] != "--version" && app.get_subcommands([&](CLI::App* c) { return c->check_name(args[0]); }).empty()) {
     if (wantsJson(args)) printError({"", "unknown command '" + args[0] + "'", 2, true, ""}, true, args);
     else std::cerr << "voxen: unknown command '" << args[0] << "'\n\n" << app.help();
     return 2;
@@ -93,6 +96,9 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();  // the help of the command given, if any
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
     const CLI::App* command = chosenCommand(app);
