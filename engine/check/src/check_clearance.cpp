@@ -3,6 +3,7 @@
 // that regions are evicted and reloaded between them), with unknown space as obstacles and
 // as free space with a scaled axis; the propagation techniques (ROI, neighbour, open list)
 // within their stated bounds (voxen/clearance/clearance_comparison.hpp).
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -26,7 +27,8 @@ OccupancyMap lidarMap(const CheckContext& context) {
   LidarConfig lidar;
   lidar.rings = context.sized(32, 64);
   lidar.columns = context.sized(512, 1024);
-  lidar.scans = context.sized(2, 10);
+  lidar.scans = context.sized(2, 20);
+  lidar.speed = context.sized(1.0, 4.0);  // further along the corridor: more regions
   OccupancyModel model;  // 3.2 m regions: dozens of them, more than the exact rows' cache holds
   model.resolution = 0.1;
   OccupancyMap map(model);
@@ -67,13 +69,16 @@ void runVariant(CheckContext& context, const OccupancyMap& base, const Variant& 
     computeClearanceCpu(reference, options);
     const double cpuSeconds = secondsSince(start);
     // The exact technique in batches of three padded blocks, the regions they need resident
-    // in a cache that holds a few dozen: batches evict and reload regions.
+    // in a cache that holds those of one target and a few more, fewer than the map has:
+    // batches evict and reload regions.
     const glm::ivec3 pad = options.padding(base.model());
     const uint64_t n = uint64_t(base.regionSize());
     const uint64_t block = 4 * (n + 2 * pad.x) * (n + 2 * pad.y) * (n + 2 * pad.z);
+    const uint64_t needed = regionsWithinRange(base.regions().begin()->first, base.model(), options).size();
+    const uint64_t slots = needed + std::max<uint64_t>(4, (uint64_t(base.regions().size()) - std::min<uint64_t>(needed, base.regions().size())) / 2);
     GpuClearanceOptions gpuOptions;
     const uint64_t perRegion = RegionCache::bytesPerRegion(computed) + 4 * n * n * n;  // the clearance layer too
-    if (exact) gpuOptions = {.cacheBytes = 30 * perRegion, .fieldBytes = 3 * block};
+    if (exact) gpuOptions = {.cacheBytes = slots * perRegion, .fieldBytes = 3 * block};
     start = std::chrono::steady_clock::now();
     GpuClearance clearance(context.scheduler, computed, options, gpuOptions);
     const ClearanceStats stats = clearance.compute();

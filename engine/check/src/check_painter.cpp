@@ -55,7 +55,7 @@ void checkPainterFrame(CheckContext& context, RasterMode mode) {
     options.gridX = options.gridY = options.gridZ = grid;
     options.width = width, options.height = height;
     options.maxTriangles = context.sized(1u << 16, 1u << 21);
-    options.largeTriangleArea = context.sized(2u, 64u);  // many triangles take the large path
+    options.largeTriangleArea = context.sized(2u, 8u);  // many triangles take the large path
     options.rasterMode = mode;
     Painter painter(context.scheduler, options);
     painter.setGrid(cpuGrid.density, cpuGrid.color);
