@@ -313,11 +313,13 @@ class BenchAll {
       s.message = size.label + ": " + done.message;
     }
     {
-      char text[768];
-      std::snprintf(text, sizeof text, "bench all: [%5.1f s of %g s] %s / %s: %s %s\n", elapsed(), args_.budgetSeconds,
-                    w.section.c_str(), w.name.c_str(), done.outcome == "ok" ? "ok," : done.outcome == "cut" ? "CUT OFF," : done.outcome == "memory" ? "refused by the memory budget," : "FAILED,",
-                    done.outcome == "ok" ? (formatValue(seconds) + " s").c_str() : done.message.c_str());
-      std::cerr << text << std::flush;
+      const std::string result = done.outcome == "ok"       ? "ok, " + formatValue(seconds) + " s"
+                                 : done.outcome == "cut"    ? "CUT OFF, " + done.message
+                                 : done.outcome == "memory" ? "refused by the memory budget, " + done.message
+                                                            : "FAILED, " + done.message;
+      char text[128];
+      std::snprintf(text, sizeof text, "bench all: [%5.1f s of %g s] ", elapsed(), args_.budgetSeconds);
+      std::cerr << text << w.section << " / " << w.name << ": " << result << "\n" << std::flush;
     }
     return seconds;
   }
