@@ -15,7 +15,11 @@ start=$(date +%s.%N)
   fail "bench all failed: $(cat table.txt all.err)"
 elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
 no_validation all.err "bench all"
-awk -v t="$elapsed" -v b=$budget 'BEGIN { exit !(t <= b * 1.2 + 5) }' || fail "bench all took $elapsed s on a $budget s budget"
+# The smallest sizes run whatever the budget (every section filled): on a busy machine they
+# alone may take longer, and then nothing grows.
+first=$(grep -o '"smallest_sizes_s": [0-9.]*' all.json | cut -d" " -f2)
+awk -v t="$elapsed" -v b=$budget -v f="$first" 'BEGIN { if (f > b) b = f; exit !(t <= b * 1.2 + 5) }' ||
+  fail "bench all took $elapsed s on a $budget s budget (the smallest sizes: $first s)"
 ls -a | grep -q "\.tmp-" && fail "temporary files left: $(ls -a)"
 
 # Every section has a row that ran (a number in the GPU column), in the table and the markdown.

@@ -156,6 +156,13 @@ class BenchAll {
       runNext(states_[i]);
     }
     firstPass_ = false;
+    firstPassSeconds_ = elapsed();
+    if (remaining() <= 0) {
+      char text[160];
+      std::snprintf(text, sizeof text, "bench all: the smallest sizes alone took %.1f s, more than the budget of %g s: none grows\n",
+                    firstPassSeconds_, args_.budgetSeconds);
+      std::cerr << text << std::flush;
+    }
     // Growth: rounds of fair shares; when none fits its share, one round in which the
     // first next size that fits what is left takes it.
     bool greedy = false;
@@ -196,6 +203,7 @@ class BenchAll {
     report.date = utcNow();
     report.budgetSeconds = args_.budgetSeconds;
     report.elapsedSeconds = elapsed();
+    report.firstPassSeconds = firstPassSeconds_;
     report.workloads = std::move(states_);
     return report;
   }
@@ -250,10 +258,11 @@ class BenchAll {
     const size_t index = s.nextSize();
     const WorkloadSize& size = w.sizes[index];
     const bool first = s.runs.empty();
-    // A first size always runs (every section filled), with at least the margin; a larger
-    // one only starts when predicted to fit, and may not run past the budget's end by more.
+    // A larger size only starts when predicted to fit, and may not run past the budget's end
+    // by more than the margin. A first size always runs (every section filled), even once
+    // the budget is spent (a slow or busy machine): its limit only guards against a hang.
     const double limit =
-        std::max(remaining(), 0.0) + (first ? std::max(margin(), std::min(30.0, args_.budgetSeconds)) : margin());
+        std::max(remaining(), 0.0) + (first ? std::max(margin(), std::min(60.0, args_.budgetSeconds)) : margin());
     {
       char text[512];
       const double left = firstPass_ ? std::max(remaining(), double(firstLeft_) * std::max(cheapestFirstRun_, 1.0))
@@ -333,6 +342,7 @@ class BenchAll {
   bool firstPass_ = false;
   size_t firstLeft_ = 0;
   double cheapestFirstRun_ = 0;
+  double firstPassSeconds_ = 0;
 };
 
 std::string commandLine(const BenchAllArgs& args, const CommonOptions& options) {

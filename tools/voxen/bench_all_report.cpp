@@ -198,6 +198,7 @@ Json jsonReport(const BenchAllReport& report) {
               {"date", report.date},
               {"budget_s", rounded(report.budgetSeconds, 3)},
               {"elapsed_s", rounded(report.elapsedSeconds, 3)},
+              {"smallest_sizes_s", rounded(report.firstPassSeconds, 3)},
               {"status", report.failed() ? "failed" : "ok"},
               {"workloads", Json::array()}};
   for (const WorkloadState& w : report.workloads) {

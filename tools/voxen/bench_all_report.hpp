@@ -44,6 +44,7 @@ struct BenchAllReport {
   std::string command;  // the command line, as a user would type it
   std::string date;     // UTC, "2026-11-26 12:34 UTC"
   double budgetSeconds = 0, elapsedSeconds = 0;
+  double firstPassSeconds = 0;  // every workload at its smallest size (run whatever the budget)
   std::vector<WorkloadState> workloads;
   bool failed() const;
 };
