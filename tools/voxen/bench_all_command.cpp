@@ -195,6 +195,7 @@ class BenchAll {
       if (s.stopped.empty()) {
         if (s.status != "ok") s.stopped = s.status;
         else if (s.nextSize() >= s.workload->sizes.size()) s.stopped = "largest size";
+        else if (!canGrow(s)) s.stopped = "at the size of " + s.workload->grownNoFurtherThan;
         else s.stopped = "budget (next size predicted " + formatValue(predictNext(s)) + " s)";
       }
     BenchAllReport report;
@@ -215,7 +216,14 @@ class BenchAll {
   double margin() const { return std::max(0.1 * args_.budgetSeconds, 5.0); }
 
   bool canGrow(const WorkloadState& s) const {
-    return s.growing && s.status == "ok" && s.nextSize() < s.workload->sizes.size();
+    if (!s.growing || s.status != "ok" || s.nextSize() >= s.workload->sizes.size()) return false;
+    if (s.workload->grownNoFurtherThan.empty()) return true;
+    for (const WorkloadState& other : states_)
+      if (other.workload->section + " / " + other.workload->name == s.workload->grownNoFurtherThan) {
+        const auto good = other.reported();
+        return !good.empty() && s.nextSize() <= good.back()->size;
+      }
+    return true;  // the other is not run (--only)
   }
 
   // Seconds the next size is expected to take: the line through the last two runs (a

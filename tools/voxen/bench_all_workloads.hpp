@@ -47,6 +47,9 @@ struct Workload {
   bool reportEverySize = false;
   // Occupancy per lidar frame: its figures also make the lidar-frame table.
   bool lidarFrames = false;
+  // "section / name" of a workload with the same sizes that this one never grows past, so
+  // that their rows compare (the map layers follow the sequential map); empty: none.
+  std::string grownNoFurtherThan;
 };
 
 std::vector<Workload> benchAllWorkloads();
