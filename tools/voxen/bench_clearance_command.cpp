@@ -1,8 +1,11 @@
 // `voxen bench clearance`: clearance of a map built from a generated lidar run (0.25 m, 32^3
-// regions by default), per technique and range (5, 7.75 and 15.5 m, OHM's table), on the
-// GPU beside the CPU reference in the same run: total time, time per region, and accuracy
-// against the CPU reference's exact distances (maximum and mean absolute error, the fraction
-// of voxels within one voxel of exact, and voxels whose "none within range" differs).
+// regions by default; --tiles N repeats it N x N times side by side, for maps of more
+// regions than the scene gives), per technique and range (5, 7.75 and 15.5 m, OHM's table),
+// on the GPU beside the CPU reference in the same run: total time, time per region, and
+// accuracy against the CPU reference's exact distances (maximum and mean absolute error, the
+// fraction of voxels within one voxel of exact, and voxels whose "none within range" differs).
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -31,8 +34,29 @@ struct BenchClearanceArgs {
   std::vector<double> ranges{5.0, 7.75, 15.5};
   double resolution = 0.25;
   int scans = 20;
+  int tiles = 1;  // the generated map repeated tiles x tiles times side by side
   int repeat = 3;
 };
+
+// `map` repeated tiles x tiles times side by side along x and y (a region's copies keep its
+// contents and height): a map of tiles^2 times the regions, for clearance at a scale the
+// generated scene alone does not reach (its run touches a few dozen regions at any length).
+OccupancyMap tiledMap(const OccupancyMap& map, int tiles) {
+  RegionKey lo{INT32_MAX, INT32_MAX, INT32_MAX}, hi{INT32_MIN, INT32_MIN, INT32_MIN};
+  for (const auto& [key, region] : map.regions()) {
+    lo = {std::min(lo.x, key.x), std::min(lo.y, key.y), std::min(lo.z, key.z)};
+    hi = {std::max(hi.x, key.x), std::max(hi.y, key.y), std::max(hi.z, key.z)};
+  }
+  OccupancyMap tiled(map.model(), map.layout());
+  for (int ty = 0; ty < tiles; ++ty)
+    for (int tx = 0; tx < tiles; ++tx)
+      for (const auto& [key, region] : map.regions()) {
+        Region& copy = tiled.region({key.x + tx * (hi.x - lo.x + 1), key.y + ty * (hi.y - lo.y + 1), key.z});
+        copy.layers = region.layers;
+        tiled.markOccupancyChanged(copy);
+      }
+  return tiled;
+}
 
 struct Row {
   double range = 0;
@@ -55,6 +79,7 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
     CpuIntegrator integrator(base, {.order = UpdateOrder::TwoPhase});
     integrator.integrate(rays);
   }
+  if (args.tiles > 1) base = tiledMap(base, args.tiles);
   Device device(options.device);
   ShaderLibrary library(device, options.libraryOptions());
   Scheduler scheduler(device, library);
@@ -94,7 +119,7 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
   auto perRegion = [](double s, uint64_t n) { return n ? s * 1e3 / double(n) : 0.0; };
   if (options.json) {
     Json out = {{"device", device.info().name}, {"resolution", args.resolution}, {"scans", args.scans},
-                {"regions", base.regions().size()}, {"rows", Json::array()}};
+                {"tiles", args.tiles}, {"regions", base.regions().size()}, {"rows", Json::array()}};
     for (const Row& r : rows)
       out["rows"].push_back({{"technique", r.technique},
                              {"range", r.range},
@@ -109,9 +134,11 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
     printJson(out);
     return 0;
   }
-  std::printf("voxen bench clearance on %s: a map of %zu regions of 32^3 at %g m from a generated lidar run (%d scans); "
+  std::printf("voxen bench clearance on %s: a map of %zu regions of 32^3 at %g m from a generated lidar run (%d scans%s); "
               "GPU medians of %d repetitions beside the CPU reference (exact transform)\n\n",
-              device.info().name.c_str(), base.regions().size(), args.resolution, args.scans, args.repeat);
+              device.info().name.c_str(), base.regions().size(), args.resolution, args.scans,
+              args.tiles > 1 ? (", " + std::to_string(args.tiles) + " x " + std::to_string(args.tiles) + " tiles").c_str() : "",
+              args.repeat);
   std::printf("%-10s %-9s %8s %10s %12s %14s %12s %12s %10s %8s\n", "technique", "range m", "regions", "total s",
               "ms/region", "CPU ms/region", "max err m", "mean err m", "<=1 voxel", "none!=");
   for (const Row& r : rows)
@@ -132,6 +159,11 @@ CommandRun setupBenchClearance(CLI::App& command) {
       ->capture_default_str();
   command.add_option("--scans", args->scans, "lidar scans the map is built from (64 x 1024 rays each)")
       ->check(integerIn(1, 1000))
+      ->capture_default_str();
+  command.add_option("--tiles", args->tiles,
+                     "repeat the generated map N x N times side by side: N^2 times the regions (the scene alone "
+                     "gives a few dozen at any --scans)")
+      ->check(integerIn(1, 64))
       ->capture_default_str();
   command.add_option("--repeat", args->repeat, "repetitions (medians are reported)")->check(integerIn(1, 100))->capture_default_str();
   return [args](const CommonOptions& options) { return benchClearance(options, *args); };

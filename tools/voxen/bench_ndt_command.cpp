@@ -138,6 +138,7 @@ int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
       {"GPU NDT-TM", true, ndtOptions(NdtMode::Tm, UpdateOrder::TwoPhase)},
       {"CPU plain, two-phase", false, {.order = UpdateOrder::TwoPhase}},
       {"CPU NDT-OM", false, ndtOptions(NdtMode::Om, UpdateOrder::TwoPhase)},
+      {"CPU NDT-TM", false, ndtOptions(NdtMode::Tm, UpdateOrder::TwoPhase)},
   };
   Variant& plainTwoPhase = variants[0];
   Variant& plainSequential = variants[1];

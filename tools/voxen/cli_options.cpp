@@ -37,8 +37,17 @@ MapLoadOptions budgetedLoad(const CommonOptions& options) {
   return load;
 }
 
+namespace {
+const std::string kCommonGroup = "Options for every command";
+}
+
+bool hasCommonJsonFlag(const CLI::App* command) {
+  const CLI::Option* json = command ? command->get_option_no_throw("--json") : nullptr;
+  return !command || (json && json->get_group() == kCommonGroup);
+}
+
 void addCommonOptions(CLI::App& command, CommonOptions& options) {
-  const std::string group = "Options for every command";
+  const std::string& group = kCommonGroup;
   command.add_option("--device", options.device.selector,
                      "device index or name substring (default: $VOXEN_DEVICE, then discrete GPU > integrated GPU > "
                      "CPU driver)")
@@ -47,7 +56,10 @@ void addCommonOptions(CLI::App& command, CommonOptions& options) {
   command.add_flag("--validation", options.device.validation, "Vulkan validation layer on (also VOXEN_VALIDATION=1)")
       ->group(group);
   command.add_flag("--profile", options.profile, "print GPU time per pass at the end")->group(group);
-  command.add_flag("--json", options.json, "machine-readable output where the command supports it")->group(group);
+  // A command with a --json of its own (bench all --json FILE) keeps it: it writes its
+  // summary to that file, and its errors are text.
+  if (!command.get_option_no_throw("--json"))
+    command.add_flag("--json", options.json, "machine-readable output where the command supports it")->group(group);
   // A flag, not an option with an optional value: the folder is only ever given after '=',
   // so `--hot-reload MAP.vxm` leaves the map file to the command.
   command

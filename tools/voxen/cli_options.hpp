@@ -37,7 +37,11 @@ struct CommonOptions {
 // Map loading refused up front when the file's regions would not fit the budget.
 MapLoadOptions budgetedLoad(const CommonOptions& options);
 
-// Declares the common flags on `command`, writing into `options` when they are given.
+// Declares the common flags on `command`, writing into `options` when they are given. A
+// command that declared a --json option of its own keeps it instead of the common flag.
 void addCommonOptions(CLI::App& command, CommonOptions& options);
+// Whether `command`'s --json is the common flag (JSON on stdout, errors included); true
+// before a command is known.
+bool hasCommonJsonFlag(const CLI::App* command);
 
 }  // namespace voxen::cli

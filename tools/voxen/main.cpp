@@ -1,10 +1,13 @@
 // The voxen command-line tool: one subcommand per job (see commands.hpp), parsed by CLI11.
 // Exit status: 0 done, 1 the work failed (a bad file, a device error), 2 a usage error.
 // Errors go to stderr, or with --json as a JSON object on stdout (error_report.hpp).
+#include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands.hpp"
@@ -58,6 +61,17 @@ std::string commandName(const CLI::App* command) {
   return name;
 }
 
+// Test hooks for `voxen bench all`, which must report a workload that crashes or hangs and
+// go on: the command named by VOXEN_TEST_HOOK_ABORT_COMMAND ("bench ndt") aborts as it
+// starts, the one named by VOXEN_TEST_HOOK_HANG_COMMAND sleeps until it is killed.
+void testHooks(const std::string& name) {
+  const char* abortCommand = std::getenv("VOXEN_TEST_HOOK_ABORT_COMMAND");
+  if (abortCommand && name == abortCommand) std::abort();
+  const char* hangCommand = std::getenv("VOXEN_TEST_HOOK_HANG_COMMAND");
+  if (hangCommand && name == hangCommand)
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,11 +122,13 @@ int main(int argc, char** argv) {
     // the likelier cause of both: name it.
     if (command && dynamic_cast<const CLI::RequiredError*>(&e) && !command->remaining().empty())
       message = "unexpected argument(s): " + CLI::detail::join(command->remaining(), " ") + " (" + message + ")";
-    printError({name, message, 2, true, "Run 'voxen " + name + " --help' for its options."}, wantsJson(args), args);
+    printError({name, message, 2, true, "Run 'voxen " + name + " --help' for its options."},
+               wantsJson(args) && hasCommonJsonFlag(command), args);
     return 2;
   }
   const CLI::App* command = chosenCommand(app);
   const std::string name = commandName(command);
+  testHooks(name);
   try {
     return runs.at(command)(common);
   } catch (const UsageError& e) {

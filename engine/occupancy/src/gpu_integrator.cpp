@@ -503,6 +503,14 @@ void GpuIntegrator::integrateChunk(const std::vector<DiscoveredRegion>& regions,
   timer_->mark(&HostStageTimes::uploadSeconds);
 }
 
+void GpuIntegrator::sync() {
+  flush();
+  timer_->batchBegin();
+  integratePending();
+  timer_->batchEnd();
+  scheduler_.finish();
+}
+
 void GpuIntegrator::finish() {
   timer_->readbackBegin();
   flush();

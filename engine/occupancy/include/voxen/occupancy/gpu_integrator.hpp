@@ -64,6 +64,14 @@ class GpuIntegrator {
   // Integrates what is queued, waits, and copies every resident region into the host map;
   // stats() is complete afterwards. The destructor calls it if batches are unsynced.
   void finish();
+  // Integrates what is queued and waits until the GPU has done it, without copying anything
+  // back: the regions stay in the GPU cache and the host map is brought up to date by a
+  // later finish() (or the destructor). For callers that integrate frame by frame (a lidar
+  // scan at a time) and need each frame in the map before the next arrives, or to time a
+  // frame's latency. The map after the final finish() is the one a single finish() gives
+  // for the same calls, bit for bit (a sync cuts a batch where it stands: in the two-phase
+  // order, as a smaller --batch-size would). stats()' GPU counters wait for finish().
+  void sync();
   const IntegrationStats& stats() const { return stats_; }
   // The host thread's own CPU time so far, by stage (complete after finish()).
   HostStageTimes hostStageTimes() const;
