@@ -20,6 +20,7 @@
 #include "voxen/painter/triangle_rasterizer.hpp"
 #include "voxen/transform/gpu_culling.hpp"
 #include "voxen/transform/gpu_transform_tree.hpp"
+#include "voxen/testdata/transform_forest.hpp"
 
 namespace {
 
@@ -31,21 +32,9 @@ TEST_CASE("Transform tree drawing: culled on the device, expanded and rasterized
           "[transform][painter][gpu]") {
   auto& gpu = vt::gpu();
   Scheduler& s = gpu.scheduler;
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<float> spread(-12.0f, 12.0f), angle(-1.0f, 1.0f), size(0.2f, 0.8f);
   // Chains of three levels scattered around the camera's target, many of them out of view.
-  TransformTree tree;
-  for (int chain = 0; chain < 120; ++chain) {
-    uint32_t parent = TransformTree::kRoot;
-    for (int level = 0; level < 3; ++level) {
-      glm::mat4 local = level == 0 ? glm::translate(glm::mat4(1.0f), {spread(rng), spread(rng), 0.0f})
-                                   : glm::translate(glm::mat4(1.0f), {0.0f, 0.0f, 1.0f});
-      local = glm::rotate(local, angle(rng), glm::vec3(1, 0, 0));
-      parent = tree.add(parent, local);
-      const float w = size(rng);
-      tree.setBox(parent, {glm::vec3(-w, -w, 0.0f), glm::vec3(w, w, 1.0f)});
-    }
-  }
+  std::mt19937 rng(5);
+  TransformTree tree = chainScene(rng, 120, 12.0f);
   std::vector<uint32_t> colors(tree.capacity());
   for (uint32_t n = 0; n < colors.size(); ++n) colors[n] = 0xFF000000u | (n * 2654435761u & 0xFFFFFFu);
 

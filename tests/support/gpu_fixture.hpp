@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "voxen/testdata/split_mix.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -95,20 +96,7 @@ std::vector<T> readBack(voxen::Scheduler& scheduler, const voxen::BufferRange& r
 }
 
 // Deterministic pseudo-random numbers (splitmix64) so failures reproduce.
-struct Rng {
-  uint64_t state;
-  explicit Rng(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint32_t u32() { return uint32_t(next() >> 32); }
-  // Uniform in [lo, hi].
-  uint64_t range(uint64_t lo, uint64_t hi) { return lo + next() % (hi - lo + 1); }
-  bool chance(unsigned percent) { return next() % 100 < percent; }
-};
+using Rng = voxen::SplitMix;
 
 double msSince(std::chrono::steady_clock::time_point start);
 

@@ -6,6 +6,7 @@
 // against the CPU doing the same from the GPU's world matrices.
 #include <glm/gtc/matrix_transform.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -20,6 +21,7 @@
 #include "voxen/painter/painter.hpp"
 #include "voxen/painter/triangle_rasterizer.hpp"
 #include "voxen/testdata/demo_scene.hpp"
+#include "voxen/testdata/transform_forest.hpp"
 #include "voxen/transform/gpu_culling.hpp"
 #include "voxen/transform/gpu_transform_tree.hpp"
 
@@ -107,24 +109,10 @@ void checkTransformScene(CheckContext& context, RasterMode mode) {
                            "): culling, box instances (mirrored too) and the triangle rasterizer against the CPU";
   runRow(context, "painter", name, [&](RowResult& row) {
     Scheduler& s = context.scheduler;
+    // Chains scattered around the camera's target, many of them out of view; every fourth
+    // mirrored (the boxes' winding must flip to stay front-facing).
     std::mt19937 rng(5);
-    auto uniform = [&](float lo, float hi) { return lo + (hi - lo) * float(rng() >> 8) * (1.0f / 16777216.0f); };
-    // Chains of three levels scattered around the camera's target, many of them out of
-    // view; every fourth mirrored (the boxes' winding must flip to stay front-facing).
-    const float spread = 12.0f * std::sqrt(float(chains) / 120.0f);
-    TransformTree tree;
-    for (uint32_t chain = 0; chain < chains; ++chain) {
-      uint32_t parent = TransformTree::kRoot;
-      for (int level = 0; level < 3; ++level) {
-        glm::mat4 local = level == 0 ? glm::translate(glm::mat4(1.0f), {uniform(-spread, spread), uniform(-spread, spread), 0.0f})
-                                     : glm::translate(glm::mat4(1.0f), {0.0f, 0.0f, 1.0f});
-        local = glm::rotate(local, uniform(-1.0f, 1.0f), glm::vec3(1, 0, 0));
-        if (level == 0 && chain % 4 == 3) local = glm::scale(local, glm::vec3(-1.0f, 1.0f, 1.0f));
-        parent = tree.add(parent, local);
-        const float w = uniform(0.2f, 0.8f);
-        tree.setBox(parent, {glm::vec3(-w, -w, 0.0f), glm::vec3(w, w, 1.0f)});
-      }
-    }
+    TransformTree tree = chainScene(rng, chains, 12.0f * std::sqrt(float(chains) / 120.0f), 4);
     std::vector<uint32_t> colors(tree.capacity());
     for (uint32_t n = 0; n < colors.size(); ++n) colors[n] = 0xFF000000u | (n * 2654435761u & 0xFFFFFFu);
     RasterizerOptions options;

@@ -1,27 +1,12 @@
 #include "voxen/testdata/awkward_rays.hpp"
 
+#include "voxen/testdata/split_mix.hpp"
+
 namespace voxen {
 
-namespace {
-
-// splitmix64: the same rays on every platform (std's distributions are not specified
-// bit for bit).
-struct SplitMix {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint32_t u32() { return uint32_t(next() >> 32); }
-  uint64_t range(uint64_t lo, uint64_t hi) { return lo + next() % (hi - lo + 1); }
-};
-
-}  // namespace
 
 std::vector<Ray> awkwardRays(uint64_t seed, size_t count, const glm::dvec3& offset, double voxelMetres, int regionVoxels) {
-  SplitMix rng{seed};
+  SplitMix rng(seed);
   const double regionMetres = voxelMetres * regionVoxels;
   auto coordinate = [&](int range) {
     switch (rng.next() % 4) {
@@ -55,7 +40,7 @@ std::vector<Ray> awkwardRays(uint64_t seed, size_t count, const glm::dvec3& offs
 }
 
 std::vector<Ray> scatteredRays(uint64_t seed, size_t count, double extent, const glm::dvec3& step) {
-  SplitMix rng{seed};
+  SplitMix rng(seed);
   auto u = [&] { return (double(rng.u32()) / 4294967296.0 - 0.5) * extent; };
   std::vector<Ray> rays(count);
   for (size_t i = 0; i < count; ++i) {

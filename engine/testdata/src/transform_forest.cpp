@@ -43,4 +43,21 @@ void addRandomForest(TransformTree& tree, std::mt19937& rng, uint32_t roots, uin
   }
 }
 
+TransformTree chainScene(std::mt19937& rng, uint32_t chains, float spread, uint32_t mirrorEvery) {
+  TransformTree tree;
+  for (uint32_t chain = 0; chain < chains; ++chain) {
+    uint32_t parent = TransformTree::kRoot;
+    for (int level = 0; level < 3; ++level) {
+      glm::mat4 local = level == 0 ? glm::translate(glm::mat4(1.0f), {uniform(rng, -spread, spread), uniform(rng, -spread, spread), 0.0f})
+                                   : glm::translate(glm::mat4(1.0f), {0.0f, 0.0f, 1.0f});
+      local = glm::rotate(local, uniform(rng, -1.0f, 1.0f), glm::vec3(1, 0, 0));
+      if (level == 0 && mirrorEvery && chain % mirrorEvery == mirrorEvery - 1) local = glm::scale(local, glm::vec3(-1.0f, 1.0f, 1.0f));
+      parent = tree.add(parent, local);
+      const float w = uniform(rng, 0.2f, 0.8f);
+      tree.setBox(parent, {glm::vec3(-w, -w, 0.0f), glm::vec3(w, w, 1.0f)});
+    }
+  }
+  return tree;
+}
+
 }  // namespace voxen

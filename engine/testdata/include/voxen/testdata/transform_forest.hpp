@@ -21,4 +21,11 @@ glm::mat4 randomTransformLocal(std::mt19937& rng);
 void addRandomForest(TransformTree& tree, std::mt19937& rng, uint32_t roots, uint32_t fanout, uint32_t depth,
                      float rootSpread = 0.0f);
 
+// A scene to draw: `chains` chains of three nodes (a base on the ground and two links 1 m
+// above each other, each turned about x), the bases scattered over the square
+// [-spread, spread]^2 (many of them out of a view of the centre), each node with a box of
+// half-width 0.2-0.8 m and height 1 m; every `mirrorEvery`-th base is mirrored in x (0:
+// none), so that the boxes' winding must flip to stay front-facing.
+TransformTree chainScene(std::mt19937& rng, uint32_t chains, float spread, uint32_t mirrorEvery = 0);
+
 }  // namespace voxen
