@@ -1,12 +1,12 @@
 #include "app_options.hpp"
 
 #include "voxen_apps/help_formatter.hpp"
+#include "voxen_apps/number_checks.hpp"
 
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
-#include "text_parsing.hpp"
 
 namespace voxel_painter {
 
@@ -17,16 +17,7 @@ const char* kWindowControls =
     "ctrl+left-drag erases, E toggles add/erase, [ and ] change the radius, 1-6 pick a colour,\n"
     "R resets the camera, Esc quits. See samples/voxel_painter/README.md.";
 
-// A whole-word integer in [lo, hi] ("12px" is an error, not 12).
-CLI::Validator integerIn(int64_t lo, int64_t hi) {
-  return CLI::Validator(
-      [=](std::string& word) -> std::string {
-        const auto value = parseInteger(word);
-        if (value && *value >= lo && *value <= hi) return {};
-        return "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + word + "'";
-      },
-      "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-}
+using voxen::apps::integerIn;
 
 struct CommandLine {
   CLI::App app{"voxel_painter: paint a voxel grid with a spherical brush, in a window or headless", "voxel_painter"};

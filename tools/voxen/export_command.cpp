@@ -160,7 +160,7 @@ CommandRun setupExport(CLI::App& command) {
              "--sigma", [args](const double& k) { args->ellipsoids.sigma = k, args->ellipsoidOptionsGiven = true; },
              "ellipsoids: the surface drawn, in standard deviations (default 2)")
       ->type_name("K")
-      ->check(numberIn(0.0, 100.0, "", LowEnd::Open));
+      ->check(numberIn(0.0, 100.0, "standard deviations", LowEnd::Open));
   return [args](const CommonOptions& options) { return exportMap(options, *args); };
 }
 

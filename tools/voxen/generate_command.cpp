@@ -125,8 +125,8 @@ CommandRun setupGenerate(CLI::App& command) {
   command.add_option("--max-range", lidar.maxRange, "rays beyond this are no-returns (metres)")
       ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
       ->capture_default_str();
-  command.add_option("--rate", lidar.scanRateHz, "scans per second")->check(numberIn(0.0, 1e4, "Hz", LowEnd::Open))->capture_default_str();
-  command.add_option("--speed", lidar.speed, "sensor speed (m/s)")->check(numberIn(0.0, 100.0, "m/s"))->capture_default_str();
+  command.add_option("--rate", lidar.scanRateHz, "scans per second")->check(numberIn(0.0, 1e4, "scans per second", LowEnd::Open))->capture_default_str();
+  command.add_option("--speed", lidar.speed, "sensor speed (m/s)")->check(numberIn(0.0, 100.0, "metres per second"))->capture_default_str();
   command.add_option("--fov", lidar.verticalFovDeg, "vertical field of view (degrees)")
       ->check(numberIn(0.0, 179.0, "degrees"))
       ->capture_default_str();
@@ -140,7 +140,7 @@ CommandRun setupGenerate(CLI::App& command) {
       ->check(numberIn(-1e12, 1e12, "seconds"))
       ->capture_default_str();
   command.add_option("--trajectory-rate", args->trajectoryRate, "poses per second in the trajectory")
-      ->check(numberIn(0.0, 1e6, "Hz", LowEnd::Open))
+      ->check(numberIn(0.0, 1e6, "poses per second", LowEnd::Open))
       ->capture_default_str();
   command.add_option("--threads", lidar.threads, "worker threads (0: one per core)")->check(integerIn(0, 256))->capture_default_str();
   return [args](const CommonOptions& options) { return generate(options, *args); };

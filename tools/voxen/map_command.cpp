@@ -81,19 +81,19 @@ void addModelOptions(CLI::App& command, MapArgs& args) {
       ->group(group);
   command.add_option("--region", args.regionSize, "voxels per region edge (default 32)")->check(integerIn(4, 128))->group(group);
   command.add_option("--hit", args.hit, "probability that a sample's voxel is occupied")
-      ->check(numberIn(0.5, 0.999999, "probability", LowEnd::Open))
+      ->check(numberIn(0.5, 0.999999, "", LowEnd::Open))
       ->group(group);
   command.add_option("--miss", args.miss, "probability that a voxel a ray crosses is occupied")
-      ->check(numberIn(0.000001, 0.5, "probability"))
+      ->check(numberIn(0.000001, 0.5, "", LowEnd::Closed, HighEnd::Open))
       ->group(group);
   command.add_option("--threshold", args.threshold, "probability from which a voxel counts as occupied")
-      ->check(numberIn(0.000001, 0.999999, "probability"))
+      ->check(numberIn(0.000001, 0.999999, ""))
       ->group(group);
   command.add_option("--clamp", args.clamp, "log-odds bounds of a voxel's value")
       ->type_name("MIN MAX")
       ->expected(2)
-      ->check(numberIn(-100.0, 0.0, "log-odds").application_index(0))
-      ->check(numberIn(0.0, 100.0, "log-odds").application_index(1))
+      ->check(numberIn(-100.0, 0.0, "").application_index(0))
+      ->check(numberIn(0.0, 100.0, "").application_index(1))
       ->group(group);
 }
 

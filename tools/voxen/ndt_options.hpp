@@ -34,7 +34,7 @@ inline void addNdtOptions(CLI::App& command, NdtModel& ndt) {
       ->group(group);
   command.add_option("--ndt-reset-probability", ndt.resetProbability,
                      "a voxel freed below this probability restarts its Gaussian (after --ndt-reset-samples)")
-      ->check(numberIn(0.0, 1.0, "", LowEnd::Open))
+      ->check(numberIn(0.0, 1.0, "", LowEnd::Open, HighEnd::Open))
       ->capture_default_str()
       ->group(group);
   command.add_option("--ndt-reset-samples", ndt.resetSamples, "samples before a freed voxel may restart its Gaussian")
