@@ -6,6 +6,7 @@
 
 #include "voxen_apps/help_formatter.hpp"
 #include "voxen_apps/number_checks.hpp"
+#include "voxen_apps/typo_hints.hpp"
 
 namespace transform_scene {
 
@@ -65,6 +66,7 @@ void checkModes(const CLI::App& app, const SceneOptions& o) {
   if (o.headless) {
     for (const char* flag : {"--exit-after", "--screenshot", "--no-vsync"})
       if (given(flag)) throw UsageError(std::string(flag) + " belongs to the windowed mode, not --headless");
+    if (given("--every") && o.output.empty()) throw UsageError("--every has no effect without --output (no frames are written)");
   } else {
     for (const char* flag : {"--frames", "--output", "--every", "--json", "--verify", "--dt"})
       if (given(flag)) throw UsageError(std::string(flag) + " needs --headless");
@@ -86,7 +88,7 @@ SceneOptions parseSceneOptions(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     throw HelpRequested(app.help());
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw UsageError(voxen::apps::parseErrorMessage(e, app));  // a mistyped flag with the closest known ones
   }
   checkModes(app, options);
   return options;

@@ -355,6 +355,7 @@ CommandRun setupBenchMap(CLI::App& command) {
 
 }  // namespace
 
-static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference in the same order, and its Jaccard against the sequential map", &setupBenchMap};
+static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference in the same order, and its Jaccard against the sequential map", &setupBenchMap,
+                                        Uses::Gpu | Uses::ProfileAlways | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -39,6 +39,7 @@ struct ExportArgs {
   std::optional<double> zMetres;
   std::optional<int32_t> zVoxel;
   uint32_t scale = 1;
+  CLI::Option* scaleOption = nullptr;  // given or not: --scale 1 without a slice is refused too
 };
 
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
@@ -51,7 +52,7 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.ellipsoidsPath.empty() && args.ellipsoidOptionsGiven) throw UsageError("--min-samples and --sigma go with --ellipsoids-ply");
   if (slices && args.zMetres.has_value() == args.zVoxel.has_value())
     throw UsageError("--slice-png and --clearance-png need exactly one of --z METRES or --z-voxel K");
-  if (!slices && (args.zMetres || args.zVoxel || args.scale != 1))
+  if (!slices && (args.zMetres || args.zVoxel || args.scaleOption->count() > 0))
     throw UsageError("--z, --z-voxel and --scale go with --slice-png or --clearance-png");
   if (args.clearancePngPath.empty() && args.clearanceRange > 0.0) throw UsageError("--clearance-range goes with --clearance-png");
   if (args.plyPath.empty() && args.ply.withValue) throw UsageError("--with-value goes with --occupied-ply");
@@ -136,7 +137,7 @@ CommandRun setupExport(CLI::App& command) {
   command.add_option("--z-voxel", args->zVoxel, "slice: the layer with this voxel index")
       ->type_name("K")
       ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
-  command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
+  args->scaleOption = command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
   command.add_option("--clearance-ply", args->clearancePlyPath, "write the observed voxels with their clearance (voxen clearance)")
       ->type_name("OUT.ply");
@@ -167,6 +168,7 @@ CommandRun setupExport(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree, NDT ellipsoids or clearance",
-                                        &setupExport};
+                                        &setupExport,
+                                        Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -29,6 +29,7 @@ struct GenerateArgs {
   std::string cloud, trajectory;
   uint64_t seed = 1;
   double trajectoryRate = 100.0;
+  CLI::Option* trajectoryRateOption = nullptr;  // given or not: it needs --trajectory
 };
 
 int generate(const CommonOptions& options, const GenerateArgs& args) {
@@ -37,6 +38,8 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
   const uint64_t seed = args.seed;
   const double trajectoryRate = args.trajectoryRate;
   // Also refuses --trajectory naming the same file as --cloud (other than a device: /dev/null twice is fine).
+  if (trajectory.empty() && args.trajectoryRateOption->count() > 0)
+    throw UsageError("--trajectory-rate has no effect without --trajectory (no trajectory is written)");
   checkOutputs({{"--cloud", cloud}, {"--trajectory", trajectory}}, {});
   lidar.seed = seed;
   // One scan is held at a time (its rays and return flags): sized against the budget before
@@ -139,7 +142,7 @@ CommandRun setupGenerate(CLI::App& command) {
   command.add_option("--start-time", lidar.startTime, "time stamp of the first ray (seconds)")
       ->check(numberIn(-1e12, 1e12, "seconds"))
       ->capture_default_str();
-  command.add_option("--trajectory-rate", args->trajectoryRate, "poses per second in the trajectory")
+  args->trajectoryRateOption = command.add_option("--trajectory-rate", args->trajectoryRate, "poses per second in the trajectory")
       ->check(numberIn(0.0, 1e6, "poses per second", LowEnd::Open))
       ->capture_default_str();
   command.add_option("--threads", lidar.threads, "worker threads (0: one per core)")->check(integerIn(0, 256))->capture_default_str();
@@ -149,6 +152,7 @@ CommandRun setupGenerate(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{
-    "generate", "write a synthetic lidar run (PLY cloud + trajectory) through a procedural building", &setupGenerate};
+    "generate", "write a synthetic lidar run (PLY cloud + trajectory) through a procedural building", &setupGenerate,
+                                        Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -57,6 +57,7 @@ CommandRun setupImportOctomap(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"import-octomap", "read an OctoMap binary tree (.bt) and save it as a Voxen map",
-                                        &setupImportOctomap};
+                                        &setupImportOctomap,
+                                        Uses::MemoryBudget};
 
 }  // namespace voxen::cli

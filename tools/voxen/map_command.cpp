@@ -52,6 +52,9 @@ struct MapArgs {
   bool withClearance = false;
   // Threads reading the cloud (--threads): the machine's cores by default.
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  // Options whose effect depends on others: given or not.
+  std::vector<CLI::Option*> ndtSettings;
+  CLI::Option* gpuCache = nullptr;
 
   OccupancyModel model() const {
     OccupancyModel m = preset == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
@@ -126,14 +129,14 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
   command.add_option("--batch-size", args.gpu.maxRaysPerBatch, "rays per GPU batch")
       ->check(integerIn(1, 1 << 22))
       ->capture_default_str();
-  command
+  args.gpuCache = command
       .add_option_function<uint64_t>(
           "--gpu-cache-mb", [&args](const uint64_t& mb) { args.gpu.cacheBytes = mb << 20; },
           "GPU memory for the regions being updated (default 256; counted in --memory-budget, which the host map "
           "gets the rest of)")
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
-  addNdtOptions(command, args.integration.ndt);
+  args.ndtSettings = addNdtOptions(command, args.integration.ndt);
   auto* order = addUpdateOrderOption(command, args.integration.order, &args.orderGiven);
   auto* cpu = command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU (same --update-order)");
   command
@@ -269,7 +272,20 @@ void settleNdtOrder(MapArgs& args) {
   if (args.integration.flags & kRayStopOnFirstOccupied) throw UsageError("--ndt does not support --stop-on-occupied");
 }
 
+// Flags that the chosen path would ignore are refused, naming both.
+void refuseIneffectiveFlags(const CommonOptions& options, const MapArgs& args) {
+  refuseNdtSettingsWithoutNdt(args.integration.ndt, args.ndtSettings);
+  if (args.integration.ndt.mode != NdtMode::Off) args.integration.ndt.validate();
+  if (!args.cpu && !args.cpuSequential) return;
+  const std::string cpu = args.cpu ? "--cpu" : "--cpu-sequential";
+  options.refuseWith({"--device", "--validation", "--hot-reload"}, cpu, "the CPU reference opens no device");
+  if (args.gpuCache->count() > 0)
+    throw UsageError("--gpu-cache-mb has no effect with " + cpu + " (the CPU reference has no GPU cache; the map's "
+                     "memory is --memory-budget)");
+}
+
 int mapCloud(const CommonOptions& options, MapArgs& args) {
+  refuseIneffectiveFlags(options, args);
   settleNdtOrder(args);
   const OccupancyModel model = args.model();
   checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
@@ -451,6 +467,7 @@ CommandRun setupMap(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"map", "rays from a point cloud (+ trajectory) into an occupancy map file",
-                                        &setupMap};
+                                        &setupMap,
+                                        Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

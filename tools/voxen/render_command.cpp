@@ -155,6 +155,7 @@ CommandRun setupRender(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"render", "draw a map's occupied voxels to a PNG (marching cubes + software rasterizer)",
-                                        &setupRender};
+                                        &setupRender,
+                                        Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli
