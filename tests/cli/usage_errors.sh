@@ -96,4 +96,30 @@ fi
 if [ "$hello_compute" != - ]; then
   expect 2 "$hello_compute" --hot-relaod -- "unknown option --hot-relaod; did you mean --hot-reload?"
 fi
+
+# A setting's stated range is the one the command accepts, and an error about a setting
+# names its flag (and, where another value is needed, the value now).
+"$voxen" export map.vxm --octomap tree.bt > /dev/null
+for size in 4 128; do
+  expect 0 "$voxen" import-octomap tree.bt --output "region-$size.vxm" --region-size $size --
+done
+for size in 0 3 129; do
+  expect 2 "$voxen" import-octomap tree.bt --output bad.vxm --region-size $size -- "--region-size" "from 4 to 128"
+done
+for size in 4 128; do
+  expect 0 "$voxen" map --cloud run.ply --trajectory run.txt --output "region-$size.vxm" --cpu --quiet --region $size --
+done
+expect 0 "$voxen" map --cloud run.ply --trajectory run.txt --output ndt.vxm --cpu --quiet --ndt om --ndt-reset-probability 0.999 --
+expect 2 "$voxen" map --cloud run.ply --trajectory run.txt --output bad.vxm --ndt om --ndt-reset-probability 1 -- \
+  "--ndt-reset-probability"
+expect 2 "$voxen" map --cloud run.ply --trajectory run.txt --output bad.vxm --miss 0.5 -- "--miss"
+expect 2 "$voxen" map --cloud run.ply --trajectory run.txt --output bad.vxm --clamp 0 0 -- \
+  "occupancy model: --clamp must be finite with min < max (got 0 and 0)"
+expect 1 "$voxen" map --cloud run.ply --trajectory run.txt --output bad.vxm --region 128 --gpu-cache-mb 1 -- \
+  "raise --gpu-cache-mb (now 1.0 MiB)"
+expect 1 "$voxen" clearance map.vxm --range 2 --gpu-cache-mb 1 --output bad.vxm -- "raise --gpu-cache-mb (now 1.0 MiB)"
+expect 1 "$voxen" generate --cloud bad.ply --trajectory bad.txt --rings 1 --columns 1 --scans 1 --rate 0.0001 \
+  --trajectory-rate 1000000 -- "lower --trajectory-rate (now 1e+06 Hz)"
+expect 1 "$voxen" export map.vxm --slice-png bad.png --z 1 --scale 1024 -- "too large an image" "lower --scale (now 1024)"
+[ ! -e bad.vxm ] && [ ! -e bad.ply ] && [ ! -e bad.png ] || fail "a refused or failed run wrote its output"
 no_validation run.out

@@ -19,6 +19,7 @@
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 
 namespace voxen::cli {
 
@@ -89,6 +90,8 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
     uint64_t count = 0;
     try {
       count = exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids);
+    } catch (const SettingError& e) {
+      throw e.withContext(args.mapPath + ": --ellipsoids-ply: ");  // the tool names the flag to change
     } catch (const Error& e) {
       throw Error(args.mapPath + ": --ellipsoids-ply: " + e.what());
     }
@@ -99,6 +102,8 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   auto withMapName = [&](auto&& work, const char* flag) {
     try {
       return work();
+    } catch (const SettingError& e) {
+      throw e.withContext(args.mapPath + ": " + flag + ": ");  // the tool names the flag to change
     } catch (const Error& e) {
       throw Error(args.mapPath + ": " + flag + ": " + e.what());
     }

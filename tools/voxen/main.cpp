@@ -4,12 +4,15 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "error_report.hpp"
+#include "setting_flags.hpp"
 #include "version.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/map/output_file.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/occupancy/ndt.hpp"
@@ -118,6 +121,13 @@ int main(int argc, char** argv) {
   try {
     noteCommonOptions(*command, common);
     return runs.at(command)(common);
+  } catch (const voxen::SettingError& e) {
+    // A library setting out of range or in need of a change: named by the flag that sets it,
+    // and a usage error when that flag's value is out of range.
+    const std::optional<std::string> flag = flagForSetting(e.field(), *command);
+    const bool usage = flag && e.kind() == voxen::SettingError::Kind::Invalid;
+    printError({name, flag ? e.naming(*flag) : e.what(), usage ? 2 : 1, usage, ""}, common.json, args);
+    return usage ? 2 : 1;
   } catch (const UsageError& e) {
     printError({name, e.what(), 2, true, ""}, common.json, args);
     return 2;

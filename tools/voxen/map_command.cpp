@@ -64,11 +64,7 @@ struct MapArgs {
     if (miss) m.missProbability = float(*miss);
     if (threshold) m.occupancyThreshold = float(*threshold);
     if (!clamp.empty()) m.clampMin = float(clamp[0]), m.clampMax = float(clamp[1]);
-    try {
-      m.validate();
-    } catch (const std::exception& e) {
-      throw UsageError(e.what());
-    }
+    m.validate();  // a SettingError, which the tool words with the flag (--clamp 0 0)
     return m;
   }
 };
