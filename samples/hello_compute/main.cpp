@@ -14,6 +14,7 @@
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 #include "voxen_apps/shader_source_dir.hpp"
+#include "voxen_apps/typo_hints.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app("The smallest Voxen program: fills a buffer on the GPU (selftest/fill_iota.comp) and prints it.", "hello_compute");
@@ -22,7 +23,17 @@ int main(int argc, char** argv) {
                "watch the source tree's shaders, or a bundle's beside the executable (VOXEN_SHADER_DIR, when set, wins), "
                "and run once a second for a minute; "
                "edit shaders/selftest/fill_iota.comp meanwhile");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::printf("%s", app.help().c_str());
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // A usage error exits with 2, as the voxen tool's do, and a mistyped flag gets the closest known one.
+    std::fprintf(stderr, "hello_compute: %s\nRun 'hello_compute --help' for its options.\n",
+                 voxen::apps::parseErrorMessage(e, app).c_str());
+    return 2;
+  }
   try {
     voxen::Device device;
     voxen::ShaderLibraryOptions libraryOptions;

@@ -5,10 +5,15 @@
 #include <CLI/CLI.hpp>
 
 #include "voxen_apps/help_formatter.hpp"
+#include "voxen_apps/number_checks.hpp"
+#include "voxen_apps/typo_hints.hpp"
 
 namespace transform_scene {
 
 namespace {
+
+using voxen::apps::integerIn;
+using voxen::apps::numberIn;
 
 const char* kWindowControls =
     "Window controls: left-drag orbits, scroll zooms, space pauses the animation, Esc quits.\n"
@@ -17,34 +22,34 @@ const char* kWindowControls =
 void declareOptions(CLI::App& app, SceneOptions& o) {
   app.formatter(std::make_shared<voxen::apps::HelpFormatter>());
   const std::string scene = "Scene and camera", headless = "Headless (--headless)", window = "Window (the default)";
-  app.add_option("--arms", o.arms, "articulated arms on a square grid")->check(CLI::Range(1u, 1000000u))->capture_default_str()->group(scene);
+  app.add_option("--arms", o.arms, "articulated arms on a square grid")->check(integerIn(1, 1000000))->capture_default_str()->group(scene);
   app.add_option("--depth", o.depth, "levels per arm: base, depth - 2 segments, fingers")
-      ->check(CLI::Range(2u, 64u))
+      ->check(integerIn(2, 64))
       ->capture_default_str()
       ->group(scene);
-  app.add_option("--fingers", o.fingers, "fingers per hand")->check(CLI::Range(0u, 16u))->capture_default_str()->group(scene);
-  app.add_option("--dt", o.dt, "animation seconds per headless frame")->check(CLI::Range(0.0, 10.0))->capture_default_str()->group(scene);
+  app.add_option("--fingers", o.fingers, "fingers per hand")->check(integerIn(0, 16))->capture_default_str()->group(scene);
+  app.add_option("--dt", o.dt, "animation seconds per headless frame")->check(numberIn(0.0, 10.0, "seconds"))->capture_default_str()->group(scene);
   app.add_option("--orbit-speed", o.orbitSpeed, "camera orbit, radians per animation second (0: still)")
-      ->check(CLI::Range(-10.0f, 10.0f))
+      ->check(numberIn(-10.0, 10.0, "radians per second"))
       ->capture_default_str()
       ->group(scene);
   app.add_option("--distance", o.distance, "camera distance from the field's centre, in field sizes")
-      ->check(CLI::Range(0.05f, 10.0f))
+      ->check(numberIn(0.05, 10.0, "field sizes"))
       ->capture_default_str()
       ->group(scene);
-  app.add_option("--width", o.width, "frame width in pixels")->check(CLI::Range(16u, 8192u))->capture_default_str()->group(scene);
-  app.add_option("--height", o.height, "frame height in pixels")->check(CLI::Range(16u, 8192u))->capture_default_str()->group(scene);
+  app.add_option("--width", o.width, "frame width in pixels")->check(integerIn(16, 8192))->capture_default_str()->group(scene);
+  app.add_option("--height", o.height, "frame height in pixels")->check(integerIn(16, 8192))->capture_default_str()->group(scene);
   app.add_option("--device", o.device, "device index or name substring")->type_name("INDEX|NAME")->group(scene);
   app.add_flag("--validation", o.validation, "Vulkan validation layer on (also VOXEN_VALIDATION=1)")->group(scene);
 
   app.add_flag("--headless", o.headless, "render frames without a window")->group(headless);
-  app.add_option("--frames", o.frames, "frames to render")->check(CLI::Range(1u, 1000000u))->capture_default_str()->group(headless);
+  app.add_option("--frames", o.frames, "frames to render")->check(integerIn(1, 1000000))->capture_default_str()->group(headless);
   app.add_option("--output", o.output, "write the frames here as PNG (frame_NNNNN.png)")->type_name("DIR")->group(headless);
-  app.add_option("--every", o.every, "write every Nth frame (and the last)")->check(CLI::Range(1u, 1000000u))->capture_default_str()->group(headless);
+  app.add_option("--every", o.every, "write every Nth frame (and the last)")->check(integerIn(1, 1000000))->capture_default_str()->group(headless);
   app.add_flag("--json", o.json, "the summary as one JSON object (visible nodes per frame, times)")->group(headless);
   app.add_flag("--verify", o.verify, "check every frame's culling and drawing against the CPU (slow)")->group(headless);
 
-  app.add_option("--exit-after", o.exitAfter, "render N frames, then exit")->type_name("N")->check(CLI::Range(1u, 100000000u))->group(window);
+  app.add_option("--exit-after", o.exitAfter, "render N frames, then exit")->type_name("N")->check(integerIn(1, 100000000))->group(window);
   app.add_option("--screenshot", o.screenshot, "save the last frame (needs --exit-after)")->type_name("OUT.png")->group(window);
   app.add_flag_callback("--no-vsync", [&o] { o.vsync = false; }, "present without waiting for the display")->group(window);
   app.footer(kWindowControls);
@@ -61,6 +66,7 @@ void checkModes(const CLI::App& app, const SceneOptions& o) {
   if (o.headless) {
     for (const char* flag : {"--exit-after", "--screenshot", "--no-vsync"})
       if (given(flag)) throw UsageError(std::string(flag) + " belongs to the windowed mode, not --headless");
+    if (given("--every") && o.output.empty()) throw UsageError("--every has no effect without --output (no frames are written)");
   } else {
     for (const char* flag : {"--frames", "--output", "--every", "--json", "--verify", "--dt"})
       if (given(flag)) throw UsageError(std::string(flag) + " needs --headless");
@@ -82,7 +88,7 @@ SceneOptions parseSceneOptions(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     throw HelpRequested(app.help());
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw UsageError(voxen::apps::parseErrorMessage(e, app));  // a mistyped flag with the closest known ones
   }
   checkModes(app, options);
   return options;

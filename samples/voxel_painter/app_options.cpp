@@ -1,12 +1,13 @@
 #include "app_options.hpp"
 
 #include "voxen_apps/help_formatter.hpp"
+#include "voxen_apps/number_checks.hpp"
+#include "voxen_apps/typo_hints.hpp"
 
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
-#include "text_parsing.hpp"
 
 namespace voxel_painter {
 
@@ -17,20 +18,12 @@ const char* kWindowControls =
     "ctrl+left-drag erases, E toggles add/erase, [ and ] change the radius, 1-6 pick a colour,\n"
     "R resets the camera, Esc quits. See samples/voxel_painter/README.md.";
 
-// A whole-word integer in [lo, hi] ("12px" is an error, not 12).
-CLI::Validator integerIn(int64_t lo, int64_t hi) {
-  return CLI::Validator(
-      [=](std::string& word) -> std::string {
-        const auto value = parseInteger(word);
-        if (value && *value >= lo && *value <= hi) return {};
-        return "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + word + "'";
-      },
-      "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-}
+using voxen::apps::integerIn;
 
 struct CommandLine {
   CLI::App app{"voxel_painter: paint a voxel grid with a spherical brush, in a window or headless", "voxel_painter"};
   CLI::Option* screenshot = nullptr;  // given at all (even empty) matters for the mode checks
+  CLI::Option* every = nullptr;       // given or not: it needs --frames-dir
 };
 
 void declareOptions(CommandLine& cli, AppOptions& o) {
@@ -55,7 +48,7 @@ void declareOptions(CommandLine& cli, AppOptions& o) {
   app.add_flag("--headless", o.headless, "replay a stroke script into PNG frames, no window")->group(headless);
   app.add_option("--script", o.script, "the stroke script (required headless)")->type_name("STROKES.txt")->group(headless);
   app.add_option("--frames-dir", o.framesDir, "write the frames here as PNG")->type_name("DIR")->group(headless);
-  app.add_option("--every", o.every, "write every Nth frame (and the last)")
+  cli.every = app.add_option("--every", o.every, "write every Nth frame (and the last)")
       ->check(integerIn(1, 1000000))
       ->capture_default_str()
       ->group(headless);
@@ -74,16 +67,19 @@ void declareOptions(CommandLine& cli, AppOptions& o) {
 }
 
 // The rules across flags, which no single flag's check can see.
-void checkModes(const AppOptions& o, bool sawScreenshot) {
+void checkModes(const AppOptions& o, bool sawScreenshot, bool sawEvery) {
   if (o.hotReloadDir && o.noHotReload) throw UsageError("--hot-reload and --no-hot-reload contradict each other");
   if (o.headless) {
     if (o.script.empty()) throw UsageError("--headless needs --script STROKES.txt");
+    if (sawEvery && o.framesDir.empty()) throw UsageError("--every has no effect without --frames-dir (no frames are written)");
+    if (o.noHotReload)
+      throw UsageError("--no-hot-reload has no effect with --headless (a headless run reloads shaders only with --hot-reload)");
     if (!o.inputScript.empty() || sawScreenshot || o.exitAfter || o.testPattern || !o.vsync)
       throw UsageError("--input-script, --screenshot, --exit-after, --test-pattern and --no-vsync belong to the windowed "
                        "mode, not --headless");
   } else {
-    if (!o.script.empty() || !o.framesDir.empty() || o.json)
-      throw UsageError("--script, --frames-dir and --json belong to --headless");
+    if (!o.script.empty() || !o.framesDir.empty() || o.json || sawEvery)
+      throw UsageError("--script, --frames-dir, --every and --json belong to --headless");
     if (sawScreenshot && o.exitAfter == 0) throw UsageError("--screenshot needs --exit-after N (the frame to capture)");
   }
 }
@@ -100,9 +96,9 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     throw HelpRequested(cli.app.help());
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw UsageError(voxen::apps::parseErrorMessage(e, cli.app));  // a mistyped flag with the closest known ones
   }
-  checkModes(options, cli.screenshot->count() > 0);
+  checkModes(options, cli.screenshot->count() > 0, cli.every->count() > 0);
   return options;
 }
 

@@ -16,6 +16,7 @@
 #include "support/gpu_fixture.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_helpers.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/io/octomap_io.hpp"
 #include "voxen/io/ply.hpp"
 #include "voxen/io/ray_source.hpp"
@@ -180,12 +181,22 @@ TEST_CASE("A ray crossing more regions than the GPU walks in one invocation is r
   GpuIntegrator gpu(vt::gpu().scheduler, map, {}, {.cacheBytes = 2ull << 20});
   const std::string message = vt::errorOf([&] { gpu.integrate(rays); });
   CHECK_THAT(message, Contains("ray 2") && Contains("2e+07") && Contains("regions but the GPU walks at most 4096") &&
-                          Contains("set --max-range"));
+                          Contains("set the maximum range (now none)"));
 
   // With a maximum range already set, the hint says to lower it.
   OccupancyMap map2;
   GpuIntegrator ranged(vt::gpu().scheduler, map2, {.maxRange = 1e6}, {.cacheBytes = 2ull << 20});
-  CHECK_THAT(vt::errorOf([&] { ranged.integrate(rays); }), Contains("lower --max-range"));
+  CHECK_THAT(vt::errorOf([&] { ranged.integrate(rays); }), Contains("lower the maximum range (now 1e+06 m)"));
+  // The error names the setting's field, for a program to name its own option for it.
+  try {
+    OccupancyMap map3;
+    GpuIntegrator again(vt::gpu().scheduler, map3, {}, {.cacheBytes = 2ull << 20});
+    again.integrate(rays);
+    FAIL("the far ray was integrated");
+  } catch (const SettingError& e) {
+    CHECK(e.field() == "IntegrationOptions::maxRange");
+    CHECK_THAT(e.naming("--max-range"), Contains("set --max-range (now none)"));
+  }
 }
 
 TEST_CASE("The CPU integrator refuses a ray crossing more regions than the map may hold, before walking it", "[far]") {
@@ -311,5 +322,5 @@ TEST_CASE("Map loads and render grids past the memory budget are refused before 
   OccupancyMap far;
   far.region({0, 0, 0}).occupancy()[0] = 3.0f;
   far.region({int32_t(1) << 24, 0, 0}).occupancy()[0] = 3.0f;
-  CHECK_THAT(vt::errorOf([&] { gridFromOccupancy(far); }), Contains("more than 4096 samples on an axis") && Contains("--crop"));
+  CHECK_THAT(vt::errorOf([&] { gridFromOccupancy(far); }), Contains("more than 4096 samples on an axis") && Contains("with a crop box"));
 }

@@ -256,8 +256,21 @@ class BenchAll {
     args.insert(args.end(), size.args.begin(), size.args.end());
     if (!options_.device.selector.empty()) args.insert(args.end(), {"--device", options_.device.selector});
     if (options_.device.validation) args.push_back("--validation");
-    args.insert(args.end(), {"--memory-budget", std::to_string(memoryBudgetMb_), "--json"});
+    if (sizesAgainstBudget(w)) args.insert(args.end(), {"--memory-budget", std::to_string(memoryBudgetMb_)});
+    args.push_back("--json");
     return args;
+  }
+
+  // Whether the workload's command sizes what it allocates against --memory-budget (the
+  // others refuse the flag).
+  static bool sizesAgainstBudget(const Workload& w) {
+    std::string name;
+    for (const std::string& word : w.command) {
+      if (word.starts_with("-")) break;
+      name += (name.empty() ? "" : " ") + word;
+    }
+    const auto found = commandRegistry().find(name);
+    return found != commandRegistry().end() && uses(found->second.uses, Uses::MemoryBudget);
   }
 
   // Runs the workload's next size; returns its wall seconds.
@@ -411,6 +424,6 @@ CommandRun setupBenchAll(CLI::App& command) {
 
 static CommandRegistration registration{
     "bench all", "every benchmark sized for this device within a time budget, GPU beside CPU: one table, JSON and markdown",
-    &setupBenchAll};
+    &setupBenchAll, Uses::Device | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

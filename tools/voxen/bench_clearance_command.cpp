@@ -172,6 +172,7 @@ CommandRun setupBenchClearance(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"bench clearance", "clearance per technique and range, GPU beside the CPU reference, with accuracy",
-                                        &setupBenchClearance};
+                                        &setupBenchClearance,
+                                        Uses::Gpu | Uses::ProfileAlways | Uses::Json};
 
 }  // namespace voxen::cli

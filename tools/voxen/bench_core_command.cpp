@@ -207,6 +207,7 @@ CommandRun setupBenchCore(CLI::App& command) {
 
 static CommandRegistration registration{"bench core",
                                         "engine core: staging bandwidth, kernel throughput, dispatch and reload latency",
-                                        &setupBenchCore};
+                                        &setupBenchCore,
+                                        Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -190,7 +190,7 @@ CommandRun setupBenchFrames(CLI::App& command) {
       ->check(CLI::IsMember({"ohm", "octomap"}))
       ->capture_default_str();
   command.add_option("--speed", args->speed, "the sensor's speed along the scene's path; 0: a fixed sensor")
-      ->check(numberIn(0.0, 100.0, "m/s"))
+      ->check(numberIn(0.0, 100.0, "metres per second"))
       ->capture_default_str();
   return [args](const CommonOptions& options) { return benchFrames(options, *args); };
 }
@@ -199,6 +199,6 @@ CommandRun setupBenchFrames(CLI::App& command) {
 
 static CommandRegistration registration{
     "bench frames", "occupancy per lidar frame (64 x 1024 rays): ms per frame at 0.05, 0.1 and 0.2 m, GPU beside the CPU",
-    &setupBenchFrames};
+    &setupBenchFrames, Uses::Gpu | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

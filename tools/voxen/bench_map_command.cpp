@@ -337,7 +337,7 @@ CommandRun setupBenchMap(CLI::App& command) {
       ->check(CLI::IsMember({"ohm", "octomap"}))
       ->capture_default_str();
   command.add_option("--speed", args->speed, "the sensor's speed along the scene's path; 0: a fixed sensor (every ray from one origin)")
-      ->check(numberIn(0.0, 100.0, "m/s"))
+      ->check(numberIn(0.0, 100.0, "metres per second"))
       ->capture_default_str();
   std::vector<std::string> names;
   for (const auto& [name, flag] : benchLayers()) names.push_back(name);
@@ -355,6 +355,7 @@ CommandRun setupBenchMap(CLI::App& command) {
 
 }  // namespace
 
-static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference in the same order, and its Jaccard against the sequential map", &setupBenchMap};
+static CommandRegistration registration{"bench map", "occupancy mapping, GPU beside the CPU reference in the same order, and its Jaccard against the sequential map", &setupBenchMap,
+                                        Uses::Gpu | Uses::ProfileAlways | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -253,6 +253,7 @@ CommandRun setupBenchNdt(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{
-    "bench ndt", "NDT-OM and NDT-TM beside plain occupancy and the CPU NDT reference, and the grazing wall", &setupBenchNdt};
+    "bench ndt", "NDT-OM and NDT-TM beside plain occupancy and the CPU NDT reference, and the grazing wall", &setupBenchNdt,
+                                        Uses::Gpu | Uses::ProfileAlways | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

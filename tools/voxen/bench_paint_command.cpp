@@ -226,6 +226,7 @@ CommandRun setupBenchPaint(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"bench paint", "voxel painter frame, software vs graphics-pipeline rasterizer",
-                                        &setupBenchPaint};
+                                        &setupBenchPaint,
+                                        Uses::Gpu | Uses::ProfileAlways | Uses::Json};
 
 }  // namespace voxen::cli

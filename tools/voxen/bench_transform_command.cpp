@@ -203,6 +203,7 @@ CommandRun setupBenchTransform(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"bench transform", "transform tree world matrices, GPU beside the CPU reference",
-                                        &setupBenchTransform};
+                                        &setupBenchTransform,
+                                        Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

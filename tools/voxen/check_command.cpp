@@ -125,6 +125,6 @@ CommandRun setupCheck(CLI::App& command) {
 
 static CommandRegistration registration{
     "check", "every subsystem on this device against its CPU reference, PASS or FAIL per check, with the device's facts",
-    &setupCheck};
+    &setupCheck, Uses::Gpu | Uses::Json};
 
 }  // namespace voxen::cli

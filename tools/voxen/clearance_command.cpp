@@ -31,9 +31,25 @@ struct ClearanceArgs {
   ClearanceOptions options;
   std::vector<double> axisScale;
   bool cpu = false;
+  GpuClearanceOptions gpu;
+  CLI::Option* technique = nullptr;  // given or not: --cpu is always exact
+  CLI::Option* gpuCache = nullptr;
 };
 
+// The CPU reference is the exact transform on the host: the GPU's flags would be ignored.
+void refuseGpuFlagsWithCpu(const CommonOptions& common, const ClearanceArgs& args) {
+  if (!args.cpu) return;
+  if (args.technique->count() > 0 && args.options.technique != ClearanceTechnique::Exact)
+    throw UsageError("--technique " + std::string(clearanceTechniqueName(args.options.technique)) +
+                     " has no effect with --cpu (the CPU reference is always exact: give --technique exact or leave "
+                     "--technique out)");
+  common.refuseWith({"--device", "--validation", "--hot-reload", "--profile"}, "--cpu",
+                    "the CPU reference opens no device and runs no GPU passes");
+  if (args.gpuCache->count() > 0) throw UsageError("--gpu-cache-mb has no effect with --cpu (the CPU reference has no GPU cache)");
+}
+
 int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
+  refuseGpuFlagsWithCpu(common, args);
   if (!args.axisScale.empty()) args.options.axisScale = {args.axisScale[0], args.axisScale[1], args.axisScale[2]};
   const std::string output = args.output.empty() ? args.mapPath : args.output;
   if (args.output.empty() || args.output == args.mapPath) checkOutputPath(output);
@@ -55,7 +71,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
     ShaderLibrary library(gpu, common.libraryOptions());
     Scheduler scheduler(gpu, library);
     device = gpu.info().name;
-    GpuClearance clearance(scheduler, map, args.options);
+    GpuClearance clearance(scheduler, map, args.options, args.gpu);
     stats = clearance.compute();
     if (common.profile) {
       std::ostringstream text;
@@ -96,7 +112,7 @@ CommandRun setupClearance(CLI::App& command) {
   command.add_option("--range", args->options.range, "search range: farther obstacles are not looked for")
       ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open))
       ->capture_default_str();
-  command
+  args->technique = command
       .add_option_function<std::string>(
           "--technique", [args](const std::string& name) { args->options.technique = clearanceTechniqueNamed(name); },
           "roi: propagation inside each region, the padding's obstacles seeded onto its border (fast, approximate); "
@@ -111,13 +127,20 @@ CommandRun setupClearance(CLI::App& command) {
       ->type_name("X Y Z");
   command.add_option("--output", args->output, "write the map with its clearance here (default: replace MAP.vxm)")
       ->type_name("OUT.vxm");
-  command.add_flag("--cpu", args->cpu, "compute with the CPU reference instead of the GPU");
+  command.add_flag("--cpu", args->cpu, "compute with the CPU reference (always exact) instead of the GPU");
+  args->gpuCache = command
+      .add_option_function<uint64_t>(
+          "--gpu-cache-mb", [args](const uint64_t& mb) { args->gpu.cacheBytes = mb << 20; },
+          "GPU memory for the regions being computed and their neighbours within the range (default 256)")
+      ->type_name("N")
+      ->check(integerIn(1, 1 << 20));
   return [args](const CommonOptions& options) { return clearanceOfMap(options, *args); };
 }
 
 }  // namespace
 
 static CommandRegistration registration{"clearance", "each voxel's distance to the nearest obstacle within a range, as a map layer",
-                                        &setupClearance};
+                                        &setupClearance,
+                                        Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -19,6 +19,7 @@
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 
 namespace voxen::cli {
 
@@ -39,6 +40,7 @@ struct ExportArgs {
   std::optional<double> zMetres;
   std::optional<int32_t> zVoxel;
   uint32_t scale = 1;
+  CLI::Option* scaleOption = nullptr;  // given or not: --scale 1 without a slice is refused too
 };
 
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
@@ -51,7 +53,7 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.ellipsoidsPath.empty() && args.ellipsoidOptionsGiven) throw UsageError("--min-samples and --sigma go with --ellipsoids-ply");
   if (slices && args.zMetres.has_value() == args.zVoxel.has_value())
     throw UsageError("--slice-png and --clearance-png need exactly one of --z METRES or --z-voxel K");
-  if (!slices && (args.zMetres || args.zVoxel || args.scale != 1))
+  if (!slices && (args.zMetres || args.zVoxel || args.scaleOption->count() > 0))
     throw UsageError("--z, --z-voxel and --scale go with --slice-png or --clearance-png");
   if (args.clearancePngPath.empty() && args.clearanceRange > 0.0) throw UsageError("--clearance-range goes with --clearance-png");
   if (args.plyPath.empty() && args.ply.withValue) throw UsageError("--with-value goes with --occupied-ply");
@@ -88,6 +90,8 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
     uint64_t count = 0;
     try {
       count = exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids);
+    } catch (const SettingError& e) {
+      throw e.withContext(args.mapPath + ": --ellipsoids-ply: ");  // the tool names the flag to change
     } catch (const Error& e) {
       throw Error(args.mapPath + ": --ellipsoids-ply: " + e.what());
     }
@@ -98,6 +102,8 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   auto withMapName = [&](auto&& work, const char* flag) {
     try {
       return work();
+    } catch (const SettingError& e) {
+      throw e.withContext(args.mapPath + ": " + flag + ": ");  // the tool names the flag to change
     } catch (const Error& e) {
       throw Error(args.mapPath + ": " + flag + ": " + e.what());
     }
@@ -136,7 +142,7 @@ CommandRun setupExport(CLI::App& command) {
   command.add_option("--z-voxel", args->zVoxel, "slice: the layer with this voxel index")
       ->type_name("K")
       ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
-  command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
+  args->scaleOption = command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
   command.add_option("--clearance-ply", args->clearancePlyPath, "write the observed voxels with their clearance (voxen clearance)")
       ->type_name("OUT.ply");
@@ -160,13 +166,14 @@ CommandRun setupExport(CLI::App& command) {
              "--sigma", [args](const double& k) { args->ellipsoids.sigma = k, args->ellipsoidOptionsGiven = true; },
              "ellipsoids: the surface drawn, in standard deviations (default 2)")
       ->type_name("K")
-      ->check(numberIn(0.0, 100.0, "", LowEnd::Open));
+      ->check(numberIn(0.0, 100.0, "standard deviations", LowEnd::Open));
   return [args](const CommonOptions& options) { return exportMap(options, *args); };
 }
 
 }  // namespace
 
 static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree, NDT ellipsoids or clearance",
-                                        &setupExport};
+                                        &setupExport,
+                                        Uses::MemoryBudget};
 
 }  // namespace voxen::cli

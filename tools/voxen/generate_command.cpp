@@ -29,6 +29,7 @@ struct GenerateArgs {
   std::string cloud, trajectory;
   uint64_t seed = 1;
   double trajectoryRate = 100.0;
+  CLI::Option* trajectoryRateOption = nullptr;  // given or not: it needs --trajectory
 };
 
 int generate(const CommonOptions& options, const GenerateArgs& args) {
@@ -37,6 +38,8 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
   const uint64_t seed = args.seed;
   const double trajectoryRate = args.trajectoryRate;
   // Also refuses --trajectory naming the same file as --cloud (other than a device: /dev/null twice is fine).
+  if (trajectory.empty() && args.trajectoryRateOption->count() > 0)
+    throw UsageError("--trajectory-rate has no effect without --trajectory (no trajectory is written)");
   checkOutputs({{"--cloud", cloud}, {"--trajectory", trajectory}}, {});
   lidar.seed = seed;
   // One scan is held at a time (its rays and return flags): sized against the budget before
@@ -125,8 +128,8 @@ CommandRun setupGenerate(CLI::App& command) {
   command.add_option("--max-range", lidar.maxRange, "rays beyond this are no-returns (metres)")
       ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
       ->capture_default_str();
-  command.add_option("--rate", lidar.scanRateHz, "scans per second")->check(numberIn(0.0, 1e4, "Hz", LowEnd::Open))->capture_default_str();
-  command.add_option("--speed", lidar.speed, "sensor speed (m/s)")->check(numberIn(0.0, 100.0, "m/s"))->capture_default_str();
+  command.add_option("--rate", lidar.scanRateHz, "scans per second")->check(numberIn(0.0, 1e4, "scans per second", LowEnd::Open))->capture_default_str();
+  command.add_option("--speed", lidar.speed, "sensor speed (m/s)")->check(numberIn(0.0, 100.0, "metres per second"))->capture_default_str();
   command.add_option("--fov", lidar.verticalFovDeg, "vertical field of view (degrees)")
       ->check(numberIn(0.0, 179.0, "degrees"))
       ->capture_default_str();
@@ -139,8 +142,8 @@ CommandRun setupGenerate(CLI::App& command) {
   command.add_option("--start-time", lidar.startTime, "time stamp of the first ray (seconds)")
       ->check(numberIn(-1e12, 1e12, "seconds"))
       ->capture_default_str();
-  command.add_option("--trajectory-rate", args->trajectoryRate, "poses per second in the trajectory")
-      ->check(numberIn(0.0, 1e6, "Hz", LowEnd::Open))
+  args->trajectoryRateOption = command.add_option("--trajectory-rate", args->trajectoryRate, "poses per second in the trajectory")
+      ->check(numberIn(0.0, 1e6, "poses per second", LowEnd::Open))
       ->capture_default_str();
   command.add_option("--threads", lidar.threads, "worker threads (0: one per core)")->check(integerIn(0, 256))->capture_default_str();
   return [args](const CommonOptions& options) { return generate(options, *args); };
@@ -149,6 +152,7 @@ CommandRun setupGenerate(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{
-    "generate", "write a synthetic lidar run (PLY cloud + trajectory) through a procedural building", &setupGenerate};
+    "generate", "write a synthetic lidar run (PLY cloud + trajectory) through a procedural building", &setupGenerate,
+                                        Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -23,7 +23,7 @@ struct ImportArgs {
 
 int importOctomapFile(const CommonOptions& options, const ImportArgs& args) {
   OccupancyModel base = args.base;
-  base.validate();  // a bad --region-size is reported before the file is read
+  base.validate();  // before the file is read
   checkOutputs({{"--output", args.output}}, {{"the input", args.input}});
 
   // The tree's expansion is counted and checked against the budget before any region exists.
@@ -46,10 +46,10 @@ CommandRun setupImportOctomap(CLI::App& command) {
       ->type_name("IN.bt")
       ->required();
   command.add_option("-o,--output", args->output, "the Voxen map to write")->type_name("MAP.vxm")->required();
-  // The range is the occupancy model's to check (validate, below), with its own message.
+  // The occupancy model's range (OccupancyModel::validate), as voxen map --region has it.
   command.add_option("--region-size", args->base.regionSize, "voxels per region edge")
       ->type_name("N")
-      ->check(integerIn(INT32_MIN, INT32_MAX))
+      ->check(integerIn(4, 128))
       ->capture_default_str();
   return [args](const CommonOptions& options) { return importOctomapFile(options, *args); };
 }
@@ -57,6 +57,7 @@ CommandRun setupImportOctomap(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"import-octomap", "read an OctoMap binary tree (.bt) and save it as a Voxen map",
-                                        &setupImportOctomap};
+                                        &setupImportOctomap,
+                                        Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -92,8 +92,14 @@ CommandRun setupInfo(CLI::App& command) {
   return [args](const CommonOptions& options) {
     if (args->mapPath.empty()) {
       if (args->verify) throw UsageError("--verify needs a map file (info MAP.vxm --verify)");
+      if (options.given.count("--json"))
+        throw UsageError("--json goes with a map file (info MAP.vxm --json): the device report has no JSON output");
+      if (options.given.count("--memory-budget"))
+        throw UsageError("--memory-budget goes with a map file (info MAP.vxm --memory-budget MB): the device report "
+                         "loads no map");
       return deviceInfo(options);
     }
+    options.refuseWith({"--device", "--validation"}, "a map file", "voxen info MAP.vxm reads the file and opens no device");
     if (!args->mapPath.ends_with(".vxm") && !std::filesystem::is_regular_file(args->mapPath))
       throw UsageError("unexpected argument '" + args->mapPath + "' (not a map file)");
     return mapInfo(options, args->mapPath, args->verify);
@@ -104,6 +110,7 @@ CommandRun setupInfo(CLI::App& command) {
 
 static CommandRegistration registration{
     "info", "the chosen Vulkan device, its features and limits, and the other devices; or with MAP.vxm, that map file",
-    &setupInfo};
+    &setupInfo,
+                                        Uses::Device | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -6,17 +6,21 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "commands.hpp"
 #include "error_report.hpp"
+#include "setting_flags.hpp"
 #include "version.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/map/output_file.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen_apps/help_formatter.hpp"
+#include "voxen_apps/typo_hints.hpp"
 
 namespace voxen::cli {
 std::map<std::string, Command>& commandRegistry() {
@@ -92,7 +96,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, command] : commandRegistry()) {
     CLI::App& subcommand = addSubcommand(app, groups, name, command.summary);
     runs[&subcommand] = command.setup(subcommand);
-    addCommonOptions(subcommand, common);  // after the command's own, so they come last in its help
+    addCommonOptions(subcommand, name, common, command.uses);  // after the command's own, so they come last in its help
   }
   app.footer("Run 'voxen <command> --help' for the options of a command.");  // after: subcommands would copy it
 
@@ -102,8 +106,12 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] != "-h" && args[0] != "--help" && args[0] != "--version" && app.get_subcommands([&](CLI::App* c) { return c->check_name(args[0]); }).empty()) {
-    if (wantsJson(args)) printError({"", "unknown command '" + args[0] + "'", 2, true, ""}, true, args);
-    else std::cerr << "voxen: unknown command '" << args[0] << "'\n\n" << app.help();
+    std::vector<std::string> names;
+    for (const std::string& name : voxen::apps::closestWords(args[0], voxen::apps::subcommandNames(app)))
+      names.push_back("'" + name + "'");
+    const std::string message = "unknown command '" + args[0] + "'" + voxen::apps::didYouMean(names);
+    if (wantsJson(args)) printError({"", message, 2, true, ""}, true, args);
+    else std::cerr << "voxen: " << message << "\n\n" << app.help();
     return 2;
   }
   try {
@@ -117,20 +125,25 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const CLI::App* command = chosenCommand(app);
     const std::string name = commandName(command);
-    std::string message = e.what();
-    // CLI11 reports a missing required flag before an unknown one, but a misspelt flag is
-    // the likelier cause of both: name it.
-    if (command && dynamic_cast<const CLI::RequiredError*>(&e) && !command->remaining().empty())
-      message = "unexpected argument(s): " + CLI::detail::join(command->remaining(), " ") + " (" + message + ")";
+    // An unknown flag (or command under `bench`) with the closest known ones.
+    const std::string message = voxen::apps::parseErrorMessage(e, command ? *command : app);
     printError({name, message, 2, true, "Run 'voxen " + name + " --help' for its options."},
-               wantsJson(args) && hasCommonJsonFlag(command), args);
+               wantsJson(args) && !declaresOwnJson(command), args);
     return 2;
   }
   const CLI::App* command = chosenCommand(app);
   const std::string name = commandName(command);
   testHooks(name);
   try {
+    noteCommonOptions(*command, common);
     return runs.at(command)(common);
+  } catch (const voxen::SettingError& e) {
+    // A library setting out of range or in need of a change: named by the flag that sets it,
+    // and a usage error when that flag's value is out of range.
+    const std::optional<std::string> flag = flagForSetting(e.field(), *command);
+    const bool usage = flag && e.kind() == voxen::SettingError::Kind::Invalid;
+    printError({name, flag ? e.naming(*flag) : e.what(), usage ? 2 : 1, usage, ""}, common.json, args);
+    return usage ? 2 : 1;
   } catch (const UsageError& e) {
     printError({name, e.what(), 2, true, ""}, common.json, args);
     return 2;

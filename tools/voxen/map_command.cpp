@@ -52,6 +52,9 @@ struct MapArgs {
   bool withClearance = false;
   // Threads reading the cloud (--threads): the machine's cores by default.
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  // Options whose effect depends on others: given or not.
+  std::vector<CLI::Option*> ndtSettings;
+  CLI::Option* gpuCache = nullptr;
 
   OccupancyModel model() const {
     OccupancyModel m = preset == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
@@ -61,11 +64,7 @@ struct MapArgs {
     if (miss) m.missProbability = float(*miss);
     if (threshold) m.occupancyThreshold = float(*threshold);
     if (!clamp.empty()) m.clampMin = float(clamp[0]), m.clampMax = float(clamp[1]);
-    try {
-      m.validate();
-    } catch (const std::exception& e) {
-      throw UsageError(e.what());
-    }
+    m.validate();  // a SettingError, which the tool words with the flag (--clamp 0 0)
     return m;
   }
 };
@@ -81,19 +80,19 @@ void addModelOptions(CLI::App& command, MapArgs& args) {
       ->group(group);
   command.add_option("--region", args.regionSize, "voxels per region edge (default 32)")->check(integerIn(4, 128))->group(group);
   command.add_option("--hit", args.hit, "probability that a sample's voxel is occupied")
-      ->check(numberIn(0.5, 0.999999, "probability", LowEnd::Open))
+      ->check(numberIn(0.5, 0.999999, "", LowEnd::Open))
       ->group(group);
   command.add_option("--miss", args.miss, "probability that a voxel a ray crosses is occupied")
-      ->check(numberIn(0.000001, 0.5, "probability"))
+      ->check(numberIn(0.000001, 0.5, "", LowEnd::Closed, HighEnd::Open))
       ->group(group);
   command.add_option("--threshold", args.threshold, "probability from which a voxel counts as occupied")
-      ->check(numberIn(0.000001, 0.999999, "probability"))
+      ->check(numberIn(0.000001, 0.999999, ""))
       ->group(group);
   command.add_option("--clamp", args.clamp, "log-odds bounds of a voxel's value")
       ->type_name("MIN MAX")
       ->expected(2)
-      ->check(numberIn(-100.0, 0.0, "log-odds").application_index(0))
-      ->check(numberIn(0.0, 100.0, "log-odds").application_index(1))
+      ->check(numberIn(-100.0, 0.0, "").application_index(0))
+      ->check(numberIn(0.0, 100.0, "").application_index(1))
       ->group(group);
 }
 
@@ -126,14 +125,14 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
   command.add_option("--batch-size", args.gpu.maxRaysPerBatch, "rays per GPU batch")
       ->check(integerIn(1, 1 << 22))
       ->capture_default_str();
-  command
+  args.gpuCache = command
       .add_option_function<uint64_t>(
           "--gpu-cache-mb", [&args](const uint64_t& mb) { args.gpu.cacheBytes = mb << 20; },
           "GPU memory for the regions being updated (default 256; counted in --memory-budget, which the host map "
           "gets the rest of)")
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
-  addNdtOptions(command, args.integration.ndt);
+  args.ndtSettings = addNdtOptions(command, args.integration.ndt);
   auto* order = addUpdateOrderOption(command, args.integration.order, &args.orderGiven);
   auto* cpu = command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU (same --update-order)");
   command
@@ -269,7 +268,20 @@ void settleNdtOrder(MapArgs& args) {
   if (args.integration.flags & kRayStopOnFirstOccupied) throw UsageError("--ndt does not support --stop-on-occupied");
 }
 
+// Flags that the chosen path would ignore are refused, naming both.
+void refuseIneffectiveFlags(const CommonOptions& options, const MapArgs& args) {
+  refuseNdtSettingsWithoutNdt(args.integration.ndt, args.ndtSettings);
+  if (args.integration.ndt.mode != NdtMode::Off) args.integration.ndt.validate();
+  if (!args.cpu && !args.cpuSequential) return;
+  const std::string cpu = args.cpu ? "--cpu" : "--cpu-sequential";
+  options.refuseWith({"--device", "--validation", "--hot-reload"}, cpu, "the CPU reference opens no device");
+  if (args.gpuCache->count() > 0)
+    throw UsageError("--gpu-cache-mb has no effect with " + cpu + " (the CPU reference has no GPU cache; the map's "
+                     "memory is --memory-budget)");
+}
+
 int mapCloud(const CommonOptions& options, MapArgs& args) {
+  refuseIneffectiveFlags(options, args);
   settleNdtOrder(args);
   const OccupancyModel model = args.model();
   checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
@@ -451,6 +463,7 @@ CommandRun setupMap(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"map", "rays from a point cloud (+ trajectory) into an occupancy map file",
-                                        &setupMap};
+                                        &setupMap,
+                                        Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -22,6 +22,7 @@
 #include "voxen/painter/map_grid.hpp"
 #include "voxen/painter/painter.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 
 namespace voxen::cli {
 
@@ -70,6 +71,8 @@ int render(const CommonOptions& options, const RenderArgs& args) {
   MapGrid mapGrid = [&] {
     try {
       return gridFromOccupancy(map, gridOptions);
+    } catch (const SettingError& e) {
+      throw e.withContext(mapPath + ": ");  // the tool names the flag to change
     } catch (const Error& e) {
       throw Error(mapPath + ": " + e.what());
     }
@@ -155,6 +158,7 @@ CommandRun setupRender(CLI::App& command) {
 }  // namespace
 
 static CommandRegistration registration{"render", "draw a map's occupied voxels to a PNG (marching cubes + software rasterizer)",
-                                        &setupRender};
+                                        &setupRender,
+                                        Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -36,6 +36,7 @@ CommandRun setupSelftest(CLI::App&) { return &selftest; }  // no flags of its ow
 }  // namespace
 
 static CommandRegistration registration{"selftest", "run GPU passes through the scheduler and check them against the CPU",
-                                        &setupSelftest};
+                                        &setupSelftest,
+                                        Uses::Gpu | Uses::Profile};
 
 }  // namespace voxen::cli

@@ -10,6 +10,8 @@
 
 #include "voxen/gpu/clearance/clearance_shared.h"
 #include "voxen/host/error.hpp"
+#include "voxen/host/memory_stats.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 #include "voxen/map/region_cache.hpp"
@@ -25,8 +27,10 @@ GpuClearance::GpuClearance(Scheduler& scheduler, OccupancyMap& map, ClearanceOpt
   cache_ = std::make_unique<RegionCache>(scheduler, map_, gpuOptions_.cacheBytes);
   const size_t neighbourhood = regionsWithinRange({0, 0, 0}, map.model(), options_).size();
   if (cache_->slotCount() < neighbourhood)
-    throw Error("clearance: the GPU cache holds " + std::to_string(cache_->slotCount()) + " regions, fewer than the " +
-                std::to_string(neighbourhood) + " a region and its neighbours within the range need: raise the cache size");
+    throw SettingError(SettingError::Kind::Change, "GpuClearanceOptions::cacheBytes", "the GPU region cache",
+                       "clearance: the GPU cache holds " + std::to_string(cache_->slotCount()) + " regions, fewer than the " +
+                           std::to_string(neighbourhood) + " a region and its neighbours within the range need: raise {}",
+                       formatBytes(gpuOptions_.cacheBytes));
   const glm::ivec3 pad = options_.padding(map.model());
   const uint64_t n = uint64_t(map.regionSize());
   const uint64_t blockVoxels = (n + 2 * pad.x) * (n + 2 * pad.y) * (n + 2 * pad.z);

@@ -11,6 +11,7 @@
 #include "voxen/io/png_writer.hpp"
 #include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 
 namespace voxen {
 
@@ -120,7 +121,10 @@ SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale) {
   const uint64_t widthPx = uint64_t(int64_t(image.maxX) - image.minX + 1) * scale;
   const uint64_t heightPx = uint64_t(int64_t(image.maxY) - image.minY + 1) * scale;
   if (widthPx > (1u << 20) || heightPx > (1u << 20) || widthPx * heightPx > (uint64_t(1) << 28))
-    throw Error("slice: " + std::to_string(widthPx) + "x" + std::to_string(heightPx) + " pixels is too large an image");
+    throw SettingError(SettingError::Kind::Change, "slice scale", "the pixels per voxel",
+                       "slice: " + std::to_string(widthPx) + "x" + std::to_string(heightPx) +
+                           " pixels is too large an image (at most 2^20 on a side, 2^28 in all); lower {}",
+                       std::to_string(scale));
   image.width = uint32_t(widthPx);
   image.height = uint32_t(heightPx);
   image.rgb.resize(size_t(widthPx * heightPx * 3));
@@ -149,6 +153,8 @@ SliceImage exportSlicePng(const OccupancyMap& map, const std::filesystem::path& 
   SliceImage image;
   try {
     image = renderSlice(map, z, scale);
+  } catch (const SettingError& e) {
+    throw e.withContext("cannot save PNG to '" + path.string() + "': ");
   } catch (const Error& e) {
     throw Error("cannot save PNG to '" + path.string() + "': " + e.what());
   }

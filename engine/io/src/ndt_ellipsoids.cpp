@@ -14,6 +14,7 @@
 #include "voxen/gpu/occupancy/ndt_shared.h"
 #include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
@@ -102,8 +103,10 @@ uint64_t exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::
   const UnitSphereMesh& sphere = unitIcosphere();
   const uint64_t vertexCount = ellipsoids.size() * sphere.vertices.size();
   const uint64_t faceCount = ellipsoids.size() * sphere.triangles.size();
-  if (vertexCount > uint64_t(INT32_MAX)) throw Error("ellipsoids: too many for 32-bit vertex indices (" +
-                                                    std::to_string(ellipsoids.size()) + "); raise --min-samples");
+  if (vertexCount > uint64_t(INT32_MAX))
+    throw SettingError(SettingError::Kind::Change, "EllipsoidOptions::minSamples", "the samples a voxel needs",
+                       "ellipsoids: too many for 32-bit vertex indices (" + std::to_string(ellipsoids.size()) + "); raise {}",
+                       std::to_string(options.minSamples));
   const char* coordType = options.doublePrecision ? "double" : "float";
   std::string header = "ply\nformat binary_little_endian 1.0\n";
   char sigma[32];

@@ -5,22 +5,32 @@
 #include <cstring>
 
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/map/memory_budget.hpp"
 
 namespace voxen {
 
 void OccupancyModel::validate() const {
-  auto fail = [](const std::string& field, const std::string& why) { throw Error("occupancy model: " + field + " " + why); };
+  // Each message names the field (SettingError), so that a program can name its own option.
+  auto check = [](bool ok, const char* field, const char* words, const std::string& why) {
+    if (!ok)
+      throw SettingError(SettingError::Kind::Invalid, std::string("OccupancyModel::") + field, words,
+                         "occupancy model: {} " + why);
+  };
   // Below 0.1 mm or above 1 km the voxel coordinates of ordinary scenes overflow or a map
   // is one voxel: both are mistakes (a unit error, a typo), not maps.
-  if (!(resolution >= kMinResolution && resolution <= kMaxResolution))
-    fail("resolution", "must be between 0.0001 and 1000 metres (got " + formatNumber(resolution) + ")");
-  if (regionSize < 4 || regionSize > 128) fail("region size", "must be between 4 and 128 voxels");
-  if (!(hitProbability > 0.5f && hitProbability < 1.0f)) fail("hit probability", "must be in (0.5, 1)");
-  if (!(missProbability > 0.0f && missProbability < 0.5f)) fail("miss probability", "must be in (0, 0.5)");
-  if (!(occupancyThreshold > 0.0f && occupancyThreshold < 1.0f)) fail("occupancy threshold", "must be in (0, 1)");
-  if (!(clampMin < clampMax) || !std::isfinite(clampMin) || !std::isfinite(clampMax))
-    fail("clamp", "must be finite with min < max");
+  check(resolution >= kMinResolution && resolution <= kMaxResolution, "resolution", "resolution",
+        "must be between 0.0001 and 1000 metres (got " + formatNumber(resolution) + ")");
+  check(regionSize >= 4 && regionSize <= 128, "regionSize", "region size",
+        "must be between 4 and 128 voxels (got " + std::to_string(regionSize) + ")");
+  check(hitProbability > 0.5f && hitProbability < 1.0f, "hitProbability", "hit probability",
+        "must be in (0.5, 1) (got " + formatNumber(hitProbability) + ")");
+  check(missProbability > 0.0f && missProbability < 0.5f, "missProbability", "miss probability",
+        "must be in (0, 0.5) (got " + formatNumber(missProbability) + ")");
+  check(occupancyThreshold > 0.0f && occupancyThreshold < 1.0f, "occupancyThreshold", "occupancy threshold",
+        "must be in (0, 1) (got " + formatNumber(occupancyThreshold) + ")");
+  check(clampMin < clampMax && std::isfinite(clampMin) && std::isfinite(clampMax), "clamp", "clamp",
+        "must be finite with min < max (got " + formatNumber(clampMin) + " and " + formatNumber(clampMax) + ")");
 }
 
 OccupancyMap::OccupancyMap(OccupancyModel model, uint32_t layers) : OccupancyMap(model, MapLayout::fromFlags(layers)) {}

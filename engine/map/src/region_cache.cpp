@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 
 namespace voxen {
 
@@ -43,9 +44,15 @@ RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes
   const uint64_t perRegion = bytesPerRegion(map);
   const uint64_t slots = bytes / perRegion;
   if (slots == 0)
-    throw Error("GPU region cache of " + formatBytes(bytes) + " holds no region (one needs " + formatBytes(perRegion) +
-                "): raise --gpu-cache-mb");
-  if (slots * voxels_ > (1ull << 31)) throw Error("GPU region cache too large: at most 2^31 voxels");
+    throw SettingError(SettingError::Kind::Change, "RegionCache::bytes", "the GPU region cache",
+                       "GPU region cache of " + formatBytes(bytes) + " holds no region (one needs " + formatBytes(perRegion) +
+                           "): raise {}",
+                       formatBytes(bytes));
+  if (slots * voxels_ > (1ull << 31))
+    throw SettingError(SettingError::Kind::Change, "RegionCache::bytes", "the GPU region cache",
+                       "GPU region cache too large: " + std::to_string(slots) + " regions of " + std::to_string(voxels_) +
+                           " voxels, past 2^31 voxels; lower {}",
+                       formatBytes(bytes));
   const uint64_t v = slots * voxels_;
   std::vector<VkDeviceAddress> addresses(kMaxLayers, 0);
   for (LayerId id : map.layout().ids()) {

@@ -17,8 +17,10 @@
 #include "voxen/primitives/stream_compaction.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
+#include "voxen/host/memory_stats.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
+#include "voxen/host/setting_error.hpp"
 
 namespace voxen {
 
@@ -125,8 +127,11 @@ void GpuIntegrator::addPrepared(const PreparedRays& prepared) {
   auto skip = [&](const PreparedRays::Skipped& skipped) {
     const uint64_t index = base + skipped.position;
     if (skipped.problem == PreparedRays::Problem::TooLong)
-      throw Error(rayTooLongMessage(index, skipped.ray, skipped.regions, gpu::kMaxRegionsPerRay, "the GPU walks at most",
-                                    options_.maxRange > 0.0 ? "lower --max-range" : "set --max-range"));
+      throw SettingError(SettingError::Kind::Change, "IntegrationOptions::maxRange", "the maximum range",
+                         rayTooLongMessage(index, skipped.ray, skipped.regions, gpu::kMaxRegionsPerRay,
+                                           "the GPU walks at most",
+                                           options_.maxRange > 0.0 ? "lower {}" : "set {}"),
+                         options_.maxRange > 0.0 ? formatNumber(options_.maxRange) + " m" : "none");
     noteRejectedRay(stats_, index, skipped.ray,
                     skipped.problem == PreparedRays::Problem::NonFinite ? RayFault::NonFinite : RayFault::TooFar);
   };
@@ -154,7 +159,9 @@ void GpuIntegrator::setUpHitSort() {
                 std::to_string(gpu::kMaxOrderedRays) + " rays for grouping hits by voxel");
   const uint64_t n = uint64_t(map_.regionSize());
   if (uint64_t(cache_.slotCount()) * n * n * n >= (uint64_t(1) << 32))
-    throw Error("the GPU cache holds more voxels than 32-bit hit keys reach: lower --gpu-cache-mb");
+    throw SettingError(SettingError::Kind::Change, "GpuIntegratorOptions::cacheBytes", "the GPU region cache",
+                       "the GPU cache holds more voxels than 32-bit hit keys reach: lower {}",
+                       formatBytes(gpuOptions_.cacheBytes));
   const uint32_t slots = uint32_t(cache_.slotCount());
   ordered_ = Buffer(scheduler_.device(), "occupancy ordered hits", uint64_t(gpu::orderedWords(capacity, slots)) * 4);
   batchOfSlot_.assign(slots, 0);
@@ -168,8 +175,8 @@ void GpuIntegrator::setUpHitSort() {
 void GpuIntegrator::setUpNdt() {
   checkNdtMap(options_.ndt, map_.layout());
   if (options_.order != UpdateOrder::TwoPhase)
-    throw Error("the GPU integrates NDT in two-phase order only: set the update order to two-phase "
-                "(--update-order two-phase), or use the CPU reference for the sequential order");
+    throw Error("the GPU integrates NDT in two-phase order only (UpdateOrder::TwoPhase); the CPU reference has the "
+                "sequential order too");
   if (options_.flags & kRayStopOnFirstOccupied) throw Error("NDT integration does not support stop-on-first-occupied");
   setUpHitSort();
   compaction_ = std::make_unique<StreamCompaction>(scheduler_);

@@ -9,6 +9,7 @@
 
 #include "voxen/gpu/occupancy/ndt_shared.h"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
 
@@ -24,13 +25,20 @@ const char* ndtModeName(NdtMode mode) {
 }
 
 void NdtModel::validate() const {
-  auto fail = [](const std::string& field, const std::string& why) { throw Error("NDT model: " + field + " " + why); };
-  if (!(sensorNoise > 0.0 && sensorNoise <= 100.0)) fail("sensor noise", "must be in (0, 100] metres");
-  if (!(adaptationRate >= 0.0 && adaptationRate <= 1.0)) fail("adaptation rate", "must be in [0, 1]");
-  if (sampleThreshold < 1) fail("sample threshold", "must be at least 1");
-  if (!(resetProbability > 0.0 && resetProbability < 1.0)) fail("reset probability", "must be in (0, 1)");
-  if (!(initialDeviation > 0.0 && initialDeviation <= 10.0)) fail("initial deviation", "must be in (0, 10] voxels");
-  if (foldLimit < 1 || foldLimit > 32768) fail("fold limit", "must be between 1 and 32768 samples");
+  // Each message names the field (SettingError), so that a program can name its own option.
+  auto check = [](bool ok, const char* field, const char* words, const std::string& range, double value) {
+    if (!ok)
+      throw SettingError(SettingError::Kind::Invalid, std::string("NdtModel::") + field, words,
+                         "NDT model: {} must be " + range + ", got " + formatNumber(value));
+  };
+  check(sensorNoise > 0.0 && sensorNoise <= 100.0, "sensorNoise", "sensor noise", "in (0, 100] metres", sensorNoise);
+  check(adaptationRate >= 0.0 && adaptationRate <= 1.0, "adaptationRate", "adaptation rate", "in [0, 1]", adaptationRate);
+  check(sampleThreshold >= 1, "sampleThreshold", "sample threshold", "at least 1", sampleThreshold);
+  check(resetProbability > 0.0 && resetProbability < 1.0, "resetProbability", "reset probability", "in (0, 1)",
+        resetProbability);
+  check(initialDeviation > 0.0 && initialDeviation <= 10.0, "initialDeviation", "initial deviation", "in (0, 10] voxels",
+        initialDeviation);
+  check(foldLimit >= 1 && foldLimit <= 32768, "foldLimit", "fold limit", "from 1 to 32768 samples", foldLimit);
 }
 
 namespace {

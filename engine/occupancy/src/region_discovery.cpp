@@ -7,6 +7,7 @@
 #include "voxen/gpu/occupancy/occupancy_shared.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/host/shader_library.hpp"
 
 namespace voxen {
@@ -99,8 +100,10 @@ std::vector<DiscoveredRegion> RegionDiscovery::collect(Ticket& ticket) {
       // Doubled, unless a later ticket's overflow has grown it since this one was recorded.
       if (ticket.setEntries == setEntries_) {
         if (setEntries_ >= kMaxSetEntries)
-          throw Error("region discovery: a batch touches more than " + std::to_string(kMaxSetEntries / 4) +
-                      " regions; lower the batch size (--batch-size)");
+          throw SettingError(SettingError::Kind::Change, "GpuIntegratorOptions::maxRaysPerBatch", "the batch size",
+                             "region discovery: a batch touches more than " + std::to_string(kMaxSetEntries / 4) +
+                                 " regions; lower {}",
+                             std::to_string(maxRays_) + " rays");
         resizeSet(setEntries_ * 2);
         ++growths_;
       }

@@ -7,6 +7,7 @@
 
 #include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/map/memory_budget.hpp"
 
 namespace voxen {
@@ -71,10 +72,13 @@ MapGrid gridFromOccupancy(const OccupancyMap& map, const MapGridOptions& options
   const uint64_t samples = uint64_t(nx) * ny * nz;  // at most 2^90 would overflow: the axes are capped below
   const bool axisTooLong = nx > 4096 || ny > 4096 || nz > 4096;
   if (axisTooLong || samples > options.maxSamples)
-    throw Error("the occupied voxels span " + std::to_string(extent[0]) + " x " + std::to_string(extent[1]) + " x " +
-                std::to_string(extent[2]) + " voxels, a grid of " +
-                (axisTooLong ? std::string("more than 4096 samples on an axis") : std::to_string(samples) + " samples") +
-                " (limit " + std::to_string(options.maxSamples) + ", at most 4096 per axis): render a part of it with --crop");
+    throw SettingError(SettingError::Kind::Change, "MapGridOptions::crop", "a crop box",
+                       "the occupied voxels span " + std::to_string(extent[0]) + " x " + std::to_string(extent[1]) + " x " +
+                           std::to_string(extent[2]) + " voxels, a grid of " +
+                           (axisTooLong ? std::string("more than 4096 samples on an axis")
+                                        : std::to_string(samples) + " samples") +
+                           " (limit " + std::to_string(options.maxSamples) +
+                           ", at most 4096 per axis): render a part of it with {}");
   // Density and colour per sample, then the occupied voxels' coordinates.
   checkMemoryBudget(samples * (sizeof(float) + sizeof(uint32_t)) + occupied * sizeof(VoxelCoord) + options.heldBytes,
                     options.memoryBudgetBytes,

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
@@ -636,7 +637,9 @@ std::vector<TrajectorySample> lidarTrajectory(const SyntheticScene& scene, const
   config.validate();
   if (!(rateHz > 0.0) || !std::isfinite(rateHz)) fail("lidar trajectory: rate must be a positive number of Hz");
   const double samples = std::ceil(config.duration() * rateHz - 1e-9) + 1.0;
-  if (samples > 1e9) fail("lidar trajectory: more than 1e9 samples; lower the rate");
+  if (samples > 1e9)
+    throw SettingError(SettingError::Kind::Change, "lidarTrajectory rateHz", "the trajectory's rate",
+                       "lidar trajectory: more than 1e9 samples; lower {}", formatNumber(rateHz) + " Hz");
   std::vector<TrajectorySample> out;
   out.reserve(size_t(samples));
   for (size_t i = 0; i < size_t(samples); ++i) out.push_back(sensorPose(scene, config, config.startTime + double(i) / rateHz));
