@@ -128,7 +128,9 @@ void GpuIntegrator::addPrepared(const PreparedRays& prepared) {
       throw Error(rayTooLongMessage(index, skipped.ray, skipped.regions, gpu::kMaxRegionsPerRay, "the GPU walks at most",
                                     options_.maxRange > 0.0 ? "lower --max-range" : "set --max-range"));
     noteRejectedRay(stats_, index, skipped.ray,
-                    skipped.problem == PreparedRays::Problem::NonFinite ? RayFault::NonFinite : RayFault::TooFar);
+                    skipped.problem == PreparedRays::Problem::NonFinite ? RayFault::NonFinite
+                    : skipped.problem == PreparedRays::Problem::TooFar  ? RayFault::TooFar
+                                                                        : RayFault::NonFiniteIntensity);
   };
   for (size_t k = 0; k < prepared.records.size(); ++k) {
     for (; s < prepared.skipped.size() && prepared.skipped[s].position < prepared.positions[k]; ++s) skip(prepared.skipped[s]);
