@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Map layers on the command line: voxen info describes every layer of a map (built-in, NDT,
+# clearance) in text and JSON, and info --verify counts every layer's impossible values (a
+# fixture with valid checksums).
+#   layers.sh VOXEN_BINARY WORK_DIR   (the fixture is found beside this script)
+set -euo pipefail
+fixture="$(cd "$(dirname "$0")/../data/map_layers" && pwd)/impossible-values.vxm"
+source "$(dirname "$0")/common.sh" layers "$@"
+
+png_width() { od -An -tu1 -j16 -N4 "$1" | awk '{ print ($1 * 16777216) + ($2 * 65536) + ($3 * 256) + $4 }'; }
+png_height() { od -An -tu1 -j20 -N4 "$1" | awk '{ print ($1 * 16777216) + ($2 * 65536) + ($3 * 256) + $4 }'; }
+
+"$voxen" generate --cloud run.ply --trajectory run.txt --rings 16 --columns 128 --scans 2 --seed 3 > generate.log
+"$voxen" map --cloud run.ply --trajectory run.txt --output all.vxm --resolution 0.25 --voxel-mean --traversal --hit-miss \
+  --touch-time --cpu --quiet > all.log
+"$voxen" map --cloud run.ply --trajectory run.txt --output tm.vxm --resolution 0.25 --ndt tm --cpu --quiet > tm.log
+"$voxen" map --cloud run.ply --trajectory run.txt --output plain.vxm --resolution 0.25 --cpu --quiet > plain.log
+"$voxen" clearance plain.vxm --range 1 --cpu --output clearance.vxm > clearance.log
+
+# info: every layer, named, described and versioned; none called "occupancy only".
+"$voxen" info clearance.vxm > info-clearance.log
+grep -q "^layers: *2 (occupancy, clearance)" info-clearance.log || fail "info: clearance map's layers: $(cat info-clearance.log)"
+grep -q "^  clearance .*version 1, 4 bytes per voxel: distance (m) to the nearest obstacle" info-clearance.log ||
+  fail "info: the clearance layer is not described: $(cat info-clearance.log)"
+grep -q "distance f32 m: finite, at least 0 or -1" info-clearance.log || fail "info: clearance's field: $(cat info-clearance.log)"
+if grep -q "occupancy only\|mask 0x" info-clearance.log; then fail "info: layers described by the built-in mask: $(cat info-clearance.log)"; fi
+"$voxen" info tm.vxm --json > info-tm.json
+grep -q '"layer_names":\["occupancy","voxel_mean","ndt_covariance","hit_miss","ndt_intensity"\]' info-tm.json ||
+  fail "info --json: NDT-TM layer_names: $(cat info-tm.json)"
+grep -q '"name":"ndt_covariance","bytes_per_voxel":24,"version":1,"description":"NDT covariance' info-tm.json ||
+  fail "info --json: the covariance's table entry: $(cat info-tm.json)"
+grep -q '"name":"variance","type":"f32","unit":"","min":0' info-tm.json || fail "info --json: intensity's fields: $(cat info-tm.json)"
+"$voxen" info tm.vxm > info-tm.log
+grep -q "^layers: *5 (occupancy, voxel_mean, ndt_covariance, hit_miss, ndt_intensity)" info-tm.log ||
+  fail "info: NDT-TM layers: $(cat info-tm.log)"
+"$voxen" info all.vxm --verify > verify.log
+grep -q "every layer's values are possible" verify.log || fail "info --verify on a good map: $(cat verify.log)"
+
+# info --verify on valid checksums around impossible values: each layer's count, first region and voxel.
+status=0
+"$voxen" info "$fixture" --verify > bad.out 2> bad.err || status=$?
+[ $status -eq 1 ] || fail "info --verify on impossible values: exit status $status: $(cat bad.out bad.err)"
+grep -q "impossible contents" bad.err || fail "info --verify: $(cat bad.err)"
+grep -q "layer 'touch_time': 1 voxel in 1 region, the first region (1,0,0) voxel 4 (4,1,0): time nan is not finite" bad.err ||
+  fail "info --verify: the touch_time count: $(cat bad.err)"
+grep -q "layer 'clearance': 3 voxels in 2 regions, the first region (0,0,0) voxel 5 (1,1,0): distance -3 is below 0" bad.err ||
+  fail "info --verify: the clearance count: $(cat bad.err)"
+"$voxen" info "$fixture" > fixture-info.log || fail "info without --verify reads only the headers: $(cat fixture-info.log)"
+status=0
+"$voxen" info "$fixture" --verify --json > bad.json 2> /dev/null || status=$?
+[ $status -eq 1 ] && grep -q '"error":.*impossible contents' bad.json || fail "info --verify --json: $status $(cat bad.json)"
+# Every other command refuses to load it, naming the layer.
+status=0
+"$voxen" export "$fixture" --occupied-ply x.ply 2> load.err || status=$?
+[ $status -eq 1 ] && grep -q "layer 'clearance', voxel 5 (1,1,0): distance -3 is below 0 (2 voxels of this layer" load.err ||
+  fail "export of impossible values: $status $(cat load.err)"
+[ ! -e x.ply ] || fail "a refused export wrote its output"
+
+echo "layers: ok"
