@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Map layers on the command line: voxen info describes every layer of a map (built-in, NDT,
-# clearance) in text and JSON, and info --verify counts every layer's impossible values (a
-# fixture with valid checksums).
+# clearance) in text and JSON, info --verify counts every layer's impossible values (a
+# fixture with valid checksums), and the occupancy slice has a legend and a default scale.
 #   layers.sh VOXEN_BINARY WORK_DIR   (the fixture is found beside this script)
 set -euo pipefail
 fixture="$(cd "$(dirname "$0")/../data/map_layers" && pwd)/impossible-values.vxm"
@@ -56,4 +56,12 @@ status=0
   fail "export of impossible values: $status $(cat load.err)"
 [ ! -e x.ply ] || fail "a refused export wrote its output"
 
+
+# The occupancy slice: a legend below the slice, and by default scaled up to about 800 pixels.
+"$voxen" export all.vxm --slice-png slice.png --z 1.0 > slice.log
+grep -q "pixels per voxel with a legend" slice.log || fail "--slice-png: $(cat slice.log)"
+[ "$(png_width slice.png)" -ge 700 ] || fail "--slice-png: default scale gives $(png_width slice.png) pixels across"
+"$voxen" export all.vxm --slice-png slice1.png --z 1.0 --scale 1 > slice1.log
+grep -q "at 1 pixels per voxel" slice1.log || fail "--scale 1: $(cat slice1.log)"
+[ "$(png_height slice1.png)" -lt "$(png_height slice.png)" ] || fail "--scale 1 does not override the default"
 echo "layers: ok"

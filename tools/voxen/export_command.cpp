@@ -38,8 +38,13 @@ struct ExportArgs {
   bool ellipsoidOptionsGiven = false;
   std::optional<double> zMetres;
   std::optional<int32_t> zVoxel;
-  uint32_t scale = 1;
+  std::optional<uint32_t> scale;  // pixels per voxel; default: autoSliceScale (the clearance PNG: 1)
 };
+
+// " (12 voxels with a non-finite value left out)" when any were.
+std::string nonFiniteNote(uint64_t count) {
+  return count ? " (" + std::to_string(count) + " voxels with a non-finite value left out)" : std::string();
+}
 
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty() &&
@@ -51,7 +56,7 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.ellipsoidsPath.empty() && args.ellipsoidOptionsGiven) throw UsageError("--min-samples and --sigma go with --ellipsoids-ply");
   if (slices && args.zMetres.has_value() == args.zVoxel.has_value())
     throw UsageError("--slice-png and --clearance-png need exactly one of --z METRES or --z-voxel K");
-  if (!slices && (args.zMetres || args.zVoxel || args.scale != 1))
+  if (!slices && (args.zMetres || args.zVoxel || args.scale))
     throw UsageError("--z, --z-voxel and --scale go with --slice-png or --clearance-png");
   if (args.clearancePngPath.empty() && args.clearanceRange > 0.0) throw UsageError("--clearance-range goes with --clearance-png");
   if (args.plyPath.empty() && args.ply.withValue) throw UsageError("--with-value goes with --occupied-ply");
@@ -76,24 +81,26 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   }
   if (!args.pngPath.empty()) {
     const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
-    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale);
+    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale.value_or(0));
     const double res = map.model().resolution;
-    std::printf("wrote %s: %ux%u pixels, layer z=%d (%g..%g m), voxels x %d..%d, y %d..%d; %llu occupied, %llu free\n",
-                args.pngPath.c_str(), slice.width, slice.height, z, z * res, (z + 1) * res, slice.minX, slice.maxX, slice.minY,
-                slice.maxY, (unsigned long long)slice.occupied, (unsigned long long)slice.free);
+    std::printf("wrote %s: layer z=%d (%g..%g m) at %u pixels per voxel with a legend, voxels x %d..%d, y %d..%d; %llu "
+                "occupied, %llu free%s\n",
+                args.pngPath.c_str(), z, z * res, (z + 1) * res, slice.scale, slice.minX, slice.maxX, slice.minY, slice.maxY,
+                (unsigned long long)slice.occupied, (unsigned long long)slice.free, nonFiniteNote(slice.nonFinite).c_str());
   }
   if (!args.ellipsoidsPath.empty()) {
     EllipsoidOptions ellipsoids = args.ellipsoids;
     ellipsoids.doublePrecision = args.ply.doublePrecision;
-    uint64_t count = 0;
+    ExportCounts counts;
     try {
-      count = exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids);
+      counts = exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids);
     } catch (const Error& e) {
       throw Error(args.mapPath + ": --ellipsoids-ply: " + e.what());
     }
     std::printf("wrote %s: %llu NDT ellipsoids (%.3g sigma, voxels with at least %u samples; 42 vertices and 80 "
-                "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)\n",
-                args.ellipsoidsPath.c_str(), (unsigned long long)count, ellipsoids.sigma, ellipsoids.minSamples);
+                "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)%s\n",
+                args.ellipsoidsPath.c_str(), (unsigned long long)counts.written, ellipsoids.sigma, ellipsoids.minSamples,
+                nonFiniteNote(counts.nonFinite).c_str());
   }
   auto withMapName = [&](auto&& work, const char* flag) {
     try {
@@ -112,14 +119,16 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (!args.clearancePngPath.empty()) {
     const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
     const SliceImage slice = withMapName(
-        [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale, args.clearanceRange); }, "--clearance-png");
+        [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale.value_or(1), args.clearanceRange); },
+        "--clearance-png");
     std::printf("wrote %s: clearance of layer z=%d as a heat map (red near obstacles to blue at the scale's top, black "
                 "obstacles, white none within range, light grey unknown) with a colour bar; voxels x %d..%d, y %d..%d\n",
                 args.clearancePngPath.c_str(), z, slice.minX, slice.maxX, slice.minY, slice.maxY);
   }
   if (!args.octomapPath.empty()) {
-    exportOctomap(map, args.octomapPath);
-    std::printf("wrote %s: OctoMap binary tree of the observed voxels (classes only)\n", args.octomapPath.c_str());
+    const ExportCounts counts = exportOctomap(map, args.octomapPath);
+    std::printf("wrote %s: OctoMap binary tree of the %llu observed voxels (classes only)%s\n", args.octomapPath.c_str(),
+                (unsigned long long)counts.written, nonFiniteNote(counts.nonFinite).c_str());
   }
   return 0;
 }
@@ -136,7 +145,12 @@ CommandRun setupExport(CLI::App& command) {
   command.add_option("--z-voxel", args->zVoxel, "slice: the layer with this voxel index")
       ->type_name("K")
       ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
-  command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
+  command
+      .add_option("--scale", args->scale,
+                  "slice: pixels per voxel edge (default: enough for about 800 pixels across, at most 32 and 4096 "
+                  "pixels on the longer side; the clearance PNG: 1)")
+      ->type_name("S")
+      ->check(integerIn(1, 1024));
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
   command.add_option("--clearance-ply", args->clearancePlyPath, "write the observed voxels with their clearance (voxen clearance)")
       ->type_name("OUT.ply");
