@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Map layers on the command line: voxen info describes every layer of a map (built-in, NDT,
 # clearance) in text and JSON, info --verify counts every layer's impossible values (a
-# fixture with valid checksums), and the occupancy slice has a legend and a default scale.
+# fixture with valid checksums), and voxen export --layer writes every layer as a PLY cloud
+# and a heat-map PNG; the occupancy slice has a legend and a default scale.
 #   layers.sh VOXEN_BINARY WORK_DIR   (the fixture is found beside this script)
 set -euo pipefail
 fixture="$(cd "$(dirname "$0")/../data/map_layers" && pwd)/impossible-values.vxm"
@@ -51,11 +52,40 @@ status=0
 [ $status -eq 1 ] && grep -q '"error":.*impossible contents' bad.json || fail "info --verify --json: $status $(cat bad.json)"
 # Every other command refuses to load it, naming the layer.
 status=0
-"$voxen" export "$fixture" --occupied-ply x.ply 2> load.err || status=$?
+"$voxen" export "$fixture" --layer clearance --voxels-ply x.ply 2> load.err || status=$?
 [ $status -eq 1 ] && grep -q "layer 'clearance', voxel 5 (1,1,0): distance -3 is below 0 (2 voxels of this layer" load.err ||
   fail "export of impossible values: $status $(cat load.err)"
 [ ! -e x.ply ] || fail "a refused export wrote its output"
 
+# export --layer: every layer as PLY (one property per field) and as a heat map with a legend.
+for spec in all:occupancy all:voxel_mean all:traversal all:hit_miss all:touch_time tm:ndt_covariance tm:ndt_intensity \
+            clearance:clearance; do
+  map=${spec%%:*} layer=${spec#*:}
+  "$voxen" export $map.vxm --layer $layer --voxels-ply $layer.ply --slice-png $layer.png --z 1.0 > export-$layer.log ||
+    fail "export --layer $layer failed: $(cat export-$layer.log)"
+  head -c 3000 $layer.ply | grep -aq "format binary_little_endian 1.0" || fail "--layer $layer: not binary PLY"
+  head -c 3000 $layer.ply | grep -aq "comment written by voxen: layer $layer" || fail "--layer $layer: PLY header"
+  [ "$(png_width $layer.png)" -ge 320 ] || fail "--layer $layer --slice-png: $(png_width $layer.png) pixels wide"
+  grep -q "wrote $layer.png: layer $layer" export-$layer.log || fail "--layer $layer: summary: $(cat export-$layer.log)"
+done
+head -c 3000 hit_miss.ply | grep -aq "property uint hits" || fail "--layer hit_miss: property types"
+head -c 3000 traversal.ply | grep -aq "property double length" || fail "--layer traversal: lengths in metres"
+head -c 3000 ndt_covariance.ply | grep -aq "property float s22" || fail "--layer ndt_covariance: fields"
+"$voxen" export tm.vxm --layer hit_miss --slice-png misses.png --z 1.0 --field misses --scale 3 > misses.log
+grep -q "field misses" misses.log && grep -q "3 pixels per voxel" misses.log || fail "--field misses --scale 3: $(cat misses.log)"
+# Bad combinations are usage errors; an unknown layer or field is named with what there is.
+for bad in "--voxels-ply v.ply" "--layer hit_miss" "--field hits --slice-png f.png --z 1" "--layer hit_miss --voxels-ply v.ply --field hits"; do
+  status=0
+  "$voxen" export all.vxm $bad > /dev/null 2> usage.err || status=$?
+  [ $status -eq 2 ] || fail "export $bad: exit status $status (want 2): $(cat usage.err)"
+done
+status=0
+"$voxen" export all.vxm --layer clearance --voxels-ply v.ply 2> nolayer.err || status=$?
+[ $status -eq 1 ] && grep -q "no layer 'clearance' (it has occupancy, voxel_mean, traversal, hit_miss, touch_time)" nolayer.err ||
+  fail "an absent layer: $status $(cat nolayer.err)"
+status=0
+"$voxen" export all.vxm --layer hit_miss --slice-png f.png --z 1 --field nope 2> nofield.err || status=$?
+[ $status -eq 1 ] && grep -q "has no field 'nope' (its fields: hits, misses)" nofield.err || fail "an unknown field: $status $(cat nofield.err)"
 
 # The occupancy slice: a legend below the slice, and by default scaled up to about 800 pixels.
 "$voxen" export all.vxm --slice-png slice.png --z 1.0 > slice.log

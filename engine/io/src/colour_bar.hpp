@@ -38,7 +38,7 @@ struct ColourBarStyle {
 
 // Draws the bar with its top-left corner at (x, y): the ramp from range.lo (left) to
 // range.hi (right) with a black frame, tick marks and labels below, then the caption.
-// Returns the height used. heightOf gives that height without drawing.
+// Returns the height used; colourBarHeight gives it without drawing.
 uint32_t drawColourBar(Canvas& canvas, int64_t x, int64_t y, const ColourRange& range, const std::string& caption,
                        const ColourBarStyle& style = {});
 uint32_t colourBarHeight(const ColourBarStyle& style = {});
