@@ -482,13 +482,17 @@ TEST_CASE("Map file size and speed for 2000 regions", "[.mapfile-bench]") {
             const VoxelCoord v = map.voxelOf(r.key, i);
             const int wall = (v.x % 97 == 0) || (v.y % 83 == 0) || v.z == 1 || v.z == 120;
             const int inside = v.z > 1 && v.z < 120;
-            if (wall) r.occupancy()[i] = rng.chance(80) ? m.clampMax : float(rng.range(1, 5)) * m.hitValue() + m.missValue();
-            else if (inside && rng.chance(90)) r.occupancy()[i] = rng.chance(85) ? m.clampMin : float(rng.range(1, 6)) * m.missValue();
+            // Within the clamps, as a map can hold (saving refuses anything else).
+            if (wall) r.occupancy()[i] = rng.chance(80) ? m.clampMax : std::min(m.clampMax, float(rng.range(1, 5)) * m.hitValue() + m.missValue());
+            else if (inside && rng.chance(90)) r.occupancy()[i] = rng.chance(85) ? m.clampMin : std::max(m.clampMin, float(rng.range(1, 6)) * m.missValue());
             if (!isObserved(r.occupancy()[i])) continue;
             if (layers & kLayerHitMiss) r.hitMiss()[i].hits = wall ? uint32_t(rng.range(1, 40)) : 0, r.hitMiss()[i].misses = uint32_t(rng.range(0, 30));
             if (layers & kLayerTraversal) r.traversal()[i] = rng.range(0, 65536 * 40);
             if (layers & kLayerTouchTime) r.touchTime()[i] = float(rng.range(0, 6000)) * 0.01f;
-            if ((layers & kLayerVoxelMean) && wall) r.mean()[i] = {uint32_t(rng.range(1, 40)), {rng.u32() >> 12, rng.u32() >> 12, rng.u32() >> 12}};
+            if ((layers & kLayerVoxelMean) && wall) {
+              const uint32_t count = uint32_t(rng.range(1, 40));
+              r.mean()[i] = {count, {uint32_t(rng.range(0, count * 1023)), uint32_t(rng.range(0, count * 1023)), uint32_t(rng.range(0, count * 1023))}};
+            }
           }
         }
     for (int level : {1, 6}) {
