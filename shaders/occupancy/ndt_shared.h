@@ -22,6 +22,7 @@
 VOXEN_SHARED_BEGIN
 
 #ifdef __cplusplus
+using std::abs;
 using std::clamp;
 using std::exp;
 using std::log;
@@ -182,12 +183,38 @@ VOXEN_MATH NdtCovariance ndtFoldCovariance(NdtCovariance c, float n, float mx, f
   return o;
 }
 
-// Running intensity mean and variance, the same weights as the covariance.
+// The largest float: NDT-TM's intensity variance saturates there.
+VOXEN_CONST(float, kNdtFloatMax, 3.40282347e38f)
+
+// Running intensity mean and variance, the same weights as the covariance:
+//   mean' = mean + delta / (n+1),  variance' = n/(n+1) variance + n/(n+1)^2 delta^2,
+// delta = value - mean, in a form that stays finite for every finite intensity and never
+// forms an infinity (shader compilers may assume there is none). The difference is taken at
+// half scale (exact above the subnormals, so ordinary values give the same bits as the
+// formula above); the mean moves by a convex step, which cannot leave the float range; a
+// variance past it (intensities beyond about 1.8e19 apart) saturates at the largest float.
+// The first sample (n = 0) sets the mean to its value and the variance to 0, whatever the
+// voxel held before its restart.
 VOXEN_MATH NdtIntensity ndtFoldIntensity(NdtIntensity s, float n, float value) {
-  float delta = value - s.mean;
   NdtIntensity o;
-  o.mean = s.mean + delta / (n + 1.0f);
-  o.variance = n / (n + 1.0f) * s.variance + n / ((n + 1.0f) * (n + 1.0f)) * delta * delta;
+  if (n <= 0.0f) {
+    o.mean = value;
+    o.variance = 0.0f;
+    return o;
+  }
+  float halfDelta = 0.5f * value - 0.5f * s.mean;  // delta / 2
+  o.mean = s.mean + 2.0f * (halfDelta / (n + 1.0f));  // |delta / (n+1)| <= |delta| / 2 <= the largest float
+  float kept = n / (n + 1.0f) * s.variance;
+  float w = n / ((n + 1.0f) * (n + 1.0f));  // at most 1/4
+  float p = w * halfDelta;
+  // (w delta) delta = 4 (p halfDelta), unless that passes 0.24 of the largest float.
+  float added = (abs(halfDelta) > 1.0f && abs(p) > 0.24f * kNdtFloatMax / abs(halfDelta)) ? kNdtFloatMax : 4.0f * (p * halfDelta);
+  if (kept <= 0.5f * kNdtFloatMax && added <= 0.5f * kNdtFloatMax) {
+    o.variance = kept + added;
+  } else {
+    float halfSum = 0.5f * kept + 0.5f * added;
+    o.variance = halfSum >= 0.5f * kNdtFloatMax ? kNdtFloatMax : 2.0f * halfSum;
+  }
   return o;
 }
 

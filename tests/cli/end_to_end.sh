@@ -113,7 +113,7 @@ status=0
   --voxel-mean --hit-miss --max-range 5 > layers.json
 [ "$(json_number clipped_rays layers.json)" -gt 0 ] || fail "--max-range 5 clipped no ray: $(cat layers.json)"
 "$voxen" info layers.vxm > layers-info.log
-grep -q "voxel mean" layers-info.log || fail "layers missing from the map file: $(cat layers-info.log)"
+grep -q "voxel_mean" layers-info.log || fail "layers missing from the map file: $(cat layers-info.log)"
 grep -q "0.7" layers-info.log || fail "octomap hit probability missing from the map file: $(cat layers-info.log)"
 grep -q "\-1.5" layers-info.log || fail "clamp missing from the map file: $(cat layers-info.log)"
 # The layer table names each layer the map holds, in text and in JSON.

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <zlib.h>
 
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -10,8 +12,10 @@
 #include <sstream>
 
 #include "support/gpu_fixture.hpp"  // vt::Rng
+#include "support/png_reader.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/io/map_export.hpp"
+#include "voxen/io/octomap_io.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/host/error.hpp"
 
@@ -24,85 +28,8 @@ std::vector<uint8_t> readBytes(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// ---- a minimal PNG reader: 8-bit RGB or RGBA, no interlace ---------------------------
-
-struct Png {
-  uint32_t width = 0, height = 0;
-  int channels = 0;
-  std::vector<uint8_t> pixels;
-  std::vector<std::string> chunks;  // chunk types in order
-  const uint8_t* at(uint32_t x, uint32_t y) const { return &pixels[(size_t(y) * width + x) * channels]; }
-};
-
-uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
-
-Png decodePng(const std::vector<uint8_t>& file) {
-  static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  REQUIRE(file.size() >= 8);
-  REQUIRE(std::memcmp(file.data(), signature, 8) == 0);
-  Png png;
-  std::vector<uint8_t> idat;
-  size_t pos = 8;
-  while (pos < file.size()) {
-    REQUIRE(pos + 12 <= file.size());
-    const uint32_t length = be32(&file[pos]);
-    REQUIRE(pos + 12 + length <= file.size());
-    const std::string type(reinterpret_cast<const char*>(&file[pos + 4]), 4);
-    const uint8_t* data = &file[pos + 8];
-    INFO("chunk " << type);
-    REQUIRE(uint32_t(crc32(0, &file[pos + 4], 4 + length)) == be32(data + length));
-    png.chunks.push_back(type);
-    if (type == "IHDR") {
-      REQUIRE(length == 13);
-      png.width = be32(data);
-      png.height = be32(data + 4);
-      REQUIRE(data[8] == 8);  // bit depth
-      REQUIRE((data[9] == 2 || data[9] == 6));
-      png.channels = data[9] == 2 ? 3 : 4;
-      REQUIRE(data[10] == 0);
-      REQUIRE(data[11] == 0);
-      REQUIRE(data[12] == 0);
-    } else if (type == "IDAT") {
-      idat.insert(idat.end(), data, data + length);
-    }
-    pos += 12 + length;
-  }
-  REQUIRE(png.chunks.front() == "IHDR");
-  REQUIRE(png.chunks.back() == "IEND");
-  const size_t stride = size_t(png.width) * png.channels;
-  std::vector<uint8_t> raw((stride + 1) * png.height);
-  uLongf rawBytes = uLongf(raw.size());
-  REQUIRE(uncompress(raw.data(), &rawBytes, idat.data(), uLong(idat.size())) == Z_OK);
-  REQUIRE(rawBytes == raw.size());
-  png.pixels.resize(stride * png.height);
-  const int bpp = png.channels;
-  for (uint32_t y = 0; y < png.height; ++y) {
-    const uint8_t filter = raw[y * (stride + 1)];
-    const uint8_t* in = &raw[y * (stride + 1) + 1];
-    uint8_t* out = &png.pixels[y * stride];
-    const uint8_t* prior = y ? out - stride : nullptr;
-    for (size_t i = 0; i < stride; ++i) {
-      const int a = i >= size_t(bpp) ? out[i - bpp] : 0;
-      const int b = prior ? prior[i] : 0;
-      const int c = prior && i >= size_t(bpp) ? prior[i - bpp] : 0;
-      int predictor = 0;
-      switch (filter) {
-        case 0: predictor = 0; break;
-        case 1: predictor = a; break;
-        case 2: predictor = b; break;
-        case 3: predictor = (a + b) / 2; break;
-        case 4: {
-          const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-          predictor = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-          break;
-        }
-        default: FAIL("row " << y << " has filter type " << int(filter));
-      }
-      out[i] = uint8_t(in[i] + predictor);
-    }
-  }
-  return png;
-}
+using vt::decodePng;
+using vt::Png;
 
 bool isColour(const uint8_t* pixel, const uint8_t (&rgb)[3]) { return std::memcmp(pixel, rgb, 3) == 0; }
 
@@ -225,17 +152,40 @@ TEST_CASE("PNG slices show free, occupied and unknown voxels over the observed b
   f.set({-50, 0, z - 1}, -1.0f);
   f.set({20, 20, z + 4}, -1.0f);  // another layer of the same region column... different region z
 
-  SECTION("one pixel per voxel, y up") {
-    const SliceImage slice = exportSlicePng(f.map, dir / "slice.png", z);
+  // The slice sits at the image's top-left; the legend lies below it (and widens the image).
+  auto countColours = [](const Png& png, uint32_t w, uint32_t h) {
+    std::array<size_t, 3> counts{};
+    for (uint32_t y = 0; y < h; ++y)
+      for (uint32_t x = 0; x < w; ++x) {
+        const uint8_t* p = png.at(x, y);
+        counts[0] += isColour(p, kSliceUnknownRgb), counts[1] += isColour(p, kSliceFreeRgb), counts[2] += isColour(p, kSliceOccupiedRgb);
+      }
+    return counts;
+  };
+  // Black legend text and a red occupied swatch below row `top`.
+  auto legendBelow = [](const Png& png, uint32_t top) {
+    size_t black = 0, red = 0;
+    for (uint32_t y = top; y < png.height; ++y)
+      for (uint32_t x = 0; x < png.width; ++x) {
+        const uint8_t* p = png.at(x, y);
+        black += p[0] == 0 && p[1] == 0 && p[2] == 0;
+        red += isColour(p, kSliceOccupiedRgb);
+      }
+    return black > 200 && red > 100;
+  };
+  SECTION("one pixel per voxel, y up, a legend below") {
+    const SliceImage slice = exportSlicePng(f.map, dir / "slice.png", z, 1);
     CHECK(slice.minX == -3);
     CHECK(slice.maxX == 4);
     CHECK(slice.minY == -2);
     CHECK(slice.maxY == 6);
     CHECK(slice.occupied == 2);
     CHECK(slice.free == 2);
+    CHECK(slice.width == 8);
+    CHECK(slice.height == 9);
     const Png png = decodePng(readBytes(dir / "slice.png"));
-    REQUIRE(png.width == 8);
-    REQUIRE(png.height == 9);
+    REQUIRE(png.width >= 300);  // the legend's text is wider than the slice
+    REQUIRE(png.height > 9 + 60);
     REQUIRE(png.channels == 3);
     auto pixel = [&](int x, int y) { return png.at(uint32_t(x - slice.minX), uint32_t(slice.maxY - y)); };
     CHECK(isColour(pixel(-3, 0), kSliceFreeRgb));
@@ -246,22 +196,19 @@ TEST_CASE("PNG slices show free, occupied and unknown voxels over the observed b
     CHECK(isColour(pixel(1, 1), kSliceFreeRgb));
     CHECK(isColour(pixel(0, 0), kSliceUnknownRgb));
     CHECK(isColour(png.at(0, 0), kSliceUnknownRgb));
-    size_t counts[3] = {0, 0, 0};
-    for (uint32_t y = 0; y < png.height; ++y)
-      for (uint32_t x = 0; x < png.width; ++x) {
-        const uint8_t* p = png.at(x, y);
-        counts[0] += isColour(p, kSliceUnknownRgb), counts[1] += isColour(p, kSliceFreeRgb), counts[2] += isColour(p, kSliceOccupiedRgb);
-      }
+    const auto counts = countColours(png, 8, 9);
     CHECK(counts[0] == 8 * 9 - 4);
     CHECK(counts[1] == 2);
     CHECK(counts[2] == 2);
+    CHECK(legendBelow(png, 9));
   }
   SECTION("scaled") {
     const SliceImage slice = exportSlicePng(f.map, dir / "slice.png", z, 3);
     const Png png = decodePng(readBytes(dir / "slice.png"));
-    REQUIRE(png.width == 24);
-    REQUIRE(png.height == 27);
     CHECK(slice.width == 24);
+    CHECK(slice.height == 27);
+    CHECK(slice.scale == 3);
+    REQUIRE(png.height > 27);
     for (uint32_t dy = 0; dy < 3; ++dy)
       for (uint32_t dx = 0; dx < 3; ++dx) {
         CHECK(isColour(png.at(21 + dx, dy), kSliceOccupiedRgb));  // voxel (4, 6)
@@ -270,11 +217,25 @@ TEST_CASE("PNG slices show free, occupied and unknown voxels over the observed b
     CHECK(isColour(png.at(20, 2), kSliceUnknownRgb));
     CHECK(isColour(png.at(21, 3), kSliceUnknownRgb));
   }
+  SECTION("by default a small slice is scaled up, within the caps") {
+    const SliceImage slice = exportSlicePng(f.map, dir / "slice.png", z);
+    CHECK(slice.scale == 32);  // 8 voxels across: 800 pixels would take 100 per voxel
+    const Png png = decodePng(readBytes(dir / "slice.png"));
+    CHECK(slice.width == 256);
+    CHECK(png.width >= 256);
+    CHECK(png.height > 9 * 32);
+    const auto counts = countColours(png, 256, 9 * 32);
+    CHECK(counts[2] == 2 * 32 * 32);
+    CHECK(autoSliceScale(1000, 10) == 1);
+    CHECK(autoSliceScale(100, 100) == 8);
+    CHECK(autoSliceScale(300, 3000) == 1);  // 4096 pixels at most on the longer side
+    CHECK(autoSliceScale(400, 300) == 2);
+  }
   SECTION("a layer with nothing observed names the layers that have something") {
     CHECK_THROWS_WITH(renderSlice(f.map, 40), Catch::Contains("no observed voxel in layer z=40") && Catch::Contains("layers -4..1"));
     CHECK_THROWS_WITH(exportSlicePng(f.map, dir / "none.png", 40), Catch::Contains("none.png"));
     CHECK_FALSE(std::filesystem::exists(dir / "none.png"));
-    CHECK_THROWS_WITH(renderSlice(f.map, z, 0), Catch::Contains("scale 0"));
+    CHECK_THROWS_WITH(renderSlice(f.map, z, 2000), Catch::Contains("scale 2000"));
   }
   SECTION("height in metres picks the layer") {
     CHECK(sliceLayerAt(f.map, -0.70) == -3);  // -0.75 .. -0.5 m
@@ -313,4 +274,29 @@ TEST_CASE("The PNG writer round-trips RGB and RGBA images through any filter cho
   CHECK_THROWS_WITH(writePng(dir / "bad.png", 4, 4, std::vector<uint8_t>(47)), Catch::Contains("need 48 bytes, got 47"));
   CHECK_THROWS_WITH(encodePng(0, 4, {}), Catch::Contains("empty"));
   CHECK_FALSE(std::filesystem::exists(dir / "bad.png"));
+}
+
+TEST_CASE("Exports stay finite: NaN and -inf occupancy are left out of slices, OctoMap trees and PLY, and counted",
+          "[mapexport][png]") {
+  vt::TempDir dir("mapexport");
+  Fixture f;
+  const int32_t z = 1;
+  f.set({0, 0, z}, 3.0f);
+  f.set({1, 0, z}, -1.0f);
+  f.set({2, 0, z}, std::nanf(""));  // only a map built through the API can hold these:
+  f.set({3, 0, z}, -INFINITY);      // loading refuses them
+  const SliceImage slice = renderSlice(f.map, z, 1);
+  CHECK(slice.occupied == 1);
+  CHECK(slice.free == 1);
+  CHECK(slice.nonFinite == 2);
+  CHECK(slice.maxX == 1);  // the bounds hold the finite voxels only
+  const ExportCounts octomap = exportOctomap(f.map, dir / "map.bt");
+  CHECK(octomap.written == 2);
+  CHECK(octomap.nonFinite == 2);
+  // The header's count and the body agree: one vertex of 16 bytes (x y z value).
+  CHECK(exportOccupiedPly(f.map, dir / "occupied.ply", {.withValue = true}) == 1);
+  const std::vector<uint8_t> ply = readBytes(dir / "occupied.ply");
+  const std::string text(ply.begin(), ply.end());
+  CHECK(text.find("element vertex 1\n") != std::string::npos);
+  CHECK(ply.size() == text.find("end_header\n") + 11 + 16);
 }

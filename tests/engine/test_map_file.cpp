@@ -14,6 +14,7 @@
 #include <iostream>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -21,7 +22,10 @@
 #include "support/gpu_fixture.hpp"  // vt::Rng
 #include "support/binary_file.hpp"
 #include "support/temp_dir.hpp"
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/map/layer_domain.hpp"
 #include "voxen/map/map_file.hpp"
+#include "voxen/occupancy/ndt.hpp"
 #include "voxen/host/error.hpp"
 
 using namespace voxen;
@@ -46,7 +50,7 @@ void fillRandom(std::span<T> values, vt::Rng& rng) {
 
 // Regions whose arrays hold arbitrary bit patterns where a layer allows any (traversal,
 // hit/miss counts), and arbitrary possible values elsewhere (occupancy: negative zeros,
-// denormals, any float within the clamp range; finite touch times; mean sums within their
+// denormals, any float within the clamp range; finite touch times from 0; mean sums within their
 // counts), mixed with runs of plausible values, so that bit-exactness and compression are
 // both exercised. (Impossible values are refused on save and load: see the test below.)
 OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKey>& keys, OccupancyModel model = {}) {
@@ -69,7 +73,7 @@ OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKe
     fillRandom(r.traversal(), rng);
     fillRandom(r.hitMiss(), rng);
     for (double& t : r.touchTime()) {
-      const uint64_t bits = rng.next() & 0xBFFFFFFFFFFFFFFFull;  // exponent below all-ones: finite, any sign and mantissa
+      const uint64_t bits = rng.next() & 0x3FFFFFFFFFFFFFFFull;  // no sign, exponent below all-ones: finite, at least 0
       std::memcpy(&t, &bits, 8);
     }
   }
@@ -478,13 +482,17 @@ TEST_CASE("Map file size and speed for 2000 regions", "[.mapfile-bench]") {
             const VoxelCoord v = map.voxelOf(r.key, i);
             const int wall = (v.x % 97 == 0) || (v.y % 83 == 0) || v.z == 1 || v.z == 120;
             const int inside = v.z > 1 && v.z < 120;
-            if (wall) r.occupancy()[i] = rng.chance(80) ? m.clampMax : float(rng.range(1, 5)) * m.hitValue() + m.missValue();
-            else if (inside && rng.chance(90)) r.occupancy()[i] = rng.chance(85) ? m.clampMin : float(rng.range(1, 6)) * m.missValue();
+            // Within the clamps, as a map can hold (saving refuses anything else).
+            if (wall) r.occupancy()[i] = rng.chance(80) ? m.clampMax : std::min(m.clampMax, float(rng.range(1, 5)) * m.hitValue() + m.missValue());
+            else if (inside && rng.chance(90)) r.occupancy()[i] = rng.chance(85) ? m.clampMin : std::max(m.clampMin, float(rng.range(1, 6)) * m.missValue());
             if (!isObserved(r.occupancy()[i])) continue;
             if (layers & kLayerHitMiss) r.hitMiss()[i].hits = wall ? uint32_t(rng.range(1, 40)) : 0, r.hitMiss()[i].misses = uint32_t(rng.range(0, 30));
             if (layers & kLayerTraversal) r.traversal()[i] = rng.range(0, 65536 * 40);
             if (layers & kLayerTouchTime) r.touchTime()[i] = float(rng.range(0, 6000)) * 0.01f;
-            if ((layers & kLayerVoxelMean) && wall) r.mean()[i] = {uint32_t(rng.range(1, 40)), {rng.u32() >> 12, rng.u32() >> 12, rng.u32() >> 12}};
+            if ((layers & kLayerVoxelMean) && wall) {
+              const uint32_t count = uint32_t(rng.range(1, 40));
+              r.mean()[i] = {count, {uint32_t(rng.range(0, count * 1023)), uint32_t(rng.range(0, count * 1023)), uint32_t(rng.range(0, count * 1023))}};
+            }
           }
         }
     for (int level : {1, 6}) {
@@ -564,16 +572,16 @@ TEST_CASE("Map files with valid checksums but impossible contents are refused on
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"NaN occupancy", [](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 5 * 4, std::nanf("")); }, "voxel 5 (1,1,0) has occupancy nan"},
-      {"-inf occupancy", [](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 7 * 4, -INFINITY); }, "voxel 7 (3,1,0) has occupancy -inf"},
+      {"NaN occupancy", [](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 5 * 4, std::nanf("")); }, "layer 'occupancy', voxel 5 (1,1,0): log_odds nan is not finite"},
+      {"-inf occupancy", [](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 7 * 4, -INFINITY); }, "layer 'occupancy', voxel 7 (3,1,0): log_odds -inf is not finite"},
       {"occupancy beyond the clamps",
-       [&](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 0, model.clampMax * 2); }, "neither unobserved nor within the clamp range"},
+       [&](int32_t*, std::vector<uint8_t>& p) { putFloat(p, 0, model.clampMax * 2); }, "is neither unobserved (+inf) nor within the clamp range [-2, 3.5]"},
       {"infinite touch time", [&](int32_t*, std::vector<uint8_t>& p) {
          const double inf = INFINITY;
          std::memcpy(p.data() + touchAt + 8 * 9, &inf, 8);
-       }, "voxel 9 (1,2,0) has touch time inf"},
+       }, "layer 'touch_time', voxel 9 (1,2,0): time inf is not finite"},
       {"mean sum beyond its count",
-       [&](int32_t*, std::vector<uint8_t>& p) { patch32(p, meanAt + 16 * 2 + 4, 5000); }, "voxel 2 (2,0,0) has a voxel-mean sum 5000 larger than its 0 samples allow"},
+       [&](int32_t*, std::vector<uint8_t>& p) { patch32(p, meanAt + 16 * 2 + 4, 5000); }, "layer 'voxel_mean', voxel 2 (2,0,0): sum_x 5000 is more than its count 0 of samples allows"},
       {"a key outside the int32 voxel range", [](int32_t* key, std::vector<uint8_t>&) { key[1] = INT32_MAX; },
        "its key is outside the int32 voxel range for region size 4"},
   };
@@ -590,8 +598,104 @@ TEST_CASE("Map files with valid checksums but impossible contents are refused on
 
   // Saving refuses what loading would refuse, and leaves the old file as it was.
   map.region({0, 0, 0}).occupancy()[1] = std::nanf("");
-  CHECK_THROWS_WITH(saveMap(map, dir / "good.vxm"), Catch::Contains("region (0,0,0): voxel 1 (1,0,0) has occupancy nan"));
+  CHECK_THROWS_WITH(saveMap(map, dir / "good.vxm"), Catch::Contains("region (0,0,0): layer 'occupancy', voxel 1 (1,0,0): log_odds nan is not finite"));
   CHECK(readBytes(dir / "good.vxm") == good);
   // And a region key whose voxels overflow int32 cannot even be created.
   CHECK_THROWS_WITH(map.region({INT32_MAX / 4 + 1, 0, 0}), Catch::Contains("outside the int32 voxel range for region size 4"));
+}
+
+TEST_CASE("Every layer's values are checked against its fields' domains on load, save and verification", "[mapfile]") {
+  vt::TempDir dir("mapfile");
+  OccupancyModel model = smallModel(4);  // 64 voxels per region
+  MapLayout layout = ndtLayout(NdtMode::Tm, MapLayout::fromFlags(kAllLayers)).add(clearanceLayer());
+  OccupancyMap map(model, layout);
+  map.region({0, 0, 0}).occupancy()[3] = model.clampMax;
+  map.region({1, 0, 0});
+  saveMap(map, dir / "good.vxm");
+  const std::vector<uint8_t> good = readBytes(dir / "good.vxm");
+  const MapFileInfo info = readMapInfo(dir / "good.vxm");
+  REQUIRE(info.layout == layout);
+  // Where each layer's array starts in a region's payload.
+  std::map<std::string, size_t> arrayAt;
+  size_t at = 0;
+  for (LayerId id : layout.ids()) {
+    arrayAt[layerType(id).name] = at;
+    at += 64 * layerType(id).bytesPerVoxel;
+  }
+  const auto bad = dir / "bad.vxm";
+
+  struct Case {
+    const char* layer;
+    size_t field;
+    double value;  // written as the field's type
+    const char* why;
+  };
+  const double nan = std::nan(""), inf = INFINITY;
+  const std::vector<Case> cases = {
+      {"occupancy", 0, nan, "log_odds nan is not finite"},
+      {"occupancy", 0, -inf, "log_odds -inf is not finite"},
+      {"occupancy", 0, 100.0, "log_odds 100 is neither unobserved (+inf) nor within the clamp range"},
+      {"voxel_mean", 1, 5000.0, "sum_x 5000 is more than its count 0 of samples allows"},
+      {"touch_time", 0, nan, "time nan is not finite"},
+      {"touch_time", 0, inf, "time inf is not finite"},
+      {"touch_time", 0, -1.0, "time -1 is below 0"},
+      {"ndt_covariance", 0, inf, "s00 inf is not finite"},
+      {"ndt_covariance", 2, -0.5, "s11 -0.5 is below 0"},
+      {"ndt_covariance", 3, nan, "s20 nan is not finite"},
+      {"ndt_intensity", 0, nan, "mean nan is not finite"},
+      {"ndt_intensity", 1, -2.0, "variance -2 is below 0"},
+      {"ndt_intensity", 1, inf, "variance inf is not finite"},
+      {"clearance", 0, -3.0, "distance -3 is below 0"},
+      {"clearance", 0, -0.5, "distance -0.5 is below 0"},
+      {"clearance", 0, nan, "distance nan is not finite"},
+      {"clearance", 0, inf, "distance inf is not finite"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.layer << " field " << c.field << " = " << c.value);
+    const LayerType& type = layerType(*findLayer(c.layer));
+    const FieldType fieldType = type.fields.at(c.field).type;
+    // The same value in voxels 5, 9 and 12 of the first region.
+    writeBytes(bad, rewriteFirstBlock(good, info, [&](int32_t*, std::vector<uint8_t>& payload) {
+                 for (size_t voxel : {5, 9, 12}) {
+                   uint8_t* p = payload.data() + arrayAt[c.layer] + voxel * type.bytesPerVoxel + c.field * type.elementBytes;
+                   if (fieldType == FieldType::F32) {
+                     const float v = float(c.value);
+                     std::memcpy(p, &v, 4);
+                   } else if (fieldType == FieldType::F64) {
+                     std::memcpy(p, &c.value, 8);
+                   } else {
+                     REQUIRE(fieldType == FieldType::U32);
+                     patch32(payload, size_t(p - payload.data()), uint32_t(c.value));
+                   }
+                 }
+               }));
+    const std::string error = loadError(bad);
+    CHECK(contains(error, bad.string()));
+    CHECK(contains(error, std::string("layer '") + c.layer + "', voxel 5 (1,1,0): " + c.why));
+    CHECK(contains(error, "(3 voxels of this layer in the region are impossible)"));
+    // Loaded as it is, every bad value is counted per layer.
+    MapLoadOptions keep;
+    keep.refuseImpossibleValues = false;
+    const OccupancyMap loaded = loadMap(bad, keep);
+    const std::vector<LayerValueFaults> faults = findImpossibleValues(loaded);
+    REQUIRE(faults.size() == 1);
+    CHECK(layerType(faults[0].layer).name == c.layer);
+    CHECK(faults[0].voxels == 3);
+    CHECK(faults[0].regions == 1);
+    CHECK(faults[0].firstVoxel == 5);
+    CHECK(contains(describeFaults(loaded, faults), std::string("layer '") + c.layer + "': 3 voxels in 1 region, the first region (0,0,0) voxel 5 (1,1,0): " + c.why));
+  }
+  // Counts and traversal lengths may hold any value: arbitrary bits load.
+  writeBytes(bad, rewriteFirstBlock(good, info, [&](int32_t*, std::vector<uint8_t>& payload) {
+               for (const char* layer : {"traversal", "hit_miss"})
+                 for (size_t i = 0; i < 64 * layerType(*findLayer(layer)).bytesPerVoxel; ++i)
+                   payload[arrayAt[layer] + i] = uint8_t(0xff - i * 7);
+             }));
+  CHECK(loadError(bad) == "<no error>");
+
+  // Saving refuses what loading would, naming the layer, and leaves the old file.
+  map.region({1, 0, 0}).values<float>(clearanceLayer())[2] = -7.0f;
+  CHECK_THROWS_WITH(saveMap(map, dir / "good.vxm"),
+                    Catch::Contains("region (1,0,0): layer 'clearance', voxel 2 (6,0,0): distance -7 is below 0"));
+  CHECK(readBytes(dir / "good.vxm") == good);
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <limits>
 #include <map>
 
 #include "voxen/gpu/map/layer_probe.h"
@@ -81,6 +82,10 @@ LayerType testVisitsLayer() {
   type.initialValue.resize(4);
   std::memcpy(type.initialValue.data(), &seven, 4);
   type.description = "test-only: how often the probe pass visited the voxel";
+  LayerField visits;
+  visits.name = "visits";
+  visits.type = FieldType::U32;
+  type.fields = {visits};
   return type;
 }
 
@@ -92,6 +97,10 @@ LayerType testStampLayer() {
   type.bytesPerVoxel = 8;
   type.elementBytes = 8;
   for (uint8_t b = 1; b <= 8; ++b) type.initialValue.push_back(std::byte{b});
+  LayerField stamp;
+  stamp.name = "stamp";
+  stamp.type = FieldType::U64;
+  type.fields = {stamp};
   return type;
 }
 
@@ -108,6 +117,8 @@ TEST_CASE("The layer registry keeps built-in ids, refuses conflicting definition
   LayerType other = testVisitsLayer();
   other.bytesPerVoxel = 8;
   other.initialValue.clear();
+  other.fields.push_back(other.fields[0]);
+  other.fields[1].name = "more";
   CHECK_THROWS_WITH(registerLayer(other), Catch::Contains("layer 'test_visits' is already registered with another definition"));
   other = testVisitsLayer();
   other.name = "Bad Name";
@@ -116,6 +127,32 @@ TEST_CASE("The layer registry keeps built-in ids, refuses conflicting definition
   other.name = "odd_size";
   other.bytesPerVoxel = 6;
   CHECK_THROWS_WITH(registerLayer(other), Catch::Contains("bytes per voxel must be a positive multiple of the element size"));
+
+  // Every layer declares its fields: what verification and exports work from.
+  other = testVisitsLayer();
+  other.name = "no_fields";
+  other.fields.clear();
+  CHECK_THROWS_WITH(registerLayer(other), Catch::Contains("layer 'no_fields': declare its fields"));
+  other = testVisitsLayer();
+  other.name = "wide_field";
+  other.fields[0].type = FieldType::U64;
+  CHECK_THROWS_WITH(registerLayer(other), Catch::Contains("field 0 'visits': a u64 is not the element size of 4 bytes"));
+  other = testVisitsLayer();
+  other.name = "short_fields";
+  other.bytesPerVoxel = 8;
+  other.initialValue.resize(8);
+  CHECK_THROWS_WITH(registerLayer(other), Catch::Contains("1 fields of 4 bytes do not make the 8 bytes per voxel"));
+  other = testVisitsLayer();
+  other.name = "bad_start";
+  other.fields[0].max = 5;  // the initial value is 7
+  CHECK_THROWS_WITH(registerLayer(other), Catch::Contains("its initial value is impossible: visits 7 is above 5"));
+  other = testVisitsLayer();
+  other.fields[0].name = "renamed";
+  CHECK_THROWS_WITH(registerLayer(other), Catch::Contains("layer 'test_visits' is already registered with another definition"));
+  // The built-in layers declare theirs.
+  CHECK(layerType(kHitMissLayer).fields.size() == 2);
+  CHECK(layerType(kTouchTimeLayer).fields.at(0).min == 0.0);
+  CHECK(layerType(kOccupancyLayer).fields.at(0).special == std::numeric_limits<double>::infinity());
 
   const MapLayout layout = MapLayout::fromFlags(kLayerHitMiss | kLayerVoxelMean);
   CHECK(layout.ids() == std::vector<LayerId>{kOccupancyLayer, kVoxelMeanLayer, kHitMissLayer});

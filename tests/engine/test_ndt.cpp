@@ -5,9 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
+#include <random>
 
 #include "support/ndt_runs.hpp"
 #include "voxen/occupancy/ndt_comparison.hpp"
+#include "voxen/map/layer_domain.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/occupancy/ndt_integrators.hpp"
 #include "voxen/testdata/grazing_wall.hpp"
@@ -120,6 +123,79 @@ TEST_CASE("NDT: the GPU folds a voxel hit thousands of times in one batch as the
   // And the GPU's Gaussian converges like the CPU's.
   CHECK(glm::length(g.mean - cloud.mean) < 0.006);
   CHECK(largestDifference(g.covariance, cloud.covariance()) < 0.1 * largestEntry(cloud.covariance()));
+}
+
+TEST_CASE("NDT-TM intensity: the fold never overflows, and ordinary values give the plain formula's bits", "[ndt]") {
+  const float max = std::numeric_limits<float>::max();
+  // Opposite huge values: the mean stays between them, the variance saturates.
+  gpu::NdtIntensity s{-3e38f, 0.0f};
+  s = gpu::ndtFoldIntensity(s, 1.0f, 3e38f);
+  CHECK(s.mean == 0.0f);
+  CHECK(s.variance == max);
+  s = gpu::ndtFoldIntensity(s, 2.0f, -max);
+  CHECK(std::isfinite(s.mean));
+  CHECK(s.variance == max);
+  // The first sample sets the mean, whatever the voxel held before its restart.
+  s = gpu::ndtFoldIntensity({max, max}, 0.0f, -max);
+  CHECK(s.mean == -max);
+  CHECK(s.variance == 0.0f);
+  // Equal huge values: mean exact, no variance.
+  s = gpu::ndtFoldIntensity({max, 0.0f}, 5.0f, max);
+  CHECK(s.mean == max);
+  CHECK(s.variance == 0.0f);
+  // Ordinary values: the same bits as mean + delta/(n+1), n/(n+1) var + n/(n+1)^2 delta^2.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> value(-1000.0f, 1000.0f), variance(0.0f, 1e5f);
+  for (int i = 0; i < 10000; ++i) {
+    const gpu::NdtIntensity before{value(rng), variance(rng)};
+    const float n = float(1 + i % 500), v = value(rng);
+    const float delta = v - before.mean;
+    const gpu::NdtIntensity after = gpu::ndtFoldIntensity(before, n, v);
+    CHECK(after.mean == before.mean + delta / (n + 1.0f));
+    CHECK(after.variance == n / (n + 1.0f) * before.variance + n / ((n + 1.0f) * (n + 1.0f)) * delta * delta);
+  }
+}
+
+TEST_CASE("NDT-TM intensity: huge values stay finite and NaN or infinite ones are skipped, on CPU and GPU alike",
+          "[ndt][gpu]") {
+  // 300 samples in voxel (0,0,0) with intensities of +-3e38, and rays whose intensity is NaN
+  // or infinite among them.
+  std::vector<Ray> rays = gaussianCloud(300, 31).rays;
+  for (size_t i = 0; i < rays.size(); ++i) rays[i].intensity = i % 2 ? 3e38f : -3.4e38f;
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  rays[7].intensity = nan;
+  rays[100].intensity = inf;
+  rays[250].intensity = -inf;
+  // Voxel (1,0,0) sees the largest float every time.
+  for (Ray r : gaussianCloud(50, 32).rays) {
+    r.origin.x += 1.0, r.sample.x += 1.0, r.intensity = std::numeric_limits<float>::max();
+    rays.push_back(r);
+  }
+  const occupancy::Run onCpu = runNdtCpu(rays, ndtOptions(NdtMode::Tm), metreVoxels(), 128);
+  const occupancy::Run onGpu = runNdtGpu(rays, ndtOptions(NdtMode::Tm), metreVoxels(), 128);
+  for (const occupancy::Run* run : {&onCpu, &onGpu}) {
+    CHECK(run->stats.rejectedRays == 3);
+    REQUIRE(run->stats.firstRejected.has_value());
+    CHECK(run->stats.firstRejected->index == 7);
+    CHECK(run->stats.firstRejected->nonFiniteIntensity);
+    CHECK_FALSE(run->stats.firstRejected->nonFinite);
+    const Region& r = *run->map.findRegion({0, 0, 0});
+    CHECK(r.mean()[0].count == 297);
+    const gpu::NdtIntensity mixed = r.values<gpu::NdtIntensity>(ndtIntensityLayer())[0];
+    CHECK(std::isfinite(mixed.mean));
+    CHECK(std::abs(mixed.mean) < 3.4e38f / 10);
+    CHECK(mixed.variance == std::numeric_limits<float>::max());
+    const gpu::NdtIntensity same = r.values<gpu::NdtIntensity>(ndtIntensityLayer())[1];
+    CHECK(same.mean == std::numeric_limits<float>::max());
+    CHECK(same.variance == 0.0f);
+    CHECK(impossibleContents(run->map, r).empty());
+  }
+  const float cpuMean = onCpu.map.findRegion({0, 0, 0})->values<gpu::NdtIntensity>(ndtIntensityLayer())[0].mean;
+  const float gpuMean = onGpu.map.findRegion({0, 0, 0})->values<gpu::NdtIntensity>(ndtIntensityLayer())[0].mean;
+  CHECK(gpuMean == Approx(cpuMean).margin(3.4e38 * 1e-5));
+  // NDT-OM and plain occupancy do not read intensity: nothing is skipped for it.
+  CHECK(runNdtCpu(rays, ndtOptions(NdtMode::Om), metreVoxels(), 128).stats.rejectedRays == 0);
+  CHECK(runNdtGpu(rays, ndtOptions(NdtMode::Om), metreVoxels(), 128).stats.rejectedRays == 0);
 }
 
 // The GPU against the CPU reference fed the same batches, in the GPU's two-phase order. The

@@ -6,6 +6,7 @@
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -44,7 +45,7 @@ TEST_CASE("NDT ellipsoids: every vertex lies on its voxel's k-sigma surface; cou
   vt::TempDir dir("ellipsoids");
   EllipsoidOptions options;
   options.sigma = 1.5;
-  REQUIRE(exportNdtEllipsoidsPly(map, dir.path() / "e.ply", options) == 2);
+  REQUIRE(exportNdtEllipsoidsPly(map, dir.path() / "e.ply", options).written == 2);
   const std::string bytes = readFile(dir.path() / "e.ply");
   const size_t end = bytes.find("end_header\n");
   REQUIRE(end != std::string::npos);
@@ -86,7 +87,36 @@ TEST_CASE("NDT ellipsoids: every vertex lies on its voxel's k-sigma surface; cou
   CHECK(within);
   // --min-samples above the smaller Gaussian's count leaves it out.
   options.minSamples = 1000;
-  CHECK(exportNdtEllipsoidsPly(map, dir.path() / "big.ply", options) == 1);
+  CHECK(exportNdtEllipsoidsPly(map, dir.path() / "big.ply", options).written == 1);
+}
+
+TEST_CASE("NDT ellipsoids stay finite: a Gaussian with a non-finite or overflowing vertex is left out and counted",
+          "[ndt][errors]") {
+  OccupancyMap map = twoGaussians();
+  vt::TempDir dir("ellipsoids");
+  gpu::NdtCovariance& second = map.region({0, 0, 0}).values<gpu::NdtCovariance>(ndtCovarianceLayer())[1];
+  auto vertexCount = [&](const std::filesystem::path& path) {
+    const std::string header = readFile(path).substr(0, 400);
+    return header.substr(header.find("element vertex ") + 15, header.find('\n', header.find("element vertex ")) - header.find("element vertex ") - 15);
+  };
+  SECTION("NaN") {
+    second.s10 = std::nanf("");
+    const ExportCounts counts = exportNdtEllipsoidsPly(map, dir.path() / "e.ply");
+    CHECK(counts.written == 1);
+    CHECK(counts.nonFinite == 1);
+    CHECK(vertexCount(dir.path() / "e.ply") == "42");
+  }
+  SECTION("finite but past a float's range at 2 sigma; a double holds it") {
+    second.s00 = 3e38f;
+    const ExportCounts asFloat = exportNdtEllipsoidsPly(map, dir.path() / "e.ply");
+    CHECK(asFloat.written == 1);
+    CHECK(asFloat.nonFinite == 1);
+    EllipsoidOptions options;
+    options.doublePrecision = true;
+    const ExportCounts asDouble = exportNdtEllipsoidsPly(map, dir.path() / "d.ply", options);
+    CHECK(asDouble.written == 2);
+    CHECK(asDouble.nonFinite == 0);
+  }
 }
 
 TEST_CASE("NDT ellipsoids: the unit icosphere is closed and outward", "[ndt]") {

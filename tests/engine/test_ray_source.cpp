@@ -443,24 +443,29 @@ TEST_CASE("RayReader: the intensity field of any numeric type, ASCII and binary;
   for (const Ray& r : readAll(none)) CHECK(r.intensity == 0.0f);
 }
 
-TEST_CASE("RayReader: a NaN or inf intensity keeps the ray with intensity 0 and is counted", "[rays]") {
+TEST_CASE("RayReader: a NaN, inf or out-of-float intensity is kept as such and counted; a huge float is kept", "[rays]") {
   vt::TempDir dir("rays");
   dir.write("traj.txt", kTrajectory);
   Bytes b;
-  b.data = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+  b.data = "ply\nformat binary_little_endian 1.0\nelement vertex 5\nproperty float x\nproperty float y\n"
            "property float z\nproperty double time\nproperty double intensity\nend_header\n";
   b.put<float>(0).put<float>(0).put<float>(0).put<double>(1.0).put<double>(std::numeric_limits<double>::quiet_NaN());
-  b.put<float>(1).put<float>(0).put<float>(0).put<double>(2.0).put<double>(1e300);  // beyond a float
+  b.put<float>(1).put<float>(0).put<float>(0).put<double>(2.0).put<double>(-1e300);  // beyond a float
   b.put<float>(2).put<float>(0).put<float>(0).put<double>(3.0).put<double>(12.5);
+  // A float intensity of 3e38 read back as a double is a little above 3e38, still a float.
+  b.put<float>(3).put<float>(0).put<float>(0).put<double>(3.5).put<double>(double(3e38f));
+  b.put<float>(4).put<float>(0).put<float>(0).put<double>(3.8).put<double>(-double(std::numeric_limits<float>::max()));
   dir.write("c.ply", b.data);
   RayReader reader(dir / "c.ply", dir / "traj.txt");
   const auto rays = readAll(reader);
-  REQUIRE(rays.size() == 3);
-  CHECK(rays[0].intensity == 0.0f);
-  CHECK(rays[1].intensity == 0.0f);
+  REQUIRE(rays.size() == 5);
+  CHECK(std::isnan(rays[0].intensity));
+  CHECK(rays[1].intensity == -std::numeric_limits<float>::infinity());
   CHECK(rays[2].intensity == 12.5f);
+  CHECK(rays[3].intensity == 3e38f);
+  CHECK(rays[4].intensity == -std::numeric_limits<float>::max());
   CHECK(reader.stats().nonFiniteIntensity == 2);
-  CHECK_THAT(reader.summary(), Contains("2 with a NaN/inf intensity"));
+  CHECK_THAT(reader.summary(), Contains("2 with a NaN/inf intensity") && Contains("NDT-TM skips these rays"));
 }
 
 TEST_CASE("RayReader: thread CPU time of reading and of origin interpolation, per chunk", "[rays]") {

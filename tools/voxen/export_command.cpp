@@ -2,8 +2,10 @@
 //                       --slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]
 //                       --octomap OUT.bt
 //                       --ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]
-//                       --clearance-ply OUT.ply | --clearance-png OUT.png (--z M | --z-voxel K)`
-// Any of the outputs may be combined in one run; the map is loaded once.
+//                       --clearance-ply OUT.ply | --clearance-png OUT.png (--z M | --z-voxel K)
+//                       --layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z M | --z-voxel K) [--field F]]`
+// Any of the outputs may be combined in one run; the map is loaded once. With --layer,
+// --slice-png draws that layer as a heat map instead of the occupancy classes.
 #include <climits>
 #include <cstdio>
 #include <memory>
@@ -15,6 +17,7 @@
 #include "output_checks.hpp"
 #include "voxen/io/map_export.hpp"
 #include "voxen/io/clearance_export.hpp"
+#include "voxen/io/layer_export.hpp"
 #include "voxen/io/ndt_ellipsoids.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
@@ -29,75 +32,68 @@ constexpr const char* kExportUsage =
     "export MAP.vxm [--occupied-ply OUT.ply [--with-value] [--double]] "
     "[--slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]] [--octomap OUT.bt] "
     "[--ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]] [--clearance-ply OUT.ply] "
-    "[--clearance-png OUT.png (--z METRES | --z-voxel K) [--scale S] [--clearance-range M]]";
+    "[--clearance-png OUT.png (--z METRES | --z-voxel K) [--scale S] [--clearance-range M]] "
+    "[--layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z METRES | --z-voxel K) [--field F] [--scale S]]]";
 
 struct ExportArgs {
   std::string mapPath, plyPath, pngPath, octomapPath, ellipsoidsPath, clearancePlyPath, clearancePngPath;
+  std::string layer, field, voxelsPlyPath;  // --layer NAME, --field F, --voxels-ply OUT.ply
   double clearanceRange = 0.0;
   PlyOptions ply;
   EllipsoidOptions ellipsoids;
   bool ellipsoidOptionsGiven = false;
   std::optional<double> zMetres;
   std::optional<int32_t> zVoxel;
-  uint32_t scale = 1;
-  CLI::Option* scaleOption = nullptr;  // given or not: --scale 1 without a slice is refused too
+  std::optional<uint32_t> scale;  // pixels per voxel; default: autoSliceScale (the clearance PNG: 1)
 };
+
+// " (12 voxels with a non-finite value left out)" when any were.
+std::string nonFiniteNote(uint64_t count) {
+  return count ? " (" + std::to_string(count) + " voxels with a non-finite value left out)" : std::string();
+}
+
+// "hits uint, misses uint", "length double m": the PLY properties a layer gets
+std::string fieldList(LayerId layer) {
+  std::string text;
+  for (const LayerField& f : layerType(layer).fields)
+    text += (text.empty() ? "" : ", ") + f.name + " " + plyTypeOf(f) + (f.unit.empty() ? "" : " " + f.unit);
+  return text;
+}
 
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty() &&
-      args.clearancePlyPath.empty() && args.clearancePngPath.empty())
+      args.clearancePlyPath.empty() && args.clearancePngPath.empty() && args.voxelsPlyPath.empty())
     throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png, --octomap, --ellipsoids-ply, "
-                                 "--clearance-ply or --clearance-png (usage: ") +
+                                 "--clearance-ply, --clearance-png or --layer NAME with --voxels-ply or --slice-png (usage: ") +
                      kExportUsage + ")");
+  if (!args.voxelsPlyPath.empty() && args.layer.empty()) throw UsageError("--voxels-ply needs --layer NAME: the layer to write");
+  if (!args.layer.empty() && args.voxelsPlyPath.empty() && args.pngPath.empty())
+    throw UsageError("--layer goes with --voxels-ply OUT.ply or --slice-png OUT.png");
+  if (!args.field.empty() && (args.layer.empty() || args.pngPath.empty()))
+    throw UsageError("--field goes with --layer NAME and --slice-png: the field of the layer drawn");
   const bool slices = !args.pngPath.empty() || !args.clearancePngPath.empty();
   if (args.ellipsoidsPath.empty() && args.ellipsoidOptionsGiven) throw UsageError("--min-samples and --sigma go with --ellipsoids-ply");
   if (slices && args.zMetres.has_value() == args.zVoxel.has_value())
     throw UsageError("--slice-png and --clearance-png need exactly one of --z METRES or --z-voxel K");
-  if (!slices && (args.zMetres || args.zVoxel || args.scaleOption->count() > 0))
+  if (!slices && (args.zMetres || args.zVoxel || args.scale))
     throw UsageError("--z, --z-voxel and --scale go with --slice-png or --clearance-png");
   if (args.clearancePngPath.empty() && args.clearanceRange > 0.0) throw UsageError("--clearance-range goes with --clearance-png");
   if (args.plyPath.empty() && args.ply.withValue) throw UsageError("--with-value goes with --occupied-ply");
-  if (args.plyPath.empty() && args.ellipsoidsPath.empty() && args.clearancePlyPath.empty() && args.ply.doublePrecision)
-    throw UsageError("--double goes with --occupied-ply, --ellipsoids-ply or --clearance-ply");
+  if (args.plyPath.empty() && args.ellipsoidsPath.empty() && args.clearancePlyPath.empty() && args.voxelsPlyPath.empty() &&
+      args.ply.doublePrecision)
+    throw UsageError("--double goes with --occupied-ply, --ellipsoids-ply, --clearance-ply or --voxels-ply");
   checkOutputs({{"--occupied-ply", args.plyPath},
                 {"--slice-png", args.pngPath},
                 {"--octomap", args.octomapPath},
                 {"--ellipsoids-ply", args.ellipsoidsPath},
                 {"--clearance-ply", args.clearancePlyPath},
-                {"--clearance-png", args.clearancePngPath}},
+                {"--clearance-png", args.clearancePngPath},
+                {"--voxels-ply", args.voxelsPlyPath}},
                {{"the map", args.mapPath}});
   const OccupancyMap map = loadMap(args.mapPath, budgetedLoad(options));
   if (slices && args.zMetres) {
     if (const std::string problem = voxelIndexProblem(*args.zMetres, map.model().resolution); !problem.empty())
       throw UsageError("--z: " + problem);
-  }
-  if (!args.plyPath.empty()) {
-    const uint64_t points = exportOccupiedPly(map, args.plyPath, args.ply);
-    std::printf("wrote %s: %llu occupied voxel centres (%s%s)\n", args.plyPath.c_str(), (unsigned long long)points,
-                args.ply.doublePrecision ? "double" : "float", args.ply.withValue ? ", with value" : "");
-  }
-  if (!args.pngPath.empty()) {
-    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
-    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale);
-    const double res = map.model().resolution;
-    std::printf("wrote %s: %ux%u pixels, layer z=%d (%g..%g m), voxels x %d..%d, y %d..%d; %llu occupied, %llu free\n",
-                args.pngPath.c_str(), slice.width, slice.height, z, z * res, (z + 1) * res, slice.minX, slice.maxX, slice.minY,
-                slice.maxY, (unsigned long long)slice.occupied, (unsigned long long)slice.free);
-  }
-  if (!args.ellipsoidsPath.empty()) {
-    EllipsoidOptions ellipsoids = args.ellipsoids;
-    ellipsoids.doublePrecision = args.ply.doublePrecision;
-    uint64_t count = 0;
-    try {
-      count = exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids);
-    } catch (const SettingError& e) {
-      throw e.withContext(args.mapPath + ": --ellipsoids-ply: ");  // the tool names the flag to change
-    } catch (const Error& e) {
-      throw Error(args.mapPath + ": --ellipsoids-ply: " + e.what());
-    }
-    std::printf("wrote %s: %llu NDT ellipsoids (%.3g sigma, voxels with at least %u samples; 42 vertices and 80 "
-                "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)\n",
-                args.ellipsoidsPath.c_str(), (unsigned long long)count, ellipsoids.sigma, ellipsoids.minSamples);
   }
   auto withMapName = [&](auto&& work, const char* flag) {
     try {
@@ -108,6 +104,50 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
       throw Error(args.mapPath + ": " + flag + ": " + e.what());
     }
   };
+  const std::optional<LayerId> layer =
+      args.layer.empty() ? std::nullopt : std::optional<LayerId>(withMapName([&] { return requireMapLayer(map, args.layer); }, "--layer"));
+  if (!args.voxelsPlyPath.empty()) {
+    const ExportCounts counts =
+        withMapName([&] { return exportLayerPly(map, *layer, args.voxelsPlyPath, args.ply.doublePrecision); }, "--voxels-ply");
+    std::printf("wrote %s: %llu voxel centres with layer %s's fields as properties (%s)%s\n", args.voxelsPlyPath.c_str(),
+                (unsigned long long)counts.written, args.layer.c_str(), fieldList(*layer).c_str(),
+                nonFiniteNote(counts.nonFinite).c_str());
+  }
+  if (!args.plyPath.empty()) {
+    const uint64_t points = exportOccupiedPly(map, args.plyPath, args.ply);
+    std::printf("wrote %s: %llu occupied voxel centres (%s%s)\n", args.plyPath.c_str(), (unsigned long long)points,
+                args.ply.doublePrecision ? "double" : "float", args.ply.withValue ? ", with value" : "");
+  }
+  if (!args.pngPath.empty() && layer) {
+    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+    const LayerSlice drawn = withMapName(
+        [&] { return exportLayerSlicePng(map, *layer, args.pngPath, {.z = z, .scale = args.scale.value_or(0), .field = args.field}); },
+        "--slice-png");
+    const double res = map.model().resolution;
+    std::printf("wrote %s: layer %s, field %s of voxel layer z=%d (%g..%g m) as a heat map from %g to %g with a colour bar, "
+                "%u pixels per voxel; voxels x %d..%d, y %d..%d; %llu drawn%s\n",
+                args.pngPath.c_str(), args.layer.c_str(), drawn.field.c_str(), z, z * res, (z + 1) * res, drawn.min, drawn.max,
+                drawn.slice.scale, drawn.slice.minX, drawn.slice.maxX, drawn.slice.minY, drawn.slice.maxY,
+                (unsigned long long)drawn.drawn, nonFiniteNote(drawn.nonFinite).c_str());
+  } else if (!args.pngPath.empty()) {
+    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale.value_or(0));
+    const double res = map.model().resolution;
+    std::printf("wrote %s: layer z=%d (%g..%g m) at %u pixels per voxel with a legend, voxels x %d..%d, y %d..%d; %llu "
+                "occupied, %llu free%s\n",
+                args.pngPath.c_str(), z, z * res, (z + 1) * res, slice.scale, slice.minX, slice.maxX, slice.minY, slice.maxY,
+                (unsigned long long)slice.occupied, (unsigned long long)slice.free, nonFiniteNote(slice.nonFinite).c_str());
+  }
+  if (!args.ellipsoidsPath.empty()) {
+    EllipsoidOptions ellipsoids = args.ellipsoids;
+    ellipsoids.doublePrecision = args.ply.doublePrecision;
+    const ExportCounts counts =
+        withMapName([&] { return exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids); }, "--ellipsoids-ply");
+    std::printf("wrote %s: %llu NDT ellipsoids (%.3g sigma, voxels with at least %u samples; 42 vertices and 80 "
+                "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)%s\n",
+                args.ellipsoidsPath.c_str(), (unsigned long long)counts.written, ellipsoids.sigma, ellipsoids.minSamples,
+                nonFiniteNote(counts.nonFinite).c_str());
+  }
   if (!args.clearancePlyPath.empty()) {
     const uint64_t points = withMapName([&] { return exportClearancePly(map, args.clearancePlyPath, args.ply.doublePrecision); },
                                         "--clearance-ply");
@@ -118,14 +158,16 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (!args.clearancePngPath.empty()) {
     const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
     const SliceImage slice = withMapName(
-        [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale, args.clearanceRange); }, "--clearance-png");
+        [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale.value_or(1), args.clearanceRange); },
+        "--clearance-png");
     std::printf("wrote %s: clearance of layer z=%d as a heat map (red near obstacles to blue at the scale's top, black "
                 "obstacles, white none within range, light grey unknown) with a colour bar; voxels x %d..%d, y %d..%d\n",
                 args.clearancePngPath.c_str(), z, slice.minX, slice.maxX, slice.minY, slice.maxY);
   }
   if (!args.octomapPath.empty()) {
-    exportOctomap(map, args.octomapPath);
-    std::printf("wrote %s: OctoMap binary tree of the observed voxels (classes only)\n", args.octomapPath.c_str());
+    const ExportCounts counts = exportOctomap(map, args.octomapPath);
+    std::printf("wrote %s: OctoMap binary tree of the %llu observed voxels (classes only)%s\n", args.octomapPath.c_str(),
+                (unsigned long long)counts.written, nonFiniteNote(counts.nonFinite).c_str());
   }
   return 0;
 }
@@ -142,7 +184,24 @@ CommandRun setupExport(CLI::App& command) {
   command.add_option("--z-voxel", args->zVoxel, "slice: the layer with this voxel index")
       ->type_name("K")
       ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
-  args->scaleOption = command.add_option("--scale", args->scale, "slice: pixels per voxel edge")->type_name("S")->check(integerIn(1, 1024));
+  command
+      .add_option("--scale", args->scale,
+                  "slice: pixels per voxel edge (default: enough for about 800 pixels across, at most 32 and 4096 "
+                  "pixels on the longer side; the clearance PNG: 1)")
+      ->type_name("S")
+      ->check(integerIn(1, 1024));
+  command
+      .add_option("--layer", args->layer,
+                  "the layer --voxels-ply writes and --slice-png draws as a heat map (occupancy, voxel_mean, traversal, "
+                  "hit_miss, touch_time, ndt_covariance, ndt_intensity, clearance or any registered layer the map has)")
+      ->type_name("NAME");
+  command
+      .add_option("--voxels-ply", args->voxelsPlyPath,
+                  "with --layer: write the voxels holding data in it (observed, or not at its initial value) with its "
+                  "fields as PLY properties")
+      ->type_name("OUT.ply");
+  command.add_option("--field", args->field, "with --layer and --slice-png: the field drawn (default: the layer's first)")
+      ->type_name("F");
   command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
   command.add_option("--clearance-ply", args->clearancePlyPath, "write the observed voxels with their clearance (voxen clearance)")
       ->type_name("OUT.ply");

@@ -219,7 +219,9 @@ uint64_t hostMapBudget(const CommonOptions& options, const MapArgs& args) {
 
 std::string rejectedRayText(const RejectedRay& r) {
   return "ray " + std::to_string(r.index) + ", origin " + pointText(r.ray.origin) + ", sample " + pointText(r.ray.sample) +
-         (r.nonFinite ? ": a non-finite coordinate" : ": too far from the map's origin for 32-bit voxel coordinates");
+         (r.nonFinite            ? ": a non-finite coordinate"
+          : r.nonFiniteIntensity ? ": a NaN or infinite intensity, which NDT-TM cannot fold into its statistics"
+                                 : ": too far from the map's origin for 32-bit voxel coordinates");
 }
 
 // --profile: the host thread's CPU time per ray, reading the file and (on the GPU path)

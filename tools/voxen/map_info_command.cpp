@@ -2,13 +2,17 @@
 // headers (nothing is decompressed unless --verify asks for every region to be loaded and
 // checked). Reached through `voxen info` (info_command.cpp) when its argument is a map file.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "cli_options.hpp"
 #include "json_output.hpp"
 #include "voxen/occupancy/ndt.hpp"
+#include "voxen/host/error.hpp"
 #include "voxen/map/layer.hpp"
+#include "voxen/map/layer_domain.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/host/memory_stats.hpp"
 
@@ -16,23 +20,66 @@ namespace voxen::cli {
 
 namespace {
 
+// "sum_x u32 m (x 0.000976562 voxel): any"
+std::string fieldText(const LayerField& f) {
+  std::string text = f.name + " " + fieldTypeName(f.type) + (f.unit.empty() ? "" : " " + f.unit);
+  if (f.scale != 1.0 || f.perVoxelEdge) {
+    char scale[32];
+    std::snprintf(scale, sizeof scale, "%g", f.scale);
+    text += std::string(" (x ") + scale + (f.perVoxelEdge ? " voxel" : "") + ")";
+  }
+  return text + ": " + fieldDomainText(f);
+}
+
+Json fieldJson(const LayerField& f) {
+  Json field = {{"name", f.name}, {"type", fieldTypeName(f.type)}, {"unit", f.unit}};
+  // JSON has no infinity: an unbounded side is null.
+  auto bound = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+  field["min"] = bound(f.min);
+  field["max"] = bound(f.max);
+  if (f.special) field["special"] = std::isfinite(*f.special) ? Json(*f.special) : Json(*f.special > 0 ? "+inf" : "-inf");
+  if (f.scale != 1.0 || f.perVoxelEdge) field["scale"] = f.scale, field["per_voxel_edge"] = f.perVoxelEdge;
+  field["domain"] = fieldDomainText(f);
+  return field;
+}
+
 // The map's layers in file order, as `layer_table` entries: what a reader needs to know
-// whether it understands the file (name and content version) and what each costs.
+// whether it understands the file (name and content version), what each costs and holds.
 Json layerTableJson(const MapLayout& layout) {
   Json table = Json::array();
   for (const LayerId id : layout.ids()) {
     const LayerType& type = layerType(id);
-    table.push_back({{"name", type.name}, {"bytes_per_voxel", type.bytesPerVoxel}, {"version", type.version}});
+    Json fields = Json::array();
+    for (const LayerField& f : type.fields) fields.push_back(fieldJson(f));
+    table.push_back({{"name", type.name},
+                     {"bytes_per_voxel", type.bytesPerVoxel},
+                     {"version", type.version},
+                     {"description", type.description},
+                     {"fields", fields}});
+    if (!type.checkDescription.empty()) table.back()["check"] = type.checkDescription;
   }
   return table;
 }
 
-void printLayerTable(const MapLayout& layout) {
-  std::printf("layer table:\n");
+Json layerNamesJson(const MapLayout& layout) {
+  Json names = Json::array();
+  for (const LayerId id : layout.ids()) names.push_back(layerType(id).name);
+  return names;
+}
+
+// Every layer of the layout, built-in or registered: what it holds, its version and size,
+// and its fields with their units and the values they can take.
+void printLayers(const MapLayout& layout) {
+  std::printf("layers:                  %zu (%s), %llu bytes per voxel\n", layout.ids().size(), layout.names().c_str(),
+              (unsigned long long)layout.bytesPerVoxel());
   for (const LayerId id : layout.ids()) {
     const LayerType& type = layerType(id);
-    std::printf("  %-22s %u bytes per voxel, version %u: %s\n", type.name.c_str(), type.bytesPerVoxel, type.version,
+    std::printf("  %-22s version %u, %u bytes per voxel: %s\n", type.name.c_str(), type.version, type.bytesPerVoxel,
                 type.description.c_str());
+    std::string fields;
+    for (const LayerField& f : type.fields) fields += (fields.empty() ? "" : "; ") + fieldText(f);
+    if (!type.checkDescription.empty()) fields += "; " + type.checkDescription;
+    std::printf("  %-22s fields: %s\n", "", fields.c_str());
   }
 }
 
@@ -54,7 +101,12 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   NdtSummary gaussians;
   if (verify) {
     const auto start = std::chrono::steady_clock::now();
-    const OccupancyMap map = loadMap(path, budgetedLoad(options));
+    // Loaded as it is, so that every layer's impossible values are counted, not only the first.
+    MapLoadOptions load = budgetedLoad(options);
+    load.refuseImpossibleValues = false;
+    const OccupancyMap map = loadMap(path, load);
+    if (const std::vector<LayerValueFaults> faults = findImpossibleValues(map); !faults.empty())
+      throw Error("map file '" + path + "': impossible contents (every checksum is valid): " + describeFaults(map, faults));
     loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     counts = map.counts();
     gaussians = ndtSummary(map);
@@ -72,8 +124,8 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
                       {"occupancy_threshold", floatValue(m.occupancyThreshold)},
                       {"clamp_min", floatValue(m.clampMin)},
                       {"clamp_max", floatValue(m.clampMax)}}},
-                    {"layers", info.layers},
-                    {"layer_names", layerNames(info.layers)},
+                    {"layer_names", layerNamesJson(info.layout)},
+                    {"builtin_layer_flags", info.layers},
                     {"layer_table", layerTableJson(info.layout)},
                     {"ndt", ndtModeName(ndt)},
                     {"time_origin", info.timeOrigin},
@@ -109,9 +161,9 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   std::printf("  %-22s %g (log-odds %+.4f)\n", "miss probability", m.missProbability, m.missValue());
   std::printf("  %-22s %g (log-odds %+.4f)\n", "occupancy threshold", m.occupancyThreshold, m.thresholdValue());
   std::printf("  %-22s [%g, %g] log-odds\n", "clamp", m.clampMin, m.clampMax);
-  std::printf("layers:                  %s (mask 0x%x, %llu bytes per voxel)\n", layerNames(info.layers).c_str(), info.layers,
-              (unsigned long long)info.layout.bytesPerVoxel());
-  printLayerTable(info.layout);
+  printLayers(info.layout);
+  // Lines about how a derived layer was computed (clearance's settings) belong right here,
+  // after the layers they describe.
   if (ndt != NdtMode::Off)
     std::printf("ndt:                     NDT-%s layers (a Gaussian per voxel: voxel_mean and ndt_covariance%s)\n",
                 ndt == NdtMode::Tm ? "TM" : "OM", ndt == NdtMode::Tm ? ", plus hit_miss and ndt_intensity" : "");
@@ -131,7 +183,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
               formatBytes(voxelsPerRegion * info.layout.bytesPerVoxel()).c_str());
   std::printf("compressed regions:      %s (%.1f : 1)\n", formatBytes(info.compressedBytes()).c_str(), ratio);
   if (verify) {
-    std::printf("verified:                every region decompressed, its checksum matched and its contents are possible (%.1f ms)\n",
+    std::printf("verified:                every region decompressed, its checksum matched and every layer's values are possible (%.1f ms)\n",
                 loadMs);
     std::printf("voxels:                  %llu occupied, %llu free, %llu unobserved\n", (unsigned long long)counts.occupied,
                 (unsigned long long)counts.free,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "voxen/host/error.hpp"
 
@@ -98,6 +99,12 @@ LayerId clearanceLayer() {
     const float none = kNoObstacleInRange;
     std::memcpy(type.initialValue.data(), &none, 4);
     type.description = "distance (m) to the nearest obstacle within the range, 0 on obstacles, -1: none within range";
+    type.fields = {LayerField{.name = "distance",
+                              .type = FieldType::F32,
+                              .unit = "m",
+                              .min = 0.0,
+                              .max = std::numeric_limits<float>::max(),
+                              .special = double(kNoObstacleInRange)}};
     return registerLayer(type);
   }();
   return id;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -78,7 +79,29 @@ void occupancyColour(double p, uint8_t rgb[3]) {
   }
 }
 
-uint64_t exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::path& path, const EllipsoidOptions& options) {
+namespace {
+
+// x = mean + sigma * S u for each vertex of the unit sphere, S lower triangular (row by row
+// s00; s10 s11; s20 s21 s22).
+glm::dvec3 ellipsoidVertex(const Ellipsoid& e, double sigma, const glm::dvec3& u) {
+  const glm::dvec3 su(e.s.s00 * u.x, e.s.s10 * u.x + e.s.s11 * u.y, e.s.s20 * u.x + e.s.s21 * u.y + e.s.s22 * u.z);
+  return e.mean + sigma * su;
+}
+
+// Whether every vertex is finite in the type the file stores.
+bool finiteVertices(const Ellipsoid& e, double sigma, bool doublePrecision) {
+  const double limit = doublePrecision ? std::numeric_limits<double>::max() : double(std::numeric_limits<float>::max());
+  for (const glm::dvec3& u : unitIcosphere().vertices) {
+    const glm::dvec3 x = ellipsoidVertex(e, sigma, u);
+    for (int a = 0; a < 3; ++a)
+      if (!(std::abs(x[a]) <= limit)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+ExportCounts exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::path& path, const EllipsoidOptions& options) {
   const std::optional<LayerId> covarianceLayer = findLayer("ndt_covariance");
   if (!covarianceLayer || !map.layout().has(*covarianceLayer) || !map.layout().has(kVoxelMeanLayer))
     throw Error("the map has no NDT layers (it has " + map.layout().names() +
@@ -88,6 +111,7 @@ uint64_t exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::
 
   const double res = map.model().resolution;
   std::vector<Ellipsoid> ellipsoids;
+  uint64_t nonFinite = 0;
   for (const Region* r : regions) {
     const auto mean = r->mean();
     const auto cov = r->values<gpu::NdtCovariance>(*covarianceLayer);
@@ -96,7 +120,12 @@ uint64_t exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::
       const VoxelCoord v = map.voxelOf(r->key, i);
       glm::dvec3 m(v.x, v.y, v.z);
       for (int a = 0; a < 3; ++a) m[a] = (m[a] + (double(mean[i].sum[a]) / mean[i].count + 0.5) / 1024.0) * res;
-      ellipsoids.push_back({m, cov[i], r->occupancy()[i]});
+      const Ellipsoid e{m, cov[i], r->occupancy()[i]};
+      if (!finiteVertices(e, options.sigma, options.doublePrecision)) {
+        ++nonFinite;
+        continue;
+      }
+      ellipsoids.push_back(e);
     }
   }
 
@@ -132,9 +161,7 @@ uint64_t exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::
     uint8_t rgb[3];
     occupancyColour(isObserved(e.occupancy) ? 1.0 - 1.0 / (1.0 + std::exp(double(e.occupancy))) : 0.5, rgb);
     for (const glm::dvec3& u : sphere.vertices) {
-      // x = mean + sigma * S u, S lower triangular (row by row s00; s10 s11; s20 s21 s22).
-      const glm::dvec3 su(e.s.s00 * u.x, e.s.s10 * u.x + e.s.s11 * u.y, e.s.s20 * u.x + e.s.s21 * u.y + e.s.s22 * u.z);
-      const glm::dvec3 x = e.mean + options.sigma * su;
+      const glm::dvec3 x = ellipsoidVertex(e, options.sigma, u);
       if (options.doublePrecision) appendLE(buffer, x.x), appendLE(buffer, x.y), appendLE(buffer, x.z);
       else appendLE(buffer, float(x.x)), appendLE(buffer, float(x.y)), appendLE(buffer, float(x.z));
       buffer.insert(buffer.end(), rgb, rgb + 3);
@@ -152,7 +179,7 @@ uint64_t exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::
   }
   out.write(buffer.data(), buffer.size());
   out.commit();
-  return ellipsoids.size();
+  return {ellipsoids.size(), nonFinite};
 }
 
 }  // namespace voxen

@@ -326,8 +326,9 @@ uint64_t regionsToHold(const std::vector<Leaf>& leaves, int32_t regionSize) {
 
 }  // namespace
 
-void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
+ExportCounts exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
   const int32_t n = map.regionSize();
+  uint64_t nonFinite = 0;
   const float threshold = map.model().thresholdValue();
   std::vector<uint64_t> entries;
   for (const auto& [key, region] : map.regions()) {
@@ -342,6 +343,10 @@ void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
         for (int32_t x = 0; x < n; ++x, ++index) {
           const float value = region.occupancy()[index];
           if (!isObserved(value)) continue;
+          if (!std::isfinite(value)) {  // NaN or -inf: no class to give it
+            ++nonFinite;
+            continue;
+          }
           const int32_t vx = bx + x, vy = by + y, vz = bz + z;
           if (!regionInside && !(inRange(vx) && inRange(vy) && inRange(vz))) {
             const glm::dvec3 centre = map.voxelCentre({vx, vy, vz});
@@ -371,6 +376,7 @@ void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path) {
   out.write(header.data(), header.size());
   out.write(writer.bytes().data(), writer.bytes().size());
   out.commit();
+  return {entries.size(), nonFinite};
 }
 
 OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyModel& base, const OctomapImportLimits& limits) {

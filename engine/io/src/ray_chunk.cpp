@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "voxen/host/thread_cpu_clock.hpp"
 
@@ -33,9 +34,15 @@ void raysFromRows(const std::vector<double>& rows, size_t count, const RayRowLay
     }
     if (layout.hasIntensity) {
       const double intensity = v[c++];
-      // A float's range: a finite double beyond it would become inf.
-      if (std::isfinite(intensity) && std::abs(intensity) <= 3.0e38) ray.intensity = float(intensity);
-      else if (finite) ++chunk.stats.nonFiniteIntensity;
+      // Kept as read: the integrator decides (NDT-TM skips such a ray, other modes do not read
+      // intensity). A double past a float's range is infinite as a float.
+      if (std::abs(intensity) <= double(std::numeric_limits<float>::max())) {
+        ray.intensity = float(intensity);
+      } else {
+        const float inf = std::numeric_limits<float>::infinity();
+        ray.intensity = std::isnan(intensity) ? std::numeric_limits<float>::quiet_NaN() : intensity > 0 ? inf : -inf;
+        if (finite) ++chunk.stats.nonFiniteIntensity;
+      }
     }
     if (!finite) {
       ++chunk.stats.skippedNonFinite;

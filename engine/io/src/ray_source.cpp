@@ -310,7 +310,8 @@ std::string RayReader::summary() const {
   if (!m.timeField.empty()) text += "; time field '" + m.timeField + "'";
   if (!m.intensityField.empty()) text += "; intensity field '" + m.intensityField + "'";
   if (s.nonFiniteIntensity > 0)
-    text += "; " + std::to_string(s.nonFiniteIntensity) + " with a NaN/inf intensity (kept with intensity 0)";
+    text += "; " + std::to_string(s.nonFiniteIntensity) +
+            " with a NaN/inf intensity or one past a float's range (NDT-TM skips these rays; other modes do not read intensity)";
   if (s.skippedNonFinite > 0) text += "; " + std::to_string(s.skippedNonFinite) + " skipped for NaN/inf values";
   if (s.skippedOutsideTrajectory > 0) {
     text += "; " + std::to_string(s.skippedOutsideTrajectory) + " skipped with times " + formatTime(m.outsideMin) +

@@ -1,11 +1,14 @@
 #include "voxen/map/layer.hpp"
 
 #include <array>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <mutex>
 
 #include "voxen/host/error.hpp"
+#include "voxen/map/map.hpp"
 
 namespace voxen {
 
@@ -13,6 +16,113 @@ namespace voxen {
 static_assert(kLayerVoxelMean == 1u << (kVoxelMeanLayer - 1) && kLayerTraversal == 1u << (kTraversalLayer - 1) &&
               kLayerHitMiss == 1u << (kHitMissLayer - 1) && kLayerTouchTime == 1u << (kTouchTimeLayer - 1) &&
               kAllBuiltinLayers == (kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime));
+
+uint32_t fieldBytes(FieldType type) {
+  switch (type) {
+    case FieldType::U8: case FieldType::I8: return 1;
+    case FieldType::U16: case FieldType::I16: return 2;
+    case FieldType::U32: case FieldType::I32: case FieldType::F32: return 4;
+    case FieldType::U64: case FieldType::I64: case FieldType::F64: return 8;
+  }
+  return 0;
+}
+
+const char* fieldTypeName(FieldType type) {
+  switch (type) {
+    case FieldType::U8: return "u8";
+    case FieldType::U16: return "u16";
+    case FieldType::U32: return "u32";
+    case FieldType::U64: return "u64";
+    case FieldType::I8: return "i8";
+    case FieldType::I16: return "i16";
+    case FieldType::I32: return "i32";
+    case FieldType::I64: return "i64";
+    case FieldType::F32: return "f32";
+    case FieldType::F64: return "f64";
+  }
+  return "?";
+}
+
+bool isFloatField(FieldType type) { return type == FieldType::F32 || type == FieldType::F64; }
+
+namespace {
+
+template <typename T>
+double loadAs(const std::byte* at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  return double(v);
+}
+
+}  // namespace
+
+double fieldValue(const LayerType& type, const std::byte* voxel, size_t index) {
+  const std::byte* at = voxel + index * type.elementBytes;
+  switch (type.fields[index].type) {
+    case FieldType::U8: return loadAs<uint8_t>(at);
+    case FieldType::U16: return loadAs<uint16_t>(at);
+    case FieldType::U32: return loadAs<uint32_t>(at);
+    case FieldType::U64: return loadAs<uint64_t>(at);
+    case FieldType::I8: return loadAs<int8_t>(at);
+    case FieldType::I16: return loadAs<int16_t>(at);
+    case FieldType::I32: return loadAs<int32_t>(at);
+    case FieldType::I64: return loadAs<int64_t>(at);
+    case FieldType::F32: return loadAs<float>(at);
+    case FieldType::F64: return loadAs<double>(at);
+  }
+  return 0.0;
+}
+
+namespace {
+
+// The shortest text that reads back as the value in the field's own type (0.1f as 0.1).
+std::string valueText(const LayerField& field, double value) {
+  if (field.type != FieldType::F32 || !std::isfinite(value)) return formatNumber(value);
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, float(value)).ptr;
+  return std::string(text, end);
+}
+
+}  // namespace
+
+std::string fieldProblem(const LayerField& field, double value) {
+  if (field.special && (value == *field.special)) return {};
+  const std::string head = field.name + " " + valueText(field, value);
+  if (std::isnan(value) || std::isinf(value)) return head + " is not finite";
+  if (value < field.min) return head + " is below " + valueText(field, field.min);
+  if (value > field.max) return head + " is above " + valueText(field, field.max);
+  return {};
+}
+
+std::string fieldDomainText(const LayerField& field) {
+  double lowest = 0.0, highest = 0.0;
+  switch (field.type) {
+    case FieldType::U8: highest = 255.0; break;
+    case FieldType::U16: highest = 65535.0; break;
+    case FieldType::U32: highest = 4294967295.0; break;
+    case FieldType::U64: highest = 18446744073709551615.0; break;
+    case FieldType::I8: lowest = -128.0, highest = 127.0; break;
+    case FieldType::I16: lowest = -32768.0, highest = 32767.0; break;
+    case FieldType::I32: lowest = -2147483648.0, highest = 2147483647.0; break;
+    case FieldType::I64: lowest = -9223372036854775808.0, highest = 9223372036854775807.0; break;
+    case FieldType::F32: highest = std::numeric_limits<float>::max(), lowest = -highest; break;
+    case FieldType::F64: highest = std::numeric_limits<double>::max(), lowest = -highest; break;
+  }
+  std::string text = isFloatField(field.type) ? "finite" : "";
+  auto add = [&](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
+  if (field.min > lowest) add("at least " + valueText(field, field.min));
+  if (field.max < highest) add("at most " + valueText(field, field.max));
+  if (text.empty()) text = "any";
+  if (field.special) {
+    const double s = *field.special;
+    text += " or " + (std::isinf(s) ? std::string(s > 0 ? "+inf" : "-inf") : valueText(field, s));
+  }
+  return text;
+}
+
+double fieldQuantity(const LayerField& field, double stored, double resolution) {
+  return stored * field.scale * (field.perVoxelEdge ? resolution : 1.0);
+}
 
 namespace {
 
@@ -22,16 +132,104 @@ std::vector<std::byte> bytesOf(uint32_t value) {
   return bytes;
 }
 
+constexpr double kFloatMax = std::numeric_limits<float>::max();
+
+std::string floatText(float v) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+  return std::string(text, end);
+}
+
+LayerField field(std::string name, FieldType type, std::string unit = {}) {
+  LayerField f;
+  f.name = std::move(name);
+  f.type = type;
+  f.unit = std::move(unit);
+  return f;
+}
+
+// Occupancy: log-odds within the model's clamp range, or +inf (unobserved).
+LayerType occupancyType() {
+  LayerType t{"occupancy", 4, 4, 1, bytesOf(0x7f800000u), "log-odds occupancy (+inf: unobserved)"};
+  LayerField value = field("log_odds", FieldType::F32, "log-odds");
+  value.min = -kFloatMax, value.max = kFloatMax;
+  value.special = std::numeric_limits<double>::infinity();
+  t.fields = {value};
+  t.checkDescription = "log_odds within the map's clamp range unless +inf";
+  t.check = [](const OccupancyModel& model, std::span<const std::byte> values, const BadVoxel& bad) {
+    const size_t n = values.size() / 4;
+    for (size_t i = 0; i < n; ++i) {
+      float v;
+      std::memcpy(&v, values.data() + 4 * i, 4);
+      if (v == kUnobserved || !std::isfinite(v) || (v >= model.clampMin && v <= model.clampMax)) continue;
+      bad(i, "log_odds " + floatText(v) + " is neither unobserved (+inf) nor within the clamp range [" +
+                 floatText(model.clampMin) + ", " + floatText(model.clampMax) + "]");
+    }
+  };
+  return t;
+}
+
+// Voxel mean: sample count and sums of offsets quantised to 1/1024 voxel (each at most 1023).
+LayerType voxelMeanType() {
+  LayerType t{"voxel_mean", 16, 4, 1, {}, "sample count and sub-voxel position sums (1/1024 voxel)"};
+  t.fields = {field("count", FieldType::U32)};
+  for (const char* axis : {"sum_x", "sum_y", "sum_z"}) {
+    LayerField sum = field(axis, FieldType::U32, "m");
+    sum.scale = 1.0 / VoxelMean::kScale;
+    sum.perVoxelEdge = true;
+    t.fields.push_back(sum);
+  }
+  t.checkDescription = "each sum at most 1023 x count";
+  t.check = [](const OccupancyModel&, std::span<const std::byte> values, const BadVoxel& bad) {
+    const size_t n = values.size() / sizeof(VoxelMean);
+    for (size_t i = 0; i < n; ++i) {
+      VoxelMean m;
+      std::memcpy(&m, values.data() + i * sizeof(VoxelMean), sizeof m);
+      for (int a = 0; a < 3; ++a)
+        if (uint64_t(m.sum[a]) > uint64_t(m.count) * 1023u) {
+          bad(i, std::string("sum_") + "xyz"[a] + " " + std::to_string(m.sum[a]) + " is more than its count " +
+                     std::to_string(m.count) + " of samples allows (1023 each)");
+          break;
+        }
+    }
+  };
+  return t;
+}
+
+LayerType traversalType() {
+  LayerType t{"traversal", 8, 8, 1, {}, "summed ray length through the voxel (1/65536 voxel)"};
+  LayerField length = field("length", FieldType::U64, "m");
+  length.scale = 1.0 / Region::kTraversalScale;
+  length.perVoxelEdge = true;
+  t.fields = {length};
+  return t;
+}
+
+LayerType hitMissType() {
+  LayerType t{"hit_miss", 8, 4, 1, {}, "hit and miss counts"};
+  t.fields = {field("hits", FieldType::U32), field("misses", FieldType::U32)};
+  return t;
+}
+
+LayerType touchTimeType() {
+  LayerType t{"touch_time", 8, 8, 2, {}, "latest time (s) a ray touched the voxel, 0: never"};
+  LayerField time = field("time", FieldType::F64, "s");
+  time.min = 0.0;  // ray times before 0 count as 0 (never)
+  time.max = std::numeric_limits<double>::max();
+  t.fields = {time};
+  return t;
+}
+
 struct Registry {
   std::mutex mutex;
   std::deque<LayerType> types;  // index = id; a deque keeps references valid as it grows
 
   Registry() {
-    types.push_back({"occupancy", 4, 4, 1, bytesOf(0x7f800000u), "log-odds occupancy (+inf: unobserved)"});
-    types.push_back({"voxel_mean", 16, 4, 1, {}, "sample count and sub-voxel position sums (1/1024 voxel)"});
-    types.push_back({"traversal", 8, 8, 1, {}, "summed ray length through the voxel (1/65536 voxel)"});
-    types.push_back({"hit_miss", 8, 4, 1, {}, "hit and miss counts"});
-    types.push_back({"touch_time", 8, 8, 2, {}, "latest time (s) a ray touched the voxel, 0: never"});
+    types.push_back(occupancyType());
+    types.push_back(voxelMeanType());
+    types.push_back(traversalType());
+    types.push_back(hitMissType());
+    types.push_back(touchTimeType());
     for (LayerType& t : types) t.initialValue.resize(t.bytesPerVoxel);
   }
 };
@@ -41,22 +239,52 @@ Registry& registry() {
   return r;
 }
 
+bool validName(const std::string& name) {
+  if (name.empty() || name.size() > 31) return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
 void validate(const LayerType& t) {
   auto fail = [&](const std::string& why) { throw Error("layer '" + t.name + "': " + why); };
   if (t.name.empty() || t.name.size() > 31) fail("a name has 1 to 31 characters");
-  for (char c : t.name)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) fail("a name uses only a-z, 0-9 and _");
+  if (!validName(t.name)) fail("a name uses only a-z, 0-9 and _");
   if (t.elementBytes != 1 && t.elementBytes != 2 && t.elementBytes != 4 && t.elementBytes != 8)
     fail("element size must be 1, 2, 4 or 8 bytes");
   if (t.bytesPerVoxel == 0 || t.bytesPerVoxel % t.elementBytes != 0 || t.bytesPerVoxel > 256)
     fail("bytes per voxel must be a positive multiple of the element size, at most 256");
   if (!t.initialValue.empty() && t.initialValue.size() != t.bytesPerVoxel)
     fail("the initial value must have bytes-per-voxel bytes (" + std::to_string(t.bytesPerVoxel) + ")");
+  // Every tool that reads a layer generically (verification, exports) needs its fields.
+  if (t.fields.empty())
+    fail("declare its fields (LayerType::fields: name, scalar type, unit and the values each can take), " +
+         std::to_string(t.bytesPerVoxel / t.elementBytes) + " of " + std::to_string(t.elementBytes) + " bytes");
+  if (t.fields.size() * t.elementBytes != t.bytesPerVoxel)
+    fail(std::to_string(t.fields.size()) + " fields of " + std::to_string(t.elementBytes) + " bytes do not make the " +
+         std::to_string(t.bytesPerVoxel) + " bytes per voxel");
+  for (size_t i = 0; i < t.fields.size(); ++i) {
+    const LayerField& f = t.fields[i];
+    const std::string which = "field " + std::to_string(i) + " '" + f.name + "'";
+    if (!validName(f.name)) fail(which + ": a field name has 1 to 31 characters of a-z, 0-9 and _");
+    for (size_t j = 0; j < i; ++j)
+      if (t.fields[j].name == f.name) fail(which + " is declared twice");
+    if (fieldBytes(f.type) != t.elementBytes)
+      fail(which + ": a " + fieldTypeName(f.type) + " is not the element size of " + std::to_string(t.elementBytes) + " bytes");
+    if (std::isnan(f.min) || std::isnan(f.max) || !(f.min <= f.max)) fail(which + ": its range needs min <= max");
+    if (f.special && std::isnan(*f.special)) fail(which + ": NaN cannot be a special value");
+    if (!(std::isfinite(f.scale) && f.scale != 0.0)) fail(which + ": its scale must be finite and not 0");
+  }
+  std::vector<std::byte> initial = t.initialValue;
+  initial.resize(t.bytesPerVoxel);
+  for (size_t i = 0; i < t.fields.size(); ++i)
+    if (const std::string why = fieldProblem(t.fields[i], fieldValue(t, initial.data(), i)); !why.empty())
+      fail("its initial value is impossible: " + why);
 }
 
 bool sameDefinition(const LayerType& a, const LayerType& b) {
   return a.name == b.name && a.bytesPerVoxel == b.bytesPerVoxel && a.elementBytes == b.elementBytes &&
-         a.version == b.version && a.initialValue == b.initialValue;
+         a.version == b.version && a.initialValue == b.initialValue && a.fields == b.fields;
 }
 
 }  // namespace

@@ -131,31 +131,6 @@ bool regionKeyInRange(const RegionKey& key, int32_t regionSize) {
   return fits(key.x) && fits(key.y) && fits(key.z);
 }
 
-std::string impossibleContents(const OccupancyMap& map, const Region& region) {
-  const OccupancyModel& model = map.model();
-  auto voxelText = [&](size_t i) {
-    const VoxelCoord v = map.voxelOf(region.key, uint32_t(i));
-    return "voxel " + std::to_string(i) + " (" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
-  };
-  const std::span<const float> occupancy = region.occupancy();
-  for (size_t i = 0; i < occupancy.size(); ++i) {
-    const float v = occupancy[i];
-    if (v == kUnobserved || (v >= model.clampMin && v <= model.clampMax)) continue;
-    return voxelText(i) + " has occupancy " + std::to_string(v) + ", neither unobserved nor within the clamp range [" +
-           std::to_string(model.clampMin) + ", " + std::to_string(model.clampMax) + "]";
-  }
-  const std::span<const double> touch = region.touchTime();
-  for (size_t i = 0; i < touch.size(); ++i)
-    if (!std::isfinite(touch[i])) return voxelText(i) + " has touch time " + std::to_string(touch[i]);
-  const std::span<const VoxelMean> mean = region.mean();
-  for (size_t i = 0; i < mean.size(); ++i)
-    for (uint32_t sum : mean[i].sum)
-      if (uint64_t(sum) > uint64_t(mean[i].count) * 1023u)
-        return voxelText(i) + " has a voxel-mean sum " + std::to_string(sum) + " larger than its " +
-               std::to_string(mean[i].count) + " samples allow";
-  return {};
-}
-
 const Region* OccupancyMap::findRegion(const RegionKey& key) const {
   auto found = regions_.find(key);
   return found == regions_.end() ? nullptr : &found->second;

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "voxen/map/atomic_file.hpp"
+#include "voxen/map/layer_domain.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
@@ -471,7 +472,7 @@ void encodeRegion(const OccupancyMap& map, const Region& constRegion, int level,
 
 // Inflates a block's zlib stream straight into the region's arrays and checks its CRC.
 void decodeRegion(const OccupancyMap& map, const MapFileInfo& info, const MapFileInfo::RegionEntry& e, const uint8_t* block, size_t regionIndex,
-                  size_t regionCount, Region& region, const MapReader& reader) {
+                  size_t regionCount, Region& region, const MapReader& reader, bool refuseImpossible) {
   const std::string where = "region " + keyText(e.key) + " (region " + std::to_string(regionIndex) + " of " +
                             std::to_string(regionCount) + " at byte offset " + std::to_string(e.offset) + ")";
   LegacyArrays legacy;
@@ -525,6 +526,7 @@ void decodeRegion(const OccupancyMap& map, const MapFileInfo& info, const MapFil
   if constexpr (std::endian::native == std::endian::big)
     for (const Span& s : spans) swapInPlace(s);
   convertLegacyArrays(region, info, legacy);
+  if (!refuseImpossible) return;
   if (const std::string problem = impossibleContents(map, region); !problem.empty())
     reader.fail("impossible contents in " + where + " (its checksum is valid): " + problem);
 }
@@ -620,7 +622,7 @@ OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& op
       targets[i] = &map.region(e.key);  // node-based map: the reference stays valid while others are added
     }
     parallelFor(count, threads, [&](size_t i) {
-      decodeRegion(map, info, info.regions[first + i], blocks[i].data(), first + i, regionCount, *targets[i], reader);
+      decodeRegion(map, info, info.regions[first + i], blocks[i].data(), first + i, regionCount, *targets[i], reader, options.refuseImpossibleValues);
     });
   }
   return map;

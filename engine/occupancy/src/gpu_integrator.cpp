@@ -133,7 +133,9 @@ void GpuIntegrator::addPrepared(const PreparedRays& prepared) {
                                            options_.maxRange > 0.0 ? "lower {}" : "set {}"),
                          options_.maxRange > 0.0 ? formatNumber(options_.maxRange) + " m" : "none");
     noteRejectedRay(stats_, index, skipped.ray,
-                    skipped.problem == PreparedRays::Problem::NonFinite ? RayFault::NonFinite : RayFault::TooFar);
+                    skipped.problem == PreparedRays::Problem::NonFinite ? RayFault::NonFinite
+                    : skipped.problem == PreparedRays::Problem::TooFar  ? RayFault::TooFar
+                                                                        : RayFault::NonFiniteIntensity);
   };
   for (size_t k = 0; k < prepared.records.size(); ++k) {
     for (; s < prepared.skipped.size() && prepared.skipped[s].position < prepared.positions[k]; ++s) skip(prepared.skipped[s]);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <glm/mat3x3.hpp>
@@ -43,27 +44,35 @@ void NdtModel::validate() const {
 
 namespace {
 
-LayerId registerOnce(const char* name, uint32_t bytes, const char* description) {
-  LayerType type;
-  type.name = name;
-  type.bytesPerVoxel = bytes;
-  type.elementBytes = 4;
-  type.version = 1;
-  type.description = description;
-  return registerLayer(type);
+LayerField floatField(const char* name, const char* unit, double min = -std::numeric_limits<float>::max()) {
+  return {.name = name, .type = FieldType::F32, .unit = unit, .min = min, .max = std::numeric_limits<float>::max()};
 }
 
 }  // namespace
 
 LayerId ndtCovarianceLayer() {
-  static const LayerId id = registerOnce("ndt_covariance", sizeof(gpu::NdtCovariance),
-                                         "NDT covariance square root S (P = S S^T), lower triangle row by row, metres");
+  static const LayerId id = [] {
+    LayerType type;
+    type.name = "ndt_covariance";
+    type.bytesPerVoxel = sizeof(gpu::NdtCovariance);
+    type.description = "NDT covariance square root S (P = S S^T), lower triangle row by row, metres";
+    // The Cholesky updates keep the diagonal positive (all zero before the first sample).
+    type.fields = {floatField("s00", "m", 0.0), floatField("s10", "m"), floatField("s11", "m", 0.0),
+                   floatField("s20", "m"), floatField("s21", "m"), floatField("s22", "m", 0.0)};
+    return registerLayer(type);
+  }();
   return id;
 }
 
 LayerId ndtIntensityLayer() {
-  static const LayerId id =
-      registerOnce("ndt_intensity", sizeof(gpu::NdtIntensity), "NDT-TM intensity mean and variance of the returns");
+  static const LayerId id = [] {
+    LayerType type;
+    type.name = "ndt_intensity";
+    type.bytesPerVoxel = sizeof(gpu::NdtIntensity);
+    type.description = "NDT-TM intensity mean and variance of the returns";
+    type.fields = {floatField("mean", ""), floatField("variance", "", 0.0)};
+    return registerLayer(type);
+  }();
   return id;
 }
 

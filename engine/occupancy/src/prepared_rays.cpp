@@ -28,9 +28,10 @@ void prepareRays(std::span<const Ray> rays, const OccupancyModel& model, const I
     bool clipped = false;
     const RayFault fault = checkAndPrepareRay(rays[i], model, options, r, &clipped);
     if (fault != RayFault::None) {
-      out.skipped.push_back({uint32_t(i), fault == RayFault::NonFinite ? PreparedRays::Problem::NonFinite
-                                                                       : PreparedRays::Problem::TooFar,
-                             0, rays[i]});
+      const PreparedRays::Problem problem = fault == RayFault::NonFinite ? PreparedRays::Problem::NonFinite
+                                            : fault == RayFault::TooFar  ? PreparedRays::Problem::TooFar
+                                                                         : PreparedRays::Problem::NonFiniteIntensity;
+      out.skipped.push_back({uint32_t(i), problem, 0, rays[i]});
       continue;
     }
     // Counted from the end points, so an overlong ray is refused before anything is walked.

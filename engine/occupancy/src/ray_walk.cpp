@@ -22,6 +22,7 @@ RayFault checkRay(const Ray& ray, const OccupancyModel& model, const Integration
   auto finite = [](const glm::dvec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); };
   // A non-finite sample is refused before clipping: clipping would turn it into NaN.
   if (!finite(ray.origin) || !finite(ray.sample)) return RayFault::NonFinite;
+  if (!intensityUsable(ray, options)) return RayFault::NonFiniteIntensity;
   const glm::dvec3 sample = clippedSample(ray, options);
   auto near = [&](const glm::dvec3& p) {
     for (int a = 0; a < 3; ++a)
@@ -36,6 +37,7 @@ const char* rayFaultText(RayFault fault) {
     case RayFault::None: return "none";
     case RayFault::NonFinite: return "a non-finite coordinate";
     case RayFault::TooFar: return "a voxel coordinate beyond +-2^29 (too far from the map origin at this resolution)";
+    case RayFault::NonFiniteIntensity: return "a NaN or infinite intensity (NDT-TM)";
   }
   return "?";
 }
@@ -94,6 +96,7 @@ RayFault checkAndPrepareRay(const Ray& ray, const OccupancyModel& model, const I
                             PreparedRay& out, bool* clipped) {
   auto finite = [](const glm::dvec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); };
   if (!finite(ray.origin) || !finite(ray.sample)) return RayFault::NonFinite;
+  if (!intensityUsable(ray, options)) return RayFault::NonFiniteIntensity;
   bool clip = false;
   const glm::dvec3 sample = clippedSample(ray, options, &clip);
   const glm::dvec3 from = ray.origin / model.resolution, to = sample / model.resolution;

@@ -17,7 +17,8 @@ std::string pointText(const glm::dvec3& p) {
 
 void noteRejectedRay(IntegrationStats& stats, uint64_t index, const Ray& ray, RayFault fault) {
   ++stats.rejectedRays;
-  if (!stats.firstRejected) stats.firstRejected = RejectedRay{index, ray, fault == RayFault::NonFinite};
+  if (!stats.firstRejected)
+    stats.firstRejected = RejectedRay{index, ray, fault == RayFault::NonFinite, fault == RayFault::NonFiniteIntensity};
 }
 
 std::string rayTooLongMessage(uint64_t index, const Ray& ray, uint64_t regions, uint64_t capacity,

@@ -1,6 +1,9 @@
 #pragma once
 // Exports of an occupancy map for other tools: the occupied voxel centres as a PLY point
-// cloud, and a horizontal slice as a PNG image (free, occupied and unknown in three colours).
+// cloud, and a horizontal slice as a PNG image (free, occupied and unknown in three colours,
+// with a legend). Every export stays finite whatever the map holds: a voxel with a NaN or
+// infinite value (only a map built through the API can hold one; loading refuses them) is
+// left out and counted.
 #include <cstdint>
 #include <filesystem>
 #include <vector>
@@ -35,15 +38,30 @@ struct SliceImage {
   uint32_t width = 0, height = 0;  // pixels: (maxX - minX + 1) * scale, (maxY - minY + 1) * scale
   std::vector<uint8_t> rgb;        // rows top to bottom, 3 bytes per pixel
   uint64_t occupied = 0, free = 0;  // voxels of each class in the slice
+  uint64_t nonFinite = 0;           // voxels with NaN or -inf occupancy: drawn as unknown
 };
 
-// Throws Error when no voxel of layer `z` is observed (the message gives the layers that are).
+// What an export wrote, and what it left out because the map held a non-finite value there.
+struct ExportCounts {
+  uint64_t written = 0;
+  uint64_t nonFinite = 0;
+};
+
+// Pixels per voxel edge when none is asked for: enough for a slice about 800 pixels wide, at
+// most 32, and at most 4096 pixels on the slice's longer side (at least 1).
+uint32_t autoSliceScale(uint64_t voxelsWide, uint64_t voxelsHigh);
+
+// `scale` 0: autoSliceScale. Throws Error when no voxel of layer `z` is observed (the
+// message gives the layers that are) or the scale is over 1024.
 SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale = 1);
 
 // The voxel layer holding height `metres`.
 inline int32_t sliceLayerAt(const OccupancyMap& map, double metres) { return map.voxelAt({0.0, 0.0, metres}).z; }
 
-// renderSlice, then writePng; returns the slice (bounds and counts) it wrote.
-SliceImage exportSlicePng(const OccupancyMap& map, const std::filesystem::path& path, int32_t z, uint32_t scale = 1);
+// renderSlice (scale 0: automatic), then writePng of the slice with a legend below it: the
+// height, a swatch for each class (occupied, free, unobserved) with its count, and a scale
+// bar in metres. The slice keeps its place at the image's top-left corner. Returns the slice
+// (bounds, counts, the scale used) it wrote.
+SliceImage exportSlicePng(const OccupancyMap& map, const std::filesystem::path& path, int32_t z, uint32_t scale = 0);
 
 }  // namespace voxen

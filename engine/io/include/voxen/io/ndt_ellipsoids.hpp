@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "voxen/io/map_export.hpp"
 #include "voxen/map/map.hpp"
 
 namespace voxen {
@@ -24,9 +25,11 @@ void occupancyColour(double p, uint8_t rgb[3]);
 // Binary little-endian PLY: per ellipsoid 42 vertices (x y z, uchar red green blue) of an
 // icosphere mapped by x = mean + sigma * S u (S the covariance's square root, so no
 // eigen-decomposition), and 80 triangles (list uchar int vertex_indices). Regions in key
-// order, voxels x fastest. Written atomically. Returns the number of ellipsoids. Throws
-// Error when the map has no NDT covariance layer (naming what it has).
-uint64_t exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::path& path,
+// order, voxels x fastest. Written atomically. Returns the number of ellipsoids written, and
+// of those left out because a vertex would not be finite (a non-finite covariance, or one so
+// large that a vertex overflows the coordinates' type). Throws Error when the map has no NDT
+// covariance layer (naming what it has).
+ExportCounts exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::path& path,
                                 const EllipsoidOptions& options = {});
 
 // The unit icosphere the ellipsoids are made of (12 vertices subdivided once: 42 vertices,

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 
+#include "voxen/io/map_export.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/map/memory_budget.hpp"
 
@@ -21,8 +22,9 @@ namespace voxen {
 // at the finest level, eight equal sibling leaves merged into one leaf at their parent (as
 // OctoMap's prune() does; the root is never a leaf). Unobserved voxels are left unknown.
 // Throws Error when an observed voxel lies outside OctoMap's key range (voxel indices
-// -32768..32767 on each axis) or the file cannot be written.
-void exportOctomap(const OccupancyMap& map, const std::filesystem::path& path);
+// -32768..32767 on each axis) or the file cannot be written. Returns the leaves written before
+// pruning (observed voxels) and the voxels left out for a NaN or -inf value.
+ExportCounts exportOctomap(const OccupancyMap& map, const std::filesystem::path& path);
 
 // Reads an OctoMap binary OcTree file. The map takes its resolution from the file and every
 // other setting (region size, probabilities, clamps) from `base`. Occupied leaves become

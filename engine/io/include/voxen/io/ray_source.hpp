@@ -49,7 +49,8 @@ struct RayLoadStats {
   uint64_t rays = 0;                      // rays returned
   uint64_t skippedNonFinite = 0;          // NaN/inf coordinate, origin or time
   uint64_t skippedOutsideTrajectory = 0;  // time outside the trajectory's span
-  // Rays whose intensity field was NaN/inf: kept (their geometry is good) with intensity 0.
+  // Rays whose intensity field was NaN/inf or past a float's range: kept with that intensity
+  // (NaN or +-inf) for the integrator to judge (NDT-TM skips them and counts them as rejected).
   uint64_t nonFiniteIntensity = 0;
   double timeMin = 0.0, timeMax = 0.0;    // over the rays returned; 0 while there are none
 };

@@ -3,14 +3,20 @@
 // in which order).
 //
 // A layer type is registered once per process under a stable name: its bytes per voxel,
-// the value every voxel starts with, and the version of its content. The built-in types
+// the value every voxel starts with, the version of its content, and its fields (name,
+// scalar type, unit and the values each can take). The fields are what every layer-generic
+// tool works from: `voxen info --verify` and loading refuse values outside their domains,
+// and `voxen export --layer` writes them as PLY properties and heat maps. The built-in types
 // (occupancy, voxel_mean, traversal, hit_miss, touch_time) are always registered, under
 // fixed ids the shaders know (shaders/map/layer_table.h). A module that needs a new
 // per-voxel quantity registers its type and writes the shader code that uses it; the region
 // cache, the host map and the map file handle every layer through one loop over the layout.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +46,42 @@ enum Layer : uint32_t {
 inline constexpr uint32_t kAllBuiltinLayers = gpu::kBuiltinLayerFlags;
 std::string layerNames(uint32_t layers);
 
+struct OccupancyModel;
+
+// The scalar type of one field of a layer's voxel value.
+enum class FieldType : uint8_t { U8, U16, U32, U64, I8, I16, I32, I64, F32, F64 };
+uint32_t fieldBytes(FieldType type);
+const char* fieldTypeName(FieldType type);  // "u32", "f64", ...
+bool isFloatField(FieldType type);
+
+// One scalar of a layer's voxel value, in order: a voxel is its fields packed back to back.
+struct LayerField {
+  std::string name;  // [a-z0-9_], 1-31 characters, unique within the layer: the PLY property, the JSON key
+  FieldType type = FieldType::F32;
+  // What the stored value means: quantity = stored x scale (x the map's resolution when
+  // perVoxelEdge: a length or position counted in voxels), in `unit` ("m", "s", "" for counts).
+  std::string unit;
+  double scale = 1.0;
+  bool perVoxelEdge = false;
+  // The stored values that can occur: [min, max], or exactly `special` (a marker outside the
+  // range: +inf for unobserved occupancy, -1 for clearance's "none within range"). NaN never
+  // can; an infinity only as `special`.
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  std::optional<double> special;
+  bool operator==(const LayerField&) const = default;
+};
+
+// Reports voxel `voxel` of a layer array as impossible, saying why ("mean sum_x 5000 is more
+// than count 0 allows").
+using BadVoxel = std::function<void(size_t voxel, const std::string& why)>;
+// A check beyond each field's own domain: relations between fields, and limits the map's
+// model sets (occupancy within the clamp range). Called with a region's whole array of the
+// layer (voxels of bytesPerVoxel bytes, host byte order); calls bad() for every impossible
+// voxel in ascending order.
+using LayerValueCheck =
+    std::function<void(const OccupancyModel& model, std::span<const std::byte> values, const BadVoxel& bad)>;
+
 struct LayerType {
   std::string name;             // stable identifier, written into map files: [a-z0-9_], 1-31 characters
   uint32_t bytesPerVoxel = 4;   // a multiple of elementBytes
@@ -47,11 +89,27 @@ struct LayerType {
   uint32_t version = 1;         // of the content's meaning; files with another version are refused
   std::vector<std::byte> initialValue;  // bytesPerVoxel bytes a new voxel starts with; empty: zeros
   std::string description;      // for `voxen info`
+  // Required: the voxel's fields, each elementBytes wide, bytesPerVoxel in all, and the
+  // initial value within their domains.
+  std::vector<LayerField> fields;
+  LayerValueCheck check;        // optional
+  std::string checkDescription;  // what `check` requires, for `voxen info`
 };
 
+// Field `index` of one voxel's value (host byte order) as a double (64-bit integers past 2^53
+// rounded).
+double fieldValue(const LayerType& type, const std::byte* voxel, size_t index);
+// Why a stored value is outside the field's domain ("time -2 is below 0"); empty when it is
+// possible.
+std::string fieldProblem(const LayerField& field, double value);
+// The quantity a stored value stands for, in the field's unit.
+double fieldQuantity(const LayerField& field, double stored, double resolution);
+// The field's domain in words: "any", "finite, at least 0", "finite or +inf".
+std::string fieldDomainText(const LayerField& field);
+
 // Registers a layer type and returns its id. Registering the same definition again returns
-// the same id; another definition under a registered name, an invalid one, or more than
-// kMaxLayers types throw Error naming the layer.
+// the same id; another definition under a registered name, an invalid one (a layer without
+// fields among them), or more than kMaxLayers types throw Error naming the layer.
 LayerId registerLayer(const LayerType& type);
 // The registered type of an id (throws Error for an id that is not registered).
 const LayerType& layerType(LayerId id);

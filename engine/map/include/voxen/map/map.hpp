@@ -208,11 +208,7 @@ class OccupancyMap {
 // does its last voxel): keys outside this range cannot come from a voxel and are refused.
 bool regionKeyInRange(const RegionKey& key, int32_t regionSize);
 
-// Why a region's voxel values are impossible for this map (empty when they are fine):
-// occupancy must be unobserved (+inf) or a finite log-odds value within the model's clamp
-// range, touch times finite, voxel-mean sums at most 1023 per sample. Map files are checked
-// with it when saved and loaded.
-std::string impossibleContents(const OccupancyMap& map, const Region& region);
+// Which voxel values are impossible (NaN, out of range, ...): voxen/map/layer_domain.hpp.
 
 // Floor division that rounds towards negative infinity (region of a negative voxel).
 inline int32_t floorDiv(int32_t a, int32_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }

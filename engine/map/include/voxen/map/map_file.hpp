@@ -72,6 +72,10 @@ struct MapLoadOptions {
   // ends that error message.
   uint64_t memoryBudgetBytes = UINT64_MAX;
   std::string budgetHint;
+  // Refuse a region holding a value its layer cannot hold (voxen/map/layer_domain.hpp) with
+  // an Error naming the layer, region and voxel. Off: load it as it is (checksums are still
+  // verified), for a caller that reports every such value itself (voxen info --verify).
+  bool refuseImpossibleValues = true;
 };
 
 void saveMap(const OccupancyMap& map, const std::filesystem::path& path, const MapSaveOptions& options = {});

@@ -11,15 +11,18 @@ namespace voxen {
 struct RejectedRay {
   uint64_t index = 0;
   Ray ray;
-  bool nonFinite = false;  // otherwise: too far from the map's origin (voxel coordinates past +-2^29)
+  bool nonFinite = false;  // a non-finite origin or sample
+  bool nonFiniteIntensity = false;  // NDT-TM: a NaN or infinite intensity
+  // Neither: too far from the map's origin (voxel coordinates past +-2^29).
 };
 
 // What an integrator did, summed over its batches.
 struct IntegrationStats {
   uint64_t rays = 0;             // rays integrated (rejected rays not included)
   uint64_t clippedRays = 0;      // longer than maxRange, clipped (their end counted free)
-  // Skipped rays: a non-finite origin or sample, or one whose voxel coordinates would not fit
-  // the int32 walk (ray_walk.hpp kMaxVoxelCoordinate). Both integrators skip the same rays.
+  // Skipped rays: a non-finite origin or sample, one whose voxel coordinates would not fit
+  // the int32 walk (ray_walk.hpp kMaxVoxelCoordinate), and in NDT-TM one whose intensity is
+  // NaN or infinite. Both integrators skip the same rays.
   uint64_t rejectedRays = 0;
   std::optional<RejectedRay> firstRejected;
   uint64_t voxelUpdates = 0;     // occupancy updates applied (misses + hits)

@@ -17,10 +17,10 @@
 namespace voxen {
 
 struct PreparedRays {
-  // Rays that cannot be walked (non-finite, too far) or may not be walked on the GPU (too
+  // Rays that cannot be walked (non-finite, too far, NDT-TM's non-finite intensity) or may not be walked on the GPU (too
   // many regions or segments for one invocation): the integrator counts the first kind and
   // throws for the second when it reaches them, naming the ray.
-  enum class Problem : uint8_t { NonFinite, TooFar, TooLong };
+  enum class Problem : uint8_t { NonFinite, TooFar, TooLong, NonFiniteIntensity };
   struct Skipped {
     uint32_t position = 0;  // index in the input span
     Problem problem = Problem::NonFinite;

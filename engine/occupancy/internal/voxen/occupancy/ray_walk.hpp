@@ -55,7 +55,12 @@ inline constexpr double kMaxVoxelCoordinate = double(int64_t(1) << 29);
 
 // Why a ray cannot be walked. Both integrators skip such rays and count them
 // (IntegrationStats::rejectedRays), so the GPU and CPU maps stay equal.
-enum class RayFault { None, NonFinite, TooFar };
+enum class RayFault { None, NonFinite, TooFar, NonFiniteIntensity };
+// NDT-TM folds each return's intensity into its voxel's statistics, which one NaN or
+// infinity would spoil for good: such rays are skipped (other modes do not read intensity).
+inline bool intensityUsable(const Ray& ray, const IntegrationOptions& options) {
+  return options.ndt.mode != NdtMode::Tm || std::isfinite(ray.intensity);
+}
 RayFault checkRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options);
 const char* rayFaultText(RayFault fault);
 

@@ -1,0 +1,279 @@
+#include "voxen/io/layer_export.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "colour_bar.hpp"
+#include "export_helpers.hpp"
+#include "raster_canvas.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/io/png_writer.hpp"
+#include "voxen/map/atomic_file.hpp"
+
+namespace voxen {
+
+using io_detail::appendLE;
+using io_detail::Canvas;
+using io_detail::ColourRange;
+using io_detail::kBlack;
+using io_detail::kWhite;
+using io_detail::Rgb;
+using io_detail::sortedRegions;
+
+namespace {
+
+constexpr Rgb kNoDataRgb{170, 170, 170};
+constexpr Rgb kNonFiniteRgb{255, 0, 255};
+
+// Reads one layer of a region voxel by voxel: whether it holds data and its quantities.
+class LayerReader {
+ public:
+  LayerReader(const OccupancyMap& map, LayerId layer) : type_(layerType(layer)), layer_(layer), resolution_(map.model().resolution) {}
+  const LayerType& type() const { return type_; }
+
+  bool holdsData(const Region& r, size_t i) const {
+    if (r.occupancy()[i] != kUnobserved) return true;
+    return std::memcmp(voxel(r, i), type_.initialValue.data(), type_.bytesPerVoxel) != 0;
+  }
+  double stored(const Region& r, size_t i, size_t field) const { return fieldValue(type_, voxel(r, i), field); }
+  double quantity(const Region& r, size_t i, size_t field) const {
+    return fieldQuantity(type_.fields[field], stored(r, i, field), resolution_);
+  }
+  bool finite(const Region& r, size_t i) const {
+    for (size_t f = 0; f < type_.fields.size(); ++f)
+      if (!std::isfinite(quantity(r, i, f))) return false;
+    return true;
+  }
+  const std::byte* voxel(const Region& r, size_t i) const { return r.layers[layer_].data() + i * type_.bytesPerVoxel; }
+
+ private:
+  const LayerType& type_;
+  LayerId layer_;
+  double resolution_;
+};
+
+bool scaled(const LayerField& f) { return f.scale != 1.0 || f.perVoxelEdge; }
+
+std::string unitText(const LayerField& f) { return f.unit.empty() ? std::string() : " (" + f.unit + ")"; }
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+void appendField(std::vector<uint8_t>& out, const LayerField& f, const std::byte* at, double quantity) {
+  if (!scaled(f)) {
+    switch (f.type) {
+      case FieldType::U8: case FieldType::I8: out.push_back(uint8_t(*at)); return;
+      case FieldType::U16: case FieldType::I16: {
+        uint16_t v;
+        std::memcpy(&v, at, 2);
+        appendLE(out, v);
+        return;
+      }
+      case FieldType::U32: case FieldType::I32: case FieldType::F32: {
+        uint32_t v;
+        std::memcpy(&v, at, 4);
+        appendLE(out, v);
+        return;
+      }
+      case FieldType::F64: {
+        double v;
+        std::memcpy(&v, at, 8);
+        appendLE(out, v);
+        return;
+      }
+      case FieldType::U64: case FieldType::I64: break;  // as double below
+    }
+  }
+  appendLE(out, quantity);
+}
+
+}  // namespace
+
+LayerId requireMapLayer(const OccupancyMap& map, const std::string& name) {
+  const std::optional<LayerId> id = findLayer(name);
+  if (!id || !map.layout().has(*id)) throw Error("the map has no layer '" + name + "' (it has " + map.layout().names() + ")");
+  return *id;
+}
+
+const char* plyTypeOf(const LayerField& field) {
+  if (scaled(field)) return "double";
+  switch (field.type) {
+    case FieldType::U8: return "uchar";
+    case FieldType::U16: return "ushort";
+    case FieldType::U32: return "uint";
+    case FieldType::I8: return "char";
+    case FieldType::I16: return "short";
+    case FieldType::I32: return "int";
+    case FieldType::F32: return "float";
+    case FieldType::U64: case FieldType::I64: case FieldType::F64: return "double";
+  }
+  return "double";
+}
+
+ExportCounts exportLayerPly(const OccupancyMap& map, LayerId layer, const std::filesystem::path& path, bool doublePrecision) {
+  if (!map.layout().has(layer)) throw Error("the map has no layer '" + layerType(layer).name + "' (it has " + map.layout().names() + ")");
+  const LayerReader reader(map, layer);
+  const LayerType& type = reader.type();
+  const std::vector<const Region*> regions = sortedRegions(map);
+  ExportCounts counts;
+  for (const Region* r : regions)
+    for (size_t i = 0; i < map.voxelsPerRegion(); ++i)
+      if (reader.holdsData(*r, i)) (reader.finite(*r, i) ? counts.written : counts.nonFinite)++;
+
+  const char* coordType = doublePrecision ? "double" : "float";
+  std::string header = "ply\nformat binary_little_endian 1.0\n";
+  header += "comment written by voxen: layer " + type.name + " (version " + std::to_string(type.version) + "): " +
+            type.description + "\n";
+  header += "comment voxel centres in metres (resolution " + number(map.model().resolution) +
+            " m) of the voxels observed or holding a value other than the layer's initial one\n";
+  std::vector<std::string> names;
+  for (const LayerField& f : type.fields) {
+    names.push_back(f.name == "x" || f.name == "y" || f.name == "z" ? type.name + "_" + f.name : f.name);
+    header += "comment " + names.back() + ": " + (f.unit.empty() ? std::string("no unit") : f.unit) + "\n";
+  }
+  if (counts.nonFinite) header += "comment " + std::to_string(counts.nonFinite) + " voxels with a non-finite value left out\n";
+  header += "element vertex " + std::to_string(counts.written) + "\n";
+  for (const char* axis : {"x", "y", "z"}) header += std::string("property ") + coordType + " " + axis + "\n";
+  for (size_t f = 0; f < type.fields.size(); ++f) header += std::string("property ") + plyTypeOf(type.fields[f]) + " " + names[f] + "\n";
+  header += "end_header\n";
+
+  detail::AtomicFileWriter out(path, "PLY");
+  out.write(header.data(), header.size());
+  std::vector<uint8_t> buffer;
+  buffer.reserve(1 << 20);
+  for (const Region* r : regions) {
+    for (size_t i = 0; i < map.voxelsPerRegion(); ++i) {
+      if (!reader.holdsData(*r, i) || !reader.finite(*r, i)) continue;
+      const glm::dvec3 c = map.voxelCentre(map.voxelOf(r->key, uint32_t(i)));
+      if (doublePrecision) appendLE(buffer, c.x), appendLE(buffer, c.y), appendLE(buffer, c.z);
+      else appendLE(buffer, float(c.x)), appendLE(buffer, float(c.y)), appendLE(buffer, float(c.z));
+      for (size_t f = 0; f < type.fields.size(); ++f)
+        appendField(buffer, type.fields[f], reader.voxel(*r, i) + f * type.elementBytes, reader.quantity(*r, i, f));
+      if (buffer.size() >= (1 << 20) - 2048) {
+        out.write(buffer.data(), buffer.size());
+        buffer.clear();
+      }
+    }
+  }
+  out.write(buffer.data(), buffer.size());
+  out.commit();
+  return counts;
+}
+
+LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std::filesystem::path& path,
+                               const LayerSliceOptions& options) {
+  const std::string target = "cannot save PNG to '" + path.string() + "': ";
+  if (!map.layout().has(layer))
+    throw Error(target + "the map has no layer '" + layerType(layer).name + "' (it has " + map.layout().names() + ")");
+  const LayerReader reader(map, layer);
+  const LayerType& type = reader.type();
+  size_t field = 0;
+  if (!options.field.empty()) {
+    while (field < type.fields.size() && type.fields[field].name != options.field) ++field;
+    if (field == type.fields.size()) {
+      std::string known;
+      for (const LayerField& f : type.fields) known += (known.empty() ? "" : ", ") + f.name;
+      throw Error(target + "layer '" + type.name + "' has no field '" + options.field + "' (its fields: " + known + ")");
+    }
+  }
+  const LayerField& f = type.fields[field];
+  if (options.scale > 1024) throw Error(target + "scale " + std::to_string(options.scale) + " is not in 1-1024");
+
+  const int32_t n = map.regionSize(), z = options.z;
+  const int32_t regionZ = floorDiv(z, n), localZ = z - regionZ * n;
+  std::vector<const Region*> slab;
+  for (const Region* r : sortedRegions(map))
+    if (r->key.z == regionZ) slab.push_back(r);
+
+  LayerSlice result;
+  result.field = f.name;
+  SliceImage& s = result.slice;
+  s.z = z;
+  bool any = false;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const Region* r : slab)
+    for (int32_t y = 0; y < n; ++y)
+      for (int32_t x = 0; x < n; ++x) {
+        const size_t i = size_t(x + n * (y + n * localZ));
+        if (!reader.holdsData(*r, i)) continue;
+        const int32_t vx = r->key.x * n + x, vy = r->key.y * n + y;
+        if (!any) s.minX = s.maxX = vx, s.minY = s.maxY = vy, any = true;
+        s.minX = std::min(s.minX, vx), s.maxX = std::max(s.maxX, vx);
+        s.minY = std::min(s.minY, vy), s.maxY = std::max(s.maxY, vy);
+        const double q = reader.quantity(*r, i, field);
+        if (std::isfinite(q)) lo = std::min(lo, q), hi = std::max(hi, q);
+      }
+  const double res = map.model().resolution;
+  const std::string heights = "z " + number(z * res) + " to " + number((z + 1) * res) + " m (voxel layer " + std::to_string(z) + ")";
+  if (!any) throw Error(target + "no voxel of " + heights + " holds data in layer '" + type.name + "'");
+  const uint64_t voxelsWide = uint64_t(int64_t(s.maxX) - s.minX + 1), voxelsHigh = uint64_t(int64_t(s.maxY) - s.minY + 1);
+  s.scale = options.scale ? options.scale : autoSliceScale(voxelsWide, voxelsHigh);
+  const uint64_t widthPx = voxelsWide * s.scale, heightPx = voxelsHigh * s.scale;
+  if (widthPx > (1u << 20) || heightPx > (1u << 20) || widthPx * heightPx > (uint64_t(1) << 28))
+    throw Error(target + std::to_string(widthPx) + "x" + std::to_string(heightPx) + " pixels is too large an image");
+  s.width = uint32_t(widthPx), s.height = uint32_t(heightPx);
+  if (lo <= hi) result.min = lo, result.max = hi;
+  const ColourRange range = lo <= hi ? ColourRange::of(lo, hi) : ColourRange{};
+
+  Canvas slice(s.width, s.height, kNoDataRgb);
+  for (const Region* r : slab)
+    for (int32_t y = 0; y < n; ++y)
+      for (int32_t x = 0; x < n; ++x) {
+        const size_t i = size_t(x + n * (y + n * localZ));
+        if (!reader.holdsData(*r, i)) continue;
+        const double q = reader.quantity(*r, i, field);
+        Rgb colour = kNonFiniteRgb;
+        if (std::isfinite(q)) colour = io_detail::heatColour(range.fraction(q)), ++result.drawn;
+        else ++result.nonFinite;
+        const int64_t px = int64_t(r->key.x * n + x - s.minX) * s.scale, py = int64_t(s.maxY - (r->key.y * n + y)) * s.scale;
+        slice.fill(px, py, s.scale, s.scale, colour);
+      }
+
+  // The legend below the slice.
+  const uint32_t text = 2, pad = 12, line = Canvas::textHeight(text), gap = 10, swatch = line + 2;
+  const std::string title = "layer " + type.name + ", field " + f.name + unitText(f) + ", " + heights;
+  const std::string caption = f.name + unitText(f) + (lo <= hi ? ", " + number(lo) + " to " + number(hi) : ", no finite value");
+  struct Entry {
+    Rgb colour;
+    std::string label;
+  };
+  std::vector<Entry> entries = {{kNoDataRgb, "no data"}};
+  if (result.nonFinite) entries.push_back({kNonFiniteRgb, "not finite (" + std::to_string(result.nonFinite) + ")"});
+  uint32_t swatchesWidth = 0;
+  for (const Entry& e : entries) swatchesWidth += swatch + 6 + Canvas::textWidth(e.label, text) + 18;
+  io_detail::ColourBarStyle bar;
+  bar.textSize = text;
+  // Room beside the bar for half a tick label at either end.
+  const uint32_t barMargin = pad + 4 * 6 * text;
+  bar.width = std::clamp<uint32_t>(s.width > 2 * barMargin ? s.width - 2 * barMargin : 0, 320, 640);
+  const uint32_t legendWidth = std::max({2 * pad + Canvas::textWidth(title, text), 2 * pad + Canvas::textWidth(caption, text),
+                                         2 * barMargin + bar.width, 2 * pad + swatchesWidth});
+  const uint32_t legendHeight = pad + line + gap + 2 + io_detail::colourBarHeight(bar) + gap + swatch + pad;
+  Canvas canvas(std::max(s.width, legendWidth), s.height + legendHeight, kWhite);
+  canvas.blit(slice.rgb(), s.width, s.height, 0, 0);
+  canvas.fill(0, s.height, canvas.width(), 1, Rgb{128, 128, 128});  // where the slice ends
+  int64_t y = s.height + pad;
+  canvas.text(pad, y, title, text, kBlack);
+  y += line + gap + 2;
+  y += io_detail::drawColourBar(canvas, barMargin, y, range, caption, bar) + gap;
+  int64_t x = pad;
+  for (const Entry& e : entries) {
+    canvas.fill(x, y, swatch, swatch, e.colour);
+    canvas.frame(x, y, swatch, swatch, kBlack);
+    canvas.text(x + swatch + 6, y + 1, e.label, text, kBlack);
+    x += swatch + 6 + Canvas::textWidth(e.label, text) + 18;
+  }
+  writePng(path, canvas.width(), canvas.height(), canvas.rgb());
+  return result;
+}
+
+}  // namespace voxen
