@@ -215,6 +215,7 @@ bool regionKeyInRange(const RegionKey& key, int32_t regionSize);
 std::string impossibleContents(const OccupancyMap& map, const Region& region);
 
 // Floor division that rounds towards negative infinity (region of a negative voxel).
-inline int32_t floorDiv(int32_t a, int32_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+// (a + 1) / b - 1 for negative a: -a would overflow for INT32_MIN.
+inline int32_t floorDiv(int32_t a, int32_t b) { return a >= 0 ? a / b : (a + 1) / b - 1; }
 
 }  // namespace voxen
