@@ -16,7 +16,7 @@ void main() {
   if (i >= voxels * pc.p.blocks) return;
   uint block = i / voxels;
   ivec3 g = blockCoord(i - block * voxels, gridSize());
-  bool obstacle = obstacleAt(mapVoxel(block, gridOrigin() + g));
+  bool obstacle = blockObstacle(block, gridOrigin() + g);
   Uint64Array(pc.p.field).v[i] = obstacle ? keyOf(ivec3(0)) : kNoKey;
   if (obstacle && pc.p.lists != 0ul) {
     UintArray lists = UintArray(pc.p.lists);

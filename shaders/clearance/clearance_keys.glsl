@@ -1,6 +1,6 @@
 // The propagation techniques' shared parts: an obstacle's key (its weighted squared
-// distance and its offset, clearance_shared.h), a block voxel's obstacle from the region
-// cache, and a block voxel's index. Included after clearance_common.glsl.
+// distance and its offset, clearance_shared.h), a block voxel's obstacle, and a block
+// voxel's index. Included after clearance_common.glsl.
 #ifndef VOXEN_CLEARANCE_KEYS_GLSL
 #define VOXEN_CLEARANCE_KEYS_GLSL
 
@@ -34,26 +34,11 @@ float clearanceOfKey(uint64_t key) {
   return key == kNoKey ? kNoObstacleInRange : clearanceOf(uintBitsToFloat(uint(key >> 32)), pc.p.rangeSquared);
 }
 
-// Whether voxel v (map coordinates) is an obstacle: occupied, or unobserved unless unknown
-// space is free (a region the cache does not hold is unobserved).
-bool obstacleAt(ivec3 v) {
-  int n = pc.p.regionSize;
-  ivec3 key = regionOfVoxel(v, n);
-  int slot = findRegionSlot(pc.p.regionTable, pc.p.tableMask, pc.p.maxProbe, key);
-  if (slot < 0) return pc.p.unknownFree == 0u;
-  ivec3 local = v - key * n;
-  UintArray occupancy = UintArray(Uint64Array(pc.p.layers).v[kLayerIdOccupancy]);
-  float value = uintBitsToFloat(occupancy.v[uint(slot) * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z))]);
-  if (isinf(value)) return pc.p.unknownFree == 0u;
-  return value >= uintBitsToFloat(pc.p.threshold);
-}
-
-ivec3 padding() { return ivec3(pc.p.padX, pc.p.padY, pc.p.padZ); }
-
-// Block b's voxel c (block coordinates) in map coordinates.
-ivec3 mapVoxel(uint block, ivec3 c) {
-  ivec4 target = ivec4(Uvec4Array(pc.p.targets).v[block]);
-  return target.xyz * pc.p.regionSize - padding() + c;
+// Whether block b's voxel c (block coordinates) is an obstacle (clearance_common.glsl).
+bool blockObstacle(uint block, ivec3 c) {
+  ivec3 cachedKey = ivec3(0x7fffffff);
+  int cachedSlot = -1;
+  return obstacleAt(blockOrigin(block) + i64vec3(c), cachedKey, cachedSlot);
 }
 
 ivec3 blockCoord(uint index, ivec3 size) {

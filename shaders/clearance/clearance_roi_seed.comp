@@ -42,23 +42,9 @@ void offer(uint block, ivec3 c) {
 ivec3 gCachedKey = ivec3(0x7fffffff);
 int gCachedSlot = -1;
 
-// Whether block voxel c of `origin`'s block is an obstacle (one region lookup per region
-// the line enters).
-bool lineObstacle(ivec3 origin, ivec3 c) {
-  int n = pc.p.regionSize;
-  ivec3 v = origin + c;
-  ivec3 key = regionOfVoxel(v, n);
-  if (key != gCachedKey) {
-    gCachedKey = key;
-    gCachedSlot = findRegionSlot(pc.p.regionTable, pc.p.tableMask, pc.p.maxProbe, key);
-  }
-  bool unknownObstacle = pc.p.unknownFree == 0u;
-  if (gCachedSlot < 0) return unknownObstacle;
-  ivec3 local = v - key * n;
-  UintArray occupancy = UintArray(Uint64Array(pc.p.layers).v[kLayerIdOccupancy]);
-  float value = uintBitsToFloat(occupancy.v[uint(gCachedSlot) * uint(n * n * n) + uint(local.x + n * (local.y + n * local.z))]);
-  return isinf(value) ? unknownObstacle : value >= uintBitsToFloat(pc.p.threshold);
-}
+// Whether block voxel c of the block whose map origin is `origin` is an obstacle (one region
+// lookup per region the line enters).
+bool lineObstacle(i64vec3 origin, ivec3 c) { return obstacleAt(origin + i64vec3(c), gCachedKey, gCachedSlot); }
 
 // One invocation per line along x of a block (every y and z). Before and after the region's
 // x span only the obstacle nearest to the region can matter: every region voxel sees the
@@ -76,7 +62,7 @@ void main() {
   int y = int(line % uint(size.y)), z = int(line / uint(size.y));
   ivec3 pad = padding();
   int n = pc.p.regionSize;
-  ivec3 origin = mapVoxel(block, ivec3(0));
+  i64vec3 origin = blockOrigin(block);
   // The line's offset from the region's y-z span alone must be within range.
   ivec3 beside = ivec3(pad.x, y, z) - clamp(ivec3(pad.x, y, z), pad, pad + ivec3(n - 1));
   if (offsetSquared(beside) > pc.p.rangeSquared) return;

@@ -1,8 +1,10 @@
 #version 460
 // Exact clearance, first pass: one invocation per line along x of a padded block (every y
-// and z) reads the line's obstacles from the region cache (0 on an obstacle, far elsewhere;
-// a region the cache does not hold is unobserved) and writes the line's squared distances
-// along x (the lower envelope with weight w_x).
+// and z) writes the squared distances along x at the x inside the region (the compact
+// field). Along x the obstacles are 0 and the rest far, so the lower envelope at a voxel is
+// its nearest obstacle's w_x d^2: only the obstacles inside the region and the nearest one on
+// either side of it matter, searched outwards from the region (the CPU reference's alongX,
+// step for step).
 #extension GL_GOOGLE_include_directive : require
 #include "clearance_common.glsl"
 #include "../common/dispatch.glsl"
@@ -18,32 +20,31 @@ void main() {
   uint line = i - block * lines;
   int y = int(line % uint(size.y)), z = int(line / uint(size.y));
   int n = pc.p.regionSize;
-  ivec4 target = ivec4(Uvec4Array(pc.p.targets).v[block]);  // the region key and its slot
-  ivec3 origin = target.xyz * n - ivec3(pc.p.padX, pc.p.padY, pc.p.padZ);
-  UintArray occupancy = UintArray(Uint64Array(pc.p.layers).v[kLayerIdOccupancy]);
-  float threshold = uintBitsToFloat(pc.p.threshold);
-  float unknown = pc.p.unknownFree != 0u ? kFarSquared : 0.0;
-  uint regionVoxels = uint(n * n * n);
-  // The line crosses a few regions: look each up once.
+  int padX = pc.p.padX;
+  i64vec3 origin = blockOrigin(block) + i64vec3(0, y, z);
   ivec3 cachedKey = ivec3(0x7fffffff);
   int cachedSlot = -1;
-  for (int x = 0; x < size.x; ++x) {
-    ivec3 v = origin + ivec3(x, y, z);
-    ivec3 key = regionOfVoxel(v, n);
-    if (key != cachedKey) {
-      cachedKey = key;
-      cachedSlot = findRegionSlot(pc.p.regionTable, pc.p.tableMask, pc.p.maxProbe, key);
-    }
-    float f = unknown;
-    if (cachedSlot >= 0) {
-      ivec3 local = v - key * n;
-      float value = uintBitsToFloat(occupancy.v[uint(cachedSlot) * regionVoxels + uint(local.x + n * (local.y + n * local.z))]);
-      bool observed = !isinf(value);
-      f = observed ? (value >= threshold ? 0.0 : kFarSquared) : unknown;
-    }
-    gLine[x] = f;
-  }
-  distanceEnvelope(size.x, pc.p.weightX);
   FloatArray field = FloatArray(pc.p.field);
-  for (int x = 0; x < size.x; ++x) field.v[fieldIndex(block, ivec3(x, y, z), size)] = gOut[x];
+  uint first = fieldIndex(block, 0, y, z, size);
+  float w = pc.p.weightX;
+  int left = -1;  // the last obstacle so far (block x)
+  for (int x = padX - 1; x >= 0 && left < 0; --x)
+    if (obstacleAt(origin + i64vec3(x, 0, 0), cachedKey, cachedSlot)) left = x;
+  for (int k = 0; k < n; ++k) {  // distances to the left, -1: none
+    int x = padX + k;
+    if (obstacleAt(origin + i64vec3(x, 0, 0), cachedKey, cachedSlot)) left = x;
+    field.v[first + uint(k)] = left >= 0 ? float(x - left) : -1.0;
+  }
+  int right = -1;
+  for (int x = padX + n; x < size.x && right < 0; ++x)
+    if (obstacleAt(origin + i64vec3(x, 0, 0), cachedKey, cachedSlot)) right = x;
+  for (int k = n - 1; k >= 0; --k) {
+    int x = padX + k;
+    float f = field.v[first + uint(k)];
+    if (f == 0.0) right = x;
+    int d = f >= 0.0 ? int(f) : -1;
+    if (right >= 0 && (d < 0 || right - x < d)) d = right - x;
+    precise float squared = w * float(d) * float(d);
+    field.v[first + uint(k)] = d >= 0 ? squared : kFarSquared;
+  }
 }

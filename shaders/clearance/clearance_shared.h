@@ -20,8 +20,11 @@ using std::sqrt;
 // otherwise; 0 for an obstacle).
 VOXEN_CONST(float, kNoObstacleInRange, -1.0f)
 // Largest padded block edge (the region plus twice the range, in voxels, per axis): the
-// exact transform keeps a line's lower envelope in private arrays of this size.
-VOXEN_CONST(uint, kMaxBlockEdge, 256u)
+// exact transform keeps a line's lower envelope in private arrays of this size (three of
+// them, 6 KiB per invocation), and the propagation techniques' keys hold offsets of up to
+// kOffsetBias - 1 voxels, more than a block's padding. A region of 32^3 gets up to 240
+// voxels of padding: 24 m at 0.1 m per voxel.
+VOXEN_CONST(uint, kMaxBlockEdge, 512u)
 // A squared distance that no obstacle within any range reaches.
 VOXEN_CONST(float, kFarSquared, 3.0e38f)
 
@@ -30,8 +33,15 @@ VOXEN_MATH float clearanceOf(float squared, float rangeSquared) {
   return squared <= rangeSquared ? sqrt(squared) : kNoObstacleInRange;
 }
 
-// One batch of target regions: block b is the padded block around target region b, its
-// voxels x fastest (bx, by, bz each regionSize + 2 * pad per axis).
+// ClearancePush::flags
+VOXEN_CONST(uint, kClearanceUnknownFree, 1u)  // unobserved voxels are free, not obstacles
+VOXEN_CONST(uint, kClearanceBandLow, 2u)      // voxels below bandLow (z index) are never obstacles
+VOXEN_CONST(uint, kClearanceBandHigh, 4u)     // voxels above bandHigh are never obstacles
+
+// One batch of target regions: block b is the padded block around target region b (bx, by,
+// bz each regionSize + 2 * pad per axis). The exact transform's field keeps only the x
+// inside the region (regionSize x by x bz per block, x fastest): the y and z passes need
+// no other; the propagation techniques' key grids are the whole block or the region.
 struct ClearancePush {
   VOXEN_ADDRESS layers;       // the region cache's LayerTable
   VOXEN_ADDRESS regionTable;  // ivec4[]: (region x, y, z, slot), slot -1 = empty
@@ -53,11 +63,13 @@ struct ClearancePush {
   float weightZ;
   float rangeSquared;         // metres^2
   uint threshold;             // float bits of the occupancy threshold (log-odds)
-  uint unknownFree;           // 1: unobserved voxels are free, 0: obstacles
+  uint flags;                 // kClearanceUnknownFree | kClearanceBandLow | kClearanceBandHigh
   uint axis;                  // exact: the line pass's axis (0 x, 1 y, 2 z)
   uint iteration;             // open list: which list is read (iteration % 2)
+  int bandLow;                // with kClearanceBandLow: the lowest voxel layer (z) whose voxels may be obstacles
+  int bandHigh;               // with kClearanceBandHigh: the highest
 };
-VOXEN_SHARED_ASSERT(sizeof(ClearancePush) == 112)
+VOXEN_SHARED_ASSERT(sizeof(ClearancePush) == 120)
 
 // The propagation techniques keep, per voxel, the nearest obstacle found so far as a 64-bit
 // key: the float bits of its weighted squared distance (metres^2) above, its offset from the

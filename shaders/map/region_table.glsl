@@ -15,7 +15,8 @@ uint hashRegion(ivec3 key) {
   return h ^ (h >> 15);
 }
 
-int floorDivide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+// (a + 1) / b - 1 for negative a: -a would wrap for the smallest int.
+int floorDivide(int a, int b) { return a >= 0 ? a / b : (a + 1) / b - 1; }
 
 // The region of a voxel. Power-of-two region sizes (the default 32) take an arithmetic
 // shift, which rounds towards -inf as floor division must; integer division runs lane by

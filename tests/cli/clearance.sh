@@ -20,9 +20,9 @@ for technique in roi neighbour openlist exact; do
 done
 "$voxen" clearance map.vxm --range 1.5 --cpu --output cpu.vxm --json > cpu.json
 grep -q '"technique":"exact"' cpu.json || fail "--cpu: not the exact reference: $(cat cpu.json)"
-# In place (no --output): the map itself gains the layer.
+# In place (--in-place): the map itself gains the layer.
 cp map.vxm inplace.vxm
-"$voxen" clearance inplace.vxm --range 1 --unknown-free --axis-scale 1 1 0.5 > inplace.log
+"$voxen" clearance inplace.vxm --in-place --range 1 --unknown-free --axis-scale 1 1 0.5 > inplace.log
 "$voxen" info inplace.vxm | grep -q clearance || fail "clearance in place did not store the layer"
 # voxen map --clearance computes it after mapping.
 "$voxen" map --cloud run.ply --trajectory run.txt --output mapped.vxm --resolution 0.25 --clearance 1.5 --json --quiet > mapped.json
@@ -35,8 +35,8 @@ if "$voxen" export map.vxm --clearance-ply x.ply 2> noclearance.err; then fail "
 grep -q "map.vxm" noclearance.err && grep -q "voxen clearance" noclearance.err || fail "unclear error: $(cat noclearance.err)"
 [ ! -e x.ply ] || fail "a refused export wrote its output"
 # Bad settings name their flag or limit.
-if "$voxen" clearance map.vxm --range 50 --output bad.vxm 2> range.err; then fail "--range 50 at 0.25 m was accepted"; fi
-grep -q "past the limit" range.err || fail "--range 50: unclear error: $(cat range.err)"
+if "$voxen" clearance map.vxm --range 61 --output bad.vxm 2> range.err; then fail "--range 61 at 0.25 m was accepted"; fi
+grep -q "past the limit of 240 voxels" range.err || fail "--range 61: unclear error: $(cat range.err)"
 if "$voxen" clearance map.vxm --technique fast --output bad.vxm 2> technique.err; then fail "--technique fast was accepted"; fi
 grep -q -- "--technique" technique.err || fail "--technique fast: the error does not name the flag: $(cat technique.err)"
 if "$voxen" clearance map.vxm --axis-scale 1 1 0 --output bad.vxm 2> scale.err; then fail "--axis-scale 0 was accepted"; fi

@@ -117,7 +117,9 @@ expect 2 "$voxen" map --cloud run.ply --trajectory run.txt --output bad.vxm --cl
   "occupancy model: --clamp must be finite with min < max (got 0 and 0)"
 expect 1 "$voxen" map --cloud run.ply --trajectory run.txt --output bad.vxm --region 128 --gpu-cache-mb 1 -- \
   "raise --gpu-cache-mb (now 1.0 MiB)"
-expect 1 "$voxen" clearance map.vxm --range 2 --gpu-cache-mb 1 --output bad.vxm -- "raise --gpu-cache-mb (now 1.0 MiB)"
+# The clearance cache grows to what one region's neighbourhood needs (issue 21): what cannot
+# grow is the memory budget.
+expect 1 "$voxen" clearance map.vxm --range 20 --memory-budget 16 --output bad.vxm -- "raise --memory-budget (now 16 MB)"
 expect 1 "$voxen" generate --cloud bad.ply --trajectory bad.txt --rings 1 --columns 1 --scans 1 --rate 0.0001 \
   --trajectory-rate 1000000 -- "lower --trajectory-rate (now 1e+06 Hz)"
 expect 1 "$voxen" export map.vxm --slice-png bad.png --z 1 --scale 1024 -- "too large an image" "lower --scale (now 1024)"

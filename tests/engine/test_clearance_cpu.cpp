@@ -4,6 +4,9 @@
 // unknown-free, per-axis scaling; and the refusals.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
+
 #include "support/clearance_reference.hpp"
 
 namespace {
@@ -18,6 +21,7 @@ ClearanceOptions withRange(double range) {
 }
 
 const RegionKey kCentre{0, 0, 0};
+
 
 float clearanceAt(const OccupancyMap& map, const VoxelCoord& v) {
   return map.findRegion(map.regionOf(v))->values<float>(clearanceLayer())[map.localIndex(v)];
@@ -100,14 +104,68 @@ TEST_CASE("Clearance CPU: random maps match the brute force", "[clearance]") {
   }
 }
 
-TEST_CASE("Clearance: ranges and scales that cannot work are refused, naming the limit", "[clearance][errors]") {
+TEST_CASE("Clearance: ranges and scales that cannot work are refused, naming the setting and the limit", "[clearance][errors]") {
   OccupancyModel model;
   model.resolution = 0.1;
   CHECK_THROWS_WITH(withRange(0.0).validate(model), Catch::Contains("range"));
-  CHECK_THROWS_WITH(withRange(20.0).validate(model), Catch::Contains("past the limit of 112 voxels"));
+  CHECK_THROWS_WITH(withRange(25.0).validate(model), Catch::Contains("past the limit of 240 voxels"));
   ClearanceOptions flat = withRange(1.0);
   flat.axisScale = {1, 1, 0};
   CHECK_THROWS_WITH(flat.validate(model), Catch::Contains("axis scale"));
+  // Tiny, denormal and huge quotients: an error naming the setting and the limit, never an
+  // overflow into a negative padding (which used to pass the limit and crash).
+  for (double scale : {1e-10, 1e-9, 4.9e-324, 1e-300, std::numeric_limits<double>::denorm_min()}) {
+    for (int axis = 0; axis < 3; ++axis) {
+      ClearanceOptions tiny = withRange(1.0);
+      tiny.axisScale[axis] = scale;
+      INFO("scale " << scale << " along axis " << axis);
+      try {
+        tiny.validate(model);
+        FAIL("accepted");
+      } catch (const ClearanceSettingsError& e) {
+        CHECK(e.setting() == "range/axis-scale");
+        CHECK_THAT(e.what(), Catch::Contains("past the limit of 240 voxels"));
+      }
+      CHECK_THROWS_AS(tiny.padding(model), ClearanceSettingsError);
+      OccupancyMap map = freeMap(0.1, kCentre, kCentre);
+      CHECK_THROWS_AS(computeClearanceCpu(map, tiny), ClearanceSettingsError);
+      CHECK_THROWS_AS(regionsWithinRange(kCentre, model, tiny), ClearanceSettingsError);
+    }
+  }
+  for (double range : {1e300, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(), 1e-9}) {
+    INFO("range " << range);
+    CHECK_THROWS_AS(withRange(range).validate(model), ClearanceSettingsError);
+  }
+  ClearanceOptions huge = withRange(1.0);
+  huge.axisScale = {1e300, 1, 1};
+  CHECK_THROWS_WITH(huge.validate(model), Catch::Contains("axis scale"));
+}
+
+TEST_CASE("Clearance CPU: the range reaches 240 voxels of padding with 32^3 regions, one more is refused", "[clearance]") {
+  // One axis at the limit at a time (the other two short), obstacles far along it: exact
+  // against a brute force over the obstacles.
+  OccupancyModel model;
+  model.resolution = 1.0;
+  REQUIRE(ClearanceOptions::maxPadding(model) == 240);
+  for (int axis = 0; axis < 3; ++axis) {
+    ClearanceOptions options = withRange(24.0);
+    options.unknownFree = true;
+    options.axisScale[axis] = 0.1;  // 240 voxels along this axis, 24 along the others
+    REQUIRE(options.padding(model)[axis] == 240);
+    ClearanceOptions past = options;
+    past.range = 24.1;
+    CHECK_THROWS_WITH(past.validate(model), Catch::Contains("past the limit of 240 voxels"));
+    std::vector<VoxelCoord> obstacles;
+    OccupancyMap map = farObstacleMap(model, axis, obstacles);
+    computeClearanceCpu(map, options, std::vector<RegionKey>{kCentre});
+    const std::vector<double> exact = bruteForceClearance(map, kCentre, options, obstacles);
+    const ClearanceError e = compareWith(exact, map, kCentre, options);
+    INFO("axis " << axis << ": max error " << e.maxError << ", range mismatches " << e.rangeMismatches);
+    CHECK(e.maxError < 1e-4);
+    CHECK(e.rangeMismatches == 0);
+    const auto values = map.findRegion(kCentre)->values<float>(clearanceLayer());
+    CHECK(std::count_if(values.begin(), values.end(), [](float v) { return v > 0.0f; }) > 1000);
+  }
 }
 
 }  // namespace

@@ -382,10 +382,11 @@ TEST_CASE("Map file headers are checked: magic, version, model fields, checksum"
     bytes = good;
     patch32(bytes, 8, kMapFileVersion + 1);
     writeBytes(bad, bytes);
-    CHECK(contains(loadError(bad), "unsupported format version 3 (this build reads versions 1 to 2)"));
+    const std::string future = "unsupported format version " + std::to_string(kMapFileVersion + 1);
+    CHECK(contains(loadError(bad), future + " (this build reads versions 1 to " + std::to_string(kMapFileVersion) + ")"));
     bytes.resize(20);  // a newer, shorter header is still judged by its version
     writeBytes(bad, bytes);
-    CHECK(contains(loadError(bad), "unsupported format version 3"));
+    CHECK(contains(loadError(bad), future));
   }
   SECTION("invalid model fields name the field, checksum fixed or not") {
     struct Case {

@@ -1,9 +1,10 @@
 // `voxen bench clearance`: clearance of a map built from a generated lidar run (0.25 m, 32^3
 // regions by default; --tiles N repeats it N x N times side by side, for maps of more
-// regions than the scene gives), per technique and range (5, 7.75 and 15.5 m, OHM's table),
-// on the GPU beside the CPU reference in the same run: total time, time per region, and
-// accuracy against the CPU reference's exact distances (maximum and mean absolute error, the
-// fraction of voxels within one voxel of exact, and voxels whose "none within range" differs).
+// regions than the scene gives), per technique and range (5, 7.75 and 15.5 m, OHM's table; a
+// technique whose blocks do not fit the memory at a range is listed as refused), on the GPU
+// beside the CPU reference in the same run: total time, time per region, and accuracy
+// against the CPU reference's exact distances (maximum and mean absolute error, the fraction
+// of voxels within one voxel of exact, and voxels whose "none within range" differs).
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -21,6 +22,7 @@
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/clearance_comparison.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
+#include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
@@ -32,6 +34,7 @@ namespace {
 
 struct BenchClearanceArgs {
   std::vector<double> ranges{5.0, 7.75, 15.5};
+  std::vector<std::string> techniques{"exact", "roi", "neighbour", "openlist"};
   double resolution = 0.25;
   int scans = 20;
   int tiles = 1;  // the generated map repeated tiles x tiles times side by side
@@ -65,6 +68,7 @@ struct Row {
   double gpuSeconds = 0, cpuSeconds = 0;
   ClearanceComparison accuracy;  // against the CPU reference's exact layer
   std::string profile;
+  std::string refused;  // why the technique cannot run at this range (its memory), else empty
 };
 
 int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args) {
@@ -85,28 +89,43 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
   Scheduler scheduler(device, library);
   std::vector<Row> rows;
   for (double range : args.ranges)
-  for (ClearanceTechnique technique : {ClearanceTechnique::Roi, ClearanceTechnique::Neighbour, ClearanceTechnique::OpenList,
-                                       ClearanceTechnique::Exact}) {
+  for (const std::string& name : args.techniques) {
     ClearanceOptions clearance;
     clearance.range = range;
-    clearance.technique = technique;
+    clearance.technique = clearanceTechniqueNamed(name);
+    try {
+      clearance.validate(base.model());
+    } catch (const ClearanceSettingsError& e) {
+      throw UsageError(std::string("--range: ") + e.what());
+    }
     Row row;
     row.range = range;
-    row.technique = clearanceTechniqueName(clearance.technique);
+    row.technique = name;
     std::vector<double> gpuTimes, cpuTimes;
     OccupancyMap exact = base;
     OccupancyMap gpuMap = base;
     for (int rep = 0; rep <= args.repeat; ++rep) {  // repetition 0 compiles the pipelines, untimed
       gpuMap = base;
       scheduler.resetProfile();
-      GpuClearance gpu(scheduler, gpuMap, clearance);
-      const ClearanceStats g = gpu.compute();
+      ClearanceStats g;
+      try {
+        GpuClearance gpu(scheduler, gpuMap, clearance,
+                         {.memoryLimitBytes = options.memoryBudgetBytes(), .memoryHint = options.memoryBudgetHint()});
+        g = gpu.compute();
+      } catch (const Error& e) {  // its blocks or the cache do not fit the memory at this range
+        row.refused = e.what();
+        break;
+      }
       exact = base;
       const ClearanceStats c = computeClearanceCpu(exact, clearance);
       if (rep == 0) continue;
       gpuTimes.push_back(g.seconds);
       cpuTimes.push_back(c.seconds);
       row.regions = g.regions;
+    }
+    if (!row.refused.empty()) {
+      rows.push_back(row);
+      continue;
     }
     row.gpuSeconds = median(gpuTimes);
     row.cpuSeconds = median(cpuTimes);
@@ -121,6 +140,9 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
     Json out = {{"device", device.info().name}, {"resolution", args.resolution}, {"scans", args.scans},
                 {"tiles", args.tiles}, {"regions", base.regions().size()}, {"rows", Json::array()}};
     for (const Row& r : rows)
+      if (!r.refused.empty())
+        out["rows"].push_back({{"technique", r.technique}, {"range", r.range}, {"refused", r.refused}});
+      else
       out["rows"].push_back({{"technique", r.technique},
                              {"range", r.range},
                              {"regions", r.regions},
@@ -142,11 +164,16 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
   std::printf("%-10s %-9s %8s %10s %12s %14s %12s %12s %10s %8s\n", "technique", "range m", "regions", "total s",
               "ms/region", "CPU ms/region", "max err m", "mean err m", "<=1 voxel", "none!=");
   for (const Row& r : rows)
+    if (!r.refused.empty())
+      std::printf("%-10s %-9g refused: %s\n", r.technique.c_str(), r.range, r.refused.c_str());
+    else
     std::printf("%-10s %-9g %8llu %10.3f %12.2f %14.2f %12.2g %12.2g %9.3f%% %8llu\n", r.technique.c_str(), r.range,
                 (unsigned long long)r.regions, r.gpuSeconds, perRegion(r.gpuSeconds, r.regions),
                 perRegion(r.cpuSeconds, r.regions), r.accuracy.maxError, r.accuracy.meanError(),
                 r.accuracy.withinOneVoxelFraction() * 100.0, (unsigned long long)r.accuracy.noneMismatches);
-  for (const Row& r : rows) std::printf("\n%s at %g m, GPU passes (last repetition):\n%s", r.technique.c_str(), r.range, r.profile.c_str());
+  for (const Row& r : rows)
+    if (r.refused.empty())
+      std::printf("\n%s at %g m, GPU passes (last repetition):\n%s", r.technique.c_str(), r.range, r.profile.c_str());
   return 0;
 }
 
@@ -154,6 +181,8 @@ CommandRun setupBenchClearance(CLI::App& command) {
   auto args = std::make_shared<BenchClearanceArgs>();
   command.add_option("--range", args->ranges, "search ranges in metres (default 5 7.75 15.5)")
       ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open));
+  command.add_option("--technique", args->techniques, "the GPU techniques to measure (default: all four)")
+      ->check(CLI::IsMember({"exact", "roi", "neighbour", "openlist"}));
   command.add_option("--resolution", args->resolution, "voxel edge in metres")
       ->check(numberIn(0.01, 10.0, "metres"))
       ->capture_default_str();

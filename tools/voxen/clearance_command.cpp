@@ -1,19 +1,25 @@
-// `voxen clearance MAP.vxm --range 5 [--technique roi|neighbour|openlist|exact] [--unknown-free] [--axis-scale X Y Z]
-//                  [--output OUT.vxm] [--cpu]`: each voxel's distance to the nearest obstacle
-// within the range, stored as the map's clearance layer (in MAP.vxm itself, replaced
-// atomically, unless --output names another file).
+// `voxen clearance MAP.vxm (--output OUT.vxm | --in-place) [--range 5] [--technique exact|roi|neighbour|openlist]
+//                  [--unknown-free] [--axis-scale X Y Z] [--ignore-below Z] [--ignore-above Z] [--gpu-cache-mb N]
+//                  [--cpu] [--quiet]`: each voxel's distance to the nearest obstacle within the range,
+// stored as the map's clearance layer with the settings it was computed with, written to
+// OUT.vxm or, with --in-place (or an --output that is the map itself), replacing MAP.vxm
+// atomically once complete; progress on stderr, a summary on stdout.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
+#include "clearance_cli.hpp"
 #include "commands.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
+#include "progress.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/host/error.hpp"
@@ -28,12 +34,12 @@ namespace {
 
 struct ClearanceArgs {
   std::string mapPath, output;
+  bool inPlace = false;
   ClearanceOptions options;
   std::vector<double> axisScale;
-  bool cpu = false;
-  GpuClearanceOptions gpu;
+  std::optional<uint64_t> cacheMb;
+  bool cpu = false, quiet = false;
   CLI::Option* technique = nullptr;  // given or not: --cpu is always exact
-  CLI::Option* gpuCache = nullptr;
 };
 
 // The CPU reference is the exact transform on the host: the GPU's flags would be ignored.
@@ -45,33 +51,62 @@ void refuseGpuFlagsWithCpu(const CommonOptions& common, const ClearanceArgs& arg
                      "--technique out)");
   common.refuseWith({"--device", "--validation", "--hot-reload", "--profile"}, "--cpu",
                     "the CPU reference opens no device and runs no GPU passes");
-  if (args.gpuCache->count() > 0) throw UsageError("--gpu-cache-mb has no effect with --cpu (the CPU reference has no GPU cache)");
+  if (args.cacheMb) throw UsageError("--gpu-cache-mb has no effect with --cpu (the CPU reference has no GPU cache)");
+}
+
+// Where the map goes: another file, or the map itself (--in-place, or an --output that is
+// the same file under another name or link). Checked before the map is read.
+std::string settleOutput(const ClearanceArgs& args, bool& inPlace) {
+  if (args.output.empty() && !args.inPlace)
+    throw UsageError("give --output OUT.vxm for the map with its clearance, or --in-place to replace " + args.mapPath);
+  std::error_code error;
+  const bool same = !args.output.empty() && std::filesystem::equivalent(args.output, args.mapPath, error);
+  if (args.inPlace && !args.output.empty() && !same)
+    throw UsageError("--in-place replaces the map itself: it goes without --output (here " + args.output + ")");
+  inPlace = args.inPlace || same;
+  if (inPlace) {
+    checkOutputPath(args.mapPath);
+    return args.mapPath;
+  }
+  checkOutputs({{"--output", args.output}}, {{"the map", args.mapPath}});
+  return args.output;
 }
 
 int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   refuseGpuFlagsWithCpu(common, args);
   if (!args.axisScale.empty()) args.options.axisScale = {args.axisScale[0], args.axisScale[1], args.axisScale[2]};
-  const std::string output = args.output.empty() ? args.mapPath : args.output;
-  if (args.output.empty() || args.output == args.mapPath) checkOutputPath(output);
-  else checkOutputs({{"--output", args.output}}, {{"the map", args.mapPath}});
+  bool inPlace = false;
+  const std::string output = settleOutput(args, inPlace);
   const auto start = std::chrono::steady_clock::now();
   OccupancyMap map = loadMap(args.mapPath, budgetedLoad(common));
-  try {
-    args.options.validate(map.model());
-  } catch (const Error& e) {
-    throw UsageError(std::string("--range/--axis-scale: ") + e.what());
-  }
+  validateClearanceSettings(args.options, map.model());
+  if (args.cpu) args.options.technique = ClearanceTechnique::Exact;  // what the CPU reference computes
+  const bool talk = !args.quiet && !common.json;
   ClearanceStats stats;
   std::string device = "CPU reference";
   std::string profile;
+  const std::string settings = args.options.describe();
+  Progress progress("clearance", map.regions().size(), !args.quiet, "regions");
+  auto report = [&progress](uint64_t done, uint64_t) { progress.update(done); };
   if (args.cpu) {
-    stats = computeClearanceCpu(map, args.options);
+    if (talk)
+      std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on the CPU reference, %zu regions\n", args.mapPath.c_str(),
+                   output.c_str(), settings.c_str(), map.regions().size());
+    stats = computeClearanceCpu(map, args.options, {}, report);
   } else {
     Device gpu(common.device);
     ShaderLibrary library(gpu, common.libraryOptions());
     Scheduler scheduler(gpu, library);
     device = gpu.info().name;
-    GpuClearance clearance(scheduler, map, args.options, args.gpu);
+    GpuClearanceOptions gpuOptions = clearanceMemory(common, map);
+    if (args.cacheMb) gpuOptions.cacheBytes = *args.cacheMb << 20;
+    gpuOptions.progress = report;
+    GpuClearance clearance(scheduler, map, args.options, gpuOptions);
+    if (talk) {
+      std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on %s, %zu regions\n", args.mapPath.c_str(), output.c_str(),
+                   settings.c_str(), device.c_str(), map.regions().size());
+      warnIfSlow(clearance, args.options);
+    }
     stats = clearance.compute();
     if (common.profile) {
       std::ostringstream text;
@@ -79,29 +114,40 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
       profile = text.str();
     }
   }
+  progress.finish(stats.regions);
   saveMap(map, output);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double perRegion = stats.regions ? stats.seconds * 1e3 / double(stats.regions) : 0.0;
+  const double rate = stats.seconds > 0 ? double(stats.regions) / stats.seconds : 0.0;
+  const ClearanceOptions& o = args.options;
   if (common.json) {
     printJson({{"map", args.mapPath},
                {"output", output},
-               {"technique", args.cpu ? "exact" : clearanceTechniqueName(args.options.technique)},
-               {"range", args.options.range},
-               {"unknown_free", args.options.unknownFree},
-               {"axis_scale", {args.options.axisScale.x, args.options.axisScale.y, args.options.axisScale.z}},
+               {"in_place", inPlace},
+               {"technique", clearanceTechniqueName(o.technique)},
+               {"range", o.range},
+               {"unknown_free", o.unknownFree},
+               {"axis_scale", {o.axisScale.x, o.axisScale.y, o.axisScale.z}},
+               {"ignore_below", o.ignoreBelow ? Json(*o.ignoreBelow) : Json(nullptr)},
+               {"ignore_above", o.ignoreAbove ? Json(*o.ignoreAbove) : Json(nullptr)},
+               {"settings", settings},
                {"regions", stats.regions},
                {"total_s", rounded(stats.seconds, 4)},
                {"ms_per_region", rounded(perRegion, 3)},
+               {"regions_per_s", rounded(rate, 2)},
+               {"batches", stats.batches},
+               {"cache_regions", stats.cacheRegions},
                {"wall_s", rounded(wall, 4)},
                {"device", device}});
     return 0;
   }
-  std::printf("clearance of %s (%s technique, range %g m, unknown space %s, axis scale %g %g %g) on %s\n",
-              args.mapPath.c_str(), args.cpu ? "exact" : clearanceTechniqueName(args.options.technique), args.options.range,
-              args.options.unknownFree ? "free" : "an obstacle", args.options.axisScale.x, args.options.axisScale.y,
-              args.options.axisScale.z, device.c_str());
-  std::printf("regions %llu, %.3f s, %.2f ms per region (wall %.2f s with loading and saving) -> %s\n",
-              (unsigned long long)stats.regions, stats.seconds, perRegion, wall, output.c_str());
+  std::printf("clearance of %s (%s) on %s\n", args.mapPath.c_str(), settings.c_str(), device.c_str());
+  std::printf("regions %llu in %.3f s: %.2f ms per region, %.1f regions/s", (unsigned long long)stats.regions, stats.seconds,
+              perRegion, rate);
+  if (!args.cpu)
+    std::printf(", %llu batches, region cache %llu regions", (unsigned long long)stats.batches,
+                (unsigned long long)stats.cacheRegions);
+  std::printf(" (wall %.2f s with loading and saving) -> %s%s\n", wall, output.c_str(), inPlace ? " (in place)" : "");
   if (!profile.empty()) std::printf("\nGPU time per pass:\n%s", profile.c_str());
   return 0;
 }
@@ -109,31 +155,22 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
 CommandRun setupClearance(CLI::App& command) {
   auto args = std::make_shared<ClearanceArgs>();
   command.add_option("map", args->mapPath, "the map file")->type_name("MAP.vxm")->required();
-  command.add_option("--range", args->options.range, "search range: farther obstacles are not looked for")
-      ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open))
-      ->capture_default_str();
-  args->technique = command
-      .add_option_function<std::string>(
-          "--technique", [args](const std::string& name) { args->options.technique = clearanceTechniqueNamed(name); },
-          "roi: propagation inside each region, the padding's obstacles seeded onto its border (fast, approximate); "
-          "neighbour: propagation over the region padded by the range (approximate); openlist: a flood fill of a "
-          "work list until it empties (approximate); exact: a separable squared-distance transform (exact)")
-      ->check(CLI::IsMember({"roi", "neighbour", "openlist", "exact"}))
-      ->default_str("roi");
-  command.add_flag("--unknown-free", args->options.unknownFree, "unobserved voxels are free (default: obstacles)");
-  command.add_option("--axis-scale", args->axisScale, "multiply each axis' offsets (e.g. 1 1 0.2 nearly ignores height)")
-      ->expected(3)
-      ->check(numberIn(0.0, 100.0, "", LowEnd::Open))
-      ->type_name("X Y Z");
-  command.add_option("--output", args->output, "write the map with its clearance here (default: replace MAP.vxm)")
-      ->type_name("OUT.vxm");
-  command.add_flag("--cpu", args->cpu, "compute with the CPU reference (always exact) instead of the GPU");
-  args->gpuCache = command
-      .add_option_function<uint64_t>(
-          "--gpu-cache-mb", [args](const uint64_t& mb) { args->gpu.cacheBytes = mb << 20; },
-          "GPU memory for the regions being computed and their neighbours within the range (default 256)")
+  addClearanceSettings(command, args->options, args->axisScale);
+  auto* output = command.add_option("--output", args->output, "write the map with its clearance here")->type_name("OUT.vxm");
+  command
+      .add_flag("--in-place", args->inPlace,
+                "replace MAP.vxm with the map and its clearance (atomically, once complete; --output naming MAP.vxm itself "
+                "means the same)")
+      ->excludes(output);
+  command
+      .add_option("--gpu-cache-mb", args->cacheMb,
+                  "GPU memory for the regions a batch needs at the start (default 256); it grows to hold one region and "
+                  "its neighbours within the range, within --memory-budget")
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
+  command.add_flag("--cpu", args->cpu, "compute with the CPU reference (exact) instead of the GPU");
+  command.add_flag("--quiet", args->quiet, "no settings, notes or progress on stderr");
+  args->technique = command.get_option("--technique");
   return [args](const CommonOptions& options) { return clearanceOfMap(options, *args); };
 }
 

@@ -21,6 +21,7 @@
 #include "output_checks.hpp"
 #include "progress.hpp"
 #include "text_format.hpp"
+#include "clearance_cli.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
@@ -149,7 +150,8 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       .add_option_function<double>(
           "--clearance", [&args](const double& range) { args.clearance.range = range, args.withClearance = true; },
           "after mapping, compute each voxel's distance to the nearest obstacle within this range (metres; the "
-          "clearance layer, ROI technique, unknown space an obstacle; voxen clearance has every setting)")
+          "clearance layer, exact technique, unknown space an obstacle; voxen clearance has every setting). The map "
+          "is saved before the clearance is computed, and again with it")
       ->type_name("RANGE")
       ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open));
   command
@@ -288,6 +290,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   const OccupancyModel model = args.model();
   checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
   const uint64_t mapBudget = hostMapBudget(options, args);
+  if (args.withClearance) validateClearanceSettings(args.clearance, model, {{"range", "--clearance"}, {"axis-scale", ""}});
   const auto start = std::chrono::steady_clock::now();
   // Constructed first: with worker threads, reading starts while the device is set up.
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory),
@@ -368,16 +371,26 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                 " (give --allow-empty to write the empty map anyway)");
   ClearanceStats clearance;
   if (args.withClearance) {
+    // The mapping is saved first: whatever happens to the clearance, the mapped work is kept.
+    saveMap(map, args.output);
     try {
-      args.clearance.validate(model);
-    } catch (const Error& e) {
-      throw UsageError(std::string("--clearance: ") + e.what());
-    }
-    if (gpuRun) {
-      GpuClearance gpu(gpuRun->scheduler(), map, args.clearance, {.cacheBytes = args.gpu.cacheBytes});
-      clearance = gpu.update();  // every region the rays touched
-    } else {
-      clearance = updateClearanceCpu(map, args.clearance);
+      Progress clearanceProgress("clearance", map.regions().size(), !args.quiet, "regions");
+      auto report = [&clearanceProgress](uint64_t done, uint64_t) { clearanceProgress.update(done); };
+      if (gpuRun) {
+        GpuClearanceOptions gpuOptions = clearanceMemory(options, map, args.gpu.cacheBytes);
+        gpuOptions.cacheBytes = args.gpu.cacheBytes;
+        gpuOptions.progress = report;
+        GpuClearance gpu(gpuRun->scheduler(), map, args.clearance, gpuOptions);
+        clearance = gpu.update();  // every region the rays touched
+      } else {
+        clearance = updateClearanceCpu(map, args.clearance, report);
+      }
+      clearanceProgress.finish(clearance.regions);
+    } catch (const std::exception& e) {
+      char retry[64];
+      std::snprintf(retry, sizeof retry, "%g", args.clearance.range);
+      throw Error(std::string(e.what()) + " (the map is saved without its clearance in " + args.output +
+                  "; voxen clearance " + args.output + " --in-place --range " + retry + " computes it)");
     }
   }
   saveMap(map, args.output);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_options.hpp"
+#include "voxen/clearance/clearance.hpp"
 #include "json_output.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/host/error.hpp"
@@ -128,6 +129,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
                     {"builtin_layer_flags", info.layers},
                     {"layer_table", layerTableJson(info.layout)},
                     {"ndt", ndtModeName(ndt)},
+                    {"clearance", clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()])},
                     {"time_origin", info.timeOrigin},
                     {"regions", info.regions.size()}};
     if (any) {
@@ -167,6 +169,8 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   if (ndt != NdtMode::Off)
     std::printf("ndt:                     NDT-%s layers (a Gaussian per voxel: voxel_mean and ndt_covariance%s)\n",
                 ndt == NdtMode::Tm ? "TM" : "OM", ndt == NdtMode::Tm ? ", plus hit_miss and ndt_intensity" : "");
+  if (const std::string c = clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()]); !c.empty())
+    std::printf("clearance:               %s\n", c.c_str());
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %zu\n", info.regions.size());
   if (any) {

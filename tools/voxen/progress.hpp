@@ -12,8 +12,9 @@ namespace voxen::cli {
 
 class Progress {
  public:
-  Progress(std::string what, uint64_t total, bool enabled = true)
-      : what_(std::move(what)), total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO)) {}
+  // `unit` names what is counted ("rays", "regions"): the rate is per second of it.
+  Progress(std::string what, uint64_t total, bool enabled = true, const char* unit = "rays")
+      : what_(std::move(what)), total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO)), unit_(unit) {}
 
   void update(uint64_t done) {
     if (!enabled_) return;
@@ -52,7 +53,7 @@ class Progress {
   std::string what_;
   uint64_t total_;
   bool enabled_, tty_;
-  const char* unit_ = "rays";
+  const char* unit_;
   Clock::time_point start_ = Clock::now(), lastDraw_ = Clock::now();
 };
 

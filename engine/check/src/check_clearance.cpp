@@ -73,7 +73,7 @@ void runVariant(CheckContext& context, const OccupancyMap& base, const Variant& 
     // batches evict and reload regions.
     const glm::ivec3 pad = options.padding(base.model());
     const uint64_t n = uint64_t(base.regionSize());
-    const uint64_t block = 4 * (n + 2 * pad.x) * (n + 2 * pad.y) * (n + 2 * pad.z);
+    const uint64_t block = 4 * n * (n + 2 * pad.y) * (n + 2 * pad.z);  // the exact field keeps the region's x only
     const uint64_t needed = regionsWithinRange(base.regions().begin()->first, base.model(), options).size();
     const uint64_t slots = needed + std::max<uint64_t>(4, (uint64_t(base.regions().size()) - std::min<uint64_t>(needed, base.regions().size())) / 2);
     GpuClearanceOptions gpuOptions;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <locale>
+#include <sstream>
 
 #include "voxen/host/error.hpp"
 
@@ -27,35 +29,166 @@ ClearanceTechnique clearanceTechniqueNamed(const std::string& name) {
   throw Error("clearance: unknown technique '" + name + "' (roi, neighbour, openlist or exact)");
 }
 
+namespace {
+
+std::string number(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+// The smallest voxel layer whose centre ((z + 0.5) * resolution, as voxelCentre computes it)
+// is at or above `metres`; the largest at or below it.
+// Heights past 2^40 layers either way (or NaN) give that bound: ObstacleBand clamps further.
+constexpr double kFarLayers = 0x1p40;
+
+int64_t firstLayerAtOrAbove(double metres, double resolution) {
+  const double layers = metres / resolution;
+  if (!(std::abs(layers) < kFarLayers)) return layers < 0 ? -int64_t(kFarLayers) : int64_t(kFarLayers);
+  int64_t z = int64_t(std::ceil(layers - 0.5));
+  while ((double(z) + 0.5) * resolution < metres) ++z;
+  while ((double(z - 1) + 0.5) * resolution >= metres) --z;
+  return z;
+}
+
+int64_t lastLayerAtOrBelow(double metres, double resolution) {
+  const double layers = metres / resolution;
+  if (!(std::abs(layers) < kFarLayers)) return layers < 0 ? -int64_t(kFarLayers) : int64_t(kFarLayers);
+  int64_t z = int64_t(std::floor(layers - 0.5));
+  while ((double(z) + 0.5) * resolution > metres) --z;
+  while ((double(z + 1) + 0.5) * resolution <= metres) ++z;
+  return z;
+}
+
+}  // namespace
+
+int ClearanceOptions::maxPadding(const OccupancyModel& model) { return (int(gpu::kMaxBlockEdge) - model.regionSize) / 2; }
+
 glm::ivec3 ClearanceOptions::padding(const OccupancyModel& model) const {
+  const int limit = maxPadding(model);
   glm::ivec3 pad;
-  for (int a = 0; a < 3; ++a) pad[a] = int(std::ceil(range / (model.resolution * axisScale[a]) - 1e-9));
+  for (int a = 0; a < 3; ++a) {
+    // In double precision and compared before any conversion: a tiny (or denormal) scale
+    // gives a huge or infinite quotient, which must be refused, not cast to int.
+    const double voxels = std::ceil(range / (model.resolution * axisScale[a]) - 1e-9);
+    if (!(voxels <= double(limit))) {
+      char text[400];
+      std::snprintf(text, sizeof text,
+                    "clearance: a range of %s m at %s m per voxel with axis scale %s along %c spans %s voxels along "
+                    "%c, past the limit of %d voxels (a padded block's edge is at most %u voxels, the region's %d plus twice the "
+                    "padding): the range can be at most %s m along %c; lower the range, raise the axis scale or "
+                    "coarsen the map",
+                    number(range).c_str(), number(model.resolution).c_str(), number(axisScale[a]).c_str(), "xyz"[a],
+                    number(voxels).c_str(), "xyz"[a], limit, gpu::kMaxBlockEdge, model.regionSize,
+                    number(limit * model.resolution * axisScale[a]).c_str(), "xyz"[a]);
+      throw ClearanceSettingsError("range/axis-scale", text);
+    }
+    pad[a] = std::max(0, int(voxels));
+  }
   return pad;
 }
 
+ObstacleBand ClearanceOptions::band(const OccupancyModel& model) const {
+  ObstacleBand b;
+  // Past the int32 voxel range every map voxel is on one side: clamped there, the band says
+  // the same for every voxel a map can hold (validate refuses heights that far out).
+  auto clamp32 = [](int64_t z) { return int32_t(std::clamp<int64_t>(z, INT32_MIN, INT32_MAX)); };
+  if (ignoreBelow) b.hasLow = true, b.low = clamp32(firstLayerAtOrAbove(*ignoreBelow, model.resolution));
+  if (ignoreAbove) b.hasHigh = true, b.high = clamp32(lastLayerAtOrBelow(*ignoreAbove, model.resolution));
+  return b;
+}
+
 void ClearanceOptions::validate(const OccupancyModel& model) const {
-  auto fail = [](const std::string& why) { throw Error("clearance: " + why); };
-  if (!(range > 0.0 && std::isfinite(range))) fail("the range must be a positive number of metres");
+  if (!(range >= 1e-6 && range <= 1e4))
+    throw ClearanceSettingsError("range", "clearance: the range must be a number of metres from 1e-6 to 10000, not " +
+                                              number(range));
   for (int a = 0; a < 3; ++a)
-    if (!(axisScale[a] > 0.0 && axisScale[a] <= 100.0)) fail("every axis scale must be in (0, 100]");
-  const glm::ivec3 pad = padding(model);
-  const int limit = (int(gpu::kMaxBlockEdge) - model.regionSize) / 2;
-  for (int a = 0; a < 3; ++a)
-    if (pad[a] > limit) {
-      char text[256];
-      std::snprintf(text, sizeof text,
-                    "a range of %g m is %d voxels along %c at %g m per voxel (axis scale %g), past the limit of %d "
-                    "voxels (the padded block's edge is at most %u voxels): lower the range or coarsen the map",
-                    range, pad[a], "xyz"[a], model.resolution, axisScale[a], limit, gpu::kMaxBlockEdge);
-      fail(text);
-    }
+    if (!(axisScale[a] > 0.0 && axisScale[a] <= 100.0))
+      throw ClearanceSettingsError("axis-scale", std::string("clearance: every axis scale must be in (0, 100]; along ") +
+                                                     "xyz"[a] + " it is " + number(axisScale[a]));
+  padding(model);
+  // Heights a map's voxels can have (2^30 voxels either way, as the tool's other heights).
+  const double reach = double(int64_t(1) << 30) * model.resolution;
+  auto checkHeight = [&](const std::optional<double>& z, const char* setting) {
+    if (z && !(std::abs(*z) <= reach))
+      throw ClearanceSettingsError(setting, "clearance: a height of " + number(*z) + " m is past the map's voxel range of " +
+                                                number(reach) + " m either way at " + number(model.resolution) + " m per voxel");
+  };
+  checkHeight(ignoreBelow, "ignore-below");
+  checkHeight(ignoreAbove, "ignore-above");
+  if (ignoreBelow && ignoreAbove) {
+    const ObstacleBand b = band(model);
+    if (b.low > b.high)
+      throw ClearanceSettingsError("ignore-below/ignore-above",
+                                   "clearance: no voxel centre lies between ignoring below " + number(*ignoreBelow) +
+                                       " m and above " + number(*ignoreAbove) + " m at " + number(model.resolution) +
+                                       " m per voxel: nothing could be an obstacle");
+  }
 }
 
 std::string ClearanceOptions::fingerprint() const {
-  char text[200];
-  std::snprintf(text, sizeof text, "range %.17g unknown %s scale %.17g %.17g %.17g", range, unknownFree ? "free" : "obstacle",
-                axisScale.x, axisScale.y, axisScale.z);
-  return text;
+  char text[320];
+  std::snprintf(text, sizeof text, "range %.17g technique %s unknown %s scale %.17g %.17g %.17g", range,
+                clearanceTechniqueName(technique), unknownFree ? "free" : "obstacle", axisScale.x, axisScale.y, axisScale.z);
+  std::string out = text;
+  if (ignoreBelow) std::snprintf(text, sizeof text, " below %.17g", *ignoreBelow), out += text;
+  if (ignoreAbove) std::snprintf(text, sizeof text, " above %.17g", *ignoreAbove), out += text;
+  return out;
+}
+
+std::optional<ClearanceOptions> ClearanceOptions::parseSettings(const std::string& text) {
+  std::istringstream in(text);
+  in.imbue(std::locale::classic());
+  ClearanceOptions o;
+  std::string word, value;
+  bool haveRange = false;
+  while (in >> word) {
+    if (word == "range") {
+      if (!(in >> o.range)) return std::nullopt;
+      haveRange = true;
+    } else if (word == "technique") {
+      if (!(in >> value)) return std::nullopt;
+      try {
+        o.technique = clearanceTechniqueNamed(value);
+      } catch (const Error&) {
+        return std::nullopt;
+      }
+    } else if (word == "unknown") {
+      if (!(in >> value) || (value != "free" && value != "obstacle")) return std::nullopt;
+      o.unknownFree = value == "free";
+    } else if (word == "scale") {
+      if (!(in >> o.axisScale.x >> o.axisScale.y >> o.axisScale.z)) return std::nullopt;
+    } else if (word == "below" || word == "above") {
+      double z;
+      if (!(in >> z)) return std::nullopt;
+      (word == "below" ? o.ignoreBelow : o.ignoreAbove) = z;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!haveRange) return std::nullopt;
+  return o;
+}
+
+std::string ClearanceOptions::describe() const {
+  std::string out = "range " + number(range) + " m, " + clearanceTechniqueName(technique) + " technique, unknown space " +
+                    (unknownFree ? "free" : "an obstacle") + ", axis scale " + number(axisScale.x) + " " +
+                    number(axisScale.y) + " " + number(axisScale.z);
+  if (ignoreBelow) out += ", obstacles below " + number(*ignoreBelow) + " m ignored";
+  if (ignoreAbove) out += ", obstacles above " + number(*ignoreAbove) + " m ignored";
+  return out;
+}
+
+std::string clearanceSettingsInWords(const MapLayout& layout, const std::string& recorded) {
+  if (!layout.has(clearanceLayer())) return "";
+  if (recorded.empty()) return "computed with settings that were not recorded (a map file from before they were)";
+  const std::optional<ClearanceOptions> options = ClearanceOptions::parseSettings(recorded);
+  return options ? options->describe() : "recorded settings not understood: " + recorded;
+}
+
+std::string clearanceSettingsInWords(const OccupancyMap& map) {
+  if (!map.layout().has(clearanceLayer())) return "";
+  return clearanceSettingsInWords(map.layout(), map.derivedSettings(clearanceLayer()));
 }
 
 void prepareClearance(OccupancyMap& map, const ClearanceOptions& options) {

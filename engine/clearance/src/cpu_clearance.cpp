@@ -3,8 +3,6 @@
 #include <cmath>
 #include <vector>
 
-#include <glm/common.hpp>
-
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/distance_envelope.hpp"
 
@@ -12,13 +10,20 @@ namespace voxen {
 
 namespace {
 
-// One target region's padded block: the obstacles, then the three envelope passes.
+int64_t floorDiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : (a + 1) / b - 1; }
+
+// One target region's padded block: the squared distances along x at the x inside the region
+// (the y and z passes need no other), then the y and z envelope passes. Voxel coordinates are
+// 64-bit: a block at either end of the int32 voxel range reaches past it, and the voxels
+// there are unobserved (no map holds them). shaders/clearance/clearance_seed.comp and
+// clearance_envelope.comp do the same steps in the same order, so the GPU's exact technique
+// gives the same bits.
 class Block {
  public:
   Block(const OccupancyMap& map, const ClearanceOptions& options)
       : map_(map), options_(options), n_(map.regionSize()), pad_(options.padding(map.model())), size_(glm::ivec3(n_) + 2 * pad_),
-        field_(size_t(size_.x) * size_.y * size_.z), line_(size_t(std::max({size_.x, size_.y, size_.z}))),
-        out_(line_.size()), scratch_(line_.size() + 1) {
+        band_(options.band(map.model())), field_(size_t(n_) * size_t(size_.y) * size_t(size_.z)),
+        line_(size_t(std::max(size_.y, size_.z))), out_(line_.size()), scratch_(line_.size() + 1) {
     for (int a = 0; a < 3; ++a) {
       const double step = map.model().resolution * options.axisScale[a];
       weight_[a] = float(step * step);
@@ -27,66 +32,98 @@ class Block {
   }
 
   void compute(const RegionKey& key, Region& target) {
-    seedObstacles(key);
-    envelopeAlong(0);
+    gatherRegions(key);
+    alongX();
     envelopeAlong(1);
     envelopeAlong(2);
     std::span<float> clearance = target.values<float>(clearanceLayer());
     for (int z = 0; z < n_; ++z)
       for (int y = 0; y < n_; ++y)
         for (int x = 0; x < n_; ++x) {
-          const float d2 = field_[index(x + pad_.x, y + pad_.y, z + pad_.z)];
+          const float d2 = field_[index(x, y + pad_.y, z + pad_.z)];
           clearance[size_t(x + n_ * (y + n_ * z))] = gpu::clearanceOf(d2, rangeSquared_);
         }
   }
 
  private:
-  size_t index(int x, int y, int z) const { return size_t(x) + size_t(size_.x) * (size_t(y) + size_t(size_.y) * size_t(z)); }
+  // The compact field: x inside the region (0 to n - 1), y and z over the whole block.
+  size_t index(int x, int y, int z) const { return size_t(x) + size_t(n_) * (size_t(y) + size_t(size_.y) * size_t(z)); }
 
-  // 0 on obstacles, far elsewhere. Regions the map lacks are unobserved.
-  void seedObstacles(const RegionKey& key) {
-    const float unknown = options_.unknownFree ? gpu::kFarSquared : 0.0f;
-    std::fill(field_.begin(), field_.end(), unknown);
-    const glm::ivec3 origin = glm::ivec3(key.x, key.y, key.z) * n_ - pad_;  // voxel of block (0,0,0)
-    for (const RegionKey& k : regionsWithinRange(key, map_.model(), options_)) {
-      const Region* region = map_.findRegion(k);
-      if (!region) continue;
-      const glm::ivec3 base = glm::ivec3(k.x, k.y, k.z) * n_;
-      const glm::ivec3 lo = glm::max(base, origin), hi = glm::min(base + n_, origin + size_);  // [lo, hi)
-      const std::span<const float> occupancy = region->occupancy();
-      for (int z = lo.z; z < hi.z; ++z)
-        for (int y = lo.y; y < hi.y; ++y)
-          for (int x = lo.x; x < hi.x; ++x) {
-            const float value = occupancy[size_t((x - base.x) + n_ * ((y - base.y) + n_ * (z - base.z)))];
-            field_[index(x - origin.x, y - origin.y, z - origin.z)] = isObstacle(map_, value, options_) ? 0.0f : gpu::kFarSquared;
-          }
+  // The map's regions over the block, found once (nullptr: none, or past the voxel range).
+  void gatherRegions(const RegionKey& key) {
+    for (int a = 0; a < 3; ++a) {
+      origin_[a] = int64_t((&key.x)[a]) * n_ - pad_[a];
+      regionLo_[a] = floorDiv64(origin_[a], n_);
+      regions_[a] = int(floorDiv64(origin_[a] + size_[a] - 1, n_) - regionLo_[a] + 1);
     }
+    grid_.assign(size_t(regions_[0]) * regions_[1] * regions_[2], nullptr);
+    for (int z = 0; z < regions_[2]; ++z)
+      for (int y = 0; y < regions_[1]; ++y)
+        for (int x = 0; x < regions_[0]; ++x) {
+          const int64_t k[3] = {regionLo_[0] + x, regionLo_[1] + y, regionLo_[2] + z};
+          bool representable = true;
+          for (int64_t c : k) representable = representable && c >= INT32_MIN && c <= INT32_MAX;
+          if (!representable) continue;
+          const RegionKey rk{int32_t(k[0]), int32_t(k[1]), int32_t(k[2])};
+          if (regionKeyInRange(rk, n_)) grid_[size_t(x + regions_[0] * (y + regions_[1] * z))] = map_.findRegion(rk);
+        }
   }
 
-  // Every line along axis a that the output needs (lines along y only at interior x, along z
-  // only at interior x and y): the lower envelope of parabolas of weight w_a.
+  // Whether block voxel (x, y, z) is an obstacle.
+  bool obstacle(int x, int y, int z) const {
+    const int64_t v[3] = {origin_[0] + x, origin_[1] + y, origin_[2] + z};
+    if (!band_.contains(v[2])) return false;
+    int64_t r[3], local[3];
+    for (int a = 0; a < 3; ++a) {
+      r[a] = floorDiv64(v[a], n_);
+      local[a] = v[a] - r[a] * n_;
+    }
+    const Region* region = grid_[size_t((r[0] - regionLo_[0]) + regions_[0] * ((r[1] - regionLo_[1]) + regions_[1] * (r[2] - regionLo_[2])))];
+    if (!region) return !options_.unknownFree;  // a region the map lacks, or past the voxel range: unobserved
+    return isObstacle(map_, region->occupancy()[size_t(local[0] + n_ * (local[1] + n_ * local[2]))], options_);
+  }
+
+  // Along x the obstacles are 0 and everything else is far, so the lower envelope at a voxel
+  // is the nearest obstacle's w d^2: only the obstacles inside the region and the nearest one
+  // on either side of it matter, searched outwards from the region.
+  void alongX() {
+    const float w = weight_[0];
+    const int bx = size_.x;
+    for (int z = 0; z < size_.z; ++z)
+      for (int y = 0; y < size_.y; ++y) {
+        int left = -1;  // the last obstacle so far (block x)
+        for (int x = pad_.x - 1; x >= 0 && left < 0; --x)
+          if (obstacle(x, y, z)) left = x;
+        for (int i = 0; i < n_; ++i) {  // distances to the left, -1: none
+          const int x = pad_.x + i;
+          if (obstacle(x, y, z)) left = x;
+          field_[index(i, y, z)] = left >= 0 ? float(x - left) : -1.0f;
+        }
+        int right = -1;
+        for (int x = pad_.x + n_; x < bx && right < 0; ++x)
+          if (obstacle(x, y, z)) right = x;
+        for (int i = n_ - 1; i >= 0; --i) {
+          const int x = pad_.x + i;
+          float& f = field_[index(i, y, z)];
+          if (f == 0.0f) right = x;
+          int d = f >= 0.0f ? int(f) : -1;
+          if (right >= 0 && (d < 0 || right - x < d)) d = right - x;
+          f = d >= 0 ? w * float(d) * float(d) : gpu::kFarSquared;
+        }
+      }
+  }
+
+  // Every line along axis a (1 or 2) that the output needs (along y at the region's x; along
+  // z at its x and y): the lower envelope of parabolas of weight w_a.
   void envelopeAlong(int a) {
     const int length = size_[a];
-    const int u = (a + 1) % 3, v = (a + 2) % 3;  // the line's other two axes
-    auto needed = [&](int axis, int c) {  // lines along y only at interior x; along z at interior x and y
-      if (axis == 0 && a >= 1) return c >= pad_.x && c < pad_.x + n_;
-      if (axis == 1 && a == 2) return c >= pad_.y && c < pad_.y + n_;
-      return true;
-    };
-    for (int cv = 0; cv < size_[v]; ++cv)
-      for (int cu = 0; cu < size_[u]; ++cu) {
-        if (!needed(u, cu) || !needed(v, cv)) continue;
-        glm::ivec3 p(0);
-        p[u] = cu, p[v] = cv;
-        for (int i = 0; i < length; ++i) {
-          p[a] = i;
-          line_[size_t(i)] = field_[index(p.x, p.y, p.z)];
-        }
+    const int lines = a == 1 ? size_.z : n_;  // the other axis' extent: z (along y), or y inside the region (along z)
+    for (int c = 0; c < lines; ++c)
+      for (int x = 0; x < n_; ++x) {
+        auto at = [&](int i) { return a == 1 ? index(x, i, c) : index(x, pad_.y + c, i); };
+        for (int i = 0; i < length; ++i) line_[size_t(i)] = field_[at(i)];
         distanceEnvelope(line_.data(), out_.data(), length, weight_[a], scratch_.data());
-        for (int i = 0; i < length; ++i) {
-          p[a] = i;
-          field_[index(p.x, p.y, p.z)] = out_[size_t(i)];
-        }
+        for (int i = 0; i < length; ++i) field_[at(i)] = out_[size_t(i)];
       }
   }
 
@@ -94,15 +131,22 @@ class Block {
   const ClearanceOptions& options_;
   int n_;
   glm::ivec3 pad_, size_;
+  ObstacleBand band_;
   float weight_[3];
   float rangeSquared_;
+  int64_t origin_[3] = {}, regionLo_[3] = {};
+  int regions_[3] = {};
+  std::vector<const Region*> grid_;
   std::vector<float> field_, line_, out_;
   std::vector<EnvelopeScratch> scratch_;
 };
 
 }  // namespace
 
-ClearanceStats computeClearanceCpu(OccupancyMap& map, const ClearanceOptions& options, std::span<const RegionKey> targets) {
+ClearanceStats computeClearanceCpu(OccupancyMap& map, const ClearanceOptions& requested, std::span<const RegionKey> targets,
+                                   const ClearanceProgress& progress) {
+  ClearanceOptions options = requested;
+  options.technique = ClearanceTechnique::Exact;  // what the layer then holds
   options.validate(map.model());
   const auto start = std::chrono::steady_clock::now();
   prepareClearance(map, options);
@@ -112,23 +156,27 @@ ClearanceStats computeClearanceCpu(OccupancyMap& map, const ClearanceOptions& op
   std::sort(keys.begin(), keys.end());
   Block block(map, options);
   ClearanceStats stats;
-  for (const RegionKey& key : keys) {
-    Region* region = map.findRegion(key);
-    if (!region) continue;
-    block.compute(key, *region);
-    map.markDerived(*region, clearanceLayer());
-    ++stats.regions;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    Region* region = map.findRegion(keys[i]);
+    if (region) {
+      block.compute(keys[i], *region);
+      map.markDerived(*region, clearanceLayer());
+      ++stats.regions;
+    }
+    if (progress) progress(i + 1, keys.size());
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }
 
-ClearanceStats updateClearanceCpu(OccupancyMap& map, const ClearanceOptions& options) {
+ClearanceStats updateClearanceCpu(OccupancyMap& map, const ClearanceOptions& requested, const ClearanceProgress& progress) {
+  ClearanceOptions options = requested;
+  options.technique = ClearanceTechnique::Exact;
   options.validate(map.model());
   prepareClearance(map, options);
   const std::vector<RegionKey> dirty = clearanceDirtyRegions(map, options);
   if (dirty.empty()) return {};
-  return computeClearanceCpu(map, options, dirty);
+  return computeClearanceCpu(map, options, dirty, progress);
 }
 
 }  // namespace voxen

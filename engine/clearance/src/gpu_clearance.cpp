@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include <glm/geometric.hpp>
 #include <cstring>
@@ -14,43 +15,55 @@
 #include "voxen/host/setting_error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
+#include "voxen/map/memory_budget.hpp"
 #include "voxen/map/region_cache.hpp"
 
 namespace voxen {
 
 const RegionCacheStats& GpuClearance::cacheStats() const { return cache_->stats(); }
 
+namespace {
+
+std::string blockText(const glm::ivec3& size) {
+  return std::to_string(size.x) + " x " + std::to_string(size.y) + " x " + std::to_string(size.z);
+}
+
+std::string metres(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g m", value);
+  return text;
+}
+
+}  // namespace
+
 GpuClearance::GpuClearance(Scheduler& scheduler, OccupancyMap& map, ClearanceOptions options, GpuClearanceOptions gpuOptions)
-    : scheduler_(scheduler), map_(map), options_(options), gpuOptions_(gpuOptions) {
+    : scheduler_(scheduler), map_(map), options_(options), gpuOptions_(std::move(gpuOptions)) {
   options_.validate(map.model());
   prepareClearance(map_, options_);  // the layer before the cache, which has a pool per layer
-  cache_ = std::make_unique<RegionCache>(scheduler, map_, gpuOptions_.cacheBytes);
-  const size_t neighbourhood = regionsWithinRange({0, 0, 0}, map.model(), options_).size();
-  if (cache_->slotCount() < neighbourhood)
-    throw SettingError(SettingError::Kind::Change, "GpuClearanceOptions::cacheBytes", "the GPU region cache",
-                       "clearance: the GPU cache holds " + std::to_string(cache_->slotCount()) + " regions, fewer than the " +
-                           std::to_string(neighbourhood) + " a region and its neighbours within the range need: raise {}",
-                       formatBytes(gpuOptions_.cacheBytes));
-  const glm::ivec3 pad = options_.padding(map.model());
+  memoryLimit_ = gpuOptions_.memoryLimitBytes ? gpuOptions_.memoryLimitBytes : defaultMemoryBudgetBytes();
+  const glm::ivec3 size = glm::ivec3(map.regionSize()) + 2 * options_.padding(map.model());
   const uint64_t n = uint64_t(map.regionSize());
-  const uint64_t blockVoxels = (n + 2 * pad.x) * (n + 2 * pad.y) * (n + 2 * pad.z);
-  // Bytes per block: the exact field (a float per block voxel); keys (8 bytes per grid voxel)
-  // twice for the ping-pong techniques, or keys, stamps and two lists for the open list.
-  uint64_t fieldPerBlock = 4 * blockVoxels, otherPerBlock = 0, listPerBlock = 0;
-  switch (options_.technique) {
-    case ClearanceTechnique::Exact: break;
-    case ClearanceTechnique::Neighbour: fieldPerBlock = otherPerBlock = 8 * blockVoxels; break;
-    case ClearanceTechnique::Roi: fieldPerBlock = otherPerBlock = 8 * n * n * n; break;
-    case ClearanceTechnique::OpenList:
-      fieldPerBlock = 8 * blockVoxels, otherPerBlock = 4 * blockVoxels, listPerBlock = 8 * blockVoxels;
-      break;
+  const BlockBuffers per = blockBuffers();
+  blockBytes_ = per.field + per.other + per.list;
+  const uint64_t perRegion = RegionCache::bytesPerRegion(map_);
+  if (blockBytes_ + perRegion > memoryLimit_) {
+    const uint64_t exactBytes = 4 * n * uint64_t(size.y) * uint64_t(size.z);
+    throw Error("clearance: the " + std::string(clearanceTechniqueName(options_.technique)) + " technique at a range of " +
+                metres(options_.range) + " needs " + mebibytes(blockBytes_) + " per target region (its block of " +
+                blockText(size) + " voxels), more than the memory limit of " + mebibytes(memoryLimit_) +
+                " allows with the region cache: " +
+                (options_.technique == ClearanceTechnique::Exact
+                     ? std::string("lower the range")
+                     : "use the exact technique (" + mebibytes(exactBytes) + " per target here), lower the range") +
+                ", or " + gpuOptions_.memoryHint);
   }
-  maxBlocks_ = uint32_t(std::max<uint64_t>(1, gpuOptions_.fieldBytes / (fieldPerBlock + otherPerBlock + listPerBlock)));
-  field_ = Buffer(scheduler.device(), "clearance field", fieldPerBlock * maxBlocks_);
-  if (otherPerBlock) other_ = Buffer(scheduler.device(), "clearance keys (ping-pong) or stamps", otherPerBlock * maxBlocks_);
-  if (listPerBlock)
-    lists_ = Buffer(scheduler.device(), "clearance open lists", gpu::kOpenListHeaderWords * 4 + listPerBlock * maxBlocks_);
-  targets_ = Buffer(scheduler.device(), "clearance targets", uint64_t(maxBlocks_) * 16);
+  // Indices into the batch's buffers are 32-bit (in elements).
+  const uint64_t byIndex = std::max<uint64_t>(1, (uint64_t(1) << 32) / (std::max<uint64_t>(per.gridVoxels, 1) * 2));
+  const uint64_t byMemory = (memoryLimit_ - perRegion) / blockBytes_;
+  maxBlocks_ = uint32_t(std::clamp<uint64_t>(gpuOptions_.fieldBytes / blockBytes_, 1, std::min<uint64_t>(byIndex, byMemory)));
+  allocateBlocks();
+  const uint64_t cacheBytes = std::min(gpuOptions_.cacheBytes, memoryLimit_ - uint64_t(maxBlocks_) * blockBytes_);
+  cache_ = std::make_unique<RegionCache>(scheduler, map_, std::max(cacheBytes, perRegion));
   ShaderLibrary& library = scheduler.library();
   if (options_.technique == ClearanceTechnique::Exact) {
     seedKernel_ = library.kernel("clearance/clearance_seed.comp");
@@ -65,6 +78,82 @@ GpuClearance::GpuClearance(Scheduler& scheduler, OccupancyMap& map, ClearanceOpt
     stepArgsKernel_ = library.kernel("clearance/clearance_step_args.comp");
     steps_ = Buffer(scheduler.device(), "clearance step sizes", 16);
   }
+}
+
+// Bytes per block: the exact field (a float per voxel at the x inside the region); keys (8
+// bytes per grid voxel) twice for the ping-pong techniques, or keys, stamps and two lists
+// for the open list.
+GpuClearance::BlockBuffers GpuClearance::blockBuffers() const {
+  const glm::ivec3 pad = options_.padding(map_.model());
+  const uint64_t n = uint64_t(map_.regionSize());
+  const uint64_t blockVoxels = (n + 2 * pad.x) * (n + 2 * pad.y) * (n + 2 * pad.z);
+  BlockBuffers b;
+  b.gridVoxels = n * (n + 2 * pad.y) * (n + 2 * pad.z);
+  b.field = 4 * b.gridVoxels;
+  switch (options_.technique) {
+    case ClearanceTechnique::Exact: break;
+    case ClearanceTechnique::Neighbour: b.field = b.other = 8 * blockVoxels, b.gridVoxels = blockVoxels; break;
+    case ClearanceTechnique::Roi: b.field = b.other = 8 * n * n * n, b.gridVoxels = n * n * n; break;
+    case ClearanceTechnique::OpenList:
+      b.field = 8 * blockVoxels, b.other = 4 * blockVoxels, b.list = 8 * blockVoxels, b.gridVoxels = blockVoxels;
+      break;
+  }
+  return b;
+}
+
+// The batch's buffers for maxBlocks_ blocks.
+void GpuClearance::allocateBlocks() {
+  const BlockBuffers per = blockBuffers();
+  Device& device = scheduler_.device();
+  field_ = Buffer();
+  other_ = Buffer();
+  lists_ = Buffer();
+  field_ = Buffer(device, "clearance field", per.field * maxBlocks_);
+  if (per.other) other_ = Buffer(device, "clearance keys (ping-pong) or stamps", per.other * maxBlocks_);
+  if (per.list) lists_ = Buffer(device, "clearance open lists", gpu::kOpenListHeaderWords * 4 + per.list * maxBlocks_);
+  targets_ = Buffer(device, "clearance targets", uint64_t(maxBlocks_) * 16);
+}
+
+size_t GpuClearance::cacheRegions() const { return cache_->slotCount(); }
+
+void GpuClearance::ensureCacheSlots(size_t slots) {
+  if (cache_->slotCount() >= slots) return;
+  const uint64_t perRegion = RegionCache::bytesPerRegion(map_);
+  const uint64_t needed = uint64_t(slots) * perRegion;
+  if (needed + blockBytes_ > memoryLimit_)
+    throw Error("clearance: a target region and the regions within its range of " + metres(options_.range) +
+                " that the map has are " + std::to_string(slots) + " regions, " + mebibytes(needed) +
+                " in the GPU region cache (" + mebibytes(perRegion) + " each with the map's layers), more than the memory "
+                "limit of " + mebibytes(memoryLimit_) + " allows with one block of " + mebibytes(blockBytes_) +
+                ": lower the range or " + gpuOptions_.memoryHint);
+  // Fewer blocks per batch when the cache needs their room.
+  const uint32_t blocks = uint32_t(std::min<uint64_t>(maxBlocks_, (memoryLimit_ - needed) / blockBytes_));
+  if (blocks != maxBlocks_) {
+    maxBlocks_ = blocks;
+    allocateBlocks();
+  }
+  // Room for some neighbours of the next targets too, so that batches share them.
+  const uint64_t room = memoryLimit_ - uint64_t(maxBlocks_) * blockBytes_;
+  const uint64_t bytes = std::min(room, std::max(needed + needed / 2, gpuOptions_.cacheBytes));
+  cache_.reset();  // empty (compute releases it at the end): nothing to copy back
+  cache_ = std::make_unique<RegionCache>(scheduler_, map_, bytes);
+}
+
+double GpuClearance::relativeWork() const {
+  const glm::dvec3 pad(options_.padding(map_.model()));
+  const double n = map_.regionSize();
+  const glm::dvec3 size = glm::dvec3(n) + 2.0 * pad;
+  // The exact passes read about n + a few voxels per line along x, and each y and z line
+  // about three times its length.
+  const double exact = size.y * size.z * (n + 4.0) + n * size.z * size.y * 3.0 + n * n * size.z * 3.0;
+  const double steps = iterations();
+  switch (options_.technique) {
+    case ClearanceTechnique::Exact: return 1.0;
+    case ClearanceTechnique::Roi: return (size.y * size.z * 2.0 * pad.x + steps * n * n * n * 7.0) / exact;
+    case ClearanceTechnique::Neighbour: return steps * size.x * size.y * size.z * 7.0 / exact;
+    case ClearanceTechnique::OpenList: return (size.x * size.y * size.z * 7.0 * 3.0 + steps * 2.0 * 1024.0) / exact;
+  }
+  return 1.0;
 }
 
 uint32_t GpuClearance::iterations() const {
@@ -104,7 +193,11 @@ gpu::ClearancePush GpuClearance::batchPush(uint32_t blocks) const {
   push.rangeSquared = float(options_.range * options_.range);
   const float threshold = model.thresholdValue();
   std::memcpy(&push.threshold, &threshold, 4);
-  push.unknownFree = options_.unknownFree ? 1u : 0u;
+  const ObstacleBand band = options_.band(model);
+  push.flags = (options_.unknownFree ? gpu::kClearanceUnknownFree : 0u) | (band.hasLow ? gpu::kClearanceBandLow : 0u) |
+               (band.hasHigh ? gpu::kClearanceBandHigh : 0u);
+  push.bandLow = band.low;
+  push.bandHigh = band.high;
   return push;
 }
 
@@ -209,6 +302,17 @@ ClearanceStats GpuClearance::compute(std::span<const RegionKey> requested) {
   }
   std::sort(targets.begin(), targets.end());  // neighbours in a batch share their neighbourhoods
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  auto present = [&](const RegionKey& key) {
+    std::vector<RegionKey> keys;
+    for (const RegionKey& k : regionsWithinRange(key, map_.model(), options_))
+      if (map_.findRegion(k)) keys.push_back(k);
+    return keys;
+  };
+  // Up front, before any work: the cache must hold what one target needs (its neighbours
+  // within range that the map has).
+  size_t most = 0;
+  for (const RegionKey& key : targets) most = std::max(most, present(key).size());
+  ensureCacheSlots(most);
   ClearanceStats stats;
   std::vector<RegionKey> batch;
   std::set<RegionKey> resident;  // the batch's targets and their neighbours that the map has
@@ -216,18 +320,18 @@ ClearanceStats GpuClearance::compute(std::span<const RegionKey> requested) {
     if (batch.empty()) return;
     recordBatch(batch, std::vector<RegionKey>(resident.begin(), resident.end()));
     stats.regions += batch.size();
+    ++stats.batches;
     batch.clear();
     resident.clear();
+    if (gpuOptions_.progress) gpuOptions_.progress(stats.regions, targets.size());
   };
   for (const RegionKey& key : targets) {
     std::vector<RegionKey> needed;
-    for (const RegionKey& k : regionsWithinRange(key, map_.model(), options_))
-      if (map_.findRegion(k) && !resident.count(k)) needed.push_back(k);
+    for (const RegionKey& k : present(key))
+      if (!resident.count(k)) needed.push_back(k);
     if (batch.size() + 1 > maxBlocks_ || resident.size() + needed.size() > cache_->slotCount()) {
       flush();
-      needed.clear();
-      for (const RegionKey& k : regionsWithinRange(key, map_.model(), options_))
-        if (map_.findRegion(k)) needed.push_back(k);
+      needed = present(key);
     }
     batch.push_back(key);
     resident.insert(needed.begin(), needed.end());
@@ -237,6 +341,7 @@ ClearanceStats GpuClearance::compute(std::span<const RegionKey> requested) {
   // (more mapping), and the next call must read its occupancy anew.
   cache_->syncAndRelease();
   for (const RegionKey& key : targets) map_.markDerived(*map_.findRegion(key), clearanceLayer());
+  stats.cacheRegions = cache_->slotCount();
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }

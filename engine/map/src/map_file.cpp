@@ -219,6 +219,7 @@ class MapReader {
 
  private:
   MapLayout readLayerTable(uint32_t count, uint64_t& headerBytes);
+  void readDerivedSettings(MapFileInfo& info);
 
   std::filesystem::path path_;
   File file_;
@@ -240,7 +241,7 @@ MapFileInfo MapReader::scan() {
   }
   if (have >= 12) {
     info.version = getLE<uint32_t>(h + 8);
-    if (info.version != 1 && info.version != kMapFileVersion)
+    if (info.version < 1 || info.version > kMapFileVersion)
       fail("unsupported format version " + std::to_string(info.version) + " (this build reads versions 1 to " +
            std::to_string(kMapFileVersion) + ")");
   }
@@ -278,6 +279,7 @@ MapFileInfo MapReader::scan() {
     info.layout = MapLayout::fromFlags(layerField);
   else
     info.layout = readLayerTable(layerField, info.headerBytes);
+  if (info.version >= 3) readDerivedSettings(info);
   if (info.layout.has(kTouchTimeLayer)) info.touchTimeVersion = info.version == 1 ? 1 : layerType(kTouchTimeLayer).version;
   info.layers = info.layout.builtinFlags();
 
@@ -357,16 +359,46 @@ MapLayout MapReader::readLayerTable(uint32_t count, uint64_t& headerBytes) {
   return layout;
 }
 
+// Version 3's derived settings (after the layer table): per layer a u16 byte count and the
+// text, then a CRC32 of those bytes.
+void MapReader::readDerivedSettings(MapFileInfo& info) {
+  const uint64_t start = info.headerBytes;
+  uint64_t offset = start;
+  std::vector<uint8_t> section;
+  for (const LayerId id : info.layout.ids()) {
+    uint8_t count[2];
+    read(offset, count, 2, "derived settings of layer '" + layerType(id).name + "'");
+    const uint16_t bytes = getLE<uint16_t>(count);
+    if (bytes > kMapFileMaxSettingsBytes)
+      fail("derived settings of layer '" + layerType(id).name + "' are " + std::to_string(bytes) + " bytes, more than " +
+           std::to_string(kMapFileMaxSettingsBytes));
+    std::string text(bytes, '\0');
+    read(offset + 2, text.data(), bytes, "derived settings of layer '" + layerType(id).name + "'");
+    section.insert(section.end(), count, count + 2);
+    section.insert(section.end(), text.begin(), text.end());
+    info.derivedSettings[id] = std::move(text);
+    offset += 2 + bytes;
+  }
+  uint8_t stored[4];
+  read(offset, stored, 4, "derived settings' checksum");
+  const uint32_t computed = crc(0, section.data(), section.size());
+  if (getLE<uint32_t>(stored) != computed)
+    fail("derived settings checksum mismatch (stored " + hex32(getLE<uint32_t>(stored)) + ", computed " + hex32(computed) + ")");
+  info.headerBytes = offset + 4;
+}
+
 // ---- region blocks --------------------------------------------------------------------
 
 // The fixed header and the layer table.
 std::vector<uint8_t> encodeHeader(const OccupancyMap& map, uint64_t regionCount) {
   const OccupancyModel& m = map.model();
   const std::vector<LayerId>& layers = map.layout().ids();
+  bool settings = false;
+  for (const LayerId id : layers) settings = settings || !map.derivedSettings(id).empty();
   std::vector<uint8_t> bytes(kMapFileHeaderBytes + layers.size() * kMapFileLayerEntryBytes + 4, 0);
   uint8_t* h = bytes.data();
   std::memcpy(h, kMapFileMagic, 8);
-  putLE<uint32_t>(h + 8, kMapFileVersion);
+  putLE<uint32_t>(h + 8, settings ? 3u : 2u);
   putLE<double>(h + 12, m.resolution);
   putLE<int32_t>(h + 20, m.regionSize);
   putLE<float>(h + 24, m.hitProbability);
@@ -389,6 +421,21 @@ std::vector<uint8_t> encodeHeader(const OccupancyMap& map, uint64_t regionCount)
   }
   const size_t tableBytes = layers.size() * kMapFileLayerEntryBytes;
   putLE<uint32_t>(table + tableBytes, crc(0, table, tableBytes));
+  if (!settings) return bytes;
+  const size_t start = bytes.size();
+  for (const LayerId id : layers) {
+    const std::string& text = map.derivedSettings(id);
+    if (text.size() > kMapFileMaxSettingsBytes)
+      throw Error("cannot save the map: the derived settings of layer '" + layerType(id).name + "' are " +
+                  std::to_string(text.size()) + " bytes, more than " + std::to_string(kMapFileMaxSettingsBytes));
+    uint8_t count[2];
+    putLE<uint16_t>(count, uint16_t(text.size()));
+    bytes.insert(bytes.end(), count, count + 2);
+    bytes.insert(bytes.end(), text.begin(), text.end());
+  }
+  uint8_t check[4];
+  putLE<uint32_t>(check, crc(0, bytes.data() + start, bytes.size() - start));
+  bytes.insert(bytes.end(), check, check + 4);
   return bytes;
 }
 
@@ -604,6 +651,7 @@ OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& op
   const MapFileInfo info = reader.scan();  // every size and offset is checked before any allocation
   OccupancyMap map(info.model, info.layout);
   map.setTimeOrigin(info.timeOrigin);
+  for (const LayerId id : info.layout.ids()) map.setDerivedSettings(id, info.derivedSettings[id]);
 
   const size_t regionCount = info.regions.size();
   checkMemoryBudget(uint64_t(regionCount) * map.bytesPerRegion(), options.memoryBudgetBytes,

@@ -211,6 +211,7 @@ bool regionKeyInRange(const RegionKey& key, int32_t regionSize);
 // Which voxel values are impossible (NaN, out of range, ...): voxen/map/layer_domain.hpp.
 
 // Floor division that rounds towards negative infinity (region of a negative voxel).
-inline int32_t floorDiv(int32_t a, int32_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+// (a + 1) / b - 1 for negative a: -a would overflow for INT32_MIN.
+inline int32_t floorDiv(int32_t a, int32_t b) { return a >= 0 ? a / b : (a + 1) / b - 1; }
 
 }  // namespace voxen

@@ -20,6 +20,11 @@
 //    36  u32      element bytes (the unit each value is stored little-endian in)
 //    40  u32      layer version
 //   then u32      CRC32 of the layer table's entries
+//   version 3 only: the derived settings, per layer in table order
+//     0  u16      byte count B (at most kMapFileMaxSettingsBytes; 0: none)
+//     2  char[B]  the settings the layer was computed with (OccupancyMap::derivedSettings:
+//                 the clearance layer's range, technique, ...), UTF-8, no terminator
+//   then u32      CRC32 of the derived settings' bytes
 //   then `region count` blocks, in ascending key order (x, then y, then z):
 //     0  i32 x3   region key
 //    12  u32      uncompressed payload size in bytes
@@ -29,6 +34,9 @@
 //   payload: each layer's array in table order, n values of its bytes per voxel;
 //   n = region size cubed, voxels x fastest, then y, then z.
 //   The file ends right after the last block.
+//
+// Version 3 is written when a layer records derived settings, version 2 otherwise (so that a
+// map without them stays readable by builds that read versions 1 and 2).
 //
 // Version 1 (still read, never written): the same fixed header with a layer bitmask at 44
 // (voxen::Layer bits), no layer table, and the payload occupancy f32[n], then for each set
@@ -45,6 +53,7 @@
 // whose message names the file and what is wrong (bad magic, unsupported version, a
 // truncated header or region with its byte offset, a checksum or decompression failure with
 // the region's key, inconsistent sizes, an invalid model field).
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -55,7 +64,8 @@
 namespace voxen {
 
 inline constexpr char kMapFileMagic[8] = {'V', 'O', 'X', 'E', 'N', 'M', 'A', 'P'};
-inline constexpr uint32_t kMapFileVersion = 2;    // written; versions 1 and 2 are read
+inline constexpr uint32_t kMapFileVersion = 3;    // the newest, written with derived settings; versions 1 to 3 are read
+inline constexpr uint64_t kMapFileMaxSettingsBytes = 1024;
 inline constexpr uint64_t kMapFileHeaderBytes = 68;  // the fixed header (version 2: the layer table follows)
 inline constexpr uint64_t kMapFileLayerEntryBytes = 44;
 inline constexpr uint64_t kMapFileBlockHeaderBytes = 24;
@@ -102,6 +112,8 @@ struct MapFileInfo {
   // is converted on load to version 2 (absolute seconds, a double); 0: no touch-time layer.
   uint32_t touchTimeVersion = 0;
   double timeOrigin = 0.0;
+  // Per layer id: the settings a derived layer was computed with (version 3; else empty).
+  std::array<std::string, kMaxLayers> derivedSettings;
   uint64_t fileBytes = 0;
   std::vector<RegionEntry> regions;  // in file order
 
