@@ -188,6 +188,18 @@ size=$(od -An -tu1 -j16 -N8 render.png | tr -s ' ' | sed 's/^ //')
 [ "$(json_number drawn_triangles render.json)" -gt 100 ] || fail "render drew too few triangles: $(cat render.json)"
 "$voxen" render gpu.vxm --output render-crop.png --width 160 --height 100 --crop -50,-50,0,50,50,1.2 \
   --camera 0,-12,8,0,0,0 > /dev/null || fail "render with --crop and --camera failed"
+# Straight down and straight up (views along the camera's up vector) draw the map; a view
+# that looks away draws nothing and says so (the picture is still written, exit status 0).
+for camera in 15,6,40,15,6,0 15,6,-40,15,6,0; do
+  "$voxen" render gpu.vxm --output render-pole.png --width 160 --height 100 --camera $camera --json \
+    > pole.json 2> pole.err || fail "render --camera $camera: $(cat pole.err)"
+  [ "$(json_number drawn_triangles pole.json)" -gt 100 ] || fail "render --camera $camera drew nothing: $(cat pole.json)"
+  ! grep -q "nothing drawn" pole.err || fail "render --camera $camera warned: $(cat pole.err)"
+done
+"$voxen" render gpu.vxm --output render-away.png --width 160 --height 100 --camera 15,6,40,15,6,80 \
+  > away.txt 2> away.err || fail "render looking away: exit status $?: $(cat away.err)"
+grep -q "warning: nothing drawn: none of the .* triangles .* in view of the camera at (15, 6, 40)" away.err ||
+  fail "a render that draws nothing does not say so: $(cat away.txt away.err)"
 set +e
 "$voxen" render gpu.vxm --output bad.png --camera 1,2,3 2> badcamera.err
 status=$?
