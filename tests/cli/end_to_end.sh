@@ -312,18 +312,39 @@ if [ "$(id -u)" != 0 ]; then  # root reads anything: permissions cannot be provo
   grep -qi "permission denied" locked.err || fail "unreadable trajectory: the error does not say why: $(cat locked.err)"
 fi
 
-# A run that maps no ray fails, saying so, unless --allow-empty asks for the empty map.
-printf 'time x y z\n100000 0 0 0\n100001 1 0 0\n' > late.txt
+# A run that maps no ray (every point non-finite) fails, saying so, unless --allow-empty asks
+# for the empty map.
+{
+  printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\n'
+  printf 'property float ox\nproperty float oy\nproperty float oz\nend_header\nnan 0 0 0 0 0\n1 inf 0 0 0 0\n'
+} > nothing.ply
 set +e
-"$voxen" map --cloud run.ply --trajectory late.txt --output empty.vxm --quiet --cpu > /dev/null 2> empty.err
+"$voxen" map --cloud nothing.ply --output empty.vxm --quiet --cpu > /dev/null 2> empty.err
 status=$?
 set -e
 [ $status -eq 1 ] || fail "a map of 0 rays: exit status $status (want 1): $(cat empty.err)"
 grep -q "no rays" empty.err || fail "a map of 0 rays: the error does not say so: $(cat empty.err)"
 [ ! -e empty.vxm ] || fail "a map of 0 rays was written without --allow-empty"
-"$voxen" map --cloud run.ply --trajectory late.txt --output empty.vxm --quiet --cpu --allow-empty > /dev/null \
+"$voxen" map --cloud nothing.ply --output empty.vxm --quiet --cpu --allow-empty > /dev/null \
   || fail "map --allow-empty of 0 rays failed"
 [ -s empty.vxm ] || fail "map --allow-empty wrote no map"
+
+# Clocks that do not match: a trajectory whose times do not overlap the cloud's, and one in
+# nanoseconds against the cloud's seconds (both from 0, so every point falls in its first
+# microsecond), fail naming both files and both time ranges, whatever --allow-empty says.
+printf 'time x y z\n100000 0 0 0\n100001 1 0 0\n' > late.txt
+awk '/^#/ { print; next } { $1 = sprintf("%.0f", $1 * 1e9); print }' run.txt > run-ns.txt
+for traj in late.txt run-ns.txt; do
+  set +e
+  "$voxen" map --cloud run.ply --trajectory $traj --output clocks.vxm --quiet --allow-empty > /dev/null 2> clocks.err
+  status=$?
+  set -e
+  [ $status -eq 1 ] || fail "a trajectory ($traj) out of the cloud's clock: exit status $status (want 1): $(cat clocks.err)"
+  grep -q "run.ply: .*point times (field 'time', 0 to 0.29.*trajectory $traj (" clocks.err ||
+    fail "the error for $traj does not name both files and both time ranges: $(cat clocks.err)"
+  [ ! -e clocks.vxm ] || fail "a map was written from a trajectory ($traj) out of the cloud's clock"
+done
+grep -q "nanoseconds" clocks.err || fail "a trajectory in nanoseconds is not named as such: $(cat clocks.err)"
 
 
 # Far or huge values end fast (each under `timeout 20`) with a message naming the point, the
