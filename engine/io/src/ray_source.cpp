@@ -116,13 +116,14 @@ struct RayReader::Impl {
     const uint64_t chunks = source->chunks();
     const unsigned threads = unsigned(std::min<uint64_t>(options.threads, chunks));
     if (threads < 2) return;
-    workers = threads;
     const Trajectory* traj = trajectory ? &*trajectory : nullptr;
     pipeline = std::make_unique<detail::RayChunkPipeline>(
         chunks, threads, 2 * size_t(threads), !source->concurrent(),
         [this, traj](uint64_t k, detail::RayChunk& chunk, std::vector<double>& scratch, std::unique_lock<std::mutex>* lock) {
           detail::makeRayChunk(*source, k, layout, traj, scratch, chunk, lock);
         });
+    workers = pipeline->started();
+    if (workers == 0) pipeline.reset();  // no thread could start: read() makes the chunks
   }
 
   // Makes the next chunk current (from the workers, or made here); false after the last.

@@ -18,6 +18,7 @@
 
 #include "voxen/map/atomic_file.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/thread_start.hpp"
 
 namespace voxen {
 
@@ -168,13 +169,12 @@ void parallelFor(size_t count, unsigned threads, Fn&& fn) {
     }
   };
   threads = threadCount(threads, count);
-  if (threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-  }
+  // The calling thread is one of the workers, so the work gets done with whatever threads
+  // the system grants, none included.
+  std::vector<std::thread> pool;
+  if (threads > 1) startThreads(pool, threads - 1, "map file", [&](unsigned) { worker(); });
+  worker();
+  for (auto& t : pool) t.join();
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 }

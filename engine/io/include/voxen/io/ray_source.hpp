@@ -72,7 +72,8 @@ struct RayReadTimes {
 
 struct RayReaderOptions {
   // Threads reading the cloud. 1: read() does the work on the calling thread. N > 1: N worker
-  // threads (at most one per chunk) work up to 2 N chunks ahead of read().
+  // threads (at most one per chunk; fewer when the system grants fewer, see threads()) work
+  // up to 2 N chunks ahead of read().
   unsigned threads = 1;
   // Points per chunk: a worker's unit of work, and how often counts and times are updated.
   size_t chunkPoints = 16384;
