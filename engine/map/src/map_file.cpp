@@ -229,6 +229,8 @@ MapFileInfo MapReader::scan() {
   info.fileBytes = size_;
   uint8_t h[kMapFileHeaderBytes] = {};
   const size_t have = size_t(std::min<uint64_t>(size_, kMapFileHeaderBytes));
+  if (size_ == 0)
+    fail("truncated header: the file is empty (0 bytes); a header needs " + std::to_string(kMapFileHeaderBytes));
   if (have) read(0, h, have, "header");
   // Name a foreign file as such before calling it short; a future version's header may have
   // another length, so the version is judged before the length too.
@@ -244,8 +246,9 @@ MapFileInfo MapReader::scan() {
            std::to_string(kMapFileVersion) + ")");
   }
   if (have < kMapFileHeaderBytes)
-    fail("truncated header: the file has " + std::to_string(size_) + " bytes, a version " + std::to_string(info.version) +
-         " header needs " + std::to_string(kMapFileHeaderBytes));
+    fail("truncated header: the file has " + std::to_string(size_) + " bytes, a " +
+         (info.version ? "version " + std::to_string(info.version) + " " : std::string()) + "header needs " +
+         std::to_string(kMapFileHeaderBytes));
 
   OccupancyModel& m = info.model;
   m.resolution = getLE<double>(h + 12);
