@@ -31,7 +31,7 @@ grep -q "rays instead of the default 1,048,576" tiny.err || fail "the fewer rays
 # --rays given is never reduced: refused, naming it.
 status=0
 "$voxen" bench map --rays 1048576 --memory-budget 40 > given.out 2> given.err || status=$?
-[ $status -eq 2 ] && grep -q -- "--rays: .* do not fit the memory budget of 40.0 MiB" given.err ||
+[ $status -eq 2 ] && grep -q -- "--rays 1048576 held in memory .* more than the memory budget of 40.0 MiB" given.err ||
   fail "bench map --rays 1048576 --memory-budget 40: status $status: $(cat given.err)"
 
 # 3. bench ndt at a small budget, every variant warmed up.

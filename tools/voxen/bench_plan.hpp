@@ -43,12 +43,13 @@ inline BenchMemoryPlan planBenchMemory(const BenchMemoryRequest& r) {
   plan.rays = r.rays;
   if (r.budgetBytes < floor + plan.rays * r.bytesPerRay) {
     const uint64_t rays = r.raysGiven ? r.rays : r.raysPerScan;  // without --rays, one scan is the least
-    if (r.raysGiven || r.budgetBytes < floor + rays * r.bytesPerRay)
-      throw UsageError(std::string(r.raysGiven ? "--rays: " : "even one scan: ") + withCommas(rays) +
-                       " rays held in memory (" + mebibytes(rays * r.bytesPerRay) +
-                       ") beside a GPU cache and host maps of at least " + mebibytes(floor) +
-                       " do not fit the memory budget of " + mebibytes(r.budgetBytes) + ": " + r.budgetHint +
-                       (r.raysGiven ? " or lower --rays" : ""));
+    if (r.raysGiven || r.budgetBytes < floor + rays * r.bytesPerRay) {
+      const uint64_t bytes = floor + rays * r.bytesPerRay;
+      throw UsageError((r.raysGiven ? "--rays " + std::to_string(rays) : "even one scan of " + withCommas(rays) + " rays") +
+                       " held in memory beside a GPU cache and host maps of at least " + mebibytes(floor) + " needs " +
+                       mebibytes(bytes) + " (" + std::to_string(bytes) + " bytes), more than the memory budget of " +
+                       mebibytes(r.budgetBytes) + ": " + r.budgetHint + (r.raysGiven ? " or lower --rays" : ""));
+    }
     plan.rays = (r.budgetBytes - floor) / r.bytesPerRay / r.raysPerScan * r.raysPerScan;
     plan.reduced = withCommas(plan.rays) + " rays instead of the default " + withCommas(r.rays) + ", which with a GPU " +
                    "cache and host maps do not fit the memory budget of " + mebibytes(r.budgetBytes);
