@@ -215,6 +215,7 @@ void Scheduler::recordDispatch(const Pass& pass, const BufferRange* indirectArgs
   barrierFor(pass.name, indirectArgs ? kIndirectDispatchStages : kComputeStage);
   const int32_t query = beginTimed(slot);
   vkCmdBindPipeline(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.kernel->pipeline());
+  if (dispatched_.insert(pass.kernel->pipeline()).second) ++stats_.firstDispatches;
   // Always the whole range, zero-padded, so no shader ever reads unset push constants.
   vkCmdPushConstants(slot.cmd, library_.pipelineLayout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
                      ShaderLibrary::kPushConstantBytes, pass.push.bytes.data());

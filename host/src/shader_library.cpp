@@ -23,6 +23,12 @@ std::string variantText(const KernelVariant& variant) {
   return text;
 }
 
+std::string joined(const std::set<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
 }  // namespace
 
 ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : device_(device), options_(std::move(options)) {
@@ -118,10 +124,14 @@ std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const Ker
 }
 
 void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
+  // Watched by its absolute path: the watcher reports files under the path it was given, and
+  // they are matched against kernels' dependencies relative to sourceDir_ (a relative folder,
+  // `--hot-reload=shaders`, made every change miss).
+  const fs::path absolute = fs::absolute(sourceDir);
   auto watcher = std::make_unique<FileWatcher>();
-  watcher->watchTree(sourceDir);  // throws when the folder is missing
+  watcher->watchTree(absolute);  // throws when the folder is missing
   watcher_ = std::move(watcher);
-  sourceDir_ = fs::absolute(sourceDir);
+  sourceDir_ = absolute;
   tree_ = std::make_unique<DirectorySourceTree>(sourceDir_);
   // Rebuild what exists from the folder, so that every kernel knows its dependencies.
   for (auto& [key, kernel] : kernels_) {
@@ -142,16 +152,25 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
   std::set<std::string> changedPaths;
   for (const auto& file : changed) changedPaths.insert(file.lexically_relative(sourceDir_).generic_string());
 
+  // Every affected kernel variant is rebuilt, but the messages are per file: one line per
+  // changed file naming the kernels it swapped, one per distinct compile error, one per
+  // shader that compiles again. A file that several variants (or kernels) include is one
+  // edit, not ten.
+  std::map<std::string, std::set<std::string>> reloadedBy;  // changed file -> kernel paths swapped
+  std::map<std::string, size_t> pipelinesBy;                // changed file -> pipelines swapped
+  std::map<std::string, std::set<std::string>> failedWith;  // error text -> kernel paths
+  std::set<std::string> failingNow, swappedPaths;
   size_t swapped = 0;
   for (auto& [key, kernel] : kernels_) {
-    bool affected = false;
-    for (const auto& path : changedPaths) affected = affected || kernel->dependencies_.count(path);
-    if (!affected) continue;
+    std::vector<std::string> causes;
+    for (const auto& path : changedPaths)
+      if (kernel->dependencies_.count(path)) causes.push_back(path);
+    if (causes.empty()) continue;
     CompileResult result = compile(kernel->path_, kernel->variant_);
     if (!result.ok()) {
       failed_[kernel->path_] = result.errors;
-      log(LogLevel::Error,
-          "shader reload failed, keeping the previous pipeline of " + kernel->path_ + ":\n" + result.errorText());
+      failingNow.insert(kernel->path_);
+      failedWith[result.errorText()].insert(kernel->path_);
       // Keep what the broken file includes watched, so that fixing an include recovers too.
       kernel->dependencies_.insert(result.dependencies.begin(), result.dependencies.end());
       continue;
@@ -163,8 +182,23 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
     kernel->dependencies_ = std::move(result.dependencies);
     ++kernel->generation_;
     ++swapped;
-    if (failed_.erase(kernel->path_)) log(LogLevel::Info, "shader " + kernel->path_ + " compiles again");
-    log(LogLevel::Info, "reloaded " + kernel->path_ + variantText(kernel->variant_));
+    swappedPaths.insert(kernel->path_);
+    for (const std::string& cause : causes) {
+      reloadedBy[cause].insert(kernel->path_);
+      ++pipelinesBy[cause];
+    }
+  }
+  for (const auto& [error, paths] : failedWith)
+    log(LogLevel::Error, "shader reload failed, keeping the previous pipeline of " + joined(paths) + ":\n" + error);
+  // A shader compiles again once none of its variants fails any more.
+  for (const std::string& path : swappedPaths)
+    if (!failingNow.count(path) && failed_.erase(path)) log(LogLevel::Info, "shader " + path + " compiles again");
+  for (const auto& [file, kernels] : reloadedBy) {
+    const size_t pipelines = pipelinesBy[file];
+    std::string line = "reloaded " + file;
+    if (kernels.size() > 1 || *kernels.begin() != file) line += ": " + joined(kernels);
+    if (pipelines > kernels.size()) line += " (" + std::to_string(pipelines) + " pipelines)";
+    log(LogLevel::Info, line);
   }
   return swapped;
 }

@@ -1,12 +1,15 @@
 #include "scene_options.hpp"
 
+#include <filesystem>
 #include <memory>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 
 #include "voxen_apps/help_formatter.hpp"
 #include "voxen_apps/number_checks.hpp"
 #include "voxen_apps/typo_hints.hpp"
+#include "voxen_apps/shader_source_dir.hpp"
 
 namespace transform_scene {
 
@@ -41,6 +44,11 @@ void declareOptions(CLI::App& app, SceneOptions& o) {
   app.add_option("--height", o.height, "frame height in pixels")->check(integerIn(16, 8192))->capture_default_str()->group(scene);
   app.add_option("--device", o.device, "device index or name substring")->type_name("INDEX|NAME")->group(scene);
   app.add_flag("--validation", o.validation, "Vulkan validation layer on (also VOXEN_VALIDATION=1)")->group(scene);
+  app.add_flag("--hot-reload{}", o.hotReloadDir,
+               "recompile shaders from DIR (default: the source tree's shaders/, else a bundle's beside the "
+               "executable) when they change, in either mode (also VOXEN_SHADER_DIR=DIR)")
+      ->type_name("[=DIR]")
+      ->group(scene);
 
   app.add_flag("--headless", o.headless, "render frames without a window")->group(headless);
   app.add_option("--frames", o.frames, "frames to render")->check(integerIn(1, 1000000))->capture_default_str()->group(headless);
@@ -53,6 +61,22 @@ void declareOptions(CLI::App& app, SceneOptions& o) {
   app.add_option("--screenshot", o.screenshot, "save the last frame (needs --exit-after)")->type_name("OUT.png")->group(window);
   app.add_flag_callback("--no-vsync", [&o] { o.vsync = false; }, "present without waiting for the display")->group(window);
   app.footer(kWindowControls);
+}
+
+// A bare --hot-reload becomes the folder it stands for; a folder that is not there is a
+// usage error, before any device is opened.
+void resolveHotReload(SceneOptions& o) {
+  if (!o.hotReloadDir) return;
+  if (o.hotReloadDir->empty()) {
+    const voxen::apps::ShaderSourceDir found = voxen::apps::findShaderSourceDir(VOXEN_SOURCE_SHADER_DIR);
+    if (!found.dir)
+      throw UsageError("--hot-reload: no shader source folder (looked at " + found.looked +
+                       "); name one with --hot-reload=DIR");
+    o.hotReloadDir = found.dir->string();
+  }
+  std::error_code error;
+  if (!std::filesystem::is_directory(*o.hotReloadDir, error))
+    throw UsageError("--hot-reload: " + *o.hotReloadDir + " is not a folder of shaders");
 }
 
 // The rules across flags, which no single flag's check can see.
@@ -91,6 +115,7 @@ SceneOptions parseSceneOptions(const std::vector<std::string>& args) {
     throw UsageError(voxen::apps::parseErrorMessage(e, app));  // a mistyped flag with the closest known ones
   }
   checkModes(app, options);
+  resolveHotReload(options);
   return options;
 }
 

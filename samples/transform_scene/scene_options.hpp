@@ -3,6 +3,7 @@
 // windowed mode. parseSceneOptions throws UsageError with a message naming the flag, or
 // HelpRequested carrying the help text.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct SceneOptions {
   uint32_t width = 640, height = 480;
   std::string device;
   bool validation = false;
+  // Hot reload of the shaders from this folder (--hot-reload[=DIR]; a bare flag resolves to
+  // the source tree's shaders/ or a bundle's copy while parsing); unset: the embedded shaders,
+  // unless VOXEN_SHADER_DIR names a folder.
+  std::optional<std::string> hotReloadDir;
 
   // Headless.
   bool headless = false;

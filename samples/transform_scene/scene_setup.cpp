@@ -10,9 +10,12 @@ namespace transform_scene {
 
 SceneGpu::SceneGpu(const SceneOptions& options, std::vector<std::string> instanceExtensions,
                    std::vector<std::string> deviceExtensions)
-    : SampleGpu("transform_scene", voxen_samples::sampleDeviceOptions(options.device, options.validation,
-                                                                      std::move(instanceExtensions),
-                                                                      std::move(deviceExtensions))) {}
+    : SampleGpu("transform_scene",
+                voxen_samples::sampleDeviceOptions(options.device, options.validation, std::move(instanceExtensions),
+                                                   std::move(deviceExtensions)),
+                voxen::ShaderLibraryOptions{.hotReloadDir = options.hotReloadDir
+                                                                ? std::optional<std::filesystem::path>(*options.hotReloadDir)
+                                                                : std::nullopt}) {}
 
 voxen::Camera orbitCamera(const ArmForest& forest, float angle, float distance) {
   const glm::vec3 lo = forest.fieldMin(), hi = forest.fieldMax();

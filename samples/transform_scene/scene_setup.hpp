@@ -13,7 +13,8 @@ namespace transform_scene {
 
 class ArmForest;
 
-// SampleGpu (samples/common) for --device and --validation, on the embedded shaders.
+// SampleGpu (samples/common) for --device and --validation, on the embedded shaders or, with
+// --hot-reload, on the shader folder, watched for edits.
 struct SceneGpu : voxen_samples::SampleGpu {
   SceneGpu(const SceneOptions& options, std::vector<std::string> instanceExtensions = {},
            std::vector<std::string> deviceExtensions = {});

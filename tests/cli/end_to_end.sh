@@ -100,6 +100,9 @@ awk -v j="$(json_number occupied_jaccard_vs_sequential bench-two.json)" 'BEGIN {
 "$voxen" bench map --rays 65536 --resolution 0.2 --repeat 1 --speed 0 --layer voxel_mean --layer traversal --json > bench-fixed.json
 grep -q '"layers":\["voxel_mean","traversal"\]' bench-fixed.json || fail "bench map --layer: layers not reported: $(cat bench-fixed.json)"
 grep -q '"speed":0' bench-fixed.json || fail "bench map --speed 0: speed not reported: $(cat bench-fixed.json)"
+# The layers are pipeline variants: the warm-up runs them too, so none compiles while timing.
+[ "$(json_number pipelines_first_used_while_timing bench-fixed.json)" = 0 ] ||
+  fail "bench map --layer: pipelines compiled while timing: $(cat bench-fixed.json)"
 [ "$(json_number dropped_updates bench-fixed.json)" = 0 ] || fail "bench map --speed 0: dropped updates: $(cat bench-fixed.json)"
 [ -n "$(json_number cas_retries_per_update bench-fixed.json)" ] || fail "bench map: no cas_retries_per_update: $(cat bench-fixed.json)"
 awk -v a="$(json_number class_agreement bench-fixed.json)" 'BEGIN { exit !(a == 1) }' ||
@@ -188,6 +191,18 @@ size=$(od -An -tu1 -j16 -N8 render.png | tr -s ' ' | sed 's/^ //')
 [ "$(json_number drawn_triangles render.json)" -gt 100 ] || fail "render drew too few triangles: $(cat render.json)"
 "$voxen" render gpu.vxm --output render-crop.png --width 160 --height 100 --crop -50,-50,0,50,50,1.2 \
   --camera 0,-12,8,0,0,0 > /dev/null || fail "render with --crop and --camera failed"
+# Straight down and straight up (views along the camera's up vector) draw the map; a view
+# that looks away draws nothing and says so (the picture is still written, exit status 0).
+for camera in 15,6,40,15,6,0 15,6,-40,15,6,0; do
+  "$voxen" render gpu.vxm --output render-pole.png --width 160 --height 100 --camera $camera --json \
+    > pole.json 2> pole.err || fail "render --camera $camera: $(cat pole.err)"
+  [ "$(json_number drawn_triangles pole.json)" -gt 100 ] || fail "render --camera $camera drew nothing: $(cat pole.json)"
+  ! grep -q "nothing drawn" pole.err || fail "render --camera $camera warned: $(cat pole.err)"
+done
+"$voxen" render gpu.vxm --output render-away.png --width 160 --height 100 --camera 15,6,40,15,6,80 \
+  > away.txt 2> away.err || fail "render looking away: exit status $?: $(cat away.err)"
+grep -q "warning: nothing drawn: none of the .* triangles .* in view of the camera at (15, 6, 40)" away.err ||
+  fail "a render that draws nothing does not say so: $(cat away.txt away.err)"
 set +e
 "$voxen" render gpu.vxm --output bad.png --camera 1,2,3 2> badcamera.err
 status=$?
@@ -300,18 +315,39 @@ if [ "$(id -u)" != 0 ]; then  # root reads anything: permissions cannot be provo
   grep -qi "permission denied" locked.err || fail "unreadable trajectory: the error does not say why: $(cat locked.err)"
 fi
 
-# A run that maps no ray fails, saying so, unless --allow-empty asks for the empty map.
-printf 'time x y z\n100000 0 0 0\n100001 1 0 0\n' > late.txt
+# A run that maps no ray (every point non-finite) fails, saying so, unless --allow-empty asks
+# for the empty map.
+{
+  printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\n'
+  printf 'property float ox\nproperty float oy\nproperty float oz\nend_header\nnan 0 0 0 0 0\n1 inf 0 0 0 0\n'
+} > nothing.ply
 set +e
-"$voxen" map --cloud run.ply --trajectory late.txt --output empty.vxm --quiet --cpu > /dev/null 2> empty.err
+"$voxen" map --cloud nothing.ply --output empty.vxm --quiet --cpu > /dev/null 2> empty.err
 status=$?
 set -e
 [ $status -eq 1 ] || fail "a map of 0 rays: exit status $status (want 1): $(cat empty.err)"
 grep -q "no rays" empty.err || fail "a map of 0 rays: the error does not say so: $(cat empty.err)"
 [ ! -e empty.vxm ] || fail "a map of 0 rays was written without --allow-empty"
-"$voxen" map --cloud run.ply --trajectory late.txt --output empty.vxm --quiet --cpu --allow-empty > /dev/null \
+"$voxen" map --cloud nothing.ply --output empty.vxm --quiet --cpu --allow-empty > /dev/null \
   || fail "map --allow-empty of 0 rays failed"
 [ -s empty.vxm ] || fail "map --allow-empty wrote no map"
+
+# Clocks that do not match: a trajectory whose times do not overlap the cloud's, and one in
+# nanoseconds against the cloud's seconds (both from 0, so every point falls in its first
+# microsecond), fail naming both files and both time ranges, whatever --allow-empty says.
+printf 'time x y z\n100000 0 0 0\n100001 1 0 0\n' > late.txt
+awk '/^#/ { print; next } { $1 = sprintf("%.0f", $1 * 1e9); print }' run.txt > run-ns.txt
+for traj in late.txt run-ns.txt; do
+  set +e
+  "$voxen" map --cloud run.ply --trajectory $traj --output clocks.vxm --quiet --allow-empty > /dev/null 2> clocks.err
+  status=$?
+  set -e
+  [ $status -eq 1 ] || fail "a trajectory ($traj) out of the cloud's clock: exit status $status (want 1): $(cat clocks.err)"
+  grep -q "run.ply: .*point times (field 'time', 0 to 0.29.*trajectory $traj (" clocks.err ||
+    fail "the error for $traj does not name both files and both time ranges: $(cat clocks.err)"
+  [ ! -e clocks.vxm ] || fail "a map was written from a trajectory ($traj) out of the cloud's clock"
+done
+grep -q "nanoseconds" clocks.err || fail "a trajectory in nanoseconds is not named as such: $(cat clocks.err)"
 
 
 # Far or huge values end fast (each under `timeout 20`) with a message naming the point, the

@@ -41,6 +41,18 @@ grep -q "input (the integration thread)" profiled-1.log || fail "--profile --thr
 "$voxen" map --help > help.log
 grep -q -- "--threads" help.log || fail "map --help does not list --threads"
 
+# More threads than the system grants (2 GB of address space holds about 200 stacks of 8 MB,
+# and --threads 1000 asks for 500 preparing workers): the run goes on with the threads it
+# got, says so once, and writes the same map; it never aborts.
+status=0
+(ulimit -v 2097152 && exec "$voxen" map --cloud run.ply --trajectory run.txt --output many.vxm --json --quiet \
+  --threads 1000) > many.json 2> many.err || status=$?
+[ $status -eq 0 ] || fail "--threads 1000 under ulimit -v 2097152: exit status $status: $(cat many.err)"
+no_validation many.err "--threads 1000"
+[ "$(grep -c "started only [0-9]* of 500 ray preparing threads: .*; running with" many.err)" = 1 ] ||
+  fail "--threads 1000 under ulimit -v: not one message about the threads that could not start: $(cat many.err)"
+cmp -s gpu-1.vxm many.vxm || fail "--threads 1000 under ulimit -v wrote another map than --threads 1"
+
 # Below 1 (or not a number): a usage error (exit 2) naming the flag, before any work.
 for bad in 0 -1 two; do
   set +e

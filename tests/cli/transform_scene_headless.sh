@@ -6,7 +6,8 @@
 # the visible nodes' boxes, and that every pixel (triangle-id image, and the shaded one's
 # coverage) belongs to a visible node. Then: the view culls part of the forest, the PNG
 # frames show the scene and change from frame to frame (the animation alone: the camera is
-# still), the summaries carry their fields, and bad flags fail naming the flag.
+# still), the summaries carry their fields, --hot-reload=DIR swaps an edited shader while the
+# frames run with one message for the edit, and bad flags fail naming the flag.
 #   transform_scene_headless.sh TRANSFORM_SCENE PNG_PROBE WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/common.sh" transform_scene_headless "$@"
@@ -61,7 +62,34 @@ for key in "scene: 100 arms" "frames: 5" "frame ms: mean" "visible nodes per fra
 done
 [ "$(ls every | tr '\n' ' ')" = "frame_00000.png frame_00002.png frame_00004.png " ] || fail "--every 2 wrote: $(ls every | tr '\n' ' ')"
 
-# 4. Bad flags: exit status 2 and a message naming the flag.
+# 4. --hot-reload=DIR (a relative folder, a copy of shaders/): an edit of the rasterizer's
+# include, which ten pipeline variants of the painter's frame use, is reloaded while the
+# frames run and reported in one line.
+cp -r "$(dirname "$0")/../../shaders" shaders-copy
+"$scene" --headless --hot-reload=shaders-copy --arms 100 --frames 1000000 --every 1000000 --width 64 --height 48 \
+  --output reload-frames > reload.out 2> reload.err &
+pid=$!
+wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds, or fail
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    kill -0 $pid 2> /dev/null || fail "--hot-reload: the run ended early: $(cat reload.err)"
+    [ $SECONDS -lt $deadline ] || { kill $pid; fail "--hot-reload: timed out waiting for: $* ($(cat reload.err))"; }
+    sleep 0.2
+  done
+}
+wait_for 120 test -s reload-frames/frame_00000.png  # the first frame: every pipeline is built
+echo "// edited by transform_scene_headless.sh" >> shaders-copy/painter/raster.glsl
+wait_for 60 grep -q "reloaded" reload.err
+sleep 1  # time for any further message of the same edit
+kill $pid
+wait $pid 2> /dev/null || true
+no_validation reload.err "--hot-reload"
+grep -q "hot reload on: watching .*shaders-copy" reload.err || fail "--hot-reload: not watching the folder: $(cat reload.err)"
+[ "$(grep -c "reloaded" reload.err)" = 1 ] || fail "--hot-reload: one edit, several messages: $(cat reload.err)"
+grep -q "reloaded painter/raster.glsl: painter/frame.comp" reload.err || fail "--hot-reload: the message does not name the file: $(cat reload.err)"
+
+# 5. Bad flags: exit status 2 and a message naming the flag.
 bad() {  # bad FLAG-IN-MESSAGE ARGS...
   local expect=$1 status=0
   shift
@@ -80,6 +108,7 @@ bad --verify --verify
 bad --exit-after --headless --exit-after 3
 bad --screenshot --screenshot shot.png
 bad --bogus --headless --bogus
+bad --hot-reload --headless --hot-reload=no-such-folder
 # An --output that is a file: a clear error naming it, before any work.
 touch not-a-folder
 status=0

@@ -282,7 +282,7 @@ TEST_CASE("OctoMap import rejects bad files with errors that say what is wrong",
   }
   SECTION("bad header") {
     CHECK_THAT(importError("# Not an octomap\nid OcTree\nsize 1\nres 0.1\ndata\n\0\0"), Catch::Contains("bad header"));
-    CHECK_THAT(importError(""), Catch::Contains("bad header"));
+    CHECK_THAT(importError(""), Catch::Contains("bad.bt: the file is empty (0 bytes)"));
     CHECK_THAT(importError("# Octomap OcTree binary file\nid OcTree\nsize 34\nres 0.1\n"),
                Catch::Contains("bad header") && Catch::Contains("data"));
     CHECK_THAT(importError("# Octomap OcTree binary file\nsize 34\nres 0.1\ndata\n" + tree),
@@ -312,8 +312,14 @@ TEST_CASE("OctoMap import rejects bad files with errors that say what is wrong",
     CHECK_THAT(importError(btHeader("OcTree", 2, "0.1") + std::string(1, char(0x01)) + std::string(1, char(0x00))),
                Catch::Contains("expand"));
   }
-  SECTION("missing file") {
-    CHECK_THAT(errorOf([&] { voxen::importOctomap(dir / "missing.bt"); }), Catch::Contains("cannot open"));
+  SECTION("missing file, a directory, a device") {
+    CHECK_THAT(errorOf([&] { voxen::importOctomap(dir / "missing.bt"); }),
+               Catch::Contains("missing.bt") && Catch::Contains("no such file"));
+    std::filesystem::create_directory(dir / "folder.bt");
+    CHECK_THAT(errorOf([&] { voxen::importOctomap(dir / "folder.bt"); }),
+               Catch::Contains("folder.bt") && Catch::Contains("is a directory"));
+    CHECK_THAT(errorOf([&] { voxen::importOctomap("/dev/null"); }),
+               Catch::Contains("/dev/null") && Catch::Contains("character device"));
   }
 }
 

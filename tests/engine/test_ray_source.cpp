@@ -383,15 +383,39 @@ TEST_CASE("RayReader: cloud times in another unit than the trajectory's are an e
   // Milliseconds.
   cloudWithTimes("ms.ply", {"1700000001000", "1700000002000"});
   CHECK_THAT(errorOf([&] { voxen::readRays(dir / "ms.ply", dir / "traj.txt"); }), Contains("milliseconds"));
-  // Times outside the span that no unit explains stay counted skips, reported in the summary.
+  // Times outside the span that no unit explains: the clocks do not overlap, also an error.
   cloudWithTimes("late.ply", {"1800000000", "1800000001"});
-  voxen::RayLoadStats stats;
-  CHECK(voxen::readRays(dir / "late.ply", dir / "traj.txt", &stats).empty());
-  CHECK(stats.skippedOutsideTrajectory == 2);
-  // Some points inside the span: no unit error, the rest are counted skips.
+  CHECK_THAT(errorOf([&] { voxen::readRays(dir / "late.ply", dir / "traj.txt"); }),
+             Contains("late.ply: none of the 2 point times (field 'time', 1800000000 to 1800000001)") &&
+                 Contains("trajectory " + (dir / "traj.txt").string() + " (1700000000 to 1700000016)") &&
+                 Contains("do not overlap"));
+  // Fewer than 1% inside: as good as none.
+  std::vector<std::string> mostlyLate(200, "1800000000");
+  mostlyLate[0] = "1700000001";
+  cloudWithTimes("mostly_late.ply", mostlyLate);
+  CHECK_THAT(errorOf([&] { voxen::readRays(dir / "mostly_late.ply", dir / "traj.txt"); }),
+             Contains("only 1 of the 200 point times") && Contains("barely overlap"));
+  // Some points inside the span (half): no error, the rest are counted skips.
   cloudWithTimes("some.ply", {"1700000001", "1700000001000"});
+  voxen::RayLoadStats stats;
   CHECK(voxen::readRays(dir / "some.ply", dir / "traj.txt", &stats).size() == 1);
   CHECK(stats.skippedOutsideTrajectory == 1);
+}
+
+TEST_CASE("RayReader: a cloud in seconds against a trajectory in nanoseconds, both from 0, is an error", "[rays][errors]") {
+  vt::TempDir dir("rays");
+  // Every point time falls inside the trajectory's span, in its first 16 nanoseconds.
+  dir.write("traj_ns.txt", "time x y z\n0 0 0 0\n16000000000 16 32 48\n");
+  std::string text = asciiHeader(5, {"float x", "float y", "float z", "double time"});
+  for (const char* t : {"0", "4", "8", "12", "15.5"}) text += "1 2 3 " + std::string(t) + "\n";
+  dir.write("s.ply", text);
+  CHECK_THAT(errorOf([&] { voxen::readRays(dir / "s.ply", dir / "traj_ns.txt"); }),
+             Contains("s.ply: the 5 point times (field 'time', 0 to 15.5)") && Contains("traj_ns.txt (0 to 16000000000)") &&
+                 Contains("multiplied by 1000000000") && Contains("nanoseconds"));
+  // A short cloud early in a long trajectory in the same unit is ordinary: 16 s of a 16,000 s
+  // trajectory (a factor of 1000 is not judged inside the span).
+  dir.write("traj_long.txt", "time x y z\n0 0 0 0\n16000 16 32 48\n");
+  CHECK(voxen::readRays(dir / "s.ply", dir / "traj_long.txt").size() == 5);
 }
 
 TEST_CASE("RayReader: a trajectory whose first pose has a typo is refused, not shortened", "[rays][errors]") {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "support/gpu_fixture.hpp"
 #include "support/temp_dir.hpp"
@@ -160,4 +161,73 @@ TEST_CASE("Hot reload swaps pipelines on edits and survives broken ones", "[shad
     CHECK(run() == 3);
     CHECK(kernel->generation() == gen0 + 1);
   }
+}
+
+TEST_CASE("Hot reload reports one line per changed file, however many variants it rebuilds", "[shaders][hotreload]") {
+  auto& gpu = vt::gpu();
+  vt::TempDir dir("hot-reload-variants");
+  dir.write("common/buffers.glsl", readFile(std::filesystem::path(VOXEN_TEST_SOURCE_DIR) / "shaders/common/buffers.glsl"));
+  dir.write("probe/value.glsl", "#define PROBE_NONCE 1u\n#define PROBE_VALUE 1u\n");
+  dir.write("probe/reload.comp", probeShader("  pc.dst.v[0] = PROBE_VALUE * SCALE;"));
+  dir.write("probe/other.comp", probeShader("  pc.dst.v[0] = PROBE_VALUE;"));
+
+  std::vector<std::string> log;
+  // A relative folder, as `--hot-reload=shaders` gives it: edits must still be matched.
+  const std::filesystem::path relative = std::filesystem::relative(dir.path());
+  REQUIRE(relative.is_relative());
+  voxen::ShaderLibrary library(gpu.device, voxen::ShaderLibraryOptions{
+                                               .hotReloadDir = relative,
+                                               .log = [&](const std::string& line) { log.push_back(line); },
+                                           });
+  // Three variants of one kernel and another kernel, all including value.glsl.
+  std::vector<std::shared_ptr<voxen::Kernel>> kernels;
+  for (const char* scale : {"1u", "2u", "3u"})
+    kernels.push_back(library.kernel("probe/reload.comp", {.defines = {{"SCALE", scale}}}));
+  kernels.push_back(library.kernel("probe/other.comp"));
+  log.clear();
+
+  // Polls until every kernel has been swapped (inotify is quick, a loaded machine is not).
+  auto reloadAll = [&](uint64_t generation) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    size_t swapped = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      swapped += library.reloadChanged(0);
+      bool all = true;
+      for (const auto& k : kernels) all = all && k->generation() == generation;
+      if (all) return swapped;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return swapped;
+  };
+  auto linesWith = [&](const std::string& text) {
+    std::vector<std::string> found;
+    for (const auto& line : log)
+      if (line.find(text) != std::string::npos) found.push_back(line);
+    return found;
+  };
+
+  dir.saveLikeEditor("probe/value.glsl", "#define PROBE_NONCE 2u\n#define PROBE_VALUE 2u\n");
+  CHECK(reloadAll(1) == 4);
+  const auto reloaded = linesWith("reloaded");
+  INFO("log: " << log.size() << " lines");
+  REQUIRE(reloaded.size() == 1);
+  CHECK(reloaded[0] == "reloaded probe/value.glsl: probe/other.comp, probe/reload.comp (4 pipelines)");
+
+  // A broken include: one error, naming both kernels; its fix: one line per recovered shader
+  // and one for the file.
+  log.clear();
+  dir.saveLikeEditor("probe/value.glsl", "#define PROBE_NONCE 3u\nconst uint broken = ;\n");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (linesWith("reload failed").empty() && std::chrono::steady_clock::now() < deadline) {
+    library.reloadChanged(0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const auto failed = linesWith("reload failed");
+  REQUIRE(failed.size() == 1);
+  CHECK_THAT(failed[0], Catch::Contains("probe/other.comp, probe/reload.comp") && Catch::Contains("value.glsl:2"));
+  log.clear();
+  dir.saveLikeEditor("probe/value.glsl", "#define PROBE_NONCE 4u\n#define PROBE_VALUE 4u\n");
+  CHECK(reloadAll(2) == 4);
+  CHECK(linesWith("reloaded").size() == 1);
+  CHECK(linesWith("compiles again").size() == 2);  // probe/other.comp and probe/reload.comp, once each
 }

@@ -7,17 +7,20 @@
 // far batching moves the surfaces from the sequential result.
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "bench_plan.hpp"
 #include "bench_stats.hpp"
 #include "commands.hpp"
 #include "host_stage_report.hpp"
 #include "stopwatch.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
+#include "progress.hpp"
 #include "text_format.hpp"
 #include "update_order_option.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
@@ -67,6 +70,7 @@ constexpr size_t kPrepareChunk = 16384;               // rays per chunk the prep
 
 struct BenchMapArgs {
   uint64_t rayTarget = 1u << 20;
+  bool raysGiven = false;            // --rays was given: never reduced to fit the memory budget
   std::optional<double> resolution;  // unset: 0.1 m and 0.25 m
   uint32_t batch = 1u << 17;
   int repeat = 3;
@@ -93,8 +97,18 @@ uint32_t layerFlags(const std::vector<std::string>& names) {
   return flags;
 }
 
+// One run of the GPU path (as `voxen map` does it: a worker prepares the rays ahead of the
+// integration thread, which only copies their records into batches) or of a CPU integrator.
+struct PathRun {
+  double seconds = 0;       // wall, construction to finish
+  double loopSeconds = 0;   // of which the rays' integration (the rest is fixed: the cache, the copy back)
+  double prepSeconds = 0;   // GPU: until the last batch was queued
+  double workerSeconds = 0; // GPU: the preparing workers' CPU time
+  IntegrationStats stats;
+  HostStageTimes host;
+};
+
 int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
-  const uint64_t rayTarget = args.rayTarget;
   const std::vector<double> resolutions = args.resolution ? std::vector<double>{*args.resolution} : std::vector<double>{0.1, 0.25};
   const uint32_t batch = args.batch;
   const int repeat = args.repeat;
@@ -103,79 +117,161 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   LidarConfig lidar;  // 64 rings x 1024 columns
   lidar.speed = args.speed;
   const uint32_t layers = layerFlags(args.layers);
-  lidar.scans = int((rayTarget + lidar.raysPerScan() - 1) / lidar.raysPerScan());
-  // Every ray is held (with its return flag) beside the GPU cache: sized against the budget
-  // before generating them.
-  try {
-    checkMemoryBudget(uint64_t(lidar.rayCount()) * (sizeof(Ray) + sizeof(uint8_t)) + kBenchCacheBytes,
-                      options.memoryBudgetBytes(),
-                      "--rays " + std::to_string(rayTarget) + " held in memory beside the " +
-                          std::to_string(kBenchCacheBytes >> 20) + " MiB GPU cache",
-                      options.memoryBudgetHint() + " or lower --rays");
-  } catch (const Error& e) {
-    throw UsageError(e.what());
-  }
+  const OccupancyModel baseModel = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
+  auto modelAt = [&](double resolution) {
+    OccupancyModel model = baseModel;
+    model.resolution = resolution;
+    return model;
+  };
+  // The rays (held with their return flags), the GPU cache and the two host maps share the
+  // memory budget; a default run shrinks to fit it rather than being refused. The finest
+  // resolution crosses the most regions per ray, which sets the smallest cache.
+  const OccupancyModel finest = modelAt(*std::min_element(resolutions.begin(), resolutions.end()));
+  const uint64_t raysPerScan = lidar.raysPerScan();
+  const BenchMemoryPlan memory = planBenchMemory(
+      {.budgetBytes = options.memoryBudgetBytes(),
+       .budgetHint = options.memoryBudgetHint(),
+       .rays = (args.rayTarget + raysPerScan - 1) / raysPerScan * raysPerScan,
+       .raysGiven = args.raysGiven,
+       .raysPerScan = raysPerScan,
+       .bytesPerRay = sizeof(Ray) + sizeof(uint8_t),
+       .cacheBytes = kBenchCacheBytes,
+       .minCacheBytes = minimumBenchCache(lidar.maxRange, finest.resolution, finest.regionSize,
+                                          OccupancyMap(finest, layers).bytesPerRegion()),
+       .maps = 2});
+  if (!memory.reduced.empty()) std::fprintf(stderr, "voxen bench map: %s\n", memory.reduced.c_str());
+  lidar.scans = int(memory.rays / raysPerScan);
   const auto scene = SyntheticScene::generate(1);
   std::vector<uint8_t> noReturn;
   const std::vector<Ray> rays = generateLidarRays(scene, lidar, &noReturn);
+  const GpuIntegratorOptions gpuOptions{.cacheBytes = memory.cacheBytes, .maxRaysPerBatch = batch};
+  const std::string mapHint = options.memoryBudgetHint();
+  auto budgetedMap = [&](const OccupancyModel& model, uint32_t mapLayers) {
+    OccupancyMap map(model, mapLayers);
+    map.setRegionLimit(memory.mapBytes / map.bytesPerRegion(), mapHint);
+    return map;
+  };
+
+  // Chunks of at most a batch (and of at least 256 rays): the batches do not depend on them
+  // (the integrator fills its batches across chunks), but a tiny --batch-size still reports
+  // progress every few hundred batches.
+  const size_t chunkRays = std::clamp<size_t>(batch, 256, kPrepareChunk);
 
   Device device(options.device);
   ShaderLibrary library(device, options.libraryOptions());
   Scheduler scheduler(device, library);
-  {  // Compile the pipelines (lavapipe compiles at the first dispatch) outside the timing.
-    OccupancyMap warm;
-    GpuIntegrator gpu(scheduler, warm, integration);
-    gpu.integrate(std::span<const Ray>(rays).first(256));
+  auto gpuPath = [&](const OccupancyModel& model, std::span<const Ray> input, OccupancyMap& map,
+                     const std::function<void(uint64_t)>& progress) {
+    PathRun run;
+    const auto start = Clock::now();
+    GpuIntegrator gpu(scheduler, map, integration, gpuOptions);
+    const auto loopStart = Clock::now();
+    {
+      size_t at = 0;
+      PreparedRayStream stream(
+          [&](uint64_t&) {
+            const size_t n = std::min<size_t>(chunkRays, input.size() - at);
+            const std::span<const Ray> chunk = input.subspan(at, n);
+            at += n;
+            return chunk;
+          },
+          model, integration, gpuOptions.maxCrossingsPerSegment, args.prepareThreads);
+      PreparedRays prepared;
+      uint64_t ignored = 0;
+      while (stream.next(prepared, ignored)) {
+        gpu.integrate(prepared);
+        if (progress) progress(prepared.inputRays);
+      }
+      run.prepSeconds = secondsSince(start);
+      run.workerSeconds = stream.workerCpuSeconds();
+    }
+    run.loopSeconds = secondsSince(loopStart);
     gpu.finish();
+    run.seconds = secondsSince(start);
+    run.stats = gpu.stats();
+    run.host = gpu.hostStageTimes();
+    return run;
+  };
+  auto cpuPath = [&](const IntegrationOptions& cpuOptions, std::span<const Ray> input, OccupancyMap& map,
+                     const std::function<void(uint64_t)>& progress) {
+    PathRun run;
+    const auto start = Clock::now();
+    CpuIntegrator cpu(map, cpuOptions);
+    for (size_t i = 0; i < input.size(); i += batch) {
+      const std::span<const Ray> part = input.subspan(i, std::min<size_t>(batch, input.size() - i));
+      cpu.integrate(part);
+      if (progress) progress(part.size());
+    }
+    run.seconds = run.loopSeconds = secondsSince(start);
+    run.stats = cpu.stats();
+    return run;
+  };
+
+  // Every configuration that is timed runs once untimed first, on a prefix of the rays with
+  // the same model, layers, batches and path: lavapipe compiles each pipeline at its first
+  // dispatch, and the layers are pipeline variants. A second run of the prefix is the trial
+  // that the run's length is estimated from, said up front when it is long (a tiny
+  // --batch-size makes every batch's fixed work count).
+  const size_t trialRays = std::min<size_t>({rays.size(), 16384, 64 * size_t(batch)});
+  const std::span<const Ray> trial = std::span<const Ray>(rays).first(trialRays);
+  const double scale = double(rays.size()) / double(trialRays);
+  double estimate = 0, gpuEstimate = 0;
+  for (double resolution : resolutions) {
+    const OccupancyModel model = modelAt(resolution);
+    {
+      OccupancyMap warm(model, layers);
+      gpuPath(model, trial, warm, nullptr);
+    }
+    OccupancyMap gpuMap(model, layers), cpuMap(model, layers);
+    const PathRun gpu = gpuPath(model, trial, gpuMap, nullptr);
+    const PathRun cpu = cpuPath(integration, trial, cpuMap, nullptr);
+    const double gpuSeconds = (gpu.seconds - gpu.loopSeconds) + gpu.loopSeconds * scale;
+    gpuEstimate += repeat * gpuSeconds;
+    estimate += repeat * (gpuSeconds + cpu.seconds * scale * (sequentialOrder ? 1 : 2));
   }
+  const uint64_t batches = (rays.size() + batch - 1) / batch;
+  announceLongRun("bench map", estimate,
+                  "from a trial of " + withCommas(trialRays) + " rays, " + std::to_string(repeat) + " repetition(s) of " +
+                      withCommas(rays.size()) + " rays at " + std::to_string(resolutions.size()) +
+                      " resolution(s), the GPU path about " + durationText(gpuEstimate) + " of it" +
+                      (batches > 1000 ? " in " + withCommas(batches) + " batches of --batch-size " +
+                                            withCommas(batch) + " per repetition (each batch has fixed work: a " +
+                                            "larger --batch-size is faster)"
+                                      : std::string()) +
+                      "; lower --rays or --repeat for a shorter run");
+
+  // Progress over every ray each timed path integrates, with a rate and an ETA.
+  const uint64_t total = uint64_t(rays.size()) * resolutions.size() * repeat * (sequentialOrder ? 2 : 3);
+  Progress progress("bench map", total);
+  uint64_t done = 0;
+  const std::function<void(uint64_t)> advance = [&](uint64_t n) { progress.update(done += n); };
+
   std::vector<BenchRun> runs;
+  const uint64_t firstDispatchesBefore = scheduler.stats().firstDispatches;
   // Each resolution runs the GPU path and the CPU reference in turn, --repeat times, and
   // reports medians: on a shared or virtual machine single runs vary by 10-20 %, and the
   // per-repetition ratio cancels slow phases that hit both paths.
   for (double resolution : resolutions) {
     BenchRun run;
     run.resolution = resolution;
-    OccupancyModel model = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
-    model.resolution = resolution;
+    const OccupancyModel model = modelAt(resolution);
     for (int rep = 0; rep < repeat; ++rep) {
-      OccupancyMap gpuMap(model, layers), cpuMap(model, layers);
+      OccupancyMap gpuMap = budgetedMap(model, layers), cpuMap = budgetedMap(model, layers);
       scheduler.resetProfile();
-      auto start = Clock::now();
-      const GpuIntegratorOptions gpuOptions{.cacheBytes = kBenchCacheBytes, .maxRaysPerBatch = batch};
-      GpuIntegrator gpu(scheduler, gpuMap, integration, gpuOptions);
-      {
-        // As `voxen map` does: a worker prepares the rays (prepareRays) ahead of the
-        // integration thread, which only copies their records into batches.
-        size_t at = 0;
-        PreparedRayStream stream(
-            [&](uint64_t&) {
-              const size_t n = std::min<size_t>(kPrepareChunk, rays.size() - at);
-              const std::span<const Ray> chunk = std::span<const Ray>(rays).subspan(at, n);
-              at += n;
-              return chunk;
-            },
-            model, integration, gpuOptions.maxCrossingsPerSegment, args.prepareThreads);
-        PreparedRays prepared;
-        uint64_t progress = 0;
-        while (stream.next(prepared, progress)) gpu.integrate(prepared);
-        run.hostPrepSeconds = secondsSince(start);
-        run.workerTimes.push_back(stream.workerCpuSeconds());
-      }
-      gpu.finish();
-      run.gpuTimes.push_back(secondsSince(start));
-      run.gpu = gpu.stats();
-      run.hostTimesAll.push_back(gpu.hostStageTimes());
+      const PathRun gpu = gpuPath(model, rays, gpuMap, advance);
+      run.hostPrepSeconds = gpu.prepSeconds;
+      run.workerTimes.push_back(gpu.workerSeconds);
+      run.gpuTimes.push_back(gpu.seconds);
+      run.gpu = gpu.stats;
+      run.hostTimesAll.push_back(gpu.host);
       run.passes = scheduler.profile();
       std::ostringstream profile;
       scheduler.profile().print(profile);
       run.profile = profile.str();
-      start = Clock::now();
-      CpuIntegrator cpu(cpuMap, integration);
-      for (size_t i = 0; i < rays.size(); i += batch)
-        cpu.integrate(std::span<const Ray>(rays).subspan(i, std::min<size_t>(batch, rays.size() - i)));
-      run.cpuTimes.push_back(secondsSince(start));
+      const PathRun cpu = cpuPath(integration, rays, cpuMap, advance);
+      run.cpuTimes.push_back(cpu.seconds);
       run.ratios.push_back(run.gpuTimes.back() / run.cpuTimes.back());
-      run.cpu = cpu.stats();
+      run.cpu = cpu.stats;
       if (rep + 1 == repeat) run.classAgreement = classAgreement(gpuMap, cpuMap);
       if (sequentialOrder) {  // the CPU reference is the sequential map
         run.sequentialTimes.push_back(run.cpuTimes.back());
@@ -186,13 +282,10 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       cpuMap = OccupancyMap(model);  // free it before the sequential map grows
       // The sequential map does not depend on how the rays are cut into calls; the same
       // batches as above keep its prepared rays as small as the two-phase run's.
-      OccupancyMap sequentialMap(model);
-      start = Clock::now();
-      CpuIntegrator sequential(sequentialMap, {.order = UpdateOrder::Sequential});
-      for (size_t i = 0; i < rays.size(); i += batch)
-        sequential.integrate(std::span<const Ray>(rays).subspan(i, std::min<size_t>(batch, rays.size() - i)));
-      run.sequentialTimes.push_back(secondsSince(start));
-      run.sequential = sequential.stats();
+      OccupancyMap sequentialMap = budgetedMap(model, 0);
+      const PathRun sequential = cpuPath({.order = UpdateOrder::Sequential}, rays, sequentialMap, advance);
+      run.sequentialTimes.push_back(sequential.seconds);
+      run.sequential = sequential.stats;
       if (rep + 1 == repeat) run.overSequential = occupiedJaccard(gpuMap, sequentialMap);
     }
     run.gpuSeconds = median(run.gpuTimes);
@@ -203,7 +296,9 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     run.workerSeconds = median(run.workerTimes);
     runs.push_back(run);
   }
-
+  progress.finish(done);
+  const uint64_t coldPipelines = scheduler.stats().firstDispatches - firstDispatchesBefore;
+  warnColdPipelines("bench map", coldPipelines);
   auto rate = [](uint64_t n, double s) { return s > 0 ? double(n) / s : 0.0; };
   if (options.json) {
     const BenchRun& first = runs.front();
@@ -222,7 +317,10 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
                     {"speed", args.speed},
                     {"forward_walk", args.forwardWalk},
                     {"prepare_threads", args.prepareThreads},
-                    {"layers", args.layers}};
+                    {"layers", args.layers},
+                    {"gpu_cache_mb", rounded(double(memory.cacheBytes) / double(1 << 20), 1)},
+                    {"memory_budget_mb", options.memoryBudgetBytes() >> 20},
+                    {"pipelines_first_used_while_timing", coldPipelines}};
     addHostStageJson(summary, first.host);
   summary["worker_prepare_ns_per_ray"] = rounded(first.host.nsPerRay(first.workerSeconds), 2);
     summary["runs"] = Json::array();
@@ -264,11 +362,11 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   std::string layerText;
   for (const std::string& name : args.layers) layerText += (layerText.empty() ? "" : ", ") + name;
   std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans at %.3g m/s%s, %s rays, batches of %s, %s "
-              "order, %s model, layers: %s; medians of %d repetitions\n\n",
+              "order, %s model, layers: %s; a GPU cache of %s; medians of %d repetitions\n\n",
               device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
               args.speed, args.speed == 0.0 ? " (a fixed sensor)" : "", withCommas(rays.size()).c_str(),
               withCommas(batch).c_str(), updateOrderName(args.order), args.model.c_str(),
-              layerText.empty() ? "occupancy only" : layerText.c_str(), repeat);
+              layerText.empty() ? "occupancy only" : layerText.c_str(), mebibytes(memory.cacheBytes).c_str(), repeat);
   std::printf("%-10s %-15s %10s %14s %18s %12s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s",
               "voxel updates/s", "host ns/ray", "dropped", "agreement", "jaccard");
   for (const BenchRun& r : runs) {
@@ -350,7 +448,11 @@ CommandRun setupBenchMap(CLI::App& command) {
                    "updates near a fixed sensor over time)");
   command.add_option("--layer", args->layers, "an optional layer of both maps (repeat for several): what it costs")
       ->check(CLI::IsMember(names));
-  return [args](const CommonOptions& options) { return benchMap(options, *args); };
+  // The command outlives the run (the app owns it): whether --rays was given is read then.
+  return [args, &command](const CommonOptions& options) {
+    args->raysGiven = command.count("--rays") > 0;
+    return benchMap(options, *args);
+  };
 }
 
 }  // namespace

@@ -4,14 +4,17 @@
 // the grazing wall (generated) that NDT exists for: the fraction of its voxels each
 // integrator leaves occupied.
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "bench_plan.hpp"
 #include "bench_stats.hpp"
 #include "commands.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
+#include "progress.hpp"
 #include "stopwatch.hpp"
 #include "text_format.hpp"
 #include "voxen/host/error.hpp"
@@ -31,6 +34,7 @@ constexpr uint64_t kCacheBytes = 512ull << 20;
 
 struct BenchNdtArgs {
   uint64_t rayTarget = 1u << 20;
+  bool raysGiven = false;  // --rays was given: never reduced to fit the memory budget
   double resolution = 0.1;
   uint32_t batch = 1u << 17;
   int repeat = 3;
@@ -67,21 +71,42 @@ double passMs(const Profile& profile, std::initializer_list<const char*> prefixe
   return ms;
 }
 
-// Integrates `rays` into a new map; GPU runs leave their profile in the scheduler.
+// How a run is sized: the GPU cache, and the host bytes each map may take (0: no limit).
+struct NdtSizes {
+  uint32_t batch = 0;
+  uint64_t cacheBytes = kCacheBytes;
+  uint64_t mapBytes = 0;
+  std::string mapHint;
+};
+
+// Integrates `rays` into a new map, reporting the rays done to `progress` as it goes; GPU runs
+// leave their profile in the scheduler.
 OccupancyMap integrateOnce(Scheduler& scheduler, const OccupancyModel& model, Variant& v, std::span<const Ray> rays,
-                           uint32_t batch) {
+                           const NdtSizes& sizes, const std::function<void(uint64_t)>& progress = {}) {
   OccupancyMap map(model, layoutOf(v.options));
+  if (sizes.mapBytes > 0) map.setRegionLimit(sizes.mapBytes / map.bytesPerRegion(), sizes.mapHint);
+  const uint32_t batch = sizes.batch;
   const auto start = Clock::now();
   if (v.gpu) {
     scheduler.resetProfile();
-    GpuIntegrator gpu(scheduler, map, v.options, {.cacheBytes = kCacheBytes, .maxRaysPerBatch = batch});
-    gpu.integrate(rays);
+    GpuIntegrator gpu(scheduler, map, v.options, {.cacheBytes = sizes.cacheBytes, .maxRaysPerBatch = batch});
+    // In parts, for the progress: the batches are filled across calls, so they do not change.
+    constexpr size_t kPart = 65536;
+    for (size_t i = 0; i < rays.size(); i += kPart) {
+      const std::span<const Ray> part = rays.subspan(i, std::min(kPart, rays.size() - i));
+      gpu.integrate(part);
+      if (progress) progress(part.size());
+    }
     gpu.finish();
     v.stats = gpu.stats();
     v.profile = scheduler.profile();
   } else {
     CpuIntegrator cpu(map, v.options);
-    for (size_t i = 0; i < rays.size(); i += batch) cpu.integrate(rays.subspan(i, std::min<size_t>(batch, rays.size() - i)));
+    for (size_t i = 0; i < rays.size(); i += batch) {
+      const std::span<const Ray> part = rays.subspan(i, std::min<size_t>(batch, rays.size() - i));
+      cpu.integrate(part);
+      if (progress) progress(part.size());
+    }
     v.stats = cpu.stats();
   }
   v.seconds.push_back(secondsSince(start));
@@ -109,24 +134,35 @@ std::vector<WallResult> grazingWall(Scheduler& scheduler) {
       {"NDT-OM, CPU sequential", false, ndtOptions(NdtMode::Om, UpdateOrder::Sequential)},
   };
   std::vector<WallResult> results;
-  for (Variant& v : variants) results.push_back({v.name, wallVoxelsKept(integrateOnce(scheduler, model, v, rays, batch), rays)});
+  for (Variant& v : variants)
+    results.push_back({v.name, wallVoxelsKept(integrateOnce(scheduler, model, v, rays, {.batch = batch}), rays)});
   return results;
 }
 
 int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
   LidarConfig lidar;
-  lidar.scans = int((args.rayTarget + lidar.raysPerScan() - 1) / lidar.raysPerScan());
-  try {
-    checkMemoryBudget(uint64_t(lidar.rayCount()) * (sizeof(Ray) + 1) + kCacheBytes, options.memoryBudgetBytes(),
-                      "--rays " + std::to_string(args.rayTarget) + " held in memory beside the GPU cache",
-                      options.memoryBudgetHint() + " or lower --rays");
-  } catch (const Error& e) {
-    throw UsageError(e.what());
-  }
-  std::vector<uint8_t> noReturn;
-  const std::vector<Ray> rays = generateLidarRays(SyntheticScene::generate(1), lidar, &noReturn);
   OccupancyModel model = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
   model.resolution = args.resolution;
+  // The rays, the GPU cache and two host maps (the GPU NDT-OM map is kept beside the next)
+  // share the memory budget; a default run shrinks to fit it rather than being refused.
+  const uint64_t raysPerScan = lidar.raysPerScan();
+  const BenchMemoryPlan memory = planBenchMemory(
+      {.budgetBytes = options.memoryBudgetBytes(),
+       .budgetHint = options.memoryBudgetHint(),
+       .rays = (args.rayTarget + raysPerScan - 1) / raysPerScan * raysPerScan,
+       .raysGiven = args.raysGiven,
+       .raysPerScan = raysPerScan,
+       .bytesPerRay = sizeof(Ray) + 1,
+       .cacheBytes = kCacheBytes,
+       .minCacheBytes = minimumBenchCache(lidar.maxRange, model.resolution, model.regionSize,
+                                          OccupancyMap(model, ndtLayout(NdtMode::Tm)).bytesPerRegion()),
+       .maps = 2});
+  if (!memory.reduced.empty()) std::fprintf(stderr, "voxen bench ndt: %s\n", memory.reduced.c_str());
+  lidar.scans = int(memory.rays / raysPerScan);
+  const NdtSizes sizes{.batch = args.batch, .cacheBytes = memory.cacheBytes, .mapBytes = memory.mapBytes,
+                       .mapHint = options.memoryBudgetHint()};
+  std::vector<uint8_t> noReturn;
+  const std::vector<Ray> rays = generateLidarRays(SyntheticScene::generate(1), lidar, &noReturn);
 
   Device device(options.device);
   ShaderLibrary library(device, options.libraryOptions());
@@ -144,25 +180,41 @@ int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
   Variant& plainSequential = variants[1];
   Variant& ndtOm = variants[2];
   Variant& cpuNdtOm = variants[5];
-  for (Variant& v : variants)  // compile the pipelines (lavapipe compiles at the first dispatch) outside the timing
-    if (v.gpu) {
-      Variant warm = v;
-      integrateOnce(scheduler, model, warm, std::span<const Ray>(rays).first(4096), args.batch);
-    }
+  // Every timed variant runs untimed first on a prefix of the rays (lavapipe compiles each
+  // pipeline at its first dispatch), then again as the trial the run's length is estimated from.
+  const size_t trialRays = std::min<size_t>(rays.size(), 16384);
+  double estimate = 0;
+  for (Variant& v : variants) {
+    Variant trial = v;
+    if (v.gpu) integrateOnce(scheduler, model, trial, std::span<const Ray>(rays).first(trialRays), sizes);
+    integrateOnce(scheduler, model, trial, std::span<const Ray>(rays).first(trialRays), sizes);
+    estimate += args.repeat * trial.seconds.back() * double(rays.size()) / double(trialRays);
+  }
+  announceLongRun("bench ndt", estimate,
+                  "from a trial of " + withCommas(trialRays) + " rays per variant, " + std::to_string(args.repeat) +
+                      " repetition(s) of " + std::to_string(variants.size()) + " variants on " +
+                      withCommas(rays.size()) + " rays; lower --rays or --repeat for a shorter run");
+  Progress progress("bench ndt", uint64_t(rays.size()) * variants.size() * args.repeat);
+  uint64_t done = 0;
+  const std::function<void(uint64_t)> advance = [&](uint64_t n) { progress.update(done += n); };
   // Repetitions interleave the variants, so a slow phase of a noisy machine hits them all;
   // the ratios are taken per repetition and their medians reported.
   std::vector<double> omOverTwoPhase, omOverSequential;
+  const uint64_t firstDispatchesBefore = scheduler.stats().firstDispatches;
   double agreement = 0;
   for (int rep = 0; rep < args.repeat; ++rep) {
     std::optional<OccupancyMap> gpuNdt;
     for (Variant& v : variants) {
-      OccupancyMap map = integrateOnce(scheduler, model, v, rays, args.batch);
+      OccupancyMap map = integrateOnce(scheduler, model, v, rays, sizes, advance);
       if (&v == &ndtOm && rep + 1 == args.repeat) gpuNdt = std::move(map);
       if (&v == &cpuNdtOm && gpuNdt) agreement = classAgreement(*gpuNdt, map);
     }
     omOverTwoPhase.push_back(plainTwoPhase.seconds.back() / ndtOm.seconds.back());
     omOverSequential.push_back(plainSequential.seconds.back() / ndtOm.seconds.back());
   }
+  progress.finish(done);
+  const uint64_t coldPipelines = scheduler.stats().firstDispatches - firstDispatchesBefore;
+  warnColdPipelines("bench ndt", coldPipelines);
   const double foldPerVoxel = double(ndtOm.stats.ndtFoldInvocations) / double(std::max<uint64_t>(ndtOm.stats.ndtSampleVoxels, 1));
   const double plainHitMs = passMs(plainTwoPhase.profile, {"occupancy hit pass"});
   const double ndtHitMs = passMs(ndtOm.profile, {"occupancy hit keys", "radix sort", "exclusive scan", "NDT runs", "compaction",
@@ -178,6 +230,8 @@ int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
                 {"rays", rays.size()},
                 {"resolution", args.resolution},
                 {"batch_size", args.batch},
+                {"gpu_cache_mb", rounded(double(memory.cacheBytes) / double(1 << 20), 1)},
+                {"memory_budget_mb", options.memoryBudgetBytes() >> 20},
                 {"model", args.model},
                 {"repeat", args.repeat},
                 {"variants", Json::array()},
@@ -192,7 +246,8 @@ int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
                 {"plain_miss_pass_ms", rounded(plainMissMs, 3)},
                 {"ndt_free_space_ms", rounded(ndtMissMs, 3)},
                 {"class_agreement_gpu_cpu_ndt_om", rounded(agreement, 6)},
-                {"grazing_wall_kept", Json::object()}};
+                {"grazing_wall_kept", Json::object()},
+                {"pipelines_first_used_while_timing", coldPipelines}};
     for (const Variant& v : variants)
       out["variants"].push_back({{"name", v.name},
                                  {"seconds", rounded(v.medianSeconds(), 4)},
@@ -247,7 +302,11 @@ CommandRun setupBenchNdt(CLI::App& command) {
   command.add_option("--model", args->model, "the occupancy model's preset (hit, miss and clamp values)")
       ->check(CLI::IsMember({"ohm", "octomap"}))
       ->capture_default_str();
-  return [args](const CommonOptions& options) { return benchNdt(options, *args); };
+  // The command outlives the run (the app owns it): whether --rays was given is read then.
+  return [args, &command](const CommonOptions& options) {
+    args->raysGiven = command.count("--rays") > 0;
+    return benchNdt(options, *args);
+  };
 }
 
 }  // namespace

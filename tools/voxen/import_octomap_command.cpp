@@ -10,6 +10,7 @@
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "voxen/map/map_file.hpp"
+#include "voxen/host/error.hpp"
 #include "voxen/io/octomap_io.hpp"
 
 namespace voxen::cli {
@@ -19,6 +20,7 @@ namespace {
 struct ImportArgs {
   std::string input, output;
   OccupancyModel base = OccupancyModel::octomap();
+  bool allowEmpty = false;  // write the map even when the tree holds no known voxel
 };
 
 int importOctomapFile(const CommonOptions& options, const ImportArgs& args) {
@@ -28,6 +30,11 @@ int importOctomapFile(const CommonOptions& options, const ImportArgs& args) {
 
   // The tree's expansion is counted and checked against the budget before any region exists.
   const OccupancyMap map = importOctomap(args.input, base, {options.memoryBudgetBytes(), options.memoryBudgetHint()});
+  // An empty tree is a valid file (OctoMap writes one for an empty map), but a map of nothing
+  // is almost always the wrong input: refused as `voxen map` refuses a run without rays.
+  if (map.regions().empty() && !args.allowEmpty)
+    throw Error("OctoMap import of " + args.input + ": the tree holds no known voxel (an empty tree), so nothing was " +
+                "written to " + args.output + " (give --allow-empty to write the empty map anyway)");
   saveMap(map, args.output);
   const auto counts = map.counts();
   std::printf("imported %s: resolution %g m, %llu occupied and %llu free voxels in %llu regions of %d^3\n",
@@ -51,6 +58,7 @@ CommandRun setupImportOctomap(CLI::App& command) {
       ->type_name("N")
       ->check(integerIn(4, 128))
       ->capture_default_str();
+  command.add_flag("--allow-empty", args->allowEmpty, "write the (empty) map and succeed when the tree holds no known voxel");
   return [args](const CommonOptions& options) { return importOctomapFile(options, *args); };
 }
 

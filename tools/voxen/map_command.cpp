@@ -134,7 +134,8 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       ->type_name("N")
       ->check(integerIn(1, 1 << 20));
   args.ndtSettings = addNdtOptions(command, args.integration.ndt);
-  auto* order = addUpdateOrderOption(command, args.integration.order, &args.orderGiven);
+  auto* order = addUpdateOrderOption(command, args.integration.order, &args.orderGiven,
+                                     "With --ndt the default is two-phase, the GPU's only NDT order");
   auto* cpu = command.add_flag("--cpu", args.cpu, "map with the CPU reference instead of the GPU (same --update-order)");
   command
       .add_flag_callback(

@@ -36,6 +36,22 @@ struct RenderArgs {
   MapGridOptions gridOptions;
 };
 
+std::string metresText(const glm::dvec3& p) {
+  char text[96];
+  std::snprintf(text, sizeof text, "(%.6g, %.6g, %.6g)", p.x, p.y, p.z);
+  return text;
+}
+
+// Why a frame drew no triangle, for the user: nothing to draw, or nothing in view.
+std::string nothingDrawnReason(const MapGrid& mapGrid, const FrameCounters& counters, const Camera& camera) {
+  if (mapGrid.occupiedVoxels == 0) return "nothing drawn: the map (within --crop, if given) has no occupied voxels";
+  const glm::dvec3 eye = glm::dvec3(camera.eye) + mapGrid.offset, target = glm::dvec3(camera.target) + mapGrid.offset;
+  return "nothing drawn: none of the " + withCommas(counters.triangles) + " triangles of the " +
+         withCommas(mapGrid.occupiedVoxels) + " occupied voxels (between " + metresText(mapGrid.occupiedMin) + " and " +
+         metresText(mapGrid.occupiedMax) + " m) is in view of the camera at " + metresText(eye) + " looking at " +
+         metresText(target) + " m; aim --camera at them, or leave it out to frame them";
+}
+
 int render(const CommonOptions& options, const RenderArgs& args) {
   const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
   const uint32_t width = args.width, height = args.height;
@@ -113,6 +129,10 @@ int render(const CommonOptions& options, const RenderArgs& args) {
   std::memcpy(rgba.data(), image.data(), rgba.size());
   writePng(outputPath, width, height, rgba, PngFormat::Rgba8);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // A picture of nothing is written (it is what was asked for: an empty map, or a view that
+  // looks away, as one frame of a fly-through may) but never silently: the warning says why.
+  const std::string nothingDrawn = counters.drawnTriangles > 0 ? std::string() : nothingDrawnReason(mapGrid, counters, camera);
+  if (!nothingDrawn.empty()) std::fprintf(stderr, "voxen render: warning: %s\n", nothingDrawn.c_str());
 
   if (options.json) {
     printJson({{"map", mapPath},
@@ -124,7 +144,8 @@ int render(const CommonOptions& options, const RenderArgs& args) {
                {"triangles", counters.triangles},
                {"drawn_triangles", counters.drawnTriangles},
                {"wall_s", rounded(seconds, 4)},
-               {"device", device.info().name}});
+               {"device", device.info().name},
+               {"warning", nothingDrawn.empty() ? Json(nullptr) : Json(nothingDrawn)}});
   } else {
     std::printf("voxen render: %s -> %s (%ux%u) on %s\n", mapPath.c_str(), outputPath.c_str(), width, height,
                 device.info().name.c_str());

@@ -9,8 +9,11 @@
 namespace voxen::cli {
 
 // `given` (optional) is set when the option appears, so a command can choose another
-// default (NDT runs default to two-phase).
-inline CLI::Option* addUpdateOrderOption(CLI::App& command, UpdateOrder& order, bool* given = nullptr) {
+// default (NDT runs default to two-phase). `note` ends the help with what only this command
+// adds (a default that another of its flags changes): the shared words name no flag that
+// some command lacks.
+inline CLI::Option* addUpdateOrderOption(CLI::App& command, UpdateOrder& order, bool* given = nullptr,
+                                         const std::string& note = "") {
   return command
       .add_option_function<std::string>(
           "--update-order",
@@ -19,9 +22,9 @@ inline CLI::Option* addUpdateOrderOption(CLI::App& command, UpdateOrder& order, 
             if (given) *given = true;
           },
           "how a batch's updates reach the map: sequential (each ray's misses, then its hit, ray after ray in "
-          "input order, as OHM and OctoMap do; the map does not depend on --batch-size) or two-phase (a batch's "
-          "misses, then its hits: faster, but a hit survives the later rays of its batch, so the map depends on "
-          "--batch-size). With --ndt the default is two-phase, the GPU's only NDT order")
+          "input order, as OHM and OctoMap do; the map does not depend on how the rays are cut into batches) or "
+          "two-phase (a batch's misses, then its hits: faster, but a hit survives the later rays of its batch, so "
+          "the map depends on the batch size)" + (note.empty() ? std::string() : ". " + note))
       ->check(CLI::IsMember({"sequential", "two-phase"}))
       ->default_str(updateOrderName(order));
 }

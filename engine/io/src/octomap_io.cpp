@@ -32,6 +32,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "input_file.hpp"
 #include "voxen/map/atomic_file.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/host/error.hpp"
@@ -381,10 +382,11 @@ ExportCounts exportOctomap(const OccupancyMap& map, const std::filesystem::path&
 
 OccupancyMap importOctomap(const std::filesystem::path& path, const OccupancyModel& base, const OctomapImportLimits& limits) {
   const std::string where = "OctoMap import of " + path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(where + ": cannot open the file");
+  // Missing, a directory, a device or a pipe, unreadable: each said as such, naming the file.
+  std::ifstream in = detail::openInputFile(path, "OctoMap file");
   const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw Error(where + ": reading the file failed");
+  if (file.empty()) throw Error(where + ": the file is empty (0 bytes): not an OctoMap binary tree");
 
   const Header header = parseHeader(file, where);
   // Every node but the root takes at least 2 bits of the data, so the leaves the reader may

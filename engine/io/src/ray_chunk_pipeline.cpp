@@ -1,5 +1,7 @@
 #include "ray_chunk_pipeline.hpp"
 
+#include "voxen/host/thread_start.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <utility>
@@ -7,14 +9,14 @@
 namespace voxen::detail {
 
 RayChunkPipeline::RayChunkPipeline(uint64_t chunks, unsigned threads, size_t capacity, bool inOrderRead, MakeChunk make)
-    : chunks_(chunks), make_(std::move(make)), inOrderRead_(inOrderRead), slots_(std::max<size_t>(capacity, 1)) {
-  threads = std::max(threads, 1u);
-  try {
-    for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
-  } catch (...) {
-    stop();  // the threads that did start must not outlive the pipeline
-    throw;
-  }
+    : chunks_(chunks), make_(std::move(make)), inOrderRead_(inOrderRead), slots_(std::max<size_t>(capacity, 1)),
+      window_(slots_.size()) {
+  // Only the threads the system grants run; the ring stays as deep as it was asked for (its
+  // empty slots cost nothing), but workers run ahead by twice their number at most. (Lowering
+  // the window wakes no one: a worker already ahead of it only finishes its chunk.)
+  const unsigned started = startThreads(threads_, std::max(threads, 1u), "cloud reader", [this](unsigned) { work(); });
+  std::lock_guard<std::mutex> lock(mutex_);
+  window_ = std::min<size_t>(slots_.size(), std::max<size_t>(2 * size_t(started), 1));
 }
 
 RayChunkPipeline::~RayChunkPipeline() { stop(); }
@@ -40,7 +42,7 @@ void RayChunkPipeline::work() {
     uint64_t k = 0;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      space_.wait(lock, [&] { return stopping_ || claimed_ >= chunks_ || claimed_ < taken_ + slots_.size(); });
+      space_.wait(lock, [&] { return stopping_ || claimed_ >= chunks_ || claimed_ < taken_ + window_; });
       if (stopping_ || claimed_ >= chunks_) return;
       k = claimed_++;
     }

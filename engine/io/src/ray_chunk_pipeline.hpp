@@ -32,7 +32,8 @@ class RayChunkPipeline {
   using MakeChunk = std::function<void(uint64_t k, RayChunk& chunk, std::vector<double>& rows,
                                        std::unique_lock<std::mutex>* readLock)>;
 
-  // Starts `threads` (>= 1) workers over chunks [0, chunks).
+  // Starts `threads` (>= 1) workers over chunks [0, chunks), or as many as the system grants
+  // (startThreads): check started(), a pipeline without workers never makes a chunk.
   RayChunkPipeline(uint64_t chunks, unsigned threads, size_t capacity, bool inOrderRead, MakeChunk make);
   ~RayChunkPipeline();
   RayChunkPipeline(const RayChunkPipeline&) = delete;
@@ -42,6 +43,7 @@ class RayChunkPipeline {
   // the ring, so their memory is reused); false once every chunk has been taken. The wall
   // time spent waiting is added to `waitSeconds`.
   bool next(RayChunk& out, double& waitSeconds);
+  unsigned started() const { return unsigned(threads_.size()); }
 
  private:
   void work();
@@ -56,6 +58,7 @@ class RayChunkPipeline {
   const MakeChunk make_;
   const bool inOrderRead_;
   std::vector<Slot> slots_;  // chunk k lives in slots_[k % size]
+  size_t window_;            // how far ahead of the consumer workers may claim (<= slots)
   std::mutex mutex_;         // guards the counters and the ready flags
   std::condition_variable space_;  // workers: a slot came free, or stop
   std::condition_variable ready_;  // the consumer: a chunk is finished

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -24,6 +25,12 @@ std::string formatTime(double t) {
   s.precision(15);
   s << t;
   return s.str();
+}
+
+std::string shortNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
 }
 
 // Clouds and trajectories from different tools disagree on the time unit (lidar drivers
@@ -52,6 +59,23 @@ const TimeUnitGuess* timeUnitGuess(double lo, double hi, double start, double en
     if (a >= start - slack && b <= end + slack) return &guess;
   }
   return nullptr;
+}
+
+// When both the middles and the lengths of the two time ranges differ by the same power of
+// 1000 (each within a factor of about 3), that power's exponent (3, 6, 9 or their negatives):
+// the cloud's times over the trajectory's. Middles alone would call a relative clock (from 0)
+// against an absolute one a unit mismatch.
+std::optional<int> thousandsApart(double lo, double hi, double start, double end) {
+  auto powerOf = [](double ratio) -> std::optional<int> {
+    if (!(ratio > 0.0) || !std::isfinite(ratio)) return std::nullopt;
+    const double exponent = std::log10(ratio);
+    const int power = 3 * int(std::lround(exponent / 3.0));
+    if (power == 0 || std::abs(power) > 9 || std::abs(exponent - power) > 0.5) return std::nullopt;
+    return power;
+  };
+  const auto middles = powerOf(std::abs(lo + hi) / std::abs(start + end));
+  const auto lengths = powerOf((hi - lo) / (end - start));
+  return middles && middles == lengths ? middles : std::nullopt;
 }
 
 }  // namespace
@@ -92,13 +116,14 @@ struct RayReader::Impl {
     const uint64_t chunks = source->chunks();
     const unsigned threads = unsigned(std::min<uint64_t>(options.threads, chunks));
     if (threads < 2) return;
-    workers = threads;
     const Trajectory* traj = trajectory ? &*trajectory : nullptr;
     pipeline = std::make_unique<detail::RayChunkPipeline>(
         chunks, threads, 2 * size_t(threads), !source->concurrent(),
         [this, traj](uint64_t k, detail::RayChunk& chunk, std::vector<double>& scratch, std::unique_lock<std::mutex>* lock) {
           detail::makeRayChunk(*source, k, layout, traj, scratch, chunk, lock);
         });
+    workers = pipeline->started();
+    if (workers == 0) pipeline.reset();  // no thread could start: read() makes the chunks
   }
 
   // Makes the next chunk current (from the workers, or made here); false after the last.
@@ -273,14 +298,51 @@ std::span<const Ray> RayReader::next(size_t maxRays) {
 
 void RayReader::checkTimeUnits() const {
   const Impl& m = *impl_;
-  if (!m.trajectory || m.stats.rays > 0 || m.stats.skippedOutsideTrajectory == 0) return;
+  if (!m.trajectory) return;
+  const RayLoadStats& s = m.stats;
+  const uint64_t timed = s.rays + s.skippedOutsideTrajectory;  // points with a finite time
+  if (timed == 0) return;
   const double start = m.trajectory->startTime(), end = m.trajectory->endTime();
-  const TimeUnitGuess* guess = timeUnitGuess(m.outsideMin, m.outsideMax, start, end);
-  if (!guess) return;  // no unit explains it: the summary reports the skipped points
-  throw Error(m.name + ": every point time (field '" + m.timeField + "', " + formatTime(m.outsideMin) + " to " +
-              formatTime(m.outsideMax) + ") is outside the time span of the trajectory " + m.trajectoryName + " (" +
-              formatTime(start) + " to " + formatTime(end) + "), but multiplied by " + formatTime(guess->factor) +
-              " they fall inside it: " + guess->meaning + "; convert one of them to the other's unit");
+  const double lo = std::min(s.rays > 0 ? s.timeMin : m.outsideMin, m.outsideMin);
+  const double hi = std::max(s.rays > 0 ? s.timeMax : m.outsideMax, m.outsideMax);
+  const std::string cloudTimes = "point times (field '" + m.timeField + "', " + formatTime(lo) + " to " + formatTime(hi) + ")";
+  const std::string trajectorySpan = "the time span of the trajectory " + m.trajectoryName + " (" + formatTime(start) +
+                                     " to " + formatTime(end) + ")";
+  // Fewer than 1% of the points in the span: a map of what is left would look like a result
+  // and be almost nothing. The clocks do not match: another unit, or another run's file.
+  if (s.rays * 100 < timed) {
+    std::string text = m.name + ": " + (s.rays == 0 ? "none" : "only " + std::to_string(s.rays)) + " of the " +
+                       std::to_string(timed) + " " + cloudTimes + " fall" + (s.rays == 1 ? "s" : "") + " inside " +
+                       trajectorySpan;
+    if (const TimeUnitGuess* guess = timeUnitGuess(lo, hi, start, end)) {
+      text += ", but multiplied by " + formatTime(guess->factor) + " they fall inside it: " + guess->meaning +
+              "; convert one of them to the other's unit";
+    } else if (const std::optional<int> power = thousandsApart(lo, hi, start, end)) {
+      text += ": their times are about 1e" + std::to_string(*power) +
+              " apart, as if one were in another unit (seconds, milliseconds, microseconds, nanoseconds); convert "
+              "one of them to the other's unit";
+    } else {
+      text += ": the two " + std::string(s.rays == 0 ? "do not overlap" : "barely overlap") +
+              "; is the trajectory from the same run and clock as the cloud?";
+    }
+    throw Error(text);
+  }
+  // Every point inside, but crowded into a sliver of a span that the points would fill in
+  // another unit: a cloud in seconds against a trajectory in nanoseconds that both start at
+  // 0. Only factors of a million or more count: a cloud of 10 s at the start of a trajectory
+  // of 3 hours is ordinary, one of 10 s in a trajectory of 116 days is not.
+  if (s.skippedOutsideTrajectory == 0 && hi > lo) {
+    const double slack = 0.01 * (end - start);
+    for (const double factor : {1e6, 1e9}) {
+      const double a = lo * factor, b = hi * factor;
+      if (a >= start - slack && b <= end + slack && b - a >= 0.5 * (end - start))
+        throw Error(m.name + ": the " + std::to_string(timed) + " " + cloudTimes + " cover only " +
+                    shortNumber((hi - lo) / (end - start)) + " of " + trajectorySpan + ", which they fill when "
+                    "multiplied by " + formatTime(factor) + ": the cloud's times look like seconds and the trajectory's "
+                    "like " + (factor == 1e9 ? "nanoseconds" : "microseconds") +
+                    "; convert one of them to the other's unit");
+    }
+  }
 }
 
 const RayLoadStats& RayReader::stats() const { return impl_->stats; }

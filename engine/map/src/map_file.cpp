@@ -19,6 +19,7 @@
 #include "voxen/map/atomic_file.hpp"
 #include "voxen/map/layer_domain.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/thread_start.hpp"
 
 namespace voxen {
 
@@ -169,13 +170,12 @@ void parallelFor(size_t count, unsigned threads, Fn&& fn) {
     }
   };
   threads = threadCount(threads, count);
-  if (threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-  }
+  // The calling thread is one of the workers, so the work gets done with whatever threads
+  // the system grants, none included.
+  std::vector<std::thread> pool;
+  if (threads > 1) startThreads(pool, threads - 1, "map file", [&](unsigned) { worker(); });
+  worker();
+  for (auto& t : pool) t.join();
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 }
@@ -231,6 +231,8 @@ MapFileInfo MapReader::scan() {
   info.fileBytes = size_;
   uint8_t h[kMapFileHeaderBytes] = {};
   const size_t have = size_t(std::min<uint64_t>(size_, kMapFileHeaderBytes));
+  if (size_ == 0)
+    fail("truncated header: the file is empty (0 bytes); a header needs " + std::to_string(kMapFileHeaderBytes));
   if (have) read(0, h, have, "header");
   // Name a foreign file as such before calling it short; a future version's header may have
   // another length, so the version is judged before the length too.
@@ -246,8 +248,9 @@ MapFileInfo MapReader::scan() {
            std::to_string(kMapFileVersion) + ")");
   }
   if (have < kMapFileHeaderBytes)
-    fail("truncated header: the file has " + std::to_string(size_) + " bytes, a version " + std::to_string(info.version) +
-         " header needs " + std::to_string(kMapFileHeaderBytes));
+    fail("truncated header: the file has " + std::to_string(size_) + " bytes, a " +
+         (info.version ? "version " + std::to_string(info.version) + " " : std::string()) + "header needs " +
+         std::to_string(kMapFileHeaderBytes));
 
   OccupancyModel& m = info.model;
   m.resolution = getLE<double>(h + 12);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "voxen/host/thread_cpu_clock.hpp"
+#include "voxen/host/thread_start.hpp"
 
 namespace voxen {
 
@@ -11,7 +12,13 @@ PreparedRayStream::PreparedRayStream(Source source, const OccupancyModel& model,
     : source_(std::move(source)), model_(model), options_(options), maxCrossings_(maxCrossingsPerSegment) {
   workers = std::max(workers, 1u);
   slots_.resize(std::max<size_t>(depth, 2 * size_t(workers) + 1));
-  for (unsigned w = 0; w < workers; ++w) workers_.emplace_back([this] { work(); });
+  window_ = slots_.size();
+  // Only the workers the system grants run, and they run ahead by as much as they would
+  // have been given for their number; with none, next() prepares each chunk itself.
+  // (Lowering the window wakes no one: a worker already ahead of it only finishes its chunk.)
+  const unsigned started = startThreads(workers_, workers, "ray preparing", [this](unsigned) { work(); });
+  std::lock_guard lock(mutex_);
+  window_ = std::min<size_t>(slots_.size(), std::max<size_t>(depth, 2 * size_t(started) + 1));
 }
 
 PreparedRayStream::~PreparedRayStream() {
@@ -28,8 +35,8 @@ void PreparedRayStream::work() {
   std::vector<Ray> rays;  // this worker's copy of its chunk
   for (;;) {
     std::unique_lock lock(mutex_);
-    // Claim the next chunk once its slot is free: at most slots_.size() chunks ahead of the consumer.
-    space_.wait(lock, [&] { return stop_ || claimed_ >= end_ || claimed_ < consumed_ + slots_.size(); });
+    // Claim the next chunk once its slot is free: at most window_ chunks ahead of the consumer.
+    space_.wait(lock, [&] { return stop_ || claimed_ >= end_ || claimed_ < consumed_ + window_; });
     if (stop_ || claimed_ >= end_) break;
     const uint64_t k = claimed_++;
     Slot& slot = slots_[k % slots_.size()];
@@ -72,7 +79,22 @@ void PreparedRayStream::work() {
   ready_.notify_all();
 }
 
+bool PreparedRayStream::nextInline(PreparedRays& out, uint64_t& progress) {
+  if (consumed_ >= end_) return false;
+  const double start = threadCpuSeconds();
+  const std::span<const Ray> chunk = source_(progress);
+  if (chunk.empty()) {
+    end_ = consumed_;
+  } else {
+    ++consumed_;
+    prepareRays(chunk, model_, options_, maxCrossings_, out);
+  }
+  workerSeconds_ += threadCpuSeconds() - start;
+  return !chunk.empty();
+}
+
 bool PreparedRayStream::next(PreparedRays& out, uint64_t& progress) {
+  if (workers_.empty()) return nextInline(out, progress);
   std::unique_lock lock(mutex_);
   Slot& slot = slots_[consumed_ % slots_.size()];
   ready_.wait(lock, [&] { return slot.ready || consumed_ >= end_; });

@@ -7,7 +7,24 @@
 
 namespace voxen {
 
-glm::mat4 Camera::view() const { return glm::lookAtRH(eye, target, up); }
+glm::vec3 Camera::viewUp() const {
+  const glm::vec3 forward = target - eye;
+  const float forwardLength = glm::length(forward), upLength = glm::length(up);
+  if (!(forwardLength > 0.0f) || !(upLength > 0.0f)) return up;
+  const glm::vec3 f = forward / forwardLength;
+  // lookAt takes the image's sideways axis from cross(forward, up): looking (almost) along
+  // `up`, straight down on a map or straight up, it vanishes and the view fills with NaN.
+  if (glm::length(glm::cross(f, up / upLength)) > 1e-4f) return up;
+  // Then the world axis most across the view is the image's up: +y first, so that a view
+  // from above shows the map as a plan (x to the right, y up).
+  const glm::vec3 axes[3] = {{0.0f, 1.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
+  glm::vec3 best = axes[0];
+  for (const glm::vec3& axis : axes)
+    if (std::abs(glm::dot(f, axis)) < std::abs(glm::dot(f, best)) - 1e-6f) best = axis;
+  return best;
+}
+
+glm::mat4 Camera::view() const { return glm::lookAtRH(eye, target, viewUp()); }
 
 glm::mat4 Camera::projection(float aspect) const {
   glm::mat4 p = glm::perspectiveRH_ZO(glm::radians(fovYDegrees), aspect, nearPlane, farPlane);

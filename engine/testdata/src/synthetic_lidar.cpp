@@ -19,6 +19,7 @@
 
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "voxen/host/thread_start.hpp"
 #include "voxen/map/atomic_file.hpp"
 
 namespace voxen {
@@ -705,15 +706,14 @@ void generateLidarScans(const SyntheticScene& scene, const LidarConfig& config,
       }
       returns[worker] = count;
     };
-    if (threads == 1) {
-      work(0);
-    } else {
-      std::vector<std::thread> pool;
-      pool.reserve(threads - 1);
-      for (unsigned w = 1; w < threads; ++w) pool.emplace_back(work, w);
-      work(0);
-      for (auto& thread : pool) thread.join();
-    }
+    // Worker w takes the w-th slice of the columns; the calling thread takes slice 0 and the
+    // slices of any worker the system did not grant, so the scan is the same either way.
+    std::vector<std::thread> pool;
+    const unsigned started =
+        threads > 1 ? startThreads(pool, threads - 1, "lidar simulation", [&](unsigned i) { work(i + 1); }) : 0;
+    work(0);
+    for (unsigned w = started + 1; w < threads; ++w) work(w);
+    for (auto& thread : pool) thread.join();
     scan.returns = 0;
     for (size_t n : returns) scan.returns += n;
     onScan(scan);

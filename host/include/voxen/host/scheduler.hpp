@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "voxen/host/buffer.hpp"
@@ -137,6 +138,10 @@ struct SchedulerStats {
   uint64_t readBackBytes = 0;
   uint64_t stagingWaits = 0;  // times the ring was full and the host waited for the GPU
   uint64_t kernelSwaps = 0;   // pipelines replaced by hot reload
+  // Dispatches of a pipeline this scheduler had not dispatched before: drivers that compile
+  // at the first dispatch (lavapipe) compile then, so a benchmark warms every pipeline it
+  // times until this stops growing.
+  uint64_t firstDispatches = 0;
 };
 
 class Scheduler : public GpuWorkTracker {
@@ -253,6 +258,7 @@ class Scheduler : public GpuWorkTracker {
   std::unique_ptr<BarrierTracker> tracker_;
   std::vector<ResourceAccess> accesses_;  // of the command being recorded; reused
   SchedulerStats stats_;
+  std::unordered_set<VkPipeline> dispatched_;  // every pipeline dispatched so far (firstDispatches)
   Profile profile_;
   bool keepLog_ = false;
   std::vector<RecordedCommand> log_;

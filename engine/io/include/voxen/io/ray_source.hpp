@@ -20,9 +20,13 @@
 // (nx, ny, nz) are never taken as origins.
 //
 // Points with a non-finite coordinate, origin or (used) time are skipped and counted; points
-// whose time lies outside the trajectory's span are skipped and counted too, unless none falls
-// inside it and all would after scaling by 1e-9 ... 1e9: that is a time-unit mismatch between
-// the cloud and the trajectory, an Error naming both time ranges. Malformed files
+// whose time lies outside the trajectory's span are skipped and counted too, as long as at
+// least 1% of the points fall inside it. Once the whole cloud is read, clocks that do not
+// match are an Error naming both files and both time ranges: fewer than 1% of the point
+// times inside the trajectory's span (no overlap, or hardly any), or every point inside but
+// crowded into a millionth of a span they would fill in another unit (seconds against
+// nanoseconds both from 0); with the unit that explains it when one does (the points fit
+// after scaling by 1e-9 ... 1e9, or the ranges lie a power of 1000 apart). Malformed files
 // and missing fields are voxen::Error naming the file (and line, vertex or field).
 #include <array>
 #include <cstdint>
@@ -69,7 +73,8 @@ struct RayReadTimes {
 
 struct RayReaderOptions {
   // Threads reading the cloud. 1: read() does the work on the calling thread. N > 1: N worker
-  // threads (at most one per chunk) work up to 2 N chunks ahead of read().
+  // threads (at most one per chunk; fewer when the system grants fewer, see threads()) work
+  // up to 2 N chunks ahead of read().
   unsigned threads = 1;
   // Points per chunk: a worker's unit of work, and how often counts and times are updated.
   size_t chunkPoints = 16384;
@@ -117,8 +122,8 @@ class RayReader {
   std::string summary() const;
 
  private:
-  // At the end of the cloud: when no point fell inside the trajectory's span but all would
-  // after scaling by a power of 1000, throws Error naming both time ranges and the unit.
+  // At the end of the cloud: when the cloud's and the trajectory's clocks do not match (see
+  // the top of this file), throws Error naming both files, both time ranges and the unit.
   void checkTimeUnits() const;
 
   struct Impl;

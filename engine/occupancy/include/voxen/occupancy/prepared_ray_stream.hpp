@@ -12,7 +12,9 @@
 // would be `depth` or more ahead of the consumer. An exception from the source or the
 // preparation is rethrown by next() when the consumer reaches that chunk, after the chunks
 // before it. The destructor stops the workers and joins them, also when the consumer stops
-// early or unwinds.
+// early or unwinds. When the system grants fewer threads than asked for (an address-space or
+// thread limit), the stream runs with those it got, and with none next() prepares each chunk
+// on the calling thread: the records are the same either way.
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -43,7 +45,8 @@ class PreparedRayStream {
   // the source is exhausted. `progress` is the source's value for this chunk.
   bool next(PreparedRays& out, uint64_t& progress);
   // The workers' CPU time (copying from the source and preparing), thread CPU clock, summed
-  // over the workers: complete once next() has returned false.
+  // over the workers (the calling thread's preparing when none started): complete once next()
+  // has returned false.
   double workerCpuSeconds() const;
 
  private:
@@ -54,6 +57,7 @@ class PreparedRayStream {
     bool ready = false;
   };
   void work();
+  bool nextInline(PreparedRays& out, uint64_t& progress);  // no worker started
 
   Source source_;
   OccupancyModel model_;
@@ -65,6 +69,7 @@ class PreparedRayStream {
   uint64_t claimed_ = 0;              // chunks claimed by workers
   uint64_t consumed_ = 0;             // chunks handed to the consumer
   uint64_t end_ = UINT64_MAX;         // the number of chunks, once the source is exhausted or failed
+  size_t window_ = 0;                 // how far ahead of the consumer workers may claim (<= slots)
   bool stop_ = false;
   double workerSeconds_ = 0.0;
   unsigned exited_ = 0;  // workers that have left their loop (and added their CPU time)

@@ -19,6 +19,10 @@ struct Camera {
   float nearPlane = 0.05f;
   float farPlane = 1000.0f;
 
+  // The up vector the view uses: `up`, unless the camera looks along it (straight down or
+  // straight up), where it says nothing about the image's orientation; then the world axis
+  // most across the view (+y first: a view from above is a plan with y up).
+  glm::vec3 viewUp() const;
   glm::mat4 view() const;
   glm::mat4 projection(float aspect) const;
   glm::mat4 viewProj(uint32_t width, uint32_t height) const;
