@@ -98,23 +98,17 @@ uint64_t exportClearancePly(const OccupancyMap& map, const std::filesystem::path
   header += "property float clearance\nend_header\n";
   detail::AtomicFileWriter out(path, "PLY");
   out.write(header.data(), header.size());
-  std::vector<uint8_t> buffer;
-  buffer.reserve(1 << 20);
+  io_detail::PlyRecords records(out, doublePrecision);
   for (const Region* r : regions) {
     const auto clearance = r->values<float>(layer);
     for (uint32_t i = 0; i < r->occupancy().size(); ++i) {
       if (!isObserved(r->occupancy()[i])) continue;
-      const glm::dvec3 c = map.voxelCentre(map.voxelOf(r->key, i));
-      if (doublePrecision) appendLE(buffer, c.x), appendLE(buffer, c.y), appendLE(buffer, c.z);
-      else appendLE(buffer, float(c.x)), appendLE(buffer, float(c.y)), appendLE(buffer, float(c.z));
-      appendLE(buffer, clearance[i]);
-      if (buffer.size() >= (1 << 20) - 64) {
-        out.write(buffer.data(), buffer.size());
-        buffer.clear();
-      }
+      records.centre(map.voxelCentre(map.voxelOf(r->key, i)));
+      records.value(clearance[i]);
+      records.endRecord();
     }
   }
-  out.write(buffer.data(), buffer.size());
+  records.finish();
   out.commit();
   return count;
 }

@@ -148,23 +148,17 @@ ExportCounts exportLayerPly(const OccupancyMap& map, LayerId layer, const std::f
 
   detail::AtomicFileWriter out(path, "PLY");
   out.write(header.data(), header.size());
-  std::vector<uint8_t> buffer;
-  buffer.reserve(1 << 20);
+  io_detail::PlyRecords records(out, doublePrecision);
   for (const Region* r : regions) {
     for (size_t i = 0; i < map.voxelsPerRegion(); ++i) {
       if (!reader.holdsData(*r, i) || !reader.finite(*r, i)) continue;
-      const glm::dvec3 c = map.voxelCentre(map.voxelOf(r->key, uint32_t(i)));
-      if (doublePrecision) appendLE(buffer, c.x), appendLE(buffer, c.y), appendLE(buffer, c.z);
-      else appendLE(buffer, float(c.x)), appendLE(buffer, float(c.y)), appendLE(buffer, float(c.z));
+      records.centre(map.voxelCentre(map.voxelOf(r->key, uint32_t(i))));
       for (size_t f = 0; f < type.fields.size(); ++f)
-        appendField(buffer, type.fields[f], reader.voxel(*r, i) + f * type.elementBytes, reader.quantity(*r, i, f));
-      if (buffer.size() >= (1 << 20) - 2048) {
-        out.write(buffer.data(), buffer.size());
-        buffer.clear();
-      }
+        appendField(records.bytes(), type.fields[f], reader.voxel(*r, i) + f * type.elementBytes, reader.quantity(*r, i, f));
+      records.endRecord();
     }
   }
-  out.write(buffer.data(), buffer.size());
+  records.finish();
   out.commit();
   return counts;
 }

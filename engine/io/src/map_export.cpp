@@ -56,28 +56,19 @@ uint64_t exportOccupiedPly(const OccupancyMap& map, const std::filesystem::path&
 
   detail::AtomicFileWriter out(path, "PLY");
   out.write(header.data(), header.size());
-  std::vector<uint8_t> buffer;
-  buffer.reserve(1 << 20);
+  io_detail::PlyRecords records(out, options.doublePrecision);
   uint64_t written = 0;
   for (const Region* r : regions) {
     for (uint32_t i = 0; i < r->occupancy().size(); ++i) {
       const float v = r->occupancy()[i];
       if (!occupied(v)) continue;
-      const glm::dvec3 c = map.voxelCentre(map.voxelOf(r->key, i));
-      if (options.doublePrecision) {
-        appendLE(buffer, c.x), appendLE(buffer, c.y), appendLE(buffer, c.z);
-      } else {
-        appendLE(buffer, float(c.x)), appendLE(buffer, float(c.y)), appendLE(buffer, float(c.z));
-      }
-      if (options.withValue) appendLE(buffer, v);
+      records.centre(map.voxelCentre(map.voxelOf(r->key, i)));
+      if (options.withValue) records.value(v);
+      records.endRecord();
       ++written;
-      if (buffer.size() >= (1 << 20) - 64) {
-        out.write(buffer.data(), buffer.size());
-        buffer.clear();
-      }
     }
   }
-  out.write(buffer.data(), buffer.size());
+  records.finish();
   out.commit();
   return written;
 }
