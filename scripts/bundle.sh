@@ -46,7 +46,9 @@ done
 build_dir=$(cd "$build_dir" && pwd -P)
 cache=$build_dir/CMakeCache.txt
 [ -f "$cache" ] || die "$build_dir is not a configured build: no CMakeCache.txt (run scripts/setup.sh)"
-cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$cache" | head -1; }
+# (No "| head": with pipefail, a reader that stops early can kill the writer with SIGPIPE and
+# fail the script without a word; sed stops itself at the first match.)
+cache_value() { sed -n "/^$1:/{s/^$1:[A-Z]*=//p;q}" "$cache"; }
 version=$(cache_value CMAKE_PROJECT_VERSION)
 source_dir=$(cache_value CMAKE_HOME_DIRECTORY)  # the tree this build came from: its shaders/ match the binaries
 [ -n "$version" ] || die "$cache names no CMAKE_PROJECT_VERSION: is $build_dir a Voxen build?"
@@ -104,7 +106,9 @@ for entry in "${programs[@]}"; do
 done
 for soname in "${glfw_dlopened[@]}"; do
   [ -n "${library_source[libglfw.so.3]:-}" ] || break
-  path=$("$ldconfig" -p | awk -v n="$soname" '$1 == n && /x86-64/ { print $NF; exit }')
+  # awk reads to the end: exiting at the match could kill ldconfig with SIGPIPE mid-write,
+  # which pipefail turns into a silent exit of this script (seen in CI).
+  path=$("$ldconfig" -p | awk -v n="$soname" '!found && $1 == n && /x86-64/ { print $NF; found = 1 }')
   [ -n "$path" ] || continue
   library_source[$soname]=$path
   add_dependencies "$path"
