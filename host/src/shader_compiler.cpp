@@ -36,6 +36,18 @@ std::optional<std::string> EmbeddedSourceTree::read(const std::string& path) con
   return std::nullopt;
 }
 
+std::optional<std::string> LayeredSourceTree::read(const std::string& path) const {
+  for (const auto& tree : trees_)
+    if (auto text = tree->read(path)) return text;
+  return std::nullopt;
+}
+
+std::string LayeredSourceTree::displayName(const std::string& path) const {
+  for (const auto& tree : trees_)
+    if (tree->read(path)) return tree->displayName(path);
+  return trees_.empty() ? path : trees_.front()->displayName(path);
+}
+
 std::string ShaderDiagnostic::str() const {
   return file + ":" + std::to_string(line) + ": " + message;
 }

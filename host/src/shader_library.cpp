@@ -39,7 +39,8 @@ ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : dev
   VOXEN_VK_CHECK(vkCreatePipelineLayout(device_.handle(), &layoutInfo, nullptr, &layout_));
   VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   VOXEN_VK_CHECK(vkCreatePipelineCache(device_.handle(), &cacheInfo, nullptr, &cache_));
-  tree_ = std::make_unique<EmbeddedSourceTree>();
+  tree_ = std::make_unique<LayeredSourceTree>();
+  tree_->add(std::make_unique<EmbeddedSourceTree>());
   std::optional<fs::path> dir = options_.hotReloadDir;
   if (!dir)
     if (const char* env = std::getenv("VOXEN_SHADER_DIR"); env && *env) dir = fs::path(env);
@@ -96,14 +97,26 @@ VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, con
   return pipeline;
 }
 
-void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
+void ShaderLibrary::build(Kernel& kernel) {
   std::vector<uint32_t> spirv;
-  if (fromEmbeddedSpirv) {
+  if (auto precompiled = spirv_.find(kernel.path_); precompiled != spirv_.end()) {
+    spirv = precompiled->second;
+  } else if (!hotReloadEnabled() && kernel.variant_.defines.empty() && detail::findEmbeddedSpirv(kernel.path_)) {
     spirv = detail::embeddedSpirvWords(kernel.path_);
   } else {
     CompileResult result = compile(kernel.path_, kernel.variant_);
-    if (!result.ok())
+    if (!result.ok()) {
+      if (!tree_->read(kernel.path_)) {
+        std::string roots;
+        for (const fs::path& root : roots_) {
+          if (!roots.empty()) roots += ", ";
+          roots.append("'").append(root.string()).append("'");
+        }
+        throw Error("no shader '" + kernel.path_ + "': it is not an engine shader, not in a shader root (" +
+                    (roots.empty() ? "none added" : roots) + ") and not precompiled SPIR-V");
+      }
       throw Error("shader '" + kernel.path_ + "'" + variantText(kernel.variant_) + " does not compile:\n" + result.errorText());
+    }
     spirv = std::move(result.spirv);
     kernel.dependencies_ = std::move(result.dependencies);
   }
@@ -117,8 +130,9 @@ std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const Ker
   auto kernel = std::make_shared<Kernel>();
   kernel->path_ = path;
   kernel->variant_ = variant;
-  const bool embedded = !hotReloadEnabled() && variant.defines.empty() && detail::findEmbeddedSpirv(path);
-  build(*kernel, embedded);
+  if (!variant.defines.empty() && spirv_.count(path))
+    throw Error("shader '" + path + "'" + variantText(variant) + ": precompiled SPIR-V takes no defines (only specialisation constants)");
+  build(*kernel);
   kernels_.emplace(std::move(key), kernel);
   return kernel;
 }
@@ -128,19 +142,84 @@ void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
   // they are matched against kernels' dependencies relative to sourceDir_ (a relative folder,
   // `--hot-reload=shaders`, made every change miss).
   const fs::path absolute = fs::absolute(sourceDir);
-  auto watcher = std::make_unique<FileWatcher>();
-  watcher->watchTree(absolute);  // throws when the folder is missing
-  watcher_ = std::move(watcher);
+  watch(absolute);  // throws when the folder is missing
   sourceDir_ = absolute;
-  tree_ = std::make_unique<DirectorySourceTree>(sourceDir_);
+  tree_->replaceFirst(std::make_unique<DirectorySourceTree>(sourceDir_));
+  for (size_t i = 0; i < roots_.size(); ++i)
+    if (!rootWatched_[i]) watch(roots_[i]), rootWatched_[i] = true;
   // Rebuild what exists from the folder, so that every kernel knows its dependencies.
   for (auto& [key, kernel] : kernels_) {
+    if (spirv_.count(kernel->path_)) continue;  // precompiled: nothing to compile
     const VkPipeline old = kernel->pipeline_;
-    build(*kernel, false);
+    build(*kernel);
     retired_.emplace_back(old, UINT64_MAX);  // destroyed at the first collect after the next submission
     ++kernel->generation_;
   }
   log(LogLevel::Info, "hot reload on: watching " + sourceDir_.string());
+}
+
+void ShaderLibrary::watch(const fs::path& dir) {
+  if (!watcher_) {
+    auto watcher = std::make_unique<FileWatcher>();
+    watcher->watchTree(dir);
+    watcher_ = std::move(watcher);
+  } else {
+    watcher_->watchTree(dir);
+  }
+}
+
+std::string ShaderLibrary::ownerOf(const std::string& name) const {
+  for (const EmbeddedFile& file : detail::embeddedShaderFiles())
+    if (name == file.path) return "an engine shader file";
+  if (hotReloadEnabled() && fs::exists(sourceDir_ / name)) return "an engine shader file in " + sourceDir_.string();
+  for (const fs::path& root : roots_)
+    if (fs::exists(root / name)) return "a file in shader root '" + root.string() + "'";
+  if (spirv_.count(name)) return "precompiled SPIR-V added earlier";
+  return {};
+}
+
+void ShaderLibrary::addShaderRoot(const fs::path& dir, ShaderRootOptions options) {
+  const fs::path absolute = fs::absolute(dir).lexically_normal();
+  if (!fs::is_directory(absolute)) throw Error("shader root '" + dir.string() + "' is not a folder");
+  for (const fs::path& root : roots_)
+    if (root == absolute) throw Error("shader root '" + dir.string() + "' was added already");
+  // Every file the compiler could read by name, includes too: a program's "map/x.glsl" would
+  // otherwise change what an engine shader includes, or be silently hidden by the engine's.
+  static const std::set<std::string> kShaderExtensions{".comp", ".glsl", ".h", ".vert", ".frag"};
+  for (const auto& entry : fs::recursive_directory_iterator(absolute)) {
+    if (!entry.is_regular_file() || !kShaderExtensions.count(entry.path().extension().string())) continue;
+    const std::string name = entry.path().lexically_relative(absolute).generic_string();
+    if (const std::string owner = ownerOf(name); !owner.empty())
+      throw Error("shader root '" + dir.string() + "': '" + name + "' has the name of " + owner +
+                  "; move the program's shaders into a folder of their own");
+  }
+  const bool watched = options.watch || hotReloadEnabled();
+  if (watched) watch(absolute);
+  roots_.push_back(absolute);
+  rootWatched_.push_back(watched);
+  tree_->add(std::make_unique<DirectorySourceTree>(absolute));
+}
+
+void ShaderLibrary::addSpirv(const std::string& name, std::vector<uint32_t> words) {
+  constexpr uint32_t kSpirvMagic = 0x07230203u;
+  if (name.empty()) throw Error("precompiled SPIR-V needs a name");
+  if (words.size() < 5 || words[0] != kSpirvMagic)
+    throw Error("precompiled shader '" + name + "' is not SPIR-V (" + std::to_string(words.size()) +
+                " words, no SPIR-V magic number first)");
+  if (const std::string owner = ownerOf(name); !owner.empty())
+    throw Error("precompiled shader '" + name + "' has the name of " + owner);
+  spirv_.emplace(name, std::move(words));
+}
+
+std::string ShaderLibrary::treePathOf(const fs::path& file) const {
+  auto under = [&](const fs::path& root) {
+    const fs::path relative = file.lexically_relative(root);
+    return !root.empty() && !relative.empty() && *relative.begin() != ".." ? relative.generic_string() : std::string();
+  };
+  if (std::string path = under(sourceDir_); !path.empty()) return path;
+  for (const fs::path& root : roots_)
+    if (std::string path = under(root); !path.empty()) return path;
+  return {};
 }
 
 size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
@@ -150,7 +229,8 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
   const auto changed = watcher_->poll();
   if (changed.empty()) return 0;
   std::set<std::string> changedPaths;
-  for (const auto& file : changed) changedPaths.insert(file.lexically_relative(sourceDir_).generic_string());
+  for (const auto& file : changed)
+    if (std::string path = treePathOf(file); !path.empty()) changedPaths.insert(std::move(path));
 
   // Every affected kernel variant is rebuilt, but the messages are per file: one line per
   // changed file naming the kernels it swapped, one per distinct compile error, one per

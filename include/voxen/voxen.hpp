@@ -31,6 +31,7 @@
 #include "voxen/map/map.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/map/map_overlap.hpp"
+#include "voxen/map/map_pass.hpp"
 #include "voxen/map/output_file.hpp"
 #include "voxen/map/ray.hpp"
 #include "voxen/map/region_cache.hpp"

@@ -1,7 +1,9 @@
 # cmake -P script behind the `install_consumer` test: installs the build tree into a
-# scratch prefix, then configures, builds and runs tests/install_consumer against it.
-# Inputs: BUILD_DIR, CONSUMER_SOURCE_DIR, BUILD_TYPE, GENERATOR (optional), CXX_COMPILER,
-# C_COMPILER.
+# scratch prefix, then configures, builds and runs tests/install_consumer against it, and
+# then SAMPLE_SOURCE_DIR (samples/custom_layer: a program's own layer and pass, its SPIR-V
+# compiled by its build against the installed GLSL includes) as a project of its own.
+# Inputs: BUILD_DIR, CONSUMER_SOURCE_DIR, SAMPLE_SOURCE_DIR (optional), BUILD_TYPE,
+# GENERATOR (optional), CXX_COMPILER, C_COMPILER.
 foreach(_var BUILD_DIR CONSUMER_SOURCE_DIR)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "run_install_test.cmake needs -D${_var}=...")
@@ -13,7 +15,8 @@ endif()
 
 set(_prefix "${BUILD_DIR}/install-test")
 set(_consumer_build "${BUILD_DIR}/install-consumer-build")
-file(REMOVE_RECURSE "${_prefix}" "${_consumer_build}")
+set(_sample_build "${BUILD_DIR}/install-custom-layer-build")
+file(REMOVE_RECURSE "${_prefix}" "${_consumer_build}" "${_sample_build}")
 
 function(_run step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
@@ -53,3 +56,25 @@ if(NOT EXISTS "${_exe}")
 endif()
 _run("run the consumer" "${_exe}")
 message(STATUS "${_last_output}")
+
+if(SAMPLE_SOURCE_DIR)
+  # The same configure line, for the sample's folder as its own project.
+  set(_configure_sample ${_configure})
+  list(TRANSFORM _configure_sample REPLACE "^${CONSUMER_SOURCE_DIR}$" "${SAMPLE_SOURCE_DIR}")
+  list(TRANSFORM _configure_sample REPLACE "^${_consumer_build}$" "${_sample_build}")
+  _run("configure samples/custom_layer" ${_configure_sample})
+  _run("build samples/custom_layer" "${CMAKE_COMMAND}" --build "${_sample_build}" --config "${BUILD_TYPE}")
+  file(READ "${_sample_build}/CMakeCache.txt" _cache)
+  string(FIND "${_cache}" "voxen_DIR:PATH=${_prefix}" _found)
+  if(_found EQUAL -1)
+    message(FATAL_ERROR "install_consumer: samples/custom_layer did not use the installed package under ${_prefix}")
+  endif()
+  set(_exe "${_sample_build}/custom_layer")
+  if(NOT EXISTS "${_exe}")
+    set(_exe "${_sample_build}/${BUILD_TYPE}/custom_layer")
+  endif()
+  # With the validation layer, as every test: any message fails the sample.
+  set(ENV{VOXEN_VALIDATION} 1)
+  _run("run samples/custom_layer" "${_exe}")
+  message(STATUS "${_last_output}")
+endif()

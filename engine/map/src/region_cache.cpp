@@ -90,6 +90,18 @@ std::vector<BufferRange> RegionCache::poolRanges() const {
   return ranges;
 }
 
+std::optional<BufferRange> RegionCache::poolRange(LayerId id) const {
+  for (const Pool& pool : pools_)
+    if (pool.id == id) return pool.buffer.range();
+  return std::nullopt;
+}
+
+std::vector<LayerId> RegionCache::layerIds() const {
+  std::vector<LayerId> ids;
+  for (const Pool& pool : pools_) ids.push_back(pool.id);
+  return ids;
+}
+
 void RegionCache::readBack(uint32_t slot, const RegionKey& key) {
   auto pending = std::make_unique<PendingEviction>();
   pending->key = key;

@@ -5,6 +5,15 @@
 // reports edits, every kernel whose shader or any included file changed is recompiled, and
 // its pipeline is swapped at the next submission. A failed compile keeps the old pipeline
 // and reports `file:line: message`; fixing the file recovers without a restart.
+//
+// A program adds compute shaders of its own beside the engine's: folders of GLSL (shader
+// roots, compiled at run time, hot-reloadable) and precompiled SPIR-V (a name -> words table,
+// e.g. built by the program's build with glslangValidator). Names share one namespace, the
+// path relative to its root ("selftest/saxpy.comp" for the engine's); the engine's shaders
+// keep their names, and a name that two sources would give is refused when added. The
+// program's GLSL includes the engine's GLSL by the same paths ("map/map_pass.glsl"): the
+// library's compiler finds them built in, and a program's own build finds them installed
+// under the package's voxen_GLSL_INCLUDE_DIR.
 #include <volk.h>
 
 #include <cstdint>
@@ -25,7 +34,7 @@ namespace voxen {
 
 class Device;
 class FileWatcher;
-class ShaderSourceTree;
+class LayeredSourceTree;
 struct CompileResult;
 
 struct KernelVariant {
@@ -64,6 +73,12 @@ struct ShaderLibraryOptions {
   std::function<void(const std::string&)> log;
 };
 
+struct ShaderRootOptions {
+  // Recompile this root's kernels when its files change even when the engine's shaders are
+  // not hot-reloaded (with enableHotReload every root is watched).
+  bool watch = false;
+};
+
 class ShaderLibrary {
  public:
   // Every kernel shares one pipeline layout: no descriptor sets, push constants only.
@@ -79,9 +94,22 @@ class ShaderLibrary {
   // shader does not compile.
   std::shared_ptr<Kernel> kernel(const std::string& path, const KernelVariant& variant = {});
 
-  // Compile from `sourceDir` from now on and watch it; existing kernels are rebuilt from it.
+  // Adds a folder of the program's own GLSL: a compute shader `dir`/a/b.comp is the kernel
+  // "a/b.comp", compiled at run time. Throws Error when the folder does not exist, or when a
+  // shader or include file in it has the name of an engine shader file, of a file in an
+  // earlier root, or of precompiled SPIR-V (naming both).
+  void addShaderRoot(const std::filesystem::path& dir, ShaderRootOptions options = {});
+  // Adds a precompiled compute shader under `name` (its kernel takes specialisation
+  // constants but no defines). Throws Error for an empty name, words that are not SPIR-V,
+  // or a name already taken (an engine shader, a file in a root, earlier SPIR-V).
+  void addSpirv(const std::string& name, std::vector<uint32_t> words);
+  const std::vector<std::filesystem::path>& shaderRoots() const { return roots_; }
+
+  // Compile the engine's shaders from `sourceDir` from now on and watch it and every shader
+  // root; existing kernels are rebuilt.
   void enableHotReload(const std::filesystem::path& sourceDir);
-  bool hotReloadEnabled() const { return watcher_ != nullptr; }
+  // Whether the engine's shaders are hot-reloaded (roots may be watched without it).
+  bool hotReloadEnabled() const { return !sourceDir_.empty(); }
   const std::filesystem::path& hotReloadDir() const { return sourceDir_; }
 
   // Recompiles kernels whose sources changed since the last call and swaps their
@@ -100,15 +128,21 @@ class ShaderLibrary {
  private:
   CompileResult compile(const std::string& path, const KernelVariant& variant) const;
   VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const;
-  void build(Kernel& kernel, bool fromEmbeddedSpirv);
+  void build(Kernel& kernel);
   void log(LogLevel level, const std::string& message) const;
+  std::string ownerOf(const std::string& name) const;  // who already has a name, or empty
+  void watch(const std::filesystem::path& dir);
+  std::string treePathOf(const std::filesystem::path& changedFile) const;
 
   Device& device_;
   ShaderLibraryOptions options_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   std::map<std::pair<std::string, KernelVariant>, std::shared_ptr<Kernel>> kernels_;
-  std::unique_ptr<ShaderSourceTree> tree_;
+  std::unique_ptr<LayeredSourceTree> tree_;  // the engine's, then the roots
+  std::vector<std::filesystem::path> roots_;  // absolute
+  std::vector<bool> rootWatched_;
+  std::map<std::string, std::vector<uint32_t>> spirv_;  // the program's precompiled shaders
   std::unique_ptr<FileWatcher> watcher_;
   std::filesystem::path sourceDir_;
   std::map<std::string, std::vector<ShaderDiagnostic>> failed_;  // by shader path

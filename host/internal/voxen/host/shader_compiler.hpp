@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,6 +40,22 @@ class EmbeddedSourceTree : public ShaderSourceTree {
  public:
   std::optional<std::string> read(const std::string& path) const override;
   std::string displayName(const std::string& path) const override { return "shaders/" + path; }
+};
+
+// Several trees seen as one namespace: a path is read from the first tree that has it. The
+// shader library puts the engine's tree first and a program's shader roots after it (it
+// refuses roots whose files would shadow one another, so the order only decides for files
+// created later).
+class LayeredSourceTree : public ShaderSourceTree {
+ public:
+  void add(std::unique_ptr<ShaderSourceTree> tree) { trees_.push_back(std::move(tree)); }
+  // Replaces the first tree (the engine's: built in, or its hot-reload folder).
+  void replaceFirst(std::unique_ptr<ShaderSourceTree> tree) { trees_.front() = std::move(tree); }
+  std::optional<std::string> read(const std::string& path) const override;
+  std::string displayName(const std::string& path) const override;
+
+ private:
+  std::vector<std::unique_ptr<ShaderSourceTree>> trees_;
 };
 
 struct CompileResult {

@@ -56,6 +56,12 @@ class RegionCache {
   uint32_t maxProbe() const { return maxProbe_; }
   // Every pool the shaders read or write, for the passes' declarations.
   std::vector<BufferRange> poolRanges() const;
+  // One layer's pool (nullopt when the map has no such layer), and the map's layers in pool
+  // order; for passes that declare which layers they write (voxen/map/map_pass.hpp).
+  std::optional<BufferRange> poolRange(LayerId id) const;
+  std::vector<LayerId> layerIds() const;
+  int32_t regionSize() const { return map_.regionSize(); }
+  size_t voxelsPerRegion() const { return voxels_; }
   BufferRange layerTableRange() const { return layerTable_.range(); }
   BufferRange tableRange() const { return table_.range(); }
   const RegionCacheStats& stats() const { return stats_; }
