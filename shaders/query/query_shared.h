@@ -1,0 +1,111 @@
+// The batched map queries (engine/query): push constants and the interpolation formula,
+// one definition for the shaders and for the CPU reference ("voxen/gpu/query/query_shared.h"),
+// so that both compute clearance samples with the same float operations in the same order.
+#ifndef VOXEN_QUERY_SHARED_H
+#define VOXEN_QUERY_SHARED_H
+
+#include "../common/shared.h"
+
+// GLSL may fuse a multiply and an add into one rounding unless told not to; C++ (no
+// -ffp-contract on x86-64's baseline, which has no FMA) rounds each operation, as GLSL's
+// `precise` does.
+#ifdef __cplusplus
+#define VOXEN_QUERY_PRECISE
+#else
+#define VOXEN_QUERY_PRECISE precise
+#endif
+
+VOXEN_SHARED_BEGIN
+
+VOXEN_CONST(uint, kQueryGroupSize, 64u)
+// A ray segment's result before any hit: its ordinal (voxels visited before the hit).
+VOXEN_CONST(uint, kQueryNoHit, 0xFFFFFFFFu)
+
+// Where the passes find the map: the read-only region cache (layer pools and key -> slot
+// table) and the set of every region the map holds (absent regions are unobserved; a
+// region of the map that is not resident belongs to another chunk and is left alone).
+struct QueryMapPush {
+  VOXEN_ADDRESS layers;    // LayerTable of the region cache
+  VOXEN_ADDRESS table;     // region cache table: ivec4 (key, slot)
+  VOXEN_ADDRESS present;   // every map region: ivec4 (key, 0), w -1 = empty
+  uint tableMask;
+  uint tableProbe;
+  uint presentMask;
+  uint presentProbe;
+  int regionSize;
+  uint layer;              // the layer the pass reads (occupancy or clearance id)
+};
+VOXEN_SHARED_ASSERT(sizeof(QueryMapPush) == 48)
+
+// query_points.comp: per item its voxel (occupancy: one; clearance: the lower corner of
+// the 8 around the point) as ivec4, and out the value bits of each (1 or 8 uints per item),
+// written only where the voxel's region is resident.
+struct QueryPointsPush {
+  QueryMapPush map;
+  VOXEN_ADDRESS voxels;    // ivec4 per item
+  VOXEN_ADDRESS values;    // uint per corner
+  uint count;
+  uint corners;            // 1 or 8
+};
+VOXEN_SHARED_ASSERT(sizeof(QueryPointsPush) == 72)
+
+// query_clearance.comp: the 8 corner values and the fraction of every point to samples.
+struct QueryInterpolatePush {
+  VOXEN_ADDRESS corners;   // 8 floats per point (x fastest, then y, then z)
+  VOXEN_ADDRESS fractions; // vec4 per point: the fraction in its cell, w unused
+  VOXEN_ADDRESS samples;   // vec4 per point: clearance, gradient x, y, z
+  uint count;
+  float inverseResolution;
+};
+VOXEN_SHARED_ASSERT(sizeof(QueryInterpolatePush) == 32)
+
+// The result of one ray segment (and, after the resolve pass, of one ray): the first voxel
+// it decided as a hit, the walk's t where the ray enters it, its value, and its ordinal
+// within the segment (kQueryNoHit: none).
+struct QueryHit {
+  ivec3 voxel;
+  uint tEnterBits;
+  uint ordinal;
+  uint valueBits;
+  uint pad0;
+  uint pad1;
+};
+VOXEN_SHARED_ASSERT(sizeof(QueryHit) == 32)
+
+struct QueryRaycastPush {
+  QueryMapPush map;
+  VOXEN_ADDRESS rays;      // GpuRay per ray (occupancy_shared.h; segments and segmentBase set)
+  VOXEN_ADDRESS segments;  // uvec2 (ray, segment) per invocation
+  VOXEN_ADDRESS hits;      // QueryHit per segment
+  VOXEN_ADDRESS firstHit;  // uint per ray: the lowest segment with a hit
+  VOXEN_ADDRESS answers;   // QueryHit per ray (the resolve pass)
+  uint count;              // segments (walk) or rays (resolve)
+  uint unknownBlocks;
+  float threshold;         // log-odds at or above which a voxel is occupied
+  uint pad0;
+};
+VOXEN_SHARED_ASSERT(sizeof(QueryRaycastPush) == 104)
+
+struct QueryBoxPush {
+  QueryMapPush map;
+  VOXEN_ADDRESS flags;     // uint per voxel of the slab: 1 where it is of the class
+  int lowerX, lowerY, lowerZ;  // the box's lowest voxel
+  uint dimX, dimY;         // the box's voxels along x and y
+  uint first, count;       // the slab: linear box indices [first, first + count)
+  uint voxelClass;         // 0 unobserved, 1 free, 2 occupied (VoxelClass)
+  float threshold;
+};
+VOXEN_SHARED_ASSERT(sizeof(QueryBoxPush) == 96)
+
+// Trilinear interpolation between 8 voxel centres c (x fastest) at fraction f, and its
+// gradient per voxel edge (the caller scales it to metres). Every operation rounds on its
+// own (VOXEN_QUERY_PRECISE), so the GPU and the CPU reference agree bit for bit.
+VOXEN_MATH float queryLerp(float a, float b, float t) {
+  VOXEN_QUERY_PRECISE float d = b - a;
+  VOXEN_QUERY_PRECISE float r = a + d * t;
+  return r;
+}
+
+VOXEN_SHARED_END
+
+#endif
