@@ -33,7 +33,11 @@ int regionState(ivec3 region, out int slot) {
   }
   slot = findRegionSlot(gMap.table, gMap.tableMask, gMap.tableProbe, region);
   int state = kRegionResident;
-  if (slot < 0) state = findRegionSlot(gMap.present, gMap.presentMask, gMap.presentProbe, region) >= 0 ? kRegionElsewhere : kRegionAbsent;
+  // present 0: every region of the map is resident (one chunk), so a missing one is absent.
+  if (slot < 0)
+    state = gMap.present != 0ul && findRegionSlot(gMap.present, gMap.presentMask, gMap.presentProbe, region) >= 0
+                ? kRegionElsewhere
+                : kRegionAbsent;
   gLastRegion = region;
   gLastSlot = slot;
   gLastState = state;

@@ -12,16 +12,19 @@ layout(local_size_x = 64) in;
 layout(push_constant) uniform Push { QueryPointsPush pc; };
 
 void main() {
-  uint i = voxenThreadIndex();
   QueryPointsPush p = pc;
-  if (i >= p.count) return;
   queryMapBegin(p.map);
-  ivec4 base = ivec4(Uvec4Array(p.voxels).v[i]);  // read whole, once (lavapipe)
   UintArray out_ = UintArray(p.values);
-  for (uint c = 0u; c < p.corners; ++c) {
-    ivec3 voxel = base.xyz + ivec3(int(c & 1u), int((c >> 1u) & 1u), int(c >> 2u));
-    ivec3 region = regionOfVoxel(voxel, p.map.regionSize);
-    int slot;
-    if (regionState(region, slot) == kRegionResident) out_.v[i * p.corners + c] = gPool.v[voxelWord(voxel, region, slot)];
+  Uvec4Array voxels = Uvec4Array(p.voxels);
+  uint first = voxenThreadIndex() * kQueryItemsPerInvocation;
+  uint last = min(first + kQueryItemsPerInvocation, p.count);
+  for (uint i = first; i < last; ++i) {
+    ivec4 base = ivec4(voxels.v[i]);  // read whole, once (lavapipe)
+    for (uint c = 0u; c < p.corners; ++c) {
+      ivec3 voxel = base.xyz + ivec3(int(c & 1u), int((c >> 1u) & 1u), int(c >> 2u));
+      ivec3 region = regionOfVoxel(voxel, p.map.regionSize);
+      int slot;
+      if (regionState(region, slot) == kRegionResident) out_.v[i * p.corners + c] = gPool.v[voxelWord(voxel, region, slot)];
+    }
   }
 }

@@ -18,6 +18,10 @@
 VOXEN_SHARED_BEGIN
 
 VOXEN_CONST(uint, kQueryGroupSize, 64u)
+// Points (and box voxels) one invocation answers, one after another: lavapipe's fixed cost
+// per invocation (push constants copied lane by lane, the map's addresses) is paid once for
+// them. Small enough that the loops stay far under its 65,535-iteration cap.
+VOXEN_CONST(uint, kQueryItemsPerInvocation, 16u)
 // A ray segment's result before any hit: its ordinal (voxels visited before the hit).
 VOXEN_CONST(uint, kQueryNoHit, 0xFFFFFFFFu)
 
@@ -27,7 +31,7 @@ VOXEN_CONST(uint, kQueryNoHit, 0xFFFFFFFFu)
 struct QueryMapPush {
   VOXEN_ADDRESS layers;    // LayerTable of the region cache
   VOXEN_ADDRESS table;     // region cache table: ivec4 (key, slot)
-  VOXEN_ADDRESS present;   // every map region: ivec4 (key, 0), w -1 = empty
+  VOXEN_ADDRESS present;   // every map region: ivec4 (key, 0), w -1 = empty; 0 when all are resident
   uint tableMask;
   uint tableProbe;
   uint presentMask;

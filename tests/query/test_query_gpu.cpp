@@ -227,6 +227,22 @@ TEST_CASE("Long ray casts split into segments find the same first hit as one wal
   }
 }
 
+TEST_CASE("A ray of 100,000 voxels finds its hit past lavapipe's loop cap", "[query][gpu]") {
+  // 65,535 loop iterations per invocation, then silence: the walk must be split for the
+  // hit at voxel 99,990 to be found at all.
+  OccupancyMap map(smallModel());
+  for (int rx = 0; rx < 12500; ++rx)
+    for (float& v : map.region({rx, 0, 0}).occupancy()) v = -1.0f;
+  setValue(map, {99990, 3, 3}, 2.0f);
+  GpuQueries queries(vt::gpu().scheduler, map, QueryOptions{.maxCrossingsPerSegment = 16384});
+  const std::vector<QueryRay> rays{{{0.5 * kRes, 3.5 * kRes, 3.5 * kRes}, {1.0, 0.0, 0.0}, 26000.0}};
+  const std::vector<RayHit> gpu = queries.raycast(rays);
+  checkEqual(gpu, cpuRaycast(map, rays));
+  REQUIRE(gpu[0].hit);
+  CHECK(gpu[0].voxel == VoxelCoord{99990, 3, 3});
+  CHECK(gpu[0].distance == Approx(99990 * kRes - 0.5 * kRes).epsilon(1e-6));
+}
+
 TEST_CASE("GPU clearance samples equal the CPU reference; by hand on a linear field; -1 next to none", "[query][gpu]") {
   OccupancyMap map = randomMap(21);
   ClearanceOptions clearance;

@@ -106,7 +106,7 @@ struct GpuQueries::Impl {
     gpu::QueryMapPush p{};
     p.layers = cache->layerTableAddress();
     p.table = cache->tableAddress();
-    p.present = present->address();
+    p.present = chunks.size() == 1 ? 0 : present->address();
     p.tableMask = cache->tableMask();
     p.tableProbe = cache->maxProbe();
     p.presentMask = presentMask;
@@ -151,7 +151,8 @@ struct GpuQueries::Impl {
       std::vector<BufferUse> uses = mapUses();
       uses.push_back(reads(voxelRange));
       uses.push_back(readsWrites(valueRange));
-      scheduler.dispatchThreads({"query gather", pointsKernel.get(), {}, push, std::move(uses)}, count);
+      scheduler.dispatchThreads({"query gather", pointsKernel.get(), {}, push, std::move(uses)},
+                                (uint64_t(count) + gpu::kQueryItemsPerInvocation - 1) / gpu::kQueryItemsPerInvocation);
     });
   }
 };
