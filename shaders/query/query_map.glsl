@@ -1,5 +1,5 @@
-// How the query passes read the map: a voxel's region through the read-only region cache's
-// table, and whether a region that is not resident is in the map at all.
+// How the query passes read the map: a voxel's region through the query's lookup for the
+// resident chunk (query_shared.h QueryMapPush), its voxels from the region cache's pools.
 #ifndef VOXEN_QUERY_MAP_GLSL
 #define VOXEN_QUERY_MAP_GLSL
 
@@ -25,19 +25,35 @@ void queryMapBegin(QueryMapPush map) {
   gLastState = -1;
 }
 
+// The region's value in the chunk's lookup: a slot, kQueryElsewhere, or -1 (not in the map).
+int lookupRegion(ivec3 region) {
+  if (gMap.gridDimX != 0u) {
+    ivec3 r = region - ivec3(gMap.gridLoX, gMap.gridLoY, gMap.gridLoZ);
+    uvec3 dims = uvec3(gMap.gridDimX, gMap.gridDimY, gMap.gridDimZ);
+    if (any(lessThan(r, ivec3(0))) || any(greaterThanEqual(uvec3(r), dims))) return -1;
+    return int(UintArray(gMap.lookup).v[uint(r.x) + dims.x * (uint(r.y) + dims.y * uint(r.z))]);
+  }
+  // region_table.glsl's probing, but an entry's negative value (kQueryElsewhere) is a
+  // value here: only -1 marks an empty entry.
+  TableArray entries = TableArray(gMap.lookup);
+  uint i = hashRegion(region) & gMap.hashMask;
+  for (uint probe = 0u; probe <= gMap.hashProbe; ++probe) {
+    ivec4 e = entries.v[i];
+    if (e.w == -1) return -1;
+    if (e.xyz == region) return e.w;
+    i = (i + 1u) & gMap.hashMask;
+  }
+  return -1;
+}
+
 // The region's state and slot, looked up once per region a walk or a point enters.
 int regionState(ivec3 region, out int slot) {
   if (gLastState >= 0 && region == gLastRegion) {
     slot = gLastSlot;
     return gLastState;
   }
-  slot = findRegionSlot(gMap.table, gMap.tableMask, gMap.tableProbe, region);
-  int state = kRegionResident;
-  // present 0: every region of the map is resident (one chunk), so a missing one is absent.
-  if (slot < 0)
-    state = gMap.present != 0ul && findRegionSlot(gMap.present, gMap.presentMask, gMap.presentProbe, region) >= 0
-                ? kRegionElsewhere
-                : kRegionAbsent;
+  slot = lookupRegion(region);
+  int state = slot >= 0 ? kRegionResident : (slot == kQueryElsewhere ? kRegionElsewhere : kRegionAbsent);
   gLastRegion = region;
   gLastSlot = slot;
   gLastState = state;

@@ -15,7 +15,7 @@ layout(local_size_x = 64) in;
 layout(push_constant) uniform Push { QueryRaycastPush pc; };
 
 int gRegionSize;
-// The walk's region hooks: the queries find regions through the cache's table instead.
+// The walk's region hooks: the queries find regions through their own lookup instead.
 void beginRegion(ivec3 v) {}
 void followRegion(ivec3 v) {}
 

@@ -25,21 +25,26 @@ VOXEN_CONST(uint, kQueryItemsPerInvocation, 16u)
 // A ray segment's result before any hit: its ordinal (voxels visited before the hit).
 VOXEN_CONST(uint, kQueryNoHit, 0xFFFFFFFFu)
 
-// Where the passes find the map: the read-only region cache (layer pools and key -> slot
-// table) and the set of every region the map holds (absent regions are unobserved; a
-// region of the map that is not resident belongs to another chunk and is left alone).
+// Where the passes find the map: the read-only region cache's layer pools, and the query's
+// own region lookup for the chunk of regions resident now: a dense grid over the box of the
+// map's regions (one int per region) when it is small enough, else a hash table of the map's
+// regions (ivec4 key and value, w -1 = empty; region_table.glsl's probing). A region's value
+// is its cache slot when resident, kQueryElsewhere when the map holds it but another chunk
+// is resident; a region not found is not in the map (every voxel unobserved).
 struct QueryMapPush {
   VOXEN_ADDRESS layers;    // LayerTable of the region cache
-  VOXEN_ADDRESS table;     // region cache table: ivec4 (key, slot)
-  VOXEN_ADDRESS present;   // every map region: ivec4 (key, 0), w -1 = empty; 0 when all are resident
-  uint tableMask;
-  uint tableProbe;
-  uint presentMask;
-  uint presentProbe;
+  VOXEN_ADDRESS lookup;    // int per grid cell, or the hash table
+  int gridLoX, gridLoY, gridLoZ;  // the grid's lowest region
+  uint gridDimX, gridDimY, gridDimZ;  // regions per axis; gridDimX 0: the hash table
+  uint hashMask;
+  uint hashProbe;
   int regionSize;
   uint layer;              // the layer the pass reads (occupancy or clearance id)
 };
-VOXEN_SHARED_ASSERT(sizeof(QueryMapPush) == 48)
+VOXEN_SHARED_ASSERT(sizeof(QueryMapPush) == 56)
+VOXEN_CONST(int, kQueryElsewhere, -2)
+// Regions the dense grid may have (an int each); a sparser map takes the hash table.
+VOXEN_CONST(uint, kQueryMaxGridCells, 16777216u)
 
 // query_points.comp: per item its voxel (occupancy: one; clearance: the lower corner of
 // the 8 around the point) as ivec4, and out the value bits of each (1 or 8 uints per item),
@@ -51,7 +56,7 @@ struct QueryPointsPush {
   uint count;
   uint corners;            // 1 or 8
 };
-VOXEN_SHARED_ASSERT(sizeof(QueryPointsPush) == 72)
+VOXEN_SHARED_ASSERT(sizeof(QueryPointsPush) == 80)
 
 // query_clearance.comp: the 8 corner values and the fraction of every point to samples.
 struct QueryInterpolatePush {
@@ -88,7 +93,7 @@ struct QueryRaycastPush {
   float threshold;         // log-odds at or above which a voxel is occupied
   uint pad0;
 };
-VOXEN_SHARED_ASSERT(sizeof(QueryRaycastPush) == 104)
+VOXEN_SHARED_ASSERT(sizeof(QueryRaycastPush) == 112)
 
 struct QueryBoxPush {
   QueryMapPush map;
@@ -99,7 +104,7 @@ struct QueryBoxPush {
   uint voxelClass;         // 0 unobserved, 1 free, 2 occupied (VoxelClass)
   float threshold;
 };
-VOXEN_SHARED_ASSERT(sizeof(QueryBoxPush) == 96)
+VOXEN_SHARED_ASSERT(sizeof(QueryBoxPush) == 104)
 
 // Trilinear interpolation between 8 voxel centres c (x fastest) at fraction f, and its
 // gradient per voxel edge (the caller scales it to metres). Every operation rounds on its

@@ -336,3 +336,32 @@ TEST_CASE("Queries on a map larger than the cache run in chunks with the same an
   for (VoxelClass c : {VoxelClass::Unobserved, VoxelClass::Free, VoxelClass::Occupied})
     CHECK(queries.voxelsInBox(box, c).voxels == cpuVoxelsInBox(map, box, c).voxels);
 }
+
+TEST_CASE("Queries on a sparse map (regions far apart: a hash table, not a grid) equal the CPU reference", "[query][gpu]") {
+  OccupancyMap map(smallModel());
+  vt::Rng rng(51);
+  const std::vector<RegionKey> keys{{0, 0, 0}, {1, 0, 0}, {6000, 6000, 1}, {-6000, 10, -3}};
+  for (const RegionKey& key : keys)
+    for (float& v : map.region(key).occupancy()) v = rng.next() % 3 == 0 ? kUnobserved : rng.next() % 2 ? -1.0f : 1.0f;
+  for (uint64_t cacheRegions : {4u, 1u}) {
+    QueryOptions options;
+    options.cacheBytes = cacheRegions * RegionCache::bytesPerRegion(map);
+    GpuQueries queries(vt::gpu().scheduler, map, options);
+    CHECK(queries.chunkCount() == 4 / cacheRegions);
+    std::vector<glm::dvec3> points;
+    std::vector<QueryRay> rays;
+    for (const RegionKey& key : keys) {
+      const glm::dvec3 corner = glm::dvec3(key.x, key.y, key.z) * (8 * kRes);
+      for (int i = 0; i < 300; ++i) {
+        const glm::dvec3 p = corner + glm::dvec3(uni(rng, -1.0, 3.0), uni(rng, -1.0, 3.0), uni(rng, -1.0, 3.0));
+        points.push_back(p);
+        rays.push_back({p, {uni(rng, -1.0, 1.0), uni(rng, -1.0, 1.0), uni(rng, -1.0, 1.0)}, uni(rng, 0.0, 4.0)});
+      }
+    }
+    checkEqual(queries.occupancy(points), cpuOccupancy(map, points));
+    for (bool unknownBlocks : {false, true}) checkEqual(queries.raycast(rays, {unknownBlocks}), cpuRaycast(map, rays, {unknownBlocks}));
+    const QueryBox box{{-0.6, -0.3, -0.2}, {4.1, 2.2, 2.3}};
+    for (VoxelClass c : {VoxelClass::Unobserved, VoxelClass::Free, VoxelClass::Occupied})
+      CHECK(queries.voxelsInBox(box, c).voxels == cpuVoxelsInBox(map, box, c).voxels);
+  }
+}

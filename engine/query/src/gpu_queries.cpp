@@ -43,8 +43,12 @@ struct GpuQueries::Impl {
   std::vector<std::vector<RegionKey>> chunks;
   bool residentKept = false;  // one chunk, loaded and kept until refresh()
   uint64_t batch = 0;
-  std::optional<Buffer> present;
-  uint32_t presentMask = 0, presentProbe = 0;
+  std::vector<RegionKey> keys;  // every region of the map, sorted
+  RegionKey gridLo;
+  uint64_t gridDims[3] = {0, 0, 0};  // all 0: the lookup is a hash table
+  std::optional<Buffer> lookup;
+  uint32_t hashMask = 0, hashProbe = 0;
+  size_t lookupChunk = SIZE_MAX;  // the chunk the lookup describes
   std::shared_ptr<Kernel> pointsKernel, clearanceKernel, raycastKernel, resolveKernel, boxKernel;
   StreamCompaction compaction;
   std::optional<Buffer> inputs, values, fractions, outputs, segments, hits, firstHit, answers, flags, indices, total;
@@ -63,9 +67,10 @@ struct GpuQueries::Impl {
     plan();
   }
 
-  // Splits the map's regions into chunks the cache holds and uploads the set of them.
+  // Splits the map's regions into chunks the cache holds, and chooses the lookup: a dense
+  // grid over the box of the regions when it has at most kQueryMaxGridCells cells.
   void plan() {
-    std::vector<RegionKey> keys;
+    keys.clear();
     keys.reserve(map.regions().size());
     for (const auto& [key, region] : map.regions()) keys.push_back(key);
     std::sort(keys.begin(), keys.end());
@@ -79,45 +84,81 @@ struct GpuQueries::Impl {
       chunks.emplace_back(keys.begin() + i, keys.begin() + std::min(keys.size(), i + slots));
     if (chunks.empty()) chunks.emplace_back();
     residentKept = false;
-
-    uint32_t capacity = 16;
-    while (capacity < 2 * keys.size()) capacity *= 2;
-    std::vector<int32_t> entries(size_t(capacity) * 4, 0);
-    for (uint32_t i = 0; i < capacity; ++i) entries[4 * i + 3] = -1;
-    presentProbe = 0;
-    presentMask = capacity - 1;
-    for (const RegionKey& key : keys) {
-      uint32_t i = gpuRegionHash(key) & presentMask, probe = 0;
-      while (entries[4 * i + 3] >= 0) {
-        i = (i + 1) & presentMask;
-        ++probe;
-      }
-      entries[4 * i + 0] = key.x;
-      entries[4 * i + 1] = key.y;
-      entries[4 * i + 2] = key.z;
-      entries[4 * i + 3] = 0;
-      presentProbe = std::max(presentProbe, probe);
+    lookupChunk = SIZE_MAX;
+    RegionKey lo{0, 0, 0}, hi{0, 0, 0};
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const RegionKey& k = keys[i];
+      lo = i ? RegionKey{std::min(lo.x, k.x), std::min(lo.y, k.y), std::min(lo.z, k.z)} : k;
+      hi = i ? RegionKey{std::max(hi.x, k.x), std::max(hi.y, k.y), std::max(hi.z, k.z)} : k;
     }
-    present.emplace(scheduler.device(), "query region set", uint64_t(capacity) * 16);
-    scheduler.upload(present->range(), entries.data(), entries.size() * 4);
+    gridLo = lo;
+    const uint64_t dims[3] = {uint64_t(int64_t(hi.x) - lo.x + 1), uint64_t(int64_t(hi.y) - lo.y + 1),
+                              uint64_t(int64_t(hi.z) - lo.z + 1)};
+    const bool grid = !keys.empty() && dims[0] * dims[1] <= gpu::kQueryMaxGridCells &&
+                      dims[0] * dims[1] * dims[2] <= gpu::kQueryMaxGridCells;
+    for (int a = 0; a < 3; ++a) gridDims[a] = grid ? dims[a] : 0;
+  }
+
+  // The lookup for chunk `c` (resident now): each region's slot, kQueryElsewhere for the
+  // map's other regions.
+  void buildLookup(size_t c) {
+    if (lookupChunk == c) return;
+    std::vector<int32_t> words;
+    auto valueOf = [&](const RegionKey& key, bool resident) { return resident ? int32_t(cache->slotOf(key)) : gpu::kQueryElsewhere; };
+    if (gridDims[0] != 0) {
+      words.assign(gridDims[0] * gridDims[1] * gridDims[2], -1);
+      auto cell = [&](const RegionKey& k) {
+        return uint64_t(k.x - gridLo.x) + gridDims[0] * (uint64_t(k.y - gridLo.y) + gridDims[1] * uint64_t(k.z - gridLo.z));
+      };
+      for (const RegionKey& key : keys) words[cell(key)] = gpu::kQueryElsewhere;
+      for (const RegionKey& key : chunks[c]) words[cell(key)] = valueOf(key, true);
+    } else {
+      uint32_t capacity = 16;
+      while (capacity < 2 * keys.size()) capacity *= 2;
+      words.assign(size_t(capacity) * 4, 0);
+      for (uint32_t i = 0; i < capacity; ++i) words[4 * i + 3] = -1;
+      hashMask = capacity - 1;
+      hashProbe = 0;
+      std::vector<RegionKey> resident = chunks[c];  // sorted, as keys are
+      for (const RegionKey& key : keys) {
+        uint32_t i = gpuRegionHash(key) & hashMask, probe = 0;
+        while (words[4 * i + 3] != -1) {
+          i = (i + 1) & hashMask;
+          ++probe;
+        }
+        words[4 * i + 0] = key.x;
+        words[4 * i + 1] = key.y;
+        words[4 * i + 2] = key.z;
+        words[4 * i + 3] = valueOf(key, std::binary_search(resident.begin(), resident.end(), key));
+        hashProbe = std::max(hashProbe, probe);
+      }
+    }
+    if (words.empty()) words.assign(4, -1);
+    const uint64_t bytes = words.size() * 4;
+    if (!lookup || lookup->size() < bytes) lookup.emplace(scheduler.device(), "query region lookup", std::max<uint64_t>(bytes, 16));
+    scheduler.upload(lookup->range(0, bytes), words.data(), bytes);
+    lookupChunk = c;
   }
 
   gpu::QueryMapPush mapPush(LayerId layer) const {
     gpu::QueryMapPush p{};
     p.layers = cache->layerTableAddress();
-    p.table = cache->tableAddress();
-    p.present = chunks.size() == 1 ? 0 : present->address();
-    p.tableMask = cache->tableMask();
-    p.tableProbe = cache->maxProbe();
-    p.presentMask = presentMask;
-    p.presentProbe = presentProbe;
+    p.lookup = lookup->address();
+    p.gridLoX = gridLo.x;
+    p.gridLoY = gridLo.y;
+    p.gridLoZ = gridLo.z;
+    p.gridDimX = uint32_t(gridDims[0]);
+    p.gridDimY = uint32_t(gridDims[1]);
+    p.gridDimZ = uint32_t(gridDims[2]);
+    p.hashMask = hashMask;
+    p.hashProbe = hashProbe;
     p.regionSize = map.regionSize();
     p.layer = layer;
     return p;
   }
 
   std::vector<BufferUse> mapUses() const {
-    std::vector<BufferUse> uses{reads(cache->layerTableRange()), reads(cache->tableRange()), reads(present->range())};
+    std::vector<BufferUse> uses{reads(cache->layerTableRange()), reads(lookup->range())};
     for (const BufferRange& pool : cache->poolRanges()) uses.push_back(reads(pool));
     return uses;
   }
@@ -129,11 +170,13 @@ struct GpuQueries::Impl {
     if (chunks.size() == 1) {
       if (!residentKept) cache->makeResident(chunks.front(), ++batch);
       residentKept = true;
+      buildLookup(0);
       record();
       return;
     }
-    for (const std::vector<RegionKey>& chunk : chunks) {
-      cache->makeResident(chunk, ++batch);
+    for (size_t c = 0; c < chunks.size(); ++c) {
+      cache->makeResident(chunks[c], ++batch);
+      buildLookup(c);
       record();
     }
   }
