@@ -75,6 +75,13 @@ cmp -s rays-u.csv rays-u-cpu.csv || fail "GPU and CPU ray casts differ: $(diff r
 "$voxen" query map.vxm --rays rays.txt --kind raycast --max-range 0.5 > short.csv 2>&1
 [ "$(sed -n 2p short.csv)" = "0,,,,,,," ] || fail "ray shorter than the way to the obstacle: $(sed -n 2p short.csv)"
 
+# The same rays from a PLY (ox oy oz dx dy dz), as JSON.
+printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty double ox\nproperty double oy\nproperty double oz\nproperty double dx\nproperty double dy\nproperty double dz\nend_header\n0.05 0.05 0.05 2 0 0\n0.05 0.05 0.05 0 3 0\n' > rays-in.ply
+"$voxen" query map.vxm --rays rays-in.ply --kind raycast --json > rays.json 2> rays-json.err || fail "rays PLY: $(cat rays-json.err)"
+grep -q '{"hit":1,"distance":0.9[0-9]*,"px":[01][.0-9]*,"py":0.05,"pz":0.05,"vx":10,"vy":0,"vz":0}' rays.json || fail "rays PLY hit: $(cat rays.json)"
+grep -q '{"hit":0,"distance":null,"px":null,"py":null,"pz":null,"vx":null,"vy":null,"vz":null}' rays.json ||
+  fail "rays PLY miss: $(cat rays.json)"
+
 # Clearance with unknown space free: the only obstacle is voxel (10,0,0), so a voxel's
 # clearance is 0.1 m times its distance in voxels from there; the expected samples are the
 # trilinear blend of those values between the voxel centres around each point (and its
