@@ -46,7 +46,10 @@ near "$(field occ.csv 2 4)" "$miss2" "free voxel's log-odds"
 near "$(field occ.csv 3 4)" "$hit2" "occupied voxel's log-odds"
 [ "$(field occ.csv 3 5)" = occupied ] || fail "class of the hit voxel: $(sed -n 3p occ.csv)"
 [ "$(sed -n 4p occ.csv)" = "5,5,5,,unknown" ] || fail "unknown point: $(sed -n 4p occ.csv)"
-"$voxen" query map.vxm --points points.txt --kind occupancy --cpu > occ-cpu.csv 2>&1 || fail "occupancy --cpu: $(cat occ-cpu.csv)"
+grep -q "^query .* points/s" occ.err || fail "no progress line with a rate: $(cat occ.err)"
+"$voxen" query map.vxm --points points.txt --kind occupancy --quiet > /dev/null 2> quiet.err
+[ ! -s quiet.err ] || fail "--quiet still wrote: $(cat quiet.err)"
+"$voxen" query map.vxm --points points.txt --kind occupancy --cpu > occ-cpu.csv 2> occ-cpu.err || fail "occupancy --cpu: $(cat occ-cpu.csv)"
 cmp -s occ.csv occ-cpu.csv || fail "GPU and CPU occupancy differ: $(diff occ.csv occ-cpu.csv)"
 
 # The same points from a PLY, as JSON.
@@ -67,12 +70,12 @@ near "$(field rays.csv 2 3)" 1.0 "hit point x"
 [ "$(cut -d, -f6- rays.csv | sed -n 2p)" = "10,0,0" ] || fail "hit voxel: $(sed -n 2p rays.csv)"
 [ "$(sed -n 3p rays.csv)" = "0,,,,,,," ] || fail "ray into unknown space: $(sed -n 3p rays.csv)"
 [ "$(sed -n 4p rays.csv)" = "1,0,1.05,0.05,0.05,10,0,0" ] || fail "ray starting in the obstacle: $(sed -n 4p rays.csv)"
-"$voxen" query map.vxm --rays rays.txt --kind raycast --unknown-blocks --max-range 2 > rays-u.csv 2>&1 || fail "$(cat rays-u.csv)"
+"$voxen" query map.vxm --rays rays.txt --kind raycast --unknown-blocks --max-range 2 > rays-u.csv 2> rays-u.err || fail "$(cat rays-u.csv)"
 near "$(field rays-u.csv 3 2)" 0.05 "unknown blocks: distance"
 [ "$(cut -d, -f6- rays-u.csv | sed -n 3p)" = "0,1,0" ] || fail "unknown blocks: voxel $(sed -n 3p rays-u.csv)"
-"$voxen" query map.vxm --rays rays.txt --kind raycast --unknown-blocks --max-range 2 --cpu > rays-u-cpu.csv 2>&1
+"$voxen" query map.vxm --rays rays.txt --kind raycast --unknown-blocks --max-range 2 --cpu > rays-u-cpu.csv 2> rays-u-cpu.err
 cmp -s rays-u.csv rays-u-cpu.csv || fail "GPU and CPU ray casts differ: $(diff rays-u.csv rays-u-cpu.csv)"
-"$voxen" query map.vxm --rays rays.txt --kind raycast --max-range 0.5 > short.csv 2>&1
+"$voxen" query map.vxm --rays rays.txt --kind raycast --max-range 0.5 > short.csv 2> short.err
 [ "$(sed -n 2p short.csv)" = "0,,,,,,," ] || fail "ray shorter than the way to the obstacle: $(sed -n 2p short.csv)"
 
 # The same rays from a PLY (ox oy oz dx dy dz), as JSON.
@@ -113,7 +116,7 @@ while read -r x y z; do
   done
   row=$((row + 1))
 done < cpoints.txt
-"$voxen" query clear.vxm --points cpoints.txt --kind clearance --cpu > clear-cpu.csv 2>&1
+"$voxen" query clear.vxm --points cpoints.txt --kind clearance --cpu > clear-cpu.csv 2> clear-cpu.err
 cmp -s clear.csv clear-cpu.csv || fail "GPU and CPU clearance differ: $(diff clear.csv clear-cpu.csv)"
 "$voxen" query map.vxm --points cpoints.txt --kind clearance > /dev/null 2> noclear.err && fail "clearance of a map without the layer"
 grep -q "no clearance layer" noclear.err || fail "no clearance layer: $(cat noclear.err)"

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
+#include "progress.hpp"
 #include "query_input.hpp"
 #include "text_output_file.hpp"
 #include "voxen/clearance/clearance.hpp"
@@ -30,7 +31,7 @@ namespace {
 struct QueryArgs {
   std::string mapPath, points, rays, kind, output;
   double maxRange = 5.0;
-  bool unknownBlocks = false, csv = false, cpu = false;
+  bool unknownBlocks = false, csv = false, cpu = false, quiet = false;
   CLI::Option* maxRangeOption = nullptr;
 };
 
@@ -133,6 +134,9 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
   if (args.kind == "clearance" && !map.layout().has(clearanceLayer()))
     throw Error(args.mapPath + ": the map has no clearance layer (compute it with voxen clearance)");
 
+  // Long batches (millions of rays) show a rate and an ETA on stderr; short ones finish
+  // before the first line is due.
+  Progress progress("query", input.size(), !args.quiet, rayKind ? "rays" : "points");
   std::optional<Device> device;
   std::optional<ShaderLibrary> library;
   std::optional<Scheduler> scheduler;
@@ -143,6 +147,7 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
     scheduler.emplace(*device, *library);
     QueryOptions options;
     options.cacheBytes = std::min<uint64_t>(options.cacheBytes, common.memoryBudgetBytes() / 2);
+    options.progress = [&progress](uint64_t done, uint64_t) { progress.update(done); };
     queries.emplace(*scheduler, map, options);
   }
   Table* table = nullptr;
@@ -198,6 +203,7 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
   } catch (const QueryInputError& e) {
     throw Error(input.where(e.index()) + ": " + e.what());
   }
+  progress.finish(input.size());
   return table->finish();
 }
 
@@ -235,6 +241,7 @@ CommandRun setupQuery(CLI::App& command) {
   command.add_flag("--csv", args->csv, "CSV with a header row (the default)");
   command.add_option("--output", args->output, "write the answers here instead of stdout")->type_name("FILE");
   command.add_flag("--cpu", args->cpu, "answer with the single-threaded CPU reference instead of the GPU");
+  command.add_flag("--quiet", args->quiet, "no progress on stderr");
   return [args](const CommonOptions& options) { return query(options, *args); };
 }
 

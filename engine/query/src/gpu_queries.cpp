@@ -19,7 +19,7 @@ namespace {
 
 // Items per round trip: bounds the scratch buffers (a few tens of MiB) while keeping
 // submissions few.
-constexpr size_t kItemsPerRound = size_t(1) << 21;
+constexpr size_t kItemsPerRound = size_t(1) << 20;
 constexpr size_t kSegmentsPerRound = size_t(1) << 22;
 constexpr uint64_t kBoxSlab = uint64_t(1) << 22;
 constexpr uint32_t kUnobservedBits = 0x7f800000u;
@@ -181,6 +181,10 @@ struct GpuQueries::Impl {
     }
   }
 
+  void report(uint64_t done, uint64_t total) const {
+    if (options.progress) options.progress(done, total);
+  }
+
   // Gathers 1 or 8 voxels' value bits per item of `voxels` into `values` (prefilled).
   void gather(const BufferRange& voxelRange, const BufferRange& valueRange, uint32_t count, uint32_t corners,
               LayerId layer) {
@@ -228,6 +232,7 @@ std::vector<OccupancyAnswer> GpuQueries::occupancy(std::span<const glm::dvec3> p
     m.gather(in, out, count, 1, kOccupancyLayer);
     const std::vector<float> values = m.scheduler.readback<float>(out).get();
     for (uint32_t i = 0; i < count; ++i) answers[first + i] = {values[i], m.map.classify(values[i])};
+    m.report(first + count, points.size());
   }
   return answers;
 }
@@ -266,6 +271,7 @@ std::vector<ClearanceSample> GpuQueries::clearance(std::span<const glm::dvec3> p
       const gpu::vec4& r = result[i];
       samples[first + i] = {r.x, {r.y, r.z, r.w}};
     }
+    m.report(first + count, points.size());
   }
   return samples;
 }
@@ -337,6 +343,7 @@ std::vector<RayHit> GpuQueries::raycast(std::span<const QueryRay> rays, const Ra
       hits[first + i] = finishRayHit(m.map, prepared[i], {h.voxel.x, h.voxel.y, h.voxel.z}, t, value);
     }
     first += rayCount;
+    m.report(first, rays.size());
   }
   return hits;
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,9 @@ struct QueryOptions {
   uint32_t maxCrossingsPerSegment = 1024;
   // Largest box (in voxels) voxelsInBox accepts.
   uint64_t maxBoxVoxels = 1ull << 28;
+  // Called after each round trip of a batch (at most 1 M items each) with the items done
+  // and the batch's total, so a long batch can show progress. Optional.
+  std::function<void(uint64_t done, uint64_t total)> progress;
 };
 
 }  // namespace voxen
