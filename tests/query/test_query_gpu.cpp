@@ -365,3 +365,21 @@ TEST_CASE("Queries on a sparse map (regions far apart: a hash table, not a grid)
       CHECK(queries.voxelsInBox(box, c).voxels == cpuVoxelsInBox(map, box, c).voxels);
   }
 }
+
+TEST_CASE("Queries on an empty map: everything unknown, no hits unless unknown blocks, no voxels but unobserved", "[query][gpu]") {
+  OccupancyMap map(smallModel());
+  GpuQueries queries(vt::gpu().scheduler, map);
+  const std::vector<glm::dvec3> points{{0.0, 0.0, 0.0}, {-3.3, 2.2, 1.1}};
+  checkEqual(queries.occupancy(points), cpuOccupancy(map, points));
+  CHECK(queries.occupancy(points)[1].voxelClass == VoxelClass::Unobserved);
+  const std::vector<QueryRay> rays{{{0.1, 0.1, 0.1}, {1.0, 2.0, 3.0}, 4.0}};
+  CHECK(!queries.raycast(rays)[0].hit);
+  const std::vector<RayHit> blocked = queries.raycast(rays, {true});
+  checkEqual(blocked, cpuRaycast(map, rays, {true}));
+  CHECK(blocked[0].distance == 0.0);
+  const QueryBox box{{0.0, 0.0, 0.0}, {0.6, 0.6, 0.6}};
+  CHECK(queries.voxelsInBox(box, VoxelClass::Unobserved).count == 27);
+  CHECK(queries.voxelsInBox(box, VoxelClass::Free).count == 0);
+  CHECK(queries.occupancy({}).empty());
+  CHECK(queries.raycast({}).empty());
+}
