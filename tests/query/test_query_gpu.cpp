@@ -234,7 +234,7 @@ TEST_CASE("A ray of 100,000 voxels finds its hit past lavapipe's loop cap", "[qu
   for (int rx = 0; rx < 12500; ++rx)
     for (float& v : map.region({rx, 0, 0}).occupancy()) v = -1.0f;
   setValue(map, {99990, 3, 3}, 2.0f);
-  GpuQueries queries(vt::gpu().scheduler, map, QueryOptions{.maxCrossingsPerSegment = 16384});
+  GpuQueries queries(vt::gpu().scheduler, map, QueryOptions{.maxCrossingsPerSegment = 8192});
   const std::vector<QueryRay> rays{{{0.5 * kRes, 3.5 * kRes, 3.5 * kRes}, {1.0, 0.0, 0.0}, 26000.0}};
   const std::vector<RayHit> gpu = queries.raycast(rays);
   checkEqual(gpu, cpuRaycast(map, rays));

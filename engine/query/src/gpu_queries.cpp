@@ -61,9 +61,9 @@ struct GpuQueries::Impl {
         resolveKernel(s.library().kernel("query/query_ray_resolve.comp")),
         boxKernel(s.library().kernel("query/query_box.comp")),
         compaction(s) {
-    if (options.maxCrossingsPerSegment < 1 || options.maxCrossingsPerSegment > 16384)
+    if (options.maxCrossingsPerSegment < 1 || options.maxCrossingsPerSegment > 8192)
       throw Error("QueryOptions::maxCrossingsPerSegment " + std::to_string(options.maxCrossingsPerSegment) +
-                  " is outside 1 to 16384 (lavapipe stops a loop after 65,535 iterations)");
+                  " is outside 1 to 8192 (lavapipe stops a loop after 65,535 iterations)");
     plan();
   }
 
