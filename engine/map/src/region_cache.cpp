@@ -76,9 +76,10 @@ RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes
   slots_.resize(slots);
 }
 
-// The map is only read: readOnly_ keeps evict() and syncToMap() from writing into it.
+// The map is only read: readOnly_ keeps evict() and syncToMap() from writing into it. Its
+// readers (the queries) keep their own region lookup, so no GPU table is uploaded.
 RegionCache::RegionCache(Scheduler& scheduler, const OccupancyMap& map, uint64_t bytes)
-    : RegionCache(scheduler, const_cast<OccupancyMap&>(map), bytes, GpuTable::Kept) {
+    : RegionCache(scheduler, const_cast<OccupancyMap&>(map), bytes, GpuTable::None) {
   readOnly_ = true;
 }
 

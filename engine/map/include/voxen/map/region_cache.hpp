@@ -32,7 +32,8 @@ class RegionCache {
   enum class GpuTable { Kept, None };
   RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes, GpuTable gpuTable = GpuTable::Kept);
   // A cache that only reads the map (the queries): evicted regions are dropped, never
-  // copied back, so a const map stays untouched; syncToMap and syncAndRelease throw.
+  // copied back, so a const map stays untouched; syncToMap and syncAndRelease throw. It
+  // keeps no GPU hash table (its reader finds slots with slotOf).
   RegionCache(Scheduler& scheduler, const OccupancyMap& map, uint64_t bytes);
   ~RegionCache();
 
