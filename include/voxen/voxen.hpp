@@ -8,6 +8,7 @@
 //   io         sensor input (PLY clouds, trajectories, ray sources), OctoMap files, exports
 //   occupancy  occupancy integration on the GPU and its CPU reference, plain and NDT-OM/TM
 //   clearance  each voxel's distance to the nearest obstacle within a range (a map layer)
+//   query      batched occupancy, ray-cast, clearance and box queries on the GPU, with CPU twins
 //   transform  a transform tree: world matrices level by level on the CPU and the GPU
 //   painter    the voxel painter (brush, marching cubes, software rasterizer) and map
 //              rendering; the rasterizer also draws other passes' triangles, such as
@@ -45,6 +46,9 @@
 
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
+#include "voxen/query/cpu_queries.hpp"
+#include "voxen/query/gpu_queries.hpp"
+#include "voxen/query/query_types.hpp"
 #include "voxen/transform/gpu_transform_tree.hpp"
 #include "voxen/transform/transform_tree.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"

@@ -153,6 +153,22 @@ std::vector<Workload> benchAllWorkloads() {
   };
   workloads.push_back(clearance);
 
+  // Queries on a map from one generated scan (its regions fit any cache): items per second
+  // for each kind, the CPU reference beside.
+  Workload query{"queries", "points and 5 m rays", {"bench", "query", "--scans", "1", "--repeat", "1"}, {},
+                 [](const Json& s) {
+                   std::vector<Figure> figures;
+                   if (!s.contains("rows")) return figures;
+                   for (const Json& row : s["rows"])
+                     figures.push_back({row.value("kind", "?"), "Mqueries/s", millions(jsonNumber(row, "gpu_per_s")),
+                                        millions(jsonNumber(row, "cpu_per_s"))});
+                   return figures;
+                 }};
+  for (uint64_t items = 65536; items <= (1u << 22); items *= 4)
+    query.sizes.push_back({withCommas(items) + " points and rays",
+                           {"--points", std::to_string(items), "--rays", std::to_string(items)}, double(items)});
+  workloads.push_back(query);
+
   Workload transform{"transform tree", "depth 8", {"bench", "transform", "--depth", "8", "--dirty", "1", "0.01", "--repeat", "3"}, {},
                      [](const Json& s) {
                        std::vector<Figure> figures;

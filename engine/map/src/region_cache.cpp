@@ -76,6 +76,13 @@ RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes
   slots_.resize(slots);
 }
 
+// The map is only read: readOnly_ keeps evict() and syncToMap() from writing into it. Its
+// readers (the queries) keep their own region lookup, so no GPU table is uploaded.
+RegionCache::RegionCache(Scheduler& scheduler, const OccupancyMap& map, uint64_t bytes)
+    : RegionCache(scheduler, const_cast<OccupancyMap&>(map), bytes, GpuTable::None) {
+  readOnly_ = true;
+}
+
 RegionCache::~RegionCache() = default;
 
 VkDeviceAddress RegionCache::poolAddress(LayerId id) const {
@@ -123,7 +130,7 @@ void RegionCache::completeEvictions(bool wait, const RegionKey* only) {
 }
 
 void RegionCache::evict(uint32_t slot) {
-  readBack(slot, slots_[slot].key);
+  if (!readOnly_) readBack(slot, slots_[slot].key);
   resident_.erase(slots_[slot].key);
   slots_[slot].used = false;
   tableDirty_ = true;
@@ -204,6 +211,7 @@ void RegionCache::uploadTable() {
 }
 
 void RegionCache::syncToMap() {
+  if (readOnly_) throw Error("RegionCache::syncToMap on a read-only cache");
   for (uint32_t slot = 0; slot < slots_.size(); ++slot)
     if (slots_[slot].used) readBack(slot, slots_[slot].key);
   completeEvictions(true);
@@ -211,6 +219,15 @@ void RegionCache::syncToMap() {
 
 void RegionCache::syncAndRelease() {
   syncToMap();
+  dropSlots();
+}
+
+void RegionCache::release() {
+  if (!readOnly_) throw Error("RegionCache::release on a cache that writes back: use syncAndRelease");
+  dropSlots();
+}
+
+void RegionCache::dropSlots() {
   for (Slot& slot : slots_) slot.used = false;
   resident_.clear();
   tableDirty_ = true;

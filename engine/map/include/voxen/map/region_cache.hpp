@@ -31,6 +31,10 @@ class RegionCache {
   // do; the occupancy passes find slots through region discovery and skip its upload).
   enum class GpuTable { Kept, None };
   RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes, GpuTable gpuTable = GpuTable::Kept);
+  // A cache that only reads the map (the queries): evicted regions are dropped, never
+  // copied back, so a const map stays untouched; syncToMap and syncAndRelease throw. It
+  // keeps no GPU hash table (its reader finds slots with slotOf).
+  RegionCache(Scheduler& scheduler, const OccupancyMap& map, uint64_t bytes);
   ~RegionCache();
 
   size_t slotCount() const { return slots_.size(); }
@@ -42,6 +46,9 @@ class RegionCache {
   uint32_t slotOf(const RegionKey& key) const { return resident_.at(key); }
   // Copies every resident region back into the host map (they stay resident).
   void syncToMap();
+  // A read-only cache's syncAndRelease: empties it, so that the next makeResident loads
+  // from the host map again (to see a map that changed). Throws on a cache that writes back.
+  void release();
   // Copies every resident region back and empties the cache, so that the next
   // makeResident loads from the host map again (for a user that lets others change the
   // host map between its calls).
@@ -78,6 +85,7 @@ class RegionCache {
   void readBack(uint32_t slot, const RegionKey& key);
   void completeEvictions(bool wait, const RegionKey* only = nullptr);
   void uploadTable();
+  void dropSlots();
 
   Scheduler& scheduler_;
   OccupancyMap& map_;
@@ -95,6 +103,7 @@ class RegionCache {
   uint32_t maxProbe_ = 0;
   bool tableDirty_ = true;
   bool gpuTable_ = true;
+  bool readOnly_ = false;
   std::vector<Slot> slots_;
   std::unordered_map<RegionKey, uint32_t, RegionKeyHash> resident_;
   std::vector<std::unique_ptr<PendingEviction>> pending_;

@@ -1,0 +1,44 @@
+#pragma once
+// Batched map queries on the GPU: occupancy and clearance at N points, N ray casts, and the
+// voxels of a class in a box. Each batch is a few passes over the map's regions in a
+// read-only region cache (a map larger than the cache is queried in chunks of regions);
+// answers equal the CPU references' (voxen/query/cpu_queries.hpp) bit for bit.
+//
+// The map is read when first needed and kept resident: after the map changes, call
+// refresh() (the answers would otherwise describe the map as it was). The map must outlive
+// the object. Not thread-safe (one scheduler records on one thread).
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "voxen/query/query_types.hpp"
+
+namespace voxen {
+
+class Scheduler;
+
+class GpuQueries {
+ public:
+  GpuQueries(Scheduler& scheduler, const OccupancyMap& map, QueryOptions options = {});
+  ~GpuQueries();
+  GpuQueries(const GpuQueries&) = delete;
+  GpuQueries& operator=(const GpuQueries&) = delete;
+
+  std::vector<OccupancyAnswer> occupancy(std::span<const glm::dvec3> points);
+  std::vector<RayHit> raycast(std::span<const QueryRay> rays, const RaycastOptions& options = {});
+  // Throws Error when the map has no clearance layer (compute it first: voxen/clearance).
+  std::vector<ClearanceSample> clearance(std::span<const glm::dvec3> points);
+  BoxVoxels voxelsInBox(const QueryBox& box, VoxelClass voxelClass);
+
+  // Forgets what was loaded, so the next query reads the map as it is now.
+  void refresh();
+  // Regions per chunk (the cache's slots) and chunks a query takes for this map.
+  size_t regionsPerChunk() const;
+  size_t chunkCount() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace voxen

@@ -1,0 +1,105 @@
+#pragma once
+// What the batched map queries take and answer (voxen/query/gpu_queries.hpp runs them on the
+// GPU, voxen/query/cpu_queries.hpp is the CPU reference; both give the same answers bit for
+// bit). Positions are metres in double precision, like the map's.
+#include <glm/vec3.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "voxen/host/error.hpp"
+#include "voxen/map/map.hpp"
+
+namespace voxen {
+
+// An input the queries cannot answer (a non-finite coordinate, a point beyond the map's
+// voxel range, a ray with a zero direction or a negative range), naming the item by its
+// index in the batch so a caller can name its own source (a file's line).
+class QueryInputError : public Error {
+ public:
+  QueryInputError(size_t index, const std::string& message) : Error(message), index_(index) {}
+  size_t index() const { return index_; }
+
+ private:
+  size_t index_;
+};
+
+// Occupancy at a point: the log-odds of the voxel holding it (kUnobserved where no ray
+// touched it or its region is not in the map) and its class as OccupancyMap::classify
+// decides (occupied at or above the model's threshold).
+struct OccupancyAnswer {
+  float value = kUnobserved;
+  VoxelClass voxelClass = VoxelClass::Unobserved;
+  bool operator==(const OccupancyAnswer&) const = default;
+};
+
+// A ray: from `origin` along `direction` (any non-zero length; only its direction counts)
+// for `maxRange` metres (>= 0; 0 tests the origin's voxel only).
+struct QueryRay {
+  glm::dvec3 origin{0.0};
+  glm::dvec3 direction{1.0, 0.0, 0.0};
+  double maxRange = 5.0;
+};
+
+struct RaycastOptions {
+  // Unobserved voxels stop the ray too (a careful planner's view of unknown space).
+  bool unknownBlocks = false;
+};
+
+// The first voxel along a ray that is occupied (or, with unknownBlocks, unobserved), in the
+// order the engine's voxel walk visits them (engine/occupancy ray_walk.hpp). `point` is
+// where the ray enters that voxel and `distance` its distance from the origin; a ray that
+// starts inside such a voxel hits it at distance 0, at its origin. Without a hit, the other
+// fields are zero.
+struct RayHit {
+  bool hit = false;
+  double distance = 0.0;
+  glm::dvec3 point{0.0};
+  VoxelCoord voxel;
+  float value = 0.0f;  // the voxel's log-odds (kUnobserved for unknown space)
+  VoxelClass voxelClass = VoxelClass::Unobserved;
+  bool operator==(const RayHit&) const = default;
+};
+
+// Clearance at a point, trilinear between the 8 voxel centres around it, and its gradient
+// (metres per metre; points away from obstacles). Where any of the 8 has no clearance value
+// (kNoObstacleInRange: no obstacle within the range the layer was computed with, or a
+// region the map does not hold), the sample is -1 with a zero gradient: interpolating
+// towards a marker would invent distances.
+struct ClearanceSample {
+  float clearance = -1.0f;
+  glm::vec3 gradient{0.0f};
+  bool operator==(const ClearanceSample&) const = default;
+};
+
+// An axis-aligned box in metres: every voxel that holds a point of it (lower and upper
+// faces included), min <= max on every axis.
+struct QueryBox {
+  glm::dvec3 min{0.0};
+  glm::dvec3 max{0.0};
+};
+
+// The voxels of a class inside a box, ordered x fastest, then y, then z.
+struct BoxVoxels {
+  uint64_t count = 0;
+  std::vector<VoxelCoord> voxels;
+};
+
+struct QueryOptions {
+  // Device memory for the region cache the queries read the map through; a map with more
+  // regions than it holds is queried in chunks of regions (correct, slower).
+  uint64_t cacheBytes = 256ull << 20;
+  // Voxel faces one GPU invocation walks at most: longer rays are split, since lavapipe
+  // ends any loop silently after 65,535 iterations per invocation.
+  uint32_t maxCrossingsPerSegment = 1024;
+  // Largest box (in voxels) voxelsInBox accepts.
+  uint64_t maxBoxVoxels = 1ull << 28;
+  // Called after each round trip of a batch (at most 1 M items each) with the items done
+  // and the batch's total, so a long batch can show progress. Optional.
+  std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+}  // namespace voxen

@@ -1,0 +1,396 @@
+#include "voxen/query/gpu_queries.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/gpu/query/query_shared.h"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+#include "voxen/map/region_cache.hpp"
+#include "voxen/primitives/stream_compaction.hpp"
+#include "voxen/query/query_prep.hpp"
+
+namespace voxen {
+
+namespace {
+
+// Items per round trip: bounds the scratch buffers (a few tens of MiB) while keeping
+// submissions few.
+constexpr size_t kItemsPerRound = size_t(1) << 20;
+constexpr size_t kSegmentsPerRound = size_t(1) << 22;
+constexpr uint64_t kBoxSlab = uint64_t(1) << 22;
+constexpr uint32_t kUnobservedBits = 0x7f800000u;
+constexpr uint32_t kNoClearanceBits = 0xbf800000u;  // -1.0f
+
+// A scratch buffer that grows (doubling) and is reused across calls.
+BufferRange scratch(Device& device, std::optional<Buffer>& buffer, const char* name, uint64_t bytes) {
+  bytes = std::max<uint64_t>(bytes, 16);
+  if (!buffer || buffer->size() < bytes)
+    buffer.emplace(device, name, std::max<uint64_t>(bytes, buffer ? buffer->size() * 2 : 0));
+  return buffer->range(0, bytes);
+}
+
+}  // namespace
+
+struct GpuQueries::Impl {
+  Scheduler& scheduler;
+  const OccupancyMap& map;
+  QueryOptions options;
+  std::optional<RegionCache> cache;
+  std::vector<std::vector<RegionKey>> chunks;
+  bool residentKept = false;  // one chunk, loaded and kept until refresh()
+  uint64_t batch = 0;
+  std::vector<RegionKey> keys;  // every region of the map, sorted
+  RegionKey gridLo;
+  uint64_t gridDims[3] = {0, 0, 0};  // all 0: the lookup is a hash table
+  std::optional<Buffer> lookup;
+  uint32_t hashMask = 0, hashProbe = 0;
+  size_t lookupChunk = SIZE_MAX;  // the chunk the lookup describes
+  std::shared_ptr<Kernel> pointsKernel, clearanceKernel, raycastKernel, resolveKernel, boxKernel;
+  StreamCompaction compaction;
+  std::optional<Buffer> inputs, values, fractions, outputs, segments, hits, firstHit, answers, flags, indices, total;
+
+  Impl(Scheduler& s, const OccupancyMap& m, QueryOptions o)
+      : scheduler(s), map(m), options(o),
+        pointsKernel(s.library().kernel("query/query_points.comp")),
+        clearanceKernel(s.library().kernel("query/query_clearance.comp")),
+        raycastKernel(s.library().kernel("query/query_raycast.comp")),
+        resolveKernel(s.library().kernel("query/query_ray_resolve.comp")),
+        boxKernel(s.library().kernel("query/query_box.comp")),
+        compaction(s) {
+    if (options.maxCrossingsPerSegment < 1 || options.maxCrossingsPerSegment > 8192)
+      throw Error("QueryOptions::maxCrossingsPerSegment " + std::to_string(options.maxCrossingsPerSegment) +
+                  " is outside 1 to 8192 (lavapipe stops a loop after 65,535 iterations)");
+    plan();
+  }
+
+  // Splits the map's regions into chunks the cache holds, and chooses the lookup: a dense
+  // grid over the box of the regions when it has at most kQueryMaxGridCells cells.
+  void plan() {
+    keys.clear();
+    keys.reserve(map.regions().size());
+    for (const auto& [key, region] : map.regions()) keys.push_back(key);
+    std::sort(keys.begin(), keys.end());
+    const uint64_t perRegion = RegionCache::bytesPerRegion(map);
+    const uint64_t wanted = std::max<uint64_t>(keys.size(), 1) * perRegion;
+    cache.reset();
+    cache.emplace(scheduler, map, std::min(options.cacheBytes, wanted));
+    const size_t slots = cache->slotCount();
+    chunks.clear();
+    for (size_t i = 0; i < keys.size(); i += slots)
+      chunks.emplace_back(keys.begin() + i, keys.begin() + std::min(keys.size(), i + slots));
+    if (chunks.empty()) chunks.emplace_back();
+    residentKept = false;
+    lookupChunk = SIZE_MAX;
+    RegionKey lo{0, 0, 0}, hi{0, 0, 0};
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const RegionKey& k = keys[i];
+      lo = i ? RegionKey{std::min(lo.x, k.x), std::min(lo.y, k.y), std::min(lo.z, k.z)} : k;
+      hi = i ? RegionKey{std::max(hi.x, k.x), std::max(hi.y, k.y), std::max(hi.z, k.z)} : k;
+    }
+    gridLo = lo;
+    const uint64_t dims[3] = {uint64_t(int64_t(hi.x) - lo.x + 1), uint64_t(int64_t(hi.y) - lo.y + 1),
+                              uint64_t(int64_t(hi.z) - lo.z + 1)};
+    const bool grid = !keys.empty() && dims[0] * dims[1] <= gpu::kQueryMaxGridCells &&
+                      dims[0] * dims[1] * dims[2] <= gpu::kQueryMaxGridCells;
+    for (int a = 0; a < 3; ++a) gridDims[a] = grid ? dims[a] : 0;
+  }
+
+  // The lookup for chunk `c` (resident now): each region's slot, kQueryElsewhere for the
+  // map's other regions.
+  void buildLookup(size_t c) {
+    if (lookupChunk == c) return;
+    std::vector<int32_t> words;
+    auto valueOf = [&](const RegionKey& key, bool resident) { return resident ? int32_t(cache->slotOf(key)) : gpu::kQueryElsewhere; };
+    if (gridDims[0] != 0) {
+      words.assign(gridDims[0] * gridDims[1] * gridDims[2], -1);
+      auto cell = [&](const RegionKey& k) {
+        return uint64_t(k.x - gridLo.x) + gridDims[0] * (uint64_t(k.y - gridLo.y) + gridDims[1] * uint64_t(k.z - gridLo.z));
+      };
+      for (const RegionKey& key : keys) words[cell(key)] = gpu::kQueryElsewhere;
+      for (const RegionKey& key : chunks[c]) words[cell(key)] = valueOf(key, true);
+    } else {
+      uint32_t capacity = 16;
+      while (capacity < 2 * keys.size()) capacity *= 2;
+      words.assign(size_t(capacity) * 4, 0);
+      for (uint32_t i = 0; i < capacity; ++i) words[4 * i + 3] = -1;
+      hashMask = capacity - 1;
+      hashProbe = 0;
+      std::vector<RegionKey> resident = chunks[c];  // sorted, as keys are
+      for (const RegionKey& key : keys) {
+        uint32_t i = gpuRegionHash(key) & hashMask, probe = 0;
+        while (words[4 * i + 3] != -1) {
+          i = (i + 1) & hashMask;
+          ++probe;
+        }
+        words[4 * i + 0] = key.x;
+        words[4 * i + 1] = key.y;
+        words[4 * i + 2] = key.z;
+        words[4 * i + 3] = valueOf(key, std::binary_search(resident.begin(), resident.end(), key));
+        hashProbe = std::max(hashProbe, probe);
+      }
+    }
+    if (words.empty()) words.assign(4, -1);
+    const uint64_t bytes = words.size() * 4;
+    if (!lookup || lookup->size() < bytes) lookup.emplace(scheduler.device(), "query region lookup", std::max<uint64_t>(bytes, 16));
+    scheduler.upload(lookup->range(0, bytes), words.data(), bytes);
+    lookupChunk = c;
+  }
+
+  gpu::QueryMapPush mapPush(LayerId layer) const {
+    gpu::QueryMapPush p{};
+    p.layers = cache->layerTableAddress();
+    p.lookup = lookup->address();
+    p.gridLoX = gridLo.x;
+    p.gridLoY = gridLo.y;
+    p.gridLoZ = gridLo.z;
+    p.gridDimX = uint32_t(gridDims[0]);
+    p.gridDimY = uint32_t(gridDims[1]);
+    p.gridDimZ = uint32_t(gridDims[2]);
+    p.hashMask = hashMask;
+    p.hashProbe = hashProbe;
+    p.regionSize = map.regionSize();
+    p.layer = layer;
+    return p;
+  }
+
+  std::vector<BufferUse> mapUses() const {
+    std::vector<BufferUse> uses{reads(cache->layerTableRange()), reads(lookup->range())};
+    for (const BufferRange& pool : cache->poolRanges()) uses.push_back(reads(pool));
+    return uses;
+  }
+
+  // Runs `record` once per chunk of regions with that chunk resident (the push constants
+  // are built inside: the table's probe length changes with the chunk).
+  template <class Record>
+  void forEachChunk(Record&& record) {
+    if (chunks.size() == 1) {
+      if (!residentKept) cache->makeResident(chunks.front(), ++batch);
+      residentKept = true;
+      buildLookup(0);
+      record();
+      return;
+    }
+    for (size_t c = 0; c < chunks.size(); ++c) {
+      cache->makeResident(chunks[c], ++batch);
+      buildLookup(c);
+      record();
+    }
+  }
+
+  void report(uint64_t done, uint64_t total) const {
+    if (options.progress) options.progress(done, total);
+  }
+
+  // Gathers 1 or 8 voxels' value bits per item of `voxels` into `values` (prefilled).
+  void gather(const BufferRange& voxelRange, const BufferRange& valueRange, uint32_t count, uint32_t corners,
+              LayerId layer) {
+    forEachChunk([&] {
+      gpu::QueryPointsPush push{};
+      push.map = mapPush(layer);
+      push.voxels = voxelRange.address;
+      push.values = valueRange.address;
+      push.count = count;
+      push.corners = corners;
+      std::vector<BufferUse> uses = mapUses();
+      uses.push_back(reads(voxelRange));
+      uses.push_back(readsWrites(valueRange));
+      scheduler.dispatchThreads({"query gather", pointsKernel.get(), {}, push, std::move(uses)},
+                                (uint64_t(count) + gpu::kQueryItemsPerInvocation - 1) / gpu::kQueryItemsPerInvocation);
+    });
+  }
+};
+
+GpuQueries::GpuQueries(Scheduler& scheduler, const OccupancyMap& map, QueryOptions options)
+    : impl_(std::make_unique<Impl>(scheduler, map, options)) {}
+
+GpuQueries::~GpuQueries() = default;
+
+void GpuQueries::refresh() { impl_->plan(); }
+size_t GpuQueries::regionsPerChunk() const { return impl_->cache->slotCount(); }
+size_t GpuQueries::chunkCount() const { return impl_->chunks.size(); }
+
+std::vector<OccupancyAnswer> GpuQueries::occupancy(std::span<const glm::dvec3> points) {
+  Impl& m = *impl_;
+  Device& device = m.scheduler.device();
+  std::vector<OccupancyAnswer> answers(points.size());
+  std::vector<gpu::ivec4> voxels;
+  for (size_t first = 0; first < points.size(); first += kItemsPerRound) {
+    const uint32_t count = uint32_t(std::min(kItemsPerRound, points.size() - first));
+    voxels.resize(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const VoxelCoord v = queryPointVoxel(m.map.model(), points[first + i], first + i);
+      voxels[i] = {v.x, v.y, v.z, 0};
+    }
+    const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
+    const BufferRange out = scratch(device, m.values, "query values", uint64_t(count) * 4);
+    m.scheduler.upload(in, voxels.data(), uint64_t(count) * 16);
+    m.scheduler.fill(out, kUnobservedBits);
+    m.gather(in, out, count, 1, kOccupancyLayer);
+    const std::vector<float> values = m.scheduler.readback<float>(out).get();
+    for (uint32_t i = 0; i < count; ++i) answers[first + i] = {values[i], m.map.classify(values[i])};
+    m.report(first + count, points.size());
+  }
+  return answers;
+}
+
+std::vector<ClearanceSample> GpuQueries::clearance(std::span<const glm::dvec3> points) {
+  Impl& m = *impl_;
+  const LayerId layer = clearanceLayer();
+  if (!m.map.layout().has(layer)) throw Error("the map has no clearance layer: compute clearance first");
+  Device& device = m.scheduler.device();
+  const float inverse = float(1.0 / m.map.model().resolution);
+  std::vector<ClearanceSample> samples(points.size());
+  std::vector<gpu::ivec4> voxels;
+  std::vector<gpu::vec4> fractions;
+  for (size_t first = 0; first < points.size(); first += kItemsPerRound) {
+    const uint32_t count = uint32_t(std::min(kItemsPerRound, points.size() - first));
+    voxels.resize(count);
+    fractions.resize(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const ClearanceCell cell = clearanceCell(m.map.model(), points[first + i], first + i);
+      voxels[i] = {cell.lower.x, cell.lower.y, cell.lower.z, 0};
+      fractions[i] = {cell.fraction.x, cell.fraction.y, cell.fraction.z, 0.0f};
+    }
+    const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
+    const BufferRange frac = scratch(device, m.fractions, "query fractions", uint64_t(count) * 16);
+    const BufferRange corners = scratch(device, m.values, "query values", uint64_t(count) * 32);
+    const BufferRange out = scratch(device, m.outputs, "query samples", uint64_t(count) * 16);
+    m.scheduler.upload(in, voxels.data(), uint64_t(count) * 16);
+    m.scheduler.upload(frac, fractions.data(), uint64_t(count) * 16);
+    m.scheduler.fill(corners, kNoClearanceBits);
+    m.gather(in, corners, count, 8, layer);
+    gpu::QueryInterpolatePush push{corners.address, frac.address, out.address, count, inverse};
+    m.scheduler.dispatchThreads(
+        {"query clearance", m.clearanceKernel.get(), {}, push, {reads(corners), reads(frac), writes(out)}}, count);
+    const std::vector<gpu::vec4> result = m.scheduler.readback<gpu::vec4>(out).get();
+    for (uint32_t i = 0; i < count; ++i) {
+      const gpu::vec4& r = result[i];
+      samples[first + i] = {r.x, {r.y, r.z, r.w}};
+    }
+    m.report(first + count, points.size());
+  }
+  return samples;
+}
+
+std::vector<RayHit> GpuQueries::raycast(std::span<const QueryRay> rays, const RaycastOptions& options) {
+  Impl& m = *impl_;
+  Device& device = m.scheduler.device();
+  std::vector<RayHit> hits(rays.size());
+  std::vector<PreparedQueryRay> prepared;
+  std::vector<gpu::GpuRay> gpuRays;
+  std::vector<gpu::uvec2> segmentList;
+  size_t first = 0;
+  while (first < rays.size()) {
+    prepared.clear();
+    gpuRays.clear();
+    segmentList.clear();
+    // A round holds rays until either bound is reached (at least one ray).
+    while (first + prepared.size() < rays.size() && prepared.size() < kItemsPerRound &&
+           (prepared.empty() || segmentList.size() < kSegmentsPerRound)) {
+      const size_t index = first + prepared.size();
+      prepared.push_back(prepareQueryRay(m.map.model(), rays[index], index));
+      const uint32_t segmentCount = voxen::segmentCount(prepared.back().walk, m.options.maxCrossingsPerSegment);
+      const uint32_t ray = uint32_t(gpuRays.size());
+      gpuRays.push_back(toGpuRay(prepared.back().walk, segmentCount, 0, uint32_t(segmentList.size())));
+      for (uint32_t s = 0; s < segmentCount; ++s) segmentList.push_back({ray, s});
+    }
+    const uint32_t rayCount = uint32_t(prepared.size()), segmentTotal = uint32_t(segmentList.size());
+    const BufferRange rayRange = scratch(device, m.inputs, "query rays", uint64_t(rayCount) * sizeof(gpu::GpuRay));
+    const BufferRange segRange = scratch(device, m.segments, "query ray segments", uint64_t(segmentTotal) * 8);
+    const BufferRange hitRange = scratch(device, m.hits, "query segment hits", uint64_t(segmentTotal) * 32);
+    const BufferRange firstRange = scratch(device, m.firstHit, "query first hit", uint64_t(rayCount) * 4);
+    const BufferRange answerRange = scratch(device, m.answers, "query ray answers", uint64_t(rayCount) * 32);
+    m.scheduler.upload(rayRange, gpuRays.data(), uint64_t(rayCount) * sizeof(gpu::GpuRay));
+    m.scheduler.upload(segRange, segmentList.data(), uint64_t(segmentTotal) * 8);
+    m.scheduler.fill(hitRange, gpu::kQueryNoHit);
+    m.scheduler.fill(firstRange, gpu::kQueryNoHit);
+    gpu::QueryRaycastPush push{};
+    push.rays = rayRange.address;
+    push.segments = segRange.address;
+    push.hits = hitRange.address;
+    push.firstHit = firstRange.address;
+    push.answers = answerRange.address;
+    push.unknownBlocks = options.unknownBlocks ? 1u : 0u;
+    push.threshold = m.map.model().thresholdValue();
+    m.forEachChunk([&] {
+      push.map = m.mapPush(kOccupancyLayer);
+      push.count = segmentTotal;
+      std::vector<BufferUse> uses = m.mapUses();
+      uses.push_back(reads(rayRange));
+      uses.push_back(reads(segRange));
+      uses.push_back(readsWrites(hitRange));
+      uses.push_back(readsWrites(firstRange));
+      m.scheduler.dispatchThreads({"query raycast", m.raycastKernel.get(), {}, push, std::move(uses)}, segmentTotal);
+    });
+    push.count = rayCount;
+    m.scheduler.dispatchThreads({"query ray resolve",
+                                 m.resolveKernel.get(),
+                                 {},
+                                 push,
+                                 {reads(rayRange), reads(hitRange), reads(firstRange), writes(answerRange)}},
+                                rayCount);
+    const std::vector<gpu::QueryHit> result = m.scheduler.readback<gpu::QueryHit>(answerRange).get();
+    for (uint32_t i = 0; i < rayCount; ++i) {
+      const gpu::QueryHit& h = result[i];
+      if (h.ordinal == gpu::kQueryNoHit) continue;
+      float t, value;
+      std::memcpy(&t, &h.tEnterBits, 4);
+      std::memcpy(&value, &h.valueBits, 4);
+      hits[first + i] = finishRayHit(m.map, prepared[i], {h.voxel.x, h.voxel.y, h.voxel.z}, t, value);
+    }
+    first += rayCount;
+    m.report(first, rays.size());
+  }
+  return hits;
+}
+
+BoxVoxels GpuQueries::voxelsInBox(const QueryBox& box, VoxelClass voxelClass) {
+  Impl& m = *impl_;
+  Device& device = m.scheduler.device();
+  const BoxRange range = boxRange(m.map.model(), box, m.options.maxBoxVoxels);
+  BoxVoxels out;
+  const uint64_t total = range.voxels();
+  for (uint64_t first = 0; first < total; first += kBoxSlab) {
+    const uint32_t count = uint32_t(std::min(kBoxSlab, total - first));
+    const BufferRange flagRange = scratch(device, m.flags, "query box flags", uint64_t(count) * 4);
+    const BufferRange indexRange = scratch(device, m.indices, "query box indices", uint64_t(count) * 4);
+    const BufferRange totalRange = scratch(device, m.total, "query box count", 4);
+    m.scheduler.fill(flagRange, 0u);
+    m.forEachChunk([&] {
+      gpu::QueryBoxPush push{};
+      push.map = m.mapPush(kOccupancyLayer);
+      push.flags = flagRange.address;
+      push.lowerX = range.lower.x;
+      push.lowerY = range.lower.y;
+      push.lowerZ = range.lower.z;
+      push.dimX = uint32_t(range.dims[0]);
+      push.dimY = uint32_t(range.dims[1]);
+      push.first = uint32_t(first);
+      push.count = count;
+      push.voxelClass = uint32_t(voxelClass);
+      push.threshold = m.map.model().thresholdValue();
+      std::vector<BufferUse> uses = m.mapUses();
+      uses.push_back(readsWrites(flagRange));
+      m.scheduler.dispatchThreads({"query box", m.boxKernel.get(), {}, push, std::move(uses)}, count);
+    });
+    m.compaction.record(flagRange, indexRange, count, totalRange);
+    const uint32_t kept = m.scheduler.readback<uint32_t>(totalRange).get().at(0);
+    if (kept == 0) continue;
+    const std::vector<uint32_t> listed = m.scheduler.readback<uint32_t>(indexRange.first(uint64_t(kept) * 4)).get();
+    const uint64_t plane = range.dims[0] * range.dims[1];
+    for (uint32_t index : listed) {
+      const uint64_t linear = first + index;
+      const uint64_t z = linear / plane, rest = linear % plane;
+      out.voxels.push_back({range.lower.x + int32_t(rest % range.dims[0]), range.lower.y + int32_t(rest / range.dims[0]),
+                            range.lower.z + int32_t(z)});
+    }
+  }
+  out.count = out.voxels.size();
+  return out;
+}
+
+}  // namespace voxen
