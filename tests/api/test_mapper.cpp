@@ -218,6 +218,12 @@ TEST_CASE("A Context chooses its device by index or name, and opens it at the fi
     CHECK(e.field() == "GpuIntegratorOptions::cacheBytes");
     CHECK_THAT(e.what(), Catch::Contains("raise --my-budget"));
   }
+  // A loaded map that is only read needs no room for a GPU cache it never allocates.
+  vt::TempDir dir("api-context");
+  mapper.save(dir.path() / "small.vxm");
+  Mapper loaded = Mapper::load(ctx, dir.path() / "small.vxm", {.gpu = {.cacheBytes = 256ull << 20}});
+  CHECK(loaded.occupancyAt(glm::dvec3(1.0, 0.0, 0.0)).voxelClass == VoxelClass::Occupied);
+  CHECK_FALSE(ctx.isOpen());
 }
 
 TEST_CASE("A Context opens its own validated device", "[api][context][gpu]") {

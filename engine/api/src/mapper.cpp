@@ -70,12 +70,14 @@ MapperRunOptions settled(MapperRunOptions run) {
 }
 
 // The host map's share of the memory budget: what the GPU region caches leave (on a CPU
-// driver the cache is host memory too).
-void limitRegions(OccupancyMap& map, const Context& context, const MapperRunOptions& run) {
+// driver the cache is host memory too). A new map that could not hold one region is
+// refused; a loaded one, which may only be read, gets no room to grow instead (its first
+// new region is refused with the hint).
+void limitRegions(OccupancyMap& map, const Context& context, const MapperRunOptions& run, bool refuseNoRoom) {
   const uint64_t budget = context.memoryBudgetBytes();
   const uint64_t cache =
       run.backend == MapperBackend::Gpu ? run.gpu.cacheBytes * (run.reserveClearanceCache ? 2 : 1) : 0;
-  if (cache >= budget)
+  if (cache >= budget && refuseNoRoom)
     throw SettingError(SettingError::Kind::Change, "GpuIntegratorOptions::cacheBytes", "the GPU region cache",
                        "the GPU region cache" + std::string(run.reserveClearanceCache ? " (twice: the clearance's too)" : "") +
                            " leaves nothing of the memory budget of " + std::to_string(budget >> 20) +
@@ -85,7 +87,7 @@ void limitRegions(OccupancyMap& map, const Context& context, const MapperRunOpti
                            : run.integration.maxRange > 0.0
                                ? context.memoryHint()
                                : context.memoryHint() + " or set IntegrationOptions::maxRange";
-  map.setRegionLimit((budget - cache) / map.bytesPerRegion(), hint);
+  map.setRegionLimit(cache >= budget ? 0 : (budget - cache) / map.bytesPerRegion(), hint);
 }
 
 }  // namespace
@@ -144,7 +146,7 @@ Mapper::Mapper(Context& context, MapperOptions options) {
   model.validate();
   const MapperRunOptions run = settled(options.run);
   OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::fromFlags(options.extraLayers)));
-  limitRegions(map, context, run);
+  limitRegions(map, context, run, true);
   impl_ = std::make_unique<Impl>(context, std::move(map), run);
 }
 
@@ -158,7 +160,7 @@ Mapper Mapper::load(Context& context, const std::filesystem::path& path, MapperR
   if (wanted != NdtMode::Off && (has == NdtMode::Off || (wanted == NdtMode::Tm && has != NdtMode::Tm)))
     throw Error(path.string() + ": NDT-" + std::string(wanted == NdtMode::Om ? "OM" : "TM") +
                 " integration needs the map's NDT layers, and it has " + map.layout().names());
-  limitRegions(map, context, run);
+  limitRegions(map, context, run, false);
   return Mapper(std::make_unique<Impl>(context, std::move(map), run));
 }
 

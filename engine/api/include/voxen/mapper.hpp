@@ -133,7 +133,9 @@ class Mapper {
   // An empty map. Throws SettingError for a model or NDT value out of range.
   Mapper(Context& context, MapperOptions options = {});
   // A map file (voxen/map/map_file.hpp), checked against the Context's memory budget before
-  // its regions are allocated; NDT integration needs the file to hold the NDT layers.
+  // its regions are allocated; NDT integration needs the file to hold the NDT layers. The
+  // map may grow by what the budget leaves after it and the GPU cache (none when the cache
+  // leaves nothing: reading, clearance and rendering still work).
   static Mapper load(Context& context, const std::filesystem::path& path, MapperRunOptions run = {});
   ~Mapper();
   Mapper(Mapper&&) noexcept;
