@@ -292,6 +292,7 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
   gpu.cacheBytes = runOptions.cacheBytes > 0 ? runOptions.cacheBytes : impl_->run.gpu.cacheBytes;
   gpu.progress = runOptions.progress;
   GpuClearance clearance(impl_->context->scheduler(), m, options, gpu);
+  if (runOptions.onStart) runOptions.onStart(clearance);
   return runOptions.onlyOutOfDate ? clearance.update() : clearance.compute();
 }
 

@@ -44,6 +44,7 @@
 namespace voxen {
 
 class Context;
+class GpuClearance;
 class RayReader;
 class Trajectory;
 
@@ -126,6 +127,9 @@ struct ClearanceRunOptions {
   // GPU region cache for the clearance; 0: the integrator's cache size.
   uint64_t cacheBytes = 0;
   ClearanceProgress progress;  // regions done of the total
+  // GPU: called once the computation is set up, before it runs (to say how much work the
+  // technique will be: GpuClearance::relativeWork()).
+  std::function<void(const GpuClearance&)> onStart;
 };
 
 class Mapper {
