@@ -16,8 +16,15 @@
 //   primitives GPU building blocks: stable radix sorts, an exclusive scan, stream compaction
 //   selftest   a GPU self-test of a device
 //
+//   api        the front door: a Context (device, shader library, scheduler) and a Mapper
+//              (map, integrators, clearance, save/load, rendering); docs/api.md
+//
 // Names are in namespace voxen; structs shared with the shaders are in voxen::gpu
 // (voxen/gpu/...); voxen::detail is private to the library.
+
+#include "voxen/context.hpp"
+#include "voxen/mapper.hpp"
+#include "voxen/render_map.hpp"
 
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"

@@ -67,22 +67,6 @@ void validateClearanceSettings(const ClearanceOptions& options, const OccupancyM
   }
 }
 
-GpuClearanceOptions clearanceMemory(const CommonOptions& common, const OccupancyMap& map, uint64_t reserved) {
-  const uint64_t voxels = map.voxelsPerRegion();
-  const uint64_t clearanceBytes = map.layout().has(clearanceLayer()) ? 0 : 4 * voxels;
-  const uint64_t mapBytes = uint64_t(map.regions().size()) * (map.bytesPerRegion() + clearanceBytes);
-  const uint64_t budget = common.memoryBudgetBytes();
-  if (mapBytes + reserved >= budget)
-    throw Error("clearance: the map (" + mebibytes(mapBytes) + " with its clearance layer)" +
-                (reserved ? " and the mapping's GPU cache (" + mebibytes(reserved) + ")" : std::string()) +
-                " leave nothing of the memory budget of " + mebibytes(budget) + " for the GPU clearance: " +
-                common.memoryBudgetHint());
-  GpuClearanceOptions options;
-  options.memoryLimitBytes = budget - mapBytes - reserved;
-  options.memoryHint = common.memoryBudgetHint();
-  return options;
-}
-
 void warnIfSlow(const GpuClearance& clearance, const ClearanceOptions& options) {
   const double work = clearance.relativeWork();
   if (work < 10.0) return;

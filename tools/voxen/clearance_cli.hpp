@@ -1,7 +1,7 @@
 #pragma once
 // What `voxen clearance` and `voxen map --clearance` share: the clearance settings' flags,
-// their refusals named by flag, the GPU's memory from --memory-budget, and the up-front
-// note when a technique's work explodes with the range.
+// their refusals named by flag, and the up-front note when a technique's work explodes with
+// the range (the GPU's memory comes from the Mapper).
 #include <map>
 #include <string>
 #include <vector>
@@ -32,11 +32,6 @@ void addClearanceSettings(CLI::App& command, ClearanceOptions& options, std::vec
 // setting's name ({"range", "--clearance"}), or leaves out those the command lacks ("").
 void validateClearanceSettings(const ClearanceOptions& options, const OccupancyModel& model,
                                const std::map<std::string, std::string>& flags = {});
-
-// The GPU clearance's memory: what the memory budget leaves after the host map (with its
-// clearance layer) and `reserved` bytes, and the budget's hint for its errors. Throws Error
-// when nothing is left.
-GpuClearanceOptions clearanceMemory(const CommonOptions& common, const OccupancyMap& map, uint64_t reserved = 0);
 
 // A note on stderr when the technique's work per region is many times the exact technique's
 // at this range.

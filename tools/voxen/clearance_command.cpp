@@ -23,9 +23,12 @@
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/context.hpp"
+#include "voxen/host/device.hpp"
+#include "voxen/host/profile.hpp"
 #include "voxen/host/scheduler.hpp"
-#include "voxen/host/shader_library.hpp"
 #include "voxen/map/map_file.hpp"
+#include "voxen/mapper.hpp"
 #include "voxen/map/output_file.hpp"
 
 namespace voxen::cli {
@@ -78,44 +81,39 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   bool inPlace = false;
   const std::string output = settleOutput(args, inPlace);
   const auto start = std::chrono::steady_clock::now();
-  OccupancyMap map = loadMap(args.mapPath, budgetedLoad(common));
+  Context context(common.contextOptions());
+  Mapper mapper = Mapper::load(context, args.mapPath,
+                               {.backend = args.cpu ? MapperBackend::CpuReference : MapperBackend::Gpu});
+  const OccupancyMap& map = mapper.map();
   validateClearanceSettings(args.options, map.model());
   if (args.cpu) args.options.technique = ClearanceTechnique::Exact;  // what the CPU reference computes
   const bool talk = !args.quiet && !common.json;
-  ClearanceStats stats;
-  std::string device = "CPU reference";
-  std::string profile;
+  std::string device = args.cpu ? "CPU reference" : context.deviceInfo().name;
   const std::string settings = args.options.describe();
   Progress progress("clearance", map.regions().size(), !args.quiet, "regions");
-  auto report = [&progress](uint64_t done, uint64_t) { progress.update(done); };
-  if (args.cpu) {
-    if (talk)
-      std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on the CPU reference, %zu regions\n", args.mapPath.c_str(),
-                   output.c_str(), settings.c_str(), map.regions().size());
-    stats = computeClearanceCpu(map, args.options, {}, report);
-  } else {
-    Device gpu(common.device);
-    ShaderLibrary library(gpu, common.libraryOptions());
-    Scheduler scheduler(gpu, library);
-    device = gpu.info().name;
-    GpuClearanceOptions gpuOptions = clearanceMemory(common, map);
-    if (args.cacheMb) gpuOptions.cacheBytes = *args.cacheMb << 20;
-    gpuOptions.progress = report;
-    GpuClearance clearance(scheduler, map, args.options, gpuOptions);
-    if (talk) {
-      std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on %s, %zu regions\n", args.mapPath.c_str(), output.c_str(),
-                   settings.c_str(), device.c_str(), map.regions().size());
-      warnIfSlow(clearance, args.options);
-    }
-    stats = clearance.compute();
-    if (common.profile) {
-      std::ostringstream text;
-      scheduler.profile().print(text);
-      profile = text.str();
-    }
+  ClearanceRunOptions run;
+  run.onlyOutOfDate = false;  // every region, whatever the file recorded
+  if (args.cacheMb) run.cacheBytes = *args.cacheMb << 20;
+  run.progress = [&progress](uint64_t done, uint64_t) { progress.update(done); };
+  const size_t regions = map.regions().size();
+  if (talk && args.cpu)
+    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on the CPU reference, %zu regions\n", args.mapPath.c_str(),
+                 output.c_str(), settings.c_str(), regions);
+  run.onStart = [&](const GpuClearance& clearance) {
+    if (!talk) return;
+    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on %s, %zu regions\n", args.mapPath.c_str(), output.c_str(),
+                 settings.c_str(), device.c_str(), regions);
+    warnIfSlow(clearance, args.options);
+  };
+  const ClearanceStats stats = mapper.computeClearance(args.options, run);
+  std::string profile;
+  if (!args.cpu && common.profile) {
+    std::ostringstream text;
+    context.scheduler().profile().print(text);
+    profile = text.str();
   }
   progress.finish(stats.regions);
-  saveMap(map, output);
+  mapper.save(output);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double perRegion = stats.regions ? stats.seconds * 1e3 / double(stats.regions) : 0.0;
   const double rate = stats.seconds > 0 ? double(stats.regions) / stats.seconds : 0.0;

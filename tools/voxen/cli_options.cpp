@@ -22,6 +22,18 @@ ShaderLibraryOptions CommonOptions::libraryOptions() const {
   return options;
 }
 
+ContextOptions CommonOptions::contextOptions() const {
+  ContextOptions context;
+  context.device = DeviceChoice::parse(device.selector);
+  context.validation = device.validation;
+  context.synchronizationValidation = device.synchronizationValidation;
+  context.onValidationMessage = device.onValidationMessage;
+  context.hotReloadDir = libraryOptions().hotReloadDir;
+  context.memoryBudgetBytes = memoryBudgetBytes();
+  context.memoryHint = memoryBudgetHint();
+  return context;
+}
+
 uint64_t CommonOptions::memoryBudgetBytes() const {
   return memoryBudgetMb ? *memoryBudgetMb << 20 : defaultMemoryBudgetBytes();
 }

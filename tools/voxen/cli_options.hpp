@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "voxen/context.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/host/shader_library.hpp"
@@ -46,6 +47,9 @@ struct CommonOptions {
   std::optional<uint64_t> memoryBudgetMb;   // --memory-budget; default: voxen::defaultMemoryBudgetBytes()
   // Throws UsageError for a bare --hot-reload when no shader source folder is found.
   ShaderLibraryOptions libraryOptions() const;
+  // The Context these flags describe: device, validation, hot reload, budget and its hint.
+  // Throws UsageError for a bare --hot-reload when no shader source folder is found.
+  ContextOptions contextOptions() const;
   // Host memory the command may use for maps, grids and the GPU region cache.
   uint64_t memoryBudgetBytes() const;
   // How a budget error ends: the flag to raise and its value now.

@@ -22,15 +22,12 @@
 #include "progress.hpp"
 #include "text_format.hpp"
 #include "clearance_cli.hpp"
-#include "voxen/clearance/gpu_clearance.hpp"
-#include "voxen/occupancy/cpu_integrator.hpp"
-#include "voxen/occupancy/gpu_integrator.hpp"
-#include "voxen/occupancy/prepared_ray_stream.hpp"
-#include "voxen/map/map_file.hpp"
+#include "voxen/context.hpp"
+#include "voxen/mapper.hpp"
 #include "voxen/io/ray_source.hpp"
+#include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
-#include "voxen/host/shader_library.hpp"
 
 namespace voxen::cli {
 
@@ -165,59 +162,16 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
   command.add_flag("--allow-empty", args.allowEmpty, "write the (empty) map and succeed when the cloud gives no rays");
 }
 
-// Runs whichever integrator, so the reading and progress loop is written once.
-class Integrator {
- public:
-  virtual ~Integrator() = default;
-  virtual void integrate(std::span<const Ray> rays) = 0;
-  virtual void finish() = 0;
-  virtual const IntegrationStats& stats() const = 0;
-};
-
-class CpuRun : public Integrator {
- public:
-  CpuRun(OccupancyMap& map, IntegrationOptions options) : cpu_(map, options) {}
-  void integrate(std::span<const Ray> rays) override { cpu_.integrate(rays); }
-  void finish() override {}
-  const IntegrationStats& stats() const override { return cpu_.stats(); }
-
- private:
-  CpuIntegrator cpu_;
-};
-
-class GpuRun : public Integrator {
- public:
-  GpuRun(const CommonOptions& common, OccupancyMap& map, const MapArgs& args)
-      : device_(common.device), library_(device_, common.libraryOptions()), scheduler_(device_, library_),
-        gpu_(scheduler_, map, args.integration, args.gpu), crossings_(args.gpu.maxCrossingsPerSegment) {}
-  void integrate(std::span<const Ray> rays) override { gpu_.integrate(rays); }
-  void integrate(const PreparedRays& rays) { gpu_.integrate(rays); }
-  uint32_t maxCrossingsPerSegment() const { return crossings_; }
-  void finish() override { gpu_.finish(); }
-  const IntegrationStats& stats() const override { return gpu_.stats(); }
-  Device& device() { return device_; }
-  Scheduler& scheduler() { return scheduler_; }
-  HostStageTimes hostStageTimes() const { return gpu_.hostStageTimes(); }
-
- private:
-  Device device_;
-  ShaderLibrary library_;
-  Scheduler scheduler_;
-  GpuIntegrator gpu_;
-  uint32_t crossings_;
-};
-
-
 // The host map may hold what the memory budget leaves after the GPU region cache (on a CPU
-// driver such as lavapipe the cache is host memory too): checked here, before anything runs.
-uint64_t hostMapBudget(const CommonOptions& options, const MapArgs& args) {
+// driver such as lavapipe the cache is host memory too; the Mapper sets that limit): a cache
+// that leaves nothing is refused here by flag, before anything runs.
+void checkCacheFitsBudget(const CommonOptions& options, const MapArgs& args) {
   const uint64_t budget = options.memoryBudgetBytes();
   // --clearance on the GPU makes a second cache of the same size once mapping is done.
   const uint64_t cache = args.cpu || args.cpuSequential ? 0 : args.gpu.cacheBytes * (args.withClearance ? 2 : 1);
   if (cache >= budget)
     throw UsageError("--gpu-cache-mb " + std::to_string(cache >> 20) + " leaves nothing of the memory budget of " +
                      std::to_string(budget >> 20) + " MB for the map: lower --gpu-cache-mb or raise --memory-budget");
-  return budget - cache;
 }
 
 std::string rejectedRayText(const RejectedRay& r) {
@@ -233,7 +187,7 @@ double nsPerRay(double seconds, uint64_t rays) { return rays > 0 ? seconds * 1e9
 
 // The input's times are CPU time summed over the threads that read (the integration thread,
 // or the workers), and the integration thread's wall time waiting for them.
-void addHostProfileJson(Json& out, const RayReader& reader, GpuRun* gpuRun) {
+void addHostProfileJson(Json& out, const RayReader& reader, Mapper* gpuRun) {
   const uint64_t rays = reader.stats().rays;
   out["input_threads"] = std::max(reader.threads(), 1u);
   out["host_read_ns_per_ray"] = rounded(nsPerRay(reader.times().readSeconds, rays), 2);
@@ -241,10 +195,10 @@ void addHostProfileJson(Json& out, const RayReader& reader, GpuRun* gpuRun) {
   out["host_input_wait_ns_per_ray"] = rounded(nsPerRay(reader.times().waitSeconds, rays), 2);
   if (!gpuRun) return;
   addHostStageJson(out, gpuRun->hostStageTimes());
-  addPassTimesJson(out, gpuRun->scheduler().profile());
+  addPassTimesJson(out, gpuRun->context().scheduler().profile());
 }
 
-void printHostProfile(const RayReader& reader, GpuRun* gpuRun) {
+void printHostProfile(const RayReader& reader, Mapper* gpuRun) {
   const uint64_t rays = reader.stats().rays;
   const RayReadTimes& read = reader.times();
   std::printf("\nHost thread CPU time per ray (thread CPU clock: waits for the GPU do not count), %s rays:\n",
@@ -290,25 +244,25 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   settleNdtOrder(args);
   const OccupancyModel model = args.model();
   checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
-  const uint64_t mapBudget = hostMapBudget(options, args);
+  checkCacheFitsBudget(options, args);
   if (args.withClearance) validateClearanceSettings(args.clearance, model, {{"range", "--clearance"}, {"axis-scale", ""}});
   const auto start = std::chrono::steady_clock::now();
   // Constructed first: with worker threads, reading starts while the device is set up.
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory),
                    {.threads = unsigned(args.threads)});
-  OccupancyMap map(model, ndtLayout(args.integration.ndt.mode, MapLayout::fromFlags(args.layers)));
-  map.setRegionLimit(mapBudget / map.bytesPerRegion(), options.memoryBudgetHint() +
-                                                           (args.integration.maxRange > 0.0 ? "" : " or set --max-range"));
-  std::unique_ptr<Integrator> integrator;
-  GpuRun* gpuRun = nullptr;
-  if (args.cpu || args.cpuSequential) {
-    integrator = std::make_unique<CpuRun>(map, args.integration);
-  } else {
-    auto run = std::make_unique<GpuRun>(options, map, args);
-    gpuRun = run.get();
-    integrator = std::move(run);
-  }
-  const std::string device = gpuRun ? gpuRun->device().info().name
+  MapperOptions mapperOptions = MapperOptions::fromModel(model);
+  mapperOptions.extraLayers = args.layers;
+  MapperRunOptions& run = mapperOptions.run;
+  run.backend = args.cpu || args.cpuSequential ? MapperBackend::CpuReference : MapperBackend::Gpu;
+  run.integration = args.integration;
+  run.gpu = args.gpu;
+  run.reserveClearanceCache = args.withClearance;
+  run.regionLimitHint = options.memoryBudgetHint() + (args.integration.maxRange > 0.0 ? "" : " or set --max-range");
+  Context context(options.contextOptions());
+  Mapper mapper(context, mapperOptions);
+  const OccupancyMap& map = mapper.map();
+  Mapper* gpuRun = run.backend == MapperBackend::Gpu ? &mapper : nullptr;
+  const std::string device = gpuRun ? context.deviceInfo().name
                                     : std::string("CPU reference (") + updateOrderName(args.integration.order) + ")";
   const size_t chunk = std::max<size_t>(args.gpu.maxRaysPerBatch, 4096);
   // The rays integrated together: the GPU cuts its input into --batch-size batches, the CPU
@@ -326,43 +280,11 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                  (unsigned long long)(options.memoryBudgetBytes() >> 20));
 
   Progress progress("mapping", reader.totalPoints(), !args.quiet);
-  if (gpuRun && args.threads > 1) {
-    // With threads to spare, workers also prepare the rays (checks, the GPU's record) from
-    // the reader's chunks, half as many as read (preparing costs about as much as reading),
-    // so the integration thread only copies records. The reader is the stream's alone
-    // until the stream is gone.
-    PreparedRayStream stream(
-        [&](uint64_t& points) {
-          const std::span<const Ray> rays = reader.next();
-          points = reader.stats().points;
-          return rays;
-        },
-        model, args.integration, gpuRun->maxCrossingsPerSegment(), unsigned(std::max(1, args.threads / 2)));
-    PreparedRays prepared;
-    uint64_t points = 0;
-    while (stream.next(prepared, points)) {
-      gpuRun->integrate(prepared);
-      progress.update(points);
-    }
-  } else if (gpuRun) {
-    // The GPU cuts its own batches of --batch-size rays whatever it is handed: give it the
-    // reader's chunks in place, without copying them on the integration thread.
-    for (std::span<const Ray> rays; !(rays = reader.next()).empty();) {
-      integrator->integrate(rays);
-      progress.update(reader.stats().points);
-    }
-  } else {
-    // The CPU reference integrates each call as one batch (which the two-phase order depends
-    // on): full chunks of `chunk` rays, as read() gives them.
-    std::vector<Ray> rays;
-    for (;;) {
-      rays.clear();
-      if (reader.read(rays, chunk) == 0) break;
-      integrator->integrate(rays);
-      progress.update(reader.stats().points);
-    }
-  }
-  integrator->finish();
+  // With threads to spare, workers also prepare the rays for the GPU, half as many as read
+  // (preparing costs about as much as reading).
+  mapper.integrateFile(reader, {.prepareThreads = args.threads > 1 ? unsigned(std::max(1, args.threads / 2)) : 0u,
+                                .progress = [&progress](uint64_t points) { progress.update(points); }});
+  mapper.sync();
   progress.finish(reader.stats().points);
   const double integrateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // A map of nothing is almost always a wrong input (times, fields, units): fail loudly
@@ -373,19 +295,12 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   ClearanceStats clearance;
   if (args.withClearance) {
     // The mapping is saved first: whatever happens to the clearance, the mapped work is kept.
-    saveMap(map, args.output);
+    mapper.save(args.output);
     try {
       Progress clearanceProgress("clearance", map.regions().size(), !args.quiet, "regions");
-      auto report = [&clearanceProgress](uint64_t done, uint64_t) { clearanceProgress.update(done); };
-      if (gpuRun) {
-        GpuClearanceOptions gpuOptions = clearanceMemory(options, map, args.gpu.cacheBytes);
-        gpuOptions.cacheBytes = args.gpu.cacheBytes;
-        gpuOptions.progress = report;
-        GpuClearance gpu(gpuRun->scheduler(), map, args.clearance, gpuOptions);
-        clearance = gpu.update();  // every region the rays touched
-      } else {
-        clearance = updateClearanceCpu(map, args.clearance, report);
-      }
+      clearance = mapper.computeClearance(
+          args.clearance, {.cacheBytes = args.gpu.cacheBytes,
+                           .progress = [&clearanceProgress](uint64_t done, uint64_t) { clearanceProgress.update(done); }});
       clearanceProgress.finish(clearance.regions);
     } catch (const std::exception& e) {
       char retry[64];
@@ -394,12 +309,13 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                   "; voxen clearance " + args.output + " --in-place --range " + retry + " computes it)");
     }
   }
-  saveMap(map, args.output);
+  mapper.save(args.output);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const IntegrationStats& stats = integrator->stats();
+  const MapperStats mapped = mapper.stats();
+  const IntegrationStats& stats = mapped.integration;
   const RayLoadStats& load = reader.stats();
-  const OccupancyMap::Counts counts = map.counts();
+  const OccupancyMap::Counts counts = mapped.counts;
   const double raysPerSecond = integrateSeconds > 0 ? double(stats.rays) / integrateSeconds : 0.0;
   if (options.json) {
     Json summary = {{"rays", stats.rays},
@@ -458,8 +374,8 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   if (options.profile && !options.json) printHostProfile(reader, gpuRun);
   if (options.profile && !options.json && gpuRun) {
     std::printf("\nGPU time per pass:\n");
-    gpuRun->scheduler().profile().print(std::cout);
-    std::printf("\n%s", memoryReport(gpuRun->device()).c_str());
+    context.scheduler().profile().print(std::cout);
+    std::printf("\n%s", memoryReport(context.device()).c_str());
   }
   if (stats.rejectedRays > 0)
     std::fprintf(stderr, "voxen map: warning: %llu rays were skipped (first: %s)\n", (unsigned long long)stats.rejectedRays,

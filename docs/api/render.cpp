@@ -1,0 +1,14 @@
+// The map's occupied voxels drawn to a PNG: renderMap sizes its own buffers.
+#include <cstdio>
+
+#include <voxen/voxen.hpp>
+
+int main() {
+  voxen::Context ctx;
+  voxen::Mapper mapper = voxen::Mapper::load(ctx, "room.vxm");
+  const voxen::RenderImage image = mapper.render({.width = 640, .height = 480});
+  voxen::writePng("room.png", image.width, image.height, image.pixels, voxen::PngFormat::Rgba8);
+  std::printf("%u x %u picture of %llu occupied voxels, %u triangles drawn\n", image.width, image.height,
+              (unsigned long long)image.occupiedVoxels, image.drawnTriangles);
+  return image.drawnTriangles > 0 ? 0 : 1;
+}

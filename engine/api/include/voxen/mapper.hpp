@@ -1,0 +1,201 @@
+#pragma once
+// voxen::Mapper: an occupancy map with everything that works on it — the GPU integrator (or
+// the CPU reference), NDT-OM/TM, clearance, single-voxel reads, save/load and rendering —
+// behind one object on a Context.
+//
+//   voxen::Context ctx;
+//   voxen::Mapper mapper(ctx, {.resolution = 0.1});
+//   mapper.integrateRays(origins, ends);
+//   mapper.save("map.vxm");
+//
+// Synchronisation. integrate*() queue rays: on the GPU they are cut into batches and
+// integrated while the caller prepares more, so the host map lags behind.
+// - flush(): every ray given so far is integrated on the GPU (waits); the regions stay in
+//   the GPU cache and the host map is not updated. For frame-by-frame callers that need a
+//   scan in the map before the next one (the map after the last sync() is the same, bit for
+//   bit; in the two-phase order a flush cuts a batch as a smaller batch size would).
+// - sync(): flush(), then every region the GPU touched is copied into the host map.
+// Every read (map(), occupancyAt(), clearanceAt(), stats(), save(), computeClearance(),
+// render()) syncs first, so a caller never sees a map that lags; calling sync() yourself
+// only decides when the wait happens. The CPU reference integrates in the call.
+//
+// Errors are voxen::Error (voxen/host/error.hpp) naming the file, ray or setting; a setting
+// out of range or in need of a change is a SettingError whose field() names it as its struct
+// spells it ("GpuIntegratorOptions::cacheBytes").
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include <glm/vec3.hpp>
+
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/map/map.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/host_stage_times.hpp"
+#include "voxen/occupancy/integration_options.hpp"
+#include "voxen/occupancy/integration_stats.hpp"
+#include "voxen/render_map.hpp"
+
+namespace voxen {
+
+class Context;
+class GpuClearance;
+class RayReader;
+class Trajectory;
+
+// Which integrator a Mapper runs.
+enum class MapperBackend {
+  Gpu,           // the GPU integrator (NDT: in two-phase order, the GPU's only NDT order)
+  CpuReference,  // the single-threaded CPU reference the tests compare the GPU against
+};
+
+// How a Mapper integrates and what it may hold; the same for a new map and a loaded one.
+struct MapperRunOptions {
+  MapperBackend backend = MapperBackend::Gpu;
+  // Ray flags, range limit, update order and NDT (integration.ndt.mode: Om or Tm; the map
+  // gets the NDT layers). With NDT on the GPU the order is two-phase.
+  IntegrationOptions integration;
+  // GPU region cache and batch size.
+  GpuIntegratorOptions gpu;
+  // A GPU clearance will run while the integrator still holds its cache: its own cache (as
+  // large) is set aside from the memory budget up front, so the host map's limit is known
+  // before mapping starts.
+  bool reserveClearanceCache = false;
+  // How the error ends when the host map outgrows the memory budget; empty: the Context's
+  // memory hint, and "set IntegrationOptions::maxRange" when no range limit is set.
+  std::string regionLimitHint;
+};
+
+// A new map: the model (defaults follow OHM), the optional layers, and how to integrate.
+struct MapperOptions {
+  double resolution = 0.1;          // metres per voxel edge, kMinResolution to kMaxResolution
+  int32_t regionSize = 32;          // voxels per region edge
+  float hitProbability = 0.9f;      // of a sample's voxel
+  float missProbability = 0.45f;    // of a voxel a ray crosses
+  float occupancyThreshold = 0.5f;  // probability from which a voxel is occupied
+  float clampMin = -2.0f, clampMax = 3.511f;  // log-odds bounds
+  // Optional built-in layers (kLayerVoxelMean | kLayerTraversal | kLayerHitMiss |
+  // kLayerTouchTime); NDT adds its own from run.integration.ndt.
+  uint32_t extraLayers = 0;
+  MapperRunOptions run;
+
+  // The model these fields describe.
+  OccupancyModel model() const;
+  // The fields of a model (hit, miss, clamps...), everything else at its default.
+  static MapperOptions fromModel(const OccupancyModel& model);
+};
+
+// What integrateCloud did with a cloud's points.
+struct CloudStats {
+  uint64_t points = 0;                    // given
+  uint64_t rays = 0;                      // handed to the integrator
+  uint64_t skippedOutsideTrajectory = 0;  // times outside the trajectory's span
+};
+
+// integrateFile: threads and progress.
+struct FileIntegrationOptions {
+  // Threads preparing rays for the GPU from the reader's chunks (0: none, the calling
+  // thread prepares). The map is the same for any number.
+  unsigned prepareThreads = 0;
+  // Called after each chunk with the points read so far.
+  std::function<void(uint64_t pointsRead)> progress;
+};
+
+// The occupancy of one voxel.
+struct OccupancySample {
+  VoxelCoord voxel;
+  VoxelClass voxelClass = VoxelClass::Unobserved;
+  float logOdds = kUnobserved;  // kUnobserved when no ray touched it
+};
+
+// What a Mapper holds and has done.
+struct MapperStats {
+  IntegrationStats integration;   // over every integrate*() call (rejected rays are counted there)
+  OccupancyMap::Counts counts;    // occupied and free voxels, regions
+};
+
+// computeClearance: progress, and whether to recompute every region.
+struct ClearanceRunOptions {
+  // Regions whose clearance is out of date only (their occupancy or a neighbour's within
+  // range changed since they were computed with these settings), or every region.
+  bool onlyOutOfDate = true;
+  // GPU region cache for the clearance; 0: the integrator's cache size.
+  uint64_t cacheBytes = 0;
+  ClearanceProgress progress;  // regions done of the total
+  // GPU: called once the computation is set up, before it runs (to say how much work the
+  // technique will be: GpuClearance::relativeWork()).
+  std::function<void(const GpuClearance&)> onStart;
+};
+
+class Mapper {
+ public:
+  // An empty map. Throws SettingError for a model or NDT value out of range.
+  Mapper(Context& context, MapperOptions options = {});
+  // A map file (voxen/map/map_file.hpp), checked against the Context's memory budget before
+  // its regions are allocated; NDT integration needs the file to hold the NDT layers. The
+  // map may grow by what the budget leaves after it and the GPU cache (none when the cache
+  // leaves nothing: reading, clearance and rendering still work).
+  static Mapper load(Context& context, const std::filesystem::path& path, MapperRunOptions run = {});
+  ~Mapper();
+  Mapper(Mapper&&) noexcept;
+  Mapper& operator=(Mapper&&) noexcept;
+
+  // Rays from origins[i] to ends[i] (the sample), in order, at time 0. Throws Error when the
+  // spans differ in length.
+  void integrateRays(std::span<const glm::dvec3> origins, std::span<const glm::dvec3> ends);
+  // Rays with times and intensities, in order. Rays with a non-finite coordinate, or too far
+  // from the origin for 32-bit voxel coordinates, are skipped and counted (stats()).
+  void integrate(std::span<const Ray> rays);
+  // Points of a scan with their times, and the trajectory the sensor followed: each ray runs
+  // from the sensor's position at the point's time (linear interpolation) to the point.
+  // Points whose time is outside the trajectory are skipped and counted. Throws Error when
+  // the spans differ in length.
+  CloudStats integrateCloud(std::span<const glm::dvec3> points, std::span<const double> times,
+                            const Trajectory& trajectory);
+  // Every ray of a reader (voxen/io/ray_source.hpp: a PLY cloud with a trajectory, or a ray
+  // cloud), read on the reader's threads and prepared on `options.prepareThreads`.
+  void integrateFile(RayReader& reader, const FileIntegrationOptions& options = {});
+
+  void flush();
+  void sync();
+
+  // The host map, synced.
+  const OccupancyMap& map();
+  MapperStats stats();
+  // The host thread's CPU time by stage of the GPU integrator (zero for the CPU reference).
+  HostStageTimes hostStageTimes() const;
+  const MapperRunOptions& runOptions() const;
+  Context& context();
+
+  // Single-voxel reads on the host map.
+  OccupancySample occupancyAt(const glm::dvec3& point);
+  OccupancySample occupancyAt(const VoxelCoord& voxel);
+  // The clearance (metres; kNoObstacleInRange when no obstacle is within the range it was
+  // computed with); nullopt where the map has no region. Throws Error when the map has no
+  // clearance layer (computeClearance() makes it).
+  std::optional<float> clearanceAt(const glm::dvec3& point);
+  std::optional<float> clearanceAt(const VoxelCoord& voxel);
+
+  // Each voxel's distance to the nearest obstacle within options.range, as the map's
+  // clearance layer (voxen/clearance/clearance.hpp): on the GPU, or with the CPU reference
+  // backend, exactly on the CPU. Throws ClearanceSettingsError for settings that cannot work
+  // and Error when the GPU's blocks or cache do not fit the memory budget.
+  ClearanceStats computeClearance(const ClearanceOptions& options = {}, const ClearanceRunOptions& run = {});
+
+  // Writes the map (atomically: a reader sees the old file or the new one).
+  void save(const std::filesystem::path& path, const MapSaveOptions& options = {});
+  // renderMap(context(), map(), options).
+  RenderImage render(const RenderOptions& options = {});
+
+ private:
+  struct Impl;
+  explicit Mapper(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace voxen

@@ -1,0 +1,60 @@
+#pragma once
+// A map drawn to an RGBA picture: its occupied voxels become a density grid, marching cubes
+// meshes it on the GPU and the software rasterizer draws it (the painter). renderMap sizes
+// every buffer itself: the grid against the memory budget (before allocating), the triangle
+// buffer from the occupied voxels, grown and drawn again when the mesh has more triangles
+// than that, so no triangle is ever dropped.
+//
+//   voxen::RenderImage image = voxen::renderMap(ctx, mapper.map(), {.width = 640, .height = 480});
+//   voxen::writePng("map.png", image.width, image.height, image.pixels, voxen::PngFormat::Rgba8);
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace voxen {
+
+class Context;
+class OccupancyMap;
+
+struct RenderOptions {
+  uint32_t width = 1280, height = 720;  // pixels, 16 to 16384
+  float fovDegrees = 50.0f;             // vertical field of view, (0, 180)
+  // Eye and target in map metres; unset: a view framing where most occupied voxels are.
+  std::optional<glm::dvec3> eye, target;
+  // Draw only the voxels inside this box (map metres, min corner below max on every axis).
+  std::optional<glm::dvec3> cropMin, cropMax;
+  // The largest density grid to build, in samples (8 bytes each); the grid and the map must
+  // also fit the Context's memory budget.
+  uint64_t maxSamples = 64ull << 20;
+  // How the error ends when the grid does not fit the budget; empty: the Context's memory
+  // hint, or a crop (RenderOptions::cropMin/cropMax).
+  std::string budgetHint;
+  // Triangles the first frame reserves room for; 0: from the occupied voxels (12 each, which
+  // covers every voxel's exposed faces). A frame whose mesh has more is drawn again with
+  // room for all of them.
+  uint32_t initialTriangleBudget = 0;
+};
+
+struct RenderImage {
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> pixels;  // RGBA8, row-major, top row first: width * height * 4 bytes
+  // What was drawn: the occupied voxels on the grid, the mesh's triangles and those that
+  // passed culling (0: nothing in view, or nothing to draw), the frames drawn (2 when the
+  // triangle buffer had to grow).
+  uint64_t occupiedVoxels = 0;
+  uint32_t triangles = 0, drawnTriangles = 0;
+  uint32_t frames = 0;
+  uint32_t grid[3] = {0, 0, 0};  // density grid samples per axis
+  // Bounds of the occupied voxels drawn (map metres), and the camera used (map metres).
+  glm::dvec3 occupiedMin{0.0}, occupiedMax{0.0};
+  glm::dvec3 eye{0.0}, target{0.0};
+};
+
+// Throws SettingError naming the RenderOptions field for a value out of range, and Error
+// when the grid would not fit the memory budget or maxSamples (naming the sizes).
+RenderImage renderMap(Context& context, const OccupancyMap& map, const RenderOptions& options = {});
+
+}  // namespace voxen

@@ -1,0 +1,303 @@
+#include "voxen/mapper.hpp"
+
+#include <algorithm>
+
+#include "mapper_impl.hpp"
+#include "voxen/clearance/gpu_clearance.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
+#include "voxen/io/trajectory.hpp"
+#include "voxen/map/memory_budget.hpp"
+#include "voxen/occupancy/ndt.hpp"
+
+namespace voxen {
+
+OccupancyModel MapperOptions::model() const {
+  OccupancyModel m;
+  m.resolution = resolution;
+  m.regionSize = regionSize;
+  m.hitProbability = hitProbability;
+  m.missProbability = missProbability;
+  m.occupancyThreshold = occupancyThreshold;
+  m.clampMin = clampMin;
+  m.clampMax = clampMax;
+  return m;
+}
+
+MapperOptions MapperOptions::fromModel(const OccupancyModel& m) {
+  MapperOptions o;
+  o.resolution = m.resolution;
+  o.regionSize = m.regionSize;
+  o.hitProbability = m.hitProbability;
+  o.missProbability = m.missProbability;
+  o.occupancyThreshold = m.occupancyThreshold;
+  o.clampMin = m.clampMin;
+  o.clampMax = m.clampMax;
+  return o;
+}
+
+void addIntegrationStats(IntegrationStats& into, const IntegrationStats& more, uint64_t indexBase) {
+  if (!into.firstRejected && more.firstRejected) {
+    into.firstRejected = more.firstRejected;
+    into.firstRejected->index += indexBase;
+  }
+  into.rays += more.rays;
+  into.clippedRays += more.clippedRays;
+  into.rejectedRays += more.rejectedRays;
+  into.voxelUpdates += more.voxelUpdates;
+  into.droppedUpdates += more.droppedUpdates;
+  into.casRetries += more.casRetries;
+  into.rewalkedSegments += more.rewalkedSegments;
+  into.ndtFoldInvocations += more.ndtFoldInvocations;
+  into.ndtSampleVoxels += more.ndtSampleVoxels;
+  into.batches += more.batches;
+  into.regionChunks += more.regionChunks;
+}
+
+namespace {
+
+// The integration options the backend runs: NDT on the GPU only in two-phase order.
+MapperRunOptions settled(MapperRunOptions run) {
+  const NdtModel& ndt = run.integration.ndt;
+  if (ndt.mode != NdtMode::Off) {
+    ndt.validate();
+    if (run.integration.flags & kRayStopOnFirstOccupied)
+      throw SettingError(SettingError::Kind::Invalid, "IntegrationOptions::flags", "the ray flags",
+                         "NDT does not support {} with kRayStopOnFirstOccupied");
+    if (run.backend == MapperBackend::Gpu) run.integration.order = UpdateOrder::TwoPhase;
+  }
+  return run;
+}
+
+// The host map's share of the memory budget: what the GPU region caches leave (on a CPU
+// driver the cache is host memory too). A new map that could not hold one region is
+// refused; a loaded one, which may only be read, gets no room to grow instead (its first
+// new region is refused with the hint).
+void limitRegions(OccupancyMap& map, const Context& context, const MapperRunOptions& run, bool refuseNoRoom) {
+  const uint64_t budget = context.memoryBudgetBytes();
+  const uint64_t cache =
+      run.backend == MapperBackend::Gpu ? run.gpu.cacheBytes * (run.reserveClearanceCache ? 2 : 1) : 0;
+  if (cache >= budget && refuseNoRoom)
+    throw SettingError(SettingError::Kind::Change, "GpuIntegratorOptions::cacheBytes", "the GPU region cache",
+                       "the GPU region cache" + std::string(run.reserveClearanceCache ? " (twice: the clearance's too)" : "") +
+                           " leaves nothing of the memory budget of " + std::to_string(budget >> 20) +
+                           " MB for the map: lower {} or " + context.memoryHint(),
+                       std::to_string(run.gpu.cacheBytes >> 20) + " MiB");
+  const std::string hint = !run.regionLimitHint.empty() ? run.regionLimitHint
+                           : run.integration.maxRange > 0.0
+                               ? context.memoryHint()
+                               : context.memoryHint() + " or set IntegrationOptions::maxRange";
+  map.setRegionLimit(cache >= budget ? 0 : (budget - cache) / map.bytesPerRegion(), hint);
+}
+
+}  // namespace
+
+Mapper::Impl::Impl(Context& context_, OccupancyMap map_, MapperRunOptions run_)
+    : context(&context_), run(std::move(run_)), map(std::move(map_)) {}
+
+GpuIntegrator* Mapper::Impl::gpu() {
+  if (run.backend != MapperBackend::Gpu) return nullptr;
+  if (gpuStale) {
+    retireGpu();
+    gpuStale = false;
+  }
+  if (!gpuIntegrator) gpuIntegrator = std::make_unique<GpuIntegrator>(context->scheduler(), map, run.integration, run.gpu);
+  return gpuIntegrator.get();
+}
+
+CpuIntegrator& Mapper::Impl::cpu() {
+  if (!cpuIntegrator) cpuIntegrator = std::make_unique<CpuIntegrator>(map, run.integration);
+  return *cpuIntegrator;
+}
+
+void Mapper::Impl::sync() {
+  if (!unsynced || !gpuIntegrator) return;
+  gpuIntegrator->finish();
+  unsynced = false;
+}
+
+void Mapper::Impl::retireGpu() {
+  if (!gpuIntegrator) return;
+  sync();
+  const IntegrationStats& done = gpuIntegrator->stats();
+  addIntegrationStats(retired, done, retired.rays + retired.rejectedRays);
+  const HostStageTimes t = gpuIntegrator->hostStageTimes();
+  retiredTimes.rays += t.rays;
+  retiredTimes.prepareSeconds += t.prepareSeconds;
+  retiredTimes.discoverySeconds += t.discoverySeconds;
+  retiredTimes.residencySeconds += t.residencySeconds;
+  retiredTimes.uploadSeconds += t.uploadSeconds;
+  retiredTimes.readbackSeconds += t.readbackSeconds;
+  gpuIntegrator.reset();
+}
+
+IntegrationStats Mapper::Impl::integrationStats() const {
+  IntegrationStats all = retired;
+  const uint64_t base = retired.rays + retired.rejectedRays;
+  if (gpuIntegrator) addIntegrationStats(all, gpuIntegrator->stats(), base);
+  if (cpuIntegrator) addIntegrationStats(all, cpuIntegrator->stats(), base);
+  return all;
+}
+
+Mapper::Mapper(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Mapper::Mapper(Context& context, MapperOptions options) {
+  const OccupancyModel model = options.model();
+  model.validate();
+  const MapperRunOptions run = settled(options.run);
+  OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::fromFlags(options.extraLayers)));
+  limitRegions(map, context, run, true);
+  impl_ = std::make_unique<Impl>(context, std::move(map), run);
+}
+
+Mapper Mapper::load(Context& context, const std::filesystem::path& path, MapperRunOptions run) {
+  run = settled(run);
+  MapLoadOptions load;
+  load.memoryBudgetBytes = context.memoryBudgetBytes();
+  load.budgetHint = context.memoryHint();
+  OccupancyMap map = loadMap(path, load);
+  const NdtMode wanted = run.integration.ndt.mode, has = ndtModeOf(map.layout());
+  if (wanted != NdtMode::Off && (has == NdtMode::Off || (wanted == NdtMode::Tm && has != NdtMode::Tm)))
+    throw Error(path.string() + ": NDT-" + std::string(wanted == NdtMode::Om ? "OM" : "TM") +
+                " integration needs the map's NDT layers, and it has " + map.layout().names());
+  limitRegions(map, context, run, false);
+  return Mapper(std::make_unique<Impl>(context, std::move(map), run));
+}
+
+Mapper::~Mapper() = default;
+Mapper::Mapper(Mapper&&) noexcept = default;
+Mapper& Mapper::operator=(Mapper&&) noexcept = default;
+
+void Mapper::integrate(std::span<const Ray> rays) {
+  if (GpuIntegrator* gpu = impl_->gpu()) {
+    gpu->integrate(rays);
+    impl_->unsynced = true;
+  } else {
+    impl_->cpu().integrate(rays);
+  }
+}
+
+void Mapper::integrateRays(std::span<const glm::dvec3> origins, std::span<const glm::dvec3> ends) {
+  if (origins.size() != ends.size())
+    throw Error("integrateRays: " + std::to_string(origins.size()) + " origins and " + std::to_string(ends.size()) +
+                " ends: one origin per end");
+  std::vector<Ray> rays(origins.size());
+  for (size_t i = 0; i < rays.size(); ++i) rays[i].origin = origins[i], rays[i].sample = ends[i];
+  integrate(rays);
+}
+
+CloudStats Mapper::integrateCloud(std::span<const glm::dvec3> points, std::span<const double> times,
+                                  const Trajectory& trajectory) {
+  if (points.size() != times.size())
+    throw Error("integrateCloud: " + std::to_string(points.size()) + " points and " + std::to_string(times.size()) +
+                " times: one time per point");
+  CloudStats stats;
+  stats.points = points.size();
+  std::vector<Ray> rays;
+  rays.reserve(points.size());
+  size_t hint = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const std::optional<glm::dvec3> origin = trajectory.tryPositionAt(times[i], hint);
+    if (!origin) {
+      ++stats.skippedOutsideTrajectory;
+      continue;
+    }
+    rays.push_back({*origin, points[i], times[i]});
+  }
+  stats.rays = rays.size();
+  integrate(rays);
+  return stats;
+}
+
+void Mapper::flush() {
+  if (impl_->gpuIntegrator) impl_->gpuIntegrator->sync();
+}
+
+void Mapper::sync() { impl_->sync(); }
+
+const OccupancyMap& Mapper::map() {
+  impl_->sync();
+  return impl_->map;
+}
+
+MapperStats Mapper::stats() {
+  impl_->sync();
+  return {impl_->integrationStats(), impl_->map.counts()};
+}
+
+HostStageTimes Mapper::hostStageTimes() const {
+  HostStageTimes t = impl_->retiredTimes;
+  if (impl_->gpuIntegrator) {
+    const HostStageTimes now = impl_->gpuIntegrator->hostStageTimes();
+    t.rays += now.rays;
+    t.prepareSeconds += now.prepareSeconds;
+    t.discoverySeconds += now.discoverySeconds;
+    t.residencySeconds += now.residencySeconds;
+    t.uploadSeconds += now.uploadSeconds;
+    t.readbackSeconds += now.readbackSeconds;
+  }
+  return t;
+}
+
+const MapperRunOptions& Mapper::runOptions() const { return impl_->run; }
+
+Context& Mapper::context() { return *impl_->context; }
+
+OccupancySample Mapper::occupancyAt(const glm::dvec3& point) { return occupancyAt(map().voxelAt(point)); }
+
+OccupancySample Mapper::occupancyAt(const VoxelCoord& voxel) {
+  const OccupancyMap& m = map();
+  OccupancySample sample;
+  sample.voxel = voxel;
+  sample.logOdds = m.value(voxel);
+  sample.voxelClass = m.classify(sample.logOdds);
+  return sample;
+}
+
+std::optional<float> Mapper::clearanceAt(const glm::dvec3& point) { return clearanceAt(map().voxelAt(point)); }
+
+std::optional<float> Mapper::clearanceAt(const VoxelCoord& voxel) {
+  const OccupancyMap& m = map();
+  const LayerId layer = clearanceLayer();
+  if (!m.layout().has(layer))
+    throw Error("clearanceAt: the map has no clearance layer (Mapper::computeClearance computes it)");
+  const Region* region = m.findRegion(m.regionOf(voxel));
+  if (!region) return std::nullopt;
+  return region->values<float>(layer)[m.localIndex(voxel)];
+}
+
+ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const ClearanceRunOptions& runOptions) {
+  impl_->sync();
+  OccupancyMap& m = impl_->map;
+  options.validate(m.model());
+  if (impl_->run.backend == MapperBackend::CpuReference)
+    return runOptions.onlyOutOfDate ? updateClearanceCpu(m, options, runOptions.progress)
+                                    : computeClearanceCpu(m, options, {}, runOptions.progress);
+  // The GPU's cache and blocks get what the budget leaves after the host map with its
+  // clearance layer and the integrator's cache, which stays allocated (it is replaced, not
+  // reused, at the next rays: its copies predate the clearance).
+  const uint64_t reserved = impl_->gpuIntegrator ? impl_->run.gpu.cacheBytes : 0;
+  const uint64_t clearanceBytes = m.layout().has(clearanceLayer()) ? 0 : 4 * uint64_t(m.voxelsPerRegion());
+  const uint64_t mapBytes = uint64_t(m.regions().size()) * (m.bytesPerRegion() + clearanceBytes);
+  const uint64_t budget = impl_->context->memoryBudgetBytes();
+  if (mapBytes + reserved >= budget)
+    throw Error("clearance: the map (" + mebibytes(mapBytes) + " with its clearance layer)" +
+                (reserved ? " and the mapping's GPU cache (" + mebibytes(reserved) + ")" : std::string()) +
+                " leave nothing of the memory budget of " + mebibytes(budget) + " for the GPU clearance: " +
+                impl_->context->memoryHint());
+  if (impl_->gpuIntegrator) impl_->gpuStale = true;
+  GpuClearanceOptions gpu;
+  gpu.memoryLimitBytes = budget - mapBytes - reserved;
+  gpu.memoryHint = impl_->context->memoryHint();
+  gpu.cacheBytes = runOptions.cacheBytes > 0 ? runOptions.cacheBytes : impl_->run.gpu.cacheBytes;
+  gpu.progress = runOptions.progress;
+  GpuClearance clearance(impl_->context->scheduler(), m, options, gpu);
+  if (runOptions.onStart) runOptions.onStart(clearance);
+  return runOptions.onlyOutOfDate ? clearance.update() : clearance.compute();
+}
+
+void Mapper::save(const std::filesystem::path& path, const MapSaveOptions& options) { saveMap(map(), path, options); }
+
+RenderImage Mapper::render(const RenderOptions& options) { return renderMap(*impl_->context, map(), options); }
+
+}  // namespace voxen

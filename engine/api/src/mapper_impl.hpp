@@ -1,0 +1,44 @@
+#pragma once
+// The Mapper's private state: the map, the integrator it runs (made at the first ray, and
+// retired, its statistics kept, when something else writes the host map), and what the
+// retired integrators did.
+#include <memory>
+
+#include "voxen/context.hpp"
+#include "voxen/mapper.hpp"
+#include "voxen/occupancy/cpu_integrator.hpp"
+#include "voxen/occupancy/gpu_integrator.hpp"
+
+namespace voxen {
+
+struct Mapper::Impl {
+  Impl(Context& context, OccupancyMap map, MapperRunOptions run);
+
+  // The integrator for the next rays (GPU or CPU reference), made when missing.
+  GpuIntegrator* gpu();
+  CpuIntegrator& cpu();
+  // Brings the host map up to date with the GPU's work.
+  void sync();
+  // Syncs and destroys the GPU integrator (its cache would write stale copies over what
+  // another writer of the host map, such as the clearance, changes), keeping its figures.
+  void retireGpu();
+  IntegrationStats integrationStats() const;
+
+  Context* context;
+  MapperRunOptions run;
+  OccupancyMap map;
+  std::unique_ptr<GpuIntegrator> gpuIntegrator;
+  std::unique_ptr<CpuIntegrator> cpuIntegrator;
+  bool unsynced = false;  // rays given to the GPU since the last sync
+  // Another writer (the clearance) changed the host map since the GPU integrator last
+  // synced: its cache holds copies from before, so the next rays get a new integrator.
+  bool gpuStale = false;
+  // Rays seen and figures of the GPU integrators retired so far.
+  IntegrationStats retired;
+  HostStageTimes retiredTimes;
+};
+
+// Adds `more` (an integrator's figures whose ray indices start at `indexBase`) to `into`.
+void addIntegrationStats(IntegrationStats& into, const IntegrationStats& more, uint64_t indexBase);
+
+}  // namespace voxen

@@ -1,0 +1,95 @@
+// voxen::renderMap (engine/api): the picture of the painter wired by hand as `voxen render`
+// wired it before the API, pixel for pixel; a triangle buffer too small for the mesh grows
+// and the frame is drawn again, never dropping triangles; settings out of range named.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+#include "support/gpu_fixture.hpp"
+#include "support/occupancy_runs.hpp"
+#include "voxen/context.hpp"
+#include "voxen/host/setting_error.hpp"
+#include "voxen/mapper.hpp"
+#include "voxen/painter/camera.hpp"
+#include "voxen/painter/map_grid.hpp"
+#include "voxen/painter/painter.hpp"
+#include "voxen/render_map.hpp"
+
+namespace {
+
+using namespace voxen;
+
+// What tools/voxen/render_command.cpp did before renderMap existed (default camera).
+std::vector<uint8_t> renderByHand(const OccupancyMap& map, uint32_t width, uint32_t height, float fov) {
+  const MapGrid mapGrid = gridFromOccupancy(map, {});
+  const DensityGrid& grid = mapGrid.grid;
+  const Camera camera =
+      cameraFraming(glm::vec3(mapGrid.bulkMin), glm::vec3(mapGrid.bulkMax), fov, float(width) / float(height));
+  PainterOptions po;
+  po.gridX = grid.nx, po.gridY = grid.ny, po.gridZ = grid.nz;
+  po.gridOrigin = glm::vec3(grid.origin[0], grid.origin[1], grid.origin[2]);
+  po.voxelSize = grid.voxelSize;
+  po.width = width, po.height = height;
+  po.maxTriangles = uint32_t(std::min<uint64_t>(mapGrid.occupiedVoxels * 12 + 65536, 1ull << 25));
+  po.largeTriangleArea = 256;
+  Painter painter(vt::gpu().scheduler, po);
+  painter.setGrid(grid.density, grid.color);
+  painter.frame(camera);
+  const std::vector<uint32_t> image = painter.readImage().get();
+  REQUIRE(painter.readCounters().overflowTriangles == 0);
+  std::vector<uint8_t> rgba(image.size() * 4);
+  std::memcpy(rgba.data(), image.data(), rgba.size());
+  return rgba;
+}
+
+}  // namespace
+
+TEST_CASE("renderMap draws the picture of the painter wired by hand, and grows a buffer too small", "[api][render][gpu]") {
+  Context ctx(vt::gpu().scheduler);
+  MapperOptions options;
+  options.resolution = 0.2;
+  Mapper mapper(ctx, options);
+  mapper.integrate(vt::occupancy::smallLidarRun(2));
+  const std::vector<uint8_t> expected = renderByHand(mapper.map(), 320, 200, 50.0f);
+
+  const RenderImage image = mapper.render({.width = 320, .height = 200});
+  CHECK(image.width == 320);
+  CHECK(image.height == 200);
+  REQUIRE(image.pixels.size() == 320 * 200 * 4);
+  CHECK(image.frames == 1);
+  CHECK(image.triangles > 1000);
+  CHECK(image.drawnTriangles > 0);
+  CHECK(image.occupiedVoxels == mapper.stats().counts.occupied);
+  CHECK(image.pixels == expected);
+  // The picture is not the background alone.
+  CHECK(std::count(image.pixels.begin(), image.pixels.end(), image.pixels[0]) < ptrdiff_t(image.pixels.size() / 2));
+
+  SECTION("a first triangle buffer too small: the frame is drawn again with room for every triangle") {
+    RenderOptions small{.width = 320, .height = 200};
+    small.initialTriangleBudget = 64;
+    const RenderImage grown = renderMap(ctx, mapper.map(), small);
+    CHECK(grown.frames == 2);
+    CHECK(grown.triangles == image.triangles);
+    CHECK(grown.pixels == expected);
+  }
+  SECTION("settings out of range are SettingErrors naming the field") {
+    auto field = [&](RenderOptions o) {
+      try {
+        renderMap(ctx, mapper.map(), o);
+      } catch (const SettingError& e) {
+        return e.field();
+      }
+      return std::string("none");
+    };
+    CHECK(field({.width = 8}) == "RenderOptions::width");
+    CHECK(field({.fovDegrees = std::numeric_limits<float>::quiet_NaN()}) == "RenderOptions::fovDegrees");
+    RenderOptions sameEye;
+    sameEye.eye = sameEye.target = glm::dvec3(1.0);
+    CHECK(field(sameEye) == "RenderOptions::eye");
+    RenderOptions inverted;
+    inverted.cropMin = glm::dvec3(1.0), inverted.cropMax = glm::dvec3(0.0);
+    CHECK(field(inverted) == "MapGridOptions::crop");
+  }
+  vt::flushGpu();
+}
