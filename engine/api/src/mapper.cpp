@@ -9,6 +9,7 @@
 #include "voxen/io/trajectory.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/occupancy/ndt.hpp"
+#include "voxen/query/cpu_queries.hpp"
 
 namespace voxen {
 
@@ -105,6 +106,21 @@ GpuIntegrator* Mapper::Impl::gpu() {
   return gpuIntegrator.get();
 }
 
+GpuQueries& Mapper::Impl::queries() {
+  sync();
+  // The queries' own read-only cache (as large as the mapping's at most; GpuQueries sizes it
+  // to the map) is made once and re-planned when the map changed.
+  if (!gpuQueries) {
+    QueryOptions options;
+    options.cacheBytes = run.gpu.cacheBytes;
+    gpuQueries = std::make_unique<GpuQueries>(context->scheduler(), map, options);
+  } else if (queriesStale) {
+    gpuQueries->refresh();
+  }
+  queriesStale = false;
+  return *gpuQueries;
+}
+
 CpuIntegrator& Mapper::Impl::cpu() {
   if (!cpuIntegrator) cpuIntegrator = std::make_unique<CpuIntegrator>(map, run.integration);
   return *cpuIntegrator;
@@ -169,6 +185,7 @@ Mapper::Mapper(Mapper&&) noexcept = default;
 Mapper& Mapper::operator=(Mapper&&) noexcept = default;
 
 void Mapper::integrate(std::span<const Ray> rays) {
+  impl_->queriesStale = true;
   if (GpuIntegrator* gpu = impl_->gpu()) {
     gpu->integrate(rays);
     impl_->unsynced = true;
@@ -268,6 +285,7 @@ std::optional<float> Mapper::clearanceAt(const VoxelCoord& voxel) {
 
 ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const ClearanceRunOptions& runOptions) {
   impl_->sync();
+  impl_->queriesStale = true;
   OccupancyMap& m = impl_->map;
   options.validate(m.model());
   if (impl_->run.backend == MapperBackend::CpuReference)
@@ -294,6 +312,26 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
   GpuClearance clearance(impl_->context->scheduler(), m, options, gpu);
   if (runOptions.onStart) runOptions.onStart(clearance);
   return runOptions.onlyOutOfDate ? clearance.update() : clearance.compute();
+}
+
+std::vector<OccupancyAnswer> Mapper::occupancy(std::span<const glm::dvec3> points) {
+  if (impl_->run.backend == MapperBackend::CpuReference) return cpuOccupancy(map(), points);
+  return impl_->queries().occupancy(points);
+}
+
+std::vector<RayHit> Mapper::raycast(std::span<const QueryRay> rays, const RaycastOptions& options) {
+  if (impl_->run.backend == MapperBackend::CpuReference) return cpuRaycast(map(), rays, options);
+  return impl_->queries().raycast(rays, options);
+}
+
+std::vector<ClearanceSample> Mapper::clearance(std::span<const glm::dvec3> points) {
+  if (impl_->run.backend == MapperBackend::CpuReference) return cpuClearance(map(), points);
+  return impl_->queries().clearance(points);
+}
+
+BoxVoxels Mapper::voxelsInBox(const QueryBox& box, VoxelClass voxelClass) {
+  if (impl_->run.backend == MapperBackend::CpuReference) return cpuVoxelsInBox(map(), box, voxelClass);
+  return impl_->queries().voxelsInBox(box, voxelClass);
 }
 
 void Mapper::save(const std::filesystem::path& path, const MapSaveOptions& options) { saveMap(map(), path, options); }

@@ -11,6 +11,7 @@
 namespace voxen {
 
 void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& options) {
+  impl_->queriesStale = true;
   auto progress = [&options](uint64_t points) {
     if (options.progress) options.progress(points);
   };

@@ -8,6 +8,7 @@
 #include "voxen/mapper.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/query/gpu_queries.hpp"
 
 namespace voxen {
 
@@ -23,6 +24,9 @@ struct Mapper::Impl {
   // another writer of the host map, such as the clearance, changes), keeping its figures.
   void retireGpu();
   IntegrationStats integrationStats() const;
+  // The GPU queries on the synced host map, made at the first query and told to read the map
+  // again when it changed since.
+  GpuQueries& queries();
 
   Context* context;
   MapperRunOptions run;
@@ -33,6 +37,8 @@ struct Mapper::Impl {
   // Another writer (the clearance) changed the host map since the GPU integrator last
   // synced: its cache holds copies from before, so the next rays get a new integrator.
   bool gpuStale = false;
+  std::unique_ptr<GpuQueries> gpuQueries;
+  bool queriesStale = false;  // the host map changed since the queries read it
   // Rays seen and figures of the GPU integrators retired so far.
   IntegrationStats retired;
   HostStageTimes retiredTimes;

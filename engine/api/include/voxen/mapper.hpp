@@ -39,6 +39,7 @@
 #include "voxen/occupancy/host_stage_times.hpp"
 #include "voxen/occupancy/integration_options.hpp"
 #include "voxen/occupancy/integration_stats.hpp"
+#include "voxen/query/query_types.hpp"
 #include "voxen/render_map.hpp"
 
 namespace voxen {
@@ -180,6 +181,16 @@ class Mapper {
   // clearance layer (computeClearance() makes it).
   std::optional<float> clearanceAt(const glm::dvec3& point);
   std::optional<float> clearanceAt(const VoxelCoord& voxel);
+
+  // Batched queries (voxen/query): on the GPU through a read-only region cache of
+  // run.gpu.cacheBytes (a larger map is read in chunks), or with the CPU reference backend on
+  // the CPU; the answers are the same bit for bit. One answer per item, in order. The map is
+  // read again after it changed (rays, clearance), never stale.
+  std::vector<OccupancyAnswer> occupancy(std::span<const glm::dvec3> points);
+  std::vector<RayHit> raycast(std::span<const QueryRay> rays, const RaycastOptions& options = {});
+  // Trilinear clearance with its gradient. Throws Error when the map has no clearance layer.
+  std::vector<ClearanceSample> clearance(std::span<const glm::dvec3> points);
+  BoxVoxels voxelsInBox(const QueryBox& box, VoxelClass voxelClass);
 
   // Each voxel's distance to the nearest obstacle within options.range, as the map's
   // clearance layer (voxen/clearance/clearance.hpp): on the GPU, or with the CPU reference
