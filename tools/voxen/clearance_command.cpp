@@ -26,7 +26,7 @@
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 #include "voxen/map/map_file.hpp"
-#include "voxen/map/output_file.hpp"
+#include "voxen/output/output_file.hpp"
 
 namespace voxen::cli {
 

@@ -16,7 +16,7 @@
 #include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 
 namespace voxen {
 
