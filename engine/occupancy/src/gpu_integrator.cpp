@@ -101,11 +101,22 @@ void GpuIntegrator::Impl::addPrepared(const PreparedRays& prepared) {
                     : skipped.problem == PreparedRays::Problem::TooFar  ? RayFault::TooFar
                                                                         : RayFault::NonFiniteIntensity);
   };
-  for (size_t k = 0; k < prepared.records.size(); ++k) {
-    for (; s < prepared.skipped.size() && prepared.skipped[s].position < prepared.positions[k]; ++s) skip(prepared.skipped[s]);
-    batcher.add(prepared.records[k], prepared.regionCounts[k]);
+  // Records and skipped rays merged by input position: the records before each skipped ray
+  // go to the batcher as one run.
+  const std::span<const gpu::GpuRay> records(prepared.records);
+  const std::span<const uint32_t> regionCounts(prepared.regionCounts);
+  size_t k = 0;
+  for (; s <= prepared.skipped.size(); ++s) {
+    size_t end = k;
+    if (s < prepared.skipped.size()) {
+      while (end < records.size() && prepared.positions[end] < prepared.skipped[s].position) ++end;
+    } else {
+      end = records.size();
+    }
+    batcher.add(records.subspan(k, end - k), regionCounts.subspan(k, end - k));
+    k = end;
+    if (s < prepared.skipped.size()) skip(prepared.skipped[s]);
   }
-  for (; s < prepared.skipped.size(); ++s) skip(prepared.skipped[s]);
   raysSeen = base + prepared.inputRays;
   stats.clippedRays += prepared.clippedRays;
 }

@@ -81,10 +81,14 @@ RegionKey RayBatcher::regionOf(const VoxelCoord& v) const {
   return {floorDiv(v.x, n), floorDiv(v.y, n), floorDiv(v.z, n)};
 }
 
+void RayBatcher::add(std::span<const GpuRay> records, std::span<const uint32_t> regionCounts) {
+  for (size_t k = 0; k < records.size(); ++k) addRecord(records[k], regionCounts[k]);
+}
+
 // The integration thread's whole work per ray: a copy of its prepared record into the batch,
 // with the offsets of its region list and segments (running sums of counts from its end
 // points). Its regions and segments are found on the GPU (RegionDiscovery).
-void RayBatcher::add(const GpuRay& record, uint32_t regionCount) {
+void RayBatcher::addRecord(const GpuRay& record, uint32_t regionCount) {
   ++stats_.rays;
   // Discovery packs a batch's region keys relative to its first ray's start region: a ray
   // reaching past that span starts a new batch (only for rays thousands of kilometres apart).

@@ -8,6 +8,7 @@
 // record the updates.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "voxen/host/buffer.hpp"
@@ -28,9 +29,10 @@ class RayBatcher {
              const GpuIntegratorOptions& gpuOptions, IntegrationStats& stats, HostStageTimer& timer);
   ~RayBatcher();
 
-  // Copies one prepared record into the batch (closing it first when the record does not
-  // fit it, and after it when it is full).
-  void add(const gpu::GpuRay& record, uint32_t regionCount);
+  // Copies prepared records into the batch in order (closing it before a record that does
+  // not fit it, and whenever it is full). A run of records per call, so that the per-record
+  // copy stays inside this file (the integration thread's whole work per ray).
+  void add(std::span<const gpu::GpuRay> records, std::span<const uint32_t> regionCounts);
   // Closes the batch being filled and integrates every batch before it: all that was added
   // is submitted when this returns.
   void drain();
@@ -49,6 +51,7 @@ class RayBatcher {
   // any update, when a batch has several chunks), the updates, or both.
   enum class ChunkWork { StopSearch, Updates, StopSearchAndUpdates };
   RegionKey regionOf(const VoxelCoord& voxel) const;
+  void addRecord(const gpu::GpuRay& record, uint32_t regionCount);
   void flush();
   void integratePending();
   void integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t chunk, const PendingBatch& batch, ChunkWork work);
