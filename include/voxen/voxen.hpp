@@ -35,12 +35,14 @@
 #include "voxen/host/shader_library.hpp"
 #include "voxen/host/streamed_input.hpp"
 
+#include "voxen/output/output_file.hpp"
+#include "voxen/output/output_paths.hpp"
+
 #include "voxen/map/layer.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/map/map_overlap.hpp"
 #include "voxen/map/map_pass.hpp"
-#include "voxen/map/output_file.hpp"
 #include "voxen/map/ray.hpp"
 #include "voxen/map/region_cache.hpp"
 

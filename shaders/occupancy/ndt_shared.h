@@ -1,8 +1,8 @@
 // NDT-OM and NDT-TM (normal distributions transform occupancy maps, Saarinen et al. 2013, as
-// OHM implements them): the per-voxel layers, the parameters the passes read, and the
-// formulas, written once for the CPU reference (engine/occupancy/src/ndt_updates.cpp) and
-// the shaders (ndt_miss.glsl, ndt_fold.comp). Plain scalar arithmetic only, so that both
-// sides compute the same operations in the same order.
+// OHM implements them): the parameters the passes read and the formulas, written once for
+// the CPU reference (engine/occupancy/src/ndt_updates.cpp) and the shaders (ndt_miss.glsl,
+// ndt_fold.comp). Plain scalar arithmetic only, so that both sides compute the same
+// operations in the same order. The layers' layouts are the map's (map/ndt_layers.h).
 //
 // Frame: metres, relative to the lower corner of the voxel being updated. A voxel's
 // Gaussian is its mean (from the voxel-mean layer: count and sums of sample offsets
@@ -13,6 +13,7 @@
 #define VOXEN_OCCUPANCY_NDT_SHARED_H
 
 #include "../common/shared.h"
+#include "../map/ndt_layers.h"  // NdtCovariance, NdtIntensity
 
 #ifdef __cplusplus
 #include <algorithm>
@@ -30,26 +31,6 @@ using std::max;
 using std::min;
 using std::sqrt;
 #endif
-
-// The covariance layer (ndt_covariance, 24 bytes): S row by row, lower triangle. All zero
-// until the voxel's first sample sets it to the initial covariance.
-struct NdtCovariance {
-  float s00;
-  float s10;
-  float s11;
-  float s20;
-  float s21;
-  float s22;
-};
-VOXEN_SHARED_ASSERT(sizeof(NdtCovariance) == 24)
-
-// NDT-TM's intensity layer (ndt_intensity, 8 bytes): running mean and variance of the
-// returns' intensities in the voxel, restarted with the covariance.
-struct NdtIntensity {
-  float mean;
-  float variance;
-};
-VOXEN_SHARED_ASSERT(sizeof(NdtIntensity) == 8)
 
 // OccupancyPush::flags bits of the NDT passes.
 VOXEN_CONST(uint, kPassNdt, 2048u)    // NDT-OM: Gaussian-aware misses, hits folded per voxel

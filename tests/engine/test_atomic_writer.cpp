@@ -1,4 +1,4 @@
-// The library's one output writer (voxen/map/atomic_file.hpp): what it does with each kind
+// The library's one output writer (voxen/output/atomic_file.hpp): what it does with each kind
 // of file at the target path, and that it never leaves a temporary file or a half-written
 // target behind.
 #include <fcntl.h>
@@ -18,8 +18,8 @@
 #include "support/test_helpers.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/io/ply.hpp"
-#include "voxen/map/atomic_file.hpp"
-#include "voxen/map/output_file.hpp"
+#include "voxen/output/atomic_file.hpp"
+#include "voxen/output/output_file.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;

@@ -29,7 +29,7 @@
 #include "voxen/host/scheduler.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/mapper.hpp"
-#include "voxen/map/output_file.hpp"
+#include "voxen/output/output_file.hpp"
 
 namespace voxen::cli {
 

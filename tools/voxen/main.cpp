@@ -16,7 +16,7 @@
 #include "setting_flags.hpp"
 #include "version.hpp"
 #include "voxen/host/setting_error.hpp"
-#include "voxen/map/output_file.hpp"
+#include "voxen/output/output_file.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen_apps/help_formatter.hpp"

@@ -12,7 +12,7 @@
 #include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/io/png_writer.hpp"
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 
 namespace voxen {
 

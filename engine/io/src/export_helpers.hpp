@@ -8,7 +8,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 #include "voxen/map/map.hpp"
 
 namespace voxen::io_detail {

@@ -14,7 +14,7 @@
 #include "raster_canvas.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/io/png_writer.hpp"
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 
 namespace voxen {
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "colour_bar.hpp"
 #include "export_helpers.hpp"

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "voxen/gpu/occupancy/ndt_shared.h"
+#include "voxen/gpu/map/ndt_layers.h"
 #include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 
 namespace voxen {
 

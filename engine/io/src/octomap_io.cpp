@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "input_file.hpp"
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/host/error.hpp"
 

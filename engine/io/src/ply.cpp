@@ -16,7 +16,7 @@
 #include "ply_body_checks.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/log.hpp"
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 
 namespace voxen {
 

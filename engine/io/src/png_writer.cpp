@@ -8,7 +8,7 @@
 #include <string>
 
 #include "voxen/host/error.hpp"
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 
 namespace voxen {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Private to the library: what sits at an output path, symbolic links followed, and whether
-// the rules of voxen/map/atomic_file.hpp allow writing it.
+// the rules of voxen/output/atomic_file.hpp allow writing it.
 #include <sys/types.h>
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "voxen/map/temp_file_registry.hpp"
+#include "voxen/output/temp_file_registry.hpp"
 
 #include <limits.h>
 #include <signal.h>
@@ -8,7 +8,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "voxen/map/output_file.hpp"
+#include "voxen/output/output_file.hpp"
 
 namespace voxen {
 

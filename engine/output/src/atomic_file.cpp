@@ -1,4 +1,4 @@
-#include "voxen/map/atomic_file.hpp"
+#include "voxen/output/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "voxen/host/error.hpp"
-#include "voxen/map/temp_file_registry.hpp"
+#include "voxen/output/temp_file_registry.hpp"
 
 namespace voxen::detail {
 

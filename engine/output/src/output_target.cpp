@@ -1,4 +1,4 @@
-#include "voxen/map/output_target.hpp"
+#include "voxen/output/output_target.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "voxen/host/error.hpp"
-#include "voxen/map/output_file.hpp"
+#include "voxen/output/output_file.hpp"
 
 namespace voxen {
 

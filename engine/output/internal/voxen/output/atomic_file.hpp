@@ -22,7 +22,7 @@
 // Errors are voxen::Error "cannot save <what> to '<path>': <why>: <strerror>" (a full disk
 // reads "No space left on device"); the temporary file is removed on every error, when the
 // writer dies uncommitted (an exception on the way), and, once the program has called
-// voxen::removeTemporaryFilesOnSignals (voxen/map/output_file.hpp; the voxen tool does), on
+// voxen::removeTemporaryFilesOnSignals (voxen/output/output_file.hpp; the voxen tool does), on
 // SIGINT, SIGTERM and SIGHUP. The target is never touched before commit(). The same rules,
 // with the reasons, are in docs/architecture.md ("Output files").
 //
@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "voxen/map/output_target.hpp"
+#include "voxen/output/output_target.hpp"
 
 namespace voxen::detail {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Private to the library: the temporary files of the saves in progress, kept where a signal
-// handler can remove them (voxen::removeTemporaryFilesNow in voxen/map/output_file.hpp).
+// handler can remove them (voxen::removeTemporaryFilesNow in voxen/output/output_file.hpp).
 // The slots are fixed arrays with atomic states, so the handler reads them without locks or
 // allocation; a save registers its temporary name before creating the file, so no file
 // exists unregistered.

@@ -1,0 +1,34 @@
+#include "voxen/occupancy/integration_strategy.hpp"
+
+#include "voxen/host/shader_library.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/occupancy/ndt_strategy.hpp"
+#include "voxen/occupancy/sequential_strategy.hpp"
+#include "voxen/occupancy/two_phase_strategy.hpp"
+
+namespace voxen {
+
+uint32_t occupancyPassFlags(const OccupancyMap& map, const IntegrationOptions& options) {
+  uint32_t flags = map.layers();
+  if (options.ndt.mode != NdtMode::Off) {
+    flags |= gpu::kPassNdt;
+    if (options.ndt.mode == NdtMode::Tm) flags |= gpu::kPassNdtTm;
+  } else if (options.order == UpdateOrder::Sequential) {
+    flags |= gpu::kPassSequential;
+  }
+  if (!(options.flags & kRayForwardWalk)) flags |= gpu::kPassReverse;
+  if (options.flags & kRayStopOnFirstOccupied) flags |= gpu::kPassStopOnOccupied;
+  return flags;
+}
+
+std::shared_ptr<Kernel> occupancyKernel(Scheduler& scheduler, const char* shader, uint32_t flags) {
+  return scheduler.library().kernel(shader, KernelVariant{{}, {{0u, flags}}});
+}
+
+std::unique_ptr<IntegrationStrategy> makeIntegrationStrategy(const StrategySetup& setup) {
+  if (setup.passFlags & gpu::kPassNdt) return std::make_unique<NdtStrategy>(setup);
+  if (setup.passFlags & gpu::kPassSequential) return std::make_unique<SequentialStrategy>(setup);
+  return std::make_unique<TwoPhaseStrategy>(setup);
+}
+
+}  // namespace voxen

@@ -1,0 +1,97 @@
+#include "voxen/occupancy/ndt_strategy.hpp"
+
+#include "voxen/host/error.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/occupancy/ndt_params.hpp"
+#include "voxen/primitives/stream_compaction.hpp"
+
+namespace voxen {
+
+namespace {
+
+// What NDT cannot do, refused before anything is allocated.
+const StrategySetup& checkedNdtSetup(const StrategySetup& setup) {
+  checkNdtMap(setup.options.ndt, setup.map.layout());
+  if (setup.options.order != UpdateOrder::TwoPhase)
+    throw Error("the GPU integrates NDT in two-phase order only (UpdateOrder::TwoPhase); the CPU reference has the "
+                "sequential order too");
+  if (setup.options.flags & kRayStopOnFirstOccupied)
+    throw Error("NDT integration does not support stop-on-first-occupied");
+  return setup;
+}
+
+}  // namespace
+
+NdtStrategy::NdtStrategy(const StrategySetup& setup)
+    : scheduler_(setup.scheduler),
+      map_(setup.map),
+      capacity_(setup.gpuOptions.maxRaysPerBatch),
+      slots_(setup.cacheSlots),
+      foldLimit_(setup.options.ndt.foldLimit),
+      grouping_(checkedNdtSetup(setup)),
+      compaction_(std::make_unique<StreamCompaction>(setup.scheduler)) {
+  gpu::NdtParams params = ndtParams(setup.options.ndt, map_.model());
+  params.levels = (capacity_ + params.foldLimit - 1) / params.foldLimit;
+  params.slotKeys = gpu::ndtSlotKeys(params.levels, capacity_, params.foldLimit);
+  ndt_ = Buffer(scheduler_.device(), "NDT parameters and run lists",
+                uint64_t(gpu::ndtWords(params.levels, capacity_, params.foldLimit, slots_)) * 4);
+  slotKeysOffset_ = uint64_t(params.slotKeys) * 4;
+  slotKeys_.assign(size_t(slots_) * 4, 0);
+  // The chunk levels' empty state: each level's header {0, 1, 1, 0}.
+  const uint32_t levelWords = 4 + gpu::ndtLevelCapacity(capacity_, params.foldLimit);
+  levelTemplate_.assign(size_t(params.levels > 1 ? params.levels - 1 : 0) * levelWords, 0);
+  for (size_t h = 0; h < levelTemplate_.size(); h += levelWords) levelTemplate_[h + 1] = levelTemplate_[h + 2] = 1;
+  scheduler_.upload(ndt_.range(0, sizeof(params)), &params, sizeof(params));
+  missKernel_ = occupancyKernel(scheduler_, "occupancy/integrate_miss.comp", setup.passFlags);
+  runsKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_runs.comp", setup.passFlags);
+  ndtMissesKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_misses.comp", setup.passFlags);
+  foldKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_fold.comp", setup.passFlags);
+}
+
+NdtStrategy::~NdtStrategy() = default;
+
+// The free-space pass, which applies the plain miss to voxels without a Gaussian, lists the
+// others for ndt_misses.comp and writes the hit keys; the hit keys pass only when the map has
+// layers whose hit updates it applies; the sort of the keys; the listed free-space updates;
+// then each voxel's run of hits found and listed (ndt_runs.comp and the compaction), and one
+// invocation per distinct sample voxel folding its samples in input order (ndt_fold.comp),
+// in chunks of foldLimit samples: level k continues the runs longer than k chunks.
+void NdtStrategy::recordUpdates(const ChunkPasses& chunk) {
+  gpu::OccupancyPush push = chunk.push;
+  std::vector<BufferUse> uses = chunk.uses;
+  const uint32_t rayCount = push.rayCount;
+  push.ndt = ndt_.address();
+  uses.push_back(readsWrites(ndt_.range()));
+  for (size_t b = 0; b < chunk.keySlots.size(); ++b) {
+    int32_t* entry = reinterpret_cast<int32_t*>(&slotKeys_[size_t(chunk.keySlots[b]) * 4]);
+    entry[0] = chunk.keys[b].x, entry[1] = chunk.keys[b].y, entry[2] = chunk.keys[b].z;
+  }
+  scheduler_.upload(ndt_.range(slotKeysOffset_, slotKeys_.size() * 4), slotKeys_.data(), slotKeys_.size() * 4);
+  const uint32_t keyBits = grouping_.prepare(push, uses, chunk.keySlots);
+  // Empty lists: the deferred misses' stripe counts, and the chunk levels (each an indirect
+  // dispatch of x workgroups, 1, 1, and a count).
+  scheduler_.fill(grouping_.words(gpu::orderedMissHeader(capacity_, slots_), gpu::kDeferredHeaderWords), 0);
+  if (!levelTemplate_.empty())
+    scheduler_.upload(ndt_.range(uint64_t(gpu::ndtLevelHeader(1, capacity_, foldLimit_)) * 4, levelTemplate_.size() * 4),
+                      levelTemplate_.data(), levelTemplate_.size() * 4);
+  push.itemCount = chunk.segmentCount;
+  scheduler_.dispatchThreads({"NDT free-space pass", missKernel_.get(), {}, push, uses}, chunk.segmentCount);
+  if (map_.layers() & (kLayerTraversal | kLayerTouchTime)) grouping_.recordKeysPass(push, uses);
+  grouping_.recordSort(rayCount, keyBits);
+  grouping_.recordListSizes(push, uses);
+  scheduler_.dispatchIndirect({"NDT free-space Gaussians", ndtMissesKernel_.get(), {}, push, uses}, grouping_.missArgs());
+  push.itemCount = rayCount;
+  scheduler_.dispatchThreads({"NDT runs", runsKernel_.get(), {}, push, uses}, rayCount);
+  const BufferRange runArgs = ndt_.range(gpu::kNdtRunArgs * 4ull, 12);
+  compaction_->record(grouping_.array(gpu::kOrderedLeading, rayCount), grouping_.array(gpu::kOrderedTrailing, rayCount),
+                      rayCount, ndt_.range(gpu::kNdtRunTotal * 4ull, 4), &runArgs, 64);
+  for (uint32_t level = 0; uint64_t(level) * foldLimit_ < rayCount; ++level) {
+    push.itemCount = level;
+    const BufferRange args =
+        level == 0 ? runArgs : ndt_.range(uint64_t(gpu::ndtLevelHeader(level, capacity_, foldLimit_)) * 4, 12);
+    scheduler_.dispatchIndirect({level == 0 ? "NDT hit fold" : "NDT hit fold (long runs)", foldKernel_.get(), {}, push, uses},
+                                args);
+  }
+}
+
+}  // namespace voxen

@@ -1,0 +1,1 @@
+#include "voxen/gpu/common/shared.h"

@@ -1,0 +1,2 @@
+#include "voxen/gpu/hidden/h.h"
+#include "voxen/gpu/base/b.h"

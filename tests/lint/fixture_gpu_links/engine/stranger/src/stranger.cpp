@@ -1,0 +1,1 @@
+#include "voxen/gpu/stranger/s.h"

@@ -1,0 +1,3 @@
+#ifndef SHARED_H
+#define SHARED_H
+#endif

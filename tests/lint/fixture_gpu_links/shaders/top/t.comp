@@ -1,0 +1,2 @@
+#include "../mid/m.glsl"
+#include "../hidden/h.h"  // BAD: private to mid
