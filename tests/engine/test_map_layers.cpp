@@ -285,10 +285,13 @@ TEST_CASE("A version 2 layer table names the layer it cannot use", "[maplayers][
   const auto bad = dir / "bad.vxm";
 
   std::vector<uint8_t> bytes = good;
-  bytes[table + kMapFileLayerEntryBytes + 8] = 'x';  // "traversal" -> "traversax"
+  bytes[table + kMapFileLayerEntryBytes + 36] = 3;  // element size 3 cannot be byte-swapped
   vt::writeBytes(bad, withTableCrc(bytes));
-  CHECK_THAT(loadError(bad), Catch::Contains("layer 1 'traversax' (version 1, 8 bytes per voxel) is not known to this build"));
+  CHECK_THAT(loadError(bad), Catch::Contains("layer 1 'traversal' (version 1, 8 bytes per voxel) does not match this build's version 1"));
   CHECK_THAT(loadError(bad), Catch::Contains(bad.string()));
+  bytes[table + kMapFileLayerEntryBytes + 8] = 'x';  // "traversal" -> "traversax": a layer this build does not know
+  vt::writeBytes(bad, withTableCrc(bytes));
+  CHECK_THAT(loadError(bad), Catch::Contains("layer 1 'traversax' (version 1, 8 bytes per voxel): layer 'traversax': element size must be 1, 2, 4 or 8 bytes"));
   vt::writeBytes(bad, bytes);  // the same damage without a matching checksum
   CHECK_THAT(loadError(bad), Catch::Contains("layer table checksum mismatch"));
 
@@ -311,4 +314,41 @@ TEST_CASE("A version 2 layer table names the layer it cannot use", "[maplayers][
   CHECK_THAT(loadError(bad), Catch::Contains("truncated header's layer table at byte offset 68"));
 
   REQUIRE(loadError(dir / "good.vxm") == "<no error>");
+}
+
+TEST_CASE("A layer this build does not know loads as opaque bytes and is saved back unchanged", "[maplayers][mapfile]") {
+  vt::TempDir dir("maplayers");
+  OccupancyModel model;
+  model.regionSize = 4;
+  OccupancyMap map(model, kLayerTraversal | kLayerTouchTime);
+  vt::Rng rng(5);
+  for (const RegionKey key : {RegionKey{1, 2, 3}, RegionKey{-1, 0, 0}}) {
+    Region& r = map.region(key);
+    for (uint64_t& t : r.traversal()) t = rng.range(0, 1 << 30);
+    r.occupancy()[5] = 1.5f;
+  }
+  saveMap(map, dir / "known.vxm");
+  // Renaming "traversal" makes it a layer type no process knows, with the same bytes.
+  std::vector<uint8_t> bytes = vt::readBytes(dir / "known.vxm");
+  const size_t table = kMapFileHeaderBytes, entries = 3 * kMapFileLayerEntryBytes;
+  std::memcpy(bytes.data() + table + kMapFileLayerEntryBytes, "made_up_sum\0", 12);
+  vt::patch32(bytes, table + entries, vt::crc32Of(bytes.data() + table, entries));
+  vt::writeBytes(dir / "unknown.vxm", bytes);
+
+  const OccupancyMap loaded = loadMap(dir / "unknown.vxm");
+  CHECK(loaded.layout().names() == "occupancy, made_up_sum, touch_time");
+  const LayerId opaque = loaded.layout().ids()[1];
+  CHECK(layerType(opaque).opaque);
+  CHECK(layerType(opaque).bytesPerVoxel == 8);
+  CHECK(layerType(opaque).elementBytes == 8);
+  for (const auto& [key, region] : map.regions()) CHECK(loaded.findRegion(key)->layers[opaque] == region.layers[kTraversalLayer]);
+  saveMap(loaded, dir / "again.vxm");
+  CHECK(vt::readBytes(dir / "again.vxm") == bytes);
+  // A program that registers the type after meeting it as opaque is told why it cannot.
+  LayerType late;
+  late.name = "made_up_sum";
+  late.bytesPerVoxel = 8;
+  late.elementBytes = 8;
+  late.fields = {LayerField{.name = "sum", .type = FieldType::U64}};
+  CHECK_THROWS_WITH(registerLayer(late), Catch::Contains("layer 'made_up_sum' was loaded from a map file as opaque bytes"));
 }

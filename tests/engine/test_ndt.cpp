@@ -313,7 +313,6 @@ TEST_CASE("NDT: the layers are saved in the map file and loaded back", "[ndt]") 
   vt::TempDir dir("ndt");
   const auto path = dir.path() / "ndt.vxm";
   saveMap(run.map, path);
-  registerNdtLayers();
   const OccupancyMap loaded = loadMap(path);
   CHECK(ndtModeOf(loaded.layout()) == NdtMode::Tm);
   const Gaussian a = gaussianOf(run.map, {0, 0, 0}), b = gaussianOf(loaded, {0, 0, 0});

@@ -344,12 +344,17 @@ MapLayout MapReader::readLayerTable(uint32_t count, uint64_t& headerBytes) {
     const uint32_t bytes = getLE<uint32_t>(e + 32), elementBytes = getLE<uint32_t>(e + 36), version = getLE<uint32_t>(e + 40);
     const std::string layer = "layer " + std::to_string(i) + " '" + name + "' (version " + std::to_string(version) + ", " +
                               std::to_string(bytes) + " bytes per voxel)";
-    const std::optional<LayerId> id = findLayer(name);
-    if (!id)
-      fail(layer + " is not known to this build" +
-           (name.rfind("ndt_", 0) == 0 ? " (a program loading NDT maps calls voxen::registerNdtLayers() first)"
-            : name == "clearance"     ? " (a program loading clearance maps calls voxen::clearanceLayer() first)"
-                                      : ""));
+    // A type this process does not know is kept as opaque bytes: the table holds all that a
+    // region's payload and its byte order need.
+    std::optional<LayerId> id = findLayer(name);
+    if (!id) {
+      if (i == 0) fail(layer + ": occupancy must be the first layer, and only the first");
+      try {
+        id = registerOpaqueLayer(name, bytes, elementBytes, version);
+      } catch (const Error& e) {
+        fail(layer + ": " + e.what());
+      }
+    }
     const LayerType& type = layerType(*id);
     if (type.bytesPerVoxel != bytes || type.elementBytes != elementBytes || type.version != version)
       fail(layer + " does not match this build's version " + std::to_string(type.version) + " with " +

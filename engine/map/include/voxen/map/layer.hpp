@@ -2,15 +2,18 @@
 // Map layers: the kinds of per-voxel data a map can hold, and a map's layout (which layers,
 // in which order).
 //
-// A layer type is registered once per process under a stable name: its bytes per voxel,
-// the value every voxel starts with, the version of its content, and its fields (name,
-// scalar type, unit and the values each can take). The fields are what every layer-generic
-// tool works from: `voxen info --verify` and loading refuse values outside their domains,
-// and `voxen export --layer` writes them as PLY properties and heat maps. The built-in types
-// (occupancy, voxel_mean, traversal, hit_miss, touch_time) are always registered, under
-// fixed ids the shaders know (shaders/map/layer_table.h). A module that needs a new
-// per-voxel quantity registers its type and writes the shader code that uses it; the region
-// cache, the host map and the map file handle every layer through one loop over the layout.
+// A layer type is known to a process under a stable name: its bytes per voxel, the value
+// every voxel starts with, the version of its content, and its fields (name, scalar type,
+// unit and the values each can take). The fields are what every layer-generic tool works
+// from: `voxen info --verify` and loading refuse values outside their domains, and `voxen
+// export --layer` writes them as PLY properties and heat maps. Every type the engine defines
+// (occupancy, voxel_mean, traversal, hit_miss, touch_time, clearance, ndt_covariance,
+// ndt_intensity) is known from the start under a fixed id, so a map file that holds them
+// loads with no registration call. A program's own per-voxel quantity is registered once
+// (registerLayer) with the shader code that uses it; the region cache, the host map and the
+// map file handle every layer through one loop over the layout. A layer a map file holds but
+// this process does not know loads as an opaque type (bytes per voxel, element size and
+// version from the file, no fields): its bytes are kept and saved back unchanged.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -33,6 +36,12 @@ inline constexpr LayerId kVoxelMeanLayer = gpu::kLayerIdVoxelMean;
 inline constexpr LayerId kTraversalLayer = gpu::kLayerIdTraversal;
 inline constexpr LayerId kHitMissLayer = gpu::kLayerIdHitMiss;
 inline constexpr LayerId kTouchTimeLayer = gpu::kLayerIdTouchTime;
+// The engine's other layers, fixed ids after those the occupancy shaders know (their passes
+// get these ids in push constants).
+inline constexpr LayerId kClearanceLayer = gpu::kBuiltinLayerCount;  // clearance module
+inline constexpr LayerId kNdtCovarianceLayer = kClearanceLayer + 1;  // occupancy module, NDT
+inline constexpr LayerId kNdtIntensityLayer = kNdtCovarianceLayer + 1;
+inline constexpr LayerId kEngineLayerCount = kNdtIntensityLayer + 1;  // ids below are the engine's own
 inline constexpr LayerId kMaxLayers = gpu::kMaxLayers;  // registered layer types per process
 
 // The optional built-in layers as flag bits (OccupancyMap's constructor, the CLI, version 1
@@ -94,6 +103,9 @@ struct LayerType {
   std::vector<LayerField> fields;
   LayerValueCheck check;        // optional
   std::string checkDescription;  // what `check` requires, for `voxen info`
+  // A type this build does not know, made from a map file's layer table: no fields, no
+  // checks, exported by no tool; its voxels are kept as bytes and saved back unchanged.
+  bool opaque = false;
 };
 
 // Field `index` of one voxel's value (host byte order) as a double (64-bit integers past 2^53
@@ -111,6 +123,10 @@ std::string fieldDomainText(const LayerField& field);
 // the same id; another definition under a registered name, an invalid one (a layer without
 // fields among them), or more than kMaxLayers types throw Error naming the layer.
 LayerId registerLayer(const LayerType& type);
+// The opaque type of a layer a map file holds but this process does not know (the same
+// name, sizes and version again: the same id). Throws Error when the name is known with
+// another shape, or the sizes are impossible.
+LayerId registerOpaqueLayer(const std::string& name, uint32_t bytesPerVoxel, uint32_t elementBytes, uint32_t version);
 // The registered type of an id (throws Error for an id that is not registered).
 const LayerType& layerType(LayerId id);
 std::optional<LayerId> findLayer(std::string_view name);

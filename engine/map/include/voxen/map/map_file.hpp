@@ -15,7 +15,7 @@
 //    56  u64      region count
 //    64  u32      CRC32 of bytes [0, 64)
 //   layer table, L entries of 44 bytes, in payload order (occupancy first):
-//     0  char[32] layer name, NUL-padded (a registered layer type: voxen/map/layer.hpp)
+//     0  char[32] layer name, NUL-padded (a layer type: voxen/map/layer.hpp)
 //    32  u32      bytes per voxel
 //    36  u32      element bytes (the unit each value is stored little-endian in)
 //    40  u32      layer version
@@ -45,8 +45,10 @@
 // touched, or touched exactly at the origin). Every layer loads bit-exactly except touch
 // time, which is converted to this build's absolute seconds (origin + value; 0 stays 0).
 //
-// A file whose layer this build does not know (or knows in another version or size) is
-// refused with an error naming the layer.
+// A layer this build knows by name must match its version and size, or the file is refused
+// with an error naming the layer. A layer whose name this build does not know loads as an
+// opaque type (voxen/map/layer.hpp): its bytes are kept and saved back unchanged; the table
+// entry's sizes are all that needs.
 //
 // saveMap writes a temporary file beside the target and renames it over the target, so a
 // reader sees the old file or the new one, never half of one. Every error is a voxen::Error
