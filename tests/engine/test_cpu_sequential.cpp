@@ -38,7 +38,7 @@ float applied(float value, std::initializer_list<float> deltas, const OccupancyM
 }
 
 OccupancyMap integrated(const std::vector<Ray>& rays, UpdateOrder order, IntegrationOptions options = {},
-                        OccupancyModel model = strongMissModel(), uint32_t layers = 0, size_t batch = SIZE_MAX) {
+                        OccupancyModel model = strongMissModel(), LayerSet layers = {}, size_t batch = SIZE_MAX) {
   OccupancyMap map(model, layers);
   options.order = order;
   CpuIntegrator cpu(map, options);
@@ -124,8 +124,7 @@ bool sameBits(const OccupancyMap& a, const OccupancyMap& b) {
   for (const auto& [key, ra] : a.regions()) {
     const Region* rb = b.findRegion(key);
     if (!rb) return false;
-    for (size_t layer = 0; layer < ra.layers.size(); ++layer)
-      if (ra.layers[layer] != rb->layers[layer]) return false;
+    if (!(ra.layers == rb->layers)) return false;
   }
   return true;
 }
@@ -137,7 +136,7 @@ TEST_CASE("With one ray per batch the two-phase order equals the sequential orde
   const std::vector<Ray> rays = mixedRoomRays(1500);
   OccupancyModel model;
   model.resolution = 0.1;
-  const uint32_t layers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+  const LayerSet layers = kAllBuiltinLayers;
   const uint32_t flagSets[] = {0,
                                kRayStopOnFirstOccupied,
                                kRayForwardWalk | kRayStopOnFirstOccupied,

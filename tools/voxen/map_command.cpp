@@ -43,7 +43,7 @@ struct MapArgs {
   std::optional<double> resolution, hit, miss, threshold;
   std::optional<int32_t> regionSize;
   std::vector<double> clamp;  // min, max
-  uint32_t layers = 0;
+  LayerSet layers;
   IntegrationOptions integration;
   GpuIntegratorOptions gpu;
   bool cpu = false, cpuSequential = false, quiet = false;
@@ -102,11 +102,15 @@ void addLayerAndRayOptions(CLI::App& command, MapArgs& args) {
                            const std::string& group) {
     command.add_flag_callback(flag, [&bits, bit] { bits |= bit; }, what)->group(group);
   };
+  auto addLayer = [&command](const std::string& flag, LayerSet& set, LayerId layer, const std::string& what,
+                             const std::string& group) {
+    command.add_flag_callback(flag, [&set, layer] { set.add(layer); }, what)->group(group);
+  };
   const std::string layers = "Extra voxel layers", rays = "Ray handling";
-  setBit("--voxel-mean", args.layers, kLayerVoxelMean, "sub-voxel mean position of the samples", layers);
-  setBit("--traversal", args.layers, kLayerTraversal, "summed ray length through each voxel", layers);
-  setBit("--hit-miss", args.layers, kLayerHitMiss, "hit and miss counts", layers);
-  setBit("--touch-time", args.layers, kLayerTouchTime, "latest time a ray touched each voxel", layers);
+  addLayer("--voxel-mean", args.layers, kVoxelMeanLayer, "sub-voxel mean position of the samples", layers);
+  addLayer("--traversal", args.layers, kTraversalLayer, "summed ray length through each voxel", layers);
+  addLayer("--hit-miss", args.layers, kHitMissLayer, "hit and miss counts", layers);
+  addLayer("--touch-time", args.layers, kTouchTimeLayer, "latest time a ray touched each voxel", layers);
   setBit("--end-point-as-free", args.integration.flags, kRayEndPointAsFree, "no-return rays: the sample's voxel is a miss too", rays);
   setBit("--exclude-origin", args.integration.flags, kRayExcludeOrigin, "leave the sensor's voxel alone", rays);
   setBit("--exclude-sample", args.integration.flags, kRayExcludeSample, "leave the sample's voxel alone", rays);
@@ -296,7 +300,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   // Constructed first: with worker threads, reading starts while the device is set up.
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory),
                    {.threads = unsigned(args.threads)});
-  OccupancyMap map(model, ndtLayout(args.integration.ndt.mode, MapLayout::fromFlags(args.layers)));
+  OccupancyMap map(model, ndtLayout(args.integration.ndt.mode, MapLayout::of(args.layers)));
   map.setRegionLimit(mapBudget / map.bytesPerRegion(), options.memoryBudgetHint() +
                                                            (args.integration.maxRange > 0.0 ? "" : " or set --max-range"));
   std::unique_ptr<Integrator> integrator;

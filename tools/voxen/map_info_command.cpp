@@ -130,7 +130,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
                       {"clamp_min", floatValue(m.clampMin)},
                       {"clamp_max", floatValue(m.clampMax)}}},
                     {"layer_names", layerNamesJson(info.layout)},
-                    {"builtin_layer_flags", info.layers},
+                    {"builtin_layer_flags", info.layers.builtinFlags()},
                     {"layer_table", layerTableJson(info.layout)},
                     {"ndt", ndtModeName(ndt)},
                     {"clearance", clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()])},

@@ -13,10 +13,20 @@
 
 namespace voxen {
 
-// The flag of an optional built-in layer is bit (id - 1) (MapLayout::fromFlags relies on it).
-static_assert(kLayerVoxelMean == 1u << (kVoxelMeanLayer - 1) && kLayerTraversal == 1u << (kTraversalLayer - 1) &&
-              kLayerHitMiss == 1u << (kHitMissLayer - 1) && kLayerTouchTime == 1u << (kTouchTimeLayer - 1) &&
-              kAllBuiltinLayers == (kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime));
+// The shaders' flag of an optional built-in layer is bit (id - 1) (LayerSet::builtinFlags).
+static_assert(LayerSet{kVoxelMeanLayer}.builtinFlags() == gpu::kLayerVoxelMean &&
+              LayerSet{kTraversalLayer}.builtinFlags() == gpu::kLayerTraversal &&
+              LayerSet{kHitMissLayer}.builtinFlags() == gpu::kLayerHitMiss &&
+              LayerSet{kTouchTimeLayer}.builtinFlags() == gpu::kLayerTouchTime &&
+              kAllBuiltinLayers.builtinFlags() == gpu::kBuiltinLayerFlags &&
+              LayerSet::fromBuiltinFlags(gpu::kBuiltinLayerFlags) == kAllBuiltinLayers);
+
+std::vector<LayerId> LayerSet::ids() const {
+  std::vector<LayerId> out;
+  for (uint32_t i = 0; i < kMaxLayers; ++i)
+    if (has(LayerId(i))) out.push_back(LayerId(i));
+  return out;
+}
 
 uint32_t fieldBytes(FieldType type) {
   switch (type) {
@@ -206,19 +216,20 @@ LayerId registerLayer(const LayerType& input) {
   type.initialValue.resize(type.bytesPerVoxel);  // empty means zeros
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  for (LayerId id = 0; id < r.types.size(); ++id) {
-    if (r.types[id].name != type.name) continue;
-    if (r.types[id].opaque)
+  for (uint32_t i = 0; i < r.types.size(); ++i) {
+    const LayerId id(i);
+    if (r.types[i].name != type.name) continue;
+    if (r.types[i].opaque)
       throw Error("layer '" + type.name + "' was loaded from a map file as opaque bytes before its type was registered: "
                   "register it before loading maps that hold it");
-    if (!sameDefinition(r.types[id], type))
+    if (!sameDefinition(r.types[i], type))
       throw Error("layer '" + type.name + "' is already registered with another definition");
     return id;
   }
   if (r.types.size() >= kMaxLayers)
     throw Error("layer '" + type.name + "': no room, " + std::to_string(kMaxLayers) + " layer types are registered");
   r.types.push_back(std::move(type));
-  return LayerId(r.types.size() - 1);
+  return LayerId(uint32_t(r.types.size() - 1));
 }
 
 LayerId registerOpaqueLayer(const std::string& name, uint32_t bytesPerVoxel, uint32_t elementBytes, uint32_t version) {
@@ -233,56 +244,55 @@ LayerId registerOpaqueLayer(const std::string& name, uint32_t bytesPerVoxel, uin
   type.initialValue.resize(type.bytesPerVoxel);
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  for (LayerId id = 0; id < r.types.size(); ++id) {
-    const LayerType& known = r.types[id];
+  for (uint32_t i = 0; i < r.types.size(); ++i) {
+    const LayerType& known = r.types[i];
     if (known.name != name) continue;
     if (!known.opaque || known.bytesPerVoxel != bytesPerVoxel || known.elementBytes != elementBytes || known.version != version)
       throw Error("layer '" + name + "' (version " + std::to_string(version) + ", " + std::to_string(bytesPerVoxel) +
                   " bytes per voxel) does not match the layer of that name already known to this process (version " +
                   std::to_string(known.version) + ", " + std::to_string(known.bytesPerVoxel) + " bytes per voxel)");
-    return id;
+    return LayerId(i);
   }
   if (r.types.size() >= kMaxLayers)
     throw Error("layer '" + name + "': no room, " + std::to_string(kMaxLayers) + " layer types are registered");
   r.types.push_back(std::move(type));
-  return LayerId(r.types.size() - 1);
+  return LayerId(uint32_t(r.types.size() - 1));
 }
 
 const LayerType& layerType(LayerId id) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  if (id >= r.types.size()) throw Error("layer id " + std::to_string(id) + " is not registered");
-  return r.types[id];
+  if (id.index() >= r.types.size()) throw Error("layer id " + std::to_string(id.index()) + " is not registered");
+  return r.types[id.index()];
 }
 
 std::optional<LayerId> findLayer(std::string_view name) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  for (LayerId id = 0; id < r.types.size(); ++id)
-    if (r.types[id].name == name) return id;
+  for (uint32_t i = 0; i < r.types.size(); ++i)
+    if (r.types[i].name == name) return LayerId(i);
   return std::nullopt;
 }
 
-std::string layerNames(uint32_t layers) {
+std::string layerNames(LayerSet layers) {
   std::string names;
-  auto add = [&](uint32_t bit, const char* name) {
-    if (layers & bit) names += (names.empty() ? "" : ", ") + std::string(name);
+  auto add = [&](LayerId id, const char* name) {
+    if (layers.has(id)) names += (names.empty() ? "" : ", ") + std::string(name);
   };
-  add(kLayerVoxelMean, "voxel mean");
-  add(kLayerTraversal, "traversal");
-  add(kLayerHitMiss, "hit/miss counts");
-  add(kLayerTouchTime, "touch time");
+  add(kVoxelMeanLayer, "voxel mean");
+  add(kTraversalLayer, "traversal");
+  add(kHitMissLayer, "hit/miss counts");
+  add(kTouchTimeLayer, "touch time");
   return names.empty() ? "occupancy only" : names;
 }
 
 // The table's order is the ids' order.
-static_assert(kClearanceLayer == gpu::kBuiltinLayerCount && kNdtCovarianceLayer == kClearanceLayer + 1 &&
-              kNdtIntensityLayer == kNdtCovarianceLayer + 1 && kEngineLayerCount == kNdtIntensityLayer + 1);
+static_assert(kClearanceLayer.index() == gpu::kBuiltinLayerCount && kNdtCovarianceLayer.index() == kClearanceLayer.index() + 1 &&
+              kNdtIntensityLayer.index() == kNdtCovarianceLayer.index() + 1 && kEngineLayerCount == kNdtIntensityLayer.index() + 1);
 
-MapLayout MapLayout::fromFlags(uint32_t builtinLayers) {
+MapLayout MapLayout::of(LayerSet layers) {
   MapLayout layout;
-  for (LayerId id = kVoxelMeanLayer; id <= kTouchTimeLayer; ++id)
-    if (builtinLayers & (1u << (id - 1))) layout.add(id);
+  for (const LayerId id : layers.ids()) layout.add(id);
   return layout;
 }
 
@@ -298,11 +308,11 @@ bool MapLayout::has(LayerId id) const {
   return false;
 }
 
-uint32_t MapLayout::builtinFlags() const {
-  uint32_t flags = 0;
-  for (LayerId id : ids_)
-    if (id >= kVoxelMeanLayer && id <= kTouchTimeLayer) flags |= 1u << (id - 1);
-  return flags;
+LayerSet MapLayout::optionalLayers() const {
+  LayerSet set;
+  for (const LayerId id : ids_)
+    if (id != kOccupancyLayer) set.add(id);
+  return set;
 }
 
 uint64_t MapLayout::bytesPerVoxel() const {

@@ -290,7 +290,7 @@ void GpuIntegrator::recordNdtPasses(const gpu::OccupancyPush& batchPush, const s
                       ndtLevelTemplate_.data(), ndtLevelTemplate_.size() * 4);
   push.itemCount = segmentCount;
   scheduler_.dispatchThreads({"NDT free-space pass", missKernel_.get(), {}, push, uses}, segmentCount);
-  if (map_.layers() & (kLayerTraversal | kLayerTouchTime)) recordHitKeysPass(push, uses);
+  if (map_.layers().hasAny(kTraversalLayer | kTouchTimeLayer)) recordHitKeysPass(push, uses);
   recordHitSort(rayCount, keyBits);
   scheduler_.dispatch({"occupancy ordered list sizes", orderedMissArgsKernel_.get(), {1, 1, 1}, push, uses});
   const BufferRange missArgs = ordered_.range(uint64_t(gpu::orderedMissHeader(capacity, slots)) * 4, 12);
@@ -313,7 +313,7 @@ void GpuIntegrator::recordNdtPasses(const gpu::OccupancyPush& batchPush, const s
 }
 
 uint32_t GpuIntegrator::passFlags() const {
-  uint32_t flags = map_.layers();
+  uint32_t flags = map_.layers().builtinFlags();
   if (options_.ndt.mode != NdtMode::Off) {
     flags |= gpu::kPassNdt;
     if (options_.ndt.mode == NdtMode::Tm) flags |= gpu::kPassNdtTm;

@@ -128,8 +128,8 @@ gpu::NdtParams ndtParams(const NdtModel& model, const OccupancyModel& occupancy)
   p.initialDeviation = float(model.initialDeviation * occupancy.resolution);
   p.sampleThreshold = model.sampleThreshold;
   p.resetSamples = model.resetSamples;
-  p.covarianceLayer = ndtCovarianceLayer();
-  p.intensityLayer = model.mode == NdtMode::Tm ? ndtIntensityLayer() : 0u;
+  p.covarianceLayer = ndtCovarianceLayer().index();
+  p.intensityLayer = model.mode == NdtMode::Tm ? ndtIntensityLayer().index() : 0u;
   p.foldLimit = model.foldLimit;
   return p;
 }
