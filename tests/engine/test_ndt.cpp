@@ -349,7 +349,7 @@ TEST_CASE("NDT: settings and maps that cannot work are refused with the reason",
   noisy.ndt.sensorNoise = 0.0;
   CHECK_THROWS_WITH(CpuIntegrator(map, noisy), Catch::Contains("sensor noise"));
   IntegrationOptions stop = ndtOptions(NdtMode::Om);
-  stop.flags = kRayStopOnFirstOccupied;
+  stop.flags = RayFlag::StopOnFirstOccupied;
   CHECK_THROWS_WITH(CpuIntegrator(map, stop), Catch::Contains("stop-on-first-occupied"));
   CHECK_THROWS_WITH(GpuIntegrator(vt::gpu().scheduler, map, ndtOptions(NdtMode::Om, UpdateOrder::Sequential)),
                     Catch::Contains("two-phase"));

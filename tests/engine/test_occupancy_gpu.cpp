@@ -59,12 +59,12 @@ TEST_CASE("Every ray flag gives the CPU reference's map on the GPU", "[occupancy
   vt::Rng rng(2);
   const auto rays = roomRays(rng, 8000);
   const std::pair<const char*, IntegrationOptions> cases[] = {
-      {"forward walk", {kRayForwardWalk, 0.0}},
-      {"end point as free", {kRayEndPointAsFree, 0.0}},
-      {"exclude origin", {kRayExcludeOrigin, 0.0}},
-      {"exclude sample", {kRayExcludeSample, 0.0}},
-      {"max range 2 m", {0, 2.0}},
-      {"all but stop", {kRayExcludeOrigin | kRayForwardWalk, 3.0}},
+      {"forward walk", {RayFlag::ForwardWalk, 0.0}},
+      {"end point as free", {RayFlag::EndPointAsFree, 0.0}},
+      {"exclude origin", {RayFlag::ExcludeOrigin, 0.0}},
+      {"exclude sample", {RayFlag::ExcludeSample, 0.0}},
+      {"max range 2 m", {{}, 2.0}},
+      {"all but stop", {RayFlag::ExcludeOrigin | RayFlag::ForwardWalk, 3.0}},
   };
   const UpdateOrder order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase);
   for (auto [name, options] : cases) {
@@ -77,7 +77,7 @@ TEST_CASE("Every ray flag gives the CPU reference's map on the GPU", "[occupancy
 TEST_CASE("Forward and reverse walks build the same map", "[occupancy][gpu]") {
   vt::Rng rng(3);
   const auto rays = roomRays(rng, 8000);
-  const auto forward = runGpu(rays, {kRayForwardWalk, 0.0});
+  const auto forward = runGpu(rays, {RayFlag::ForwardWalk, 0.0});
   const auto reverse = runGpu(rays, {});
   const Comparison c = compareMaps(forward.map, reverse.map);
   CHECK(c.voxels > 1000);
@@ -88,7 +88,7 @@ TEST_CASE("Forward and reverse walks build the same map", "[occupancy][gpu]") {
 TEST_CASE("Stop on first occupied judges the map before each batch, as the two-phase CPU does", "[occupancy][gpu]") {
   vt::Rng rng(4);
   const auto rays = roomRays(rng, 12000);
-  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
+  const IntegrationOptions options{RayFlag::StopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
   // Several batches, so that later batches stop at walls built by earlier ones.
   const GpuIntegratorOptions gpuOptions{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 3000};
   const auto gpu = runGpu(rays, options, {}, kAllLayers, gpuOptions);
@@ -107,7 +107,7 @@ TEST_CASE("Stop on first occupied in the sequential order stays within tolerance
   // 3,000 rays in this room); hit and miss counts may differ.
   vt::Rng rng(4);
   const auto rays = roomRays(rng, 12000);
-  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0, UpdateOrder::Sequential};
+  const IntegrationOptions options{RayFlag::StopOnFirstOccupied, 0.0, UpdateOrder::Sequential};
   const GpuIntegratorOptions gpuOptions{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 3000};
   const auto gpu = runGpu(rays, options, {}, LayerSet{}, gpuOptions);
   const auto cpu = runCpu(rays, options, {}, LayerSet{}, 3000);
@@ -171,7 +171,7 @@ TEST_CASE("Stop on first occupied gives the same map when a batch is integrated 
   const auto rays = roomRays(rng, 8000);
   OccupancyModel model;
   model.regionSize = 8;
-  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
+  const IntegrationOptions options{RayFlag::StopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
   const uint64_t perRegion = RegionCache::bytesPerRegion(OccupancyMap(model));
   const GpuIntegratorOptions squeezed{.cacheBytes = 24 * perRegion, .maxRaysPerBatch = 2000};
   const auto chunked = runGpu(rays, options, model, LayerSet{}, squeezed);
@@ -236,17 +236,17 @@ TEST_CASE("Rays cut into many short segments match the CPU, with and without lay
   OccupancyModel model;
   model.regionSize = 8;
   const GpuIntegratorOptions shortSegments{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 2000, .maxCrossingsPerSegment = 8};
-  const std::pair<const char*, uint32_t> flagCases[] = {
-      {"reverse", 0u},
-      {"forward", kRayForwardWalk},
-      {"forward, stop on occupied", kRayForwardWalk | kRayStopOnFirstOccupied},
-      {"reverse, stop on occupied", kRayStopOnFirstOccupied},
+  const std::pair<const char*, RayFlags> flagCases[] = {
+      {"reverse", {}},
+      {"forward", RayFlag::ForwardWalk},
+      {"forward, stop on occupied", RayFlag::ForwardWalk | RayFlag::StopOnFirstOccupied},
+      {"reverse, stop on occupied", RayFlag::StopOnFirstOccupied},
   };
   for (const LayerSet layers : {LayerSet{}, kAllLayers}) {
     for (const auto& [name, flags] : flagCases) {
       INFO(name << ", layers " << layerNames(layers));
       // The stop search's exact reference is the two-phase order (see the file comment).
-      const IntegrationOptions options{flags, 0.0, (flags & kRayStopOnFirstOccupied) ? UpdateOrder::TwoPhase : UpdateOrder::Sequential};
+      const IntegrationOptions options{flags, 0.0, flags.has(RayFlag::StopOnFirstOccupied) ? UpdateOrder::TwoPhase : UpdateOrder::Sequential};
       requireIdentical(runGpu(rays, options, model, layers, shortSegments), runCpu(rays, options, model, layers, 2000));
     }
   }

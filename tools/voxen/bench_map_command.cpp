@@ -112,7 +112,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   const std::vector<double> resolutions = args.resolution ? std::vector<double>{*args.resolution} : std::vector<double>{0.1, 0.25};
   const uint32_t batch = args.batch;
   const int repeat = args.repeat;
-  const IntegrationOptions integration{.flags = args.forwardWalk ? uint32_t(kRayForwardWalk) : 0u, .order = args.order};
+  const IntegrationOptions integration{.flags = args.forwardWalk ? RayFlags(RayFlag::ForwardWalk) : RayFlags(), .order = args.order};
   const bool sequentialOrder = args.order == UpdateOrder::Sequential;
   LidarConfig lidar;  // 64 rings x 1024 columns
   lidar.speed = args.speed;

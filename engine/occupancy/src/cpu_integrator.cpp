@@ -170,7 +170,7 @@ CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options) : ma
   if (options_.ndt.mode != NdtMode::Off) {
     checkNdtMap(options_.ndt, map_.layout());
     ndtParams(options_.ndt, map_.model());  // validates the model now rather than at the first ray
-    if (options_.flags & kRayStopOnFirstOccupied) throw Error("NDT integration does not support stop-on-first-occupied");
+    if (options_.flags.has(RayFlag::StopOnFirstOccupied)) throw Error("NDT integration does not support stop-on-first-occupied");
   }
 }
 
@@ -208,8 +208,8 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
   if (rays.empty()) return;
   if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
   timeOriginSet_ = true;
-  const bool reverse = !(options_.flags & kRayForwardWalk);
-  const bool stopOnOccupied = options_.flags & kRayStopOnFirstOccupied;
+  const bool reverse = !(options_.flags.has(RayFlag::ForwardWalk));
+  const bool stopOnOccupied = options_.flags.has(RayFlag::StopOnFirstOccupied);
   const std::vector<PreparedRay> prepared = prepareBatch(rays);
   RayUpdates updates(map_, options_.ndt, stats_);
 

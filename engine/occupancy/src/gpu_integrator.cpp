@@ -179,7 +179,7 @@ void GpuIntegrator::setUpNdt() {
   if (options_.order != UpdateOrder::TwoPhase)
     throw Error("the GPU integrates NDT in two-phase order only (UpdateOrder::TwoPhase); the CPU reference has the "
                 "sequential order too");
-  if (options_.flags & kRayStopOnFirstOccupied) throw Error("NDT integration does not support stop-on-first-occupied");
+  if (options_.flags.has(RayFlag::StopOnFirstOccupied)) throw Error("NDT integration does not support stop-on-first-occupied");
   setUpHitSort();
   compaction_ = std::make_unique<StreamCompaction>(scheduler_);
   gpu::NdtParams params = ndtParams(options_.ndt, map_.model());
@@ -320,8 +320,8 @@ uint32_t GpuIntegrator::passFlags() const {
   } else if (options_.order == UpdateOrder::Sequential) {
     flags |= kPassSequential;
   }
-  if (!(options_.flags & kRayForwardWalk)) flags |= kPassReverse;
-  if (options_.flags & kRayStopOnFirstOccupied) flags |= kPassStopOnOccupied;
+  if (!(options_.flags.has(RayFlag::ForwardWalk))) flags |= kPassReverse;
+  if (options_.flags.has(RayFlag::StopOnFirstOccupied)) flags |= kPassStopOnOccupied;
   return flags;
 }
 
