@@ -25,8 +25,8 @@ SceneRenderer::SceneRenderer(Scheduler& scheduler, TransformTree& tree, const Ar
       gpuTree_(scheduler, tree),
       culling_(scheduler, gpuTree_),
       boxes_(scheduler),
-      shaded_(scheduler, rasterOptions(options, kRasterShaded)) {
-  if (options.triangleIds) ids_ = std::make_unique<TriangleRasterizer>(scheduler, rasterOptions(options, kRasterTriangleId));
+      shaded_(scheduler, rasterOptions(options, RasterMode::Shaded)) {
+  if (options.triangleIds) ids_ = std::make_unique<TriangleRasterizer>(scheduler, rasterOptions(options, RasterMode::TriangleId));
   // The scene's structure is fixed, so colours and the triangle list are sized once: every
   // node visible is the worst case.
   const std::vector<uint32_t>& colors = forest.colors();

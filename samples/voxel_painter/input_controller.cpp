@@ -47,7 +47,7 @@ void InputController::onButton(int button, int action, int mods) {
   }
   if (action != GLFW_PRESS || drag_ != Drag::None) return;  // one drag at a time
   const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
-  const Drag tool = brush_.tool == kBrushErase ? Drag::Erase : Drag::Paint;
+  const Drag tool = brush_.tool == BrushMode::Erase ? Drag::Erase : Drag::Paint;
   if (button == GLFW_MOUSE_BUTTON_LEFT)
     drag_ = ctrl ? Drag::Erase : shift ? tool : Drag::Orbit;
   else if (button == GLFW_MOUSE_BUTTON_RIGHT)
@@ -63,7 +63,7 @@ void InputController::onKey(int key, int action, int) {
   if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
   if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + int(kPaletteSize)) brush_.paletteIndex = uint32_t(key - GLFW_KEY_1);
   switch (key) {
-    case GLFW_KEY_E: brush_.tool = brush_.tool == kBrushAdd ? kBrushErase : kBrushAdd; break;
+    case GLFW_KEY_E: brush_.tool = brush_.tool == BrushMode::Add ? BrushMode::Erase : BrushMode::Add; break;
     case GLFW_KEY_LEFT_BRACKET: brush_.radius = std::max(kMinRadius, brush_.radius / kRadiusStep); break;
     case GLFW_KEY_RIGHT_BRACKET: brush_.radius = std::min(kMaxRadius, brush_.radius * kRadiusStep); break;
     case GLFW_KEY_R: camera_ = home_; break;
@@ -80,7 +80,7 @@ std::optional<Stroke> InputController::frameStroke() const {
   const float py = std::clamp(float(cursorY_ * imageHeight_ / windowHeight_), 0.0f, float(imageHeight_ - 1));
   const Ray3 ray = camera_.rayThroughPixel(px, py, imageWidth_, imageHeight_);
   Stroke stroke;
-  stroke.operation = drag_ == Drag::Erase ? kBrushErase : kBrushAdd;
+  stroke.operation = drag_ == Drag::Erase ? BrushMode::Erase : BrushMode::Add;
   stroke.atRayHit = true;
   stroke.origin = ray.origin;
   stroke.direction = ray.direction;
@@ -91,7 +91,7 @@ std::optional<Stroke> InputController::frameStroke() const {
 
 std::string InputController::brushText() const {
   char text[64];
-  std::snprintf(text, sizeof text, "%s r=%.1f %s", brush_.tool == kBrushErase ? "erase" : "add", brush_.radius,
+  std::snprintf(text, sizeof text, "%s r=%.1f %s", brush_.tool == BrushMode::Erase ? "erase" : "add", brush_.radius,
                 hexColor(brush_.color()).c_str());
   return text;
 }

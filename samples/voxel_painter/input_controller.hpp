@@ -14,7 +14,7 @@
 namespace voxel_painter {
 
 struct BrushSettings {
-  uint32_t tool = voxen::kBrushAdd;  // what right-drag and shift+left-drag do
+  voxen::BrushMode tool = voxen::BrushMode::Add;  // what right-drag and shift+left-drag do
   float radius = 6.0f;
   uint32_t paletteIndex = 0;
   uint32_t color() const;

@@ -131,7 +131,7 @@ StrokeScript parseStrokeScript(const std::string& text, const std::string& fileN
       step.zoomFactor = in.number("zoom factor (per frame)", 0.05, 20);
     } else if (action == "add" || action == "erase") {
       step.kind = ScriptStep::Kind::Stroke;
-      step.operation = action == "add" ? voxen::kBrushAdd : voxen::kBrushErase;
+      step.operation = action == "add" ? voxen::BrushMode::Add : voxen::BrushMode::Erase;
       parseStroke(in, step, radius, color);
     } else {
       in.fail("unknown action '" + action + "' (expected idle, orbit, zoom, add or erase)");

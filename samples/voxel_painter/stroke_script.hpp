@@ -27,7 +27,7 @@ struct ScriptStep {
   Kind kind = Kind::Idle;
   float yawDegrees = 0.0f, pitchDegrees = 0.0f;  // Orbit: per frame
   float zoomFactor = 1.0f;                       // Zoom: per frame
-  uint32_t operation = voxen::kBrushAdd;  // Stroke
+  voxen::BrushMode operation = voxen::BrushMode::Add;  // Stroke
   Placement placement = Placement::Pixel;
   glm::vec3 from{0.0f}, to{0.0f};  // Stroke: first and last frame's position (x, y used for pixels)
   float radius = 6.0f;

@@ -50,7 +50,7 @@ TEST_CASE("Clearance GPU (exact) equals the CPU reference and the brute force on
 TEST_CASE("Clearance GPU (exact) on a generated lidar map, in batches, with axis scaling", "[clearance][gpu]") {
   OccupancyModel model;
   model.resolution = 0.25;
-  vt::occupancy::Run run = vt::occupancy::runCpu(vt::occupancy::smallLidarRun(2), {}, model, 0);
+  vt::occupancy::Run run = vt::occupancy::runCpu(vt::occupancy::smallLidarRun(2), {}, model, LayerSet{});
   OccupancyMap cpu = std::move(run.map);
   REQUIRE(cpu.regions().size() >= 8);
   ClearanceOptions options;
@@ -80,7 +80,7 @@ TEST_CASE("Clearance GPU (exact) on a generated lidar map, in batches, with axis
 TEST_CASE("Clearance GPU: ROI, neighbour and open-list propagation stay within a voxel of exact", "[clearance][gpu]") {
   OccupancyModel model;
   model.resolution = 0.25;
-  vt::occupancy::Run run = vt::occupancy::runCpu(vt::occupancy::smallLidarRun(2), {}, model, 0);
+  vt::occupancy::Run run = vt::occupancy::runCpu(vt::occupancy::smallLidarRun(2), {}, model, LayerSet{});
   OccupancyMap exact = std::move(run.map);
   const OccupancyMap base = exact;
   for (int variant = 0; variant < 3; ++variant) {

@@ -38,7 +38,7 @@ float applied(float value, std::initializer_list<float> deltas, const OccupancyM
 }
 
 OccupancyMap integrated(const std::vector<Ray>& rays, UpdateOrder order, IntegrationOptions options = {},
-                        OccupancyModel model = strongMissModel(), uint32_t layers = 0, size_t batch = SIZE_MAX) {
+                        OccupancyModel model = strongMissModel(), LayerSet layers = {}, size_t batch = SIZE_MAX) {
   OccupancyMap map(model, layers);
   options.order = order;
   CpuIntegrator cpu(map, options);
@@ -83,7 +83,7 @@ TEST_CASE("Sequential order: a hit crossed by later rays ends free; two-phase in
 TEST_CASE("Sequential order judges stop-on-occupied on the map the earlier rays left", "[occupancy][cpu][sequential]") {
   const OccupancyModel m = strongMissModel();
   const std::vector<Ray> rays{rayAlongX(0.5, 5.5), rayAlongX(0.5, 8.5)};
-  const IntegrationOptions stop{.flags = kRayStopOnFirstOccupied};
+  const IntegrationOptions stop{.flags = RayFlag::StopOnFirstOccupied};
 
   // Ray 1 makes (5,0,0) occupied, so ray 2 stops before it: nothing at or past it changes.
   const OccupancyMap sequential = integrated(rays, UpdateOrder::Sequential, stop);
@@ -124,8 +124,7 @@ bool sameBits(const OccupancyMap& a, const OccupancyMap& b) {
   for (const auto& [key, ra] : a.regions()) {
     const Region* rb = b.findRegion(key);
     if (!rb) return false;
-    for (size_t layer = 0; layer < ra.layers.size(); ++layer)
-      if (ra.layers[layer] != rb->layers[layer]) return false;
+    if (!(ra.layers == rb->layers)) return false;
   }
   return true;
 }
@@ -137,16 +136,16 @@ TEST_CASE("With one ray per batch the two-phase order equals the sequential orde
   const std::vector<Ray> rays = mixedRoomRays(1500);
   OccupancyModel model;
   model.resolution = 0.1;
-  const uint32_t layers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
-  const uint32_t flagSets[] = {0,
-                               kRayStopOnFirstOccupied,
-                               kRayForwardWalk | kRayStopOnFirstOccupied,
-                               kRayExcludeOrigin | kRayExcludeSample,
-                               kRayEndPointAsFree};
-  for (uint32_t flags : flagSets)
+  const LayerSet layers = kAllBuiltinLayers;
+  const RayFlags flagSets[] = {{},
+                               RayFlag::StopOnFirstOccupied,
+                               RayFlag::ForwardWalk | RayFlag::StopOnFirstOccupied,
+                               RayFlag::ExcludeOrigin | RayFlag::ExcludeSample,
+                               RayFlag::EndPointAsFree};
+  for (const RayFlags flags : flagSets)
     for (double maxRange : {0.0, 1.5}) {
       const IntegrationOptions options{.flags = flags, .maxRange = maxRange};
-      INFO("flags " << flags << ", max range " << maxRange);
+      INFO("flags " << flags.bits() << ", max range " << maxRange);
       const OccupancyMap sequential = integrated(rays, UpdateOrder::Sequential, options, model, layers);
       const OccupancyMap onePerBatch = integrated(rays, UpdateOrder::TwoPhase, options, model, layers, 1);
       CHECK(sequential.counts().occupied + sequential.counts().free > 1000);

@@ -50,7 +50,7 @@ OccupancyMap everyLayerMap() {
   OccupancyModel model;
   model.resolution = 0.5;
   model.regionSize = 4;
-  MapLayout layout = ndtLayout(NdtMode::Tm, MapLayout::fromFlags(kAllBuiltinLayers));
+  MapLayout layout = ndtLayout(NdtMode::Tm, MapLayout::of(kAllBuiltinLayers));
   layout.add(clearanceLayer()).add(exportTestLayer());
   OccupancyMap map(model, layout);
   Region& r = map.region({0, 0, 0});

@@ -70,7 +70,7 @@ struct Fixture {
                      m.regionSize = 4;
                      return m;
                    }(),
-                   kLayerHitMiss};
+                   LayerSet{kHitMissLayer}};
   std::map<std::tuple<int, int, int>, float> occupied;  // voxel -> value
   void set(VoxelCoord v, float value) {
     map.region(map.regionOf(v)).occupancy()[map.localIndex(v)] = value;

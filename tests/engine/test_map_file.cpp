@@ -53,7 +53,7 @@ void fillRandom(std::span<T> values, vt::Rng& rng) {
 // denormals, any float within the clamp range; finite touch times from 0; mean sums within their
 // counts), mixed with runs of plausible values, so that bit-exactness and compression are
 // both exercised. (Impossible values are refused on save and load: see the test below.)
-OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKey>& keys, OccupancyModel model = {}) {
+OccupancyMap randomMap(vt::Rng& rng, LayerSet layers, const std::vector<RegionKey>& keys, OccupancyModel model = {}) {
   OccupancyMap map(model, layers);
   map.setTimeOrigin(1.7e9 + double(rng.u32()) / 7.0);
   for (const RegionKey& key : keys) {
@@ -82,7 +82,7 @@ OccupancyMap randomMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKe
 
 // Plausible, compressible regions (a few hundred bytes each once compressed), for the tests
 // that rewrite a file once per byte: this file system takes milliseconds per small write.
-OccupancyMap structuredMap(vt::Rng& rng, uint32_t layers, const std::vector<RegionKey>& keys, OccupancyModel model) {
+OccupancyMap structuredMap(vt::Rng& rng, LayerSet layers, const std::vector<RegionKey>& keys, OccupancyModel model) {
   OccupancyMap map(model, layers);
   map.setTimeOrigin(1234.5);
   for (const RegionKey& key : keys) {
@@ -122,8 +122,9 @@ void requireSameMap(const OccupancyMap& a, const OccupancyMap& b) {
     CHECK(rb->key == key);
     // Every layer's bytes (occupancy, voxel mean, traversal, hit/miss, touch time, and any
     // other registered layer), absent layers included.
-    for (LayerId id = 0; id < kMaxLayers; ++id) {
-      INFO("layer " << id);
+    for (uint32_t i = 0; i < kMaxLayers; ++i) {
+      const LayerId id(i);
+      INFO("layer " << i);
       CHECK(ra.layers[id] == rb->layers[id]);
     }
   }
@@ -146,7 +147,7 @@ uint64_t headerBytes(const OccupancyMap& map) {
   return kMapFileHeaderBytes + map.layout().ids().size() * kMapFileLayerEntryBytes + 4;
 }
 
-constexpr uint32_t kAllLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+constexpr LayerSet kAllLayers = kAllBuiltinLayers;
 
 OccupancyModel smallModel(int32_t regionSize) {
   OccupancyModel m = OccupancyModel::octomap();
@@ -169,10 +170,11 @@ TEST_CASE("Map files round-trip bit-exactly for every layer combination", "[mapf
   vt::TempDir dir("mapfile");
   vt::Rng rng(7);
   const std::vector<RegionKey> keys = {{0, 0, 0}, {-1, -1, -1}, {3, -7, 2}, {-100000, 5, -3}, {12, 0, -1}};
-  for (uint32_t layers = 0; layers <= kAllLayers; ++layers) {
+  for (uint32_t bits = 0; bits <= kAllLayers.builtinFlags(); ++bits) {
+    const LayerSet layers = LayerSet::fromBuiltinFlags(bits);
     INFO("layers " << layerNames(layers));
     const OccupancyMap map = randomMap(rng, layers, keys, smallModel(8));
-    const auto path = dir / ("map" + std::to_string(layers) + ".vxm");
+    const auto path = dir / ("map" + std::to_string(bits) + ".vxm");
     saveMap(map, path);
     const OccupancyMap loaded = loadMap(path);
     requireSameMap(map, loaded);
@@ -225,7 +227,7 @@ TEST_CASE("Map files keep the default model, empty maps and extreme keys", "[map
     }
   }
   SECTION("thread count and compression level change speed and size, not content") {
-    const OccupancyMap map = randomMap(rng, kLayerHitMiss, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {5, 5, 5}}, smallModel(16));
+    const OccupancyMap map = randomMap(rng, LayerSet{kHitMissLayer}, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {5, 5, 5}}, smallModel(16));
     saveMap(map, dir / "one.vxm", {.compressionLevel = 1, .threads = 1});
     saveMap(map, dir / "many.vxm", {.compressionLevel = 1, .threads = 4});
     saveMap(map, dir / "best.vxm", {.compressionLevel = 9, .threads = 2});
@@ -288,7 +290,7 @@ TEST_CASE("A damaged region payload is caught and names the region", "[mapfile]"
   vt::TempDir dir("mapfile");
   vt::Rng rng(5);
   const std::vector<RegionKey> keys = {{-2, 7, 1}, {0, 0, 0}, {9, -9, 9}};
-  const OccupancyMap map = structuredMap(rng, kLayerTouchTime | kLayerVoxelMean, keys, smallModel(8));
+  const OccupancyMap map = structuredMap(rng, kTouchTimeLayer | kVoxelMeanLayer, keys, smallModel(8));
   saveMap(map, dir / "good.vxm");
   const std::vector<uint8_t> good = readBytes(dir / "good.vxm");
   const MapFileInfo info = readMapInfo(dir / "good.vxm");
@@ -361,7 +363,7 @@ TEST_CASE("A damaged region payload is caught and names the region", "[mapfile]"
 TEST_CASE("Map file headers are checked: magic, version, model fields, checksum", "[mapfile]") {
   vt::TempDir dir("mapfile");
   vt::Rng rng(9);
-  const OccupancyMap map = randomMap(rng, kLayerTraversal, {{1, 2, 3}}, smallModel(8));
+  const OccupancyMap map = randomMap(rng, LayerSet{kTraversalLayer}, {{1, 2, 3}}, smallModel(8));
   saveMap(map, dir / "good.vxm");
   const std::vector<uint8_t> good = readBytes(dir / "good.vxm");
   const auto bad = dir / "bad.vxm";
@@ -442,7 +444,7 @@ TEST_CASE("Map file headers are checked: magic, version, model fields, checksum"
 TEST_CASE("Saving is atomic and refuses regions that would lose data", "[mapfile]") {
   vt::TempDir dir("mapfile");
   vt::Rng rng(13);
-  OccupancyMap map = randomMap(rng, kLayerHitMiss, {{0, 0, 0}, {1, 1, 1}}, smallModel(8));
+  OccupancyMap map = randomMap(rng, LayerSet{kHitMissLayer}, {{0, 0, 0}, {1, 1, 1}}, smallModel(8));
   const auto path = dir / "map.vxm";
   saveMap(map, path);
   const std::vector<uint8_t> before = readBytes(path);
@@ -471,7 +473,7 @@ TEST_CASE("Saving is atomic and refuses regions that would lose data", "[mapfile
 // surfaces, unobserved space behind them.
 TEST_CASE("Map file size and speed for 2000 regions", "[.mapfile-bench]") {
   vt::TempDir dir("mapfile-bench");
-  for (uint32_t layers : {0u, kAllLayers}) {
+  for (const LayerSet layers : {LayerSet{}, kAllLayers}) {
     OccupancyMap map({}, layers);
     const OccupancyModel& m = map.model();
     vt::Rng rng(1);
@@ -487,10 +489,10 @@ TEST_CASE("Map file size and speed for 2000 regions", "[.mapfile-bench]") {
             if (wall) r.occupancy()[i] = rng.chance(80) ? m.clampMax : std::min(m.clampMax, float(rng.range(1, 5)) * m.hitValue() + m.missValue());
             else if (inside && rng.chance(90)) r.occupancy()[i] = rng.chance(85) ? m.clampMin : std::max(m.clampMin, float(rng.range(1, 6)) * m.missValue());
             if (!isObserved(r.occupancy()[i])) continue;
-            if (layers & kLayerHitMiss) r.hitMiss()[i].hits = wall ? uint32_t(rng.range(1, 40)) : 0, r.hitMiss()[i].misses = uint32_t(rng.range(0, 30));
-            if (layers & kLayerTraversal) r.traversal()[i] = rng.range(0, 65536 * 40);
-            if (layers & kLayerTouchTime) r.touchTime()[i] = float(rng.range(0, 6000)) * 0.01f;
-            if ((layers & kLayerVoxelMean) && wall) {
+            if (layers.has(kHitMissLayer)) r.hitMiss()[i].hits = wall ? uint32_t(rng.range(1, 40)) : 0, r.hitMiss()[i].misses = uint32_t(rng.range(0, 30));
+            if (layers.has(kTraversalLayer)) r.traversal()[i] = rng.range(0, 65536 * 40);
+            if (layers.has(kTouchTimeLayer)) r.touchTime()[i] = float(rng.range(0, 6000)) * 0.01f;
+            if (layers.has(kVoxelMeanLayer) && wall) {
               const uint32_t count = uint32_t(rng.range(1, 40));
               r.mean()[i] = {count, {uint32_t(rng.range(0, count * 1023)), uint32_t(rng.range(0, count * 1023)), uint32_t(rng.range(0, count * 1023))}};
             }
@@ -558,7 +560,7 @@ void putFloat(std::vector<uint8_t>& bytes, size_t at, float value) {
 TEST_CASE("Map files with valid checksums but impossible contents are refused on load and save", "[mapfile]") {
   vt::TempDir dir("mapfile");
   OccupancyModel model = smallModel(4);  // 64 voxels per region
-  OccupancyMap map(model, kLayerTouchTime | kLayerVoxelMean);
+  OccupancyMap map(model, kTouchTimeLayer | kVoxelMeanLayer);
   map.region({0, 0, 0}).occupancy()[3] = model.clampMax;
   saveMap(map, dir / "good.vxm");
   const std::vector<uint8_t> good = readBytes(dir / "good.vxm");
@@ -608,7 +610,7 @@ TEST_CASE("Map files with valid checksums but impossible contents are refused on
 TEST_CASE("Every layer's values are checked against its fields' domains on load, save and verification", "[mapfile]") {
   vt::TempDir dir("mapfile");
   OccupancyModel model = smallModel(4);  // 64 voxels per region
-  MapLayout layout = ndtLayout(NdtMode::Tm, MapLayout::fromFlags(kAllLayers)).add(clearanceLayer());
+  MapLayout layout = ndtLayout(NdtMode::Tm, MapLayout::of(kAllLayers)).add(clearanceLayer());
   OccupancyMap map(model, layout);
   map.region({0, 0, 0}).occupancy()[3] = model.clampMax;
   map.region({1, 0, 0});

@@ -65,8 +65,9 @@ void requireSameLayers(const OccupancyMap& a, const OccupancyMap& b) {
   for (const auto& [key, ra] : a.regions()) {
     const Region* rb = b.findRegion(key);
     REQUIRE(rb != nullptr);
-    for (LayerId id = 0; id < kMaxLayers; ++id) {
-      INFO("region (" << key.x << "," << key.y << "," << key.z << ") layer " << id);
+    for (uint32_t i = 0; i < kMaxLayers; ++i) {
+      const LayerId id(i);
+      INFO("region (" << key.x << "," << key.y << "," << key.z << ") layer " << i);
       REQUIRE(ra.layers[id] == rb->layers[id]);
     }
   }
@@ -112,7 +113,7 @@ TEST_CASE("The layer registry keeps built-in ids, refuses conflicting definition
   CHECK(findLayer("voxel_mean") == kVoxelMeanLayer);
   CHECK_FALSE(findLayer("no_such_layer").has_value());
   const LayerId id = registerLayer(testVisitsLayer());
-  CHECK(id >= 5);
+  CHECK(id.index() >= kEngineLayerCount);  // after the engine's own types
   CHECK(registerLayer(testVisitsLayer()) == id);  // the same definition again: the same id
   LayerType other = testVisitsLayer();
   other.bytesPerVoxel = 8;
@@ -154,9 +155,10 @@ TEST_CASE("The layer registry keeps built-in ids, refuses conflicting definition
   CHECK(layerType(kTouchTimeLayer).fields.at(0).min == 0.0);
   CHECK(layerType(kOccupancyLayer).fields.at(0).special == std::numeric_limits<double>::infinity());
 
-  const MapLayout layout = MapLayout::fromFlags(kLayerHitMiss | kLayerVoxelMean);
+  const MapLayout layout = MapLayout::of(kHitMissLayer | kVoxelMeanLayer);
   CHECK(layout.ids() == std::vector<LayerId>{kOccupancyLayer, kVoxelMeanLayer, kHitMissLayer});
-  CHECK(layout.builtinFlags() == (kLayerHitMiss | kLayerVoxelMean));
+  CHECK(layout.optionalLayers() == (kHitMissLayer | kVoxelMeanLayer));
+  CHECK(layout.optionalLayers().builtinFlags() == (gpu::kLayerHitMiss | gpu::kLayerVoxelMean));
   CHECK(layout.bytesPerVoxel() == 4 + 16 + 8);
   CHECK(MapLayout().add(id).names() == "occupancy, test_visits");
 }
@@ -197,7 +199,7 @@ TEST_CASE("A layer registered at run time is written on the GPU, evicted, saved 
       }
       BufferRange list = shared.scheduler.transient(updates.size() * sizeof(gpu::uvec4), 16);
       shared.scheduler.upload(list, updates.data(), updates.size() * sizeof(gpu::uvec4));
-      gpu::LayerProbePush push{cache.layerTableAddress(), list.address, visits, uint32_t(updates.size()), voxels, 0};
+      gpu::LayerProbePush push{cache.layerTableAddress(), list.address, visits.index(), uint32_t(updates.size()), voxels, 0};
       std::vector<BufferUse> uses{reads(list), reads(cache.layerTableRange())};
       for (const BufferRange& pool : cache.poolRanges()) uses.push_back(readsWrites(pool));
       shared.scheduler.dispatchThreads({"layer probe", vt::kernel("map/layer_probe.comp"), {}, push, uses}, updates.size());
@@ -235,11 +237,11 @@ TEST_CASE("Version 1 map files load bit-exactly and re-save as version 2", "[map
   vt::TempDir dir("maplayers");
   struct Fixture {
     const char* file;
-    uint32_t layers;
+    LayerSet layers;
     uint64_t occupied, free, digest;
   };
   const std::filesystem::path data = std::filesystem::path(VOXEN_TEST_SOURCE_DIR) / "tests/data/map_v1";
-  for (const Fixture& f : {Fixture{"v1-occupancy.vxm", 0, 365, 3242, 0xc504f0973d2ae572ull},
+  for (const Fixture& f : {Fixture{"v1-occupancy.vxm", {}, 365, 3242, 0xc504f0973d2ae572ull},
                            Fixture{"v1-all-layers.vxm", kAllBuiltinLayers, 336, 3271, 0xbfa11e3260dbf13full}}) {
     INFO(f.file);
     const MapFileInfo info = readMapInfo(data / f.file);
@@ -263,7 +265,7 @@ TEST_CASE("Version 1 map files load bit-exactly and re-save as version 2", "[map
 
   // Version 1's layer bitmask is checked as it always was.
   std::vector<uint8_t> bytes = vt::readBytes(data / "v1-all-layers.vxm");
-  vt::patch32(bytes, 44, 0x10 | kLayerTraversal);
+  vt::patch32(bytes, 44, 0x10 | gpu::kLayerTraversal);
   vt::patch32(bytes, 64, vt::crc32Of(bytes.data(), 64));
   vt::writeBytes(dir / "bits.vxm", bytes);
   CHECK_THAT(loadError(dir / "bits.vxm"), Catch::Contains("unknown layer bits 0x00000010"));
@@ -273,7 +275,7 @@ TEST_CASE("A version 2 layer table names the layer it cannot use", "[maplayers][
   vt::TempDir dir("maplayers");
   OccupancyModel model;
   model.regionSize = 4;
-  OccupancyMap map(model, kLayerTraversal | kLayerTouchTime);
+  OccupancyMap map(model, kTraversalLayer | kTouchTimeLayer);
   map.region({1, 2, 3}).occupancy()[5] = 1.5f;
   saveMap(map, dir / "good.vxm");
   const std::vector<uint8_t> good = vt::readBytes(dir / "good.vxm");
@@ -285,10 +287,13 @@ TEST_CASE("A version 2 layer table names the layer it cannot use", "[maplayers][
   const auto bad = dir / "bad.vxm";
 
   std::vector<uint8_t> bytes = good;
-  bytes[table + kMapFileLayerEntryBytes + 8] = 'x';  // "traversal" -> "traversax"
+  bytes[table + kMapFileLayerEntryBytes + 36] = 3;  // element size 3 cannot be byte-swapped
   vt::writeBytes(bad, withTableCrc(bytes));
-  CHECK_THAT(loadError(bad), Catch::Contains("layer 1 'traversax' (version 1, 8 bytes per voxel) is not known to this build"));
+  CHECK_THAT(loadError(bad), Catch::Contains("layer 1 'traversal' (version 1, 8 bytes per voxel) does not match this build's version 1"));
   CHECK_THAT(loadError(bad), Catch::Contains(bad.string()));
+  bytes[table + kMapFileLayerEntryBytes + 8] = 'x';  // "traversal" -> "traversax": a layer this build does not know
+  vt::writeBytes(bad, withTableCrc(bytes));
+  CHECK_THAT(loadError(bad), Catch::Contains("layer 1 'traversax' (version 1, 8 bytes per voxel): layer 'traversax': element size must be 1, 2, 4 or 8 bytes"));
   vt::writeBytes(bad, bytes);  // the same damage without a matching checksum
   CHECK_THAT(loadError(bad), Catch::Contains("layer table checksum mismatch"));
 
@@ -311,4 +316,41 @@ TEST_CASE("A version 2 layer table names the layer it cannot use", "[maplayers][
   CHECK_THAT(loadError(bad), Catch::Contains("truncated header's layer table at byte offset 68"));
 
   REQUIRE(loadError(dir / "good.vxm") == "<no error>");
+}
+
+TEST_CASE("A layer this build does not know loads as opaque bytes and is saved back unchanged", "[maplayers][mapfile]") {
+  vt::TempDir dir("maplayers");
+  OccupancyModel model;
+  model.regionSize = 4;
+  OccupancyMap map(model, kTraversalLayer | kTouchTimeLayer);
+  vt::Rng rng(5);
+  for (const RegionKey key : {RegionKey{1, 2, 3}, RegionKey{-1, 0, 0}}) {
+    Region& r = map.region(key);
+    for (uint64_t& t : r.traversal()) t = rng.range(0, 1 << 30);
+    r.occupancy()[5] = 1.5f;
+  }
+  saveMap(map, dir / "known.vxm");
+  // Renaming "traversal" makes it a layer type no process knows, with the same bytes.
+  std::vector<uint8_t> bytes = vt::readBytes(dir / "known.vxm");
+  const size_t table = kMapFileHeaderBytes, entries = 3 * kMapFileLayerEntryBytes;
+  std::memcpy(bytes.data() + table + kMapFileLayerEntryBytes, "made_up_sum\0", 12);
+  vt::patch32(bytes, table + entries, vt::crc32Of(bytes.data() + table, entries));
+  vt::writeBytes(dir / "unknown.vxm", bytes);
+
+  const OccupancyMap loaded = loadMap(dir / "unknown.vxm");
+  CHECK(loaded.layout().names() == "occupancy, made_up_sum, touch_time");
+  const LayerId opaque = loaded.layout().ids()[1];
+  CHECK(layerType(opaque).opaque);
+  CHECK(layerType(opaque).bytesPerVoxel == 8);
+  CHECK(layerType(opaque).elementBytes == 8);
+  for (const auto& [key, region] : map.regions()) CHECK(loaded.findRegion(key)->layers[opaque] == region.layers[kTraversalLayer]);
+  saveMap(loaded, dir / "again.vxm");
+  CHECK(vt::readBytes(dir / "again.vxm") == bytes);
+  // A program that registers the type after meeting it as opaque is told why it cannot.
+  LayerType late;
+  late.name = "made_up_sum";
+  late.bytesPerVoxel = 8;
+  late.elementBytes = 8;
+  late.fields = {LayerField{.name = "sum", .type = FieldType::U64}};
+  CHECK_THROWS_WITH(registerLayer(late), Catch::Contains("layer 'made_up_sum' was loaded from a map file as opaque bytes"));
 }

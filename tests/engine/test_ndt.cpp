@@ -203,7 +203,7 @@ TEST_CASE("NDT-TM intensity: huge values stay finite and NaN or infinite ones ar
 // GPU's atomics apply them changes the last bits (and, rarely, a clamp or a reset): the
 // tolerances below are stated for that.
 // cacheBytes: the GPU's region cache (a small one integrates each batch in region chunks).
-occupancy::Run compareWithCpu(NdtMode mode, uint32_t layers = 0, uint64_t cacheBytes = 256ull << 20) {
+occupancy::Run compareWithCpu(NdtMode mode, LayerSet layers = {}, uint64_t cacheBytes = 256ull << 20) {
   const std::vector<Ray> rays = occupancy::smallLidarRun(3);  // 49,152 rays
   const OccupancyModel model;
   const uint32_t batch = 8192;
@@ -232,12 +232,12 @@ TEST_CASE("NDT-TM: the GPU matches the CPU reference on a generated lidar run", 
 // tolerances above: each voxel's free-space updates and folds happen in its own chunk.
 TEST_CASE("NDT-OM: batches split into region chunks by a small cache match the CPU reference", "[ndt][gpu][cache]") {
   const uint64_t perRegion = RegionCache::bytesPerRegion(OccupancyMap(OccupancyModel{}, ndtLayout(NdtMode::Om)));
-  const occupancy::Run onGpu = compareWithCpu(NdtMode::Om, 0, 12 * perRegion);
+  const occupancy::Run onGpu = compareWithCpu(NdtMode::Om, LayerSet{}, 12 * perRegion);
   CHECK(onGpu.stats.regionChunks > 2 * onGpu.stats.batches);
 }
 TEST_CASE("NDT with every optional layer: the GPU matches the CPU reference", "[ndt][gpu]") {
   compareWithCpu(NdtMode::Om, occupancy::kAllLayers);
-  compareWithCpu(NdtMode::Tm, kLayerTraversal | kLayerTouchTime);
+  compareWithCpu(NdtMode::Tm, kTraversalLayer | kTouchTimeLayer);
 }
 
 
@@ -245,7 +245,7 @@ TEST_CASE("NDT-OM keeps a wall that plain occupancy erodes when rays graze it", 
   const std::vector<Ray> rays = grazingWallRays();  // 20 positions x 4000 beams, 3-17 degrees incidence
   const OccupancyModel model = OccupancyModel::octomap();
   const size_t perPosition = 4000;  // one scan position per batch
-  const occupancy::Run plain = occupancy::runCpu(rays, {}, model, kLayerVoxelMean, perPosition);
+  const occupancy::Run plain = occupancy::runCpu(rays, {}, model, LayerSet{kVoxelMeanLayer}, perPosition);
   const occupancy::Run ndtCpu = runNdtCpu(rays, ndtOptions(NdtMode::Om, UpdateOrder::Sequential), model, perPosition);
   const occupancy::Run ndtCpuTwoPhase = runNdtCpu(rays, ndtOptions(NdtMode::Om), model, perPosition);
   const occupancy::Run ndtGpu = runNdtGpu(rays, ndtOptions(NdtMode::Om), model, uint32_t(perPosition));
@@ -313,7 +313,6 @@ TEST_CASE("NDT: the layers are saved in the map file and loaded back", "[ndt]") 
   vt::TempDir dir("ndt");
   const auto path = dir.path() / "ndt.vxm";
   saveMap(run.map, path);
-  registerNdtLayers();
   const OccupancyMap loaded = loadMap(path);
   CHECK(ndtModeOf(loaded.layout()) == NdtMode::Tm);
   const Gaussian a = gaussianOf(run.map, {0, 0, 0}), b = gaussianOf(loaded, {0, 0, 0});
@@ -343,14 +342,14 @@ TEST_CASE("NDT: the NDT integrators are the occupancy integrators with the NDT m
 }
 
 TEST_CASE("NDT: settings and maps that cannot work are refused with the reason", "[ndt]") {
-  OccupancyMap plainMap(OccupancyModel{}, 0);
+  OccupancyMap plainMap(OccupancyModel{});
   CHECK_THROWS_WITH(CpuIntegrator(plainMap, ndtOptions(NdtMode::Om)), Catch::Contains("needs the map layers"));
   OccupancyMap map(OccupancyModel{}, ndtLayout(NdtMode::Om));
   IntegrationOptions noisy = ndtOptions(NdtMode::Om);
   noisy.ndt.sensorNoise = 0.0;
   CHECK_THROWS_WITH(CpuIntegrator(map, noisy), Catch::Contains("sensor noise"));
   IntegrationOptions stop = ndtOptions(NdtMode::Om);
-  stop.flags = kRayStopOnFirstOccupied;
+  stop.flags = RayFlag::StopOnFirstOccupied;
   CHECK_THROWS_WITH(CpuIntegrator(map, stop), Catch::Contains("stop-on-first-occupied"));
   CHECK_THROWS_WITH(GpuIntegrator(vt::gpu().scheduler, map, ndtOptions(NdtMode::Om, UpdateOrder::Sequential)),
                     Catch::Contains("two-phase"));

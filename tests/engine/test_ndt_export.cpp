@@ -138,7 +138,7 @@ TEST_CASE("NDT ellipsoids: the unit icosphere is closed and outward", "[ndt]") {
 }
 
 TEST_CASE("NDT ellipsoids: a map without Gaussians is refused and nothing is written", "[ndt][errors]") {
-  const OccupancyMap plain(OccupancyModel{}, kLayerVoxelMean);
+  const OccupancyMap plain(OccupancyModel{}, LayerSet{kVoxelMeanLayer});
   vt::TempDir dir("ellipsoids");
   CHECK_THROWS_WITH(exportNdtEllipsoidsPly(plain, dir.path() / "e.ply"), Catch::Contains("no NDT layers") &&
                                                                              Catch::Contains("--ndt om"));
@@ -152,7 +152,7 @@ TEST_CASE("NDT summary: Gaussians counted and their extent measured", "[ndt]") {
   CHECK(s.aboveThreshold == 2);
   // The clouds' largest 1-sigma axis is about 0.086 m (their covariance's largest eigenvalue).
   CHECK(s.medianExtent == Approx(0.086).margin(0.01));
-  CHECK(ndtSummary(OccupancyMap(OccupancyModel{}, 0)).gaussians == 0);
+  CHECK(ndtSummary(OccupancyMap(OccupancyModel{})).gaussians == 0);
 }
 
 }  // namespace

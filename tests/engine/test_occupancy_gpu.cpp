@@ -59,12 +59,12 @@ TEST_CASE("Every ray flag gives the CPU reference's map on the GPU", "[occupancy
   vt::Rng rng(2);
   const auto rays = roomRays(rng, 8000);
   const std::pair<const char*, IntegrationOptions> cases[] = {
-      {"forward walk", {kRayForwardWalk, 0.0}},
-      {"end point as free", {kRayEndPointAsFree, 0.0}},
-      {"exclude origin", {kRayExcludeOrigin, 0.0}},
-      {"exclude sample", {kRayExcludeSample, 0.0}},
-      {"max range 2 m", {0, 2.0}},
-      {"all but stop", {kRayExcludeOrigin | kRayForwardWalk, 3.0}},
+      {"forward walk", {RayFlag::ForwardWalk, 0.0}},
+      {"end point as free", {RayFlag::EndPointAsFree, 0.0}},
+      {"exclude origin", {RayFlag::ExcludeOrigin, 0.0}},
+      {"exclude sample", {RayFlag::ExcludeSample, 0.0}},
+      {"max range 2 m", {{}, 2.0}},
+      {"all but stop", {RayFlag::ExcludeOrigin | RayFlag::ForwardWalk, 3.0}},
   };
   const UpdateOrder order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase);
   for (auto [name, options] : cases) {
@@ -77,7 +77,7 @@ TEST_CASE("Every ray flag gives the CPU reference's map on the GPU", "[occupancy
 TEST_CASE("Forward and reverse walks build the same map", "[occupancy][gpu]") {
   vt::Rng rng(3);
   const auto rays = roomRays(rng, 8000);
-  const auto forward = runGpu(rays, {kRayForwardWalk, 0.0});
+  const auto forward = runGpu(rays, {RayFlag::ForwardWalk, 0.0});
   const auto reverse = runGpu(rays, {});
   const Comparison c = compareMaps(forward.map, reverse.map);
   CHECK(c.voxels > 1000);
@@ -88,7 +88,7 @@ TEST_CASE("Forward and reverse walks build the same map", "[occupancy][gpu]") {
 TEST_CASE("Stop on first occupied judges the map before each batch, as the two-phase CPU does", "[occupancy][gpu]") {
   vt::Rng rng(4);
   const auto rays = roomRays(rng, 12000);
-  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
+  const IntegrationOptions options{RayFlag::StopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
   // Several batches, so that later batches stop at walls built by earlier ones.
   const GpuIntegratorOptions gpuOptions{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 3000};
   const auto gpu = runGpu(rays, options, {}, kAllLayers, gpuOptions);
@@ -107,10 +107,10 @@ TEST_CASE("Stop on first occupied in the sequential order stays within tolerance
   // 3,000 rays in this room); hit and miss counts may differ.
   vt::Rng rng(4);
   const auto rays = roomRays(rng, 12000);
-  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0, UpdateOrder::Sequential};
+  const IntegrationOptions options{RayFlag::StopOnFirstOccupied, 0.0, UpdateOrder::Sequential};
   const GpuIntegratorOptions gpuOptions{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 3000};
-  const auto gpu = runGpu(rays, options, {}, 0, gpuOptions);
-  const auto cpu = runCpu(rays, options, {}, 0, 3000);
+  const auto gpu = runGpu(rays, options, {}, LayerSet{}, gpuOptions);
+  const auto cpu = runCpu(rays, options, {}, LayerSet{}, 3000);
   const Comparison c = compareMaps(gpu.map, cpu.map);
   const OccupiedOverlap overlap = occupiedJaccard(gpu.map, cpu.map);
   INFO("voxels " << c.voxels << ", same class " << c.sameClass << ", occupied Jaccard " << overlap.jaccard());
@@ -125,8 +125,8 @@ TEST_CASE("Batches split by size match the CPU reference fed the same batches", 
   const auto rays = roomRays(rng, 10000);
   const IntegrationOptions options{.order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase)};
   INFO(updateOrderName(options.order));
-  const auto gpu = runGpu(rays, options, OccupancyModel::octomap(), kLayerHitMiss, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 777});
-  const auto cpu = runCpu(rays, options, OccupancyModel::octomap(), kLayerHitMiss, 777);
+  const auto gpu = runGpu(rays, options, OccupancyModel::octomap(), LayerSet{kHitMissLayer}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 777});
+  const auto cpu = runCpu(rays, options, OccupancyModel::octomap(), LayerSet{kHitMissLayer}, 777);
   CHECK(gpu.stats.batches == (rays.size() + 776) / 777);
   requireIdentical(gpu, cpu);
 }
@@ -140,10 +140,10 @@ TEST_CASE("A region cache squeezed to a handful of slots gives the same map", "[
   const auto rays = roomRays(rng, 6000);
   OccupancyModel model;
   model.regionSize = 8;  // 0.8 m regions: the room spans ~8 x 7 x 4 of them
-  const uint64_t perRegion = RegionCache::bytesPerRegion(OccupancyMap(model, kLayerHitMiss));
+  const uint64_t perRegion = RegionCache::bytesPerRegion(OccupancyMap(model, LayerSet{kHitMissLayer}));
   const IntegrationOptions options{.order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase)};
   INFO(updateOrderName(options.order));
-  Run small{OccupancyMap(model, kLayerHitMiss), {}};
+  Run small{OccupancyMap(model, LayerSet{kHitMissLayer}), {}};
   GpuIntegrator squeezed(vt::gpu().scheduler, small.map, options, {.cacheBytes = 24 * perRegion, .maxRaysPerBatch = 1u << 16});
   squeezed.integrate(rays);
   squeezed.finish();
@@ -152,7 +152,7 @@ TEST_CASE("A region cache squeezed to a handful of slots gives the same map", "[
   CHECK(squeezed.cacheStats().evictions > 0);
   CHECK(small.stats.batches == 1);
   CHECK(small.stats.regionChunks > 4);  // the room's ~150 regions in chunks of 24
-  const auto big = runGpu(rays, options, model, kLayerHitMiss);
+  const auto big = runGpu(rays, options, model, LayerSet{kHitMissLayer});
   CHECK(big.stats.regionChunks == 1);
   const Comparison c = compareMaps(small.map, big.map);
   INFO("voxels " << c.voxels << ", same bits " << c.sameBits);
@@ -160,7 +160,7 @@ TEST_CASE("A region cache squeezed to a handful of slots gives the same map", "[
   CHECK(c.layerMismatches == 0);
   CHECK(c.sameBits == c.voxels);
   CHECK(small.stats.voxelUpdates == big.stats.voxelUpdates);
-  requireIdentical(small, runCpu(rays, options, model, kLayerHitMiss, rays.size()));
+  requireIdentical(small, runCpu(rays, options, model, LayerSet{kHitMissLayer}, rays.size()));
 }
 
 // Stop on first occupied over several chunks: every chunk's stop search runs on the map as
@@ -171,17 +171,17 @@ TEST_CASE("Stop on first occupied gives the same map when a batch is integrated 
   const auto rays = roomRays(rng, 8000);
   OccupancyModel model;
   model.regionSize = 8;
-  const IntegrationOptions options{kRayStopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
-  const uint64_t perRegion = RegionCache::bytesPerRegion(OccupancyMap(model, 0));
+  const IntegrationOptions options{RayFlag::StopOnFirstOccupied, 0.0, UpdateOrder::TwoPhase};
+  const uint64_t perRegion = RegionCache::bytesPerRegion(OccupancyMap(model));
   const GpuIntegratorOptions squeezed{.cacheBytes = 24 * perRegion, .maxRaysPerBatch = 2000};
-  const auto chunked = runGpu(rays, options, model, 0, squeezed);
-  const auto whole = runGpu(rays, options, model, 0, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 2000});
+  const auto chunked = runGpu(rays, options, model, LayerSet{}, squeezed);
+  const auto whole = runGpu(rays, options, model, LayerSet{}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 2000});
   CHECK(chunked.stats.batches == 4);
   CHECK(chunked.stats.regionChunks > 8);
   const Comparison c = compareMaps(chunked.map, whole.map);
   CHECK(c.voxels > 1000);
   CHECK(c.sameBits == c.voxels);
-  requireIdentical(chunked, runCpu(rays, options, model, 0, 2000));
+  requireIdentical(chunked, runCpu(rays, options, model, LayerSet{}, 2000));
 }
 
 TEST_CASE("The same scene 10 km from the origin gives the same voxel classes", "[occupancy][gpu][precision]") {
@@ -189,8 +189,8 @@ TEST_CASE("The same scene 10 km from the origin gives the same voxel classes", "
   const glm::dvec3 shift(10000.0, 10000.0, 0.0);
   const auto near = roomRays(a, 8000);
   const auto far = roomRays(b, 8000, shift);
-  const auto mapNear = runGpu(near, {}, {}, 0);
-  const auto mapFar = runGpu(far, {}, {}, 0);
+  const auto mapNear = runGpu(near, {}, {}, LayerSet{});
+  const auto mapFar = runGpu(far, {}, {}, LayerSet{});
   // Compare voxel by voxel with the shift applied (100000 voxels in x and y).
   uint64_t voxels = 0, same = 0;
   for (const auto& [key, region] : mapNear.map.regions())
@@ -214,8 +214,8 @@ TEST_CASE("On a generated lidar run the GPU map's classes agree with the CPU ref
   // Batches of 16k rays on both sides, as `voxen map` feeds them.
   const IntegrationOptions options{.order = GENERATE(UpdateOrder::Sequential, UpdateOrder::TwoPhase)};
   INFO(updateOrderName(options.order));
-  const auto gpu = runGpu(rays, options, {}, kLayerHitMiss, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 16384});
-  const auto cpu = runCpu(rays, options, {}, kLayerHitMiss, 16384);
+  const auto gpu = runGpu(rays, options, {}, LayerSet{kHitMissLayer}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 16384});
+  const auto cpu = runCpu(rays, options, {}, LayerSet{kHitMissLayer}, 16384);
   const Comparison c = compareMaps(gpu.map, cpu.map);
   INFO("observed voxels " << c.voxels << ", same class " << c.sameClass << ", same bits " << c.sameBits);
   REQUIRE(c.voxels > 10000);
@@ -236,17 +236,17 @@ TEST_CASE("Rays cut into many short segments match the CPU, with and without lay
   OccupancyModel model;
   model.regionSize = 8;
   const GpuIntegratorOptions shortSegments{.cacheBytes = 64ull << 20, .maxRaysPerBatch = 2000, .maxCrossingsPerSegment = 8};
-  const std::pair<const char*, uint32_t> flagCases[] = {
-      {"reverse", 0u},
-      {"forward", kRayForwardWalk},
-      {"forward, stop on occupied", kRayForwardWalk | kRayStopOnFirstOccupied},
-      {"reverse, stop on occupied", kRayStopOnFirstOccupied},
+  const std::pair<const char*, RayFlags> flagCases[] = {
+      {"reverse", {}},
+      {"forward", RayFlag::ForwardWalk},
+      {"forward, stop on occupied", RayFlag::ForwardWalk | RayFlag::StopOnFirstOccupied},
+      {"reverse, stop on occupied", RayFlag::StopOnFirstOccupied},
   };
-  for (uint32_t layers : {0u, kAllLayers}) {
+  for (const LayerSet layers : {LayerSet{}, kAllLayers}) {
     for (const auto& [name, flags] : flagCases) {
-      INFO(name << ", layers " << layers);
+      INFO(name << ", layers " << layerNames(layers));
       // The stop search's exact reference is the two-phase order (see the file comment).
-      const IntegrationOptions options{flags, 0.0, (flags & kRayStopOnFirstOccupied) ? UpdateOrder::TwoPhase : UpdateOrder::Sequential};
+      const IntegrationOptions options{flags, 0.0, flags.has(RayFlag::StopOnFirstOccupied) ? UpdateOrder::TwoPhase : UpdateOrder::Sequential};
       requireIdentical(runGpu(rays, options, model, layers, shortSegments), runCpu(rays, options, model, layers, 2000));
     }
   }
@@ -255,12 +255,12 @@ TEST_CASE("Rays cut into many short segments match the CPU, with and without lay
 TEST_CASE("A GPU integrator destroyed without finish() still leaves every update in the map", "[occupancy][gpu]") {
   vt::Rng rng(10);
   const auto rays = roomRays(rng, 4000);
-  OccupancyMap map(OccupancyModel{}, kLayerHitMiss);
+  OccupancyMap map(OccupancyModel{}, LayerSet{kHitMissLayer});
   {
     GpuIntegrator gpu(vt::gpu().scheduler, map, {}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 1000});
     gpu.integrate(rays);
   }
-  const auto cpu = runCpu(rays, {}, {}, kLayerHitMiss, 1000);
+  const auto cpu = runCpu(rays, {}, {}, LayerSet{kHitMissLayer}, 1000);
   const Comparison c = compareMaps(map, cpu.map);
   CHECK(c.voxels > 1000);
   CHECK(c.sameBits == c.voxels);
@@ -281,7 +281,7 @@ TEST_CASE("Touch times do not depend on the order of the rays", "[occupancy][gpu
     std::sort(layers.begin(), layers.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return layers;
   };
-  const Run reference = runCpu(sorted, {}, {}, kLayerTouchTime);
+  const Run reference = runCpu(sorted, {}, {}, LayerSet{kTouchTimeLayer});
   const auto expected = touchOf(reference.map);
   // The latest time of each voxel is the largest time of a ray that touched it, in seconds.
   double latest = 0.0;
@@ -289,9 +289,9 @@ TEST_CASE("Touch times do not depend on the order of the rays", "[occupancy][gpu
     for (double t : reference.map.findRegion(key)->touchTime()) latest = std::max(latest, t);
   CHECK(latest == sorted.back().time);
   for (const auto* rays : {&shuffled, &reversed}) {
-    CHECK(touchOf(runCpu(*rays, {}, {}, kLayerTouchTime).map) == expected);
-    CHECK(touchOf(runCpu(*rays, {}, {}, kLayerTouchTime, 1000).map) == expected);  // in batches too
-    CHECK(touchOf(runGpu(*rays, {}, {}, kLayerTouchTime).map) == expected);
-    CHECK(touchOf(runGpu(*rays, {}, {}, kLayerTouchTime, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 1000}).map) == expected);
+    CHECK(touchOf(runCpu(*rays, {}, {}, LayerSet{kTouchTimeLayer}).map) == expected);
+    CHECK(touchOf(runCpu(*rays, {}, {}, LayerSet{kTouchTimeLayer}, 1000).map) == expected);  // in batches too
+    CHECK(touchOf(runGpu(*rays, {}, {}, LayerSet{kTouchTimeLayer}).map) == expected);
+    CHECK(touchOf(runGpu(*rays, {}, {}, LayerSet{kTouchTimeLayer}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 1000}).map) == expected);
   }
 }

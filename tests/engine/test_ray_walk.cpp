@@ -180,7 +180,7 @@ TEST_CASE("maxRange clips long rays and frees their end", "[occupancy][walk]") {
   voxen::OccupancyModel model;
   voxen::Ray ray{{0.05, 0.05, 0.05}, {10.05, 0.05, 0.05}, 0.0};
   bool clipped = false;
-  const auto r = voxen::prepareRay(ray, model, {.flags = 0, .maxRange = 2.0}, &clipped);
+  const auto r = voxen::prepareRay(ray, model, {.flags = {}, .maxRange = 2.0}, &clipped);
   CHECK(clipped);
   CHECK(r.end.x == 20);
   CHECK_FALSE(r.flags & voxen::kSampleHit);

@@ -40,7 +40,7 @@ TEST_CASE("Transform tree drawing: culled on the device, expanded and rasterized
 
   RasterizerOptions options;
   options.width = 128, options.height = 96;
-  options.rasterMode = kRasterTriangleId;
+  options.rasterMode = RasterMode::TriangleId;
   Camera camera;
   camera.eye = {0.0f, -9.0f, 5.0f};
   camera.target = {0.0f, 0.0f, 1.0f};

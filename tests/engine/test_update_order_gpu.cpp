@@ -84,11 +84,11 @@ TEST_CASE("A thin wall hit once and then crossed by many later rays of the same 
   const glm::dvec3 wallLo{2.0, -0.5, 0.7}, wallHi{2.1, 0.5, 1.3};  // the part the later rays cross densely
   for (const OccupancyModel& model : {OccupancyModel(), OccupancyModel::octomap()}) {
     INFO(model.hitProbability << " / " << model.missProbability);
-    const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, batchesOf(16384));
-    const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, 16384);
+    const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), model, LayerSet{kHitMissLayer}, batchesOf(16384));
+    const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), model, LayerSet{kHitMissLayer}, 16384);
     requireIdentical(gpu, cpu);
     const uint64_t wallBefore = occupiedWithin(runCpu(std::vector<Ray>(rays.begin(), rays.begin() + 3000),
-                                                       inOrder(UpdateOrder::Sequential), model, 0)
+                                                       inOrder(UpdateOrder::Sequential), model, LayerSet{})
                                                    .map,
                                                wallLo, wallHi);
     const uint64_t wallAfter = occupiedWithin(gpu.map, wallLo, wallHi);
@@ -96,7 +96,7 @@ TEST_CASE("A thin wall hit once and then crossed by many later rays of the same 
     REQUIRE(wallBefore > 50);
     CHECK(wallAfter * 20 < wallBefore);  // more than 95 % cleared
     // The two-phase order in one batch keeps the wall: every hit lands after every miss.
-    const Run twoPhase = runGpu(rays, inOrder(UpdateOrder::TwoPhase), model, kLayerHitMiss, batchesOf(16384));
+    const Run twoPhase = runGpu(rays, inOrder(UpdateOrder::TwoPhase), model, LayerSet{kHitMissLayer}, batchesOf(16384));
     CHECK(occupiedWithin(twoPhase.map, wallLo, wallHi) * 10 > wallBefore * 9);
   }
 }
@@ -121,11 +121,11 @@ TEST_CASE("A box present in the first half of a run and gone in the second leave
   const glm::dvec3 inner = boxLo + 0.15, outer = boxHi - 0.15;  // skip the faces' rounding at the edges
   const uint32_t batch = GENERATE(4096u, 65536u);
   INFO("batch " << batch);
-  const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), {}, kLayerHitMiss, batchesOf(batch));
-  const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), {}, kLayerHitMiss, batch);
+  const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), {}, LayerSet{kHitMissLayer}, batchesOf(batch));
+  const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), {}, LayerSet{kHitMissLayer}, batch);
   requireIdentical(gpu, cpu);
   const uint64_t boxFirstHalf = occupiedWithin(
-      runCpu(std::vector<Ray>(rays.begin(), rays.begin() + count / 2), inOrder(UpdateOrder::Sequential), {}, 0).map,
+      runCpu(std::vector<Ray>(rays.begin(), rays.begin() + count / 2), inOrder(UpdateOrder::Sequential), {}, LayerSet{}).map,
       boxLo - 0.05, boxHi + 0.05);
   const uint64_t boxLeft = occupiedWithin(gpu.map, boxLo - 0.05, boxHi + 0.05);
   INFO("box voxels occupied after the first half " << boxFirstHalf << ", at the end " << boxLeft);
@@ -134,7 +134,7 @@ TEST_CASE("A box present in the first half of a run and gone in the second leave
   CHECK(occupiedWithin(gpu.map, inner, outer) == 0);
   // In the two-phase order, batches that hold rays of both halves keep box faces.
   if (batch == 65536u) {
-    const Run twoPhase = runGpu(rays, inOrder(UpdateOrder::TwoPhase), {}, kLayerHitMiss, batchesOf(batch));
+    const Run twoPhase = runGpu(rays, inOrder(UpdateOrder::TwoPhase), {}, LayerSet{kHitMissLayer}, batchesOf(batch));
     CHECK(occupiedWithin(twoPhase.map, boxLo - 0.05, boxHi + 0.05) * 2 > boxFirstHalf);
   }
 }
@@ -147,12 +147,12 @@ TEST_CASE("The sequential map does not depend on the batch size", "[occupancy][g
   REQUIRE(rays.size() == 196608u);
   const OccupancyModel model = GENERATE(OccupancyModel(), OccupancyModel::octomap());
   INFO(model.hitProbability << " / " << model.missProbability);
-  const Run reference = runCpu(rays, inOrder(UpdateOrder::Sequential), model, 0, rays.size());
+  const Run reference = runCpu(rays, inOrder(UpdateOrder::Sequential), model, LayerSet{}, rays.size());
   REQUIRE(reference.map.counts().occupied > 2000);
   std::vector<Run> runs;
   for (uint32_t batch : {4096u, 32768u, 131072u}) {
     INFO("batch " << batch);
-    runs.push_back(runGpu(rays, inOrder(UpdateOrder::Sequential), model, 0, batchesOf(batch)));
+    runs.push_back(runGpu(rays, inOrder(UpdateOrder::Sequential), model, LayerSet{}, batchesOf(batch)));
     REQUIRE(runs.back().stats.droppedUpdates == 0);
     const Comparison c = compareMaps(runs.back().map, reference.map);
     CHECK(c.sameBits == c.voxels);
@@ -161,8 +161,8 @@ TEST_CASE("The sequential map does not depend on the batch size", "[occupancy][g
   for (size_t a = 0; a < runs.size(); ++a)
     for (size_t b = a + 1; b < runs.size(); ++b) CHECK(occupiedJaccard(runs[a].map, runs[b].map).jaccard() >= 0.995);
   // The two-phase order on the same run does depend on it (what the sequential order fixes).
-  const Run small = runGpu(rays, inOrder(UpdateOrder::TwoPhase), model, 0, batchesOf(4096));
-  const Run large = runGpu(rays, inOrder(UpdateOrder::TwoPhase), model, 0, batchesOf(131072));
+  const Run small = runGpu(rays, inOrder(UpdateOrder::TwoPhase), model, LayerSet{}, batchesOf(4096));
+  const Run large = runGpu(rays, inOrder(UpdateOrder::TwoPhase), model, LayerSet{}, batchesOf(131072));
   CHECK(occupiedJaccard(small.map, large.map).jaccard() < 0.995);
   CHECK(occupiedJaccard(large.map, reference.map).jaccard() < occupiedJaccard(runs.back().map, reference.map).jaccard());
 }
@@ -180,8 +180,8 @@ TEST_CASE("A voxel hit by thousands of rays in one batch, with misses between, r
            hitTarget ? glm::dvec3(1.05 + uniform(rng, -0.04, 0.04), 0.05, 0.05) : glm::dvec3(2.55, 0.05, 0.05));
   }
   for (const OccupancyModel& model : {OccupancyModel(), OccupancyModel::octomap()}) {
-    const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, batchesOf(20000));
-    const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, 20000);
+    const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), model, LayerSet{kHitMissLayer}, batchesOf(20000));
+    const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), model, LayerSet{kHitMissLayer}, 20000);
     const Comparison c = compareMaps(gpu.map, cpu.map);
     REQUIRE(gpu.stats.droppedUpdates == 0);
     CHECK(c.voxels >= 25);
@@ -203,8 +203,8 @@ TEST_CASE("When the list of misses on hit voxels fills up, the miss pass counts 
       addRay(rays, {0.05, 0.05, 0.05}, {4.05, 0.05, 0.05});
     }
   for (const OccupancyModel& model : {OccupancyModel(), OccupancyModel::octomap()}) {
-    const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, batchesOf(64));
-    const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), model, kLayerHitMiss, 64);
+    const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), model, LayerSet{kHitMissLayer}, batchesOf(64));
+    const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), model, LayerSet{kHitMissLayer}, 64);
     const Comparison c = compareMaps(gpu.map, cpu.map);
     INFO("rewalked segments " << gpu.stats.rewalkedSegments);
     REQUIRE(gpu.stats.droppedUpdates == 0);
@@ -232,8 +232,8 @@ TEST_CASE("A replay longer than one invocation may run is counted as dropped, no
     addRay(rays, centre - 2.0 * dir, centre + glm::dvec3(uniform(rng, -0.04, 0.04), 0.0, 0.0));
     addRay(rays, centre + 2.0 * dir, centre - 2.0 * dir);
   }
-  const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), {}, 0, batchesOf(80000));
-  const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), {}, 0, 80000);
+  const Run gpu = runGpu(rays, inOrder(UpdateOrder::Sequential), {}, LayerSet{}, batchesOf(80000));
+  const Run cpu = runCpu(rays, inOrder(UpdateOrder::Sequential), {}, LayerSet{}, 80000);
   INFO("hot voxel: GPU " << gpu.map.value({10, 10, 10}) << ", CPU " << cpu.map.value({10, 10, 10}) << ", updates GPU "
                           << gpu.stats.voxelUpdates << ", CPU " << cpu.stats.voxelUpdates);
   CHECK(gpu.stats.droppedUpdates >= 1);

@@ -152,11 +152,11 @@ TEST_CASE("TriangleRasterizer draws a caller's triangle buffer, counted on the d
   std::vector<uint32_t> list(80);
   for (uint32_t i = 0; i < 80; ++i) list[i] = i;
   const std::vector<Triangle> triangles = boxInstanceTrianglesReference(list, in.worlds, in.boxes, in.colors, 1u << 20);
-  const auto mode = GENERATE(kRasterShaded, kRasterTriangleId);
+  const auto mode = GENERATE(RasterMode::Shaded, RasterMode::TriangleId);
   // Only the first `count` triangles are drawn, and the buffer's capacity bounds the count.
   const uint32_t count = GENERATE(uint32_t(500), uint32_t(0xFFFFFFF0u));
   const uint32_t drawn = std::min<uint32_t>(count, uint32_t(triangles.size()));
-  INFO("mode " << mode << ", device count " << count);
+  INFO("mode " << uint32_t(mode) << ", device count " << count);
 
   RasterizerOptions options;
   options.width = 96, options.height = 72;

@@ -60,7 +60,7 @@ TEST_CASE("The painter draws a scene seen straight from above and from below as 
   options.gridX = options.gridY = options.gridZ = 40;
   options.width = 160, options.height = 120;
   options.maxTriangles = 1u << 16;
-  options.rasterMode = kRasterShaded;
+  options.rasterMode = RasterMode::Shaded;
   Painter painter(vt::gpu().scheduler, options);
   painter.setGrid(grid.density, grid.color);
   const std::vector<gpu::Triangle> mesh = meshGrid(grid);

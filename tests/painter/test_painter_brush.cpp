@@ -43,7 +43,7 @@ TEST_CASE("Brush strokes change the GPU grid exactly as the CPU reference", "[pa
   add.color = 0xff112233u;
   strokes.push_back(add);
   Stroke erase = add;
-  erase.operation = kBrushErase;
+  erase.operation = BrushMode::Erase;
   erase.origin = {24.0f, 24.0f, 18.0f};
   erase.radius = 5.5f;
   strokes.push_back(erase);
@@ -61,7 +61,7 @@ TEST_CASE("Brush strokes change the GPU grid exactly as the CPU reference", "[pa
   atBorder.radius = 6.0f;
   strokes.push_back(atBorder);
   Stroke eraseAtHit = fromAbove;
-  eraseAtHit.operation = kBrushErase;
+  eraseAtHit.operation = BrushMode::Erase;
   eraseAtHit.radius = 2.4f;
   strokes.push_back(eraseAtHit);
 

@@ -26,8 +26,8 @@ size_t differingTriangles(const std::vector<Triangle>& expected, const std::vect
 }  // namespace
 
 TEST_CASE("A painter frame equals the CPU brush, mesher and rasterizer chained", "[painter][frame]") {
-  for (RasterMode mode : {kRasterTriangleId, kRasterShaded}) {
-    INFO((mode == kRasterTriangleId ? "triangle-id mode" : "shaded mode"));
+  for (RasterMode mode : {RasterMode::TriangleId, RasterMode::Shaded}) {
+    INFO((mode == RasterMode::TriangleId ? "triangle-id mode" : "shaded mode"));
     DensityGrid grid = demoScene(40);
     PainterOptions options;
     options.gridX = options.gridY = options.gridZ = 40;
@@ -45,7 +45,7 @@ TEST_CASE("A painter frame equals the CPU brush, mesher and rasterizer chained",
       const Ray3 ray = camera.rayThroughPixel(70.0f + 9.0f * k, 55.0f + 4.0f * k, 160, 120);
       stroke.origin = ray.origin;
       stroke.direction = ray.direction;
-      stroke.operation = k == 2 ? kBrushErase : kBrushAdd;
+      stroke.operation = k == 2 ? BrushMode::Erase : BrushMode::Add;
       stroke.radius = 3.5f;
       stroke.color = 0xff00ff00u - uint32_t(k);
       if (k > 0) applyStroke(grid, stroke);  // frame 0 draws the scene as it is
@@ -64,7 +64,7 @@ TEST_CASE("A painter frame equals the CPU brush, mesher and rasterizer chained",
       size_t differingPixels = 0, covered = 0;
       for (size_t p = 0; p < image.size(); ++p) {
         differingPixels += image[p] != expected.image[p];
-        covered += expected.image[p] != (mode == kRasterTriangleId ? 0xFFFFFFFFu : options.backgroundColor);
+        covered += expected.image[p] != (mode == RasterMode::TriangleId ? 0xFFFFFFFFu : options.backgroundColor);
       }
       CHECK(differingPixels == 0);
       CHECK(covered > image.size() / 10);  // the scene fills a good part of the picture

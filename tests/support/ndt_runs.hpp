@@ -34,8 +34,8 @@ inline IntegrationOptions ndtOptions(NdtMode mode, UpdateOrder order = UpdateOrd
 }
 
 inline occupancy::Run runNdtCpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model,
-                                size_t batch, uint32_t layers = 0) {
-  occupancy::Run run{OccupancyMap(model, ndtLayout(options.ndt.mode, MapLayout::fromFlags(layers))), {}};
+                                size_t batch, LayerSet layers = {}) {
+  occupancy::Run run{OccupancyMap(model, ndtLayout(options.ndt.mode, MapLayout::of(layers))), {}};
   CpuIntegrator cpu(run.map, options);
   for (size_t i = 0; i < rays.size(); i += batch)
     cpu.integrate(std::span<const Ray>(rays).subspan(i, std::min(batch, rays.size() - i)));
@@ -44,8 +44,8 @@ inline occupancy::Run runNdtCpu(const std::vector<Ray>& rays, IntegrationOptions
 }
 
 inline occupancy::Run runNdtGpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model,
-                                uint32_t batch, uint32_t layers = 0, uint64_t cacheBytes = 256ull << 20) {
-  occupancy::Run run{OccupancyMap(model, ndtLayout(options.ndt.mode, MapLayout::fromFlags(layers))), {}};
+                                uint32_t batch, LayerSet layers = {}, uint64_t cacheBytes = 256ull << 20) {
+  occupancy::Run run{OccupancyMap(model, ndtLayout(options.ndt.mode, MapLayout::of(layers))), {}};
   GpuIntegrator gpu(vt::gpu().scheduler, run.map, options, {.cacheBytes = cacheBytes, .maxRaysPerBatch = batch});
   gpu.integrate(rays);
   gpu.finish();

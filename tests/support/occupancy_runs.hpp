@@ -20,14 +20,14 @@ using namespace voxen;
 // The library's voxel-by-voxel comparison (voxen/map/map_comparison.hpp), as the tests name it.
 using Comparison = MapComparison;
 
-constexpr uint32_t kAllLayers = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+constexpr LayerSet kAllLayers = kAllBuiltinLayers;
 
 struct Run {
   OccupancyMap map;
   IntegrationStats stats;
 };
 
-inline Run runGpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model = {}, uint32_t layers = kAllLayers,
+inline Run runGpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model = {}, LayerSet layers = kAllLayers,
            GpuIntegratorOptions gpuOptions = {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 1u << 16}) {
   Run run{OccupancyMap(model, layers), {}};
   GpuIntegrator gpu(vt::gpu().scheduler, run.map, options, gpuOptions);
@@ -37,7 +37,7 @@ inline Run runGpu(const std::vector<Ray>& rays, IntegrationOptions options, Occu
   return run;
 }
 
-inline Run runCpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model = {}, uint32_t layers = kAllLayers,
+inline Run runCpu(const std::vector<Ray>& rays, IntegrationOptions options, OccupancyModel model = {}, LayerSet layers = kAllLayers,
            size_t batch = 1u << 16) {
   Run run{OccupancyMap(model, layers), {}};
   CpuIntegrator cpu(run.map, options);

@@ -83,18 +83,18 @@ struct BenchMapArgs {
 };
 
 // The optional layers by the names --layer takes (the map's layer names).
-const std::vector<std::pair<std::string, uint32_t>>& benchLayers() {
-  static const std::vector<std::pair<std::string, uint32_t>> layers = {
-      {"voxel_mean", kLayerVoxelMean}, {"traversal", kLayerTraversal}, {"hit_miss", kLayerHitMiss}, {"touch_time", kLayerTouchTime}};
+const std::vector<std::pair<std::string, LayerId>>& benchLayers() {
+  static const std::vector<std::pair<std::string, LayerId>> layers = {
+      {"voxel_mean", kVoxelMeanLayer}, {"traversal", kTraversalLayer}, {"hit_miss", kHitMissLayer}, {"touch_time", kTouchTimeLayer}};
   return layers;
 }
 
-uint32_t layerFlags(const std::vector<std::string>& names) {
-  uint32_t flags = 0;
+LayerSet layerSet(const std::vector<std::string>& names) {
+  LayerSet set;
   for (const std::string& name : names)
-    for (const auto& [known, flag] : benchLayers())
-      if (name == known) flags |= flag;
-  return flags;
+    for (const auto& [known, layer] : benchLayers())
+      if (name == known) set.add(layer);
+  return set;
 }
 
 // One run of the GPU path (as `voxen map` does it: a worker prepares the rays ahead of the
@@ -112,11 +112,11 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   const std::vector<double> resolutions = args.resolution ? std::vector<double>{*args.resolution} : std::vector<double>{0.1, 0.25};
   const uint32_t batch = args.batch;
   const int repeat = args.repeat;
-  const IntegrationOptions integration{.flags = args.forwardWalk ? uint32_t(kRayForwardWalk) : 0u, .order = args.order};
+  const IntegrationOptions integration{.flags = args.forwardWalk ? RayFlags(RayFlag::ForwardWalk) : RayFlags(), .order = args.order};
   const bool sequentialOrder = args.order == UpdateOrder::Sequential;
   LidarConfig lidar;  // 64 rings x 1024 columns
   lidar.speed = args.speed;
-  const uint32_t layers = layerFlags(args.layers);
+  const LayerSet layers = layerSet(args.layers);
   const OccupancyModel baseModel = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
   auto modelAt = [&](double resolution) {
     OccupancyModel model = baseModel;
@@ -146,7 +146,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   const std::vector<Ray> rays = generateLidarRays(scene, lidar, &noReturn);
   const GpuIntegratorOptions gpuOptions{.cacheBytes = memory.cacheBytes, .maxRaysPerBatch = batch};
   const std::string mapHint = options.memoryBudgetHint();
-  auto budgetedMap = [&](const OccupancyModel& model, uint32_t mapLayers) {
+  auto budgetedMap = [&](const OccupancyModel& model, LayerSet mapLayers) {
     OccupancyMap map(model, mapLayers);
     map.setRegionLimit(memory.mapBytes / map.bytesPerRegion(), mapHint);
     return map;
@@ -282,7 +282,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
       cpuMap = OccupancyMap(model);  // free it before the sequential map grows
       // The sequential map does not depend on how the rays are cut into calls; the same
       // batches as above keep its prepared rays as small as the two-phase run's.
-      OccupancyMap sequentialMap = budgetedMap(model, 0);
+      OccupancyMap sequentialMap = budgetedMap(model, LayerSet{});
       const PathRun sequential = cpuPath({.order = UpdateOrder::Sequential}, rays, sequentialMap, advance);
       run.sequentialTimes.push_back(sequential.seconds);
       run.sequential = sequential.stats;

@@ -69,7 +69,7 @@ Stroke strokeOfFrame(const Camera& camera, uint32_t k, uint32_t width, uint32_t 
   const float x = float(width) * (0.5f + 0.18f * std::cos(angle)), y = float(height) * (0.55f + 0.15f * std::sin(angle));
   const Ray3 ray = camera.rayThroughPixel(x, y, width, height);
   Stroke stroke;
-  stroke.operation = (k / 4) % 2 ? kBrushErase : kBrushAdd;
+  stroke.operation = (k / 4) % 2 ? BrushMode::Erase : BrushMode::Add;
   stroke.origin = ray.origin;
   stroke.direction = ray.direction;
   stroke.radius = 5.0f;

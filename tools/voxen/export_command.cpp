@@ -91,6 +91,12 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
                 {"--voxels-ply", args.voxelsPlyPath}},
                {{"the map", args.mapPath}});
   const OccupancyMap map = loadMap(args.mapPath, budgetedLoad(options));
+  // Layers whose type this build does not know have no fields to write: say so rather than
+  // leave a reader to wonder where they went.
+  for (const LayerId id : map.layout().ids())
+    if (layerType(id).opaque && layerType(id).name != args.layer)
+      std::fprintf(stderr, "voxen export: note: layer '%s' is opaque to this build (a type it does not know): not exported\n",
+                   layerType(id).name.c_str());
   if (slices && args.zMetres) {
     if (const std::string problem = voxelIndexProblem(*args.zMetres, map.model().resolution); !problem.empty())
       throw UsageError("--z: " + problem);

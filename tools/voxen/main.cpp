@@ -17,8 +17,6 @@
 #include "version.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/output/output_file.hpp"
-#include "voxen/clearance/clearance.hpp"
-#include "voxen/occupancy/ndt.hpp"
 #include "voxen_apps/help_formatter.hpp"
 #include "voxen_apps/typo_hints.hpp"
 
@@ -81,10 +79,6 @@ void testHooks(const std::string& name) {
 int main(int argc, char** argv) {
   // ^C or a kill during a save removes the save's temporary file; the target stays as it was.
   voxen::removeTemporaryFilesOnSignals();
-  // Map files with NDT or clearance layers load in every command (layers are registered at
-  // run time).
-  voxen::registerNdtLayers();
-  voxen::clearanceLayer();
   CLI::App app{"voxen: occupancy mapping and voxel painting with Vulkan compute", "voxen"};
   app.require_subcommand(1);
   // Answered while parsing, before any command runs: no Vulkan device is opened.

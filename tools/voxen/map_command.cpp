@@ -40,7 +40,7 @@ struct MapArgs {
   std::optional<double> resolution, hit, miss, threshold;
   std::optional<int32_t> regionSize;
   std::vector<double> clamp;  // min, max
-  uint32_t layers = 0;
+  LayerSet layers;
   IntegrationOptions integration;
   GpuIntegratorOptions gpu;
   bool cpu = false, cpuSequential = false, quiet = false;
@@ -95,20 +95,24 @@ void addModelOptions(CLI::App& command, MapArgs& args) {
 }
 
 void addLayerAndRayOptions(CLI::App& command, MapArgs& args) {
-  auto setBit = [&command](const std::string& flag, uint32_t& bits, uint32_t bit, const std::string& what,
-                           const std::string& group) {
-    command.add_flag_callback(flag, [&bits, bit] { bits |= bit; }, what)->group(group);
+  auto setFlag = [&command](const std::string& flag, RayFlags& flags, RayFlag bit, const std::string& what,
+                            const std::string& group) {
+    command.add_flag_callback(flag, [&flags, bit] { flags |= bit; }, what)->group(group);
+  };
+  auto addLayer = [&command](const std::string& flag, LayerSet& set, LayerId layer, const std::string& what,
+                             const std::string& group) {
+    command.add_flag_callback(flag, [&set, layer] { set.add(layer); }, what)->group(group);
   };
   const std::string layers = "Extra voxel layers", rays = "Ray handling";
-  setBit("--voxel-mean", args.layers, kLayerVoxelMean, "sub-voxel mean position of the samples", layers);
-  setBit("--traversal", args.layers, kLayerTraversal, "summed ray length through each voxel", layers);
-  setBit("--hit-miss", args.layers, kLayerHitMiss, "hit and miss counts", layers);
-  setBit("--touch-time", args.layers, kLayerTouchTime, "latest time a ray touched each voxel", layers);
-  setBit("--end-point-as-free", args.integration.flags, kRayEndPointAsFree, "no-return rays: the sample's voxel is a miss too", rays);
-  setBit("--exclude-origin", args.integration.flags, kRayExcludeOrigin, "leave the sensor's voxel alone", rays);
-  setBit("--exclude-sample", args.integration.flags, kRayExcludeSample, "leave the sample's voxel alone", rays);
-  setBit("--stop-on-occupied", args.integration.flags, kRayStopOnFirstOccupied, "stop a ray at the first occupied voxel", rays);
-  setBit("--forward-walk", args.integration.flags, kRayForwardWalk, "walk each ray from the sensor to the sample (default: back from the sample)", rays);
+  addLayer("--voxel-mean", args.layers, kVoxelMeanLayer, "sub-voxel mean position of the samples", layers);
+  addLayer("--traversal", args.layers, kTraversalLayer, "summed ray length through each voxel", layers);
+  addLayer("--hit-miss", args.layers, kHitMissLayer, "hit and miss counts", layers);
+  addLayer("--touch-time", args.layers, kTouchTimeLayer, "latest time a ray touched each voxel", layers);
+  setFlag("--end-point-as-free", args.integration.flags, RayFlag::EndPointAsFree, "no-return rays: the sample's voxel is a miss too", rays);
+  setFlag("--exclude-origin", args.integration.flags, RayFlag::ExcludeOrigin, "leave the sensor's voxel alone", rays);
+  setFlag("--exclude-sample", args.integration.flags, RayFlag::ExcludeSample, "leave the sample's voxel alone", rays);
+  setFlag("--stop-on-occupied", args.integration.flags, RayFlag::StopOnFirstOccupied, "stop a ray at the first occupied voxel", rays);
+  setFlag("--forward-walk", args.integration.flags, RayFlag::ForwardWalk, "walk each ray from the sensor to the sample (default: back from the sample)", rays);
   command.add_option("--max-range", args.integration.maxRange, "clip rays longer than this")
       ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
       ->group(rays);
@@ -224,7 +228,7 @@ void settleNdtOrder(MapArgs& args) {
   if (!args.orderGiven && !args.cpuSequential) args.integration.order = UpdateOrder::TwoPhase;
   if (!cpu && args.integration.order == UpdateOrder::Sequential)
     throw UsageError("--ndt with --update-order sequential needs --cpu: the GPU integrates NDT in two-phase order only");
-  if (args.integration.flags & kRayStopOnFirstOccupied) throw UsageError("--ndt does not support --stop-on-occupied");
+  if (args.integration.flags.has(RayFlag::StopOnFirstOccupied)) throw UsageError("--ndt does not support --stop-on-occupied");
 }
 
 // Flags that the chosen path would ignore are refused, naming both.

@@ -58,6 +58,7 @@ Json layerTableJson(const MapLayout& layout) {
                      {"description", type.description},
                      {"fields", fields}});
     if (!type.checkDescription.empty()) table.back()["check"] = type.checkDescription;
+    if (type.opaque) table.back()["opaque"] = true;
   }
   return table;
 }
@@ -79,6 +80,9 @@ void printLayers(const MapLayout& layout) {
                 type.description.c_str());
     std::string fields;
     for (const LayerField& f : type.fields) fields += (fields.empty() ? "" : "; ") + fieldText(f);
+    if (type.opaque)
+      fields = "unknown to this build (" + std::to_string(type.bytesPerVoxel / type.elementBytes) + " elements of " +
+               std::to_string(type.elementBytes) + " bytes)";
     if (!type.checkDescription.empty()) fields += "; " + type.checkDescription;
     std::printf("  %-22s fields: %s\n", "", fields.c_str());
   }
@@ -126,7 +130,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
                       {"clamp_min", floatValue(m.clampMin)},
                       {"clamp_max", floatValue(m.clampMax)}}},
                     {"layer_names", layerNamesJson(info.layout)},
-                    {"builtin_layer_flags", info.layers},
+                    {"builtin_layer_flags", info.layers.builtinFlags()},
                     {"layer_table", layerTableJson(info.layout)},
                     {"ndt", ndtModeName(ndt)},
                     {"clearance", clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()])},

@@ -62,9 +62,9 @@ MapperRunOptions settled(MapperRunOptions run) {
   const NdtModel& ndt = run.integration.ndt;
   if (ndt.mode != NdtMode::Off) {
     ndt.validate();
-    if (run.integration.flags & kRayStopOnFirstOccupied)
+    if (run.integration.flags.has(RayFlag::StopOnFirstOccupied))
       throw SettingError(SettingError::Kind::Invalid, "IntegrationOptions::flags", "the ray flags",
-                         "NDT does not support {} with kRayStopOnFirstOccupied");
+                         "NDT does not support {} with RayFlag::StopOnFirstOccupied");
     if (run.backend == MapperBackend::Gpu) run.integration.order = UpdateOrder::TwoPhase;
   }
   return run;
@@ -161,7 +161,7 @@ Mapper::Mapper(Context& context, MapperOptions options) {
   const OccupancyModel model = options.model();
   model.validate();
   const MapperRunOptions run = settled(options.run);
-  OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::fromFlags(options.extraLayers)));
+  OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::of(options.extraLayers)));
   limitRegions(map, context, run, true);
   impl_ = std::make_unique<Impl>(context, std::move(map), run);
 }

@@ -25,7 +25,7 @@ namespace voxen {
 
 namespace {
 
-constexpr uint32_t kEveryLayer = kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime;
+constexpr LayerSet kEveryLayer = kAllBuiltinLayers;
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -50,7 +50,7 @@ LidarRun lidarRun(const CheckContext& context) {
 struct OccupancyCase {
   const char* name;
   IntegrationOptions options;
-  uint32_t layers = 0;
+  LayerSet layers;
   // Cache slots: a fraction of the map's regions (evictions), or a fixed count smaller than
   // one batch's regions (region chunks).
   double cacheFractionOfMap = 0.5;
@@ -112,7 +112,7 @@ void breakNdtMeans(OccupancyMap& map) {
 void runCase(CheckContext& context, const LidarRun& run, const OccupancyCase& c) {
   runRow(context, "occupancy", c.name, [&](RowResult& row) {
     const NdtMode ndt = c.options.ndt.mode;
-    const MapLayout layout = ndt == NdtMode::Off ? MapLayout::fromFlags(c.layers) : ndtLayout(ndt, MapLayout::fromFlags(c.layers));
+    const MapLayout layout = ndt == NdtMode::Off ? MapLayout::of(c.layers) : ndtLayout(ndt, MapLayout::of(c.layers));
     Mapped cpu = mapOnCpu(run, c, layout);
     const uint64_t perRegion = RegionCache::bytesPerRegion(cpu.map);
     const uint64_t slots = c.cacheSlots ? c.cacheSlots
@@ -198,7 +198,7 @@ void checkOccupancy(CheckContext& context) {
       {"two-phase order", {.order = UpdateOrder::TwoPhase}},
       {"two-phase order, every optional layer", {.order = UpdateOrder::TwoPhase}, kEveryLayer},
       {"NDT-OM (two-phase), every optional layer", ndtOm, kEveryLayer},
-      {"NDT-TM (two-phase), traversal and touch time", ndtTm, kLayerTraversal | kLayerTouchTime},
+      {"NDT-TM (two-phase), traversal and touch time", ndtTm, kTraversalLayer | kTouchTimeLayer},
       {"region chunks: a cache smaller than one batch's regions (sequential, every layer)", {.order = UpdateOrder::Sequential},
        kEveryLayer, 0.0, 12},
   };

@@ -45,7 +45,7 @@ uint64_t differingPixels(const std::vector<uint32_t>& expected, const std::vecto
   return differing;
 }
 
-const char* modeName(RasterMode mode) { return mode == kRasterTriangleId ? "triangle-id" : "shaded"; }
+const char* modeName(RasterMode mode) { return mode == RasterMode::TriangleId ? "triangle-id" : "shaded"; }
 
 void checkPainterFrame(CheckContext& context, RasterMode mode) {
   const uint32_t grid = context.sized(40u, 128u), width = context.sized(160u, 1920u), height = context.sized(120u, 1080u);
@@ -69,7 +69,7 @@ void checkPainterFrame(CheckContext& context, RasterMode mode) {
       const Ray3 ray = camera.rayThroughPixel(float(width) * (0.44f + 0.05f * k), float(height) * (0.46f + 0.03f * k), width, height);
       stroke.origin = ray.origin;
       stroke.direction = ray.direction;
-      stroke.operation = k == 2 ? kBrushErase : kBrushAdd;
+      stroke.operation = k == 2 ? BrushMode::Erase : BrushMode::Add;
       stroke.radius = 3.5f * float(grid) / 40.0f;
       stroke.color = 0xff00ff00u - uint32_t(k);
       if (k > 0) applyStroke(cpuGrid, stroke);  // frame 0 draws the scene as it is
@@ -161,7 +161,7 @@ void checkTransformScene(CheckContext& context, RasterMode mode) {
     const uint64_t wrongPixels = differingPixels(expected.image, image);
     uint64_t covered = 0;
     for (size_t p = 0; p < image.size(); ++p)
-      covered += expected.image[p] != (mode == kRasterTriangleId ? 0xFFFFFFFFu : options.backgroundColor);
+      covered += expected.image[p] != (mode == RasterMode::TriangleId ? 0xFFFFFFFFu : options.backgroundColor);
     row.figure("nodes", double(tree.size()), "{} nodes");
     row.figure("visible", double(visible.size()), "{} visible");
     row.figure("triangles", double(expectedTriangles.size()), "{} triangles");
@@ -180,8 +180,8 @@ void checkTransformScene(CheckContext& context, RasterMode mode) {
 }  // namespace
 
 void checkPainter(CheckContext& context) {
-  for (RasterMode mode : {kRasterTriangleId, kRasterShaded}) checkPainterFrame(context, mode);
-  for (RasterMode mode : {kRasterTriangleId, kRasterShaded}) checkTransformScene(context, mode);
+  for (RasterMode mode : {RasterMode::TriangleId, RasterMode::Shaded}) checkPainterFrame(context, mode);
+  for (RasterMode mode : {RasterMode::TriangleId, RasterMode::Shaded}) checkTransformScene(context, mode);
 }
 
 }  // namespace voxen

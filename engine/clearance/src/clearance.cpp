@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "voxen/host/error.hpp"
+#include "voxen/map/builtin_layers.hpp"
 
 namespace voxen {
 
@@ -221,27 +222,10 @@ std::vector<RegionKey> clearanceDirtyRegions(const OccupancyMap& map, const Clea
   return dirty;
 }
 
-LayerId clearanceLayer() {
-  static const LayerId id = [] {
-    LayerType type;
-    type.name = "clearance";
-    type.bytesPerVoxel = 4;
-    type.elementBytes = 4;
-    type.version = 1;
-    type.initialValue.resize(4);
-    const float none = kNoObstacleInRange;
-    std::memcpy(type.initialValue.data(), &none, 4);
-    type.description = "distance (m) to the nearest obstacle within the range, 0 on obstacles, -1: none within range";
-    type.fields = {LayerField{.name = "distance",
-                              .type = FieldType::F32,
-                              .unit = "m",
-                              .min = 0.0,
-                              .max = std::numeric_limits<float>::max(),
-                              .special = double(kNoObstacleInRange)}};
-    return registerLayer(type);
-  }();
-  return id;
-}
+// The type is the map module's (voxen/map/builtin_layers.hpp), so that a map file with
+// clearance loads in any process; this module's values must be the ones it declares.
+static_assert(kNoObstacleInRange == detail::kClearanceNoObstacleValue);
+LayerId clearanceLayer() { return kClearanceLayer; }
 
 std::vector<RegionKey> regionsWithinRange(const RegionKey& key, const OccupancyModel& model, const ClearanceOptions& options) {
   const glm::ivec3 pad = options.padding(model);

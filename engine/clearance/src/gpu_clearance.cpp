@@ -181,7 +181,7 @@ gpu::ClearancePush GpuClearance::batchPush(uint32_t blocks) const {
   push.tableMask = cache_->tableMask();
   push.maxProbe = cache_->maxProbe();
   push.regionSize = model.regionSize;
-  push.clearanceLayer = clearanceLayer();
+  push.clearanceLayer = clearanceLayer().index();
   push.padX = pad.x, push.padY = pad.y, push.padZ = pad.z;
   push.blocks = blocks;
   float weights[3];

@@ -101,6 +101,8 @@ void appendField(std::vector<uint8_t>& out, const LayerField& f, const std::byte
 LayerId requireMapLayer(const OccupancyMap& map, const std::string& name) {
   const std::optional<LayerId> id = findLayer(name);
   if (!id || !map.layout().has(*id)) throw Error("the map has no layer '" + name + "' (it has " + map.layout().names() + ")");
+  if (layerType(*id).opaque)
+    throw Error("layer '" + name + "' is opaque to this build (a type it does not know, kept as bytes): it has no fields to export");
   return *id;
 }
 

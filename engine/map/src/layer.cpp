@@ -8,14 +8,25 @@
 #include <mutex>
 
 #include "voxen/host/error.hpp"
+#include "voxen/map/builtin_layers.hpp"
 #include "voxen/map/map.hpp"
 
 namespace voxen {
 
-// The flag of an optional built-in layer is bit (id - 1) (MapLayout::fromFlags relies on it).
-static_assert(kLayerVoxelMean == 1u << (kVoxelMeanLayer - 1) && kLayerTraversal == 1u << (kTraversalLayer - 1) &&
-              kLayerHitMiss == 1u << (kHitMissLayer - 1) && kLayerTouchTime == 1u << (kTouchTimeLayer - 1) &&
-              kAllBuiltinLayers == (kLayerVoxelMean | kLayerTraversal | kLayerHitMiss | kLayerTouchTime));
+// The shaders' flag of an optional built-in layer is bit (id - 1) (LayerSet::builtinFlags).
+static_assert(LayerSet{kVoxelMeanLayer}.builtinFlags() == gpu::kLayerVoxelMean &&
+              LayerSet{kTraversalLayer}.builtinFlags() == gpu::kLayerTraversal &&
+              LayerSet{kHitMissLayer}.builtinFlags() == gpu::kLayerHitMiss &&
+              LayerSet{kTouchTimeLayer}.builtinFlags() == gpu::kLayerTouchTime &&
+              kAllBuiltinLayers.builtinFlags() == gpu::kBuiltinLayerFlags &&
+              LayerSet::fromBuiltinFlags(gpu::kBuiltinLayerFlags) == kAllBuiltinLayers);
+
+std::vector<LayerId> LayerSet::ids() const {
+  std::vector<LayerId> out;
+  for (uint32_t i = 0; i < kMaxLayers; ++i)
+    if (has(LayerId(i))) out.push_back(LayerId(i));
+  return out;
+}
 
 uint32_t fieldBytes(FieldType type) {
   switch (type) {
@@ -126,111 +137,14 @@ double fieldQuantity(const LayerField& field, double stored, double resolution) 
 
 namespace {
 
-std::vector<std::byte> bytesOf(uint32_t value) {
-  std::vector<std::byte> bytes(4);
-  std::memcpy(bytes.data(), &value, 4);
-  return bytes;
-}
-
-constexpr double kFloatMax = std::numeric_limits<float>::max();
-
-std::string floatText(float v) {
-  char text[32];
-  const auto end = std::to_chars(text, text + sizeof text, v).ptr;
-  return std::string(text, end);
-}
-
-LayerField field(std::string name, FieldType type, std::string unit = {}) {
-  LayerField f;
-  f.name = std::move(name);
-  f.type = type;
-  f.unit = std::move(unit);
-  return f;
-}
-
-// Occupancy: log-odds within the model's clamp range, or +inf (unobserved).
-LayerType occupancyType() {
-  LayerType t{"occupancy", 4, 4, 1, bytesOf(0x7f800000u), "log-odds occupancy (+inf: unobserved)"};
-  LayerField value = field("log_odds", FieldType::F32, "log-odds");
-  value.min = -kFloatMax, value.max = kFloatMax;
-  value.special = std::numeric_limits<double>::infinity();
-  t.fields = {value};
-  t.checkDescription = "log_odds within the map's clamp range unless +inf";
-  t.check = [](const OccupancyModel& model, std::span<const std::byte> values, const BadVoxel& bad) {
-    const size_t n = values.size() / 4;
-    for (size_t i = 0; i < n; ++i) {
-      float v;
-      std::memcpy(&v, values.data() + 4 * i, 4);
-      if (v == kUnobserved || !std::isfinite(v) || (v >= model.clampMin && v <= model.clampMax)) continue;
-      bad(i, "log_odds " + floatText(v) + " is neither unobserved (+inf) nor within the clamp range [" +
-                 floatText(model.clampMin) + ", " + floatText(model.clampMax) + "]");
-    }
-  };
-  return t;
-}
-
-// Voxel mean: sample count and sums of offsets quantised to 1/1024 voxel (each at most 1023).
-LayerType voxelMeanType() {
-  LayerType t{"voxel_mean", 16, 4, 1, {}, "sample count and sub-voxel position sums (1/1024 voxel)"};
-  t.fields = {field("count", FieldType::U32)};
-  for (const char* axis : {"sum_x", "sum_y", "sum_z"}) {
-    LayerField sum = field(axis, FieldType::U32, "m");
-    sum.scale = 1.0 / VoxelMean::kScale;
-    sum.perVoxelEdge = true;
-    t.fields.push_back(sum);
-  }
-  t.checkDescription = "each sum at most 1023 x count";
-  t.check = [](const OccupancyModel&, std::span<const std::byte> values, const BadVoxel& bad) {
-    const size_t n = values.size() / sizeof(VoxelMean);
-    for (size_t i = 0; i < n; ++i) {
-      VoxelMean m;
-      std::memcpy(&m, values.data() + i * sizeof(VoxelMean), sizeof m);
-      for (int a = 0; a < 3; ++a)
-        if (uint64_t(m.sum[a]) > uint64_t(m.count) * 1023u) {
-          bad(i, std::string("sum_") + "xyz"[a] + " " + std::to_string(m.sum[a]) + " is more than its count " +
-                     std::to_string(m.count) + " of samples allows (1023 each)");
-          break;
-        }
-    }
-  };
-  return t;
-}
-
-LayerType traversalType() {
-  LayerType t{"traversal", 8, 8, 1, {}, "summed ray length through the voxel (1/65536 voxel)"};
-  LayerField length = field("length", FieldType::U64, "m");
-  length.scale = 1.0 / Region::kTraversalScale;
-  length.perVoxelEdge = true;
-  t.fields = {length};
-  return t;
-}
-
-LayerType hitMissType() {
-  LayerType t{"hit_miss", 8, 4, 1, {}, "hit and miss counts"};
-  t.fields = {field("hits", FieldType::U32), field("misses", FieldType::U32)};
-  return t;
-}
-
-LayerType touchTimeType() {
-  LayerType t{"touch_time", 8, 8, 2, {}, "latest time (s) a ray touched the voxel, 0: never"};
-  LayerField time = field("time", FieldType::F64, "s");
-  time.min = 0.0;  // ray times before 0 count as 0 (never)
-  time.max = std::numeric_limits<double>::max();
-  t.fields = {time};
-  return t;
-}
-
 struct Registry {
   std::mutex mutex;
   std::deque<LayerType> types;  // index = id; a deque keeps references valid as it grows
 
+  // Every type the engine defines is here from the start, so that loading a map never
+  // depends on which of the engine's modules a program happened to call before.
   Registry() {
-    types.push_back(occupancyType());
-    types.push_back(voxelMeanType());
-    types.push_back(traversalType());
-    types.push_back(hitMissType());
-    types.push_back(touchTimeType());
-    for (LayerType& t : types) t.initialValue.resize(t.bytesPerVoxel);
+    for (LayerType& t : detail::builtinLayerTypes()) types.push_back(std::move(t));
   }
 };
 
@@ -246,7 +160,8 @@ bool validName(const std::string& name) {
   return true;
 }
 
-void validate(const LayerType& t) {
+// What an opaque layer needs too: a name and sizes the file format and byte swapping can carry.
+void validateShape(const LayerType& t) {
   auto fail = [&](const std::string& why) { throw Error("layer '" + t.name + "': " + why); };
   if (t.name.empty() || t.name.size() > 31) fail("a name has 1 to 31 characters");
   if (!validName(t.name)) fail("a name uses only a-z, 0-9 and _");
@@ -254,6 +169,12 @@ void validate(const LayerType& t) {
     fail("element size must be 1, 2, 4 or 8 bytes");
   if (t.bytesPerVoxel == 0 || t.bytesPerVoxel % t.elementBytes != 0 || t.bytesPerVoxel > 256)
     fail("bytes per voxel must be a positive multiple of the element size, at most 256");
+}
+
+void validate(const LayerType& t) {
+  auto fail = [&](const std::string& why) { throw Error("layer '" + t.name + "': " + why); };
+  validateShape(t);
+  if (t.opaque) fail("only a map file's loader makes opaque layers (registerOpaqueLayer)");
   if (!t.initialValue.empty() && t.initialValue.size() != t.bytesPerVoxel)
     fail("the initial value must have bytes-per-voxel bytes (" + std::to_string(t.bytesPerVoxel) + ")");
   // Every tool that reads a layer generically (verification, exports) needs its fields.
@@ -295,49 +216,83 @@ LayerId registerLayer(const LayerType& input) {
   type.initialValue.resize(type.bytesPerVoxel);  // empty means zeros
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  for (LayerId id = 0; id < r.types.size(); ++id) {
-    if (r.types[id].name != type.name) continue;
-    if (!sameDefinition(r.types[id], type))
+  for (uint32_t i = 0; i < r.types.size(); ++i) {
+    const LayerId id(i);
+    if (r.types[i].name != type.name) continue;
+    if (r.types[i].opaque)
+      throw Error("layer '" + type.name + "' was loaded from a map file as opaque bytes before its type was registered: "
+                  "register it before loading maps that hold it");
+    if (!sameDefinition(r.types[i], type))
       throw Error("layer '" + type.name + "' is already registered with another definition");
     return id;
   }
   if (r.types.size() >= kMaxLayers)
     throw Error("layer '" + type.name + "': no room, " + std::to_string(kMaxLayers) + " layer types are registered");
   r.types.push_back(std::move(type));
-  return LayerId(r.types.size() - 1);
+  return LayerId(uint32_t(r.types.size() - 1));
+}
+
+LayerId registerOpaqueLayer(const std::string& name, uint32_t bytesPerVoxel, uint32_t elementBytes, uint32_t version) {
+  LayerType type;
+  type.name = name;
+  type.bytesPerVoxel = bytesPerVoxel;
+  type.elementBytes = elementBytes;
+  type.version = version;
+  type.opaque = true;
+  type.description = "opaque: a layer type this build does not know, kept as bytes";
+  validateShape(type);
+  type.initialValue.resize(type.bytesPerVoxel);
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  for (uint32_t i = 0; i < r.types.size(); ++i) {
+    const LayerType& known = r.types[i];
+    if (known.name != name) continue;
+    if (!known.opaque || known.bytesPerVoxel != bytesPerVoxel || known.elementBytes != elementBytes || known.version != version)
+      throw Error("layer '" + name + "' (version " + std::to_string(version) + ", " + std::to_string(bytesPerVoxel) +
+                  " bytes per voxel) does not match the layer of that name already known to this process (version " +
+                  std::to_string(known.version) + ", " + std::to_string(known.bytesPerVoxel) + " bytes per voxel)");
+    return LayerId(i);
+  }
+  if (r.types.size() >= kMaxLayers)
+    throw Error("layer '" + name + "': no room, " + std::to_string(kMaxLayers) + " layer types are registered");
+  r.types.push_back(std::move(type));
+  return LayerId(uint32_t(r.types.size() - 1));
 }
 
 const LayerType& layerType(LayerId id) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  if (id >= r.types.size()) throw Error("layer id " + std::to_string(id) + " is not registered");
-  return r.types[id];
+  if (id.index() >= r.types.size()) throw Error("layer id " + std::to_string(id.index()) + " is not registered");
+  return r.types[id.index()];
 }
 
 std::optional<LayerId> findLayer(std::string_view name) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  for (LayerId id = 0; id < r.types.size(); ++id)
-    if (r.types[id].name == name) return id;
+  for (uint32_t i = 0; i < r.types.size(); ++i)
+    if (r.types[i].name == name) return LayerId(i);
   return std::nullopt;
 }
 
-std::string layerNames(uint32_t layers) {
+std::string layerNames(LayerSet layers) {
   std::string names;
-  auto add = [&](uint32_t bit, const char* name) {
-    if (layers & bit) names += (names.empty() ? "" : ", ") + std::string(name);
+  auto add = [&](LayerId id, const char* name) {
+    if (layers.has(id)) names += (names.empty() ? "" : ", ") + std::string(name);
   };
-  add(kLayerVoxelMean, "voxel mean");
-  add(kLayerTraversal, "traversal");
-  add(kLayerHitMiss, "hit/miss counts");
-  add(kLayerTouchTime, "touch time");
+  add(kVoxelMeanLayer, "voxel mean");
+  add(kTraversalLayer, "traversal");
+  add(kHitMissLayer, "hit/miss counts");
+  add(kTouchTimeLayer, "touch time");
   return names.empty() ? "occupancy only" : names;
 }
 
-MapLayout MapLayout::fromFlags(uint32_t builtinLayers) {
+// The table's order is the ids' order.
+static_assert(kClearanceLayer.index() == gpu::kBuiltinLayerCount && kNdtCovarianceLayer.index() == kClearanceLayer.index() + 1 &&
+              kNdtIntensityLayer.index() == kNdtCovarianceLayer.index() + 1 && kEngineLayerCount == kNdtIntensityLayer.index() + 1);
+
+MapLayout MapLayout::of(LayerSet layers) {
   MapLayout layout;
-  for (LayerId id = kVoxelMeanLayer; id <= kTouchTimeLayer; ++id)
-    if (builtinLayers & (1u << (id - 1))) layout.add(id);
+  for (const LayerId id : layers.ids()) layout.add(id);
   return layout;
 }
 
@@ -353,11 +308,11 @@ bool MapLayout::has(LayerId id) const {
   return false;
 }
 
-uint32_t MapLayout::builtinFlags() const {
-  uint32_t flags = 0;
-  for (LayerId id : ids_)
-    if (id >= kVoxelMeanLayer && id <= kTouchTimeLayer) flags |= 1u << (id - 1);
-  return flags;
+LayerSet MapLayout::optionalLayers() const {
+  LayerSet set;
+  for (const LayerId id : ids_)
+    if (id != kOccupancyLayer) set.add(id);
+  return set;
 }
 
 uint64_t MapLayout::bytesPerVoxel() const {

@@ -33,7 +33,7 @@ void OccupancyModel::validate() const {
         "must be finite with min < max (got " + formatNumber(clampMin) + " and " + formatNumber(clampMax) + ")");
 }
 
-OccupancyMap::OccupancyMap(OccupancyModel model, uint32_t layers) : OccupancyMap(model, MapLayout::fromFlags(layers)) {}
+OccupancyMap::OccupancyMap(OccupancyModel model, LayerSet layers) : OccupancyMap(model, MapLayout::of(layers)) {}
 
 OccupancyMap::OccupancyMap(OccupancyModel model, MapLayout layout) : model_(model), layout_(std::move(layout)) {
   model_.validate();

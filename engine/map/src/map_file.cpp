@@ -269,8 +269,8 @@ MapFileInfo MapReader::scan() {
   } catch (const Error& e) {
     fail(std::string("invalid header field: ") + e.what());
   }
-  if (info.version == 1 && (layerField & ~kAllBuiltinLayers))
-    fail("invalid header field: unknown layer bits " + hex32(layerField & ~kAllBuiltinLayers));
+  if (info.version == 1 && (layerField & ~gpu::kBuiltinLayerFlags))
+    fail("invalid header field: unknown layer bits " + hex32(layerField & ~gpu::kBuiltinLayerFlags));
   if (info.version >= 2 && (layerField == 0 || layerField > kMaxLayers))
     fail("invalid header field: layer count " + std::to_string(layerField) + " is not in 1-" + std::to_string(kMaxLayers));
   if (!std::isfinite(info.timeOrigin)) fail("invalid header field: time origin is not finite");
@@ -279,12 +279,12 @@ MapFileInfo MapReader::scan() {
     fail("header checksum mismatch (stored " + hex32(storedHeaderCrc) + ", computed " + hex32(headerCrc) + ")");
   info.headerBytes = kMapFileHeaderBytes;
   if (info.version == 1)
-    info.layout = MapLayout::fromFlags(layerField);
+    info.layout = MapLayout::of(LayerSet::fromBuiltinFlags(layerField));
   else
     info.layout = readLayerTable(layerField, info.headerBytes);
   if (info.version >= 3) readDerivedSettings(info);
   if (info.layout.has(kTouchTimeLayer)) info.touchTimeVersion = info.version == 1 ? 1 : layerType(kTouchTimeLayer).version;
-  info.layers = info.layout.builtinFlags();
+  info.layers = info.layout.optionalLayers();
 
   const uint64_t voxels = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
   const uint64_t payloadBytes = voxels * fileBytesPerVoxel(info);
@@ -344,12 +344,17 @@ MapLayout MapReader::readLayerTable(uint32_t count, uint64_t& headerBytes) {
     const uint32_t bytes = getLE<uint32_t>(e + 32), elementBytes = getLE<uint32_t>(e + 36), version = getLE<uint32_t>(e + 40);
     const std::string layer = "layer " + std::to_string(i) + " '" + name + "' (version " + std::to_string(version) + ", " +
                               std::to_string(bytes) + " bytes per voxel)";
-    const std::optional<LayerId> id = findLayer(name);
-    if (!id)
-      fail(layer + " is not known to this build" +
-           (name.rfind("ndt_", 0) == 0 ? " (a program loading NDT maps calls voxen::registerNdtLayers() first)"
-            : name == "clearance"     ? " (a program loading clearance maps calls voxen::clearanceLayer() first)"
-                                      : ""));
+    // A type this process does not know is kept as opaque bytes: the table holds all that a
+    // region's payload and its byte order need.
+    std::optional<LayerId> id = findLayer(name);
+    if (!id) {
+      if (i == 0) fail(layer + ": occupancy must be the first layer, and only the first");
+      try {
+        id = registerOpaqueLayer(name, bytes, elementBytes, version);
+      } catch (const Error& e) {
+        fail(layer + ": " + e.what());
+      }
+    }
     const LayerType& type = layerType(*id);
     if (type.bytesPerVoxel != bytes || type.elementBytes != elementBytes || type.version != version)
       fail(layer + " does not match this build's version " + std::to_string(type.version) + " with " +
@@ -455,10 +460,12 @@ void encodeRegion(const OccupancyMap& map, const Region& constRegion, int level,
     if (s.bytes != voxels * (s.bytes / std::max<size_t>(s.count, 1)) || s.count != voxels)
       fail(s.name + " holds " + std::to_string(s.count) + " values, the map's regions have " + std::to_string(voxels) + " voxels");
   if (const std::string problem = impossibleContents(map, region); !problem.empty()) fail(problem);
-  for (LayerId id = 0; id < kMaxLayers; ++id)
+  for (uint32_t i = 0; i < kMaxLayers; ++i) {
+    const LayerId id(i);
     if (!map.layout().has(id) && !region.layers[id].empty())
       fail("layer '" + layerType(id).name + "' holds " + std::to_string(region.layers[id].size() / layerType(id).bytesPerVoxel) +
            " values but the map has that layer off");
+  }
 
   size_t payload = 0;
   for (const Span& s : spans) payload += s.bytes;
@@ -586,7 +593,7 @@ size_t windowSize(unsigned threads) { return std::max<size_t>(32, size_t(threads
 
 }  // namespace
 
-uint64_t bytesPerVoxel(uint32_t layers) { return MapLayout::fromFlags(layers).bytesPerVoxel(); }
+uint64_t bytesPerVoxel(LayerSet layers) { return MapLayout::of(layers).bytesPerVoxel(); }
 
 static_assert(sizeof(VoxelMean) == 16, "VoxelMean must be four packed u32 values: the file stores it as such");
 static_assert(sizeof(HitMiss) == 8, "HitMiss must be two packed u32 values: the file stores it as such");

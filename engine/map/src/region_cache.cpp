@@ -64,7 +64,7 @@ RegionCache::RegionCache(Scheduler& scheduler, OccupancyMap& map, uint64_t bytes
         std::memcpy(pool.freshRegion.data() + i * type.bytesPerVoxel, type.initialValue.data(), type.bytesPerVoxel);
     }
     pool.buffer = Buffer(scheduler.device(), "region cache " + type.name, v * type.bytesPerVoxel);
-    addresses[id] = pool.buffer.address();
+    addresses[id.index()] = pool.buffer.address();
     pools_.push_back(std::move(pool));
   }
   // The pools never move: the layer table is written once.

@@ -86,8 +86,8 @@ class RayUpdates {
       } else {
         region->occupancy()[index] = updatedValue(region->occupancy()[index], miss_, model_.clampMin, model_.clampMax);
       }
-      if ((layers_ & kLayerHitMiss) && !tm_) ++region->hitMiss()[index].misses;
-      if (layers_ & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, tExit, length);
+      if (layers_.has(kHitMissLayer) && !tm_) ++region->hitMiss()[index].misses;
+      if (layers_.has(kTraversalLayer)) region->traversal()[index] += traversalUnits(tEnter, tExit, length);
       touch(*region, index, r);
       ++stats_.voxelUpdates;
     });
@@ -98,7 +98,7 @@ class RayUpdates {
     const float tEnter = sampleEnterT(r);
     if (tEnter > stopAt) return;  // an occupied sample voxel still gets its hit
     auto [region, index] = access_.at(r.end);
-    if (layers_ & kLayerTraversal) region->traversal()[index] += traversalUnits(tEnter, 1.0f, rayLength(r));
+    if (layers_.has(kTraversalLayer)) region->traversal()[index] += traversalUnits(tEnter, 1.0f, rayLength(r));
     touch(*region, index, r);
     ++stats_.voxelUpdates;
     if (ndt_) {
@@ -107,12 +107,12 @@ class RayUpdates {
                                                       segmentIn(r, r.end), r.intensity, hit_, model_.clampMin,
                                                       model_.clampMax, tm_);
       storeNdtVoxel(*region, index, folded);
-      if ((layers_ & kLayerHitMiss) && !tm_) ++region->hitMiss()[index].hits;
+      if (layers_.has(kHitMissLayer) && !tm_) ++region->hitMiss()[index].hits;
       return;
     }
     region->occupancy()[index] = updatedValue(region->occupancy()[index], hit_, model_.clampMin, model_.clampMax);
-    if (layers_ & kLayerHitMiss) ++region->hitMiss()[index].hits;
-    if (layers_ & kLayerVoxelMean) {
+    if (layers_.has(kHitMissLayer)) ++region->hitMiss()[index].hits;
+    if (layers_.has(kVoxelMeanLayer)) {
       VoxelMean& mean = region->mean()[index];
       ++mean.count;
       for (int a = 0; a < 3; ++a) mean.sum[a] += (r.meanPacked >> (10 * a)) & 1023u;
@@ -133,31 +133,31 @@ class RayUpdates {
     v.sumX = mean.sum[0];
     v.sumY = mean.sum[1];
     v.sumZ = mean.sum[2];
-    v.cov = region.values<gpu::NdtCovariance>(ndtParams_.covarianceLayer)[index];
+    v.cov = region.values<gpu::NdtCovariance>(ndtCovarianceLayer())[index];
     if (tm_) {
       v.hits = region.hitMiss()[index].hits;
       v.misses = region.hitMiss()[index].misses;
-      v.intensity = region.values<gpu::NdtIntensity>(ndtParams_.intensityLayer)[index];
+      v.intensity = region.values<gpu::NdtIntensity>(ndtIntensityLayer())[index];
     }
     return v;
   }
   void storeNdtVoxel(Region& region, uint32_t index, const gpu::NdtVoxel& v) {
     region.occupancy()[index] = v.occupancy;
     region.mean()[index] = VoxelMean{v.count, {v.sumX, v.sumY, v.sumZ}};
-    region.values<gpu::NdtCovariance>(ndtParams_.covarianceLayer)[index] = v.cov;
+    region.values<gpu::NdtCovariance>(ndtCovarianceLayer())[index] = v.cov;
     if (tm_) {
       region.hitMiss()[index] = HitMiss{v.hits, v.misses};
-      region.values<gpu::NdtIntensity>(ndtParams_.intensityLayer)[index] = v.intensity;
+      region.values<gpu::NdtIntensity>(ndtIntensityLayer())[index] = v.intensity;
     }
   }
 
   void touch(Region& region, uint32_t index, const PreparedRay& r) {
-    if (layers_ & kLayerTouchTime) region.touchTime()[index] = std::max(region.touchTime()[index], r.touchTime);
+    if (layers_.has(kTouchTimeLayer)) region.touchTime()[index] = std::max(region.touchTime()[index], r.touchTime);
   }
 
   VoxelAccess access_;
   const OccupancyModel& model_;
-  uint32_t layers_;
+  LayerSet layers_;
   IntegrationStats& stats_;
   float hit_, miss_, threshold_;
   bool ndt_, tm_;
@@ -170,7 +170,7 @@ CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options) : ma
   if (options_.ndt.mode != NdtMode::Off) {
     checkNdtMap(options_.ndt, map_.layout());
     ndtParams(options_.ndt, map_.model());  // validates the model now rather than at the first ray
-    if (options_.flags & kRayStopOnFirstOccupied) throw Error("NDT integration does not support stop-on-first-occupied");
+    if (options_.flags.has(RayFlag::StopOnFirstOccupied)) throw Error("NDT integration does not support stop-on-first-occupied");
   }
 }
 
@@ -208,8 +208,8 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
   if (rays.empty()) return;
   if (!timeOriginSet_ && map_.regions().empty()) map_.setTimeOrigin(rays.front().time);
   timeOriginSet_ = true;
-  const bool reverse = !(options_.flags & kRayForwardWalk);
-  const bool stopOnOccupied = options_.flags & kRayStopOnFirstOccupied;
+  const bool reverse = !(options_.flags.has(RayFlag::ForwardWalk));
+  const bool stopOnOccupied = options_.flags.has(RayFlag::StopOnFirstOccupied);
   const std::vector<PreparedRay> prepared = prepareBatch(rays);
   RayUpdates updates(map_, options_.ndt, stats_);
 

@@ -9,15 +9,15 @@
 namespace voxen {
 
 uint32_t occupancyPassFlags(const OccupancyMap& map, const IntegrationOptions& options) {
-  uint32_t flags = map.layers();
+  uint32_t flags = map.layers().builtinFlags();
   if (options.ndt.mode != NdtMode::Off) {
     flags |= gpu::kPassNdt;
     if (options.ndt.mode == NdtMode::Tm) flags |= gpu::kPassNdtTm;
   } else if (options.order == UpdateOrder::Sequential) {
     flags |= gpu::kPassSequential;
   }
-  if (!(options.flags & kRayForwardWalk)) flags |= gpu::kPassReverse;
-  if (options.flags & kRayStopOnFirstOccupied) flags |= gpu::kPassStopOnOccupied;
+  if (!options.flags.has(RayFlag::ForwardWalk)) flags |= gpu::kPassReverse;
+  if (options.flags.has(RayFlag::StopOnFirstOccupied)) flags |= gpu::kPassStopOnOccupied;
   return flags;
 }
 

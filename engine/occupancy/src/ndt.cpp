@@ -11,6 +11,7 @@
 #include "voxen/gpu/occupancy/ndt_shared.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "voxen/map/builtin_layers.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
 
@@ -42,44 +43,14 @@ void NdtModel::validate() const {
   check(foldLimit >= 1 && foldLimit <= 32768, "foldLimit", "fold limit", "from 1 to 32768 samples", foldLimit);
 }
 
-namespace {
+// The types are the map module's (voxen/map/builtin_layers.hpp), so that a map file with NDT
+// layers loads in any process; the GPU structures must have the sizes they declare.
+static_assert(sizeof(gpu::NdtCovariance) == detail::kNdtCovarianceBytes);
+static_assert(sizeof(gpu::NdtIntensity) == detail::kNdtIntensityBytes);
 
-LayerField floatField(const char* name, const char* unit, double min = -std::numeric_limits<float>::max()) {
-  return {.name = name, .type = FieldType::F32, .unit = unit, .min = min, .max = std::numeric_limits<float>::max()};
-}
-
-}  // namespace
-
-LayerId ndtCovarianceLayer() {
-  static const LayerId id = [] {
-    LayerType type;
-    type.name = "ndt_covariance";
-    type.bytesPerVoxel = sizeof(gpu::NdtCovariance);
-    type.description = "NDT covariance square root S (P = S S^T), lower triangle row by row, metres";
-    // The Cholesky updates keep the diagonal positive (all zero before the first sample).
-    type.fields = {floatField("s00", "m", 0.0), floatField("s10", "m"), floatField("s11", "m", 0.0),
-                   floatField("s20", "m"), floatField("s21", "m"), floatField("s22", "m", 0.0)};
-    return registerLayer(type);
-  }();
-  return id;
-}
-
-LayerId ndtIntensityLayer() {
-  static const LayerId id = [] {
-    LayerType type;
-    type.name = "ndt_intensity";
-    type.bytesPerVoxel = sizeof(gpu::NdtIntensity);
-    type.description = "NDT-TM intensity mean and variance of the returns";
-    type.fields = {floatField("mean", ""), floatField("variance", "", 0.0)};
-    return registerLayer(type);
-  }();
-  return id;
-}
-
-void registerNdtLayers() {
-  ndtCovarianceLayer();
-  ndtIntensityLayer();
-}
+LayerId ndtCovarianceLayer() { return kNdtCovarianceLayer; }
+LayerId ndtIntensityLayer() { return kNdtIntensityLayer; }
+void registerNdtLayers() {}
 
 MapLayout ndtLayout(NdtMode mode, MapLayout base) {
   if (mode == NdtMode::Off) return base;
@@ -89,7 +60,6 @@ MapLayout ndtLayout(NdtMode mode, MapLayout base) {
 }
 
 NdtMode ndtModeOf(const MapLayout& layout) {
-  registerNdtLayers();
   if (!layout.has(ndtCovarianceLayer()) || !layout.has(kVoxelMeanLayer)) return NdtMode::Off;
   return layout.has(ndtIntensityLayer()) && layout.has(kHitMissLayer) ? NdtMode::Tm : NdtMode::Om;
 }
@@ -158,8 +128,8 @@ gpu::NdtParams ndtParams(const NdtModel& model, const OccupancyModel& occupancy)
   p.initialDeviation = float(model.initialDeviation * occupancy.resolution);
   p.sampleThreshold = model.sampleThreshold;
   p.resetSamples = model.resetSamples;
-  p.covarianceLayer = ndtCovarianceLayer();
-  p.intensityLayer = model.mode == NdtMode::Tm ? ndtIntensityLayer() : 0u;
+  p.covarianceLayer = ndtCovarianceLayer().index();
+  p.intensityLayer = model.mode == NdtMode::Tm ? ndtIntensityLayer().index() : 0u;
   p.foldLimit = model.foldLimit;
   return p;
 }

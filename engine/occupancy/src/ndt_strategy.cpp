@@ -15,7 +15,7 @@ const StrategySetup& checkedNdtSetup(const StrategySetup& setup) {
   if (setup.options.order != UpdateOrder::TwoPhase)
     throw Error("the GPU integrates NDT in two-phase order only (UpdateOrder::TwoPhase); the CPU reference has the "
                 "sequential order too");
-  if (setup.options.flags & kRayStopOnFirstOccupied)
+  if (setup.options.flags.has(RayFlag::StopOnFirstOccupied))
     throw Error("NDT integration does not support stop-on-first-occupied");
   return setup;
 }
@@ -76,7 +76,7 @@ void NdtStrategy::recordUpdates(const ChunkPasses& chunk) {
                       levelTemplate_.data(), levelTemplate_.size() * 4);
   push.itemCount = chunk.segmentCount;
   scheduler_.dispatchThreads({"NDT free-space pass", missKernel_.get(), {}, push, uses}, chunk.segmentCount);
-  if (map_.layers() & (kLayerTraversal | kLayerTouchTime)) grouping_.recordKeysPass(push, uses);
+  if (map_.layers().hasAny(kTraversalLayer | kTouchTimeLayer)) grouping_.recordKeysPass(push, uses);
   grouping_.recordSort(rayCount, keyBits);
   grouping_.recordListSizes(push, uses);
   scheduler_.dispatchIndirect({"NDT free-space Gaussians", ndtMissesKernel_.get(), {}, push, uses}, grouping_.missArgs());

@@ -73,12 +73,12 @@ PreparedRay prepareFrom(const Ray& ray, const glm::dvec3& from, const glm::dvec3
   // Absolute seconds, so that the touch-time layer (a maximum) does not depend on which ray
   // came first; times before 0 (or NaN) count as 0, which also marks "never touched".
   r.touchTime = ray.time > 0.0 ? ray.time : 0.0;
-  const bool endFree = (options.flags & kRayEndPointAsFree) || clip;
-  if (options.flags & kRayExcludeSample)
+  const bool endFree = (options.flags.has(RayFlag::EndPointAsFree)) || clip;
+  if (options.flags.has(RayFlag::ExcludeSample))
     r.flags |= kSkipSample;
   else if (!endFree)
     r.flags |= kSampleHit;
-  if (options.flags & kRayExcludeOrigin) r.flags |= kSkipOrigin;
+  if (options.flags.has(RayFlag::ExcludeOrigin)) r.flags |= kSkipOrigin;
   return r;
 }
 

@@ -52,7 +52,7 @@ std::set<uint32_t> applyStroke(DensityGrid& grid, const Stroke& stroke, uint32_t
   std::set<uint32_t> dirty;
   uint32_t count = 0;
   const std::optional<glm::vec3> centre = strokeCentre(grid, stroke);
-  if (centre && stroke.radius > 0.0f && (stroke.operation == kBrushAdd || stroke.operation == kBrushErase)) {
+  if (centre && stroke.radius > 0.0f && (stroke.operation == BrushMode::Add || stroke.operation == BrushMode::Erase)) {
     const int32_t side = int32_t(brushBoxSide(stroke.radius, grid.voxelSize, std::max({grid.nx, grid.ny, grid.nz})));
     const glm::ivec3 c = nearestSample(grid, *centre);
     const glm::ivec3 n{int32_t(grid.nx), int32_t(grid.ny), int32_t(grid.nz)};
@@ -66,7 +66,7 @@ std::set<uint32_t> applyStroke(DensityGrid& grid, const Stroke& stroke, uint32_t
       const uint32_t oldColor = grid.color[i];
       float value = old;
       uint32_t color = oldColor;
-      if (stroke.operation == kBrushAdd) {
+      if (stroke.operation == BrushMode::Add) {
         value = std::max(old, b);
         if (b > 0.0f) color = stroke.color;
       } else {

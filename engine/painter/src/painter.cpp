@@ -131,12 +131,12 @@ void Painter::frame(const Camera& camera, const Stroke* stroke) {
 
   FrameConstants f = viewConstants(options_, camera);
   uint32_t brushGroups = 0;
-  if (stroke && (stroke->operation == kBrushAdd || stroke->operation == kBrushErase) && stroke->radius > 0.0f) {
+  if (stroke && (stroke->operation == BrushMode::Add || stroke->operation == BrushMode::Erase) && stroke->radius > 0.0f) {
     f.brushRayOrigin = toVec4(stroke->origin, stroke->radius);
     const glm::vec3 direction = glm::length(stroke->direction) > 0.0f ? glm::normalize(stroke->direction) : glm::vec3(0, 0, -1);
     f.brushRayDir = toVec4(direction, stroke->searchDistance);
     f.brushColor = stroke->color;
-    f.brushMode = stroke->operation | (stroke->atRayHit ? gpu::kBrushAtRayHit : 0u);
+    f.brushMode = uint32_t(stroke->operation) | (stroke->atRayHit ? gpu::kBrushAtRayHit : 0u);
     f.brushBoxSide = brushBoxSide(stroke->radius, options_.voxelSize, std::max({options_.gridX, options_.gridY, options_.gridZ}));
     brushGroups = divideUp(uint64_t(f.brushBoxSide) * f.brushBoxSide * f.brushBoxSide, 64);
   }

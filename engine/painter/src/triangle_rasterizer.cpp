@@ -36,7 +36,7 @@ FrameConstants rasterConstants(const RasterizerOptions& options, const Camera& c
   f.lightDir = toVec4(glm::normalize(options.lightDirection), 0.0f);
   f.width = options.width, f.height = options.height;
   f.tilesX = (options.width + 7) / 8, f.tilesY = (options.height + 7) / 8;
-  f.rasterMode = options.rasterMode;
+  f.rasterMode = uint32_t(options.rasterMode);
   f.maxTriangles = maxTriangles;
   f.backgroundColor = options.backgroundColor;
   f.cullBackFaces = options.cullBackFaces ? 1u : 0u;

@@ -80,9 +80,9 @@ struct MapperOptions {
   float missProbability = 0.45f;    // of a voxel a ray crosses
   float occupancyThreshold = 0.5f;  // probability from which a voxel is occupied
   float clampMin = -2.0f, clampMax = 3.511f;  // log-odds bounds
-  // Optional built-in layers (kLayerVoxelMean | kLayerTraversal | kLayerHitMiss |
-  // kLayerTouchTime); NDT adds its own from run.integration.ndt.
-  uint32_t extraLayers = 0;
+  // Optional built-in layers (kVoxelMeanLayer | kTraversalLayer | kHitMissLayer |
+  // kTouchTimeLayer); NDT adds its own from run.integration.ndt.
+  LayerSet extraLayers;
   MapperRunOptions run;
 
   // The model these fields describe.

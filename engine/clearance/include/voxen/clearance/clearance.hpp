@@ -101,7 +101,7 @@ struct ClearanceOptions {
 std::string clearanceSettingsInWords(const MapLayout& layout, const std::string& recorded);
 std::string clearanceSettingsInWords(const OccupancyMap& map);
 
-// The layer, registered on first use (call before loading a map that has it).
+// The layer (kClearanceLayer: always known, so a map file with clearance loads with no call first).
 LayerId clearanceLayer();
 
 // Whether a voxel value is an obstacle under `options` (its height aside: ObstacleBand).

@@ -15,7 +15,8 @@
 
 namespace voxen {
 
-// The layer of the map with this name; throws Error naming the map's layers when it has none.
+// The layer of the map with this name; throws Error naming the map's layers when it has none,
+// and naming the layer when it is opaque (a type this build does not know: no fields).
 LayerId requireMapLayer(const OccupancyMap& map, const std::string& name);
 
 // The PLY property type of a field: its own for 8- to 32-bit integers and floats, double for

@@ -2,16 +2,22 @@
 // Map layers: the kinds of per-voxel data a map can hold, and a map's layout (which layers,
 // in which order).
 //
-// A layer type is registered once per process under a stable name: its bytes per voxel,
-// the value every voxel starts with, the version of its content, and its fields (name,
-// scalar type, unit and the values each can take). The fields are what every layer-generic
-// tool works from: `voxen info --verify` and loading refuse values outside their domains,
-// and `voxen export --layer` writes them as PLY properties and heat maps. The built-in types
-// (occupancy, voxel_mean, traversal, hit_miss, touch_time) are always registered, under
-// fixed ids the shaders know (shaders/map/layer_table.h). A module that needs a new
-// per-voxel quantity registers its type and writes the shader code that uses it; the region
-// cache, the host map and the map file handle every layer through one loop over the layout.
+// A layer type is known to a process under a stable name: its bytes per voxel, the value
+// every voxel starts with, the version of its content, and its fields (name, scalar type,
+// unit and the values each can take). The fields are what every layer-generic tool works
+// from: `voxen info --verify` and loading refuse values outside their domains, and `voxen
+// export --layer` writes them as PLY properties and heat maps. Every type the engine defines
+// (occupancy, voxel_mean, traversal, hit_miss, touch_time, clearance, ndt_covariance,
+// ndt_intensity) is known from the start under a fixed id, so a map file that holds them
+// loads with no registration call. A program's own per-voxel quantity is registered once
+// (registerLayer) with the shader code that uses it; the region cache, the host map and the
+// map file handle every layer through one loop over the layout. A layer a map file holds but
+// this process does not know loads as an opaque type (bytes per voxel, element size and
+// version from the file, no fields): its bytes are kept and saved back unchanged.
+#include <array>
+#include <compare>
 #include <cstddef>
+#include <initializer_list>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -25,26 +31,101 @@
 
 namespace voxen {
 
-using LayerId = uint32_t;
+// One layer type of a process: an index into the layer table (shaders/map/layer_table.h)
+// that the shaders get in push constants. A distinct type, so that neither an integer nor a
+// set of layers (LayerSet) passes for one.
+class LayerId {
+ public:
+  constexpr LayerId() = default;
+  constexpr explicit LayerId(uint32_t index) : index_(index) {}
+  constexpr uint32_t index() const { return index_; }
+  constexpr auto operator<=>(const LayerId&) const = default;
+
+ private:
+  uint32_t index_ = 0;
+};
+
+inline constexpr uint32_t kMaxLayers = gpu::kMaxLayers;  // layer types per process: ids 0 .. kMaxLayers - 1
 
 // The built-in layers' ids, which the shaders know too (shaders/map/layer_table.h).
-inline constexpr LayerId kOccupancyLayer = gpu::kLayerIdOccupancy;
-inline constexpr LayerId kVoxelMeanLayer = gpu::kLayerIdVoxelMean;
-inline constexpr LayerId kTraversalLayer = gpu::kLayerIdTraversal;
-inline constexpr LayerId kHitMissLayer = gpu::kLayerIdHitMiss;
-inline constexpr LayerId kTouchTimeLayer = gpu::kLayerIdTouchTime;
-inline constexpr LayerId kMaxLayers = gpu::kMaxLayers;  // registered layer types per process
+inline constexpr LayerId kOccupancyLayer{gpu::kLayerIdOccupancy};
+inline constexpr LayerId kVoxelMeanLayer{gpu::kLayerIdVoxelMean};  // sub-voxel sample position sum and sample count
+inline constexpr LayerId kTraversalLayer{gpu::kLayerIdTraversal};  // summed ray length through the voxel
+inline constexpr LayerId kHitMissLayer{gpu::kLayerIdHitMiss};      // hit and miss counts
+inline constexpr LayerId kTouchTimeLayer{gpu::kLayerIdTouchTime};  // latest time a ray touched the voxel
+// The engine's other layers, fixed ids after those the occupancy shaders know (their passes
+// get these ids in push constants).
+inline constexpr LayerId kClearanceLayer{gpu::kBuiltinLayerCount};                // clearance module
+inline constexpr LayerId kNdtCovarianceLayer{kClearanceLayer.index() + 1};        // occupancy module, NDT
+inline constexpr LayerId kNdtIntensityLayer{kNdtCovarianceLayer.index() + 1};
+inline constexpr uint32_t kEngineLayerCount = kNdtIntensityLayer.index() + 1;  // ids below are the engine's own
 
-// The optional built-in layers as flag bits (OccupancyMap's constructor, the CLI, version 1
-// map files): bit (id - 1).
-enum Layer : uint32_t {
-  kLayerVoxelMean = gpu::kLayerVoxelMean,  // sub-voxel sample position sum and sample count
-  kLayerTraversal = gpu::kLayerTraversal,  // summed ray length through the voxel
-  kLayerHitMiss = gpu::kLayerHitMiss,      // hit and miss counts
-  kLayerTouchTime = gpu::kLayerTouchTime,  // latest time a ray touched the voxel
+// A set of layers (which optional layers a map gets: OccupancyMap's constructor, the CLI).
+// Built from ids, never from an integer: `kVoxelMeanLayer | kHitMissLayer`,
+// `LayerSet{kHitMissLayer}`.
+class LayerSet {
+ public:
+  constexpr LayerSet() = default;
+  constexpr LayerSet(std::initializer_list<LayerId> ids) {
+    for (const LayerId id : ids) add(id);
+  }
+  constexpr LayerSet& add(LayerId id) {
+    bits_ |= bit(id);
+    return *this;
+  }
+  constexpr LayerSet& remove(LayerId id) {
+    bits_ &= ~bit(id);
+    return *this;
+  }
+  constexpr bool has(LayerId id) const { return (bits_ & bit(id)) != 0; }
+  constexpr bool hasAny(LayerSet other) const { return (bits_ & other.bits_) != 0; }
+  constexpr bool empty() const { return bits_ == 0; }
+  constexpr LayerSet operator|(LayerSet other) const { return fromBits(bits_ | other.bits_); }
+  constexpr LayerSet operator|(LayerId id) const { return fromBits(bits_ | bit(id)); }
+  constexpr LayerSet operator&(LayerSet other) const { return fromBits(bits_ & other.bits_); }
+  constexpr bool operator==(const LayerSet&) const = default;
+  // The ids in the set, ascending.
+  std::vector<LayerId> ids() const;
+
+  // The optional occupancy layers (voxel_mean .. touch_time) as the shaders' specialisation
+  // bits and map format version 1's mask: bit (id - 1). Other layers have no bit.
+  constexpr uint32_t builtinFlags() const { return (bits_ >> 1) & gpu::kBuiltinLayerFlags; }
+  static constexpr LayerSet fromBuiltinFlags(uint32_t flags) { return fromBits((flags & gpu::kBuiltinLayerFlags) << 1); }
+
+ private:
+  static constexpr uint32_t bit(LayerId id) { return id.index() < 32 ? 1u << id.index() : 0u; }
+  static constexpr LayerSet fromBits(uint32_t bits) {
+    LayerSet set;
+    set.bits_ = bits;
+    return set;
+  }
+  uint32_t bits_ = 0;
 };
-inline constexpr uint32_t kAllBuiltinLayers = gpu::kBuiltinLayerFlags;
-std::string layerNames(uint32_t layers);
+static_assert(kMaxLayers <= 32, "LayerSet holds one bit per layer id");
+
+constexpr LayerSet operator|(LayerId a, LayerId b) { return LayerSet{a, b}; }
+
+// The optional layers of the occupancy integrators.
+inline constexpr LayerSet kAllBuiltinLayers{kVoxelMeanLayer, kTraversalLayer, kHitMissLayer, kTouchTimeLayer};
+// "voxel mean, hit/miss counts" ("occupancy only" for none) for messages.
+std::string layerNames(LayerSet layers);
+
+// One value per layer id (a region's arrays, its stamps, a map's derived settings), indexed
+// by LayerId only.
+template <class T>
+class PerLayer {
+ public:
+  T& operator[](LayerId id) { return items_[id.index()]; }
+  const T& operator[](LayerId id) const { return items_[id.index()]; }
+  auto begin() { return items_.begin(); }
+  auto end() { return items_.end(); }
+  auto begin() const { return items_.begin(); }
+  auto end() const { return items_.end(); }
+  bool operator==(const PerLayer&) const = default;
+
+ private:
+  std::array<T, kMaxLayers> items_{};
+};
 
 struct OccupancyModel;
 
@@ -94,6 +175,9 @@ struct LayerType {
   std::vector<LayerField> fields;
   LayerValueCheck check;        // optional
   std::string checkDescription;  // what `check` requires, for `voxen info`
+  // A type this build does not know, made from a map file's layer table: no fields, no
+  // checks, exported by no tool; its voxels are kept as bytes and saved back unchanged.
+  bool opaque = false;
 };
 
 // Field `index` of one voxel's value (host byte order) as a double (64-bit integers past 2^53
@@ -111,6 +195,10 @@ std::string fieldDomainText(const LayerField& field);
 // the same id; another definition under a registered name, an invalid one (a layer without
 // fields among them), or more than kMaxLayers types throw Error naming the layer.
 LayerId registerLayer(const LayerType& type);
+// The opaque type of a layer a map file holds but this process does not know (the same
+// name, sizes and version again: the same id). Throws Error when the name is known with
+// another shape, or the sizes are impossible.
+LayerId registerOpaqueLayer(const std::string& name, uint32_t bytesPerVoxel, uint32_t elementBytes, uint32_t version);
 // The registered type of an id (throws Error for an id that is not registered).
 const LayerType& layerType(LayerId id);
 std::optional<LayerId> findLayer(std::string_view name);
@@ -119,15 +207,15 @@ std::optional<LayerId> findLayer(std::string_view name);
 class MapLayout {
  public:
   MapLayout() : ids_{kOccupancyLayer} {}
-  // Occupancy plus the optional built-in layers whose kLayer* bits are set, in bit order.
-  static MapLayout fromFlags(uint32_t builtinLayers);
+  // Occupancy plus the layers of the set, in id order.
+  static MapLayout of(LayerSet layers);
 
   // Appends a layer (no effect when present).
   MapLayout& add(LayerId id);
   bool has(LayerId id) const;
   const std::vector<LayerId>& ids() const { return ids_; }
-  // kLayer* bits of the optional built-in layers present.
-  uint32_t builtinFlags() const;
+  // Every layer but occupancy.
+  LayerSet optionalLayers() const;
   uint64_t bytesPerVoxel() const;
   // "occupancy, voxel_mean, ..." for messages.
   std::string names() const;

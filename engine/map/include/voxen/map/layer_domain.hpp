@@ -27,7 +27,7 @@ std::string impossibleContents(const OccupancyMap& map, const Region& region);
 
 // A map's impossible values of one layer, over all its regions.
 struct LayerValueFaults {
-  LayerId layer = 0;
+  LayerId layer;
   uint64_t voxels = 0, regions = 0;
   RegionKey firstRegion;  // the lowest region key with one, and its lowest voxel
   size_t firstVoxel = 0;

@@ -96,12 +96,12 @@ struct HitMiss {
 // y, then z.
 struct Region {
   RegionKey key;
-  std::array<std::vector<std::byte>, kMaxLayers> layers;
+  PerLayer<std::vector<std::byte>> layers;
   // Dirty stamps (OccupancyMap::markOccupancyChanged): when the region's occupancy last
   // changed, and when each layer derived from occupancy (clearance) was last computed for
   // it, on the map's change counter. In memory only: a loaded map's regions are all new.
   uint64_t occupancyStamp = 0;
-  std::array<uint64_t, kMaxLayers> derivedStamp{};
+  PerLayer<uint64_t> derivedStamp;
 
   // A layer's voxels as T (T's size must be the layer's bytes per voxel); empty when off.
   template <class T>
@@ -130,14 +130,14 @@ enum class VoxelClass { Unobserved, Free, Occupied };
 
 class OccupancyMap {
  public:
-  // Occupancy plus the optional built-in layers whose kLayer* bits are set.
-  explicit OccupancyMap(OccupancyModel model = {}, uint32_t layers = 0);
+  // Occupancy plus the layers of the set (`kVoxelMeanLayer | kHitMissLayer`), in id order.
+  explicit OccupancyMap(OccupancyModel model = {}, LayerSet layers = {});
   OccupancyMap(OccupancyModel model, MapLayout layout);
 
   const OccupancyModel& model() const { return model_; }
   const MapLayout& layout() const { return layout_; }
-  // kLayer* bits of the optional built-in layers the map holds.
-  uint32_t layers() const { return layout_.builtinFlags(); }
+  // The layers the map holds besides occupancy.
+  LayerSet layers() const { return layout_.optionalLayers(); }
   int32_t regionSize() const { return model_.regionSize; }
   size_t voxelsPerRegion() const { return size_t(model_.regionSize) * model_.regionSize * model_.regionSize; }
   // The first integrated ray's time (informational; touch times are absolute and do not use it).
@@ -201,7 +201,7 @@ class OccupancyMap {
   std::string regionLimitHint_;
   std::unordered_map<RegionKey, Region, RegionKeyHash> regions_;
   uint64_t changeCounter_ = 0;
-  std::array<std::string, kMaxLayers> derivedSettings_;
+  PerLayer<std::string> derivedSettings_;
 };
 
 // Whether every voxel of region `key` has int32 coordinates (key * regionSize fits, and so

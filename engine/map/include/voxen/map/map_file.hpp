@@ -15,7 +15,7 @@
 //    56  u64      region count
 //    64  u32      CRC32 of bytes [0, 64)
 //   layer table, L entries of 44 bytes, in payload order (occupancy first):
-//     0  char[32] layer name, NUL-padded (a registered layer type: voxen/map/layer.hpp)
+//     0  char[32] layer name, NUL-padded (a layer type: voxen/map/layer.hpp)
 //    32  u32      bytes per voxel
 //    36  u32      element bytes (the unit each value is stored little-endian in)
 //    40  u32      layer version
@@ -39,14 +39,16 @@
 // map without them stays readable by builds that read versions 1 and 2).
 //
 // Version 1 (still read, never written): the same fixed header with a layer bitmask at 44
-// (voxen::Layer bits), no layer table, and the payload occupancy f32[n], then for each set
+// (LayerSet::builtinFlags bits), no layer table, and the payload occupancy f32[n], then for each set
 // bit in order: voxel mean {u32 count, u32 sum[3]}[n], traversal u64[n], hits u32[n] then
 // misses u32[n], touch time f32[n] in seconds after the header's time origin (0: never
 // touched, or touched exactly at the origin). Every layer loads bit-exactly except touch
 // time, which is converted to this build's absolute seconds (origin + value; 0 stays 0).
 //
-// A file whose layer this build does not know (or knows in another version or size) is
-// refused with an error naming the layer.
+// A layer this build knows by name must match its version and size, or the file is refused
+// with an error naming the layer. A layer whose name this build does not know loads as an
+// opaque type (voxen/map/layer.hpp): its bytes are kept and saved back unchanged; the table
+// entry's sizes are all that needs.
 //
 // saveMap writes a temporary file beside the target and renames it over the target, so a
 // reader sees the old file or the new one, never half of one. Every error is a voxen::Error
@@ -91,8 +93,8 @@ struct MapLoadOptions {
 void saveMap(const OccupancyMap& map, const std::filesystem::path& path, const MapSaveOptions& options = {});
 OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& options = {});
 
-// Bytes one voxel takes in a region payload (and in memory) with these built-in layers on.
-uint64_t bytesPerVoxel(uint32_t layers);
+// Bytes one voxel takes in a region payload (and in memory) with occupancy and these layers.
+uint64_t bytesPerVoxel(LayerSet layers);
 
 // What a map file holds, read from its header and block headers without decompressing.
 struct MapFileInfo {
@@ -106,14 +108,14 @@ struct MapFileInfo {
   uint32_t version = 0;
   OccupancyModel model;
   MapLayout layout;
-  uint32_t layers = 0;       // kLayer* bits of the optional built-in layers in the layout
+  LayerSet layers;           // the layout's layers besides occupancy
   uint64_t headerBytes = 0;  // bytes before the first region block (header and layer table)
   // The file's touch_time version: 1 (format version 1: float seconds after the time origin)
   // is converted on load to version 2 (absolute seconds, a double); 0: no touch-time layer.
   uint32_t touchTimeVersion = 0;
   double timeOrigin = 0.0;
   // Per layer id: the settings a derived layer was computed with (version 3; else empty).
-  std::array<std::string, kMaxLayers> derivedSettings;
+  PerLayer<std::string> derivedSettings;
   uint64_t fileBytes = 0;
   std::vector<RegionEntry> regions;  // in file order
 

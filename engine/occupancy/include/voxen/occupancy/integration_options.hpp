@@ -2,6 +2,7 @@
 // How an integrator applies rays to the map: the per-ray flags and the range limit.
 #include <cstdint>
 
+#include "voxen/host/flags.hpp"
 #include "voxen/map/ray.hpp"
 #include "voxen/occupancy/ndt.hpp"
 
@@ -9,17 +10,19 @@ namespace voxen {
 
 // How rays update the map. Defaults: reverse walk (sample towards sensor), the sample voxel
 // gets a hit, every other voxel on the way a miss.
-enum RayFlag : uint32_t {
-  kRayEndPointAsFree = 1u << 0,        // no-return rays: the sample voxel is a miss too
-  kRayExcludeOrigin = 1u << 1,         // leave the sensor's own voxel alone
-  kRayExcludeSample = 1u << 2,         // leave the sample voxel alone
+enum class RayFlag : uint32_t {
+  EndPointAsFree = 1u << 0,        // no-return rays: the sample voxel is a miss too
+  ExcludeOrigin = 1u << 1,         // leave the sensor's own voxel alone
+  ExcludeSample = 1u << 2,         // leave the sample voxel alone
   // Stop before the first voxel that was occupied when the batch began (judged on the map
   // before the batch, so the result does not depend on ray order); a sample voxel that is
   // that voxel still gets its hit. The CPU's sequential order (UpdateOrder::Sequential)
   // judges it on the map as the rays before this one left it.
-  kRayStopOnFirstOccupied = 1u << 3,
-  kRayForwardWalk = 1u << 4,           // walk sensor towards sample (default: reverse)
+  StopOnFirstOccupied = 1u << 3,
+  ForwardWalk = 1u << 4,           // walk sensor towards sample (default: reverse)
 };
+using RayFlags = Flags<RayFlag>;
+constexpr RayFlags operator|(RayFlag a, RayFlag b) { return RayFlags(a) | b; }
 
 // The order in which a batch's updates reach the map.
 // - Sequential: ray after ray in input order, each ray's misses along its walk and then its
@@ -34,11 +37,11 @@ inline const char* updateOrderName(UpdateOrder order) {
 }
 
 struct IntegrationOptions {
-  uint32_t flags = 0;
+  RayFlags flags;
   double maxRange = 0.0;  // > 0: longer rays are clipped there and their end is free
   UpdateOrder order = UpdateOrder::Sequential;
   // NDT-OM / NDT-TM (voxen/occupancy/ndt.hpp) when ndt.mode is not Off: the map must have
-  // ndtLayout(mode)'s layers. Not with kRayStopOnFirstOccupied; the GPU integrates NDT in
+  // ndtLayout(mode)'s layers. Not with RayFlag::StopOnFirstOccupied; the GPU integrates NDT in
   // two-phase order only.
   NdtModel ndt;
 };

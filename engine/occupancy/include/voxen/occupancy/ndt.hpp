@@ -42,11 +42,13 @@ struct NdtModel {
   void validate() const;
 };
 
-// The NDT layers, registered on first use (map files that hold them can be loaded once
-// they are registered: call registerNdtLayers() before loading a map that may have them).
+// The NDT layers (kNdtCovarianceLayer, kNdtIntensityLayer: always known, so map files that
+// hold them load with no registration call).
 LayerId ndtCovarianceLayer();  // "ndt_covariance": gpu::NdtCovariance, 24 bytes
 LayerId ndtIntensityLayer();   // "ndt_intensity": gpu::NdtIntensity, 8 bytes
-void registerNdtLayers();
+// Does nothing: the NDT layers are known from the start. Kept for programs written when a
+// map with NDT layers loaded only after this call.
+[[deprecated("the NDT layers are always known; this call is not needed")]] void registerNdtLayers();
 
 // The layout a map needs for `mode`: base plus the voxel mean and the covariance, and for
 // NDT-TM the intensity and hit/miss counts.

@@ -23,9 +23,9 @@ class FrameArena;    // frame_arena.hpp
 }  // namespace detail
 
 // What a stroke does (Stroke::operation): the operations of FrameConstants::brushMode.
-enum BrushMode : uint32_t { kBrushAdd = gpu::kBrushAdd, kBrushErase = gpu::kBrushErase };
+enum class BrushMode : uint32_t { Add = gpu::kBrushAdd, Erase = gpu::kBrushErase };
 // What the image shows (PainterOptions::rasterMode, FrameConstants::rasterMode).
-enum RasterMode : uint32_t { kRasterShaded = gpu::kRasterShaded, kRasterTriangleId = gpu::kRasterTriangleId };
+enum class RasterMode : uint32_t { Shaded = gpu::kRasterShaded, TriangleId = gpu::kRasterTriangleId };
 
 struct PainterOptions {
   uint32_t gridX = 128, gridY = 128, gridZ = 128;  // samples; multiples of gpu::kBlockCells
@@ -37,13 +37,13 @@ struct PainterOptions {
   uint32_t maxLargeTiles = 1u << 16;               // large-triangle work items per frame
   uint32_t backgroundColor = 0xff302418u;          // RGBA8, red in the low byte
   bool cullBackFaces = true;
-  RasterMode rasterMode = kRasterShaded;
+  RasterMode rasterMode = RasterMode::Shaded;
   bool countFragments = false;                     // per-pixel write counts (tests)
   glm::vec3 lightDirection{0.35f, 0.45f, 0.82f};   // towards the light
 };
 
 struct Stroke {
-  uint32_t operation = kBrushAdd;  // kBrushAdd or kBrushErase
+  BrushMode operation = BrushMode::Add;
   bool atRayHit = true;            // centre where the ray meets the surface; else at `origin`
   glm::vec3 origin{0.0f};          // the ray's origin, or the centre
   glm::vec3 direction{0.0f, 0.0f, -1.0f};

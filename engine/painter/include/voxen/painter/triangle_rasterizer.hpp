@@ -28,7 +28,7 @@ struct RasterizerOptions {
   uint32_t maxLargeTiles = 1u << 16;              // large-triangle work items per frame
   uint32_t backgroundColor = 0xff302418u;         // RGBA8, red in the low byte
   bool cullBackFaces = true;
-  RasterMode rasterMode = kRasterShaded;
+  RasterMode rasterMode = RasterMode::Shaded;
   glm::vec3 lightDirection{0.35f, 0.45f, 0.82f};  // towards the light
 };
 

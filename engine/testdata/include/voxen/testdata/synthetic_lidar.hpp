@@ -16,7 +16,7 @@
 // direction of travel), y left, z up. Rays come column by column (all rings of column 0, then
 // column 1, ...), so ray times never decrease. A ray whose beam hits nothing within maxRange
 // is a no-return ray: its sample lies at exactly maxRange along the beam and it is flagged, so
-// that it can be integrated with kRayEndPointAsFree or left out.
+// that it can be integrated with RayFlag::EndPointAsFree or left out.
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
