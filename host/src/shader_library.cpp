@@ -1,5 +1,7 @@
 #include "voxen/host/shader_library.hpp"
 
+#include <volk.h>
+
 #include "voxen/host/log.hpp"
 
 #include <cstdlib>

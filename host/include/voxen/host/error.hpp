@@ -1,7 +1,7 @@
 #pragma once
 // Errors that cross Voxen's API boundary. Every Vulkan call goes through VOXEN_VK_CHECK so
 // that a failing VkResult becomes an exception that says which call failed and where.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <stdexcept>
 #include <string>

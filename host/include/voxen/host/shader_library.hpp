@@ -5,7 +5,7 @@
 // reports edits, every kernel whose shader or any included file changed is recompiled, and
 // its pipeline is swapped at the next submission. A failed compile keeps the old pipeline
 // and reports `file:line: message`; fixing the file recovers without a restart.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <cstdint>
 #include <filesystem>
