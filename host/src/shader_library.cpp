@@ -66,7 +66,13 @@ void ShaderLibrary::log(LogLevel level, const std::string& message) const {
 }
 
 CompileResult ShaderLibrary::compile(const std::string& path, const KernelVariant& variant) const {
+#if VOXEN_HOT_RELOAD
   return compileComputeShader(*tree_, path, variant.defines);
+#else
+  throw Error("shader '" + path + "'" + variantText(variant) +
+              ": this variant is not built into the library, and this build has no run-time shader compiler "
+              "(built with VOXEN_HOT_RELOAD=OFF); add it to cmake/ShaderVariants.cmake");
+#endif
 }
 
 VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const {
@@ -101,7 +107,7 @@ VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, con
 void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
   std::vector<uint32_t> spirv;
   if (fromEmbeddedSpirv) {
-    spirv = detail::embeddedSpirvWords(kernel.path_);
+    spirv = detail::embeddedSpirvWords(detail::embeddedVariantPath(kernel.path_, kernel.variant_.defines));
   } else {
     CompileResult result = compile(kernel.path_, kernel.variant_);
     if (!result.ok())
@@ -119,13 +125,19 @@ std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const Ker
   auto kernel = std::make_shared<Kernel>();
   kernel->path_ = path;
   kernel->variant_ = variant;
-  const bool embedded = !hotReloadEnabled() && variant.defines.empty() && detail::findEmbeddedSpirv(path);
+  // Variants with defines are embedded too when cmake/ShaderVariants.cmake lists them.
+  const bool embedded = !hotReloadEnabled() && detail::findEmbeddedSpirv(detail::embeddedVariantPath(path, variant.defines));
   build(*kernel, embedded);
   kernels_.emplace(std::move(key), kernel);
   return kernel;
 }
 
 void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
+#if !VOXEN_HOT_RELOAD
+  throw Error("hot reload of " + sourceDir.string() +
+              " is unavailable: this Voxen was built without glslang (VOXEN_HOT_RELOAD=OFF), so kernels come only "
+              "from the SPIR-V built into the library");
+#endif
   // Watched by its absolute path: the watcher reports files under the path it was given, and
   // they are matched against kernels' dependencies relative to sourceDir_ (a relative folder,
   // `--hot-reload=shaders`, made every change miss).
