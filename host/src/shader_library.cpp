@@ -45,7 +45,16 @@ ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : dev
   std::optional<fs::path> dir = options_.hotReloadDir;
   if (!dir)
     if (const char* env = std::getenv("VOXEN_SHADER_DIR"); env && *env) dir = fs::path(env);
-  if (dir) enableHotReload(*dir);
+  if (!dir) return;
+  try {
+    enableHotReload(*dir);
+  } catch (...) {
+    // No destructor runs for a constructor that throws (a missing folder, or a build without
+    // hot reload): the device must not outlive its pipeline layout and cache.
+    vkDestroyPipelineCache(device_.handle(), cache_, nullptr);
+    vkDestroyPipelineLayout(device_.handle(), layout_, nullptr);
+    throw;
+  }
 }
 
 ShaderLibrary::~ShaderLibrary() {

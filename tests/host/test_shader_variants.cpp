@@ -45,3 +45,13 @@ TEST_CASE("Without hot reload, hot reload and unlisted variants are refused nami
                         Catch::Contains("cmake/ShaderVariants.cmake"));
 }
 #endif
+
+TEST_CASE("A ShaderLibrary whose hot reload cannot start throws and leaves nothing behind", "[shaders][gpu]") {
+  // A missing folder (or, without VOXEN_HOT_RELOAD, any folder) makes the constructor throw;
+  // its pipeline layout and cache must go with it, or the shared device's teardown reports
+  // them to the validation layer.
+  auto& gpu = vt::gpu();
+  vt::TempDir dir("hot-reload-missing");
+  CHECK_THROWS_AS(voxen::ShaderLibrary(gpu.device, voxen::ShaderLibraryOptions{.hotReloadDir = dir.path() / "missing"}),
+                  voxen::Error);
+}
