@@ -1,6 +1,7 @@
 # cmake -P script: writes OUT, a C++ file that defines voxen::detail::embeddedShaderFiles().
 # Inputs: SHADER_DIR, SPIRV_DIR, STAGES (relative paths of the shaders compiled to SPIR-V:
-# *.comp, *.vert, *.frag), SOURCES (all GLSL relative paths), OUT.
+# *.comp, *.vert, *.frag), SOURCES (all GLSL relative paths), OUT; VARIANT_KEYS and
+# VARIANT_FILES (the precompiled variants' names, "path?NAME=VALUE&...", and SPIR-V files).
 function(_hex_array VAR FILE)
   file(READ ${FILE} _hex HEX)
   string(LENGTH "${_hex}" _len)
@@ -26,6 +27,12 @@ foreach(_rel IN LISTS STAGES)
   _hex_array(_data ${SPIRV_DIR}/${_rel}.spv)
   string(APPEND _body "alignas(4) const unsigned char spv${_i}[] = {${_data} 0};\n")
   string(APPEND _table "    {\"${_rel}\", voxen::EmbeddedFile::Kind::Spirv, spv${_i}, ${_data_SIZE}},\n")
+  math(EXPR _i "${_i} + 1")
+endforeach()
+foreach(_key _file IN ZIP_LISTS VARIANT_KEYS VARIANT_FILES)
+  _hex_array(_data ${_file})
+  string(APPEND _body "alignas(4) const unsigned char spv${_i}[] = {${_data} 0};\n")
+  string(APPEND _table "    {\"${_key}\", voxen::EmbeddedFile::Kind::Spirv, spv${_i}, ${_data_SIZE}},\n")
   math(EXPR _i "${_i} + 1")
 endforeach()
 string(APPEND _body "}  // namespace\n\nnamespace voxen::detail {\n")

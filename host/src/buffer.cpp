@@ -1,5 +1,7 @@
 #include "voxen/host/buffer.hpp"
 
+#include <volk.h>
+
 #include <utility>
 
 #include "voxen/host/device.hpp"

@@ -1,5 +1,7 @@
 #include "voxen/host/device.hpp"
 
+#include <volk.h>
+
 #include "voxen/host/log.hpp"
 
 #include <algorithm>

@@ -28,8 +28,8 @@ void requireFeatures(const DeviceCapabilities& caps) {
   if (missing.empty()) return;
   std::string message = "device '" + caps.deviceName + "' lacks what Voxen requires: ";
   for (size_t i = 0; i < missing.size(); ++i) message += (i ? ", " : "") + missing[i];
-  message += " (choose another device with VOXEN_DEVICE or --device)";
-  throw FeatureError(message);
+  message += " (choose another device with VOXEN_DEVICE or {})";
+  throw FeatureError("DeviceOptions::selector", "DeviceOptions::selector", message);
 }
 
 const char* deviceTypeName(VkPhysicalDeviceType type) {

@@ -21,6 +21,12 @@ std::vector<uint32_t> embeddedSpirvWords(std::string_view path) {
   return words;
 }
 
+std::string embeddedVariantPath(std::string_view path, const ShaderDefines& defines) {
+  std::string name(path);
+  for (size_t i = 0; i < defines.size(); ++i) name += (i ? "&" : "?") + defines[i].first + "=" + defines[i].second;
+  return name;
+}
+
 bool isComputeShader(const EmbeddedFile& file) { return std::string_view(file.path).ends_with(".comp"); }
 
 }  // namespace voxen::detail

@@ -1,5 +1,7 @@
 #include "voxen/host/scheduler.hpp"
 
+#include <volk.h>
+
 #include <algorithm>
 
 #include "voxen/host/barrier_tracker.hpp"

@@ -1,5 +1,7 @@
 #include "voxen/host/shader_library.hpp"
 
+#include <volk.h>
+
 #include "voxen/host/log.hpp"
 
 #include <cstdlib>
@@ -44,7 +46,16 @@ ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : dev
   std::optional<fs::path> dir = options_.hotReloadDir;
   if (!dir)
     if (const char* env = std::getenv("VOXEN_SHADER_DIR"); env && *env) dir = fs::path(env);
-  if (dir) enableHotReload(*dir);
+  if (!dir) return;
+  try {
+    enableHotReload(*dir);
+  } catch (...) {
+    // No destructor runs for a constructor that throws (a missing folder, or a build without
+    // hot reload): the device must not outlive its pipeline layout and cache.
+    vkDestroyPipelineCache(device_.handle(), cache_, nullptr);
+    vkDestroyPipelineLayout(device_.handle(), layout_, nullptr);
+    throw;
+  }
 }
 
 ShaderLibrary::~ShaderLibrary() {
@@ -65,7 +76,13 @@ void ShaderLibrary::log(LogLevel level, const std::string& message) const {
 }
 
 CompileResult ShaderLibrary::compile(const std::string& path, const KernelVariant& variant) const {
+#if VOXEN_HOT_RELOAD
   return compileComputeShader(*tree_, path, variant.defines);
+#else
+  throw Error("shader '" + path + "'" + variantText(variant) +
+              ": this variant is not built into the library, and this build has no run-time shader compiler "
+              "(built with VOXEN_HOT_RELOAD=OFF); add it to cmake/ShaderVariants.cmake");
+#endif
 }
 
 VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const {
@@ -97,12 +114,12 @@ VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, con
   return pipeline;
 }
 
-void ShaderLibrary::build(Kernel& kernel) {
+void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
   std::vector<uint32_t> spirv;
   if (auto precompiled = spirv_.find(kernel.path_); precompiled != spirv_.end()) {
     spirv = precompiled->second;
-  } else if (!hotReloadEnabled() && kernel.variant_.defines.empty() && detail::findEmbeddedSpirv(kernel.path_)) {
-    spirv = detail::embeddedSpirvWords(kernel.path_);
+  } else if (fromEmbeddedSpirv) {
+    spirv = detail::embeddedSpirvWords(detail::embeddedVariantPath(kernel.path_, kernel.variant_.defines));
   } else {
     CompileResult result = compile(kernel.path_, kernel.variant_);
     if (!result.ok()) {
@@ -132,12 +149,19 @@ std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const Ker
   kernel->variant_ = variant;
   if (!variant.defines.empty() && spirv_.count(path))
     throw Error("shader '" + path + "'" + variantText(variant) + ": precompiled SPIR-V takes no defines (only specialisation constants)");
-  build(*kernel);
+  // Variants with defines are embedded too when cmake/ShaderVariants.cmake lists them.
+  const bool embedded = !hotReloadEnabled() && detail::findEmbeddedSpirv(detail::embeddedVariantPath(path, variant.defines));
+  build(*kernel, embedded);
   kernels_.emplace(std::move(key), kernel);
   return kernel;
 }
 
 void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
+#if !VOXEN_HOT_RELOAD
+  throw Error("hot reload of " + sourceDir.string() +
+              " is unavailable: this Voxen was built without glslang (VOXEN_HOT_RELOAD=OFF), so kernels come only "
+              "from the SPIR-V built into the library");
+#endif
   // Watched by its absolute path: the watcher reports files under the path it was given, and
   // they are matched against kernels' dependencies relative to sourceDir_ (a relative folder,
   // `--hot-reload=shaders`, made every change miss).
@@ -151,7 +175,7 @@ void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
   for (auto& [key, kernel] : kernels_) {
     if (spirv_.count(kernel->path_)) continue;  // precompiled: nothing to compile
     const VkPipeline old = kernel->pipeline_;
-    build(*kernel);
+    build(*kernel, false);
     retired_.emplace_back(old, UINT64_MAX);  // destroyed at the first collect after the next submission
     ++kernel->generation_;
   }

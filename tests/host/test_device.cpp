@@ -2,6 +2,8 @@
 // plumbing that the whole suite relies on.
 #include <catch2/catch.hpp>
 
+#include <volk.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>

@@ -177,6 +177,10 @@ TEST_CASE("missingFeatures and requireFeatures name each missing feature and the
   } catch (const voxen::FeatureError& e) {
     CHECK_THAT(e.what(), Catch::Contains("Potato Graphics"));
     for (const auto& name : missing) CHECK_THAT(e.what(), Catch::Contains(name));
+    // The remedy names the API's setting; the voxen tool words it as --device.
+    CHECK(e.field() == "DeviceOptions::selector");
+    CHECK_THAT(e.what(), Catch::Contains("DeviceOptions::selector") && !Catch::Contains("--device"));
+    CHECK_THAT(e.naming("--device"), Catch::EndsWith("(choose another device with VOXEN_DEVICE or --device)"));
   }
   CHECK_THROWS_AS(voxen::requireFeatures(nothing), voxen::Error);  // FeatureError is an Error
 }

@@ -3,6 +3,8 @@
 // to a submission.
 #include <catch2/catch.hpp>
 
+#include <volk.h>
+
 #include "scheduler_log.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/test_helpers.hpp"

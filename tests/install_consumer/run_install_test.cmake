@@ -29,8 +29,37 @@ endfunction()
 
 _run("cmake --install" "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${_prefix}" --config "${BUILD_TYPE}")
 
+# The exported targets keep volk private: no VK_NO_PROTOTYPES for consumers, no public
+# header that includes volk.h.
+file(GLOB _targets_files "${_prefix}/lib*/cmake/voxen/voxenTargets*.cmake")
+foreach(_file IN LISTS _targets_files)
+  file(READ "${_file}" _text)
+  if(_text MATCHES "VK_NO_PROTOTYPES")
+    message(FATAL_ERROR "install_consumer: ${_file} hands VK_NO_PROTOTYPES to consumers")
+  endif()
+endforeach()
+file(GLOB_RECURSE _installed_headers "${_prefix}/include/voxen/*.hpp")
+foreach(_header IN LISTS _installed_headers)
+  file(STRINGS "${_header}" _volk REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]volk\\.h[>\"]")
+  if(_volk)
+    message(FATAL_ERROR "install_consumer: the public header ${_header} includes volk.h")
+  endif()
+endforeach()
+
+# The consumer configures with only what the public headers need: the packages a static
+# library needs only at link time (libpng, zlib; glslang when built without hot reload)
+# are hidden from it.
+set(_hidden PNG ZLIB)
+file(GLOB _config "${_prefix}/lib*/cmake/voxen/voxenConfig.cmake")
+file(STRINGS "${_config}" _hot_reload_off REGEX "set\\(VOXEN_HOT_RELOAD (OFF|FALSE|0)\\)")
+if(_hot_reload_off)
+  list(APPEND _hidden glslang)
+endif()
 set(_configure "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${_consumer_build}"
-  "-DCMAKE_PREFIX_PATH=${_prefix}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
+  "-DCMAKE_PREFIX_PATH=${_prefix}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
+foreach(_package IN LISTS _hidden)
+  list(APPEND _configure "-DCMAKE_DISABLE_FIND_PACKAGE_${_package}=ON")
+endforeach()
 if(GENERATOR)
   list(APPEND _configure -G "${GENERATOR}")
 endif()
@@ -48,6 +77,18 @@ file(READ "${_consumer_build}/CMakeCache.txt" _cache)
 string(FIND "${_cache}" "voxen_DIR:PATH=${_prefix}" _found)
 if(_found EQUAL -1)
   message(FATAL_ERROR "install_consumer: find_package(voxen) did not use the installed package under ${_prefix}")
+endif()
+
+# The consumer's compile line: C++20 although it asks for no standard (the exported
+# requirement), and neither VK_NO_PROTOTYPES nor volk (private to Voxen).
+if(EXISTS "${_consumer_build}/compile_commands.json")
+  file(READ "${_consumer_build}/compile_commands.json" _commands)
+  if(NOT _commands MATCHES "-std=(c|gnu)\\+\\+(20|2a)")
+    message(FATAL_ERROR "install_consumer: the consumer was not compiled as C++20:\n${_commands}")
+  endif()
+  if(_commands MATCHES "VK_NO_PROTOTYPES|volk")
+    message(FATAL_ERROR "install_consumer: the consumer's compile line has VK_NO_PROTOTYPES or volk:\n${_commands}")
+  endif()
 endif()
 
 set(_exe "${_consumer_build}/voxen_install_consumer")

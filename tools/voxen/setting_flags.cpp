@@ -29,11 +29,18 @@ std::optional<std::string> flagForSetting(const std::string& field, const CLI::A
       {"MapGridOptions::crop", {"--crop"}},
       {"slice scale", {"--scale"}},
       {"lidarTrajectory rateHz", {"--trajectory-rate"}},
+      {"DeviceOptions::selector", {"--device"}},
   };
-  const auto found = flags.find(field);
-  if (found == flags.end()) return std::nullopt;
-  for (const std::string& flag : found->second)
-    if (command.get_option_no_throw(flag)) return flag;
+  // Remedies that another command provides (the library names the function or the field
+  // that makes what is missing): worded the same from every command.
+  static const std::map<std::string, std::string> commands = {
+      {"NdtModel::mode", "`voxen map --ndt om`"},
+      {"GpuClearance::compute", "`voxen clearance MAP.vxm --range R`"},
+  };
+  if (const auto found = flags.find(field); found != flags.end())
+    for (const std::string& flag : found->second)
+      if (command.get_option_no_throw(flag)) return flag;
+  if (const auto found = commands.find(field); found != commands.end()) return found->second;
   return std::nullopt;
 }
 

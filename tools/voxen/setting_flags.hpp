@@ -9,7 +9,9 @@
 
 namespace voxen::cli {
 
-// The flag of `command` that sets `field` ("NdtModel::resetProbability"), when it has one.
+// The flag of `command` that sets `field` ("NdtModel::resetProbability"), when it has one;
+// for a remedy another command provides ("NdtModel::mode" on a map without NDT layers),
+// that command line.
 std::optional<std::string> flagForSetting(const std::string& field, const CLI::App& command);
 
 }  // namespace voxen::cli

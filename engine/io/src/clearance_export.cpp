@@ -11,6 +11,7 @@
 
 #include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/output/atomic_file.hpp"
 
@@ -24,8 +25,8 @@ namespace {
 LayerId requireClearance(const OccupancyMap& map) {
   const std::optional<LayerId> id = findLayer("clearance");
   if (!id || !map.layout().has(*id))
-    throw Error("the map has no clearance layer (it has " + map.layout().names() +
-                "): compute it with `voxen clearance MAP.vxm --range R`");
+    throw SettingError(SettingError::Kind::Change, "GpuClearance::compute", "GpuClearance::compute or computeClearanceCpu",
+                       "the map has no clearance layer (it has " + map.layout().names() + "): compute it with {}");
   return *id;
 }
 

@@ -104,8 +104,9 @@ bool finiteVertices(const Ellipsoid& e, double sigma, bool doublePrecision) {
 ExportCounts exportNdtEllipsoidsPly(const OccupancyMap& map, const std::filesystem::path& path, const EllipsoidOptions& options) {
   const std::optional<LayerId> covarianceLayer = findLayer("ndt_covariance");
   if (!covarianceLayer || !map.layout().has(*covarianceLayer) || !map.layout().has(kVoxelMeanLayer))
-    throw Error("the map has no NDT layers (it has " + map.layout().names() +
-                "): map the cloud with `voxen map --ndt om` to keep a Gaussian per voxel");
+    throw SettingError(SettingError::Kind::Change, "NdtModel::mode", "NdtModel::mode set to NdtMode::Om",
+                       "the map has no NDT layers (it has " + map.layout().names() +
+                           "): map the cloud with {} to keep a Gaussian per voxel");
   if (!(options.sigma > 0.0 && options.sigma <= 100.0)) throw Error("ellipsoids: sigma must be in (0, 100]");
   const std::vector<const Region*> regions = sortedRegions(map);
 

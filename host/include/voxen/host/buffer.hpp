@@ -2,7 +2,7 @@
 // A persistent device buffer with a stable device address. Shaders reach buffers only
 // through these addresses (GL_EXT_buffer_reference in push constants), so a buffer lives
 // across batches and frames and is never rebound.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <cstddef>
 #include <cstdint>

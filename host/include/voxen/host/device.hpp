@@ -2,7 +2,7 @@
 // The Vulkan instance, the chosen physical device and its logical device with one compute
 // queue. Function pointers come from volk through the loader's trampolines, so several
 // devices (tests create more than one) can live in one process.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <atomic>
 #include <cstdint>

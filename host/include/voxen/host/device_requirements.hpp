@@ -1,7 +1,7 @@
 #pragma once
 // What Voxen needs from a GPU, and how it picks one. Pure functions over plain structs so
 // that the rules are tested without the hardware that would break them.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // Errors that cross Voxen's API boundary. Every Vulkan call goes through VOXEN_VK_CHECK so
 // that a failing VkResult becomes an exception that says which call failed and where.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <stdexcept>
 #include <string>
@@ -29,12 +29,6 @@ class OutOfDeviceMemoryError : public VulkanError {
   using VulkanError::VulkanError;
 };
 
-// Thrown when the chosen device lacks something Voxen needs; names feature and device.
-class FeatureError : public Error {
- public:
-  using Error::Error;
-};
-
 const char* vkResultName(VkResult result);
 
 [[noreturn]] void throwVkError(VkResult result, const char* expression, const char* file, int line);
@@ -49,3 +43,7 @@ inline void checkVk(VkResult result, const char* expression, const char* file, i
 }  // namespace voxen
 
 #define VOXEN_VK_CHECK(expr) ::voxen::checkVk((expr), #expr, __FILE__, __LINE__)
+
+// FeatureError is a SettingError (the device to choose is a setting): declared there, and
+// reachable through this header as before.
+#include "voxen/host/setting_error.hpp"

@@ -2,7 +2,7 @@
 // What the scheduler's recording log says about each command: the byte ranges it declared,
 // its pipeline stages and the barrier placed before it. Public because
 // Scheduler::recordingLog() hands these out; how barriers are derived stays internal.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <cstdint>
 #include <string>

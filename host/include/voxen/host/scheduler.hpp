@@ -10,7 +10,7 @@
 // the batch's command buffer, so this is the only code that submits to the queue.
 //
 // Single-threaded: one thread records and submits.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <array>
 #include <cstddef>

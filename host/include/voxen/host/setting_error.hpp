@@ -6,6 +6,7 @@
 // which one to change without the library knowing them: naming(name) is the message with the
 // setting called `name`; what() calls it by the library's words ("reset probability").
 #include <string>
+#include <utility>
 
 #include "voxen/host/error.hpp"
 
@@ -27,6 +28,15 @@ class SettingError : public Error {
  private:
   Kind kind_;
   std::string field_, words_, text_, value_;
+};
+
+// Thrown when the chosen device lacks something Voxen needs; names feature and device. When
+// choosing another device is the remedy, field() is "DeviceOptions::selector".
+class FeatureError : public SettingError {
+ public:
+  explicit FeatureError(std::string message) : SettingError(Kind::Change, "", "", std::move(message)) {}
+  FeatureError(std::string field, std::string words, std::string text)
+      : SettingError(Kind::Change, std::move(field), std::move(words), std::move(text)) {}
 };
 
 }  // namespace voxen

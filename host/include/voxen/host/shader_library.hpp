@@ -14,7 +14,7 @@
 // program's GLSL includes the engine's GLSL by the same paths ("map/map_pass.glsl"): the
 // library's compiler finds them built in, and a program's own build finds them installed
 // under the package's voxen_GLSL_INCLUDE_DIR.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -128,7 +128,7 @@ class ShaderLibrary {
  private:
   CompileResult compile(const std::string& path, const KernelVariant& variant) const;
   VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const;
-  void build(Kernel& kernel);
+  void build(Kernel& kernel, bool fromEmbeddedSpirv);
   void log(LogLevel level, const std::string& message) const;
   std::string ownerOf(const std::string& name) const;  // who already has a name, or empty
   void watch(const std::filesystem::path& dir);

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <string>
 #include <vector>
+
+#include "voxen/host/shader_types.hpp"
 
 namespace voxen {
 
@@ -25,6 +28,9 @@ std::span<const EmbeddedFile> embeddedShaderFiles();
 const EmbeddedFile* findEmbeddedSpirv(std::string_view path);
 // Its words, ready for vkCreateShaderModule; throws Error when there is no such shader.
 std::vector<uint32_t> embeddedSpirvWords(std::string_view path);
+// The name a precompiled variant (cmake/ShaderVariants.cmake) is embedded under:
+// "transform/transform_levels.comp?TRANSFORM_PRODUCT=1"; `path` itself without defines.
+std::string embeddedVariantPath(std::string_view path, const ShaderDefines& defines);
 // Whether an embedded file is (the SPIR-V or source of) a compute shader.
 bool isComputeShader(const EmbeddedFile& file);
 }  // namespace detail

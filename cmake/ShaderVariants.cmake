@@ -1,0 +1,10 @@
+# Shader variants (defines) that the engine asks the shader library for. Each is compiled at
+# build time like every shader and embedded beside it, so a build without the run-time
+# compiler (VOXEN_HOT_RELOAD=OFF) has them too, and no build compiles them at run time.
+# One entry per variant, the defines in the order the engine passes them
+# (KernelVariant::defines):   <path under shaders/>|NAME=VALUE[|NAME=VALUE...]
+set(VOXEN_SHADER_VARIANTS
+  # GpuTransformTree: TransformProduct Matrix, QuadShuffle, QuadShared
+  "transform/transform_levels.comp|TRANSFORM_PRODUCT=0"
+  "transform/transform_levels.comp|TRANSFORM_PRODUCT=1"
+  "transform/transform_levels.comp|TRANSFORM_PRODUCT=2")
