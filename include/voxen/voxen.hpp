@@ -30,6 +30,7 @@
 #include "voxen/host/device.hpp"
 #include "voxen/host/device_requirements.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/flags.hpp"
 #include "voxen/host/log.hpp"
 #include "voxen/host/memory_stats.hpp"
 #include "voxen/host/profile.hpp"

@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     std::vector<voxen::RegionKey> keys;
     for (const auto& [key, region] : map.regions()) keys.push_back(key);
     voxen::RegionCache cache(scheduler, map, keys.size() * voxen::RegionCache::bytesPerRegion(map));
-    const NeighbourPush push0{{}, map.model().thresholdValue(), layer};
+    const NeighbourPush push0{{}, map.model().thresholdValue(), layer.index()};
     for (const char* kernelName : {"custom_layer/occupied_neighbours.comp", "custom_layer/occupied_neighbours.spv"}) {
       const voxen::MapPassBinding binding = voxen::bindMapPass(scheduler, cache, keys, {layer});
       // A value the pass never writes, so that a pass that did not run cannot pass.

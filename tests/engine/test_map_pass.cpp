@@ -110,7 +110,7 @@ TEST_CASE("A program's pass reads occupancy and writes its own layer through the
   CHECK(binding.voxels == keys.size() * 512);
   const auto kernel = library.kernel("test_pass/neighbours.comp");
   scheduler.dispatchThreads(
-      voxen::mapPass(binding, "test neighbours", *kernel, NeighbourPush{binding.gpu, model.thresholdValue(), layer}),
+      voxen::mapPass(binding, "test neighbours", *kernel, NeighbourPush{binding.gpu, model.thresholdValue(), layer.index()}),
       binding.voxels);
   cache.syncToMap();
 

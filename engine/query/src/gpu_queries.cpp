@@ -153,7 +153,7 @@ struct GpuQueries::Impl {
     p.hashMask = hashMask;
     p.hashProbe = hashProbe;
     p.regionSize = map.regionSize();
-    p.layer = layer;
+    p.layer = layer.index();
     return p;
   }
 
