@@ -1,8 +1,10 @@
 // Includes only the umbrella header voxen/voxen.hpp, as an embedding program does. Runs
 // selftest/fill_iota.comp from the SPIR-V embedded in the installed library on 1000
 // elements and checks the result, then maps a few rays with the installed occupancy
-// integrator (which brings glm, zlib and libpng through the package config), saves the map
-// and loads it back. Exits non-zero on any mismatch, exception or validation message.
+// integrator, saves the map and loads it back; then maps with NDT through voxen::Mapper,
+// computes clearance, runs the batched queries against their CPU references, renders, and
+// runs the transform tree on the GPU. Exits non-zero on any mismatch, exception or
+// validation message.
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -77,6 +79,48 @@ int main() {
         loaded.counts().occupied == 0 || !(loaded.layout() == map.layout())) {
       std::fprintf(stderr, "install consumer: the saved map did not load back the same\n");
       return 1;
+    }
+    // The front door on the same scheduler: a Mapper with NDT-OM, clearance, the batched
+    // queries against their CPU references, a rendered picture, and the transform tree on
+    // the GPU against its CPU reference. (A pass of the program's own: samples/custom_layer,
+    // built against this install by the same test.)
+    {
+      voxen::Context ctx(scheduler);
+      voxen::MapperOptions ndtOptions;
+      ndtOptions.run.integration.ndt.mode = voxen::NdtMode::Om;
+      voxen::Mapper mapper(ctx, ndtOptions);
+      mapper.integrate(rays);
+      mapper.computeClearance({.range = 0.5});
+      const std::vector<glm::dvec3> points = {{1.0, 0.5, 0.05}, {2.05, 0.5, 0.05}, {1.93, 0.52, 0.07}, {9.0, 9.0, 9.0}};
+      const std::vector<voxen::QueryRay> queryRays = {{.origin = {0.05, 0.5, 0.05}, .direction = {1.0, 0.0, 0.0}, .maxRange = 5.0}};
+      const std::vector<voxen::RayHit> hits = mapper.raycast(queryRays);
+      const bool queriesRight = mapper.occupancy(points) == voxen::cpuOccupancy(mapper.map(), points) &&
+                                mapper.clearance(points) == voxen::cpuClearance(mapper.map(), points) &&
+                                hits == voxen::cpuRaycast(mapper.map(), queryRays) && hits[0].hit &&
+                                hits[0].voxel.x == 20;
+      const voxen::RenderImage image = mapper.render({.width = 64, .height = 48});
+      if (!queriesRight || !mapper.map().layout().has(voxen::kNdtCovarianceLayer) || image.drawnTriangles == 0) {
+        std::fprintf(stderr, "install consumer: Mapper: queries %s, NDT layer %s, %u triangles drawn\n",
+                     queriesRight ? "right" : "wrong", mapper.map().layout().has(voxen::kNdtCovarianceLayer) ? "present" : "missing",
+                     image.drawnTriangles);
+        return 1;
+      }
+    }
+    {
+      voxen::TransformTree tree;
+      glm::mat4 offset(1.0f);
+      offset[3] = glm::vec4(1.0f, 2.0f, 3.0f, 1.0f);
+      const uint32_t arm = tree.add(voxen::TransformTree::kRoot, offset);
+      const uint32_t hand = tree.add(arm, offset);
+      voxen::TransformTree onCpu = tree;  // process() clears the tree's dirty marks
+      onCpu.processCpu();
+      voxen::GpuTransformTree gpuTree(scheduler, tree);
+      gpuTree.process();
+      const glm::mat4 onGpu = gpuTree.world(hand);
+      if (onGpu != onCpu.world(hand) || onGpu[3] != glm::vec4(2.0f, 4.0f, 6.0f, 1.0f)) {
+        std::fprintf(stderr, "install consumer: the transform tree's world matrix is wrong\n");
+        return 1;
+      }
     }
     if (device.validationMessageCount() != 0) {
       std::fprintf(stderr, "install consumer: %llu validation messages\n",
