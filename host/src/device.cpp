@@ -115,6 +115,15 @@ struct ScopedInstance {
   ~ScopedInstance() { vkDestroyInstance(instance, nullptr); }
 };
 
+// Through the instance's own entry point: volk's global vkDestroyDebugUtilsMessengerEXT is
+// reloaded by every instance made later in the process (another Device, listDevices()) and is
+// null after one without the debug-utils extension.
+void destroyMessenger(VkInstance instance, VkDebugUtilsMessengerEXT messenger) {
+  auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+  if (destroy) destroy(instance, messenger, nullptr);
+}
+
 }  // namespace
 
 std::string formatApiVersion(uint32_t version) {
@@ -197,7 +206,7 @@ Device::Device(DeviceOptions options) : options_(std::move(options)) {
     createLogicalDevice();
   } catch (...) {
     if (device_) vkDestroyDevice(device_, nullptr);
-    if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    if (messenger_) destroyMessenger(instance_, messenger_);
     if (instance_) vkDestroyInstance(instance_, nullptr);
     throw;
   }
@@ -210,7 +219,7 @@ Device::~Device() {
     for (auto& g : garbage_) g.destroy();
     vkDestroyDevice(device_, nullptr);
   }
-  if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+  if (messenger_) destroyMessenger(instance_, messenger_);
   if (instance_) vkDestroyInstance(instance_, nullptr);
 }
 
