@@ -4,4 +4,6 @@
 PYBIND11_MODULE(_voxen, m) {
   m.doc() = "Voxen's C++ engine (occupancy mapping on Vulkan compute); import it as `voxen`.";
   voxen::python::bindErrors(m);
+  voxen::python::bindContext(m);
+  voxen::python::bindMapper(m);
 }

@@ -9,6 +9,14 @@
 The names below come from the extension module ``voxen._voxen`` (C++, pybind11); this
 package re-exports them so that programs import ``voxen`` only.
 """
-from ._voxen import Error, InputError, SettingError  # noqa: F401
+from ._voxen import (  # noqa: F401
+    Context,
+    Error,
+    InputError,
+    Mapper,
+    SettingError,
+    devices,
+    load,
+)
 
-__all__ = ["Error", "InputError", "SettingError"]
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load"]
