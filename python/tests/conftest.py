@@ -1,0 +1,40 @@
+"""Shared fixtures: one validated Context for the session, a scene of rays, the CLI's path."""
+import os
+
+import numpy as np
+import pytest
+
+import voxen
+
+
+@pytest.fixture(scope="session")
+def context():
+    return voxen.Context(validation=True)
+
+
+@pytest.fixture(autouse=True)
+def no_validation_messages(context):
+    """Any validation message fails the test that caused it, as in the C++ suite."""
+    context.clear_validation_messages()
+    yield
+    assert context.validation_messages == []
+
+
+@pytest.fixture(scope="session")
+def scene():
+    """Rays from a few origins to the walls of a 4 m box: free space inside, walls occupied."""
+    rng = np.random.default_rng(23)
+    n = 4000
+    origins = rng.uniform(-0.5, 0.5, size=(n, 3))
+    directions = rng.normal(size=(n, 3))
+    directions /= np.abs(directions).max(axis=1, keepdims=True)
+    ends = directions * 2.0  # on the faces of the cube [-2, 2]^3
+    return np.ascontiguousarray(origins), np.ascontiguousarray(ends)
+
+
+@pytest.fixture(scope="session")
+def voxen_cli():
+    path = os.environ.get("VOXEN_CLI")
+    if not path:
+        pytest.skip("VOXEN_CLI is not set (ctest sets it to the built voxen)")
+    return path
