@@ -5,10 +5,11 @@
 # The first python3 on PATH may be one without NumPy (pyenv's shims): FindPython3 stops at the
 # first interpreter it meets, so when that one lacks NumPy the system's /usr/bin/python3
 # (where Debian's python3-numpy and python3-pybind11 live) is tried before giving up.
-# -DPython3_EXECUTABLE=... picks one explicitly.
+# -DPython3_EXECUTABLE=... picks one explicitly (and is never replaced).
 set(_voxen_python_missing "")
+set(_voxen_python_chosen ${Python3_EXECUTABLE})  # given with -D (or kept from a configure before)
 find_package(Python3 COMPONENTS Interpreter Development.Module NumPy QUIET)
-if(NOT Python3_NumPy_FOUND AND EXISTS /usr/bin/python3
+if(NOT Python3_NumPy_FOUND AND NOT _voxen_python_chosen AND EXISTS /usr/bin/python3
    AND NOT Python3_EXECUTABLE STREQUAL "/usr/bin/python3")
   unset(Python3_EXECUTABLE CACHE)
   unset(_Python3_EXECUTABLE CACHE)
