@@ -1,0 +1,77 @@
+# Type stubs for the voxen package (the names come from the C++ extension voxen._voxen).
+import os
+from typing import Iterable, Literal, TypedDict
+
+import numpy as np
+import numpy.typing as npt
+
+_Points = npt.ArrayLike  # (N, 3) float32 or float64
+_Path = str | os.PathLike[str]
+
+class Error(RuntimeError): ...
+class SettingError(Error, ValueError): ...
+class InputError(Error, ValueError): ...
+
+class DeviceEntry(TypedDict):
+    index: int
+    name: str
+    type: str
+    driver: str
+    usable: bool
+    missing: str
+
+def devices() -> list[DeviceEntry]: ...
+
+class Context:
+    def __init__(self, device: int | str | None = None, validation: bool = False) -> None: ...
+    def open(self) -> None: ...
+    @property
+    def device_name(self) -> str: ...
+    @property
+    def validation_messages(self) -> list[str]: ...
+    def clear_validation_messages(self) -> None: ...
+    @property
+    def memory_budget(self) -> int: ...
+
+class IntegrationStats(TypedDict):
+    rays: int
+    clipped_rays: int
+    rejected_rays: int
+    voxel_updates: int
+    dropped_updates: int
+    batches: int
+
+class RayHits(TypedDict):
+    hit: npt.NDArray[np.bool_]
+    distance: npt.NDArray[np.float64]
+    point: npt.NDArray[np.float64]
+    voxel: npt.NDArray[np.int32]
+    value: npt.NDArray[np.float32]
+    # "class" is a keyword: read it as hits["class"] (npt.NDArray[np.int8]).
+
+class Mapper:
+    def __init__(
+        self,
+        resolution: float = 0.1,
+        region: int = 32,
+        model: Literal["ohm", "octomap"] = "ohm",
+        layers: Iterable[Literal["voxel_mean", "traversal", "hit_miss", "touch_time"]] = (),
+        ndt: Literal["om", "tm"] | None = None,
+        context: Context | None = None,
+        backend: Literal["gpu", "cpu"] = "gpu",
+    ) -> None: ...
+    def integrate_rays(self, origins: _Points, ends: _Points) -> IntegrationStats: ...
+    def occupancy(self, points: _Points) -> npt.NDArray[np.float32]: ...
+    def classify(self, points: _Points) -> npt.NDArray[np.int8]: ...
+    def raycast(
+        self, origins: _Points, directions: _Points, max_range: float | npt.ArrayLike, unknown_blocks: bool = False
+    ) -> RayHits: ...
+    def save(self, path: _Path) -> None: ...
+    @property
+    def resolution(self) -> float: ...
+    @property
+    def context(self) -> Context: ...
+
+def load(path: _Path, context: Context | None = None, backend: Literal["gpu", "cpu"] = "gpu") -> Mapper: ...
+
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load"]
