@@ -8,20 +8,13 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "context.hpp"
-#include "voxen/mapper.hpp"
+#include "py_mapper.hpp"
 #include "voxen/occupancy/ndt.hpp"
 
 namespace py = pybind11;
 
 namespace voxen::python {
 namespace {
-
-// The Mapper and the Context it runs on, kept alive together.
-struct PyMapper {
-  std::shared_ptr<PyContext> context;
-  std::unique_ptr<voxen::Mapper> mapper;
-};
 
 MapperBackend backendNamed(const std::string& name) {
   if (name == "gpu") return MapperBackend::Gpu;
@@ -103,29 +96,10 @@ py::dict integrateRays(PyMapper& self, const py::object& origins, const py::obje
   return integrationDelta(before, after);
 }
 
-// The engine names a bad query item by its index in the batch; the caller knows it by the
-// argument it came in, so the message says both ("points[3]: ...").
-template <typename Query>
-auto namingItems(const char* argument, Query&& query) {
-  try {
-    return query();
-  } catch (const QueryInputError& e) {
-    throw QueryInputError(e.index(), std::string(argument) + "[" + std::to_string(e.index()) + "]: " + e.what());
-  }
-}
-
 std::vector<OccupancyAnswer> answers(PyMapper& self, const py::object& points) {
   Points3 queried(points, "points");
   py::gil_scoped_release release;
   return namingItems("points", [&] { return self.mapper->occupancy(queried.span()); });
-}
-
-int8_t classCode(VoxelClass voxelClass) {
-  switch (voxelClass) {
-    case VoxelClass::Free: return 0;
-    case VoxelClass::Occupied: return 1;
-    default: return -1;
-  }
 }
 
 py::array_t<float> occupancy(PyMapper& self, const py::object& points) {
@@ -133,7 +107,7 @@ py::array_t<float> occupancy(PyMapper& self, const py::object& points) {
   auto values = newArray<float>(found.size());
   float* out = values.mutable_data();
   for (size_t i = 0; i < found.size(); ++i) {
-    out[i] = found[i].value == kUnobserved ? std::numeric_limits<float>::quiet_NaN() : found[i].value;
+    out[i] = valueOrNaN(found[i].value);
   }
   return values;
 }
@@ -180,7 +154,7 @@ py::dict raycast(PyMapper& self, const py::object& origins, const py::object& di
     voxelOut[3 * i + 0] = h.voxel.x;
     voxelOut[3 * i + 1] = h.voxel.y;
     voxelOut[3 * i + 2] = h.voxel.z;
-    valueOut[i] = h.value == kUnobserved ? std::numeric_limits<float>::quiet_NaN() : h.value;
+    valueOut[i] = valueOrNaN(h.value);
     classOut[i] = classCode(h.voxelClass);
   }
   py::dict result;
@@ -191,10 +165,6 @@ py::dict raycast(PyMapper& self, const py::object& origins, const py::object& di
   result["value"] = value;
   result["class"] = voxelClass;
   return result;
-}
-
-std::filesystem::path pathOf(const py::handle& path) {
-  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
 }
 
 PyMapper loadMapper(const py::object& path, const py::object& context, const std::string& backend) {
@@ -211,8 +181,12 @@ PyMapper loadMapper(const py::object& path, const py::object& context, const std
 
 }  // namespace
 
+std::filesystem::path pathOf(const py::handle& path) {
+  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
+}
+
 void bindMapper(py::module_& m) {
-  py::class_<PyMapper>(m, "Mapper", R"doc(
+  MapperClass mapperClass(m, "Mapper", R"doc(
 An occupancy map and everything that works on it, on a Context's device.
 
 Mapper(resolution=0.1, region=32, model="ohm", layers=(), ndt=None, context=None, backend="gpu")
@@ -223,7 +197,8 @@ layers ("voxel_mean", "traversal", "hit_miss", "touch_time"); ndt: None, "om" or
 context: a voxen.Context, None for the shared default; backend: "gpu", or "cpu" for the
 single-threaded CPU reference the GPU is tested against (the same map bit for bit).
 A setting out of range raises voxen.SettingError (a ValueError) naming it.
-)doc")
+)doc");
+  mapperClass
       .def(py::init(&makeMapper), py::arg("resolution") = 0.1, py::arg("region") = 32, py::arg("model") = "ohm",
            py::arg("layers") = py::tuple(), py::arg("ndt") = py::none(), py::arg("context") = py::none(),
            py::arg("backend") = "gpu")
@@ -266,6 +241,7 @@ hit the other fields are zero.
           "Metres per voxel edge.")
       .def_property_readonly(
           "context", [](PyMapper& self) { return self.context; }, "The voxen.Context this map runs on.");
+  // Each group of methods in its own file (py_mapper.hpp).
   m.def("load", &loadMapper, py::arg("path"), py::arg("context") = py::none(), py::arg("backend") = "gpu", R"doc(
 Reads a map file (as Mapper.save and the voxen CLI write it) into a new Mapper on `context`
 (None: the shared default). Raises voxen.Error naming the file when it cannot be read.

@@ -1,0 +1,53 @@
+#pragma once
+// voxen.Mapper's C++ side, shared by the files that bind its methods (mapper.cpp makes the
+// class; each mapper_*.cpp adds one group of methods to it).
+#include <pybind11/pybind11.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "context.hpp"
+#include "voxen/mapper.hpp"
+
+namespace voxen::python {
+
+// The Mapper and the Context it runs on, kept alive together.
+struct PyMapper {
+  std::shared_ptr<PyContext> context;
+  std::unique_ptr<voxen::Mapper> mapper;
+};
+
+using MapperClass = pybind11::class_<PyMapper>;
+
+// A str or os.PathLike as a filesystem path (through os.fspath, as open() does).
+std::filesystem::path pathOf(const pybind11::handle& path);
+
+// A voxel class as Python sees it: -1 unknown, 0 free, 1 occupied.
+inline int8_t classCode(VoxelClass voxelClass) {
+  switch (voxelClass) {
+    case VoxelClass::Free: return 0;
+    case VoxelClass::Occupied: return 1;
+    default: return -1;
+  }
+}
+
+// The engine's "never observed" sentinel as NaN, so NumPy code tests it with isnan.
+inline float valueOrNaN(float value) {
+  return value == kUnobserved ? std::numeric_limits<float>::quiet_NaN() : value;
+}
+
+// The engine names a bad query item by its index in the batch; the caller knows it by the
+// argument it came in, so the message says both ("points[3]: ...").
+template <typename Query>
+auto namingItems(const char* argument, Query&& query) {
+  try {
+    return query();
+  } catch (const QueryInputError& e) {
+    throw QueryInputError(e.index(), std::string(argument) + "[" + std::to_string(e.index()) + "]: " + e.what());
+  }
+}
+
+}  // namespace voxen::python
