@@ -6,4 +6,5 @@ PYBIND11_MODULE(_voxen, m) {
   voxen::python::bindErrors(m);
   voxen::python::bindContext(m);
   voxen::python::bindMapper(m);
+  voxen::python::bindReadCloud(m);
 }

@@ -17,6 +17,7 @@ from ._voxen import (  # noqa: F401
     SettingError,
     devices,
     load,
+    read_cloud,
 )
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load"]
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load", "read_cloud"]

@@ -1,6 +1,6 @@
 # Type stubs for the voxen package (the names come from the C++ extension voxen._voxen).
 import os
-from typing import Iterable, Literal, TypedDict
+from typing import Iterable, Literal, TypedDict, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -74,4 +74,13 @@ class Mapper:
 
 def load(path: _Path, context: Context | None = None, backend: Literal["gpu", "cpu"] = "gpu") -> Mapper: ...
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load"]
+@overload
+def read_cloud(
+    path: _Path, trajectory: _Path | None = None, origins: Literal[False] = False
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32] | None]: ...
+@overload
+def read_cloud(
+    path: _Path, trajectory: _Path | None = None, *, origins: Literal[True]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32] | None, npt.NDArray[np.float64]]: ...
+
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load", "read_cloud"]
