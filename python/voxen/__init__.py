@@ -16,8 +16,9 @@ from ._voxen import (  # noqa: F401
     Mapper,
     SettingError,
     devices,
+    import_octomap,
     load,
     read_cloud,
 )
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load", "read_cloud"]
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "import_octomap", "load", "read_cloud"]

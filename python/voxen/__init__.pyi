@@ -49,6 +49,10 @@ class RayHits(TypedDict):
     value: npt.NDArray[np.float32]
     # "class" is a keyword: read it as hits["class"] (npt.NDArray[np.int8]).
 
+class OctomapExportCounts(TypedDict):
+    voxels: int
+    non_finite: int
+
 class Mapper:
     def __init__(
         self,
@@ -67,12 +71,16 @@ class Mapper:
         self, origins: _Points, directions: _Points, max_range: float | npt.ArrayLike, unknown_blocks: bool = False
     ) -> RayHits: ...
     def save(self, path: _Path) -> None: ...
+    def export_octomap(self, path: _Path) -> OctomapExportCounts: ...
     @property
     def resolution(self) -> float: ...
     @property
     def context(self) -> Context: ...
 
 def load(path: _Path, context: Context | None = None, backend: Literal["gpu", "cpu"] = "gpu") -> Mapper: ...
+def import_octomap(
+    path: _Path, region: int = 32, context: Context | None = None, backend: Literal["gpu", "cpu"] = "gpu"
+) -> Mapper: ...
 
 @overload
 def read_cloud(
@@ -83,4 +91,4 @@ def read_cloud(
     path: _Path, trajectory: _Path | None = None, *, origins: Literal[True]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32] | None, npt.NDArray[np.float64]]: ...
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load", "read_cloud"]
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "import_octomap", "load", "read_cloud"]
