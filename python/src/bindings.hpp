@@ -9,5 +9,6 @@ void bindErrors(pybind11::module_& m);
 void bindContext(pybind11::module_& m);
 void bindMapper(pybind11::module_& m);
 void bindReadCloud(pybind11::module_& m);
+void bindTransformTree(pybind11::module_& m);
 
 }  // namespace voxen::python

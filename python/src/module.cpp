@@ -7,4 +7,5 @@ PYBIND11_MODULE(_voxen, m) {
   voxen::python::bindContext(m);
   voxen::python::bindMapper(m);
   voxen::python::bindReadCloud(m);
+  voxen::python::bindTransformTree(m);
 }

@@ -15,10 +15,11 @@ from ._voxen import (  # noqa: F401
     InputError,
     Mapper,
     SettingError,
+    TransformTree,
     devices,
     import_octomap,
     load,
     read_cloud,
 )
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "import_octomap", "load", "read_cloud"]
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "read_cloud"]
