@@ -12,6 +12,7 @@
 #include "context.hpp"
 #include "matrices.hpp"
 #include "voxen/context.hpp"
+#include "voxen/host/error.hpp"
 #include "voxen/transform/gpu_transform_tree.hpp"
 #include "voxen/transform/transform_tree.hpp"
 
@@ -38,7 +39,7 @@ uint32_t liveNode(const PyTransformTree& self, int64_t id, const char* argument,
   if (id >= 1 && id < int64_t(self.tree.capacity()) && self.tree.live(uint32_t(id))) return uint32_t(id);
   const std::string where = single ? std::string(argument) : std::string(argument) + "[" + std::to_string(index) + "]";
   throw py::value_error(where + ": " + std::to_string(id) + " is not a node of this tree" +
-                        (id == 0 ? " (ids start at 1; None adds a top-level node)" : ""));
+                        (id == 0 ? " (ids start at 1; a top-level node's parent is None, or -1 in an array)" : ""));
 }
 
 PyTransformTree makeTree(const py::object& context, const std::string& backend) {
@@ -118,8 +119,8 @@ void process(PyTransformTree& self) {
 void requireProcessed(PyTransformTree& self) {
   const bool pending = self.tree.structureChanged() || !self.tree.dirtyNodes().empty();
   if (pending && self.tree.size() > 0)
-    throw py::value_error("world(): the tree changed (add, set_local, set_parent or remove) since the last process(); "
-                          "call process() first");
+    throw Error("TransformTree.world(): the tree changed (add, set_local, set_parent or remove) since the last "
+                "process(); call process() first");
   if (!self.downloaded) {
     py::gil_scoped_release release;
     self.gpu->download();
@@ -194,7 +195,8 @@ since the last process() (on the GPU: submitted with the GIL released; world() w
 World matrices as of the last process(), float32: with no ids, a (capacity, 4, 4) array
 indexed by node id (rows of ids that are no node, such as 0 or removed ones, are NaN);
 with an int id, its (4, 4) matrix; with an (N,) integer array of ids, (N, 4, 4).
-Raises ValueError for an id that is no node, or when the tree changed since process().
+Raises ValueError for an id that is no node, and voxen.Error when the tree changed since
+the last process().
 )doc")
       .def("__len__", [](const PyTransformTree& self) { return self.tree.size(); }, "The number of nodes.")
       .def_property_readonly(

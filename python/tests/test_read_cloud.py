@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import voxen
+from gil_probe import let_other_threads_run
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +121,29 @@ def test_errors_name_the_file(tmp_path, generated):
         voxen.read_cloud(generated[0], tmp_path / "no-trajectory.txt")
     with pytest.raises(TypeError):
         voxen.read_cloud(3)
+
+
+def test_binary_cloud_reads_exactly_with_the_gil_released(tmp_path):
+    n = 1_500_000  # 84 MB: a read long enough to tell (about 0.05 s on an idle core)
+    names = ("x", "y", "z", "ox", "oy", "oz", "time")
+    rows = np.empty(n, dtype=[(name, "<f8") for name in names])
+    for k, name in enumerate(names):
+        rows[name] = np.arange(n) * (0.001 + k) - 3.0 * k  # distinct in every row and column
+    path = tmp_path / "big.ply"
+    with open(path, "wb") as f:
+        header = f"ply\nformat binary_little_endian 1.0\nelement vertex {n}\n"
+        header += "".join(f"property double {name}\n" for name in names) + "end_header\n"
+        f.write(header.encode())
+        rows.tofile(f)
+    result = {}
+    call, gap = let_other_threads_run(lambda: result.update(arrays=voxen.read_cloud(path, origins=True)))
+    points, times, intensity, origins = result["arrays"]
+    for i, name in enumerate(("x", "y", "z")):
+        np.testing.assert_array_equal(points[:, i], rows[name])
+        np.testing.assert_array_equal(origins[:, i], rows["o" + name])
+    np.testing.assert_array_equal(times, rows["time"])
+    assert intensity is None
+    path.unlink()
+    # Holding the GIL through the read would stall the ticking thread for the whole call.
+    assert call > 0.02, "too little work to tell"
+    assert gap < 0.5 * call, (gap, call)

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import voxen
+from gil_probe import let_other_threads_run
 
 
 def translation(x, y, z):
@@ -199,9 +200,24 @@ def test_bad_updates_change_nothing(context):
     # Nothing changed, so the worlds are still current.
     np.testing.assert_array_equal(tree.world(ids), np.tile(np.eye(4, dtype=np.float32), (3, 1, 1)))
     tree.set_local(np.uint64(2), translation(0, 0, 2))
-    with pytest.raises(ValueError, match="call process"):
+    with pytest.raises(voxen.Error, match="call process"):
         tree.world()
     tree.process()
     np.testing.assert_array_equal(tree.world(2), translation(0, 0, 2))
     with pytest.raises(ValueError, match="backend"):
         voxen.TransformTree(backend="tpu")
+
+
+def test_process_lets_other_threads_run(context):
+    tree = voxen.TransformTree(context=context)
+    ids, _ = build_forest(tree, np.random.default_rng(5), roots=20000, fanout=2, depth=4)
+    tree.process()
+    tree.world(ids[:1])  # the device and pipelines ready first
+    moved = np.random.default_rng(6).permutation(ids)
+    new = random_locals(np.random.default_rng(7), len(moved))
+
+    tree.set_local(moved, new)
+    # The GPU pass and the wait for its worlds (world() reads them back): one call each.
+    call, gap = let_other_threads_run(lambda: (tree.process(), tree.world(ids[-1])))
+    assert call > 0.05, "too little work to tell"
+    assert gap < 0.5 * call, (gap, call)
