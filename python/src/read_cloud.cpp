@@ -32,25 +32,27 @@ struct CloudColumns {
   std::string summary;
 };
 
-CloudColumns readColumns(const std::filesystem::path& cloud, const std::optional<std::filesystem::path>& trajectory) {
+CloudColumns readColumns(const std::filesystem::path& cloud, const std::optional<std::filesystem::path>& trajectory,
+                         bool withOrigins) {
   RayReader reader(cloud, trajectory);
   CloudColumns out;
+  // Only the columns the caller gets: no origins unless asked, no intensity the cloud lacks.
+  out.hasIntensity = !reader.intensityField().empty();
   // The header's count bounds the rays, but a corrupt header may claim billions: reserve at
   // most 16 M up front and let the vectors grow past that.
   const size_t expected = size_t(std::min<uint64_t>(reader.totalPoints(), uint64_t(1) << 24));
   out.points.reserve(expected);
-  out.origins.reserve(expected);
+  if (withOrigins) out.origins.reserve(expected);
   out.times.reserve(expected);
-  out.intensity.reserve(expected);
+  if (out.hasIntensity) out.intensity.reserve(expected);
   for (std::span<const Ray> rays = reader.next(); !rays.empty(); rays = reader.next()) {
     for (const Ray& ray : rays) {
       out.points.push_back(ray.sample);
-      out.origins.push_back(ray.origin);
+      if (withOrigins) out.origins.push_back(ray.origin);
       out.times.push_back(ray.time);
-      out.intensity.push_back(ray.intensity);
+      if (out.hasIntensity) out.intensity.push_back(ray.intensity);
     }
   }
-  out.hasIntensity = !reader.intensityField().empty();
   const RayLoadStats& stats = reader.stats();
   out.skipped = stats.skippedNonFinite > 0 || stats.skippedOutsideTrajectory > 0;
   out.summary = reader.summary();
@@ -76,7 +78,7 @@ py::tuple readCloud(const py::object& path, const py::object& trajectory, bool o
   CloudColumns columns;
   {
     py::gil_scoped_release release;
-    columns = readColumns(cloud, poses);
+    columns = readColumns(cloud, poses, origins);
   }
   // Skipped points are the engine's rule (NaN/inf values, times outside the trajectory), but
   // the arrays alone would not say that rows are missing.
