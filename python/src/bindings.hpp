@@ -8,5 +8,7 @@ namespace voxen::python {
 void bindErrors(pybind11::module_& m);
 void bindContext(pybind11::module_& m);
 void bindMapper(pybind11::module_& m);
+void bindReadCloud(pybind11::module_& m);
+void bindTransformTree(pybind11::module_& m);
 
 }  // namespace voxen::python

@@ -16,12 +16,6 @@ namespace py = pybind11;
 namespace voxen::python {
 namespace {
 
-MapperBackend backendNamed(const std::string& name) {
-  if (name == "gpu") return MapperBackend::Gpu;
-  if (name == "cpu") return MapperBackend::CpuReference;
-  throw py::value_error("backend must be \"gpu\" or \"cpu\" (the CPU reference); got \"" + name + "\"");
-}
-
 NdtMode ndtNamed(const py::object& ndt) {
   if (ndt.is_none()) return NdtMode::Off;
   const std::string name = py::str(ndt);
@@ -185,6 +179,12 @@ std::filesystem::path pathOf(const py::handle& path) {
   return py::module_::import("os").attr("fspath")(path).cast<std::string>();
 }
 
+MapperBackend backendNamed(const std::string& name) {
+  if (name == "gpu") return MapperBackend::Gpu;
+  if (name == "cpu") return MapperBackend::CpuReference;
+  throw py::value_error("backend must be \"gpu\" or \"cpu\" (the CPU reference); got \"" + name + "\"");
+}
+
 void bindMapper(py::module_& m) {
   MapperClass mapperClass(m, "Mapper", R"doc(
 An occupancy map and everything that works on it, on a Context's device.
@@ -242,6 +242,7 @@ hit the other fields are zero.
       .def_property_readonly(
           "context", [](PyMapper& self) { return self.context; }, "The voxen.Context this map runs on.");
   // Each group of methods in its own file (py_mapper.hpp).
+  bindMapperOctomap(m, mapperClass);
   m.def("load", &loadMapper, py::arg("path"), py::arg("context") = py::none(), py::arg("backend") = "gpu", R"doc(
 Reads a map file (as Mapper.save and the voxen CLI write it) into a new Mapper on `context`
 (None: the shared default). Raises voxen.Error naming the file when it cannot be read.

@@ -6,4 +6,6 @@ PYBIND11_MODULE(_voxen, m) {
   voxen::python::bindErrors(m);
   voxen::python::bindContext(m);
   voxen::python::bindMapper(m);
+  voxen::python::bindReadCloud(m);
+  voxen::python::bindTransformTree(m);
 }

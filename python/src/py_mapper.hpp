@@ -25,6 +25,13 @@ using MapperClass = pybind11::class_<PyMapper>;
 // A str or os.PathLike as a filesystem path (through os.fspath, as open() does).
 std::filesystem::path pathOf(const pybind11::handle& path);
 
+// "gpu" or "cpu" (the CPU reference) as the engine's backend; ValueError for anything else.
+MapperBackend backendNamed(const std::string& name);
+
+// Each group of Mapper methods (and the module functions that make Mappers) in its own file,
+// registered by bindMapper.
+void bindMapperOctomap(pybind11::module_& m, MapperClass& mapperClass);
+
 // A voxel class as Python sees it: -1 unknown, 0 free, 1 occupied.
 inline int8_t classCode(VoxelClass voxelClass) {
   switch (voxelClass) {

@@ -15,8 +15,11 @@ from ._voxen import (  # noqa: F401
     InputError,
     Mapper,
     SettingError,
+    TransformTree,
     devices,
+    import_octomap,
     load,
+    read_cloud,
 )
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "devices", "load"]
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "read_cloud"]

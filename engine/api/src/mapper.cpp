@@ -91,6 +91,15 @@ void limitRegions(OccupancyMap& map, const Context& context, const MapperRunOpti
   map.setRegionLimit(cache >= budget ? 0 : (budget - cache) / map.bytesPerRegion(), hint);
 }
 
+// NDT integration adds to the map's NDT layers: a map without them (or with OM's for TM)
+// cannot take it. `name` is the file or "the map".
+void requireNdtLayers(const OccupancyMap& map, const MapperRunOptions& run, const std::string& name) {
+  const NdtMode wanted = run.integration.ndt.mode, has = ndtModeOf(map.layout());
+  if (wanted != NdtMode::Off && (has == NdtMode::Off || (wanted == NdtMode::Tm && has != NdtMode::Tm)))
+    throw Error(name + ": NDT-" + std::string(wanted == NdtMode::Om ? "OM" : "TM") +
+                " integration needs the map's NDT layers, and it has " + map.layout().names());
+}
+
 }  // namespace
 
 Mapper::Impl::Impl(Context& context_, OccupancyMap map_, MapperRunOptions run_)
@@ -172,10 +181,13 @@ Mapper Mapper::load(Context& context, const std::filesystem::path& path, MapperR
   load.memoryBudgetBytes = context.memoryBudgetBytes();
   load.budgetHint = context.memoryHint();
   OccupancyMap map = loadMap(path, load);
-  const NdtMode wanted = run.integration.ndt.mode, has = ndtModeOf(map.layout());
-  if (wanted != NdtMode::Off && (has == NdtMode::Off || (wanted == NdtMode::Tm && has != NdtMode::Tm)))
-    throw Error(path.string() + ": NDT-" + std::string(wanted == NdtMode::Om ? "OM" : "TM") +
-                " integration needs the map's NDT layers, and it has " + map.layout().names());
+  requireNdtLayers(map, run, path.string());
+  return fromMap(context, std::move(map), run);
+}
+
+Mapper Mapper::fromMap(Context& context, OccupancyMap map, MapperRunOptions run) {
+  run = settled(run);
+  requireNdtLayers(map, run, "the map");
   limitRegions(map, context, run, false);
   return Mapper(std::make_unique<Impl>(context, std::move(map), run));
 }

@@ -142,6 +142,9 @@ class Mapper {
   // map may grow by what the budget leaves after it and the GPU cache (none when the cache
   // leaves nothing: reading, clearance and rendering still work).
   static Mapper load(Context& context, const std::filesystem::path& path, MapperRunOptions run = {});
+  // A map already in memory (importOctomap()'s, say), taken over as load() takes a file's:
+  // it may grow by what the budget leaves after it and the GPU cache.
+  static Mapper fromMap(Context& context, OccupancyMap map, MapperRunOptions run = {});
   ~Mapper();
   Mapper(Mapper&&) noexcept;
   Mapper& operator=(Mapper&&) noexcept;
