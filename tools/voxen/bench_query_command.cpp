@@ -5,7 +5,10 @@
 // one built from a generated lidar run. Every timed configuration runs once untimed first
 // (lavapipe compiles a pipeline at its first dispatch, and the first call loads the map
 // into the query cache); the medians of --repeat runs are reported, and the GPU's answers
-// are checked against the CPU's (a mismatch fails the run).
+// are checked against the CPU's (a mismatch fails the run). --points-file and --rays-file
+// query given items instead of random ones, and --only picks the kinds, so that another
+// client of the engine (the Python package's benchmark) can be timed against these calls on
+// the same map and items.
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -18,6 +21,7 @@
 #include "commands.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
+#include "query_input.hpp"
 #include "stopwatch.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
@@ -44,7 +48,12 @@ struct BenchQueryArgs {
   double range = 5.0;
   double clearanceRange = 1.0;
   int repeat = 3;
+  std::string pointsFile, raysFile;  // given items instead of random ones
+  std::vector<std::string> only;     // kinds to run; empty: all
+  bool runs(const std::string& kind) const { return only.empty() || std::find(only.begin(), only.end(), kind) != only.end(); }
 };
+
+const std::vector<std::string> kQueryKinds = {"occupancy", "clearance", "raycast", "raycast_unknown_blocks", "box_voxels"};
 
 struct Row {
   std::string kind;
@@ -118,24 +127,40 @@ int benchQuery(const CommonOptions& options, const BenchQueryArgs& args) {
   Device device(options.device);
   ShaderLibrary library(device, options.libraryOptions());
   Scheduler scheduler(device, library);
-  if (!map.layout().has(clearanceLayer())) {
+  if (!map.layout().has(clearanceLayer()) && args.runs("clearance")) {
     ClearanceOptions clearance;
     clearance.range = args.clearanceRange;
     GpuClearance(scheduler, map, clearance).compute();
   }
   const double buildSeconds = secondsSince(buildStart);
   Sampler sampler(map);
-  std::vector<glm::dvec3> points(args.points);
-  for (auto& p : points) p = sampler.point();
-  std::vector<QueryRay> rays(args.rays);
-  for (auto& r : rays) r = {sampler.point(), sampler.direction(), args.range};
+  std::vector<glm::dvec3> points;
+  if (!args.pointsFile.empty()) {
+    const QueryInput input = readQueryInput(args.pointsFile, 3);
+    for (size_t i = 0; i < input.size(); ++i)
+      points.emplace_back(input.values[3 * i], input.values[3 * i + 1], input.values[3 * i + 2]);
+  } else {
+    points.resize(args.points);
+    for (auto& p : points) p = sampler.point();
+  }
+  std::vector<QueryRay> rays;
+  if (!args.raysFile.empty()) {
+    const QueryInput input = readQueryInput(args.raysFile, 6);
+    for (size_t i = 0; i < input.size(); ++i) {
+      const double* v = &input.values[6 * i];
+      rays.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, args.range});
+    }
+  } else {
+    rays.resize(args.rays);
+    for (auto& r : rays) r = {sampler.point(), sampler.direction(), args.range};
+  }
   const glm::dvec3 centre = (sampler.lo + sampler.hi) * 0.5;
   const double half = 50 * map.model().resolution;  // a box of 100^3 voxels
   const QueryBox box{centre - half, centre + half - 0.5 * map.model().resolution};
 
   GpuQueries queries(scheduler, map);
   std::vector<Row> rows;
-  {
+  if (args.runs("occupancy")) {
     Row row{"occupancy", points.size()};
     std::vector<OccupancyAnswer> gpu, cpu;
     row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.occupancy(points); }, &scheduler, &row.profile);
@@ -143,7 +168,7 @@ int benchQuery(const CommonOptions& options, const BenchQueryArgs& args) {
     row.match = gpu == cpu;
     rows.push_back(row);
   }
-  {
+  if (args.runs("clearance")) {
     Row row{"clearance", points.size()};
     std::vector<ClearanceSample> gpu, cpu;
     row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.clearance(points); }, &scheduler, &row.profile);
@@ -152,6 +177,7 @@ int benchQuery(const CommonOptions& options, const BenchQueryArgs& args) {
     rows.push_back(row);
   }
   for (bool unknownBlocks : {false, true}) {
+    if (!args.runs(unknownBlocks ? "raycast_unknown_blocks" : "raycast")) continue;
     Row row{unknownBlocks ? "raycast_unknown_blocks" : "raycast", rays.size()};
     std::vector<RayHit> gpu, cpu;
     row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.raycast(rays, {unknownBlocks}); }, &scheduler, &row.profile);
@@ -159,7 +185,7 @@ int benchQuery(const CommonOptions& options, const BenchQueryArgs& args) {
     row.match = gpu == cpu;
     rows.push_back(row);
   }
-  {
+  if (args.runs("box_voxels")) {
     Row row{"box_voxels", 100ull * 100 * 100};
     BoxVoxels gpu, cpu;
     row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.voxelsInBox(box, VoxelClass::Occupied); }, &scheduler, &row.profile);
@@ -215,10 +241,24 @@ CommandRun setupBenchQuery(CLI::App& command) {
   command.add_option("--scans", args->scans, "lidar scans the generated map is built from (64 x 1024 rays each)")
       ->check(integerIn(1, 1000))
       ->capture_default_str();
-  command.add_option("--points", args->points, "points per occupancy and clearance batch")
-      ->check(integerIn(1, 1 << 26))
-      ->capture_default_str();
-  command.add_option("--rays", args->rays, "rays per ray-cast batch")->check(integerIn(1, 1 << 26))->capture_default_str();
+  CLI::Option* points = command.add_option("--points", args->points, "points per occupancy and clearance batch")
+                            ->check(integerIn(1, 1 << 26))
+                            ->capture_default_str();
+  CLI::Option* rays =
+      command.add_option("--rays", args->rays, "rays per ray-cast batch")->check(integerIn(1, 1 << 26))->capture_default_str();
+  command.add_option("--points-file", args->pointsFile,
+                     "query these points (PLY vertices x y z, or text lines of x y z) instead of random ones")
+      ->type_name("POINTS")
+      ->check(CLI::ExistingFile)
+      ->excludes(points);
+  command.add_option("--rays-file", args->raysFile,
+                     "cast these rays (PLY vertices ox oy oz dx dy dz, or text lines of them; each --range long) "
+                     "instead of random ones")
+      ->type_name("RAYS")
+      ->check(CLI::ExistingFile)
+      ->excludes(rays);
+  command.add_option("--only", args->only, "run only these kinds (repeat for several; default: all)")
+      ->check(CLI::IsMember(kQueryKinds));
   command.add_option("--range", args->range, "ray length in metres")
       ->check(numberIn(0.0, 1e4, "metres"))
       ->capture_default_str();
