@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench map --rays-file and bench query --points-file/--rays-file/--only: the benchmarks run
+# bench map --rays-file and bench query --points-file/--rays-file/--only/--mapper: the benchmarks run
 # on given rays and items (what python/benchmarks/bench_python.py compares against), and bad
 # files or flag combinations are refused with the file or flag named.
 source "$(dirname "$0")/common.sh" bench_given_items "$@"
@@ -50,6 +50,18 @@ if grep -q '"kind":"\(clearance\|box_voxels\|raycast_unknown_blocks\)"' query.js
   fail "bench query --only ran other kinds: $(cat query.json)"
 fi
 grep -q '"gpu_equals_cpu":false' query.json && fail "bench query: GPU differs from CPU: $(cat query.json)"
+# --mapper: the same queries through voxen::Mapper on a saved map (small batches on the CPU).
+"$voxen" map --cloud rays.ply --output small.vxm --quiet 2> saved.err || fail "map of rays.ply: $(cat saved.err)"
+"$voxen" bench query --map small.vxm --mapper --points-file points.txt --rays-file cast.txt --only occupancy \
+  --only raycast --only clearance --repeat 1 --json > mapper.json 2> mapper.err ||
+  fail "bench query --mapper: status $?: $(cat mapper.err)"
+no_validation mapper.err "bench query --mapper"
+grep -q '"path":"mapper"' mapper.json || fail "bench query --mapper: not through the Mapper: $(cat mapper.json)"
+grep -q '"kind":"clearance","items":2,' mapper.json || fail "bench query --mapper: no clearance row: $(cat mapper.json)"
+grep -q '"gpu_equals_cpu":false' mapper.json && fail "bench query --mapper: differs from the CPU: $(cat mapper.json)"
+status=0
+"$voxen" bench query --mapper --only occupancy > nomap.out 2> nomap.err || status=$?
+[ $status -eq 2 ] && grep -q -- "--mapper requires --map" nomap.err || fail "--mapper without --map: status $status: $(cat nomap.err)"
 status=0
 "$voxen" bench query --points-file cast.txt --only occupancy > bad.out 2> bad.err || status=$?
 [ $status -eq 1 ] && grep -q "cast.txt:1" bad.err || fail "bench query --points-file of rays: status $status: $(cat bad.err)"
