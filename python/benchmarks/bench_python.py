@@ -7,12 +7,17 @@ Each row is a measure from Python beside its C++ reference, both measured here:
 - integrate_rays: Mapper.integrate_rays of N rays from NumPy (a fresh Mapper each repetition,
   timed to the map being complete) against `voxen bench map --rays-file` on the same rays
   written as a ray cloud (its GPU path: `voxen map`'s, with a worker preparing rays);
-- <query>_1: one call with one item (per-call overhead), against `voxen bench query` with
-  a one-item --points-file/--rays-file on the same map file (GpuQueries, the C++ call the
-  Mapper makes); classify's reference is occupancy's (classify is its answer's class);
-- <query>_batch: one call of many items, against `voxen bench query` on the same items.
-Times are medians of --repeat runs (one-item calls: of --calls calls) after a warm-up. The
-C++ side runs in a child process on the same device (the default one, or --device).
+- <query>_1: one call with one item (per-call overhead), against `voxen bench query
+  --mapper` with a one-item --points-file/--rays-file on the same map file (voxen::Mapper,
+  the C++ call the binding makes, which answers small batches on the CPU), and beside the
+  same query as a GPU round trip (`voxen bench query` without --mapper: GpuQueries);
+  classify's reference is occupancy's (classify is its answer's class);
+- <query>_batch: one call of many items, against `voxen bench query --mapper` on the same
+  items (on the GPU: the batch is far above MapperRunOptions::hostQueryVoxels).
+The machine's load drifts (and a shared one's a lot), so the run is --repeat rounds, each
+running the C++ side in a child process (on the same device: the default one, or --device)
+and then Python; times are medians over the rounds (one-item calls: of each round's median
+of --calls calls), ratios the medians of the rounds' ratios. Both sides warm up first.
 Queries whose Python names do not exist yet (clearance before compute_clearance is bound)
 are skipped and listed.
 """
@@ -59,7 +64,8 @@ def parse_args(argv):
                         help="rays per batched ray cast (default 262144)")
     parser.add_argument("--range", type=positive_float, default=5.0, help="ray-cast range in metres (default 5)")
     parser.add_argument("--resolution", type=positive_float, default=0.1, help="voxel edge in metres (default 0.1)")
-    parser.add_argument("--repeat", type=positive_int, default=3, help="timed repetitions, medians reported (default 3)")
+    parser.add_argument("--repeat", type=positive_int, default=3,
+                        help="rounds of C++ then Python, medians reported (default 3)")
     parser.add_argument("--calls", type=positive_int, default=100,
                         help="one-item calls timed, median reported (default 100, at most 100)")
     parser.add_argument("--device", default=None, help="device index or name substring (default: Voxen's choice)")
@@ -143,24 +149,30 @@ def run_cli(args, command):
     return json.loads(done.stdout)
 
 
-def median_seconds(repeat, run, warm=True):
-    if warm:
-        run()
+def python_seconds(calls, run):
+    """Median of `calls` timed calls after one untimed."""
+    run()
     times = []
-    for _ in range(repeat):
+    for _ in range(calls):
         start = time.perf_counter()
         run()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
-def row(name, items, python_s, cpp_s, reference, goal):
-    entry = {"name": name, "items": items, "python_s": python_s, "cpp_s": cpp_s,
-             "python_over_cpp": python_s / cpp_s if cpp_s > 0 else None, "cpp_reference": reference, "goal": goal}
+def row(name, items, rounds, reference, goal):
+    """rounds: (python_s, cpp_s) of each round; the machine's load drifts, so each round runs
+    the C++ side and then Python, and the ratio is the median of the rounds' ratios."""
+    python_all = [p for p, _ in rounds]
+    cpp_all = [c for _, c in rounds]
+    ratio = statistics.median(p / c for p, c in rounds) if all(c > 0 for c in cpp_all) else None
+    entry = {"name": name, "items": items, "python_s": statistics.median(python_all),
+             "cpp_s": statistics.median(cpp_all), "python_over_cpp": ratio, "python_s_all": python_all,
+             "cpp_s_all": cpp_all, "cpp_reference": reference, "goal": goal}
     if goal == "per_call":
-        entry["meets_goal"] = python_s * 1e6 < GOAL_CALL_US
+        entry["meets_goal"] = entry["python_s"] * 1e6 < GOAL_CALL_US
     else:
-        entry["meets_goal"] = entry["python_over_cpp"] is not None and entry["python_over_cpp"] <= GOAL_RATIO
+        entry["meets_goal"] = ratio is not None and ratio <= GOAL_RATIO
     return entry
 
 
@@ -169,37 +181,35 @@ def bench_integration(args, context, work):
     rays_file = os.path.join(work, "rays.ply")
     write_ply(rays_file, [("x", ends[:, 0]), ("y", ends[:, 1]), ("z", ends[:, 2]),
                           ("ox", origins[:, 0]), ("oy", origins[:, 1]), ("oz", origins[:, 2])])
-    cpp = run_cli(args, ["bench", "map", "--rays-file", rays_file, "--resolution", str(args.resolution),
-                         "--repeat", str(args.repeat)])
-    cpp_run = cpp["runs"][0]
-    progress(f"integrate_rays of {args.rays} rays from Python, {args.repeat} repetitions")
     last = {}
 
     def integrate():
+        # Timed from the first ray: a new Mapper's empty host map is not in the C++ path's time.
         mapper = voxen.Mapper(resolution=args.resolution, context=context)
         start = time.perf_counter()
         stats = mapper.integrate_rays(origins, ends)
         last.update(mapper=mapper, stats=stats, seconds=time.perf_counter() - start)
 
-    # Timed inside integrate(): a new Mapper's host map is not part of the C++ path's time.
-    integrate()  # warm-up (pipelines, the device)
-    times = []
-    for _ in range(args.repeat):
+    integrate()  # warm-up (the device, the pipelines), as bench map warms up too
+    rounds = []
+    for round_index in range(args.repeat):
+        cpp = run_cli(args, ["bench", "map", "--rays-file", rays_file, "--resolution", str(args.resolution),
+                             "--repeat", "1"])["runs"][0]
+        progress(f"round {round_index + 1}/{args.repeat}: integrate_rays of {args.rays} rays from Python")
         last.clear()
         integrate()
-        times.append(last["seconds"])
-    python_s = statistics.median(times)
-    if last["stats"]["voxel_updates"] != cpp_run["voxel_updates"]:
-        sys.exit(f"bench_python: Python's integration made {last['stats']['voxel_updates']} voxel updates, "
-                 f"voxen bench map's {cpp_run['voxel_updates']}: not the same rays or map")
-    entry = row("integrate_rays", args.rays, python_s, cpp_run["gpu_s"],
-                "voxen bench map --rays-file (GPU path, median gpu_s)", "ratio")
-    entry["voxel_updates"] = cpp_run["voxel_updates"]
+        rounds.append((last["seconds"], cpp["gpu_s"]))
+        if last["stats"]["voxel_updates"] != cpp["voxel_updates"]:
+            sys.exit(f"bench_python: Python's integration made {last['stats']['voxel_updates']} voxel updates, "
+                     f"voxen bench map's {cpp['voxel_updates']}: not the same rays or map")
+    entry = row("integrate_rays", args.rays, rounds, "voxen bench map --rays-file --repeat 1 (its GPU path, gpu_s)",
+                "ratio")
+    entry["voxel_updates"] = cpp["voxel_updates"]
     return entry, last["mapper"]
 
 
-def query_items(mapper_map_box, n_points, n_rays, range_m, seed=5):
-    lo, hi = mapper_map_box
+def query_items(box, n_points, n_rays, seed=5):
+    lo, hi = box
     rng = np.random.default_rng(seed)
     points = rng.uniform(lo, hi, size=(n_points, 3))
     origins = rng.uniform(lo, hi, size=(n_rays, 3))
@@ -228,44 +238,58 @@ def bench_queries(args, context, mapper, work):
     map_file = os.path.join(work, "map.vxm")
     mapper.save(map_file)
     loaded = voxen.load(map_file, context=context)
-    box = (np.array([-20.0, -6.0, 0.0]), np.array([20.0, 6.0, 4.0]))
+    box = (np.array([-20.0, -6.0, 0.0]), np.array([20.0, 6.0, 4.0]))  # the hall of lidar_rays
     only = []
     for kind in kinds:
-        if kind != "classify":
+        if kind != "classify":  # classify's reference is occupancy's
             only += ["--only", kind]
     rows = []
-    for label, n_points, n_rays, repeat in (("1", 1, 1, args.calls), ("batch", args.points, args.cast_rays, args.repeat)):
-        points, origins, directions = query_items(box, n_points, n_rays, args.range)
+    for label, n_points, n_rays, calls in (("1", 1, 1, args.calls), ("batch", args.points, args.cast_rays, 1)):
+        points, origins, directions = query_items(box, n_points, n_rays)
         points_file, rays_file = os.path.join(work, f"points_{label}.ply"), os.path.join(work, f"query_rays_{label}.ply")
         write_points(points_file, points)
         write_query_rays(rays_file, origins, directions)
-        cpp = run_cli(args, ["bench", "query", "--map", map_file, "--points-file", points_file, "--rays-file", rays_file,
-                             "--range", str(args.range), "--repeat", str(repeat)] + only)
-        cpp_rows = {r["kind"]: r for r in cpp["rows"]}
+        rounds = {kind: [] for kind in kinds}
+        round_trips = {kind: [] for kind in kinds}
+        command = ["bench", "query", "--map", map_file, "--points-file", points_file, "--rays-file", rays_file,
+                   "--range", str(args.range), "--repeat", str(calls)] + only
+        for round_index in range(args.repeat):
+            cpp_rows = {r["kind"]: r for r in run_cli(args, command + ["--mapper"])["rows"]}
+            if label == "1":  # what the same call costs as a GPU round trip (GpuQueries)
+                for r in run_cli(args, command)["rows"]:
+                    for kind in kinds:
+                        if r["kind"] == ("occupancy" if kind == "classify" else kind):
+                            round_trips[kind].append(r["gpu_s"])
+            for kind in kinds:
+                progress(f"round {round_index + 1}/{args.repeat}: {kind} of "
+                         f"{n_rays if kind == 'raycast' else n_points} item(s) from Python, {calls} timed call(s)")
+                python_s = python_seconds(calls, python_query(loaded, kind, points, origins, directions, args.range))
+                rounds[kind].append((python_s, cpp_rows["occupancy" if kind == "classify" else kind]["gpu_s"]))
         for kind in kinds:
-            reference = cpp_rows["occupancy" if kind == "classify" else kind]
-            items = n_rays if kind == "raycast" else n_points
-            progress(f"{kind} of {items} item(s) from Python, {repeat} timed calls")
-            python_s = median_seconds(repeat, python_query(loaded, kind, points, origins, directions, args.range))
-            source = "voxen bench query" + (" occupancy" if kind == "classify" else "") + " (GpuQueries, median gpu_s)"
-            rows.append(row(f"{kind}_{label}", items, python_s, reference["gpu_s"], source,
-                            "per_call" if label == "1" else "ratio"))
+            source = (f"voxen bench query --mapper --only {'occupancy' if kind == 'classify' else kind} "
+                      f"--repeat {calls} (voxen::Mapper, the call Python makes; median gpu_s)")
+            entry = row(f"{kind}_{label}", n_rays if kind == "raycast" else n_points, rounds[kind], source,
+                        "per_call" if label == "1" else "ratio")
+            if round_trips[kind]:
+                entry["gpu_round_trip_s"] = statistics.median(round_trips[kind])
+            rows.append(entry)
     return rows, skipped
 
 
 def print_table(result):
-    print(f"Voxen from Python against C++ on {result['device']} (medians; repeat {result['repeat']}, "
-          f"one-item calls: {result['calls']})")
+    print(f"Voxen from Python against C++ on {result['device']}: medians of {result['repeat']} rounds of C++ then "
+          f"Python (one-item calls: each round's median of {result['calls']}); Py/C++: median of the rounds' ratios")
     print(f"{'measure':<22} {'items':>9} {'Python':>12} {'C++':>12} {'Py/C++':>7}  goal")
     for r in result["rows"]:
         if r["goal"] == "per_call":
-            python, cpp = f"{r['python_s'] * 1e6:.1f} us", f"{r['cpp_s'] * 1e6:.1f} us"
+            python, cpp = f"{r['python_s'] * 1e6:.2f} us", f"{r['cpp_s'] * 1e6:.2f} us"
             goal = f"< {GOAL_CALL_US:.0f} us: {'met' if r['meets_goal'] else 'MISSED'}"
         else:
             python, cpp = f"{r['items'] / r['python_s']:.4g}/s", f"{r['items'] / r['cpp_s']:.4g}/s"
             goal = f"<= {GOAL_RATIO:.2f}: {'met' if r['meets_goal'] else 'MISSED'}"
         ratio = f"{r['python_over_cpp']:.3f}" if r["python_over_cpp"] is not None else "-"
-        print(f"{r['name']:<22} {r['items']:>9} {python:>12} {cpp:>12} {ratio:>7}  {goal}")
+        trip = f"  (as a GPU round trip: {r['gpu_round_trip_s'] * 1e6:.1f} us)" if "gpu_round_trip_s" in r else ""
+        print(f"{r['name']:<22} {r['items']:>9} {python:>12} {cpp:>12} {ratio:>7}  {goal}{trip}")
     for s in result["skipped"]:
         print(f"skipped: {s}")
 
