@@ -70,10 +70,14 @@ def parse_args(argv):
                         help="one-item calls timed, median reported (default 100, at most 100)")
     parser.add_argument("--device", default=None, help="device index or name substring (default: Voxen's choice)")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
-    parser.add_argument("--workdir", help="where the rays, items and map are written (default: a temporary folder)")
+    parser.add_argument("--workdir",
+                        help="a new or empty folder to keep the rays, items and map in (default: a temporary one)")
     args = parser.parse_args(argv)
     if args.calls > 100:
         parser.error("--calls is at most 100 (voxen bench query --repeat's limit)")
+    if args.workdir and os.path.isdir(args.workdir) and os.listdir(args.workdir):
+        # Its files (rays.ply, map.vxm, ...) would replace ones of the same names there.
+        parser.error(f"--workdir {args.workdir}: not empty (give a new or empty folder)")
     if not os.access(args.voxen, os.X_OK):
         parser.error(f"--voxen {args.voxen}: not an executable (build the CLI, or give its path)")
     return args

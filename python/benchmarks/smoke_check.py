@@ -18,7 +18,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="voxen-bench-smoke-") as work:
         out = os.path.join(work, "bench.json")
         bench_python.main(["--rays", "5000", "--points", "300", "--cast-rays", "200", "--repeat", "1", "--calls", "3",
-                           "--json", out, "--workdir", work])
+                           "--json", out, "--workdir", os.path.join(work, "files")])
         with open(out) as f:
             result = json.load(f)
     names = [r["name"] for r in result["rows"]]
