@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mapper_impl.hpp"
+#include "query_reads.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -128,6 +129,10 @@ GpuQueries& Mapper::Impl::queries() {
   }
   queriesStale = false;
   return *gpuQueries;
+}
+
+bool Mapper::Impl::queryOnHost(uint64_t voxels) const {
+  return run.backend == MapperBackend::CpuReference || (run.hostQueryVoxels > 0 && voxels <= run.hostQueryVoxels);
 }
 
 CpuIntegrator& Mapper::Impl::cpu() {
@@ -326,23 +331,29 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
   return runOptions.onlyOutOfDate ? clearance.update() : clearance.compute();
 }
 
+// The CPU answers on the host map after sync(), which is what GpuQueries loads (queries()
+// syncs first too): the same map, so the same answers as the GPU's.
 std::vector<OccupancyAnswer> Mapper::occupancy(std::span<const glm::dvec3> points) {
-  if (impl_->run.backend == MapperBackend::CpuReference) return cpuOccupancy(map(), points);
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (impl_->queryOnHost(pointReads(points.size(), 1, limit))) return cpuOccupancy(map(), points);
   return impl_->queries().occupancy(points);
 }
 
 std::vector<RayHit> Mapper::raycast(std::span<const QueryRay> rays, const RaycastOptions& options) {
-  if (impl_->run.backend == MapperBackend::CpuReference) return cpuRaycast(map(), rays, options);
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (impl_->queryOnHost(raycastReads(impl_->map.model().resolution, rays, limit))) return cpuRaycast(map(), rays, options);
   return impl_->queries().raycast(rays, options);
 }
 
 std::vector<ClearanceSample> Mapper::clearance(std::span<const glm::dvec3> points) {
-  if (impl_->run.backend == MapperBackend::CpuReference) return cpuClearance(map(), points);
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (impl_->queryOnHost(pointReads(points.size(), 8, limit))) return cpuClearance(map(), points);
   return impl_->queries().clearance(points);
 }
 
 BoxVoxels Mapper::voxelsInBox(const QueryBox& box, VoxelClass voxelClass) {
-  if (impl_->run.backend == MapperBackend::CpuReference) return cpuVoxelsInBox(map(), box, voxelClass);
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (impl_->queryOnHost(boxReads(impl_->map.model().resolution, box, limit))) return cpuVoxelsInBox(map(), box, voxelClass);
   return impl_->queries().voxelsInBox(box, voxelClass);
 }
 
