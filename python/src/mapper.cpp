@@ -65,17 +65,18 @@ PyMapper makeMapper(double resolution, int32_t region, const std::string& model,
   return result;
 }
 
-py::dict integrationDelta(const IntegrationStats& before, const IntegrationStats& after) {
+py::dict submittedDelta(const IntegrationStats& before, const IntegrationStats& after) {
   py::dict stats;
   stats["rays"] = after.rays - before.rays;
   stats["clipped_rays"] = after.clippedRays - before.clippedRays;
   stats["rejected_rays"] = after.rejectedRays - before.rejectedRays;
-  stats["voxel_updates"] = after.voxelUpdates - before.voxelUpdates;
-  stats["dropped_updates"] = after.droppedUpdates - before.droppedUpdates;
   stats["batches"] = after.batches - before.batches;
   return stats;
 }
 
+// One call's statistics are the host's counts only: waiting for the GPU's counts would make
+// every call wait for its rays, and a program streaming scans would never have the GPU and
+// the next scan's preparation overlap. Mapper.stats() waits and has every count.
 py::dict integrateRays(PyMapper& self, const py::object& origins, const py::object& ends) {
   Points3 from(origins, "origins");
   Points3 to(ends, "ends");
@@ -83,11 +84,31 @@ py::dict integrateRays(PyMapper& self, const py::object& origins, const py::obje
   IntegrationStats before, after;
   {
     py::gil_scoped_release release;
-    before = self.mapper->stats().integration;
+    before = self.mapper->submittedStats();
     self.mapper->integrateRays(from.span(), to.span());
-    after = self.mapper->stats().integration;
+    after = self.mapper->submittedStats();
   }
-  return integrationDelta(before, after);
+  return submittedDelta(before, after);
+}
+
+py::dict mapperStats(PyMapper& self) {
+  MapperStats all;
+  {
+    py::gil_scoped_release release;
+    all = self.mapper->stats();
+  }
+  const IntegrationStats& i = all.integration;
+  py::dict stats;
+  stats["rays"] = i.rays;
+  stats["clipped_rays"] = i.clippedRays;
+  stats["rejected_rays"] = i.rejectedRays;
+  stats["batches"] = i.batches;
+  stats["voxel_updates"] = i.voxelUpdates;
+  stats["dropped_updates"] = i.droppedUpdates;
+  stats["occupied_voxels"] = all.counts.occupied;
+  stats["free_voxels"] = all.counts.free;
+  stats["regions"] = all.counts.regions;
+  return stats;
 }
 
 std::vector<OccupancyAnswer> answers(PyMapper& self, const py::object& points) {
@@ -206,9 +227,26 @@ A setting out of range raises voxen.SettingError (a ValueError) naming it.
 Integrates the rays from origins[i] to ends[i] (the samples), in order.
 
 origins, ends: (N, 3) float32 or float64 arrays (a C-contiguous float64 array is read
-without a copy). Returns this call's statistics: a dict of rays, clipped_rays,
-rejected_rays (non-finite or out-of-range rays, skipped), voxel_updates, dropped_updates
-and batches.
+without a copy). Returns as soon as the rays are submitted, with this call's statistics:
+a dict of rays, clipped_rays, rejected_rays (non-finite or out-of-range rays, skipped) and
+batches. The GPU's own counts (voxel updates) come from stats(), which waits for the GPU;
+any read of the map (occupancy, save, ...) waits too.
+)doc")
+      .def(
+          "sync",
+          [](PyMapper& self) {
+            py::gil_scoped_release release;
+            self.mapper->sync();
+          },
+          R"doc(
+Waits until the GPU has applied every ray submitted so far and the host's map holds them.
+Reads (occupancy, save, stats, ...) do this themselves; call it to time the GPU's work.
+)doc")
+      .def("stats", &mapperStats, R"doc(
+Every integration so far, after waiting for the GPU: a dict of rays, clipped_rays,
+rejected_rays, batches, voxel_updates, dropped_updates (updates the GPU had to give up,
+0 unless a voxel is hit tens of thousands of times in one batch), and the map's
+occupied_voxels, free_voxels and regions.
 )doc")
       .def("occupancy", &occupancy, py::arg("points"), R"doc(
 The log-odds of the voxel holding each point: an (N,) float32 array, NaN where no ray

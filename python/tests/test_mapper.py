@@ -24,10 +24,21 @@ def test_integrate_rays_statistics(context, scene):
     mapper, stats = mapped(context, scene, "gpu")
     assert stats["rays"] == len(scene[0])
     assert stats["rejected_rays"] == 0
-    assert stats["voxel_updates"] > stats["rays"]
+    assert set(stats) == {"rays", "clipped_rays", "rejected_rays", "batches"}
     # Per call, not cumulative.
     again = mapper.integrate_rays(scene[0][:10], scene[1][:10])
     assert again["rays"] == 10
+    bad = np.array([[np.nan, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    assert mapper.integrate_rays(bad, np.ones((2, 3)))["rejected_rays"] == 1
+    # The GPU's counts, after waiting: the same as the CPU reference's on the same rays.
+    cpu, _ = mapped(context, scene, "cpu")
+    cpu.integrate_rays(scene[0][:10], scene[1][:10])
+    cpu.integrate_rays(bad, np.ones((2, 3)))
+    total, reference = mapper.stats(), cpu.stats()
+    assert total["rays"] == len(scene[0]) + 11 and total["rejected_rays"] == 1
+    assert total["voxel_updates"] > total["rays"] and total["dropped_updates"] == 0
+    for key in ("rays", "rejected_rays", "voxel_updates", "occupied_voxels", "free_voxels", "regions"):
+        assert total[key] == reference[key], key
 
 
 def test_gpu_map_equals_cpu_reference(context, scene, tmp_path):

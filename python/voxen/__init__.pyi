@@ -37,9 +37,18 @@ class IntegrationStats(TypedDict):
     rays: int
     clipped_rays: int
     rejected_rays: int
+    batches: int
+
+class MapperStats(TypedDict):
+    rays: int
+    clipped_rays: int
+    rejected_rays: int
+    batches: int
     voxel_updates: int
     dropped_updates: int
-    batches: int
+    occupied_voxels: int
+    free_voxels: int
+    regions: int
 
 class RayHits(TypedDict):
     hit: npt.NDArray[np.bool_]
@@ -65,6 +74,8 @@ class Mapper:
         backend: Literal["gpu", "cpu"] = "gpu",
     ) -> None: ...
     def integrate_rays(self, origins: _Points, ends: _Points) -> IntegrationStats: ...
+    def sync(self) -> None: ...
+    def stats(self) -> MapperStats: ...
     def occupancy(self, points: _Points) -> npt.NDArray[np.float32]: ...
     def classify(self, points: _Points) -> npt.NDArray[np.int8]: ...
     def raycast(

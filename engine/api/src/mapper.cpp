@@ -259,6 +259,8 @@ MapperStats Mapper::stats() {
   return {impl_->integrationStats(), impl_->map.counts()};
 }
 
+IntegrationStats Mapper::submittedStats() const { return impl_->integrationStats(); }
+
 HostStageTimes Mapper::hostStageTimes() const {
   HostStageTimes t = impl_->retiredTimes;
   if (impl_->gpuIntegrator) {

@@ -177,7 +177,13 @@ class Mapper {
 
   // The host map, synced.
   const OccupancyMap& map();
+  // Waits for the GPU: every count complete, and the map's voxel and region counts.
   MapperStats stats();
+  // Without waiting for the GPU (a caller streaming scans keeps the GPU busy): the counts the
+  // host makes as it takes rays (rays, clippedRays, rejectedRays with firstRejected, batches)
+  // are complete; the counts the GPU makes (voxelUpdates, droppedUpdates, casRetries and the
+  // others) cover only the batches finished at the last wait. stats() has both complete.
+  IntegrationStats submittedStats() const;
   // The host thread's CPU time by stage of the GPU integrator (zero for the CPU reference).
   HostStageTimes hostStageTimes() const;
   const MapperRunOptions& runOptions() const;
