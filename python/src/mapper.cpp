@@ -71,17 +71,6 @@ PyMapper makeMapper(double resolution, int32_t region, const std::string& model,
   return result;
 }
 
-py::dict integrationDelta(const IntegrationStats& before, const IntegrationStats& after) {
-  py::dict stats;
-  stats["rays"] = after.rays - before.rays;
-  stats["clipped_rays"] = after.clippedRays - before.clippedRays;
-  stats["rejected_rays"] = after.rejectedRays - before.rejectedRays;
-  stats["voxel_updates"] = after.voxelUpdates - before.voxelUpdates;
-  stats["dropped_updates"] = after.droppedUpdates - before.droppedUpdates;
-  stats["batches"] = after.batches - before.batches;
-  return stats;
-}
-
 py::dict integrateRays(PyMapper& self, const py::object& origins, const py::object& ends) {
   Points3 from(origins, "origins");
   Points3 to(ends, "ends");
@@ -181,6 +170,17 @@ PyMapper loadMapper(const py::object& path, const py::object& context, const std
 
 }  // namespace
 
+py::dict integrationDelta(const IntegrationStats& before, const IntegrationStats& after) {
+  py::dict stats;
+  stats["rays"] = after.rays - before.rays;
+  stats["clipped_rays"] = after.clippedRays - before.clippedRays;
+  stats["rejected_rays"] = after.rejectedRays - before.rejectedRays;
+  stats["voxel_updates"] = after.voxelUpdates - before.voxelUpdates;
+  stats["dropped_updates"] = after.droppedUpdates - before.droppedUpdates;
+  stats["batches"] = after.batches - before.batches;
+  return stats;
+}
+
 std::filesystem::path pathOf(const py::handle& path) {
   return py::module_::import("os").attr("fspath")(path).cast<std::string>();
 }
@@ -242,6 +242,7 @@ hit the other fields are zero.
       .def_property_readonly(
           "context", [](PyMapper& self) { return self.context; }, "The voxen.Context this map runs on.");
   // Each group of methods in its own file (py_mapper.hpp).
+  bindMapperCloud(mapperClass);
   m.def("load", &loadMapper, py::arg("path"), py::arg("context") = py::none(), py::arg("backend") = "gpu", R"doc(
 Reads a map file (as Mapper.save and the voxen CLI write it) into a new Mapper on `context`
 (None: the shared default). Raises voxen.Error naming the file when it cannot be read.

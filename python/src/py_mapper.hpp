@@ -25,6 +25,13 @@ using MapperClass = pybind11::class_<PyMapper>;
 // A str or os.PathLike as a filesystem path (through os.fspath, as open() does).
 std::filesystem::path pathOf(const pybind11::handle& path);
 
+// What the integration statistics gained between two readings, as the dict the integrate_*
+// methods return: rays, clipped_rays, rejected_rays, voxel_updates, dropped_updates, batches.
+pybind11::dict integrationDelta(const IntegrationStats& before, const IntegrationStats& after);
+
+// The groups of methods bound outside mapper.cpp, one file each.
+void bindMapperCloud(MapperClass& mapperClass);      // mapper_cloud.cpp: integrate_cloud
+
 // A voxel class as Python sees it: -1 unknown, 0 free, 1 occupied.
 inline int8_t classCode(VoxelClass voxelClass) {
   switch (voxelClass) {

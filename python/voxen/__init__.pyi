@@ -41,6 +41,10 @@ class IntegrationStats(TypedDict):
     dropped_updates: int
     batches: int
 
+class CloudStats(IntegrationStats):
+    points: int
+    skipped_outside_trajectory: int
+
 class RayHits(TypedDict):
     hit: npt.NDArray[np.bool_]
     distance: npt.NDArray[np.float64]
@@ -61,6 +65,7 @@ class Mapper:
         backend: Literal["gpu", "cpu"] = "gpu",
     ) -> None: ...
     def integrate_rays(self, origins: _Points, ends: _Points) -> IntegrationStats: ...
+    def integrate_cloud(self, points: _Points, times: npt.ArrayLike, trajectory: npt.ArrayLike) -> CloudStats: ...
     def occupancy(self, points: _Points) -> npt.NDArray[np.float32]: ...
     def classify(self, points: _Points) -> npt.NDArray[np.int8]: ...
     def raycast(
