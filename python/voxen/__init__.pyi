@@ -1,6 +1,6 @@
 # Type stubs for the voxen package (the names come from the C++ extension voxen._voxen).
 import os
-from typing import Iterable, Literal, TypedDict
+from typing import Iterable, Literal, TypedDict, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +45,12 @@ class CloudStats(IntegrationStats):
     points: int
     skipped_outside_trajectory: int
 
+class ClearanceStats(TypedDict):
+    regions: int
+    seconds: float
+    batches: int
+    cache_regions: int
+
 class RayHits(TypedDict):
     hit: npt.NDArray[np.bool_]
     distance: npt.NDArray[np.float64]
@@ -71,6 +77,22 @@ class Mapper:
     def raycast(
         self, origins: _Points, directions: _Points, max_range: float | npt.ArrayLike, unknown_blocks: bool = False
     ) -> RayHits: ...
+    def compute_clearance(
+        self,
+        range: float,
+        technique: Literal["exact", "roi", "neighbour", "openlist"] = "exact",
+        unknown_free: bool = False,
+        *,
+        axis_scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
+        ignore_below: float | None = None,
+        ignore_above: float | None = None,
+    ) -> ClearanceStats: ...
+    @overload
+    def clearance(self, points: _Points, gradient: Literal[False] = False) -> npt.NDArray[np.float32]: ...
+    @overload
+    def clearance(
+        self, points: _Points, gradient: Literal[True]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
     def save(self, path: _Path) -> None: ...
     @property
     def resolution(self) -> float: ...
