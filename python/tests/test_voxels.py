@@ -1,4 +1,4 @@
-"""Mapper.voxels and Mapper.bounds against classify() on voxel centres."""
+"""Mapper.voxels, Mapper.bounds and Mapper.slice against classify() on voxel centres."""
 import numpy as np
 import pytest
 
@@ -74,3 +74,50 @@ def test_voxels_of_an_empty_map_and_bad_kind(context):
     assert centres.shape == (0, 3) and values.shape == (0,)
     with pytest.raises(ValueError, match="kind must be \"occupied\", \"free\" or \"unknown\"; got \"walls\""):
         mapper.voxels("walls")
+
+
+@pytest.mark.parametrize("z", [-1.95, 0.0, 0.43, 2.05])
+def test_slice_is_classify_on_the_plane(context, scene, z):
+    mapper = mapped(context, scene, "gpu")
+    lo, hi = mapper.bounds
+    image = mapper.slice(z)
+    width, height = np.rint((hi[:2] - lo[:2]) / RES).astype(int)
+    assert image.dtype == np.int8 and image.shape == (height, width)
+    layer_centre = (np.floor(z / RES) + 0.5) * RES
+    xs = lo[0] + (np.arange(width) + 0.5) * RES
+    ys = lo[1] + (np.arange(height) + 0.5) * RES
+    y, x = np.meshgrid(ys, xs, indexing="ij")
+    points = np.column_stack([x.ravel(), y.ravel(), np.full(x.size, layer_centre)])
+    np.testing.assert_array_equal(image, mapper.classify(points).reshape(height, width))
+    assert (image == 1).any() and set(np.unique(image)) <= {-1, 0, 1}
+
+
+def test_slice_window(context, scene):
+    mapper = mapped(context, scene, "cpu")
+    full = mapper.slice(0.0)
+    lo, hi = mapper.bounds
+    # A window on voxel edges is that part of the full slice; corners of 2 or 3 numbers.
+    part = mapper.slice(0.0, lo=(lo[0] + 1.0, lo[1] + 0.5), hi=hi)
+    np.testing.assert_array_equal(part, full[5:, 10:])
+    # Beyond the map: unknown.
+    wide = mapper.slice(0.0, lo=(-3.0, -3.0), hi=(3.0, 3.0))
+    assert wide.shape == (60, 60) and (wide[:5] == -1).all() and (wide[:, :5] == -1).all()
+    np.testing.assert_array_equal(wide[10:51, 10:51], full)
+    # A window between two centres holds none.
+    with pytest.raises(ValueError, match="no voxel centre along x"):
+        mapper.slice(0.0, lo=(0.01, 0.0), hi=(0.04, 1.0))
+
+
+def test_slice_bad_arguments(context, scene):
+    mapper = mapped(context, scene, "cpu")
+    with pytest.raises(ValueError, match="z is NaN"):
+        mapper.slice(float("nan"))
+    with pytest.raises(ValueError, match="lo is NaN"):
+        mapper.slice(0.0, lo=(float("nan"), 0.0))
+    with pytest.raises(ValueError, match=r"hi must be 2 numbers \(x, y\) or 3"):
+        mapper.slice(0.0, hi=(1.0,))
+    with pytest.raises(ValueError, match="more than 268435456"):
+        mapper.slice(0.0, lo=(-1e4, -1e4), hi=(1e4, 1e4))
+    with pytest.raises(ValueError, match="no observed voxel to frame: give lo and hi"):
+        voxen.Mapper(context=context).slice(0.0)
+    assert voxen.Mapper(context=context).slice(0.0, lo=(0, 0), hi=(0.2, 0.3)).tolist() == [[-1, -1]] * 3
