@@ -245,6 +245,7 @@ hit the other fields are zero.
   bindMapperCloud(mapperClass);
   bindMapperClearance(mapperClass);
   bindMapperVoxels(mapperClass);
+  bindMapperRender(mapperClass);
   m.def("load", &loadMapper, py::arg("path"), py::arg("context") = py::none(), py::arg("backend") = "gpu", R"doc(
 Reads a map file (as Mapper.save and the voxen CLI write it) into a new Mapper on `context`
 (None: the shared default). Raises voxen.Error naming the file when it cannot be read.

@@ -33,6 +33,7 @@ pybind11::dict integrationDelta(const IntegrationStats& before, const Integratio
 void bindMapperCloud(MapperClass& mapperClass);      // mapper_cloud.cpp: integrate_cloud
 void bindMapperClearance(MapperClass& mapperClass);  // mapper_clearance.cpp: compute_clearance, clearance
 void bindMapperVoxels(MapperClass& mapperClass);     // mapper_voxels.cpp: voxels, bounds, slice
+void bindMapperRender(MapperClass& mapperClass);     // mapper_render.cpp: render
 
 // A voxel class as Python sees it: -1 unknown, 0 free, 1 occupied.
 inline int8_t classCode(VoxelClass voxelClass) {

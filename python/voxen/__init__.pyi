@@ -51,6 +51,11 @@ class ClearanceStats(TypedDict):
     batches: int
     cache_regions: int
 
+class Camera(TypedDict, total=False):
+    eye: tuple[float, float, float]
+    target: tuple[float, float, float]
+    fov_degrees: float
+
 class RayHits(TypedDict):
     hit: npt.NDArray[np.bool_]
     distance: npt.NDArray[np.float64]
@@ -101,6 +106,7 @@ class Mapper:
     def slice(
         self, z: float, lo: npt.ArrayLike | None = None, hi: npt.ArrayLike | None = None
     ) -> npt.NDArray[np.int8]: ...
+    def render(self, width: int, height: int, camera: Camera | None = None) -> npt.NDArray[np.uint8]: ...
     def save(self, path: _Path) -> None: ...
     @property
     def resolution(self) -> float: ...
