@@ -12,10 +12,14 @@ def assert_other_threads_run(call):
     timing = {}
 
     def work():
-        start = time.perf_counter()
-        call()
-        timing["call"] = time.perf_counter() - start
-        done.set()
+        try:
+            start = time.perf_counter()
+            call()
+            timing["call"] = time.perf_counter() - start
+        except BaseException as error:  # raised again below: the loop must not wait for ever
+            timing["error"] = error
+        finally:
+            done.set()
 
     worker = threading.Thread(target=work)
     ticks = []
@@ -24,6 +28,8 @@ def assert_other_threads_run(call):
         ticks.append(time.perf_counter())
         time.sleep(0.001)
     worker.join()
+    if "error" in timing:
+        raise timing["error"]
     gaps = np.diff(ticks) if len(ticks) > 1 else np.array([timing["call"]])
     # Holding the GIL through the call would stall this loop for the whole call.
     assert timing["call"] > 0.05, "too little work to tell"
