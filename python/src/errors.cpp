@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings.hpp"
+#include "voxen/clearance/clearance.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/query/query_types.hpp"
@@ -44,6 +45,8 @@ void bindErrors(py::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const SettingError& e) {
+      PyErr_SetString(settingErrorType, e.what());
+    } catch (const ClearanceSettingsError& e) {  // a clearance setting that cannot work: a setting, too
       PyErr_SetString(settingErrorType, e.what());
     } catch (const QueryInputError& e) {
       PyErr_SetString(inputErrorType, e.what());

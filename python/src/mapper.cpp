@@ -65,15 +65,6 @@ PyMapper makeMapper(double resolution, int32_t region, const std::string& model,
   return result;
 }
 
-py::dict submittedDelta(const IntegrationStats& before, const IntegrationStats& after) {
-  py::dict stats;
-  stats["rays"] = after.rays - before.rays;
-  stats["clipped_rays"] = after.clippedRays - before.clippedRays;
-  stats["rejected_rays"] = after.rejectedRays - before.rejectedRays;
-  stats["batches"] = after.batches - before.batches;
-  return stats;
-}
-
 // One call's statistics are the host's counts only: waiting for the GPU's counts would make
 // every call wait for its rays, and a program streaming scans would never have the GPU and
 // the next scan's preparation overlap. Mapper.stats() waits and has every count.
@@ -196,6 +187,15 @@ PyMapper loadMapper(const py::object& path, const py::object& context, const std
 
 }  // namespace
 
+py::dict submittedDelta(const IntegrationStats& before, const IntegrationStats& after) {
+  py::dict stats;
+  stats["rays"] = after.rays - before.rays;
+  stats["clipped_rays"] = after.clippedRays - before.clippedRays;
+  stats["rejected_rays"] = after.rejectedRays - before.rejectedRays;
+  stats["batches"] = after.batches - before.batches;
+  return stats;
+}
+
 std::filesystem::path pathOf(const py::handle& path) {
   return py::module_::import("os").attr("fspath")(path).cast<std::string>();
 }
@@ -281,6 +281,10 @@ hit the other fields are zero.
           "context", [](PyMapper& self) { return self.context; }, "The voxen.Context this map runs on.");
   // Each group of methods in its own file (py_mapper.hpp).
   bindMapperOctomap(m, mapperClass);
+  bindMapperCloud(mapperClass);
+  bindMapperClearance(mapperClass);
+  bindMapperVoxels(mapperClass);
+  bindMapperRender(mapperClass);
   m.def("load", &loadMapper, py::arg("path"), py::arg("context") = py::none(), py::arg("backend") = "gpu", R"doc(
 Reads a map file (as Mapper.save and the voxen CLI write it) into a new Mapper on `context`
 (None: the shared default). Raises voxen.Error naming the file when it cannot be read.

@@ -31,6 +31,16 @@ MapperBackend backendNamed(const std::string& name);
 // Each group of Mapper methods (and the module functions that make Mappers) in its own file,
 // registered by bindMapper.
 void bindMapperOctomap(pybind11::module_& m, MapperClass& mapperClass);
+// What the host's integration counts gained between two readings of
+// Mapper::submittedStats() (which waits for nothing), as the dict the integrate_* methods
+// return: rays, clipped_rays, rejected_rays, batches. Mapper.stats() has the GPU's counts.
+pybind11::dict submittedDelta(const IntegrationStats& before, const IntegrationStats& after);
+
+// The groups of methods bound outside mapper.cpp, one file each.
+void bindMapperCloud(MapperClass& mapperClass);      // mapper_cloud.cpp: integrate_cloud
+void bindMapperClearance(MapperClass& mapperClass);  // mapper_clearance.cpp: compute_clearance, clearance
+void bindMapperVoxels(MapperClass& mapperClass);     // mapper_voxels.cpp: voxels, bounds, slice
+void bindMapperRender(MapperClass& mapperClass);     // mapper_render.cpp: render
 
 // A voxel class as Python sees it: -1 unknown, 0 free, 1 occupied.
 inline int8_t classCode(VoxelClass voxelClass) {

@@ -50,6 +50,21 @@ class MapperStats(TypedDict):
     free_voxels: int
     regions: int
 
+class CloudStats(IntegrationStats):
+    points: int
+    skipped_outside_trajectory: int
+
+class ClearanceStats(TypedDict):
+    regions: int
+    seconds: float
+    batches: int
+    cache_regions: int
+
+class Camera(TypedDict, total=False):
+    eye: tuple[float, float, float]
+    target: tuple[float, float, float]
+    fov_degrees: float
+
 class RayHits(TypedDict):
     hit: npt.NDArray[np.bool_]
     distance: npt.NDArray[np.float64]
@@ -76,11 +91,37 @@ class Mapper:
     def integrate_rays(self, origins: _Points, ends: _Points) -> IntegrationStats: ...
     def sync(self) -> None: ...
     def stats(self) -> MapperStats: ...
+    def integrate_cloud(self, points: _Points, times: npt.ArrayLike, trajectory: npt.ArrayLike) -> CloudStats: ...
     def occupancy(self, points: _Points) -> npt.NDArray[np.float32]: ...
     def classify(self, points: _Points) -> npt.NDArray[np.int8]: ...
     def raycast(
         self, origins: _Points, directions: _Points, max_range: float | npt.ArrayLike, unknown_blocks: bool = False
     ) -> RayHits: ...
+    def compute_clearance(
+        self,
+        range: float,
+        technique: Literal["exact", "roi", "neighbour", "openlist"] = "exact",
+        unknown_free: bool = False,
+        *,
+        axis_scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
+        ignore_below: float | None = None,
+        ignore_above: float | None = None,
+    ) -> ClearanceStats: ...
+    @overload
+    def clearance(self, points: _Points, gradient: Literal[False] = False) -> npt.NDArray[np.float32]: ...
+    @overload
+    def clearance(
+        self, points: _Points, gradient: Literal[True]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+    def voxels(
+        self, kind: Literal["occupied", "free", "unknown"] = "occupied"
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
+    @property
+    def bounds(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None: ...
+    def slice(
+        self, z: float, lo: npt.ArrayLike | None = None, hi: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.int8]: ...
+    def render(self, width: int, height: int, camera: Camera | None = None) -> npt.NDArray[np.uint8]: ...
     def save(self, path: _Path) -> None: ...
     def export_octomap(self, path: _Path) -> OctomapExportCounts: ...
     @property
