@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import voxen
-from gil_probe import let_other_threads_run
+from gil_probe import assert_lets_other_threads_run
 
 
 def translation(x, y, z):
@@ -218,6 +218,4 @@ def test_process_lets_other_threads_run(context):
 
     tree.set_local(moved, new)
     # The GPU pass and the wait for its worlds (world() reads them back): one call each.
-    call, gap = let_other_threads_run(lambda: (tree.process(), tree.world(ids[-1])))
-    assert call > 0.05, "too little work to tell"
-    assert gap < 0.5 * call, (gap, call)
+    assert_lets_other_threads_run(lambda: (tree.process(), tree.world(ids[-1])))
