@@ -42,3 +42,13 @@ def voxen_cli():
     if not path:
         pytest.skip("VOXEN_CLI is not set (ctest sets it to the built voxen)")
     return path
+
+
+@pytest.fixture(scope="session")
+def saved_map(tmp_path_factory, scene):
+    """The scene mapped at 0.1 m by the CPU reference and saved: the file the CLI is given."""
+    path = tmp_path_factory.mktemp("scene") / "scene.vxm"
+    mapper = voxen.Mapper(resolution=0.1, backend="cpu")
+    mapper.integrate_rays(*scene)
+    mapper.save(path)
+    return path

@@ -13,15 +13,6 @@ def run(cli, *args):
     return done
 
 
-@pytest.fixture(scope="module")
-def saved_map(tmp_path_factory, scene):
-    path = tmp_path_factory.mktemp("octomap") / "scene.vxm"
-    mapper = voxen.Mapper(resolution=0.1, backend="cpu")
-    mapper.integrate_rays(*scene)
-    mapper.save(path)
-    return path
-
-
 def test_export_is_the_cli_export(saved_map, tmp_path, voxen_cli, context):
     run(voxen_cli, "export", saved_map, "--octomap", tmp_path / "cli.bt")
     mapper = voxen.load(saved_map, context=context)

@@ -48,15 +48,6 @@ def read_png_rgba(path):
     return image.astype(np.uint8).reshape(height, width, 4)
 
 
-@pytest.fixture(scope="module")
-def saved(tmp_path_factory, scene):
-    path = tmp_path_factory.mktemp("render") / "map.vxm"
-    mapper = voxen.Mapper(resolution=0.1, backend="cpu")
-    mapper.integrate_rays(*scene)
-    mapper.save(path)
-    return path
-
-
 @pytest.mark.parametrize(
     "camera, flags",
     [
@@ -65,12 +56,12 @@ def saved(tmp_path_factory, scene):
          ["--camera", "5,-4,3,0,0,0", "--fov", "40"]),
     ],
 )
-def test_same_pixels_as_the_cli(context, saved, tmp_path, voxen_cli, camera, flags):
+def test_same_pixels_as_the_cli(context, saved_map, tmp_path, voxen_cli, camera, flags):
     width, height = 96, 64
-    cli = subprocess.run([voxen_cli, "render", str(saved), "--output", str(tmp_path / "cli.png"), "--width", str(width),
+    cli = subprocess.run([voxen_cli, "render", str(saved_map), "--output", str(tmp_path / "cli.png"), "--width", str(width),
                           "--height", str(height)] + flags, capture_output=True, text=True)
     assert cli.returncode == 0, cli.stderr
-    mapper = voxen.load(saved, context=context)
+    mapper = voxen.load(saved_map, context=context)
     image = mapper.render(width, height, camera)
     assert image.dtype == np.uint8 and image.shape == (height, width, 4)
     expected = read_png_rgba(tmp_path / "cli.png")
@@ -92,8 +83,8 @@ def test_png_reader_reads_a_known_picture(tmp_path):
     np.testing.assert_array_equal(read_png_rgba(tmp_path / "known.png"), pixels)
 
 
-def test_bad_sizes_and_cameras(context, saved):
-    mapper = voxen.load(saved, context=context, backend="cpu")
+def test_bad_sizes_and_cameras(context, saved_map):
+    mapper = voxen.load(saved_map, context=context, backend="cpu")
     for width, height in ((15, 64), (64, 0), (-1, 64), (64, 16385)):
         with pytest.raises(ValueError, match="must be 16 to 16384 pixels"):
             mapper.render(width, height)
