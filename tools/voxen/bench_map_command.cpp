@@ -462,7 +462,6 @@ CommandRun setupBenchMap(CLI::App& command) {
                      "map the rays of this ray cloud (PLY vertices x y z with their origin ox oy oz), in order, "
                      "instead of the synthetic lidar run")
       ->type_name("RAYS.ply")
-      ->check(CLI::ExistingFile)
       ->excludes(raysOption);
   command.add_option("--resolution", args->resolution, "voxel edge in metres (default: 0.1 and 0.25)")
       ->check(numberIn(kMinResolution, 100.0, "metres"));

@@ -286,13 +286,11 @@ CommandRun setupBenchQuery(CLI::App& command) {
   command.add_option("--points-file", args->pointsFile,
                      "query these points (PLY vertices x y z, or text lines of x y z) instead of random ones")
       ->type_name("POINTS")
-      ->check(CLI::ExistingFile)
       ->excludes(points);
   command.add_option("--rays-file", args->raysFile,
                      "cast these rays (PLY vertices ox oy oz dx dy dz, or text lines of them; each --range long) "
                      "instead of random ones")
       ->type_name("RAYS")
-      ->check(CLI::ExistingFile)
       ->excludes(rays);
   command.add_option("--only", args->only, "run only these kinds (repeat for several; default: all)")
       ->check(CLI::IsMember(kQueryKinds));
