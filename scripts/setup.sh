@@ -9,10 +9,15 @@ cd "$(dirname "$0")/.."
 # writing (voxen_io) and reading (the painter tests' probe); libcli11-dev and
 # nlohmann-json3-dev: the command lines and --json output of the voxen tool and the samples.
 # patchelf: scripts/bundle.sh gives the bundle's copies of the programs and libraries their
-# $ORIGIN run paths (the build itself does not use it).
+# $ORIGIN run paths (the build itself does not use it). python3-dev, python3-numpy and
+# python3-pybind11: the Python package (VOXEN_PYTHON); python3-pytest: its tests;
+# python3-venv, python3-pip, python3-setuptools and python3-wheel: `pip install .` into a
+# virtual environment without network; python3-matplotlib: examples/python's figure.
 packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev glslang-tools spirv-tools
           libglm-dev catch2 mesa-vulkan-drivers vulkan-validationlayers zlib1g-dev libpng-dev libcli11-dev
-          nlohmann-json3-dev libglfw3-dev xvfb xauth patchelf)
+          nlohmann-json3-dev libglfw3-dev xvfb xauth patchelf
+          python3-dev python3-numpy python3-pybind11 python3-pytest python3-venv python3-pip python3-setuptools
+          python3-wheel python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,5 +30,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+# VOXEN_PYTHON=ON: the packages above are there, so a Python package that cannot be built
+# is an error here, not a silently skipped part of the tests.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVOXEN_PYTHON=ON
 cmake --build build -j"$(nproc)"

@@ -1,6 +1,7 @@
 // The Mapper's batched queries (voxen/query through engine/api): the GPU's answers equal the
 // CPU references' on the Mapper's own map, and after more rays or a clearance the queries
-// read the changed map, never the one they loaded first.
+// read the changed map, never the one they loaded first; small queries answered on the CPU
+// (MapperRunOptions::hostQueryVoxels) equal the GPU's and submit nothing.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -9,6 +10,7 @@
 #include "support/occupancy_runs.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/context.hpp"
+#include "voxen/host/scheduler.hpp"
 #include "voxen/mapper.hpp"
 #include "voxen/query/cpu_queries.hpp"
 
@@ -94,4 +96,62 @@ TEST_CASE("A CPU-reference Mapper answers queries with the CPU references", "[ap
   size_t observed = 0;
   for (const OccupancyAnswer& a : answers) observed += a.voxelClass != VoxelClass::Unobserved;
   CHECK(observed > 100);
+}
+
+TEST_CASE("A GPU Mapper answers small queries on the CPU, without a GPU round trip", "[api][mapper][query][gpu]") {
+  const std::vector<Ray> rays = smallLidarRun(1);
+  Context ctx(vt::gpu().scheduler);
+  Mapper mapper(ctx);
+  mapper.integrate(rays);
+  const std::vector<glm::dvec3> points = pointsAround(mapper.map(), 600, 11);  // map() syncs
+  const std::vector<QueryRay> one{{rays[5].origin, rays[5].sample - rays[5].origin, 5.0}};
+  const Scheduler& scheduler = ctx.scheduler();
+  const uint64_t before = scheduler.stats().submissions;
+  CHECK(mapper.occupancy(std::span(points).first(1)) == cpuOccupancy(mapper.map(), std::span(points).first(1)));
+  CHECK(mapper.raycast(one) == cpuRaycast(mapper.map(), one));
+  CHECK(scheduler.stats().submissions == before);
+  // Above the bound (600 points read 600 voxels) the GPU answers.
+  CHECK(mapper.occupancy(points) == cpuOccupancy(mapper.map(), points));
+  CHECK(scheduler.stats().submissions > before);
+}
+
+TEST_CASE("Small queries interleaved with integration give the CPU reference's answers on either path",
+          "[api][mapper][query][gpu]") {
+  const std::vector<Ray> rays = smallLidarRun(2);
+  const std::span<const Ray> all(rays);
+  Context ctx(vt::gpu().scheduler);
+  MapperOptions gpuOnly, cpu;
+  gpuOnly.run.hostQueryVoxels = 0;
+  cpu.run.backend = MapperBackend::CpuReference;
+  Mapper small(ctx), everyOnGpu(ctx, gpuOnly), reference(ctx, cpu);
+  const size_t parts = 5;
+  std::vector<glm::dvec3> points;
+  for (size_t part = 0; part < parts; ++part) {
+    const std::span<const Ray> chunk = all.subspan(part * all.size() / parts, all.size() / parts);
+    for (Mapper* m : {&small, &everyOnGpu, &reference}) m->integrate(chunk);
+    if (points.empty()) points = pointsAround(reference.map(), 64, 13);
+    for (size_t i = 0; i < points.size(); i += 7) {
+      const std::span<const glm::dvec3> few = std::span(points).subspan(i, std::min<size_t>(1 + i % 3, points.size() - i));
+      const std::vector<OccupancyAnswer> expected = reference.occupancy(few);
+      CHECK(small.occupancy(few) == expected);
+      CHECK(everyOnGpu.occupancy(few) == expected);
+    }
+    const std::vector<QueryRay> cast{{chunk[3].origin, chunk[3].sample - chunk[3].origin, 5.0},
+                                     {chunk[9].origin, chunk[9].origin - chunk[9].sample, 2.0}};
+    for (bool unknownBlocks : {false, true}) {
+      const std::vector<RayHit> expected = reference.raycast(cast, {.unknownBlocks = unknownBlocks});
+      CHECK(small.raycast(cast, {.unknownBlocks = unknownBlocks}) == expected);
+      CHECK(everyOnGpu.raycast(cast, {.unknownBlocks = unknownBlocks}) == expected);
+    }
+    const QueryBox box{points[part] - glm::dvec3(0.2), points[part] + glm::dvec3(0.2)};
+    const std::vector<VoxelCoord> freeVoxels = reference.voxelsInBox(box, VoxelClass::Free).voxels;
+    CHECK(small.voxelsInBox(box, VoxelClass::Free).voxels == freeVoxels);
+    CHECK(everyOnGpu.voxelsInBox(box, VoxelClass::Free).voxels == freeVoxels);
+  }
+  ClearanceOptions clearance;
+  clearance.range = 1.0;
+  for (Mapper* m : {&small, &everyOnGpu, &reference}) m->computeClearance(clearance);
+  const std::span<const glm::dvec3> few = std::span(points).first(5);
+  CHECK(small.clearance(few) == reference.clearance(few));
+  CHECK(everyOnGpu.clearance(few) == reference.clearance(few));
 }

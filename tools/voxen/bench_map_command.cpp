@@ -4,7 +4,9 @@
 // sequential); the bench reports the class agreement of the two maps and the Jaccard index
 // of the GPU map's occupied voxels against the sequential CPU map (each ray's misses then
 // its hit, as OHM and OctoMap do): in the two-phase order it also runs that map, to show how
-// far batching moves the surfaces from the sequential result.
+// far batching moves the surfaces from the sequential result. --rays-file maps the rays of a
+// ray cloud instead, so that another client of the engine (the Python package's benchmark)
+// can be timed against this path on the same rays.
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -26,6 +28,7 @@
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/occupancy/prepared_ray_stream.hpp"
+#include "voxen/io/ray_source.hpp"
 #include "voxen/map/map_overlap.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
@@ -80,7 +83,26 @@ struct BenchMapArgs {
   std::vector<std::string> layers;     // optional layers of both maps
   bool forwardWalk = false;            // walk each ray from its origin (the default walks from the sample)
   unsigned prepareThreads = 1;         // workers preparing rays ahead of the integration thread
+  std::string raysFile;                // a ray cloud to map instead of the synthetic run
 };
+
+// Every ray of a ray cloud (vertices with their origin), in order, with the longest ray's
+// length (it sizes the smallest GPU cache as the lidar's range does).
+struct FileRays {
+  std::vector<Ray> rays;
+  double maxLength = 0;
+};
+
+FileRays readRaysFile(const std::string& path) {
+  RayReader reader(path);
+  if (reader.usesTrajectory()) throw Error(path + ": --rays-file needs a ray cloud (vertices with their origin)");
+  FileRays out;
+  while (reader.read(out.rays, size_t(1) << 20) > 0) {
+  }
+  if (out.rays.empty()) throw Error(path + ": --rays-file holds no rays");
+  for (const Ray& ray : out.rays) out.maxLength = std::max(out.maxLength, glm::length(ray.sample - ray.origin));
+  return out;
+}
 
 // The optional layers by the names --layer takes (the map's layer names).
 const std::vector<std::pair<std::string, LayerId>>& benchLayers() {
@@ -127,23 +149,30 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   // memory budget; a default run shrinks to fit it rather than being refused. The finest
   // resolution crosses the most regions per ray, which sets the smallest cache.
   const OccupancyModel finest = modelAt(*std::min_element(resolutions.begin(), resolutions.end()));
-  const uint64_t raysPerScan = lidar.raysPerScan();
+  std::optional<FileRays> fileRays;
+  if (!args.raysFile.empty()) fileRays = readRaysFile(args.raysFile);
+  const uint64_t raysPerScan = fileRays ? 1 : lidar.raysPerScan();
+  const uint64_t rayCount = fileRays ? fileRays->rays.size() : args.rayTarget;
   const BenchMemoryPlan memory = planBenchMemory(
       {.budgetBytes = options.memoryBudgetBytes(),
        .budgetHint = options.memoryBudgetHint(),
-       .rays = (args.rayTarget + raysPerScan - 1) / raysPerScan * raysPerScan,
-       .raysGiven = args.raysGiven,
+       .rays = (rayCount + raysPerScan - 1) / raysPerScan * raysPerScan,
+       .raysGiven = args.raysGiven || fileRays.has_value(),
        .raysPerScan = raysPerScan,
        .bytesPerRay = sizeof(Ray) + sizeof(uint8_t),
        .cacheBytes = kBenchCacheBytes,
-       .minCacheBytes = minimumBenchCache(lidar.maxRange, finest.resolution, finest.regionSize,
+       .minCacheBytes = minimumBenchCache(fileRays ? fileRays->maxLength : lidar.maxRange, finest.resolution, finest.regionSize,
                                           OccupancyMap(finest, layers).bytesPerRegion()),
        .maps = 2});
   if (!memory.reduced.empty()) std::fprintf(stderr, "voxen bench map: %s\n", memory.reduced.c_str());
-  lidar.scans = int(memory.rays / raysPerScan);
-  const auto scene = SyntheticScene::generate(1);
-  std::vector<uint8_t> noReturn;
-  const std::vector<Ray> rays = generateLidarRays(scene, lidar, &noReturn);
+  std::vector<Ray> rays;
+  if (fileRays) {
+    rays = std::move(fileRays->rays);
+  } else {
+    lidar.scans = int(memory.rays / raysPerScan);
+    std::vector<uint8_t> noReturn;
+    rays = generateLidarRays(SyntheticScene::generate(1), lidar, &noReturn);
+  }
   const GpuIntegratorOptions gpuOptions{.cacheBytes = memory.cacheBytes, .maxRaysPerBatch = batch};
   const std::string mapHint = options.memoryBudgetHint();
   auto budgetedMap = [&](const OccupancyModel& model, LayerSet mapLayers) {
@@ -305,6 +334,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     Json summary = {{"device", device.info().name},
                     {"driver", device.info().driverName},
                     {"rays", rays.size()},
+                    {"rays_file", args.raysFile},
                     {"resolution", first.resolution},
                     {"gpu_rays_per_s", rounded(rate(first.gpu.rays, first.gpuSeconds), 1)},
                     {"cpu_rays_per_s", rounded(rate(first.cpu.rays, first.cpuSeconds), 1)},
@@ -361,10 +391,15 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   }
   std::string layerText;
   for (const std::string& name : args.layers) layerText += (layerText.empty() ? "" : ", ") + name;
-  std::printf("voxen bench map on %s (%s): synthetic lidar %d x %d, %d scans at %.3g m/s%s, %s rays, batches of %s, %s "
+  char source[256];
+  if (args.raysFile.empty())
+    std::snprintf(source, sizeof source, "synthetic lidar %d x %d, %d scans at %.3g m/s%s", lidar.rings, lidar.columns,
+                  lidar.scans, args.speed, args.speed == 0.0 ? " (a fixed sensor)" : "");
+  else
+    std::snprintf(source, sizeof source, "the ray cloud %s", args.raysFile.c_str());
+  std::printf("voxen bench map on %s (%s): %s, %s rays, batches of %s, %s "
               "order, %s model, layers: %s; a GPU cache of %s; medians of %d repetitions\n\n",
-              device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
-              args.speed, args.speed == 0.0 ? " (a fixed sensor)" : "", withCommas(rays.size()).c_str(),
+              device.info().name.c_str(), device.info().driverName.c_str(), source, withCommas(rays.size()).c_str(),
               withCommas(batch).c_str(), updateOrderName(args.order), args.model.c_str(),
               layerText.empty() ? "occupancy only" : layerText.c_str(), mebibytes(memory.cacheBytes).c_str(), repeat);
   std::printf("%-10s %-15s %10s %14s %18s %12s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s",
@@ -422,6 +457,12 @@ CommandRun setupBenchMap(CLI::App& command) {
   command.add_option("--rays", args->rayTarget, "rays to map (rounded up to whole scans; held in memory, 56 bytes each)")
       ->check(integerIn(65536, int64_t(1) << 28))
       ->capture_default_str();
+  CLI::Option* raysOption = command.get_option("--rays");
+  CLI::Option* raysFileOption = command.add_option("--rays-file", args->raysFile,
+                     "map the rays of this ray cloud (PLY vertices x y z with their origin ox oy oz), in order, "
+                     "instead of the synthetic lidar run")
+      ->type_name("RAYS.ply")
+      ->excludes(raysOption);
   command.add_option("--resolution", args->resolution, "voxel edge in metres (default: 0.1 and 0.25)")
       ->check(numberIn(kMinResolution, 100.0, "metres"));
   command.add_option("--batch-size", args->batch, "rays per GPU batch (and per CPU reference batch)")
@@ -435,6 +476,7 @@ CommandRun setupBenchMap(CLI::App& command) {
       ->check(CLI::IsMember({"ohm", "octomap"}))
       ->capture_default_str();
   command.add_option("--speed", args->speed, "the sensor's speed along the scene's path; 0: a fixed sensor (every ray from one origin)")
+      ->excludes(raysFileOption)
       ->check(numberIn(0.0, 100.0, "metres per second"))
       ->capture_default_str();
   std::vector<std::string> names;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mapper_impl.hpp"
+#include "query_reads.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -91,6 +92,15 @@ void limitRegions(OccupancyMap& map, const Context& context, const MapperRunOpti
   map.setRegionLimit(cache >= budget ? 0 : (budget - cache) / map.bytesPerRegion(), hint);
 }
 
+// NDT integration adds to the map's NDT layers: a map without them (or with OM's for TM)
+// cannot take it. `name` is the file or "the map".
+void requireNdtLayers(const OccupancyMap& map, const MapperRunOptions& run, const std::string& name) {
+  const NdtMode wanted = run.integration.ndt.mode, has = ndtModeOf(map.layout());
+  if (wanted != NdtMode::Off && (has == NdtMode::Off || (wanted == NdtMode::Tm && has != NdtMode::Tm)))
+    throw Error(name + ": NDT-" + std::string(wanted == NdtMode::Om ? "OM" : "TM") +
+                " integration needs the map's NDT layers, and it has " + map.layout().names());
+}
+
 }  // namespace
 
 Mapper::Impl::Impl(Context& context_, OccupancyMap map_, MapperRunOptions run_)
@@ -119,6 +129,10 @@ GpuQueries& Mapper::Impl::queries() {
   }
   queriesStale = false;
   return *gpuQueries;
+}
+
+bool Mapper::Impl::queryOnHost(uint64_t voxels) const {
+  return run.backend == MapperBackend::CpuReference || (run.hostQueryVoxels > 0 && voxels <= run.hostQueryVoxels);
 }
 
 CpuIntegrator& Mapper::Impl::cpu() {
@@ -172,10 +186,13 @@ Mapper Mapper::load(Context& context, const std::filesystem::path& path, MapperR
   load.memoryBudgetBytes = context.memoryBudgetBytes();
   load.budgetHint = context.memoryHint();
   OccupancyMap map = loadMap(path, load);
-  const NdtMode wanted = run.integration.ndt.mode, has = ndtModeOf(map.layout());
-  if (wanted != NdtMode::Off && (has == NdtMode::Off || (wanted == NdtMode::Tm && has != NdtMode::Tm)))
-    throw Error(path.string() + ": NDT-" + std::string(wanted == NdtMode::Om ? "OM" : "TM") +
-                " integration needs the map's NDT layers, and it has " + map.layout().names());
+  requireNdtLayers(map, run, path.string());
+  return fromMap(context, std::move(map), run);
+}
+
+Mapper Mapper::fromMap(Context& context, OccupancyMap map, MapperRunOptions run) {
+  run = settled(run);
+  requireNdtLayers(map, run, "the map");
   limitRegions(map, context, run, false);
   return Mapper(std::make_unique<Impl>(context, std::move(map), run));
 }
@@ -241,6 +258,8 @@ MapperStats Mapper::stats() {
   impl_->sync();
   return {impl_->integrationStats(), impl_->map.counts()};
 }
+
+IntegrationStats Mapper::submittedStats() const { return impl_->integrationStats(); }
 
 HostStageTimes Mapper::hostStageTimes() const {
   HostStageTimes t = impl_->retiredTimes;
@@ -314,23 +333,29 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
   return runOptions.onlyOutOfDate ? clearance.update() : clearance.compute();
 }
 
+// The CPU answers on the host map after sync(), which is what GpuQueries loads (queries()
+// syncs first too): the same map, so the same answers as the GPU's.
 std::vector<OccupancyAnswer> Mapper::occupancy(std::span<const glm::dvec3> points) {
-  if (impl_->run.backend == MapperBackend::CpuReference) return cpuOccupancy(map(), points);
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (impl_->queryOnHost(pointReads(points.size(), 1, limit))) return cpuOccupancy(map(), points);
   return impl_->queries().occupancy(points);
 }
 
 std::vector<RayHit> Mapper::raycast(std::span<const QueryRay> rays, const RaycastOptions& options) {
-  if (impl_->run.backend == MapperBackend::CpuReference) return cpuRaycast(map(), rays, options);
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (impl_->queryOnHost(raycastReads(impl_->map.model().resolution, rays, limit))) return cpuRaycast(map(), rays, options);
   return impl_->queries().raycast(rays, options);
 }
 
 std::vector<ClearanceSample> Mapper::clearance(std::span<const glm::dvec3> points) {
-  if (impl_->run.backend == MapperBackend::CpuReference) return cpuClearance(map(), points);
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (impl_->queryOnHost(pointReads(points.size(), 8, limit))) return cpuClearance(map(), points);
   return impl_->queries().clearance(points);
 }
 
 BoxVoxels Mapper::voxelsInBox(const QueryBox& box, VoxelClass voxelClass) {
-  if (impl_->run.backend == MapperBackend::CpuReference) return cpuVoxelsInBox(map(), box, voxelClass);
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (impl_->queryOnHost(boxReads(impl_->map.model().resolution, box, limit))) return cpuVoxelsInBox(map(), box, voxelClass);
   return impl_->queries().voxelsInBox(box, voxelClass);
 }
 

@@ -27,6 +27,9 @@ struct Mapper::Impl {
   // The GPU queries on the synced host map, made at the first query and told to read the map
   // again when it changed since.
   GpuQueries& queries();
+  // Whether a query that reads `voxels` voxels runs on the CPU (the CPU reference backend, or
+  // small enough for run.hostQueryVoxels).
+  bool queryOnHost(uint64_t voxels) const;
 
   Context* context;
   MapperRunOptions run;

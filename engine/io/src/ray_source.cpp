@@ -355,6 +355,7 @@ const std::filesystem::path& RayReader::cloudPath() const { return impl_->path; 
 bool RayReader::usesTrajectory() const { return impl_->trajectory.has_value(); }
 const Trajectory* RayReader::trajectory() const { return impl_->trajectory ? &*impl_->trajectory : nullptr; }
 const std::string& RayReader::timeField() const { return impl_->timeField; }
+const std::string& RayReader::intensityField() const { return impl_->intensityField; }
 
 std::string RayReader::originFields() const {
   if (!impl_->hasOrigin) return {};

@@ -70,6 +70,13 @@ struct MapperRunOptions {
   // How the error ends when the host map outgrows the memory budget; empty: the Context's
   // memory hint, and "set IntegrationOptions::maxRange" when no range limit is set.
   std::string regionLimitHint;
+  // Small queries run on the CPU: a batched query (occupancy(), raycast(), clearance(),
+  // voxelsInBox()) that reads at most this many voxels is answered by the CPU reference on
+  // the synced host map, the map the GPU queries load, so the answers are the GPU's bit for
+  // bit. A GPU round trip costs more than such a query: about 100 us on lavapipe, where a
+  // voxel read takes about 0.05 us. A point reads 1 voxel, a clearance sample 8, a ray its
+  // range in voxels plus one, a box its voxels. 0: every query of a GPU Mapper on the GPU.
+  uint64_t hostQueryVoxels = 512;
 };
 
 // A new map: the model (defaults follow OHM), the optional layers, and how to integrate.
@@ -142,6 +149,9 @@ class Mapper {
   // map may grow by what the budget leaves after it and the GPU cache (none when the cache
   // leaves nothing: reading, clearance and rendering still work).
   static Mapper load(Context& context, const std::filesystem::path& path, MapperRunOptions run = {});
+  // A map already in memory (importOctomap()'s, say), taken over as load() takes a file's:
+  // it may grow by what the budget leaves after it and the GPU cache.
+  static Mapper fromMap(Context& context, OccupancyMap map, MapperRunOptions run = {});
   ~Mapper();
   Mapper(Mapper&&) noexcept;
   Mapper& operator=(Mapper&&) noexcept;
@@ -167,7 +177,13 @@ class Mapper {
 
   // The host map, synced.
   const OccupancyMap& map();
+  // Waits for the GPU: every count complete, and the map's voxel and region counts.
   MapperStats stats();
+  // Without waiting for the GPU (a caller streaming scans keeps the GPU busy): the counts the
+  // host makes as it takes rays (rays, clippedRays, rejectedRays with firstRejected, batches)
+  // are complete; the counts the GPU makes (voxelUpdates, droppedUpdates, casRetries and the
+  // others) cover only the batches finished at the last wait. stats() has both complete.
+  IntegrationStats submittedStats() const;
   // The host thread's CPU time by stage of the GPU integrator (zero for the CPU reference).
   HostStageTimes hostStageTimes() const;
   const MapperRunOptions& runOptions() const;
@@ -183,9 +199,10 @@ class Mapper {
   std::optional<float> clearanceAt(const VoxelCoord& voxel);
 
   // Batched queries (voxen/query): on the GPU through a read-only region cache of
-  // run.gpu.cacheBytes (a larger map is read in chunks), or with the CPU reference backend on
-  // the CPU; the answers are the same bit for bit. One answer per item, in order. The map is
-  // read again after it changed (rays, clearance), never stale.
+  // run.gpu.cacheBytes (a larger map is read in chunks), or on the CPU with the CPU
+  // reference backend and for small batches (run.hostQueryVoxels); the answers are the same
+  // bit for bit. One answer per item, in order. The map is read again after it changed
+  // (rays, clearance), never stale.
   std::vector<OccupancyAnswer> occupancy(std::span<const glm::dvec3> points);
   std::vector<RayHit> raycast(std::span<const QueryRay> rays, const RaycastOptions& options = {});
   // Trilinear clearance with its gradient. Throws Error when the map has no clearance layer.

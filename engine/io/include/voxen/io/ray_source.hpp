@@ -116,6 +116,7 @@ class RayReader {
   bool usesTrajectory() const;             // origins come from the trajectory
   const Trajectory* trajectory() const;    // nullptr without one
   const std::string& timeField() const;    // the time property used; empty when none
+  const std::string& intensityField() const;  // the intensity property used; empty when none (rays get 0)
   std::string originFields() const;        // e.g. "ox, oy, oz"; empty with a trajectory
   // One line for the user: points, rays, skip counts, the outside-span times against the
   // trajectory's span.

@@ -1,0 +1,49 @@
+#pragma once
+// NumPy arrays in and out of the engine's spans. Inputs are checked here, once, for every
+// function: the message names the argument, the shape and dtype expected and those given.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <glm/vec3.hpp>
+
+#include <span>
+#include <vector>
+
+namespace voxen::python {
+
+// An (N, 3) array of points as the engine's glm::dvec3 span. A C-contiguous float64 array
+// is read in place (no copy: its memory is 3 doubles per row, as dvec3's); float32 and
+// other layouts (strided views, Fortran order) are converted once. Anything else (another
+// dtype, another shape) is refused with ValueError.
+class Points3 {
+ public:
+  Points3(const pybind11::handle& object, const char* argument);
+  std::span<const glm::dvec3> span() const { return span_; }
+  size_t size() const { return span_.size(); }
+
+ private:
+  pybind11::array keepAlive_;
+  std::vector<glm::dvec3> copy_;
+  std::span<const glm::dvec3> span_;
+};
+
+// A scalar or an (N,) array of doubles, for per-item values such as ray ranges.
+std::vector<double> perItem(const pybind11::handle& object, const char* argument, size_t count);
+
+// Every array argument of one call has the same N: `first` names the reference argument.
+void requireSameLength(const char* first, size_t firstCount, const char* second, size_t secondCount);
+
+// New arrays the caller owns: shape (n) or (n, columns).
+template <typename T>
+pybind11::array_t<T> newArray(size_t n) {
+  return pybind11::array_t<T>({static_cast<pybind11::ssize_t>(n)});
+}
+template <typename T>
+pybind11::array_t<T> newArray(size_t n, size_t columns) {
+  return pybind11::array_t<T>({static_cast<pybind11::ssize_t>(n), static_cast<pybind11::ssize_t>(columns)});
+}
+
+// "shape (4, 2) and dtype int64", for messages.
+std::string describeArray(const pybind11::array& array);
+
+}  // namespace voxen::python

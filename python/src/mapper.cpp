@@ -1,0 +1,294 @@
+// voxen.Mapper and voxen.load: the engine's Mapper with NumPy arrays in and out. GPU work and
+// file I/O run with the GIL released, so other Python threads go on meanwhile.
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "py_mapper.hpp"
+#include "voxen/occupancy/ndt.hpp"
+
+namespace py = pybind11;
+
+namespace voxen::python {
+namespace {
+
+NdtMode ndtNamed(const py::object& ndt) {
+  if (ndt.is_none()) return NdtMode::Off;
+  const std::string name = py::str(ndt);
+  if (name == "om") return NdtMode::Om;
+  if (name == "tm") return NdtMode::Tm;
+  throw py::value_error("ndt must be None, \"om\" or \"tm\"; got \"" + name + "\"");
+}
+
+LayerSet layersNamed(const py::iterable& names) {
+  // A str is iterable too, and would be read as one-letter layer names.
+  if (py::isinstance<py::str>(names)) {
+    throw py::value_error("layers must be a sequence of names, such as (\"" + names.cast<std::string>() + "\",); got a str");
+  }
+  LayerSet set;
+  for (py::handle item : names) {
+    if (!py::isinstance<py::str>(item)) {
+      throw py::value_error("layers must be names (str); got " + py::str(py::type::of(item)).cast<std::string>());
+    }
+    const std::string name = item.cast<std::string>();
+    std::optional<LayerId> id = findLayer(name);
+    if (!id || !kAllBuiltinLayers.has(*id)) {
+      throw py::value_error("layers: unknown layer \"" + name + "\" (known: voxel_mean, traversal, hit_miss, touch_time)");
+    }
+    set = set | *id;
+  }
+  return set;
+}
+
+void requireFinite(double value, const char* argument) {
+  if (std::isnan(value)) throw py::value_error(std::string(argument) + " is NaN");
+}
+
+PyMapper makeMapper(double resolution, int32_t region, const std::string& model, const py::iterable& layers,
+                    const py::object& ndt, const py::object& context, const std::string& backend) {
+  requireFinite(resolution, "resolution");
+  if (model != "ohm" && model != "octomap") {
+    throw py::value_error("model must be \"ohm\" or \"octomap\"; got \"" + model + "\"");
+  }
+  MapperOptions options = MapperOptions::fromModel(model == "octomap" ? OccupancyModel::octomap() : OccupancyModel::ohm());
+  options.resolution = resolution;
+  options.regionSize = region;
+  options.extraLayers = layersNamed(layers);
+  options.run.backend = backendNamed(backend);
+  options.run.integration.ndt.mode = ndtNamed(ndt);
+  PyMapper result{contextOrDefault(context), nullptr};
+  result.mapper = std::make_unique<voxen::Mapper>(result.context->get(), options);
+  return result;
+}
+
+// One call's statistics are the host's counts only: waiting for the GPU's counts would make
+// every call wait for its rays, and a program streaming scans would never have the GPU and
+// the next scan's preparation overlap. Mapper.stats() waits and has every count.
+py::dict integrateRays(PyMapper& self, const py::object& origins, const py::object& ends) {
+  Points3 from(origins, "origins");
+  Points3 to(ends, "ends");
+  requireSameLength("origins", from.size(), "ends", to.size());
+  IntegrationStats before, after;
+  {
+    py::gil_scoped_release release;
+    before = self.mapper->submittedStats();
+    self.mapper->integrateRays(from.span(), to.span());
+    after = self.mapper->submittedStats();
+  }
+  return submittedDelta(before, after);
+}
+
+py::dict mapperStats(PyMapper& self) {
+  MapperStats all;
+  {
+    py::gil_scoped_release release;
+    all = self.mapper->stats();
+  }
+  const IntegrationStats& i = all.integration;
+  py::dict stats;
+  stats["rays"] = i.rays;
+  stats["clipped_rays"] = i.clippedRays;
+  stats["rejected_rays"] = i.rejectedRays;
+  stats["batches"] = i.batches;
+  stats["voxel_updates"] = i.voxelUpdates;
+  stats["dropped_updates"] = i.droppedUpdates;
+  stats["occupied_voxels"] = all.counts.occupied;
+  stats["free_voxels"] = all.counts.free;
+  stats["regions"] = all.counts.regions;
+  return stats;
+}
+
+std::vector<OccupancyAnswer> answers(PyMapper& self, const py::object& points) {
+  Points3 queried(points, "points");
+  py::gil_scoped_release release;
+  return namingItems("points", [&] { return self.mapper->occupancy(queried.span()); });
+}
+
+py::array_t<float> occupancy(PyMapper& self, const py::object& points) {
+  std::vector<OccupancyAnswer> found = answers(self, points);
+  auto values = newArray<float>(found.size());
+  float* out = values.mutable_data();
+  for (size_t i = 0; i < found.size(); ++i) {
+    out[i] = valueOrNaN(found[i].value);
+  }
+  return values;
+}
+
+py::array_t<int8_t> classify(PyMapper& self, const py::object& points) {
+  std::vector<OccupancyAnswer> found = answers(self, points);
+  auto classes = newArray<int8_t>(found.size());
+  int8_t* out = classes.mutable_data();
+  for (size_t i = 0; i < found.size(); ++i) out[i] = classCode(found[i].voxelClass);
+  return classes;
+}
+
+py::dict raycast(PyMapper& self, const py::object& origins, const py::object& directions, const py::object& maxRange,
+                 bool unknownBlocks) {
+  Points3 from(origins, "origins");
+  Points3 along(directions, "directions");
+  requireSameLength("origins", from.size(), "directions", along.size());
+  std::vector<double> ranges = perItem(maxRange, "max_range", from.size());
+  std::vector<QueryRay> rays(from.size());
+  for (size_t i = 0; i < rays.size(); ++i) rays[i] = {from.span()[i], along.span()[i], ranges[i]};
+  std::vector<RayHit> hits;
+  {
+    py::gil_scoped_release release;
+    hits = namingItems("rays", [&] { return self.mapper->raycast(rays, {.unknownBlocks = unknownBlocks}); });
+  }
+  const size_t n = hits.size();
+  auto hit = newArray<bool>(n);
+  auto distance = newArray<double>(n);
+  auto point = newArray<double>(n, 3);
+  auto voxel = newArray<int32_t>(n, 3);
+  auto value = newArray<float>(n);
+  auto voxelClass = newArray<int8_t>(n);
+  bool* hitOut = hit.mutable_data();
+  double* distanceOut = distance.mutable_data();
+  double* pointOut = point.mutable_data();
+  int32_t* voxelOut = voxel.mutable_data();
+  float* valueOut = value.mutable_data();
+  int8_t* classOut = voxelClass.mutable_data();
+  for (size_t i = 0; i < n; ++i) {
+    const RayHit& h = hits[i];
+    hitOut[i] = h.hit;
+    distanceOut[i] = h.distance;
+    for (int c = 0; c < 3; ++c) pointOut[3 * i + c] = h.point[c];
+    voxelOut[3 * i + 0] = h.voxel.x;
+    voxelOut[3 * i + 1] = h.voxel.y;
+    voxelOut[3 * i + 2] = h.voxel.z;
+    valueOut[i] = valueOrNaN(h.value);
+    classOut[i] = classCode(h.voxelClass);
+  }
+  py::dict result;
+  result["hit"] = hit;
+  result["distance"] = distance;
+  result["point"] = point;
+  result["voxel"] = voxel;
+  result["value"] = value;
+  result["class"] = voxelClass;
+  return result;
+}
+
+PyMapper loadMapper(const py::object& path, const py::object& context, const std::string& backend) {
+  const std::filesystem::path file = pathOf(path);
+  MapperRunOptions run;
+  run.backend = backendNamed(backend);
+  PyMapper result{contextOrDefault(context), nullptr};
+  {
+    py::gil_scoped_release release;
+    result.mapper = std::make_unique<voxen::Mapper>(voxen::Mapper::load(result.context->get(), file, run));
+  }
+  return result;
+}
+
+}  // namespace
+
+py::dict submittedDelta(const IntegrationStats& before, const IntegrationStats& after) {
+  py::dict stats;
+  stats["rays"] = after.rays - before.rays;
+  stats["clipped_rays"] = after.clippedRays - before.clippedRays;
+  stats["rejected_rays"] = after.rejectedRays - before.rejectedRays;
+  stats["batches"] = after.batches - before.batches;
+  return stats;
+}
+
+std::filesystem::path pathOf(const py::handle& path) {
+  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
+}
+
+MapperBackend backendNamed(const std::string& name) {
+  if (name == "gpu") return MapperBackend::Gpu;
+  if (name == "cpu") return MapperBackend::CpuReference;
+  throw py::value_error("backend must be \"gpu\" or \"cpu\" (the CPU reference); got \"" + name + "\"");
+}
+
+void bindMapper(py::module_& m) {
+  MapperClass mapperClass(m, "Mapper", R"doc(
+An occupancy map and everything that works on it, on a Context's device.
+
+Mapper(resolution=0.1, region=32, model="ohm", layers=(), ndt=None, context=None, backend="gpu")
+
+resolution: metres per voxel edge; region: voxels per region edge; model: "ohm" or
+"octomap" (the occupancy model's probabilities and clamps); layers: names of optional
+layers ("voxel_mean", "traversal", "hit_miss", "touch_time"); ndt: None, "om" or "tm";
+context: a voxen.Context, None for the shared default; backend: "gpu", or "cpu" for the
+single-threaded CPU reference the GPU is tested against (the same map bit for bit).
+A setting out of range raises voxen.SettingError (a ValueError) naming it.
+)doc");
+  mapperClass
+      .def(py::init(&makeMapper), py::arg("resolution") = 0.1, py::arg("region") = 32, py::arg("model") = "ohm",
+           py::arg("layers") = py::tuple(), py::arg("ndt") = py::none(), py::arg("context") = py::none(),
+           py::arg("backend") = "gpu")
+      .def("integrate_rays", &integrateRays, py::arg("origins"), py::arg("ends"), R"doc(
+Integrates the rays from origins[i] to ends[i] (the samples), in order.
+
+origins, ends: (N, 3) float32 or float64 arrays (a C-contiguous float64 array is read
+without a copy). Returns as soon as the rays are submitted, with this call's statistics:
+a dict of rays, clipped_rays, rejected_rays (non-finite or out-of-range rays, skipped) and
+batches. The GPU's own counts (voxel updates) come from stats(), which waits for the GPU;
+any read of the map (occupancy, save, ...) waits too.
+)doc")
+      .def(
+          "sync",
+          [](PyMapper& self) {
+            py::gil_scoped_release release;
+            self.mapper->sync();
+          },
+          R"doc(
+Waits until the GPU has applied every ray submitted so far and the host's map holds them.
+Reads (occupancy, save, stats, ...) do this themselves; call it to time the GPU's work.
+)doc")
+      .def("stats", &mapperStats, R"doc(
+Every integration so far, after waiting for the GPU: a dict of rays, clipped_rays,
+rejected_rays, batches, voxel_updates, dropped_updates (updates the GPU had to give up,
+0 unless a voxel is hit tens of thousands of times in one batch), and the map's
+occupied_voxels, free_voxels and regions.
+)doc")
+      .def("occupancy", &occupancy, py::arg("points"), R"doc(
+The log-odds of the voxel holding each point: an (N,) float32 array, NaN where no ray
+touched the voxel. points: (N, 3) float32 or float64.
+)doc")
+      .def("classify", &classify, py::arg("points"), R"doc(
+The class of the voxel holding each point: an (N,) int8 array, -1 unknown, 0 free,
+1 occupied (at or above the model's threshold). points: (N, 3) float32 or float64.
+)doc")
+      .def("raycast", &raycast, py::arg("origins"), py::arg("directions"), py::arg("max_range"),
+           py::arg("unknown_blocks") = false, R"doc(
+Casts rays to the first occupied voxel (or unobserved one, with unknown_blocks).
+
+origins, directions: (N, 3) float arrays (directions of any non-zero length);
+max_range: metres, one number or an (N,) array. Returns a dict of arrays: hit (N,) bool,
+distance (N,) float64, point (N, 3) float64 (where the ray enters the voxel), voxel (N, 3)
+int32, value (N,) float32 log-odds (NaN for unknown space) and class (N,) int8. Without a
+hit the other fields are zero.
+)doc")
+      .def(
+          "save",
+          [](PyMapper& self, const py::object& path) {
+            const std::filesystem::path file = pathOf(path);
+            py::gil_scoped_release release;
+            self.mapper->save(file);
+          },
+          py::arg("path"), "Writes the map file (atomically: a reader sees the old file or the new one).")
+      .def_property_readonly(
+          "resolution", [](PyMapper& self) { return self.mapper->map().model().resolution; },
+          "Metres per voxel edge.")
+      .def_property_readonly(
+          "context", [](PyMapper& self) { return self.context; }, "The voxen.Context this map runs on.");
+  // Each group of methods in its own file (py_mapper.hpp).
+  bindMapperOctomap(m, mapperClass);
+  bindMapperCloud(mapperClass);
+  bindMapperClearance(mapperClass);
+  bindMapperVoxels(mapperClass);
+  bindMapperRender(mapperClass);
+  m.def("load", &loadMapper, py::arg("path"), py::arg("context") = py::none(), py::arg("backend") = "gpu", R"doc(
+Reads a map file (as Mapper.save and the voxen CLI write it) into a new Mapper on `context`
+(None: the shared default). Raises voxen.Error naming the file when it cannot be read.
+)doc");
+}
+
+}  // namespace voxen::python

@@ -1,0 +1,11 @@
+// The extension module voxen._voxen; python/voxen/__init__.py re-exports its names.
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_voxen, m) {
+  m.doc() = "Voxen's C++ engine (occupancy mapping on Vulkan compute); import it as `voxen`.";
+  voxen::python::bindErrors(m);
+  voxen::python::bindContext(m);
+  voxen::python::bindMapper(m);
+  voxen::python::bindReadCloud(m);
+  voxen::python::bindTransformTree(m);
+}

@@ -1,0 +1,70 @@
+#pragma once
+// voxen.Mapper's C++ side, shared by the files that bind its methods (mapper.cpp makes the
+// class; each mapper_*.cpp adds one group of methods to it).
+#include <pybind11/pybind11.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "context.hpp"
+#include "voxen/mapper.hpp"
+
+namespace voxen::python {
+
+// The Mapper and the Context it runs on, kept alive together.
+struct PyMapper {
+  std::shared_ptr<PyContext> context;
+  std::unique_ptr<voxen::Mapper> mapper;
+};
+
+using MapperClass = pybind11::class_<PyMapper>;
+
+// A str or os.PathLike as a filesystem path (through os.fspath, as open() does).
+std::filesystem::path pathOf(const pybind11::handle& path);
+
+// "gpu" or "cpu" (the CPU reference) as the engine's backend; ValueError for anything else.
+MapperBackend backendNamed(const std::string& name);
+
+// Each group of Mapper methods (and the module functions that make Mappers) in its own file,
+// registered by bindMapper.
+void bindMapperOctomap(pybind11::module_& m, MapperClass& mapperClass);
+// What the host's integration counts gained between two readings of
+// Mapper::submittedStats() (which waits for nothing), as the dict the integrate_* methods
+// return: rays, clipped_rays, rejected_rays, batches. Mapper.stats() has the GPU's counts.
+pybind11::dict submittedDelta(const IntegrationStats& before, const IntegrationStats& after);
+
+// The groups of methods bound outside mapper.cpp, one file each.
+void bindMapperCloud(MapperClass& mapperClass);      // mapper_cloud.cpp: integrate_cloud
+void bindMapperClearance(MapperClass& mapperClass);  // mapper_clearance.cpp: compute_clearance, clearance
+void bindMapperVoxels(MapperClass& mapperClass);     // mapper_voxels.cpp: voxels, bounds, slice
+void bindMapperRender(MapperClass& mapperClass);     // mapper_render.cpp: render
+
+// A voxel class as Python sees it: -1 unknown, 0 free, 1 occupied.
+inline int8_t classCode(VoxelClass voxelClass) {
+  switch (voxelClass) {
+    case VoxelClass::Free: return 0;
+    case VoxelClass::Occupied: return 1;
+    default: return -1;
+  }
+}
+
+// The engine's "never observed" sentinel as NaN, so NumPy code tests it with isnan.
+inline float valueOrNaN(float value) {
+  return value == kUnobserved ? std::numeric_limits<float>::quiet_NaN() : value;
+}
+
+// The engine names a bad query item by its index in the batch; the caller knows it by the
+// argument it came in, so the message says both ("points[3]: ...").
+template <typename Query>
+auto namingItems(const char* argument, Query&& query) {
+  try {
+    return query();
+  } catch (const QueryInputError& e) {
+    throw QueryInputError(e.index(), std::string(argument) + "[" + std::to_string(e.index()) + "]: " + e.what());
+  }
+}
+
+}  // namespace voxen::python

@@ -1,0 +1,122 @@
+// voxen.read_cloud: a point cloud (with its trajectory) or a ray cloud as NumPy arrays, read
+// by the engine's RayReader, the reader `voxen map` uses, so Python gets the very rays the
+// CLI would map (the same fields, skips and errors).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <glm/vec3.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "py_mapper.hpp"
+#include "voxen/io/ray_source.hpp"
+
+namespace py = pybind11;
+
+namespace voxen::python {
+namespace {
+
+// The rays in columns, as the arrays will hold them: filled while the GIL is released, then
+// handed to NumPy without a copy.
+struct CloudColumns {
+  std::vector<glm::dvec3> points, origins;
+  std::vector<double> times;
+  std::vector<float> intensity;
+  bool hasIntensity = false;
+  bool skipped = false;
+  std::string summary;
+};
+
+CloudColumns readColumns(const std::filesystem::path& cloud, const std::optional<std::filesystem::path>& trajectory,
+                         bool withOrigins) {
+  RayReader reader(cloud, trajectory);
+  CloudColumns out;
+  // Only the columns the caller gets: no origins unless asked, no intensity the cloud lacks.
+  out.hasIntensity = !reader.intensityField().empty();
+  // The header's count bounds the rays, but a corrupt header may claim billions: reserve at
+  // most 16 M up front and let the vectors grow past that.
+  const size_t expected = size_t(std::min<uint64_t>(reader.totalPoints(), uint64_t(1) << 24));
+  out.points.reserve(expected);
+  if (withOrigins) out.origins.reserve(expected);
+  out.times.reserve(expected);
+  if (out.hasIntensity) out.intensity.reserve(expected);
+  for (std::span<const Ray> rays = reader.next(); !rays.empty(); rays = reader.next()) {
+    for (const Ray& ray : rays) {
+      out.points.push_back(ray.sample);
+      if (withOrigins) out.origins.push_back(ray.origin);
+      out.times.push_back(ray.time);
+      if (out.hasIntensity) out.intensity.push_back(ray.intensity);
+    }
+  }
+  const RayLoadStats& stats = reader.stats();
+  out.skipped = stats.skippedNonFinite > 0 || stats.skippedOutsideTrajectory > 0;
+  out.summary = reader.summary();
+  return out;
+}
+
+// A vector's memory as a NumPy array that owns it (through a capsule), without a copy.
+template <typename Scalar, typename Element>
+py::array_t<Scalar> handOver(std::vector<Element>&& values, size_t columns) {
+  const auto rows = static_cast<py::ssize_t>(values.size());
+  std::vector<py::ssize_t> shape = {rows};
+  if (columns > 1) shape.push_back(static_cast<py::ssize_t>(columns));
+  if (values.empty()) return py::array_t<Scalar>(shape);
+  auto* owned = new std::vector<Element>(std::move(values));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<Element>*>(p); });
+  return py::array_t<Scalar>(shape, reinterpret_cast<const Scalar*>(owned->data()), owner);
+}
+
+py::tuple readCloud(const py::object& path, const py::object& trajectory, bool origins) {
+  const std::filesystem::path cloud = pathOf(path);
+  std::optional<std::filesystem::path> poses;
+  if (!trajectory.is_none()) poses = pathOf(trajectory);
+  CloudColumns columns;
+  {
+    py::gil_scoped_release release;
+    columns = readColumns(cloud, poses, origins);
+  }
+  // Skipped points are the engine's rule (NaN/inf values, times outside the trajectory), but
+  // the arrays alone would not say that rows are missing.
+  if (columns.skipped && PyErr_WarnEx(PyExc_RuntimeWarning, ("voxen.read_cloud: " + columns.summary).c_str(), 1) != 0)
+    throw py::error_already_set();
+  py::object intensity = py::none();
+  if (columns.hasIntensity) intensity = handOver<float>(std::move(columns.intensity), 1);
+  py::array_t<double> points = handOver<double>(std::move(columns.points), 3);
+  py::array_t<double> times = handOver<double>(std::move(columns.times), 1);
+  if (!origins) return py::make_tuple(points, times, intensity);
+  return py::make_tuple(points, times, intensity, handOver<double>(std::move(columns.origins), 3));
+}
+
+}  // namespace
+
+void bindReadCloud(py::module_& m) {
+  m.def("read_cloud", &readCloud, py::arg("path"), py::arg("trajectory") = py::none(), py::arg("origins") = false,
+        R"doc(
+Reads a cloud as `voxen map --cloud PATH [--trajectory TRAJECTORY]` does, with the engine's
+reader: a PLY point cloud whose points carry a time, with the trajectory file giving the
+sensor's position at that time; or a ray cloud, a PLY whose vertices carry their sensor
+origin (ox, oy, oz or origin_x, origin_y, origin_z). ASCII and binary PLY, any scalar type.
+
+Returns (points, times, intensity): points (N, 3) float64 (x, y, z), times (N,) float64 (the
+first of the fields time, timestamp, gps_time, offset_time, internal_time; zeros when the
+cloud has none) and intensity (N,) float32 (the field intensity, scalar_intensity or
+reflectance), or None when the cloud has no intensity field.
+
+origins=True adds a 4th element: the sensor origin of each point, (N, 3) float64 (the
+cloud's origin fields, or the trajectory's position interpolated at the point's time).
+`voxen map` integrates the rays from origins[i] to points[i].
+
+Points with a NaN/inf coordinate, origin or time, and points whose time lies outside the
+trajectory, are left out as the CLI leaves them out; a RuntimeWarning then says how many.
+Raises voxen.Error naming the file (and the line, vertex or field) for a missing or
+malformed file, a missing field, a cloud without origins and no trajectory, or clocks that
+do not match the trajectory's. The file is read with the GIL released.
+)doc");
+}
+
+}  // namespace voxen::python

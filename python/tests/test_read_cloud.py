@@ -1,0 +1,149 @@
+"""voxen.read_cloud against the engine's reader: the CLI maps the same file to the same map."""
+import subprocess
+
+import numpy as np
+import pytest
+
+import voxen
+from gil_probe import let_other_threads_run
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory, voxen_cli):
+    """A small synthetic lidar run from `voxen generate`: a cloud with time and intensity
+    (binary PLY) and its trajectory."""
+    folder = tmp_path_factory.mktemp("generated")
+    cloud, trajectory = folder / "run.ply", folder / "run.txt"
+    done = subprocess.run(
+        [voxen_cli, "generate", "--cloud", str(cloud), "--trajectory", str(trajectory),
+         "--rings", "8", "--columns", "90", "--scans", "4"],
+        capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return cloud, trajectory
+
+
+def write_ascii_ply(path, names, rows, types=None):
+    types = types or ["double"] * len(names)
+    header = ["ply", "format ascii 1.0", f"element vertex {len(rows)}"]
+    header += [f"property {t} {n}" for t, n in zip(types, names)]
+    header.append("end_header")
+    body = [" ".join(repr(float(v)) for v in row) for row in rows]
+    path.write_text("\n".join(header + body) + "\n")
+
+
+def test_cli_maps_the_cloud_to_the_map_of_the_arrays_read(generated, tmp_path, voxen_cli, context):
+    cloud, trajectory = generated
+    points, times, intensity, origins = voxen.read_cloud(cloud, trajectory, origins=True)
+    assert points.shape[1] == 3 and points.dtype == np.float64 and len(points) > 1000
+    assert times.shape == (len(points),) and times.dtype == np.float64
+    assert intensity is not None and intensity.dtype == np.float32 and intensity.shape == (len(points),)
+    assert origins.shape == points.shape and origins.dtype == np.float64
+    assert np.all(np.diff(times) >= 0.0) and times[-1] > times[0]
+    # Without origins=True the same first three arrays.
+    again = voxen.read_cloud(str(cloud), str(trajectory))
+    assert len(again) == 3
+    for a, b in zip(again, (points, times, intensity)):
+        np.testing.assert_array_equal(a, b)
+
+    cli_map = tmp_path / "cli.vxm"
+    done = subprocess.run([voxen_cli, "map", "--cloud", str(cloud), "--trajectory", str(trajectory),
+                           "--output", str(cli_map), "--resolution", "0.1"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    mapper = voxen.Mapper(resolution=0.1, context=context, backend="cpu")
+    mapper.integrate_rays(origins, points)
+    mapper.save(tmp_path / "python.vxm")
+    assert (tmp_path / "python.vxm").read_bytes() == cli_map.read_bytes()
+
+
+def test_ray_cloud_reads_back_what_was_written(tmp_path):
+    rows = [
+        [1.0, 2.0, 3.0, 0.0, 0.0, 0.5, 10.25, 7.0],
+        [-4.5, 0.125, 2.0, 0.0, 0.1, 0.5, 10.5, 0.0],
+        [0.0, 0.0, 1e-3, 1.0, 1.0, 1.0, 11.0, 255.0],
+    ]
+    path = tmp_path / "rays.ply"
+    write_ascii_ply(path, ["x", "y", "z", "ox", "oy", "oz", "time", "intensity"], rows,
+                    ["double"] * 6 + ["double", "float"])
+    points, times, intensity, origins = voxen.read_cloud(path, origins=True)
+    table = np.array(rows)
+    np.testing.assert_array_equal(points, table[:, 0:3])
+    np.testing.assert_array_equal(origins, table[:, 3:6])
+    np.testing.assert_array_equal(times, table[:, 6])
+    np.testing.assert_array_equal(intensity, table[:, 7].astype(np.float32))
+    # The arrays are the caller's: writable, and independent of each other.
+    points[0, 0] = 99.0
+    assert origins[0, 0] == 0.0
+
+
+def test_cloud_without_intensity_or_time(tmp_path):
+    path = tmp_path / "plain.ply"
+    write_ascii_ply(path, ["x", "y", "z", "origin_x", "origin_y", "origin_z"], [[1, 2, 3, 0, 0, 0], [4, 5, 6, 0, 0, 0]])
+    points, times, intensity = voxen.read_cloud(path)
+    assert intensity is None
+    np.testing.assert_array_equal(times, [0.0, 0.0])
+    np.testing.assert_array_equal(points, [[1, 2, 3], [4, 5, 6]])
+
+
+def test_empty_cloud(tmp_path):
+    path = tmp_path / "empty.ply"
+    write_ascii_ply(path, ["x", "y", "z", "ox", "oy", "oz"], [])
+    points, times, intensity, origins = voxen.read_cloud(path, origins=True)
+    assert points.shape == (0, 3) and times.shape == (0,) and origins.shape == (0, 3) and intensity is None
+
+
+def test_skipped_points_are_left_out_with_a_warning(tmp_path):
+    path = tmp_path / "nan.ply"
+    write_ascii_ply(path, ["x", "y", "z", "ox", "oy", "oz"],
+                    [[1, 2, 3, 0, 0, 0], [float("nan"), 0, 0, 0, 0, 0], [4, 5, 6, 0, 0, 0]])
+    with pytest.warns(RuntimeWarning, match=r"nan\.ply.*1 skipped for NaN/inf"):
+        points, _, _ = voxen.read_cloud(path)
+    np.testing.assert_array_equal(points, [[1, 2, 3], [4, 5, 6]])
+
+
+def test_errors_name_the_file(tmp_path, generated):
+    missing = tmp_path / "missing.ply"
+    with pytest.raises(voxen.Error, match="missing.ply"):
+        voxen.read_cloud(missing)
+    corrupt = tmp_path / "corrupt.ply"
+    corrupt.write_text("ply\nformat ascii 1.0\nelement vertex 2\nproperty double x\nproperty double y\n"
+                       "property double z\nproperty double ox\nproperty double oy\nproperty double oz\n"
+                       "end_header\n1 2 3 0 0 0\n4 5 oops 0 0 0\n")
+    with pytest.raises(voxen.Error, match=r"corrupt\.ply:12: vertex 1, property .z."):
+        voxen.read_cloud(corrupt)
+    truncated = tmp_path / "truncated.ply"
+    truncated.write_bytes(generated[0].read_bytes()[:-10])
+    with pytest.raises(voxen.Error, match="truncated.ply"):
+        voxen.read_cloud(truncated, generated[1])
+    # A point cloud needs its trajectory to know where the sensor was.
+    with pytest.raises(voxen.Error, match="run.ply: cannot tell where the sensor was"):
+        voxen.read_cloud(generated[0])
+    with pytest.raises(voxen.Error, match="no-trajectory.txt"):
+        voxen.read_cloud(generated[0], tmp_path / "no-trajectory.txt")
+    with pytest.raises(TypeError):
+        voxen.read_cloud(3)
+
+
+def test_binary_cloud_reads_exactly_with_the_gil_released(tmp_path):
+    n = 1_500_000  # 84 MB: a read long enough to tell (about 0.05 s on an idle core)
+    names = ("x", "y", "z", "ox", "oy", "oz", "time")
+    rows = np.empty(n, dtype=[(name, "<f8") for name in names])
+    for k, name in enumerate(names):
+        rows[name] = np.arange(n) * (0.001 + k) - 3.0 * k  # distinct in every row and column
+    path = tmp_path / "big.ply"
+    with open(path, "wb") as f:
+        header = f"ply\nformat binary_little_endian 1.0\nelement vertex {n}\n"
+        header += "".join(f"property double {name}\n" for name in names) + "end_header\n"
+        f.write(header.encode())
+        rows.tofile(f)
+    result = {}
+    call, gap = let_other_threads_run(lambda: result.update(arrays=voxen.read_cloud(path, origins=True)))
+    points, times, intensity, origins = result["arrays"]
+    for i, name in enumerate(("x", "y", "z")):
+        np.testing.assert_array_equal(points[:, i], rows[name])
+        np.testing.assert_array_equal(origins[:, i], rows["o" + name])
+    np.testing.assert_array_equal(times, rows["time"])
+    assert intensity is None
+    path.unlink()
+    # Holding the GIL through the read would stall the ticking thread for the whole call.
+    assert call > 0.02, "too little work to tell"
+    assert gap < 0.5 * call, (gap, call)

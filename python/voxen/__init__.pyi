@@ -1,0 +1,162 @@
+# Type stubs for the voxen package (the names come from the C++ extension voxen._voxen).
+import os
+from typing import Iterable, Literal, TypedDict, overload
+
+import numpy as np
+import numpy.typing as npt
+
+_Points = npt.ArrayLike  # (N, 3) float32 or float64
+_Path = str | os.PathLike[str]
+
+class Error(RuntimeError): ...
+class SettingError(Error, ValueError): ...
+class InputError(Error, ValueError): ...
+
+class DeviceEntry(TypedDict):
+    index: int
+    name: str
+    type: str
+    driver: str
+    usable: bool
+    missing: str
+
+def devices() -> list[DeviceEntry]: ...
+
+class Context:
+    def __init__(self, device: int | str | None = None, validation: bool = False) -> None: ...
+    def open(self) -> None: ...
+    @property
+    def device_name(self) -> str: ...
+    @property
+    def validation_messages(self) -> list[str]: ...
+    def clear_validation_messages(self) -> None: ...
+    @property
+    def memory_budget(self) -> int: ...
+
+class IntegrationStats(TypedDict):
+    rays: int
+    clipped_rays: int
+    rejected_rays: int
+    batches: int
+
+class MapperStats(TypedDict):
+    rays: int
+    clipped_rays: int
+    rejected_rays: int
+    batches: int
+    voxel_updates: int
+    dropped_updates: int
+    occupied_voxels: int
+    free_voxels: int
+    regions: int
+
+class CloudStats(IntegrationStats):
+    points: int
+    skipped_outside_trajectory: int
+
+class ClearanceStats(TypedDict):
+    regions: int
+    seconds: float
+    batches: int
+    cache_regions: int
+
+class Camera(TypedDict, total=False):
+    eye: tuple[float, float, float]
+    target: tuple[float, float, float]
+    fov_degrees: float
+
+class RayHits(TypedDict):
+    hit: npt.NDArray[np.bool_]
+    distance: npt.NDArray[np.float64]
+    point: npt.NDArray[np.float64]
+    voxel: npt.NDArray[np.int32]
+    value: npt.NDArray[np.float32]
+    # "class" is a keyword: read it as hits["class"] (npt.NDArray[np.int8]).
+
+class OctomapExportCounts(TypedDict):
+    voxels: int
+    non_finite: int
+
+class Mapper:
+    def __init__(
+        self,
+        resolution: float = 0.1,
+        region: int = 32,
+        model: Literal["ohm", "octomap"] = "ohm",
+        layers: Iterable[Literal["voxel_mean", "traversal", "hit_miss", "touch_time"]] = (),
+        ndt: Literal["om", "tm"] | None = None,
+        context: Context | None = None,
+        backend: Literal["gpu", "cpu"] = "gpu",
+    ) -> None: ...
+    def integrate_rays(self, origins: _Points, ends: _Points) -> IntegrationStats: ...
+    def sync(self) -> None: ...
+    def stats(self) -> MapperStats: ...
+    def integrate_cloud(self, points: _Points, times: npt.ArrayLike, trajectory: npt.ArrayLike) -> CloudStats: ...
+    def occupancy(self, points: _Points) -> npt.NDArray[np.float32]: ...
+    def classify(self, points: _Points) -> npt.NDArray[np.int8]: ...
+    def raycast(
+        self, origins: _Points, directions: _Points, max_range: float | npt.ArrayLike, unknown_blocks: bool = False
+    ) -> RayHits: ...
+    def compute_clearance(
+        self,
+        range: float,
+        technique: Literal["exact", "roi", "neighbour", "openlist"] = "exact",
+        unknown_free: bool = False,
+        *,
+        axis_scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
+        ignore_below: float | None = None,
+        ignore_above: float | None = None,
+    ) -> ClearanceStats: ...
+    @overload
+    def clearance(self, points: _Points, gradient: Literal[False] = False) -> npt.NDArray[np.float32]: ...
+    @overload
+    def clearance(
+        self, points: _Points, gradient: Literal[True]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+    def voxels(
+        self, kind: Literal["occupied", "free", "unknown"] = "occupied"
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
+    @property
+    def bounds(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None: ...
+    def slice(
+        self, z: float, lo: npt.ArrayLike | None = None, hi: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.int8]: ...
+    def render(self, width: int, height: int, camera: Camera | None = None) -> npt.NDArray[np.uint8]: ...
+    def save(self, path: _Path) -> None: ...
+    def export_octomap(self, path: _Path) -> OctomapExportCounts: ...
+    @property
+    def resolution(self) -> float: ...
+    @property
+    def context(self) -> Context: ...
+
+def load(path: _Path, context: Context | None = None, backend: Literal["gpu", "cpu"] = "gpu") -> Mapper: ...
+def import_octomap(
+    path: _Path, region: int = 32, context: Context | None = None, backend: Literal["gpu", "cpu"] = "gpu"
+) -> Mapper: ...
+
+@overload
+def read_cloud(
+    path: _Path, trajectory: _Path | None = None, origins: Literal[False] = False
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32] | None]: ...
+@overload
+def read_cloud(
+    path: _Path, trajectory: _Path | None = None, *, origins: Literal[True]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32] | None, npt.NDArray[np.float64]]: ...
+
+class TransformTree:
+    def __init__(self, context: Context | None = None, backend: Literal["gpu", "cpu"] = "gpu") -> None: ...
+    @overload
+    def add(self, parent: int | None, local: npt.ArrayLike) -> int: ...
+    @overload
+    def add(self, parent: int | npt.ArrayLike | None, local: npt.NDArray[np.floating]) -> npt.NDArray[np.int64]: ...
+    def set_local(self, ids: int | npt.ArrayLike, local: npt.ArrayLike) -> None: ...
+    def set_parent(self, node: int, parent: int | None) -> None: ...
+    def remove(self, node: int) -> None: ...
+    def process(self) -> None: ...
+    def world(self, ids: int | npt.ArrayLike | None = None) -> npt.NDArray[np.float32]: ...
+    @property
+    def capacity(self) -> int: ...
+    @property
+    def context(self) -> Context: ...
+
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "read_cloud"]
