@@ -5,6 +5,14 @@
 # still compile compute variants (defines) without a source folder. The variants listed in
 # VARIANTS (cmake/ShaderVariants.cmake: "path|NAME=VALUE|...") are compiled here too and
 # embedded under "path?NAME=VALUE&..." (detail::embeddedVariantPath).
+#
+# Every compute shader and variant is also compiled in its float64 flavour (-DVOXEN_FLOAT64=1:
+# shaders/common/exact_math.glsl divides and takes roots in doubles) and embedded under
+# "...?VOXEN_FLOAT64=1" (or "&VOXEN_FLOAT64=1") where its SPIR-V differs from the plain one,
+# that is where the shader includes exact_math.glsl. The plain flavour declares no Float64
+# capability, so it runs on every device; the shader library takes the float64 one on a
+# device with shaderFloat64. Both are built here, not at run time: a build without glslang
+# (VOXEN_HOT_RELOAD=OFF) has both, and no process pays a compile for them.
 function(voxen_embed_shaders OUT_CPP SHADER_DIR)
   cmake_parse_arguments(ARG "" "" "VARIANTS" ${ARGN})
   file(GLOB_RECURSE _stages CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR}
@@ -12,6 +20,9 @@ function(voxen_embed_shaders OUT_CPP SHADER_DIR)
   file(GLOB_RECURSE _sources CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR}
     ${SHADER_DIR}/*.comp ${SHADER_DIR}/*.glsl ${SHADER_DIR}/*.h)
   set(_spv_files)
+  set(_flavour_keys)
+  set(_flavour_files)
+  set(_flavour_bases)
   foreach(_rel IN LISTS _stages)
     set(_spv ${CMAKE_CURRENT_BINARY_DIR}/spirv/${_rel}.spv)
     get_filename_component(_spv_dir ${_spv} DIRECTORY)
@@ -25,6 +36,23 @@ function(voxen_embed_shaders OUT_CPP SHADER_DIR)
       COMMENT "glslang ${_rel}"
       VERBATIM)
     list(APPEND _spv_files ${_spv})
+    if(_rel MATCHES "\\.comp$")
+      set(_spv64 ${CMAKE_CURRENT_BINARY_DIR}/spirv/float64/${_rel}.spv)
+      get_filename_component(_spv64_dir ${_spv64} DIRECTORY)
+      add_custom_command(
+        OUTPUT ${_spv64}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${_spv64_dir}
+        COMMAND ${GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 -I${SHADER_DIR} -DVOXEN_FLOAT64=1
+                --depfile ${_spv64}.d -o ${_spv64} ${SHADER_DIR}/${_rel}
+        DEPENDS ${SHADER_DIR}/${_rel}
+        DEPFILE ${_spv64}.d
+        COMMENT "glslang ${_rel} (float64)"
+        VERBATIM)
+      list(APPEND _spv_files ${_spv64})
+      list(APPEND _flavour_keys "${_rel}?VOXEN_FLOAT64=1")
+      list(APPEND _flavour_files "${_spv64}")
+      list(APPEND _flavour_bases "${_spv}")
+    endif()
   endforeach()
   set(_variant_keys)
   set(_variant_files)
@@ -53,6 +81,20 @@ function(voxen_embed_shaders OUT_CPP SHADER_DIR)
     list(APPEND _spv_files ${_spv})
     list(APPEND _variant_keys "${_key}")
     list(APPEND _variant_files "${_spv}")
+    set(_spv64 ${CMAKE_CURRENT_BINARY_DIR}/spirv/variants/${_name}_float64.spv)
+    add_custom_command(
+      OUTPUT ${_spv64}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/spirv/variants
+      COMMAND ${GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 -I${SHADER_DIR} ${_defines} -DVOXEN_FLOAT64=1
+              --depfile ${_spv64}.d -o ${_spv64} ${SHADER_DIR}/${_rel}
+      DEPENDS ${SHADER_DIR}/${_rel}
+      DEPFILE ${_spv64}.d
+      COMMENT "glslang ${_key} (float64)"
+      VERBATIM)
+    list(APPEND _spv_files ${_spv64})
+    list(APPEND _flavour_keys "${_key}&VOXEN_FLOAT64=1")
+    list(APPEND _flavour_files "${_spv64}")
+    list(APPEND _flavour_bases "${_spv}")
   endforeach()
   set(_source_paths)
   foreach(_rel IN LISTS _sources)
@@ -64,6 +106,7 @@ function(voxen_embed_shaders OUT_CPP SHADER_DIR)
             -DSPIRV_DIR=${CMAKE_CURRENT_BINARY_DIR}/spirv
             "-DSTAGES=${_stages}" "-DSOURCES=${_sources}" -DOUT=${OUT_CPP}
             "-DVARIANT_KEYS=${_variant_keys}" "-DVARIANT_FILES=${_variant_files}"
+            "-DFLAVOUR_KEYS=${_flavour_keys}" "-DFLAVOUR_FILES=${_flavour_files}" "-DFLAVOUR_BASES=${_flavour_bases}"
             -P ${PROJECT_SOURCE_DIR}/cmake/GenerateEmbeddedShaders.cmake
     DEPENDS ${_spv_files} ${_source_paths} ${PROJECT_SOURCE_DIR}/cmake/GenerateEmbeddedShaders.cmake
     COMMENT "Embedding shaders into ${OUT_CPP}"

@@ -1,7 +1,9 @@
 # cmake -P script: writes OUT, a C++ file that defines voxen::detail::embeddedShaderFiles().
 # Inputs: SHADER_DIR, SPIRV_DIR, STAGES (relative paths of the shaders compiled to SPIR-V:
 # *.comp, *.vert, *.frag), SOURCES (all GLSL relative paths), OUT; VARIANT_KEYS and
-# VARIANT_FILES (the precompiled variants' names, "path?NAME=VALUE&...", and SPIR-V files).
+# VARIANT_FILES (the precompiled variants' names, "path?NAME=VALUE&...", and SPIR-V files);
+# FLAVOUR_KEYS, FLAVOUR_FILES and FLAVOUR_BASES (the float64 flavours' names, SPIR-V files
+# and the plain flavour's file of each: a flavour is embedded only where it differs).
 function(_hex_array VAR FILE)
   file(READ ${FILE} _hex HEX)
   string(LENGTH "${_hex}" _len)
@@ -30,6 +32,17 @@ foreach(_rel IN LISTS STAGES)
   math(EXPR _i "${_i} + 1")
 endforeach()
 foreach(_key _file IN ZIP_LISTS VARIANT_KEYS VARIANT_FILES)
+  _hex_array(_data ${_file})
+  string(APPEND _body "alignas(4) const unsigned char spv${_i}[] = {${_data} 0};\n")
+  string(APPEND _table "    {\"${_key}\", voxen::EmbeddedFile::Kind::Spirv, spv${_i}, ${_data_SIZE}},\n")
+  math(EXPR _i "${_i} + 1")
+endforeach()
+foreach(_key _file _base IN ZIP_LISTS FLAVOUR_KEYS FLAVOUR_FILES FLAVOUR_BASES)
+  file(SHA256 ${_file} _flavour_hash)
+  file(SHA256 ${_base} _base_hash)
+  if(_flavour_hash STREQUAL _base_hash)
+    continue()
+  endif()
   _hex_array(_data ${_file})
   string(APPEND _body "alignas(4) const unsigned char spv${_i}[] = {${_data} 0};\n")
   string(APPEND _table "    {\"${_key}\", voxen::EmbeddedFile::Kind::Spirv, spv${_i}, ${_data_SIZE}},\n")

@@ -156,6 +156,7 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
   caps.timelineSemaphore = features12.timelineSemaphore;
   caps.shaderBufferInt64Atomics = features12.shaderBufferInt64Atomics;
   caps.shaderInt64 = features.features.shaderInt64;
+  caps.shaderFloat64 = features.features.shaderFloat64;
   caps.shaderBufferFloat32AtomicAdd = hasAtomicFloat && atomicFloat.shaderBufferFloat32AtomicAdd;
 
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
@@ -329,6 +330,7 @@ void Device::pickPhysicalDevice(const std::string& selector) {
   info_.index = index;
   info_.capabilities = queryCapabilities(physical_);
   requireFeatures(info_.capabilities);
+  if (options_.withoutFloat64 || envFlag("VOXEN_NO_FLOAT64")) info_.capabilities.shaderFloat64 = false;
 
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
   VkPhysicalDeviceMaintenance3Properties maintenance3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
@@ -375,7 +377,9 @@ void Device::createLogicalDevice() {
   features.pNext = &features12;
   features.features.shaderInt64 = VK_TRUE;
   // Optional features that later modules use when present.
-  features.features.shaderFloat64 = supported.shaderFloat64;
+  // shaderFloat64 as the capabilities say: off when the program pretends it is absent, so
+  // that the validation layer refuses a module of the float64 flavour then.
+  features.features.shaderFloat64 = info_.capabilities.shaderFloat64;
   features.features.shaderInt16 = supported.shaderInt16;
 
   std::vector<const char*> extensions;

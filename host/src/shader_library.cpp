@@ -5,6 +5,7 @@
 #include "voxen/host/log.hpp"
 
 #include <cstdlib>
+#include <cstring>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/embedded_shaders.hpp"
@@ -68,6 +69,8 @@ ShaderLibrary::~ShaderLibrary() {
   vkDestroyPipelineLayout(vk, layout_, nullptr);
 }
 
+bool ShaderLibrary::float64() const { return device_.info().capabilities.shaderFloat64; }
+
 void ShaderLibrary::log(LogLevel level, const std::string& message) const {
   if (options_.log)
     options_.log(message);
@@ -77,7 +80,7 @@ void ShaderLibrary::log(LogLevel level, const std::string& message) const {
 
 CompileResult ShaderLibrary::compile(const std::string& path, const KernelVariant& variant) const {
 #if VOXEN_HOT_RELOAD
-  return compileComputeShader(*tree_, path, variant.defines);
+  return compileComputeShader(*tree_, path, detail::flavouredDefines(variant.defines, float64()));
 #else
   throw Error("shader '" + path + "'" + variantText(variant) +
               ": this variant is not built into the library, and this build has no run-time shader compiler "
@@ -118,8 +121,10 @@ void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
   std::vector<uint32_t> spirv;
   if (auto precompiled = spirv_.find(kernel.path_); precompiled != spirv_.end()) {
     spirv = precompiled->second;
-  } else if (fromEmbeddedSpirv) {
-    spirv = detail::embeddedSpirvWords(detail::embeddedVariantPath(kernel.path_, kernel.variant_.defines));
+  } else if (const EmbeddedFile* file =
+                 fromEmbeddedSpirv ? detail::findEmbeddedFlavour(kernel.path_, kernel.variant_.defines, float64()) : nullptr) {
+    spirv.resize(file->size / sizeof(uint32_t));
+    std::memcpy(spirv.data(), file->data, spirv.size() * sizeof(uint32_t));
   } else {
     CompileResult result = compile(kernel.path_, kernel.variant_);
     if (!result.ok()) {
@@ -150,7 +155,7 @@ std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const Ker
   if (!variant.defines.empty() && spirv_.count(path))
     throw Error("shader '" + path + "'" + variantText(variant) + ": precompiled SPIR-V takes no defines (only specialisation constants)");
   // Variants with defines are embedded too when cmake/ShaderVariants.cmake lists them.
-  const bool embedded = !hotReloadEnabled() && detail::findEmbeddedSpirv(detail::embeddedVariantPath(path, variant.defines));
+  const bool embedded = !hotReloadEnabled() && detail::findEmbeddedFlavour(path, variant.defines, float64());
   build(*kernel, embedded);
   kernels_.emplace(std::move(key), kernel);
   return kernel;

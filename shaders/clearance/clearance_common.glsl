@@ -45,7 +45,7 @@ void distanceEnvelope(FloatArray field, uint first, uint step, int n, float w, F
     while (k >= 0) {
       int r = gRoot[k];
       precise float fr = gRootValue[k] + w * float(r) * float(r);
-      precise float b = (fq - fr) / (2.0 * w * float(q - r));
+      precise float b = exactDiv(fq - fr, 2.0 * w * float(q - r));
       boundary = b;
       if (boundary > gBoundary[k]) break;
       --k;

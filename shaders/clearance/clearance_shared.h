@@ -8,12 +8,15 @@
 
 #ifdef __cplusplus
 #include <cmath>
+#else
+#include "../common/exact_math.glsl"
 #endif
 
 VOXEN_SHARED_BEGIN
 
 #ifdef __cplusplus
-using std::sqrt;
+// IEEE float: std::sqrt rounds exactly already (the GLSL twin: common/exact_math.glsl).
+inline float exactSqrt(float x) { return std::sqrt(x); }
 #endif
 
 // The clearance layer's value for a voxel with no obstacle within the range (metres
@@ -30,7 +33,7 @@ VOXEN_CONST(float, kFarSquared, 3.0e38f)
 
 // A voxel's clearance from its squared distance to the nearest obstacle (metres^2).
 VOXEN_MATH float clearanceOf(float squared, float rangeSquared) {
-  return squared <= rangeSquared ? sqrt(squared) : kNoObstacleInRange;
+  return squared <= rangeSquared ? exactSqrt(squared) : kNoObstacleInRange;
 }
 
 // ClearancePush::flags

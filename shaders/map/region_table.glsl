@@ -15,8 +15,11 @@ uint hashRegion(ivec3 key) {
   return h ^ (h >> 15);
 }
 
-// (a + 1) / b - 1 for negative a: -a would wrap for the smallest int.
-int floorDivide(int a, int b) { return a >= 0 ? a / b : (a + 1) / b - 1; }
+// Floor division for b > 0 with non-negative operands only: GLSL leaves % of a negative
+// operand undefined, and a driver's integer division of one need not truncate as C++ does;
+// with operands >= 0 every driver computes the host's result. -1 - a for negative a: -a
+// would wrap for the smallest int.
+int floorDivide(int a, int b) { return a >= 0 ? a / b : -1 - (-1 - a) / b; }
 
 // The region of a voxel. Power-of-two region sizes (the default 32) take an arithmetic
 // shift, which rounds towards -inf as floor division must; integer division runs lane by
@@ -24,6 +27,12 @@ int floorDivide(int a, int b) { return a >= 0 ? a / b : (a + 1) / b - 1; }
 ivec3 regionOfVoxel(ivec3 v, int n) {
   if ((n & (n - 1)) == 0) return v >> findLSB(n);
   return ivec3(floorDivide(v.x, n), floorDivide(v.y, n), floorDivide(v.z, n));
+}
+
+// A voxel's offset inside its region (0 .. n - 1 per axis), without % of a negative value.
+ivec3 offsetInRegion(ivec3 v, int n) {
+  if ((n & (n - 1)) == 0) return v & ivec3(n - 1);
+  return v - regionOfVoxel(v, n) * n;
 }
 
 // How many regions a walk from voxel s to voxel e enters: one, plus one per region face

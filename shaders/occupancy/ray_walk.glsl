@@ -9,6 +9,8 @@
 #ifndef VOXEN_OCCUPANCY_RAY_WALK_GLSL
 #define VOXEN_OCCUPANCY_RAY_WALK_GLSL
 
+#include "../common/exact_math.glsl"
+
 #define kInf uintBitsToFloat(0x7f800000u)
 
 bool visitVoxel(ivec3 voxel, float tEnter, float tExit);
@@ -20,7 +22,7 @@ bool visitVoxel(ivec3 voxel, float tEnter, float tExit);
 // t of face j along one axis (origin o, direction d, step -1 or +1).
 float crossingAt(float o, float d, int step, int j) {
   precise float p = step > 0 ? float(j + 1) : float(-j);
-  precise float t = (p - o) / d;
+  precise float t = exactDiv(p - o, d);
   return t;
 }
 
@@ -45,7 +47,7 @@ ivec3 crossingsBefore(ivec3 stepV, ivec3 n, float T) {
 float segmentBound(uint s, uint m) {
   if (s == 0u) return -kInf;
   if (s >= m) return kInf;
-  precise float b = float(s) / float(m);
+  precise float b = exactDiv(float(s), float(m));
   return b;
 }
 
@@ -75,10 +77,12 @@ int regionFacesBefore(ivec3 count) {
   // remainder run lane by lane on SIMD drivers such as lavapipe.
   bool pow2 = (size & (size - 1)) == 0;
   ivec3 stepV = sign(gRay.end - gRay.start);
-  ivec3 within = pow2 ? (gRay.start & ivec3(size - 1)) : ((gRay.start % size) + size) % size;
+  ivec3 within = offsetInRegion(gRay.start, size);
   // Index of the first face per axis that is a region face (see regionsOnRay in ray_walk.cpp).
   ivec3 first = mix(within, ivec3(size - 1) - within, greaterThan(stepV, ivec3(0)));
-  ivec3 after = count - first - 1;  // >= 0 wherever it is used below
+  // >= 0 wherever it is used below; clamped so that no lane divides a negative value
+  // (region_table.glsl's floorDivide says why).
+  ivec3 after = max(count - first - 1, ivec3(0));
   ivec3 later = pow2 ? (after >> findLSB(size)) : after / size;
   ivec3 faces = mix(ivec3(0), later + 1, greaterThan(count, first));
   faces = mix(faces, ivec3(0), equal(stepV, ivec3(0)));

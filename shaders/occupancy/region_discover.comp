@@ -7,6 +7,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
 #include "../common/dispatch.glsl"
+#include "../common/exact_math.glsl"
 #include "../map/region_table.glsl"
 #include "discovery_shared.h"
 #include "occupancy_shared.h"
@@ -41,7 +42,7 @@ uint insertRegion(ivec3 key) {
 // and crossingT in ray_walk.hpp, so that the region order is the voxel walk's.
 float faceT(float o, float d, int step, int j) {
   precise float p = step > 0 ? float(j + 1) : float(-j);
-  precise float t = (p - o) / d;
+  precise float t = exactDiv(p - o, d);
   return t;
 }
 
@@ -74,8 +75,7 @@ void main() {
 
   ivec3 stepV = sign(e - s);
   ivec3 faces = abs(e - s);  // voxel faces crossed per axis
-  bool pow2 = (n & (n - 1)) == 0;
-  ivec3 within = pow2 ? (s & ivec3(n - 1)) : ((s % n) + n) % n;
+  ivec3 within = offsetInRegion(s, n);
   ivec3 key = regionOfVoxel(s, n);
   // The index of the next region face per axis (regionsOnRay: stepping up, the first
   // multiple of n above s; stepping down, the first at or below s).

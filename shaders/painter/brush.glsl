@@ -29,14 +29,14 @@ float brushValue(ivec3 s, vec3 centre, float radius, float voxel) {
   precise float pz = grid.z + float(s.z) * voxel;
   precise float dx = px - centre.x, dy = py - centre.y, dz = pz - centre.z;
   precise float squared = dx * dx + dy * dy + dz * dz;
-  precise float ramp = 0.5 + (radius - sqrt(squared)) / (2.0 * voxel);
+  precise float ramp = 0.5 + exactDiv(radius - exactSqrt(squared), 2.0 * voxel);
   return clamp(ramp, 0.0, 1.0);
 }
 
 // The sample nearest a world point.
 ivec3 nearestSample(vec3 p) {
   vec4 grid = frameConstants().gridOrigin;
-  precise vec3 local = (p - grid.xyz) / grid.w + 0.5;
+  precise vec3 local = exactDiv(p - grid.xyz, grid.w) + 0.5;
   return ivec3(floor(local));
 }
 
@@ -59,7 +59,7 @@ void findStroke() {
       vec4 ray = f.brushRayDir;
       vec3 dir = ray.xyz;
       float step = 0.5 * voxel;
-      uint steps = uint(min(ray.w / step, float(kMaxIterationsPerInvocation)));
+      uint steps = uint(min(exactDiv(ray.w, step), float(kMaxIterationsPerInvocation)));
       for (uint i = 0u; i < steps; ++i) {
         precise vec3 p = origin + dir * (float(i) * step);
         ivec3 s = nearestSample(p);

@@ -135,7 +135,7 @@ uvec4 meshEdgeVertex(MeshGrid g, uvec3 cell, uint e) {
   uvec3 a = cell + meshCorner(lowCorner);
   uvec3 b = cell + meshCorner(lowCorner | (1u << axis));
   float da = meshDensity(g, a), db = meshDensity(g, b);
-  precise float t = (kIsoLevel - da) / (db - da);
+  precise float t = exactDiv(kIsoLevel - da, db - da);
   float voxel = g.origin.w;
   precise vec3 pa = g.origin.xyz + vec3(a) * voxel;
   precise vec3 pb = g.origin.xyz + vec3(b) * voxel;

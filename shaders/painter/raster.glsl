@@ -42,6 +42,7 @@
 //   Resolve      row-major image pixels, strided: colour, or background / 0xFFFFFFFF.
 
 #include "raster_constants.h"
+#include "../common/exact_math.glsl"
 
 // A triangle ready to draw: vertices in subpixels, ordered so that the integer area is > 0.
 struct RasterTri {
@@ -75,7 +76,7 @@ bool rasterProject(mat4 m, vec3 p, float width, float height, out ivec2 s, out f
   s = ivec2(0);
   z = 0.0;
   if (!(cw > kRasterMinClipW)) return false;
-  precise float iw = 1.0 / cw;
+  precise float iw = exactDiv(1.0, cw);
   precise float fx = ((cx * iw) * 0.5 + 0.5) * width * kRasterSubpixels;
   precise float fy = ((cy * iw) * 0.5 + 0.5) * height * kRasterSubpixels;
   if (!(abs(fx) <= kRasterGuard && abs(fy) <= kRasterGuard)) return false;
@@ -101,7 +102,7 @@ vec3 rasterNormal(uint bits) {
     y = oy;
   }
   precise float len2 = (x * x + y * y) + z * z;
-  precise float inv = 1.0 / sqrt(len2);
+  precise float inv = exactDiv(1.0, exactSqrt(len2));
   precise vec3 n = vec3(x * inv, y * inv, z * inv);
   return n;
 }
@@ -159,7 +160,7 @@ bool rasterSetup(FrameConstants f, uint t, out RasterTri r) {
   r.bias0 = rasterBias(s1, s2);
   r.bias1 = rasterBias(s2, s0);
   r.bias2 = rasterBias(s0, s1);
-  precise float inv = 1.0 / float(area);
+  precise float inv = exactDiv(1.0, float(area));
   r.invArea = inv;
   r.box = box;
   return true;
@@ -172,7 +173,7 @@ uint rasterShade(FrameConstants f, RasterTri r, float b0, float b1, float b2) {
   precise float len2 = (nx * nx + ny * ny) + nz * nz;
   vec3 l = f.lightDir.xyz;
   precise float d = (nx * l.x + ny * l.y) + nz * l.z;
-  precise float lambert = len2 > 0.0 ? d / sqrt(len2) : 0.0;
+  precise float lambert = len2 > 0.0 ? exactDiv(d, exactSqrt(len2)) : 0.0;
   precise float shade = kRasterAmbient + kRasterDiffuse * max(lambert, 0.0);
   uint c = r.color;
   precise float cr = float(c & 255u) * shade + 0.5;

@@ -16,7 +16,7 @@ grep -q '"scale":"quick"' quick.json || fail "check --quick: the scale is not na
 for subsystem in core occupancy primitives clearance query transform painter; do
   grep -q "\"subsystem\":\"$subsystem\"" quick.json || fail "check --quick: no $subsystem rows"
 done
-for key in name driver api_version subgroup_size max_workgroup_count max_memory_allocation_bytes loop_cap; do
+for key in name driver api_version subgroup_size shader_float64 max_workgroup_count max_memory_allocation_bytes loop_cap; do
   grep -q "\"$key\":" quick.json || fail "check --quick: the device facts lack $key"
 done
 rows=$(grep -o '"subsystem":' quick.json | wc -l)

@@ -130,3 +130,18 @@ TEST_CASE("Region discovery collects a batch correctly after the next batch was 
   CHECK(mismatches == 0);
   CHECK(keysOf(discovery.collect(tb)) == expected(second));
 }
+
+TEST_CASE("A region discovery mismatch names the host's region, the GPU's and the ray's start voxel", "[occupancy][gpu][discovery]") {
+  OccupancyModel model;
+  model.regionSize = 5;
+  const std::vector<Ray> rays = awkwardRays(44, 200, glm::dvec3(0.0), model.resolution, model.regionSize);
+  // The test-only switch moves ray 0's last region one step along x in the host's walk.
+  const DiscoveryComparison c = compareDiscoveryWithHostWalk(vt::gpu().scheduler, rays, model, {.breakReference = true});
+  REQUIRE(c.mismatches >= 1);
+  INFO(c.firstMismatch);
+  CHECK(c.firstMismatch.find("ray 0, region ") == 0);
+  CHECK(c.firstMismatch.find("start voxel (") != std::string::npos);
+  CHECK(c.firstMismatch.find("region size 5") != std::string::npos);
+  CHECK(c.firstMismatch.find("the host walks (") != std::string::npos);
+  CHECK(c.firstMismatch.find("the GPU listed (") != std::string::npos);
+}

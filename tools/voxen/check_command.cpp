@@ -31,6 +31,7 @@ Json deviceJson(const CheckedDevice& d) {
           {"api_version", d.apiVersion},
           {"subgroup_size", d.subgroupSize},
           {"quad_shuffle", d.quadShuffle},
+          {"shader_float64", d.shaderFloat64},
           {"max_workgroup_count", {d.maxComputeWorkGroupCount[0], d.maxComputeWorkGroupCount[1], d.maxComputeWorkGroupCount[2]}},
           {"max_workgroup_invocations", d.maxComputeWorkGroupInvocations},
           {"max_push_constants_bytes", d.maxPushConstantsSize},
@@ -51,9 +52,10 @@ Json rowJson(const CheckRow& row) {
 void printDevice(const CheckedDevice& d, bool quick) {
   std::printf("voxen check on %s (%s, %s, Vulkan %s), %s sizes\n", d.name.c_str(), d.type.c_str(), d.driverName.c_str(),
               d.apiVersion.c_str(), quick ? "quick" : "full");
-  std::printf("  driver %s; subgroups of %u; quad shuffle %s; workgroups at most %s x %s x %s of %u invocations;\n"
+  std::printf("  driver %s; subgroups of %u; quad shuffle %s; division and sqrt %s; workgroups at most %s x %s x %s of %u invocations;\n"
               "  storage buffer range %s, allocations up to %s, device-local heap %s; loops %s\n\n",
-              d.driverInfo.c_str(), d.subgroupSize, d.quadShuffle ? "yes" : "no", withCommas(d.maxComputeWorkGroupCount[0]).c_str(),
+              d.driverInfo.c_str(), d.subgroupSize, d.quadShuffle ? "yes" : "no",
+              d.shaderFloat64 ? "exact (float64)" : "the driver's (no float64)", withCommas(d.maxComputeWorkGroupCount[0]).c_str(),
               withCommas(d.maxComputeWorkGroupCount[1]).c_str(), withCommas(d.maxComputeWorkGroupCount[2]).c_str(),
               d.maxComputeWorkGroupInvocations, formatBytes(d.maxStorageBufferRange).c_str(),
               formatBytes(d.maxMemoryAllocationSize).c_str(), formatBytes(d.deviceLocalBytes).c_str(),

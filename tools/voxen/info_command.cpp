@@ -27,6 +27,7 @@ void printFeatures(const DeviceCapabilities& caps) {
   std::printf("  %-36s %s\n", "shaderBufferFloat32AtomicAdd", yesNo(caps.shaderBufferFloat32AtomicAdd));
   std::printf("  %-36s %s\n", "VK_EXT_memory_budget", yesNo(caps.memoryBudget));
   std::printf("  %-36s %s\n", "timestamps on the compute queue", yesNo(caps.timestamps));
+  std::printf("  %-36s %s\n", "shaderFloat64 (exact division, sqrt)", yesNo(caps.shaderFloat64));
 }
 
 void printLimits(const DeviceInfo& info) {

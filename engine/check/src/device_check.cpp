@@ -30,6 +30,7 @@ CheckedDevice describeCheckedDevice(Scheduler& scheduler) {
   d.apiVersion = formatApiVersion(info.apiVersion);
   d.subgroupSize = info.subgroupSize;
   d.quadShuffle = supportsQuadShuffle(info);
+  d.shaderFloat64 = info.capabilities.shaderFloat64;
   for (int i = 0; i < 3; ++i) d.maxComputeWorkGroupCount[i] = info.maxComputeWorkGroupCount[i];
   d.maxComputeWorkGroupInvocations = info.maxComputeWorkGroupInvocations;
   d.maxPushConstantsSize = info.maxPushConstantsSize;

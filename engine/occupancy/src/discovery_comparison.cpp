@@ -66,6 +66,15 @@ DiscoveryComparison compareDiscoveryWithHostWalk(Scheduler& scheduler, std::span
     const auto found = keyOfEntry.find(entry);
     return found != keyOfEntry.end() && found->second == key;
   };
+  auto text = [](const RegionKey& k) {
+    return "(" + std::to_string(k.x) + ", " + std::to_string(k.y) + ", " + std::to_string(k.z) + ")";
+  };
+  // What the GPU listed in a slot, so that a mismatch on a device tells a wrong region
+  // (integer arithmetic) from a neighbour's (the order of face crossings, float rounding).
+  auto listedIn = [&](uint32_t entry) {
+    const auto found = keyOfEntry.find(entry);
+    return found == keyOfEntry.end() ? "no listed region (entry " + std::to_string(entry) + ")" : text(found->second);
+  };
   std::set<RegionKey> expected;
   size_t segment = 0;
   for (size_t i = 0; i < prepared.size(); ++i) {
@@ -73,8 +82,12 @@ DiscoveryComparison compareDiscoveryWithHostWalk(Scheduler& scheduler, std::span
     if (options.breakReference && i == 0) walk.back().x += 1;
     expected.insert(walk.begin(), walk.end());
     for (size_t k = 0; k < walk.size(); ++k)
-      if (!named(raySlots[slotBases[i] + k], walk[k]))
-        mismatch("ray " + std::to_string(i) + ", region " + std::to_string(k) + " of " + std::to_string(walk.size()));
+      if (!named(raySlots[slotBases[i] + k], walk[k]) && c.mismatches++ == 0) {
+        const VoxelCoord& s = prepared[i].start;
+        c.firstMismatch = "ray " + std::to_string(i) + ", region " + std::to_string(k) + " of " + std::to_string(walk.size()) +
+                          " (start voxel " + text({s.x, s.y, s.z}) + ", region size " + std::to_string(regionSize) +
+                          "): the host walks " + text(walk[k]) + ", the GPU listed " + listedIn(raySlots[slotBases[i] + k]);
+      }
     if (!named(raySlots[i], walk.back())) mismatch("ray " + std::to_string(i) + ", its sample region");
     for (uint32_t s = 0; s < segmentCounts[i]; ++s, ++segment)
       if (segmentPairs[2 * segment] != i || segmentPairs[2 * segment + 1] != s)

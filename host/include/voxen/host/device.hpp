@@ -52,6 +52,10 @@ struct DeviceOptions {
   // that the loader or the chosen device lacks is an Error naming it.
   std::vector<std::string> instanceExtensions;
   std::vector<std::string> deviceExtensions;
+  // Pretends the device lacks shaderFloat64 (also VOXEN_NO_FLOAT64=1): the feature stays
+  // off and the shaders take their native division and square root, which a device without
+  // doubles runs. For tests of that flavour on a device that has doubles.
+  bool withoutFloat64 = false;
 };
 
 // One line per physical device, for `voxen info` and device-selection errors.

@@ -26,6 +26,9 @@ struct DeviceCapabilities {
   bool shaderBufferFloat32AtomicAdd = false;
   bool memoryBudget = false;
   bool timestamps = false;
+  // 64-bit floats in shaders: the exactly rounded division and square root of
+  // shaders/common/exact_math.glsl use them (engine shaders are built in both flavours).
+  bool shaderFloat64 = false;
 };
 
 // Names of the required features the device lacks (empty when it has them all).

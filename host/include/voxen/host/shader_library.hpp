@@ -122,6 +122,11 @@ class ShaderLibrary {
   // Diagnostics of shaders whose latest edit failed to compile (empty when all are fine).
   std::vector<ShaderDiagnostic> reloadErrors() const;
 
+  // Whether kernels are built in their float64 flavour (the device has shaderFloat64):
+  // exactly rounded division and square root (shaders/common/exact_math.glsl); otherwise
+  // the plain flavour, which declares no Float64 capability.
+  bool float64() const;
+
   VkPipelineLayout pipelineLayout() const { return layout_; }
   VkPipelineCache pipelineCache() const { return cache_; }
 

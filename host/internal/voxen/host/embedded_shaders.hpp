@@ -33,6 +33,16 @@ std::vector<uint32_t> embeddedSpirvWords(std::string_view path);
 std::string embeddedVariantPath(std::string_view path, const ShaderDefines& defines);
 // Whether an embedded file is (the SPIR-V or source of) a compute shader.
 bool isComputeShader(const EmbeddedFile& file);
+
+// The define that selects the float64 flavour of a compute shader
+// (shaders/common/exact_math.glsl): exactly rounded division and square root.
+inline constexpr const char* kFloat64Define = "VOXEN_FLOAT64";
+// `defines` plus the float64 flavour's define when `float64` (the device has shaderFloat64).
+ShaderDefines flavouredDefines(const ShaderDefines& defines, bool float64);
+// The embedded SPIR-V of the shader at `path` with `defines` in the flavour `float64` asks
+// for, or nullptr. The build embeds a float64 flavour only where it differs from the plain
+// one, so the plain SPIR-V stands in for a shader that never uses doubles.
+const EmbeddedFile* findEmbeddedFlavour(std::string_view path, const ShaderDefines& defines, bool float64);
 }  // namespace detail
 
 }  // namespace voxen

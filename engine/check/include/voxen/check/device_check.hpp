@@ -45,6 +45,9 @@ struct CheckedDevice {
   std::string name, type, driverName, driverInfo, apiVersion;
   uint32_t subgroupSize = 0;
   bool quadShuffle = false;  // subgroup shuffles of whole quads (a transform product variant)
+  // Shaders divide and take roots in doubles, rounded to float (shaders/common/exact_math.glsl):
+  // exactly rounded, as the CPU references are. Without it the driver's own float division.
+  bool shaderFloat64 = false;
   uint32_t maxComputeWorkGroupCount[3] = {0, 0, 0};
   uint32_t maxComputeWorkGroupInvocations = 0;
   uint32_t maxPushConstantsSize = 0;
