@@ -13,6 +13,21 @@
 # capability, so it runs on every device; the shader library takes the float64 one on a
 # device with shaderFloat64. Both are built here, not at run time: a build without glslang
 # (VOXEN_HOT_RELOAD=OFF) has both, and no process pays a compile for them.
+# One glslangValidator run: SHADER_DIR/REL to SPV with the given -D defines, its include
+# dependencies tracked through a depfile.
+function(_voxen_glslang SPV SHADER_DIR REL LABEL)
+  get_filename_component(_dir ${SPV} DIRECTORY)
+  add_custom_command(
+    OUTPUT ${SPV}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${_dir}
+    COMMAND ${GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 -I${SHADER_DIR} ${ARGN}
+            --depfile ${SPV}.d -o ${SPV} ${SHADER_DIR}/${REL}
+    DEPENDS ${SHADER_DIR}/${REL}
+    DEPFILE ${SPV}.d
+    COMMENT "glslang ${LABEL}"
+    VERBATIM)
+endfunction()
+
 function(voxen_embed_shaders OUT_CPP SHADER_DIR)
   cmake_parse_arguments(ARG "" "" "VARIANTS" ${ARGN})
   file(GLOB_RECURSE _stages CONFIGURE_DEPENDS RELATIVE ${SHADER_DIR}
@@ -25,29 +40,11 @@ function(voxen_embed_shaders OUT_CPP SHADER_DIR)
   set(_flavour_bases)
   foreach(_rel IN LISTS _stages)
     set(_spv ${CMAKE_CURRENT_BINARY_DIR}/spirv/${_rel}.spv)
-    get_filename_component(_spv_dir ${_spv} DIRECTORY)
-    add_custom_command(
-      OUTPUT ${_spv}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${_spv_dir}
-      COMMAND ${GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 -I${SHADER_DIR}
-              --depfile ${_spv}.d -o ${_spv} ${SHADER_DIR}/${_rel}
-      DEPENDS ${SHADER_DIR}/${_rel}
-      DEPFILE ${_spv}.d
-      COMMENT "glslang ${_rel}"
-      VERBATIM)
+    _voxen_glslang(${_spv} ${SHADER_DIR} ${_rel} "${_rel}")
     list(APPEND _spv_files ${_spv})
     if(_rel MATCHES "\\.comp$")
       set(_spv64 ${CMAKE_CURRENT_BINARY_DIR}/spirv/float64/${_rel}.spv)
-      get_filename_component(_spv64_dir ${_spv64} DIRECTORY)
-      add_custom_command(
-        OUTPUT ${_spv64}
-        COMMAND ${CMAKE_COMMAND} -E make_directory ${_spv64_dir}
-        COMMAND ${GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 -I${SHADER_DIR} -DVOXEN_FLOAT64=1
-                --depfile ${_spv64}.d -o ${_spv64} ${SHADER_DIR}/${_rel}
-        DEPENDS ${SHADER_DIR}/${_rel}
-        DEPFILE ${_spv64}.d
-        COMMENT "glslang ${_rel} (float64)"
-        VERBATIM)
+      _voxen_glslang(${_spv64} ${SHADER_DIR} ${_rel} "${_rel} (float64)" -DVOXEN_FLOAT64=1)
       list(APPEND _spv_files ${_spv64})
       list(APPEND _flavour_keys "${_rel}?VOXEN_FLOAT64=1")
       list(APPEND _flavour_files "${_spv64}")
@@ -69,28 +66,12 @@ function(voxen_embed_shaders OUT_CPP SHADER_DIR)
     endforeach()
     string(MAKE_C_IDENTIFIER "${_key}" _name)
     set(_spv ${CMAKE_CURRENT_BINARY_DIR}/spirv/variants/${_name}.spv)
-    add_custom_command(
-      OUTPUT ${_spv}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/spirv/variants
-      COMMAND ${GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 -I${SHADER_DIR} ${_defines}
-              --depfile ${_spv}.d -o ${_spv} ${SHADER_DIR}/${_rel}
-      DEPENDS ${SHADER_DIR}/${_rel}
-      DEPFILE ${_spv}.d
-      COMMENT "glslang ${_key}"
-      VERBATIM)
+    _voxen_glslang(${_spv} ${SHADER_DIR} ${_rel} "${_key}" ${_defines})
     list(APPEND _spv_files ${_spv})
     list(APPEND _variant_keys "${_key}")
     list(APPEND _variant_files "${_spv}")
     set(_spv64 ${CMAKE_CURRENT_BINARY_DIR}/spirv/variants/${_name}_float64.spv)
-    add_custom_command(
-      OUTPUT ${_spv64}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/spirv/variants
-      COMMAND ${GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 -I${SHADER_DIR} ${_defines} -DVOXEN_FLOAT64=1
-              --depfile ${_spv64}.d -o ${_spv64} ${SHADER_DIR}/${_rel}
-      DEPENDS ${SHADER_DIR}/${_rel}
-      DEPFILE ${_spv64}.d
-      COMMENT "glslang ${_key} (float64)"
-      VERBATIM)
+    _voxen_glslang(${_spv64} ${SHADER_DIR} ${_rel} "${_key} (float64)" ${_defines} -DVOXEN_FLOAT64=1)
     list(APPEND _spv_files ${_spv64})
     list(APPEND _flavour_keys "${_key}&VOXEN_FLOAT64=1")
     list(APPEND _flavour_files "${_spv64}")
