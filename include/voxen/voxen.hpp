@@ -62,6 +62,7 @@
 #include "voxen/io/map_export.hpp"
 #include "voxen/io/ndt_ellipsoids.hpp"
 #include "voxen/io/octomap_io.hpp"
+#include "voxen/io/pcd.hpp"
 #include "voxen/io/ply.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/io/ray_source.hpp"

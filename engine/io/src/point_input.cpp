@@ -10,10 +10,12 @@ PointInput openPointInput(const std::filesystem::path& path, const std::optional
   const InputFormat format = detectInputFormat(path);
   switch (format) {
     case InputFormat::Ply: return openPlyInput(path, trajectory, options);
+    case InputFormat::Pcd:
+    case InputFormat::PcdFolder: return openPcdInput(path, trajectory, options);
     default: break;
   }
   throw Error(path.string() + ": is a " + std::string(inputFormatName(format)) +
-              ", which Voxen recognises but cannot map yet (it maps PLY files)");
+              ", which Voxen recognises but cannot map yet (it maps PLY and PCD files)");
 }
 
 }  // namespace voxen::detail

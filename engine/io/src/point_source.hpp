@@ -57,6 +57,9 @@ struct PointInputOptions {
 PointInput openPointInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                           const PointInputOptions& options);
 
+PointInput openPcdInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
+                        const PointInputOptions& options);
+
 PointInput openPlyInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                         const PointInputOptions& options);
 
