@@ -58,6 +58,7 @@
 
 #include "voxen/io/clearance_export.hpp"
 #include "voxen/io/input_format.hpp"
+#include "voxen/io/kitti.hpp"
 #include "voxen/io/layer_export.hpp"
 #include "voxen/io/map_export.hpp"
 #include "voxen/io/ndt_ellipsoids.hpp"

@@ -12,10 +12,12 @@ PointInput openPointInput(const std::filesystem::path& path, const std::optional
     case InputFormat::Ply: return openPlyInput(path, trajectory, options);
     case InputFormat::Pcd:
     case InputFormat::PcdFolder: return openPcdInput(path, trajectory, options);
+    case InputFormat::KittiScan:
+    case InputFormat::KittiSequence: return openKittiInput(path, trajectory, options);
     default: break;
   }
   throw Error(path.string() + ": is a " + std::string(inputFormatName(format)) +
-              ", which Voxen recognises but cannot map yet (it maps PLY and PCD files)");
+              ", which Voxen recognises but cannot map yet (it maps PLY, PCD and KITTI recordings)");
 }
 
 }  // namespace voxen::detail

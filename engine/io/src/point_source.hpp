@@ -60,6 +60,9 @@ PointInput openPointInput(const std::filesystem::path& path, const std::optional
 PointInput openPcdInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                         const PointInputOptions& options);
 
+PointInput openKittiInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
+                          const PointInputOptions& options);
+
 PointInput openPlyInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                         const PointInputOptions& options);
 
