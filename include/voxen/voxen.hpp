@@ -67,6 +67,7 @@
 #include "voxen/io/ply.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/io/ray_source.hpp"
+#include "voxen/io/recording_info.hpp"
 #include "voxen/io/trajectory.hpp"
 
 #include "voxen/clearance/clearance.hpp"
