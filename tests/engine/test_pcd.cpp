@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -161,6 +163,14 @@ TEST_CASE("Bad PCD files are errors naming the file and the line, field or bytes
   damaged[body + 8] = char(0xff);  // the first LZF control byte: a back reference before the start
   CHECK_THAT(error("damaged.pcd", damaged), Contains("damaged.pcd: the binary_compressed body does not decompress"));
   CHECK_THAT(error("cut.pcd", packed.substr(0, packed.size() - 5)), Contains("cut.pcd: truncated binary_compressed body"));
+  // A header that promises far more points than the compressed bytes can hold is refused
+  // before anything is allocated for them.
+  const std::string huge = "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 100000000\nPOINTS 100000000\n"
+                           "VIEWPOINT 0 0 0 1 0 0 0\nDATA binary_compressed\n";
+  std::string sizes(8, '\0');
+  const uint32_t declared[2] = {4, 1200000000u};
+  std::memcpy(sizes.data(), declared, 8);
+  CHECK_THAT(error("huge.pcd", huge + sizes + "abcd"), Contains("huge.pcd: the binary_compressed body cannot expand from 4 to 1200000000 bytes"));
 
   // Without a trajectory the origin is the VIEWPOINT, which a file must then have.
   CHECK_THAT(error("noview.pcd", "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 1\nPOINTS 1\nDATA ascii\n1 2 3\n"),

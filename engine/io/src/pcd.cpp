@@ -233,6 +233,11 @@ void readPcdPoints(const std::filesystem::path& path, const PcdHeader& h, std::s
     if (uint64_t(sizes[0]) + 8 > body.size())
       throw Error(name + ": truncated binary_compressed body: " + std::to_string(body.size() - 8) + " compressed bytes of " +
                   std::to_string(sizes[0]) + " declared");
+    // An LZF back reference of 2-3 bytes expands to at most 264: a header promising more than
+    // that is corrupt, and must not make a small file allocate gigabytes.
+    if (need > uint64_t(sizes[0]) * 132 + 64)
+      throw Error(name + ": the binary_compressed body cannot expand from " + std::to_string(sizes[0]) + " to " +
+                  std::to_string(need) + " bytes (LZF expands at most 132 times): the header or the sizes are corrupt");
     std::vector<char> raw(need);
     if (need > 0) {
       const unsigned got = lzf_decompress(body.data() + 8, sizes[0], raw.data(), unsigned(need));
