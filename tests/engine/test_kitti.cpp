@@ -74,6 +74,10 @@ TEST_CASE("A KITTI sequence's scans become rays through Tr^-1 P Tr, worked out b
   voxen::RayReader reader(dir / "seq", std::nullopt, {.threads = 2, .chunkPoints = 1});
   CHECK(reader.format() == "KITTI odometry");
   CHECK(reader.totalPoints() == 5);
+  std::vector<Ray> all;
+  while (reader.read(all, 100) > 0) {
+  }
+  CHECK_THAT(reader.summary(), Contains("origins from the poses of") && Contains("poses.txt and Tr of"));
 }
 
 TEST_CASE("KITTI: without times.txt scans are 0.1 s apart; poses also found as ../../poses/NN.txt", "[kitti][input]") {

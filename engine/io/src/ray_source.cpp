@@ -284,7 +284,7 @@ std::string RayReader::summary() const {
                      std::to_string(s.rays) + " rays";
   if (s.rays > 0) text += " (time " + formatTime(s.timeMin) + " to " + formatTime(s.timeMax) + ")";
   text += "; origins from ";
-  text += m.trajectory ? "the trajectory" : "the fields " + originFields();
+  text += m.trajectory ? "the trajectory" : (m.input.format == "PLY" ? "the fields " : "") + originFields();
   if (!m.input.timeField.empty()) text += "; time field '" + m.input.timeField + "'";
   if (!m.input.intensityField.empty()) text += "; intensity field '" + m.input.intensityField + "'";
   if (s.nonFiniteIntensity > 0)
