@@ -65,6 +65,8 @@ expect_status() {  # expect_status STATUS PATTERN ARGS...
 }
 expect_status 1 "mystery.xyz: unknown recording format" map --input mystery.xyz --output bad.vxm --quiet
 expect_status 1 "mystery.xyz: unknown recording format" inspect mystery.xyz
+printf 'VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 2\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS 2\nDATA ascii\n1 2 3\n4 5\n' > short.pcd
+expect_status 1 "short.pcd:10: 2 values, a point has 3" inspect short.pcd
 expect_status 2 "excludes" map --input run.ply --cloud run.ply --trajectory run.txt --output bad.vxm
 expect_status 2 "--input FILE_OR_FOLDER (or --cloud CLOUD.ply) is required" map --output bad.vxm
 expect_status 1 "carries its own poses" map --input kitti --trajectory run.txt --output bad.vxm --quiet

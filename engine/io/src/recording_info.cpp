@@ -39,14 +39,15 @@ void inspectPly(const std::filesystem::path& path, RecordingInfo& info) {
   info.points = ply.count();
   for (const auto& p : ply.element().properties)
     info.fields.push_back({p.name, p.isList ? std::string("list of ") + plyTypeName(p.type) : plyTypeName(p.type)});
-  if (info.timeField.empty()) return;
-  ply.selectColumns(std::vector<std::string>{info.timeField});
+  // Without a time field the x column is read: the whole body is checked either way.
+  ply.selectColumns(std::vector<std::string>{info.timeField.empty() ? std::string("x") : info.timeField});
   Span span;
   std::vector<double> rows;
   while (true) {
     rows.clear();
     if (ply.read(rows, 1 << 16) == 0) break;
-    for (const double t : rows) span.add(t);
+    if (!info.timeField.empty())
+      for (const double t : rows) span.add(t);
   }
   info.times = span.result();
 }
@@ -77,10 +78,13 @@ void inspectPcd(const std::filesystem::path& path, RecordingInfo& info) {
       for (const double v : h.viewpoint) vp += (vp.empty() ? "" : " ") + number(v);
       info.notes.push_back(h.hasViewpoint ? "VIEWPOINT " + vp + " (first file)" : "no VIEWPOINT (first file)");
     }
-    if (const PcdField* f = info.timeField.empty() ? nullptr : h.find(info.timeField)) {
+    // The time column, or x without one: every file's body is checked either way.
+    const PcdField* time = info.timeField.empty() ? nullptr : h.find(info.timeField);
+    if (const PcdField* f = time ? time : h.find("x")) {
       const size_t index = size_t(f - h.fields.data());
       readPcdPoints(file, h, std::span(&index, 1), 0, h.points, values);
-      for (const double t : values) span.add(t);
+      if (time)
+        for (const double t : values) span.add(t);
     }
   }
   info.layout = std::to_string(files.size()) + (files.size() == 1 ? " file, " : " files, ") + bodies;

@@ -30,8 +30,8 @@ struct RecordingInfo {
   std::vector<std::string> notes;  // the format's own facts: VIEWPOINT, poses file, ...
 };
 
-// Reads the headers and the time values (the whole time column); throws Error as the
-// readers do. ROS 1 bags and MCAP files are recognised, with a note that they cannot be
+// Reads the headers and one column of every point (the time, or x without one), so a body
+// that is short, long or malformed is an Error as when mapping. ROS 1 bags and MCAP files are recognised, with a note that they cannot be
 // read yet.
 RecordingInfo inspectRecording(const std::filesystem::path& path);
 
