@@ -4,6 +4,7 @@
 // per-point time.
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "point_source.hpp"
 #include "voxen/host/error.hpp"

@@ -1,6 +1,8 @@
 #include "voxen/io/recording_info.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 
