@@ -57,13 +57,17 @@
 #include "voxen/map/region_cache.hpp"
 
 #include "voxen/io/clearance_export.hpp"
+#include "voxen/io/input_format.hpp"
+#include "voxen/io/kitti.hpp"
 #include "voxen/io/layer_export.hpp"
 #include "voxen/io/map_export.hpp"
 #include "voxen/io/ndt_ellipsoids.hpp"
 #include "voxen/io/octomap_io.hpp"
+#include "voxen/io/pcd.hpp"
 #include "voxen/io/ply.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/io/ray_source.hpp"
+#include "voxen/io/recording_info.hpp"
 #include "voxen/io/trajectory.hpp"
 
 #include "voxen/clearance/clearance.hpp"

@@ -34,7 +34,7 @@ namespace voxen::cli {
 namespace {
 
 struct MapArgs {
-  std::string cloud, trajectory, output;
+  std::string cloud, input, trajectory, output;
   std::string preset = "ohm";  // the model the probabilities start from
   // Model values given on the command line: they override the preset's, whatever the order.
   std::optional<double> resolution, hit, miss, threshold;
@@ -119,7 +119,13 @@ void addLayerAndRayOptions(CLI::App& command, MapArgs& args) {
 }
 
 void addMapOptions(CLI::App& command, MapArgs& args) {
-  command.add_option("--cloud", args.cloud, "the point cloud or ray cloud to map")->type_name("CLOUD.ply")->required();
+  auto* cloud = command.add_option("--cloud", args.cloud, "the point cloud or ray cloud to map (as --input)")->type_name("CLOUD.ply");
+  command
+      .add_option("--input", args.input,
+                  "the recording to map: a PLY, PCD or KITTI .bin file, a folder of PCD files or a KITTI odometry "
+                  "sequence, told apart by content (voxen inspect shows what it holds)")
+      ->type_name("FILE_OR_FOLDER")
+      ->excludes(cloud);
   command.add_option("--trajectory", args.trajectory, "sensor poses, when the cloud has no ray origins")->type_name("TRAJ.txt");
   command.add_option("--output", args.output, "the map file to write")->type_name("MAP.vxm")->required();
   addModelOptions(command, args);
@@ -244,10 +250,13 @@ void refuseIneffectiveFlags(const CommonOptions& options, const MapArgs& args) {
 }
 
 int mapCloud(const CommonOptions& options, MapArgs& args) {
+  if (args.cloud.empty() && args.input.empty()) throw UsageError("--input FILE_OR_FOLDER (or --cloud CLOUD.ply) is required");
+  const std::string inputFlag = args.input.empty() ? "--cloud" : "--input";
+  if (!args.input.empty()) args.cloud = args.input;
   refuseIneffectiveFlags(options, args);
   settleNdtOrder(args);
   const OccupancyModel model = args.model();
-  checkOutputs({{"--output", args.output}}, {{"--cloud", args.cloud}, {"--trajectory", args.trajectory}});
+  checkOutputs({{"--output", args.output}}, {{inputFlag, args.cloud}, {"--trajectory", args.trajectory}});
   checkCacheFitsBudget(options, args);
   if (args.withClearance) validateClearanceSettings(args.clearance, model, {{"range", "--clearance"}, {"axis-scale", ""}});
   const auto start = std::chrono::steady_clock::now();
@@ -275,9 +284,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   const uint64_t batchSize = gpuRun ? args.gpu.maxRaysPerBatch : chunk;
   if (!args.quiet && !options.json)
     std::fprintf(stderr,
-                 "voxen map: %s -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
+                 "voxen map: %s (%s) -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
                  "region %d^3, layers: %s; %s; %s order, batches of %llu rays; input threads %d; memory budget %llu MB)\n",
-                 args.cloud.c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
+                 args.cloud.c_str(), reader.format().c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
                  model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize,
                  map.layout().names().c_str(), ndtSettingsText(args.integration.ndt).c_str(),
                  updateOrderName(args.integration.order), (unsigned long long)batchSize, args.threads,

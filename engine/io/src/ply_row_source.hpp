@@ -13,25 +13,19 @@
 #include <memory>
 #include <vector>
 
+#include "point_source.hpp"
 #include "voxen/io/ply.hpp"
 
 namespace voxen::detail {
 
-class PlyRowSource {
+class PlyRowSource : public PointSource {
  public:
   PlyRowSource(uint64_t rows, size_t chunkRows) : rows_(rows), chunkRows_(chunkRows) {}
-  virtual ~PlyRowSource() = default;
 
   uint64_t rows() const { return rows_; }
   size_t chunkRows() const { return chunkRows_; }
-  uint64_t chunks() const { return (rows_ + chunkRows_ - 1) / chunkRows_; }
+  uint64_t chunks() const override { return (rows_ + chunkRows_ - 1) / chunkRows_; }
   uint64_t firstRow(uint64_t chunk) const { return chunk * chunkRows_; }
-
-  // True when chunks may be read at the same time and in any order; false when chunk k may
-  // only be read after chunk k - 1, by one thread at a time.
-  virtual bool concurrent() const = 0;
-  // Replaces `out` with chunk k's rows and returns their number; throws Error.
-  virtual size_t read(uint64_t chunk, std::vector<double>& out) = 0;
 
  private:
   uint64_t rows_;

@@ -85,7 +85,7 @@ void interpolateOrigins(const Trajectory* trajectory, RayChunk& chunk) {
 
 }  // namespace
 
-void makeRayChunk(PlyRowSource& source, uint64_t k, const RayRowLayout& layout, const Trajectory* trajectory,
+void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, const Trajectory* trajectory,
                   std::vector<double>& rows, RayChunk& chunk, std::unique_lock<std::mutex>* readLock) {
   chunk.rays.clear();
   chunk.stats = {};

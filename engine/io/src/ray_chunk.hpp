@@ -8,19 +8,10 @@
 #include <mutex>
 #include <vector>
 
-#include "ply_row_source.hpp"
+#include "point_source.hpp"
 #include "voxen/io/ray_source.hpp"
 
 namespace voxen::detail {
-
-// Which of the selected columns a row holds, in this order: x, y, z, then time, origin
-// (3 columns) and intensity where present.
-struct RayRowLayout {
-  size_t columns = 3;
-  bool hasTime = false;
-  bool hasOrigin = false;
-  bool hasIntensity = false;
-};
 
 struct RayChunk {
   std::vector<Ray> rays;  // the chunk's rays in input order, skipped points left out
@@ -37,7 +28,7 @@ struct RayChunk {
 // counted; with a trajectory, origins are interpolated at the point's time and points outside
 // its span skipped and counted. Never throws: an error is stored in chunk.error. `readLock`,
 // when given, is held on entry and released once the rows are read (a stream's order).
-void makeRayChunk(PlyRowSource& source, uint64_t k, const RayRowLayout& layout, const Trajectory* trajectory,
+void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, const Trajectory* trajectory,
                   std::vector<double>& rows, RayChunk& chunk, std::unique_lock<std::mutex>* readLock);
 
 // Adds a chunk's counts and times to the reader's totals; chunks must come in input order

@@ -7,7 +7,7 @@
 #include <optional>
 #include <sstream>
 
-#include "ply_row_source.hpp"
+#include "point_source.hpp"
 #include "ray_chunk.hpp"
 #include "ray_chunk_pipeline.hpp"
 #include "voxen/host/error.hpp"
@@ -84,21 +84,14 @@ struct RayReader::Impl {
   std::filesystem::path path;
   std::string name;
   RayReaderOptions options;
-  std::optional<PlyReader> ply;
+  detail::PointInput input;  // the format's points, and which fields they came from
   std::optional<Trajectory> trajectory;
   std::string trajectoryName;
-  std::string timeField;
-  std::array<std::string, 3> originNames;
-  bool hasTime = false;
-  bool hasOrigin = false;
-  std::string intensityField;  // empty: the cloud has none (rays get intensity 0)
   RayLoadStats stats;
   RayReadTimes times;
   double outsideMin = std::numeric_limits<double>::infinity();
   double outsideMax = -std::numeric_limits<double>::infinity();
 
-  detail::RayRowLayout layout;
-  std::unique_ptr<detail::PlyRowSource> source;
   detail::RayChunk current;  // the chunk read() copies from, up to `cursor`
   size_t cursor = 0;
   uint64_t taken = 0;        // chunks made current so far
@@ -109,18 +102,19 @@ struct RayReader::Impl {
   // Last: destroyed (its threads joined) before what they read from.
   std::unique_ptr<detail::RayChunkPipeline> pipeline;
 
-  bool allTaken() const { return taken == source->chunks(); }
+  bool allTaken() const { return taken == input.source->chunks(); }
 
   void start() {
-    source = detail::makePlyRowSource(*ply, std::max<size_t>(options.chunkPoints, 1), options.mapFile);
+    detail::PointSource* source = input.source.get();
     const uint64_t chunks = source->chunks();
     const unsigned threads = unsigned(std::min<uint64_t>(options.threads, chunks));
     if (threads < 2) return;
     const Trajectory* traj = trajectory ? &*trajectory : nullptr;
     pipeline = std::make_unique<detail::RayChunkPipeline>(
         chunks, threads, 2 * size_t(threads), !source->concurrent(),
-        [this, traj](uint64_t k, detail::RayChunk& chunk, std::vector<double>& scratch, std::unique_lock<std::mutex>* lock) {
-          detail::makeRayChunk(*source, k, layout, traj, scratch, chunk, lock);
+        [this, source, traj](uint64_t k, detail::RayChunk& chunk, std::vector<double>& scratch,
+                             std::unique_lock<std::mutex>* lock) {
+          detail::makeRayChunk(*source, k, input.layout, traj, scratch, chunk, lock);
         });
     workers = pipeline->started();
     if (workers == 0) pipeline.reset();  // no thread could start: read() makes the chunks
@@ -134,7 +128,7 @@ struct RayReader::Impl {
     if (pipeline) {
       pipeline->next(current, times.waitSeconds);
     } else {
-      detail::makeRayChunk(*source, taken, layout, trajectory ? &*trajectory : nullptr, rows, current, nullptr);
+      detail::makeRayChunk(*input.source, taken, input.layout, trajectory ? &*trajectory : nullptr, rows, current, nullptr);
       madeHereSeconds += current.times.readSeconds + current.times.originSeconds;
     }
     ++taken;
@@ -156,91 +150,11 @@ RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::file
   m.options = options;
   m.path = cloud;
   m.name = cloud.string();
-  m.ply.emplace(cloud);
-  PlyReader& ply = *m.ply;
-
-  auto propertyList = [&]() {
-    std::string have;
-    for (const auto& p : ply.element().properties) have += (have.empty() ? "" : ", ") + p.name + (p.isList ? " (list)" : "");
-    return have.empty() ? std::string("none") : have;
-  };
-
-  std::vector<size_t> columns;
-  std::string missing;
-  for (const char* n : {"x", "y", "z"}) {
-    if (const auto i = ply.findProperty(n)) columns.push_back(*i);
-    else missing += (missing.empty() ? "" : ", ") + std::string(n);
-  }
-  if (!missing.empty()) {
-    throw Error(m.name + ": the vertex element lacks the sample position field" +
-                (missing.size() > 1 ? std::string("s ") : std::string(" ")) + missing +
-                " (expected x, y, z; the vertex has: " + propertyList() + ")");
-  }
-
-  for (const auto n : kRayTimeFieldNames) {
-    if (const auto i = ply.findProperty(n)) {
-      m.timeField = std::string(n);
-      m.hasTime = true;
-      columns.push_back(*i);
-      break;
-    }
-  }
-
-  // The return intensity (NDT-TM keeps its per-voxel statistics), under the names lidar
-  // tools write it; read after the origin fields.
-  std::optional<size_t> intensityColumn;
-  for (const char* n : {"intensity", "scalar_intensity", "reflectance"}) {
-    if (const auto i = ply.findProperty(n)) {
-      intensityColumn = *i;
-      m.intensityField = n;
-      break;
-    }
-  }
-
-  const std::array<std::array<const char*, 3>, 2> originSets = {{{"ox", "oy", "oz"}, {"origin_x", "origin_y", "origin_z"}}};
-  std::vector<size_t> originColumns;
-  for (const auto& set : originSets) {
-    std::vector<size_t> found;
-    std::string absent;
-    for (const char* n : set) {
-      if (const auto i = ply.findProperty(n)) found.push_back(*i);
-      else absent += (absent.empty() ? "" : ", ") + std::string(n);
-    }
-    if (found.size() == 3) {
-      originColumns = found;
-      m.originNames = {set[0], set[1], set[2]};
-      break;
-    }
-    if (!found.empty() && !trajectory) {
-      throw Error(m.name + ": the vertex element has some origin fields of (" + std::string(set[0]) + ", " + set[1] +
-                  ", " + set[2] + ") but lacks " + absent + " (the vertex has: " + propertyList() + ")");
-    }
-  }
-  const bool cloudHasOrigins = originColumns.size() == 3;
-
+  m.input = detail::openPointInput(cloud, trajectory, {.chunkPoints = options.chunkPoints, .mapFile = options.mapFile});
   if (trajectory) {
-    if (!m.hasTime) {
-      std::string names;
-      for (const auto n : kRayTimeFieldNames) names += (names.empty() ? "" : ", ") + std::string(n);
-      throw Error(m.name + ": the vertex element has no per-point time field, which the trajectory " +
-                  trajectory->string() + " needs (expected one of: " + names + "; the vertex has: " + propertyList() +
-                  ")");
-    }
     m.trajectory = Trajectory::load(*trajectory);
     m.trajectoryName = trajectory->string();
-  } else if (cloudHasOrigins) {
-    m.hasOrigin = true;
-    columns.insert(columns.end(), originColumns.begin(), originColumns.end());
-  } else {
-    std::string names;
-    for (const auto n : kRayTimeFieldNames) names += (names.empty() ? "" : ", ") + std::string(n);
-    throw Error(m.name + ": cannot tell where the sensor was: the vertex element has no origin fields (expected ox, oy, "
-                "oz or origin_x, origin_y, origin_z) and no trajectory was given (a trajectory needs a time field: " +
-                names + "; the vertex has: " + propertyList() + ")");
   }
-  if (intensityColumn) columns.push_back(*intensityColumn);
-  m.layout = {.columns = columns.size(), .hasTime = m.hasTime, .hasOrigin = m.hasOrigin, .hasIntensity = bool(intensityColumn)};
-  ply.selectColumns(std::move(columns));
   m.start();
 }
 
@@ -305,7 +219,7 @@ void RayReader::checkTimeUnits() const {
   const double start = m.trajectory->startTime(), end = m.trajectory->endTime();
   const double lo = std::min(s.rays > 0 ? s.timeMin : m.outsideMin, m.outsideMin);
   const double hi = std::max(s.rays > 0 ? s.timeMax : m.outsideMax, m.outsideMax);
-  const std::string cloudTimes = "point times (field '" + m.timeField + "', " + formatTime(lo) + " to " + formatTime(hi) + ")";
+  const std::string cloudTimes = "point times (field '" + m.input.timeField + "', " + formatTime(lo) + " to " + formatTime(hi) + ")";
   const std::string trajectorySpan = "the time span of the trajectory " + m.trajectoryName + " (" + formatTime(start) +
                                      " to " + formatTime(end) + ")";
   // Fewer than 1% of the points in the span: a map of what is left would look like a result
@@ -347,19 +261,20 @@ void RayReader::checkTimeUnits() const {
 
 const RayLoadStats& RayReader::stats() const { return impl_->stats; }
 const RayReadTimes& RayReader::times() const { return impl_->times; }
-uint64_t RayReader::totalPoints() const { return impl_->ply->count(); }
+uint64_t RayReader::totalPoints() const { return impl_->input.points; }
 bool RayReader::done() const { return impl_->allTaken() && impl_->cursor == impl_->current.rays.size(); }
 unsigned RayReader::threads() const { return impl_->workers; }
-bool RayReader::mapped() const { return impl_->source->concurrent(); }
+bool RayReader::mapped() const { return impl_->input.source->concurrent(); }
 const std::filesystem::path& RayReader::cloudPath() const { return impl_->path; }
 bool RayReader::usesTrajectory() const { return impl_->trajectory.has_value(); }
 const Trajectory* RayReader::trajectory() const { return impl_->trajectory ? &*impl_->trajectory : nullptr; }
-const std::string& RayReader::timeField() const { return impl_->timeField; }
-const std::string& RayReader::intensityField() const { return impl_->intensityField; }
+const std::string& RayReader::timeField() const { return impl_->input.timeField; }
+const std::string& RayReader::intensityField() const { return impl_->input.intensityField; }
+const std::string& RayReader::format() const { return impl_->input.format; }
 
 std::string RayReader::originFields() const {
-  if (!impl_->hasOrigin) return {};
-  return impl_->originNames[0] + ", " + impl_->originNames[1] + ", " + impl_->originNames[2];
+  if (!impl_->input.layout.hasOrigin) return {};
+  return impl_->input.originFields;
 }
 
 std::string RayReader::summary() const {
@@ -369,9 +284,9 @@ std::string RayReader::summary() const {
                      std::to_string(s.rays) + " rays";
   if (s.rays > 0) text += " (time " + formatTime(s.timeMin) + " to " + formatTime(s.timeMax) + ")";
   text += "; origins from ";
-  text += m.trajectory ? "the trajectory" : "the fields " + originFields();
-  if (!m.timeField.empty()) text += "; time field '" + m.timeField + "'";
-  if (!m.intensityField.empty()) text += "; intensity field '" + m.intensityField + "'";
+  text += m.trajectory ? "the trajectory" : (m.input.format == "PLY" ? "the fields " : "") + originFields();
+  if (!m.input.timeField.empty()) text += "; time field '" + m.input.timeField + "'";
+  if (!m.input.intensityField.empty()) text += "; intensity field '" + m.input.intensityField + "'";
   if (s.nonFiniteIntensity > 0)
     text += "; " + std::to_string(s.nonFiniteIntensity) +
             " with a NaN/inf intensity or one past a float's range (NDT-TM skips these rays; other modes do not read intensity)";

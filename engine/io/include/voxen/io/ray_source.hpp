@@ -1,7 +1,10 @@
 #pragma once
-// Rays from files: a PLY point cloud whose points carry a time, with a trajectory that gives
-// the sensor origin at that time; or a "ray cloud", a PLY whose vertices carry their sensor
-// origin. Streams: a reader holds a few chunks of the file, never the whole cloud.
+// Rays from recordings: a point cloud whose points carry a time, with a trajectory that gives
+// the sensor origin at that time; or points that carry their origin (a PLY "ray cloud" of
+// origins per vertex). The format is told by the content (input_format.hpp); every format is
+// a point source of ordered chunks (src/point_source.hpp) feeding the same pipeline, so the
+// skips, counts, threads and the origin interpolation (deskew) below hold for all of them.
+// Streams: a reader holds a few chunks of the file, never the whole cloud.
 //
 // Threads (RayReaderOptions::threads): the cloud is cut into chunks of chunkPoints points;
 // with more than one thread, worker threads read, convert and interpolate chunks ahead of
@@ -10,7 +13,7 @@
 // rays, the counts and the errors are the same for every thread count; an error met on a
 // worker is thrown by the read() that reaches its chunk.
 //
-// Fields of the vertex element (any PLY scalar type, float or double coordinates alike):
+// PLY: fields of the vertex element (any PLY scalar type, float or double coordinates alike):
 //   sample     x, y, z                                   (required)
 //   time       the first present of kRayTimeFieldNames   (required with a trajectory)
 //   origin     ox, oy, oz  or  origin_x, origin_y, origin_z
@@ -118,6 +121,7 @@ class RayReader {
   const std::string& timeField() const;    // the time property used; empty when none
   const std::string& intensityField() const;  // the intensity property used; empty when none (rays get 0)
   std::string originFields() const;        // e.g. "ox, oy, oz"; empty with a trajectory
+  const std::string& format() const;       // the recording's format: "PLY", "PCD", "KITTI odometry"
   // One line for the user: points, rays, skip counts, the outside-span times against the
   // trajectory's span.
   std::string summary() const;

@@ -1,0 +1,38 @@
+#pragma once
+// What a recording holds, for `voxen inspect`: its format, points, fields and their types,
+// the span of its per-point times, and what `voxen map` would take from it by default.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "voxen/io/input_format.hpp"
+
+namespace voxen {
+
+struct RecordingField {
+  std::string name;
+  std::string type;  // as the format names it: "float32", "F4", "U2"
+};
+
+struct RecordingInfo {
+  InputFormat format = InputFormat::Ply;
+  std::string layout;  // the body or layout, e.g. "binary_little_endian", "3 files, binary", "12 scans"
+  uint64_t points = 0;
+  std::vector<RecordingField> fields;
+  std::string timeField, intensityField;           // what voxen map reads; empty when none
+  std::optional<std::pair<double, double>> times;  // over the finite per-point times
+  // Without a trajectory: where voxen map takes the origins from, or (when it cannot map the
+  // recording without one) why not.
+  std::string origins, withoutTrajectory;
+  std::vector<std::string> notes;  // the format's own facts: VIEWPOINT, poses file, ...
+};
+
+// Reads the headers and one column of every point (the time, or x without one), so a body
+// that is short, long or malformed is an Error as when mapping. ROS 1 bags and MCAP files are recognised, with a note that they cannot be
+// read yet.
+RecordingInfo inspectRecording(const std::filesystem::path& path);
+
+}  // namespace voxen

@@ -1,0 +1,147 @@
+// PCD files (one, or a folder read in name order) as a point input. The points are taken in
+// the frame they are stored in, as a PLY cloud's: the origin is each file's VIEWPOINT (the
+// sensor's position when that file was recorded) or, with a trajectory, interpolated at the
+// per-point time.
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "point_source.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/io/pcd.hpp"
+
+namespace voxen::detail {
+
+namespace {
+
+constexpr std::array<const char*, 7> kPcdTimeFields = {"time", "timestamp", "t", "offset_time", "time_offset",
+                                                       "gps_time", "internal_time"};
+constexpr std::array<const char*, 4> kPcdIntensityFields = {"intensity", "reflectivity", "reflectance",
+                                                            "scalar_intensity"};
+
+struct PcdFile {
+  std::filesystem::path path;
+  PcdHeader header;
+  std::vector<size_t> fields;  // x, y, z, [time], [intensity] as indices into header.fields
+};
+
+struct PcdChunk {
+  size_t file;
+  uint64_t first, count;
+};
+
+std::string fieldList(const PcdHeader& h) {
+  std::string s;
+  for (const auto& f : h.fields) s += (s.empty() ? "" : ", ") + f.name + " (" + pcdTypeName(f) + ")";
+  return s;
+}
+
+class PcdPointSource final : public PointSource {
+ public:
+  PcdPointSource(std::vector<PcdFile> files, RayRowLayout layout, size_t chunkPoints)
+      : files_(std::move(files)), layout_(layout) {
+    for (size_t i = 0; i < files_.size(); ++i) {
+      const PcdHeader& h = files_[i].header;
+      // Binary bodies are read in place, a chunk at a time; the others are decoded whole.
+      const uint64_t step = h.data == PcdData::Binary ? std::max<uint64_t>(chunkPoints, 1) : std::max<uint64_t>(h.points, 1);
+      for (uint64_t first = 0; first < h.points; first += step) chunks_.push_back({i, first, std::min(step, h.points - first)});
+    }
+  }
+  uint64_t chunks() const override { return chunks_.size(); }
+  bool concurrent() const override { return true; }
+
+  size_t read(uint64_t k, std::vector<double>& out) override {
+    const PcdChunk& c = chunks_[k];
+    const PcdFile& f = files_[c.file];
+    thread_local std::vector<double> values;
+    readPcdPoints(f.path, f.header, f.fields, c.first, c.count, values);
+    const size_t in = f.fields.size(), ncol = layout_.columns;
+    out.resize(size_t(c.count) * ncol);
+    for (uint64_t r = 0; r < c.count; ++r) {
+      const double* v = values.data() + r * in;
+      double* o = out.data() + r * ncol;
+      size_t i = 0, j = 0;
+      o[j++] = v[i++], o[j++] = v[i++], o[j++] = v[i++];
+      if (layout_.hasTime) o[j++] = v[i++];
+      if (layout_.hasOrigin)
+        for (int a = 0; a < 3; ++a) o[j++] = f.header.viewpoint[size_t(a)];
+      if (layout_.hasIntensity) o[j++] = v[i++];
+    }
+    return size_t(c.count);
+  }
+
+ private:
+  std::vector<PcdFile> files_;
+  RayRowLayout layout_;
+  std::vector<PcdChunk> chunks_;
+};
+
+std::vector<std::filesystem::path> pcdFiles(const std::filesystem::path& path) {
+  if (!std::filesystem::is_directory(path)) return {path};
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(path)) {
+    std::string ext = e.path().extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    if (e.is_regular_file() && ext == ".pcd") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+PointInput openPcdInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
+                        const PointInputOptions& options) {
+  PointInput input;
+  input.format = "PCD";
+  std::vector<PcdFile> files;
+  for (auto& p : pcdFiles(path)) files.push_back({p, readPcdHeader(p), {}});
+  const PcdHeader& first = files.front().header;
+  const std::string firstName = files.front().path.string();
+  auto pick = [&](auto names) -> std::string {
+    for (const char* n : names)
+      if (const PcdField* f = first.find(n); f && f->count == 1) return n;
+    return {};
+  };
+  std::vector<std::string> wanted;
+  for (const char* n : {"x", "y", "z"}) {
+    if (!first.find(n)) throw Error(firstName + ": the PCD has no field " + std::string(n) + " (it has: " + fieldList(first) + ")");
+    wanted.push_back(n);
+  }
+  input.timeField = pick(kPcdTimeFields);
+  input.intensityField = pick(kPcdIntensityFields);
+  if (trajectory && input.timeField.empty()) {
+    std::string names;
+    for (const char* n : kPcdTimeFields) names += (names.empty() ? "" : ", ") + std::string(n);
+    throw Error(firstName + ": the PCD has no per-point time field, which the trajectory " + trajectory->string() +
+                " needs (expected one of: " + names + "; it has: " + fieldList(first) + ")");
+  }
+  // Without a trajectory a point's time only dates its ray (touch times): read it when there.
+  if (!input.timeField.empty()) wanted.push_back(input.timeField);
+  if (!input.intensityField.empty()) wanted.push_back(input.intensityField);
+  for (auto& f : files) {
+    for (const std::string& n : wanted) {
+      const auto it = std::find_if(f.header.fields.begin(), f.header.fields.end(), [&](const PcdField& x) { return x.name == n; });
+      if (it == f.header.fields.end())
+        throw Error(f.path.string() + ": the PCD has no field " + n + ", which " + firstName + " has (it has: " +
+                    fieldList(f.header) + ")");
+      if (it->count != 1)
+        throw Error(f.path.string() + ": field " + n + " has COUNT " + std::to_string(it->count) + " (expected 1)");
+      f.fields.push_back(size_t(it - f.header.fields.begin()));
+    }
+    if (!trajectory && !f.header.hasViewpoint)
+      throw Error(f.path.string() + ": the PCD has no VIEWPOINT line, so where the sensor was is unknown: give a "
+                                    "trajectory (with a per-point time field)");
+    input.points += f.header.points;
+  }
+  const bool hasOrigin = !trajectory;
+  if (hasOrigin) input.originFields = "VIEWPOINT";
+  input.layout = {.columns = 3 + (input.timeField.empty() ? 0 : 1) + (hasOrigin ? 3 : 0) + (input.intensityField.empty() ? 0 : 1),
+                  .hasTime = !input.timeField.empty(),
+                  .hasOrigin = hasOrigin,
+                  .hasIntensity = !input.intensityField.empty()};
+  input.source = std::make_unique<PcdPointSource>(std::move(files), input.layout, options.chunkPoints);
+  return input;
+}
+
+}  // namespace voxen::detail

@@ -1,0 +1,189 @@
+// PCD input: ascii, binary and binary_compressed bodies, a folder of files in name order,
+// VIEWPOINT as the origin or a trajectory with a per-point time, and bad files named.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "support/temp_dir.hpp"
+#include "support/test_helpers.hpp"
+#include "voxen/io/pcd.hpp"
+#include "voxen/io/ply.hpp"
+#include "voxen/io/ray_source.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
+
+using Catch::Matchers::Contains;
+using voxen::PcdColumn;
+using voxen::PcdData;
+using voxen::Ray;
+
+namespace {
+
+const std::vector<PcdColumn> kColumns = {{"x", 'F', 4}, {"y", 'F', 4}, {"z", 'F', 8}, {"intensity", 'U', 2}, {"t", 'F', 8}};
+// Values a float holds exactly, so every body gives the same rays.
+const std::vector<double> kRows = {1.5, 2.25, -3.125, 100, 0.5,   //
+                                   -4.0, 0.75, 8.5, 7, 0.25,      //
+                                   0.125, -1.5, 2.0, 65535, 0.75};
+
+bool sameRays(const std::vector<Ray>& a, const std::vector<Ray>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].origin != b[i].origin || a[i].sample != b[i].sample || a[i].time != b[i].time ||
+        a[i].intensity != b[i].intensity)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("PCD ascii, binary and binary_compressed bodies give the same rays, VIEWPOINT as the origin", "[pcd][input]") {
+  vt::TempDir dir("pcd-bodies");
+  const std::array<double, 7> viewpoint = {10.0, -2.0, 1.5, 1, 0, 0, 0};
+  for (const PcdData data : {PcdData::Ascii, PcdData::Binary, PcdData::BinaryCompressed}) {
+    INFO(voxen::pcdDataName(data));
+    const auto path = dir / (std::string(voxen::pcdDataName(data)) + ".pcd");
+    voxen::writePcd(path, kColumns, kRows, data, viewpoint);
+    CHECK(voxen::readPcdHeader(path).data == data);
+    voxen::RayLoadStats stats;
+    const std::vector<Ray> rays = voxen::readRays(path, std::nullopt, &stats);
+    REQUIRE(rays.size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+      CHECK(rays[i].sample == glm::dvec3(kRows[i * 5], kRows[i * 5 + 1], kRows[i * 5 + 2]));
+      CHECK(rays[i].origin == glm::dvec3(10.0, -2.0, 1.5));
+      CHECK(rays[i].intensity == float(kRows[i * 5 + 3]));
+      CHECK(rays[i].time == kRows[i * 5 + 4]);
+    }
+    voxen::RayReader reader(path);
+    CHECK(reader.format() == "PCD");
+    CHECK(reader.timeField() == "t");
+    CHECK(reader.intensityField() == "intensity");
+    CHECK(reader.originFields() == "VIEWPOINT");
+  }
+}
+
+TEST_CASE("A folder of PCD files is read in name order, each with its own VIEWPOINT; NaN points are skipped and counted",
+          "[pcd][input]") {
+  vt::TempDir dir("pcd-folder");
+  std::filesystem::create_directories(dir / "scans");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Written out of order: the reader sorts by name.
+  voxen::writePcd(dir / "scans/b.pcd", {{{"x", 'F', 4}, {"y", 'F', 4}, {"z", 'F', 4}}}, std::vector<double>{2, 0, 0, nan, 1, 1},
+                  PcdData::Binary, std::array<double, 7>{0, 2, 0, 1, 0, 0, 0});
+  voxen::writePcd(dir / "scans/a.pcd", {{{"x", 'F', 4}, {"y", 'F', 4}, {"z", 'F', 4}}}, std::vector<double>{1, 0, 0, 0, nan, 0},
+                  PcdData::Ascii, std::array<double, 7>{0, 1, 0, 1, 0, 0, 0});
+  voxen::writePcd(dir / "scans/c.pcd", {{{"x", 'F', 4}, {"y", 'F', 4}, {"z", 'F', 4}}}, std::vector<double>{3, 0, 0},
+                  PcdData::BinaryCompressed, std::array<double, 7>{0, 3, 0, 1, 0, 0, 0});
+  dir.write("scans/notes.txt", "not a cloud");
+  voxen::RayLoadStats stats;
+  const std::vector<Ray> rays = voxen::readRays(dir / "scans", std::nullopt, &stats);
+  REQUIRE(rays.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(rays[i].sample.x == double(i + 1));
+    CHECK(rays[i].origin == glm::dvec3(0, double(i + 1), 0));
+  }
+  CHECK(stats.points == 5);
+  CHECK(stats.skippedNonFinite == 2);  // "nan" in the ascii file, NaN in the binary one
+}
+
+TEST_CASE("PCD files with a per-point time and a trajectory give the PLY cloud's rays bit for bit, for any threads",
+          "[pcd][input][threads]") {
+  vt::TempDir dir("pcd-trajectory");
+  const voxen::SyntheticScene scene = voxen::SyntheticScene::generate(5);
+  voxen::LidarConfig lidar;
+  lidar.rings = 8;
+  lidar.columns = 256;
+  lidar.scans = 3;
+  lidar.speed = 2.0;
+  voxen::writeLidarRun(scene, lidar, dir / "run.ply", dir / "run.txt");
+  voxen::PlyReader ply(dir / "run.ply");
+  std::vector<PcdColumn> columns;
+  for (const auto& p : ply.element().properties) columns.push_back({p.name, 'F', 8});
+  std::vector<double> rows;
+  while (ply.read(rows, 1 << 20) > 0) {
+  }
+  // Three files, cut anywhere: the order of the points is what counts.
+  std::filesystem::create_directories(dir / "pcd");
+  const size_t n = columns.size(), points = rows.size() / n;
+  const size_t cuts[] = {0, points / 3, points / 2 + 7, points};
+  const PcdData bodies[] = {PcdData::Binary, PcdData::BinaryCompressed, PcdData::Ascii};
+  for (int f = 0; f < 3; ++f)
+    voxen::writePcd(dir / ("pcd/scan" + std::to_string(f) + ".pcd"), columns,
+                    std::span<const double>(rows).subspan(cuts[f] * n, (cuts[f + 1] - cuts[f]) * n), bodies[f]);
+
+  const std::vector<Ray> reference = voxen::readRays(dir / "run.ply", dir / "run.txt");
+  REQUIRE(reference.size() > 1000);
+  for (const unsigned threads : {1u, 2u, 8u}) {
+    voxen::RayReader reader(dir / "pcd", dir / "run.txt", {.threads = threads, .chunkPoints = 500});
+    std::vector<Ray> rays;
+    while (reader.read(rays, 4096) > 0) {
+    }
+    CHECK(sameRays(rays, reference));
+  }
+}
+
+TEST_CASE("Bad PCD files are errors naming the file and the line, field or bytes", "[pcd][input]") {
+  vt::TempDir dir("pcd-bad");
+  const std::string head = "# .PCD v0.7\nVERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 2\nHEIGHT 1\n"
+                           "VIEWPOINT 0 0 0 1 0 0 0\nPOINTS 2\n";
+  auto error = [&](const std::string& name, const std::string& text) {
+    dir.write(name, text);
+    return vt::errorOf([&] { voxen::readRays(dir / name); });
+  };
+  CHECK_THAT(error("short.pcd", head + "DATA ascii\n1 2 3\n"),
+             Contains("short.pcd:12: the body ends after 1 of POINTS 2 points"));
+  CHECK_THAT(error("long.pcd", head + "DATA ascii\n1 2 3\n4 5 6\n7 8 9\n"), Contains("long.pcd:14: more points than POINTS 2"));
+  CHECK_THAT(error("count.pcd", head + "DATA ascii\n1 2 3\n4 5\n"), Contains("count.pcd:13: 2 values, a point has 3"));
+  CHECK_THAT(error("word.pcd", head + "DATA ascii\n1 2 3\n4 five 6\n"), Contains("word.pcd:13: field y: not a number: 'five'"));
+  CHECK_THAT(error("key.pcd", "VERSION 0.7\nFIELDS x y z\nSIZES 4 4 4\n"), Contains("key.pcd:3: not a PCD header line"));
+  CHECK_THAT(error("sizes.pcd", "VERSION 0.7\nFIELDS x y z\nSIZE 4 4\nTYPE F F F\nWIDTH 1\nPOINTS 1\nDATA ascii\n1 2 3\n"),
+             Contains("sizes.pcd:2: FIELDS names 3 fields but SIZE has 2"));
+  CHECK_THAT(error("type.pcd", "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 2\nTYPE F F F\nWIDTH 1\nPOINTS 1\nDATA ascii\n1 2 3\n"),
+             Contains("type.pcd:2: field z has TYPE F and SIZE 2"));
+  CHECK_THAT(error("points.pcd", "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 3\nPOINTS 2\nDATA ascii\n"),
+             Contains("points.pcd: POINTS 2 is not WIDTH x HEIGHT (3 x 1)"));
+  CHECK_THAT(error("nodata.pcd", "VERSION 0.7\nFIELDS x y z\n"), Contains("nodata.pcd: truncated PCD header: no DATA line"));
+  CHECK_THAT(error("binary.pcd", head + "DATA binary\n" + std::string(20, '\0')),
+             Contains("binary.pcd: the binary body holds 20 bytes, but POINTS 2 of 12 bytes need 24 (the file is truncated)"));
+  CHECK_THAT(error("noxyz.pcd", "VERSION 0.7\nFIELDS x y\nSIZE 4 4\nTYPE F F\nWIDTH 0\nVIEWPOINT 0 0 0 1 0 0 0\nDATA ascii\n"),
+             Contains("noxyz.pcd: the PCD has no field z (it has: x (F4), y (F4))"));
+
+  // A compressed body whose bytes were damaged does not decompress to its size.
+  voxen::writePcd(dir / "packed.pcd", kColumns, kRows, PcdData::BinaryCompressed, std::array<double, 7>{0, 0, 0, 1, 0, 0, 0});
+  std::string packed;
+  {
+    std::ifstream in(dir / "packed.pcd", std::ios::binary);
+    packed.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const size_t body = packed.find("DATA binary_compressed\n") + 23;
+  std::string damaged = packed;
+  damaged[body + 8] = char(0xff);  // the first LZF control byte: a back reference before the start
+  CHECK_THAT(error("damaged.pcd", damaged), Contains("damaged.pcd: the binary_compressed body does not decompress"));
+  CHECK_THAT(error("cut.pcd", packed.substr(0, packed.size() - 5)), Contains("cut.pcd: truncated binary_compressed body"));
+  // A header that promises far more points than the compressed bytes can hold is refused
+  // before anything is allocated for them.
+  const std::string huge = "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 100000000\nPOINTS 100000000\n"
+                           "VIEWPOINT 0 0 0 1 0 0 0\nDATA binary_compressed\n";
+  std::string sizes(8, '\0');
+  const uint32_t declared[2] = {4, 1200000000u};
+  std::memcpy(sizes.data(), declared, 8);
+  CHECK_THAT(error("huge.pcd", huge + sizes + "abcd"), Contains("huge.pcd: the binary_compressed body cannot expand from 4 to 1200000000 bytes"));
+
+  // Without a trajectory the origin is the VIEWPOINT, which a file must then have.
+  CHECK_THAT(error("noview.pcd", "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 1\nPOINTS 1\nDATA ascii\n1 2 3\n"),
+             Contains("noview.pcd: the PCD has no VIEWPOINT line"));
+  // With one, a per-point time.
+  dir.write("traj.txt", "0 0 0 0\n1 1 0 0\n");
+  CHECK_THAT(vt::errorOf([&] { voxen::RayReader reader(dir / "noview.pcd", dir / "traj.txt"); }),
+             Contains("noview.pcd: the PCD has no per-point time field, which the trajectory") && Contains("traj.txt"));
+  // Every file of a folder has the first one's fields.
+  std::filesystem::create_directories(dir / "mixed");
+  voxen::writePcd(dir / "mixed/1.pcd", kColumns, kRows, PcdData::Binary, std::array<double, 7>{0, 0, 0, 1, 0, 0, 0});
+  voxen::writePcd(dir / "mixed/2.pcd", {{{"x", 'F', 4}, {"y", 'F', 4}, {"z", 'F', 4}}}, std::vector<double>{1, 2, 3},
+                  PcdData::Binary, std::array<double, 7>{0, 0, 0, 1, 0, 0, 0});
+  CHECK_THAT(vt::errorOf([&] { voxen::RayReader reader(dir / "mixed"); }),
+             Contains("2.pcd: the PCD has no field t, which") && Contains("1.pcd has"));
+}
