@@ -97,10 +97,13 @@ py::tuple readCloud(const py::object& path, const py::object& trajectory, bool o
 void bindReadCloud(py::module_& m) {
   m.def("read_cloud", &readCloud, py::arg("path"), py::arg("trajectory") = py::none(), py::arg("origins") = false,
         R"doc(
-Reads a cloud as `voxen map --cloud PATH [--trajectory TRAJECTORY]` does, with the engine's
-reader: a PLY point cloud whose points carry a time, with the trajectory file giving the
-sensor's position at that time; or a ray cloud, a PLY whose vertices carry their sensor
-origin (ox, oy, oz or origin_x, origin_y, origin_z). ASCII and binary PLY, any scalar type.
+Reads a recording as `voxen map --input PATH [--trajectory TRAJECTORY]` does, with the
+engine's reader, the format told by the content (`voxen inspect PATH` says what is there):
+a PLY point cloud whose points carry a time, with the trajectory file giving the sensor's
+position at that time; a ray cloud, a PLY whose vertices carry their sensor origin (ox, oy,
+oz or origin_x, origin_y, origin_z); a PCD file (ascii, binary or binary_compressed; its
+VIEWPOINT is the origin without a trajectory) or a folder of them, read in name order; a
+KITTI odometry sequence folder (or one velodyne .bin scan). Any scalar type.
 
 Returns (points, times, intensity): points (N, 3) float64 (x, y, z), times (N,) float64 (the
 first of the fields time, timestamp, gps_time, offset_time, internal_time; zeros when the

@@ -147,3 +147,38 @@ def test_binary_cloud_reads_exactly_with_the_gil_released(tmp_path):
     # Holding the GIL through the read would stall the ticking thread for the whole call.
     assert call > 0.02, "too little work to tell"
     assert gap < 0.5 * call, (gap, call)
+
+
+def write_ascii_pcd(path, viewpoint, rows):
+    """x y z intensity rows, as PCL writes an ascii PCD (VIEWPOINT tx ty tz qw qx qy qz)."""
+    header = ["# .PCD v0.7 - Point Cloud Data file format", "VERSION 0.7", "FIELDS x y z intensity",
+              "SIZE 4 4 4 4", "TYPE F F F F", "COUNT 1 1 1 1", f"WIDTH {len(rows)}", "HEIGHT 1",
+              "VIEWPOINT " + " ".join(str(v) for v in viewpoint), f"POINTS {len(rows)}", "DATA ascii"]
+    path.write_text("\n".join(header + [" ".join(repr(float(v)) for v in row) for row in rows]) + "\n")
+
+
+def test_pcd_files_read_as_voxen_map_input_reads_them(tmp_path, voxen_cli, context):
+    rng = np.random.default_rng(24)
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    written = []
+    for i, origin in enumerate([(0.0, 0.0, 1.0), (0.5, 0.25, 1.0)]):
+        rows = np.column_stack([rng.uniform(-3, 3, size=(200, 3)).astype(np.float32),
+                                rng.uniform(0, 100, size=200).astype(np.float32)])
+        write_ascii_pcd(folder / f"scan_{i:02d}.pcd", (*origin, 1, 0, 0, 0), rows)
+        written.append((np.asarray(origin), rows))
+    points, times, intensity, origins = voxen.read_cloud(folder, origins=True)
+    # Name order; the VIEWPOINT of each file is its points' origin (identity rotation here).
+    np.testing.assert_array_equal(points, np.concatenate([r[:, :3] for _, r in written]).astype(np.float64))
+    np.testing.assert_array_equal(intensity, np.concatenate([r[:, 3] for _, r in written]))
+    np.testing.assert_array_equal(origins, np.concatenate([np.tile(o, (len(r), 1)) for o, r in written]))
+    assert times.shape == (400,)
+
+    cli_map = tmp_path / "cli.vxm"
+    done = subprocess.run([voxen_cli, "map", "--input", str(folder), "--output", str(cli_map), "--cpu", "--quiet"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    mapper = voxen.Mapper(resolution=0.1, context=context, backend="cpu")
+    mapper.integrate_rays(origins, points)
+    mapper.save(tmp_path / "python.vxm")
+    assert (tmp_path / "python.vxm").read_bytes() == cli_map.read_bytes()
