@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -21,12 +20,6 @@ namespace py = pybind11;
 
 namespace voxen::python {
 namespace {
-
-std::string timeText(double t) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.15g", t);
-  return text;
-}
 
 // The engine's Trajectory checks times and positions (finite, sorted, one place per
 // instant) and names the pose, which is the row here; its Error is a bad argument, so a
@@ -70,8 +63,8 @@ void requireMatchingClocks(std::span<const double> times, const Trajectory& traj
   }
   if (timed == 0 || inside * 100 >= timed) return;
   throw py::value_error((inside == 0 ? std::string("none") : "only " + std::to_string(inside)) + " of the " +
-                        std::to_string(timed) + " times (" + timeText(lo) + " to " + timeText(hi) +
-                        ") fall inside the trajectory's time span (" + timeText(start) + " to " + timeText(end) +
+                        std::to_string(timed) + " times (" + formatTime(lo) + " to " + formatTime(hi) +
+                        ") fall inside the trajectory's time span (" + formatTime(start) + " to " + formatTime(end) +
                         "): are times and trajectory on the same clock, in the same unit?");
 }
 

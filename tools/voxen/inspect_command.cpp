@@ -9,16 +9,11 @@
 #include "json_output.hpp"
 #include "text_format.hpp"
 #include "voxen/io/recording_info.hpp"
+#include "voxen/io/trajectory.hpp"
 
 namespace voxen::cli {
 
 namespace {
-
-std::string shortTime(double t) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.15g", t);
-  return text;
-}
 
 // The sentence a user needs: which fields become the rays, and where the origins come from.
 std::string mapDefault(const RecordingInfo& info) {
@@ -61,8 +56,8 @@ int inspect(const CommonOptions& options, const std::string& path) {
     std::printf("fields: %s\n", list.c_str());
   }
   if (info.times)
-    std::printf("times: %s to %s (%s s if in seconds)\n", shortTime(info.times->first).c_str(),
-                shortTime(info.times->second).c_str(), shortTime(info.times->second - info.times->first).c_str());
+    std::printf("times: %s to %s (%s s if in seconds)\n", formatTime(info.times->first).c_str(),
+                formatTime(info.times->second).c_str(), formatTime(info.times->second - info.times->first).c_str());
   for (const auto& note : info.notes) std::printf("%s\n", note.c_str());
   std::printf("voxen map would read: %s\n", mapDefault(info).c_str());
   return 0;

@@ -58,6 +58,15 @@ void addIntegrationStats(IntegrationStats& into, const IntegrationStats& more, u
 
 namespace {
 
+void addHostStageTimes(HostStageTimes& into, const HostStageTimes& more) {
+  into.rays += more.rays;
+  into.prepareSeconds += more.prepareSeconds;
+  into.discoverySeconds += more.discoverySeconds;
+  into.residencySeconds += more.residencySeconds;
+  into.uploadSeconds += more.uploadSeconds;
+  into.readbackSeconds += more.readbackSeconds;
+}
+
 // The integration options the backend runs: NDT on the GPU only in two-phase order.
 MapperRunOptions settled(MapperRunOptions run) {
   const NdtModel& ndt = run.integration.ndt;
@@ -151,13 +160,7 @@ void Mapper::Impl::retireGpu() {
   sync();
   const IntegrationStats& done = gpuIntegrator->stats();
   addIntegrationStats(retired, done, retired.rays + retired.rejectedRays);
-  const HostStageTimes t = gpuIntegrator->hostStageTimes();
-  retiredTimes.rays += t.rays;
-  retiredTimes.prepareSeconds += t.prepareSeconds;
-  retiredTimes.discoverySeconds += t.discoverySeconds;
-  retiredTimes.residencySeconds += t.residencySeconds;
-  retiredTimes.uploadSeconds += t.uploadSeconds;
-  retiredTimes.readbackSeconds += t.readbackSeconds;
+  addHostStageTimes(retiredTimes, gpuIntegrator->hostStageTimes());
   gpuIntegrator.reset();
 }
 
@@ -263,15 +266,7 @@ IntegrationStats Mapper::submittedStats() const { return impl_->integrationStats
 
 HostStageTimes Mapper::hostStageTimes() const {
   HostStageTimes t = impl_->retiredTimes;
-  if (impl_->gpuIntegrator) {
-    const HostStageTimes now = impl_->gpuIntegrator->hostStageTimes();
-    t.rays += now.rays;
-    t.prepareSeconds += now.prepareSeconds;
-    t.discoverySeconds += now.discoverySeconds;
-    t.residencySeconds += now.residencySeconds;
-    t.uploadSeconds += now.uploadSeconds;
-    t.readbackSeconds += now.readbackSeconds;
-  }
+  if (impl_->gpuIntegrator) addHostStageTimes(t, impl_->gpuIntegrator->hostStageTimes());
   return t;
 }
 

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
-#include <sstream>
 
 #include "point_source.hpp"
 #include "ray_chunk.hpp"
@@ -19,13 +18,6 @@ namespace {
 
 // readRays() asks for this many rays at a time.
 constexpr size_t kReadAllRays = 65536;
-
-std::string formatTime(double t) {
-  std::ostringstream s;
-  s.precision(15);
-  s << t;
-  return s.str();
-}
 
 std::string shortNumber(double v) {
   char text[32];

@@ -63,13 +63,13 @@ bool isHeaderLine(const std::vector<std::string_view>& tokens) {
   return std::none_of(tokens.begin(), tokens.end(), [&](std::string_view t) { return parseNumber(t, ignored); });
 }
 
-std::string formatTime(double t) {
+}  // namespace
+
+std::string formatTime(double seconds) {
   char text[40];
-  std::snprintf(text, sizeof text, "%.15g", t);
+  std::snprintf(text, sizeof text, "%.15g", seconds);
   return text;
 }
-
-}  // namespace
 
 Trajectory::Trajectory(std::vector<TrajectoryPose> poses, bool hasOrientation)
     : poses_(std::move(poses)), hasOrientation_(hasOrientation) {

@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace voxen {
@@ -63,5 +64,9 @@ class Trajectory {
   std::vector<TrajectoryPose> poses_;
   bool hasOrientation_ = false;
 };
+
+// A time as Voxen's messages print it: 15 significant digits ("%.15g"), enough to tell a
+// nanosecond stamp's seconds apart and short for round values.
+std::string formatTime(double seconds);
 
 }  // namespace voxen
