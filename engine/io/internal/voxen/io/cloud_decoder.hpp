@@ -10,6 +10,9 @@
 //   the stamp; absolute when they lie within an hour of the stamp.
 //   Anything else (a float time near 1e18, an integer time that is neither) is an Error
 //   naming the field, its type and the range found.
+//   When both readings fit (a stamp under two hours, e.g. simulated time), the nearer wins:
+//   relative when the middle of the values' range is at least as close to 0 as to the stamp.
+//   The first cloud must hold a point with a finite time.
 // Intensity: `intensity`, else `reflectivity`; any datatype.
 // x y z: float32 or float64 each; anything else is an Error naming the field and its type.
 #include <cstdint>
@@ -46,13 +49,19 @@ CloudLayout chooseCloudLayout(const PointCloud2& first, const std::string& where
 
 // Appends one row per point (row-major over height x width, organised or not) to `out`:
 // x, y, z, time in seconds (absolute: the stamp plus the offset, or the field itself; the
-// stamp when the layout has no time), then intensity when the layout has one. Coordinates
+// stamp when the layout has no time), then intensity when the layout has one. Exactly, with v
+// the field's value converted to double: relative  stampSeconds(stamp) + v * timeScale;
+// absolute  v * timeScale; no time  stampSeconds(stamp) (timeScale is 1.0 or 1e-9). Coordinates
 // are exactly the field's value converted to double. NaN points are kept (the pipeline
 // skips and counts them). Throws Error beginning with `where` when the cloud's fields differ
 // from the layout's (name, offset or datatype), when it is big-endian, or when its data is
 // short. Returns the points appended.
 size_t decodeCloudRows(const PointCloud2& cloud, const CloudLayout& layout, const std::string& where,
                        std::vector<double>& out);
+
+// header.stamp in seconds, as decodeCloudRows composes a point's time (another reader of the
+// same recording must reproduce it bit for bit).
+double stampSeconds(int64_t stampNs);
 
 // Columns decodeCloudRows writes per point: 4, or 5 with intensity.
 inline size_t cloudRowColumns(const CloudLayout& layout) { return layout.hasIntensity ? 5 : 4; }
