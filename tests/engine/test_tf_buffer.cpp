@@ -252,6 +252,8 @@ TEST_CASE("tf: second parents, cycles, non-finite values and zero quaternions ar
              Contains("'wheel'") && Contains("non-finite rotation"));
   CHECK_THAT(errorOf([&] { b.add(tf("base_link", "wheel", 0, {0, 0, 0}, {0, 0, 0, 0}), false); }),
              Contains("'wheel'") && Contains("zero rotation quaternion"));
+  CHECK_THAT(errorOf([&] { b.add(tf("base_link", "wheel", 0, {0, 0, 0}, {1e300, 1e300, 0, 0}), false); }),
+             Contains("'wheel'") && Contains("too long to normalise"));
   CHECK_THAT(errorOf([&] { b.add(tf("base_link", "lidar", 0, {0, 0, 0}), false); }),
              Contains("'lidar'") && Contains("already given by a static transform"));
   CHECK_THAT(errorOf([&] { b.add(tf("odom", "base_link", 0, {0, 0, 0}), true); }),
@@ -319,6 +321,39 @@ TEST_CASE("tf: the hinted evaluation equals the plain one bit for bit, at rising
     size_t stale = 1u << 30;  // a hint from elsewhere is only a guess
     CHECK(same(*c.at(c.end(), stale), *c.at(c.end())));
   }
+}
+
+TEST_CASE("tf: a moving link's pose is a + (b - a) * w and glm::slerp(qa, qb, w), bit for bit", "[tf]") {
+  // Rotations far apart, nearly equal (glm's linear branch) and on opposite hemispheres (the
+  // short way round), at stamps late in the epoch.
+  const std::vector<glm::dquat> rotations = {
+      kIdentity, kZ90, glm::dquat(0.5, 0.5, -0.5, 0.5), glm::dquat(0.5, 0.5, -0.5, 0.5 + 1e-9),
+      -kZ45, glm::dquat(0.1, -0.7, 0.7, 0.1), glm::dquat(0.1, -0.7, 0.7, 0.1), kX90};
+  const int64_t epoch = 1700000000 * kSecond;
+  TfBuffer b;
+  for (size_t i = 0; i < rotations.size(); ++i)
+    b.add(tf("odom", "base_link", epoch + int64_t(i) * 100000000, {double(i), -2.0 * double(i * i), 0.5}, rotations[i]),
+          false);
+  const TfBuffer::Chain c = b.chain("odom", "base_link");
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> inSpan(c.start(), c.end());
+  size_t mismatches = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const double t = inSpan(rng);
+    size_t i = 0;
+    while (voxen::stampSeconds(epoch + int64_t(i + 1) * 100000000) <= t) ++i;
+    const double t0 = voxen::stampSeconds(epoch + int64_t(i) * 100000000);
+    RigidPose expected{{double(i), -2.0 * double(i * i), 0.5}, glm::normalize(rotations[i])};
+    if (t != t0) {
+      const double t1 = voxen::stampSeconds(epoch + int64_t(i + 1) * 100000000);
+      const double w = (t - t0) / (t1 - t0);
+      const glm::dvec3 bt{double(i + 1), -2.0 * double((i + 1) * (i + 1)), 0.5};
+      expected = {expected.translation + (bt - expected.translation) * w,
+                  glm::slerp(expected.rotation, glm::normalize(rotations[i + 1]), w)};
+    }
+    if (!same(*c.at(t), expected)) ++mismatches;
+  }
+  CHECK(mismatches == 0);
 }
 
 TEST_CASE("tf: time per evaluation of a 3-link chain at rising times", "[.][tf-speed]") {

@@ -93,6 +93,9 @@ struct TfBuffer::Impl {
       s->times.push_back(t);
       s->poses.push_back(r.pose);
     }
+    s->slerps.reserve(s->poses.size());
+    for (size_t i = 0; i + 1 < s->poses.size(); ++i)
+      s->slerps.push_back(detail::slerpSegment(s->poses[i].rotation, s->poses[i + 1].rotation));
     entry.sorted = s;
     return s;
   }
@@ -107,9 +110,11 @@ void TfBuffer::add(const ros::TransformStamped& transform, bool isStatic) {
     throw Error(what + " has an empty " + (child.empty() ? "child_frame_id" : "header.frame_id"));
   if (!finite(transform.translation) || !finite(transform.rotation))
     throw Error(what + " has a non-finite " + (finite(transform.translation) ? "rotation" : "translation"));
-  const double norm = glm::length(transform.rotation);
-  if (!(norm > 0.0) || !std::isfinite(norm)) throw Error(what + " has a zero rotation quaternion");
-  const RawSample sample{transform.stampNs, {transform.translation, transform.rotation / norm}};
+  // A length that underflows to 0 would leave glm::normalize returning the identity.
+  const double length = glm::length(transform.rotation);
+  if (!(length > 0.0)) throw Error(what + " has a zero rotation quaternion");
+  if (!std::isfinite(length)) throw Error(what + " has a rotation quaternion too long to normalise");
+  const RawSample sample{transform.stampNs, {transform.translation, glm::normalize(transform.rotation)}};
 
   // Copies share the frames until one of them adds.
   if (!impl_)

@@ -25,7 +25,7 @@ RigidPose interpolate(const detail::TfSamples& s, uint32_t i, double t) {
   const double w = (t - t0) / (s.times[i + 1] - t0);
   const RigidPose& a = s.poses[i];
   const RigidPose& b = s.poses[i + 1];
-  return {a.translation + (b.translation - a.translation) * w, glm::slerp(a.rotation, b.rotation, w)};
+  return {a.translation + (b.translation - a.translation) * w, detail::slerp(s.slerps[i], a.rotation, b.rotation, w)};
 }
 
 // The row k with times[k] <= t < times[k + 1] (or the last row); t lies inside
