@@ -216,6 +216,13 @@ TEST_CASE("tf: stamps out of order are sorted, of equal stamps the later added w
   const TfBuffer::Chain c = b.chain("odom", "lidar");
   CHECK(same(*c.at(1.0), RigidPose{{1, 0, 1}, kIdentity}));
   CHECK(near(c.at(1.5)->translation, {1.5, 0, 1}));
+  // A resolved chain keeps its samples, and a copy of the buffer adds on its own.
+  TfBuffer copy = b;
+  copy.add(tf("odom", "base_link", 1 * kSecond, {4, 0, 0}), false);
+  b.add(tf("odom", "base_link", 1 * kSecond, {3, 0, 0}), false);
+  CHECK(same(*c.at(1.0), RigidPose{{1, 0, 1}, kIdentity}));
+  CHECK(same(*b.chain("odom", "lidar").at(1.0), RigidPose{{3, 0, 1}, kIdentity}));
+  CHECK(same(*copy.chain("odom", "lidar").at(1.0), RigidPose{{4, 0, 1}, kIdentity}));
 
   const TfBuffer::Chain gps = b.chain("map", "gps");
   CHECK(gps.start() == 5.0);

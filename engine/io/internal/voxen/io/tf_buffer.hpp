@@ -57,7 +57,8 @@ class TfBuffer {
 
   // A sensor frame's pose in a fixed frame, resolved once; cheap to evaluate per point (no
   // allocation, no lookup by name). Resolve it once per sensor, not per cloud: chain() copies
-  // the stamps of the chain's moving links.
+  // the stamps of the chain's moving links, and keeps them: a later add() leaves it as it was.
+  // A copy of a TfBuffer is independent of the original.
   //
   // Order of operations, so a test can reproduce at() bit for bit: with path() = f0 ... fn,
   // link Li maps coordinates in f(i+1) to f(i). A link walked downwards (f(i+1) is the child)
