@@ -20,6 +20,13 @@
 
 namespace voxen {
 
+// A ROS stamp (nanoseconds since the epoch) in seconds: the whole seconds and the remainder
+// converted apart, so the double keeps every nanosecond it can hold (1.7e18 ns as one double
+// would lose up to 128 ns). Both parts truncate toward zero, so a negative stamp comes out
+// right too (-1500000000 -> -1 + -0.5). Every reader of stamps uses this one formula, so a
+// cloud's time and a tf sample's time that were equal in nanoseconds are equal in seconds.
+inline double stampSeconds(int64_t ns) { return double(ns / 1000000000) + double(ns % 1000000000) * 1e-9; }
+
 // p_parent = rotation * p_child + translation.
 struct RigidPose {
   glm::dvec3 translation{0.0};
@@ -32,26 +39,46 @@ class TfBuffer {
   // the later added wins). A static transform replaces an earlier one of the same child.
   // Throws Error naming both parents when a child frame is given a second, different parent,
   // and naming the frame when a transform would close a cycle or has a non-finite value or
-  // a zero quaternion (quaternions are normalised).
+  // a zero quaternion (quaternions are normalised), an empty frame name, or a child given
+  // both static and moving transforms. Stamps that are equal once in seconds
+  // (stampSeconds) count as equal.
   void add(const ros::TransformStamped& transform, bool isStatic);
 
   std::vector<std::string> frames() const;  // every frame named, sorted
   // Frames without a parent, sorted (a tree has one; a recording may hold several).
   std::vector<std::string> roots() const;
-  std::optional<std::string> parentOf(const std::string& frame) const;
-  bool isStatic(const std::string& child) const;  // the link from child to its parent
-  size_t stamps(const std::string& child) const;  // samples of that link
+  std::optional<std::string> parentOf(const std::string& frame) const;  // nullopt: a root or unknown
+  // The link from child to its parent; a root has none: false, 0 stamps. An unknown frame
+  // throws Error naming the frames known, as rootOf does.
+  bool isStatic(const std::string& child) const;
+  size_t stamps(const std::string& child) const;  // samples of that link, distinct stamps
   // The root above `frame` (the frame itself when it has no parent).
   std::string rootOf(const std::string& frame) const;
 
-  // A sensor frame's pose in a fixed frame, resolved once; cheap to evaluate per point.
+  // A sensor frame's pose in a fixed frame, resolved once; cheap to evaluate per point (no
+  // allocation, no lookup by name). Resolve it once per sensor, not per cloud: chain() copies
+  // the stamps of the chain's moving links, and keeps them: a later add() leaves it as it was.
+  // A copy of a TfBuffer is independent of the original.
+  //
+  // Order of operations, so a test can reproduce at() bit for bit: with path() = f0 ... fn,
+  // link Li maps coordinates in f(i+1) to f(i). A link walked downwards (f(i+1) is the child)
+  // is the transform as added; one walked upwards is inverted AFTER interpolation:
+  // (R, t)^-1 = (conj(R), -(conj(R) * t)). A moving link at t: exactly at a stamp, that
+  // sample; else with t0 <= t < t1 its neighbouring stamps and w = (t - t0) / (t1 - t0),
+  // translation a + (b - a) * w and rotation glm::slerp(qa, qb, w). Then at(t) =
+  // ((L0 * L1) * L2) * ... composed left to right, (R1, t1) * (R2, t2) = (R1 * R2,
+  // R1 * t2 + t1), nothing normalised; no links (fixed == sensor): the identity.
+  // p_fixed = applyPose(at(t), p_sensor).
   class Chain {
    public:
     // nullopt outside the time span (or for NaN). `hint`: the search position of the last
     // call (start at 0): constant time for times that rise slowly; the result is the same.
+    // One hint serves every moving link of the chain (it indexes the union of their stamps).
     std::optional<RigidPose> at(double seconds, size_t& hint) const;
     std::optional<RigidPose> at(double seconds) const;
-    // The times with a pose: [start, end]; -inf, +inf when every link is static.
+    // The times with a pose: [start, end]; -inf, +inf when every link is static. start is
+    // the latest first stamp of the moving links, end the earliest last stamp; start > end
+    // when they share no time (then no time has a pose).
     double start() const;
     double end() const;
     const std::string& fixedFrame() const;
@@ -61,8 +88,8 @@ class TfBuffer {
 
    private:
     friend class TfBuffer;
-    struct Link;  // defined in tf_buffer.cpp
-    std::vector<std::shared_ptr<const Link>> links_;
+    struct Data;  // the links and their joint stamps: tf_chain_data.hpp
+    std::shared_ptr<const Data> data_;
     std::vector<std::string> path_;
     double start_ = 0, end_ = 0;
   };
