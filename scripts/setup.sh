@@ -11,12 +11,14 @@ cd "$(dirname "$0")/.."
 # patchelf: scripts/bundle.sh gives the bundle's copies of the programs and libraries their
 # $ORIGIN run paths (the build itself does not use it). python3-dev, python3-numpy and
 # python3-pybind11: the Python package (VOXEN_PYTHON); python3-pytest: its tests;
-# liblzf-dev: PCD files' binary_compressed bodies (voxen_io); libzstd-dev, liblz4-dev: MCAP chunks (voxen_io).
+# liblzf-dev: PCD files' binary_compressed bodies (voxen_io); librosbag-storage-dev: ROS 1
+# bags (voxen_io, no ROS installation); libzstd-dev and liblz4-dev: MCAP's compressed chunks.
 # python3-venv, python3-pip, python3-setuptools and python3-wheel: `pip install .` into a
 # virtual environment without network; python3-matplotlib: examples/python's figure.
 packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev glslang-tools spirv-tools
           libglm-dev catch2 mesa-vulkan-drivers vulkan-validationlayers zlib1g-dev libpng-dev libcli11-dev
-          nlohmann-json3-dev libglfw3-dev xvfb xauth patchelf liblzf-dev libzstd-dev liblz4-dev
+          nlohmann-json3-dev libglfw3-dev xvfb xauth patchelf liblzf-dev
+          librosbag-storage-dev libzstd-dev liblz4-dev
           python3-dev python3-numpy python3-pybind11 python3-pytest python3-venv python3-pip python3-setuptools
           python3-wheel python3-matplotlib)
 missing=()

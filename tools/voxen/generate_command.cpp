@@ -18,6 +18,7 @@
 #include "text_format.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/map/memory_budget.hpp"
+#include "voxen/testdata/lidar_recording.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 
 namespace voxen::cli {
@@ -27,12 +28,18 @@ namespace {
 struct GenerateArgs {
   LidarConfig lidar;
   std::string cloud, trajectory;
+  std::string recording, compression;  // --recording and its --recording-compression
   uint64_t seed = 1;
   double trajectoryRate = 100.0;
   CLI::Option* trajectoryRateOption = nullptr;  // given or not: it needs --trajectory
 };
 
+int generateRecording(const CommonOptions& options, const GenerateArgs& args);
+
 int generate(const CommonOptions& options, const GenerateArgs& args) {
+  if (!args.recording.empty()) return generateRecording(options, args);
+  if (args.cloud.empty()) throw UsageError("--cloud OUT.ply (or --recording OUT.bag|OUT.mcap) is required");
+  if (!args.compression.empty()) throw UsageError("--recording-compression has no effect without --recording");
   LidarConfig lidar = args.lidar;
   const std::string &cloud = args.cloud, &trajectory = args.trajectory;
   const uint64_t seed = args.seed;
@@ -116,10 +123,60 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
   return 0;
 }
 
+// The run as a bag or MCAP file, and (optionally) the same points as PLY + trajectory.
+int generateRecording(const CommonOptions& options, const GenerateArgs& args) {
+  const std::string ext = std::filesystem::path(args.recording).extension().string();
+  if (ext != ".bag" && ext != ".mcap") throw UsageError("--recording: " + args.recording + ": name it .bag (ROS 1) or .mcap (ROS 2)");
+  if (!args.compression.empty()) {
+    const bool bag = ext == ".bag";
+    if (bag ? args.compression != "lz4" && args.compression != "bz2" : args.compression != "zstd" && args.compression != "lz4")
+      throw UsageError("--recording-compression " + args.compression + ": a " + (bag ? "bag takes lz4 or bz2" : "MCAP file takes zstd or lz4"));
+  }
+  checkOutputs({{"--recording", args.recording}, {"--cloud", args.cloud}, {"--trajectory", args.trajectory}}, {});
+  LidarConfig lidar = args.lidar;
+  lidar.seed = args.seed;
+  const SyntheticScene scene = SyntheticScene::generate(args.seed);
+  LidarRecordingOptions recording;
+  recording.compression = args.compression;
+  recording.tfRateHz = args.trajectoryRate;
+  recording.plyPath = args.cloud;
+  recording.trajectoryPath = args.trajectory;
+  const bool tty = ::isatty(STDERR_FILENO);
+  double lastReport = 0.0;
+  const LidarRecordingSummary s = writeLidarRecording(scene, lidar, args.recording, recording,
+                                                      [&](const LidarScan& scan, const LidarRecordingSummary& so) {
+    if (so.seconds - lastReport < 1.0) return;
+    lastReport = so.seconds;
+    std::fprintf(stderr, "%s  scan %d/%d, %.2f Mpoints/s%s", tty ? "\r" : "", scan.index + 1, lidar.scans,
+                 so.points / std::max(so.seconds, 1e-9) / 1e6, tty ? "" : "\n");
+    std::fflush(stderr);
+  });
+  if (lastReport > 0.0 && tty) std::fprintf(stderr, "\n");
+  if (options.json) {
+    printJson({{"recording", args.recording}, {"cloud", args.cloud}, {"trajectory", args.trajectory}, {"clouds", s.clouds},
+               {"points", s.points}, {"returns", s.returns}, {"transforms", s.transforms}, {"bytes", s.bytes},
+               {"seconds", rounded(s.seconds, 3)}});
+    return 0;
+  }
+  std::printf("wrote %s: %s clouds of %d x %d points on /points (%s returns), %s tf poses at %g Hz, %.1f MB\n",
+              args.recording.c_str(), withCommas(s.clouds).c_str(), lidar.rings, lidar.columns, withCommas(s.returns).c_str(),
+              withCommas(s.transforms).c_str(), args.trajectoryRate, s.bytes / 1e6);
+  if (!args.cloud.empty()) std::printf("wrote %s: the same points in the map frame\n", args.cloud.c_str());
+  if (!args.trajectory.empty()) std::printf("wrote %s: the tf poses of the lidar\n", args.trajectory.c_str());
+  return 0;
+}
+
 CommandRun setupGenerate(CLI::App& command) {
   auto args = std::make_shared<GenerateArgs>();
   LidarConfig& lidar = args->lidar;
-  command.add_option("--cloud", args->cloud, "the point cloud to write (x, y, z, time, intensity)")->type_name("OUT.ply")->required();
+  command.add_option("--cloud", args->cloud, "the point cloud to write (x, y, z, time, intensity)")->type_name("OUT.ply");
+  command.add_option("--recording", args->recording,
+                     "also or instead: the run as a robot records it, a ROS 1 bag (.bag) or MCAP file (.mcap) of "
+                     "PointCloud2 scans in the lidar frame with tf (map -> odom -> lidar); with --cloud and "
+                     "--trajectory, those hold the recording's very points, so both map to the same bytes")
+      ->type_name("OUT.bag|OUT.mcap");
+  command.add_option("--recording-compression", args->compression, "bag: lz4 or bz2; MCAP: zstd or lz4")
+      ->type_name("NAME");
   command.add_option("--trajectory", args->trajectory, "the sensor poses to write (time x y z qx qy qz qw)")->type_name("OUT.txt");
   command.add_option("--rings", lidar.rings, "lidar rings")->check(integerIn(1, 4096))->capture_default_str();
   command.add_option("--columns", lidar.columns, "rays per ring and scan")->check(integerIn(1, 1 << 20))->capture_default_str();

@@ -17,8 +17,12 @@ namespace {
 
 // The sentence a user needs: which fields become the rays, and where the origins come from.
 std::string mapDefault(const RecordingInfo& info) {
-  if (info.format == InputFormat::RosBag || info.format == InputFormat::Mcap) return info.withoutTrajectory;
   std::string text = "x, y, z";
+  if (info.format == InputFormat::RosBag || info.format == InputFormat::Mcap) {
+    if (info.origins.empty()) return "nothing by default: " + info.withoutTrajectory;
+    text = "the clouds of " + info.cloudTopic + " (frame " + info.sensorFrame + ") posed in frame " + info.fixedFrame +
+           ": " + text;
+  }
   if (!info.timeField.empty()) text += "; time from " + info.timeField;
   if (!info.intensityField.empty()) text += "; intensity from " + info.intensityField;
   if (!info.origins.empty()) return text + "; origins from " + info.origins;
@@ -33,6 +37,9 @@ int inspect(const CommonOptions& options, const std::string& path) {
   if (options.json) {
     Json fields = Json::array();
     for (const auto& f : info.fields) fields.push_back({{"name", f.name}, {"type", f.type}});
+    Json topics = Json::array();
+    for (const auto& t : info.topics)
+      topics.push_back({{"name", t.name}, {"type", t.type}, {"encoding", t.encoding}, {"messages", t.messages}});
     printJson({{"file", path},
                {"format", inputFormatName(info.format)},
                {"layout", info.layout},
@@ -44,12 +51,21 @@ int inspect(const CommonOptions& options, const std::string& path) {
                {"intensity_field", info.intensityField.empty() ? Json(nullptr) : Json(info.intensityField)},
                {"origins", info.origins.empty() ? Json(nullptr) : Json(info.origins)},
                {"map_default", mapDefault(info)},
-               {"notes", info.notes}});
+               {"notes", info.notes},
+               {"topics", topics},
+               {"tf", info.frames},
+               {"cloud_topic", info.cloudTopic.empty() ? Json(nullptr) : Json(info.cloudTopic)},
+               {"sensor_frame", info.sensorFrame.empty() ? Json(nullptr) : Json(info.sensorFrame)},
+               {"fixed_frame", info.fixedFrame.empty() ? Json(nullptr) : Json(info.fixedFrame)}});
     return 0;
   }
   std::printf("%s: %s", path.c_str(), inputFormatName(info.format));
   if (!info.layout.empty()) std::printf(" (%s)", info.layout.c_str());
   std::printf(", %s points\n", withCommas(info.points).c_str());
+  for (const auto& t : info.topics)
+    std::printf("topic %s: %s (%s), %s messages\n", t.name.c_str(), t.type.c_str(), t.encoding.c_str(),
+                withCommas(t.messages).c_str());
+  for (const auto& f : info.frames) std::printf("tf %s\n", f.c_str());
   if (!info.fields.empty()) {
     std::string list;
     for (const auto& f : info.fields) list += (list.empty() ? "" : ", ") + f.name + " " + f.type;
@@ -65,7 +81,7 @@ int inspect(const CommonOptions& options, const std::string& path) {
 
 CommandRun setupInspect(CLI::App& command) {
   auto path = std::make_shared<std::string>();
-  command.add_option("recording", *path, "a PLY, PCD or KITTI .bin file, or a folder of PCD files or a KITTI sequence")
+  command.add_option("recording", *path, "a ROS 1 bag, an MCAP file, a PLY, PCD or KITTI .bin file, or a folder of PCD files or a KITTI sequence")
       ->type_name("FILE_OR_FOLDER")
       ->required();
   return [path](const CommonOptions& options) { return inspect(options, *path); };

@@ -35,6 +35,7 @@ namespace {
 
 struct MapArgs {
   std::string cloud, input, trajectory, output;
+  RecordingOptions recording;  // ROS 1 bags and MCAP files
   std::string preset = "ohm";  // the model the probabilities start from
   // Model values given on the command line: they override the preset's, whatever the order.
   std::optional<double> resolution, hit, miss, threshold;
@@ -118,15 +119,35 @@ void addLayerAndRayOptions(CLI::App& command, MapArgs& args) {
       ->group(rays);
 }
 
+// What to read from a ROS 1 bag or an MCAP file (the reader refuses them for other formats).
+void addRecordingOptions(CLI::App& command, RecordingOptions& recording) {
+  const std::string group = "Recordings (ROS 1 bags, MCAP)";
+  command.add_option("--cloud-topic", recording.cloudTopic, "the sensor_msgs/PointCloud2 topic (default: the only one)")
+      ->type_name("TOPIC")->group(group);
+  command.add_option("--fixed-frame", recording.fixedFrame, "the map's tf frame (default: the root of the tf tree)")
+      ->type_name("FRAME")->group(group);
+  command.add_option("--sensor-frame", recording.sensorFrame, "the clouds' tf frame (default: their header.frame_id)")
+      ->type_name("FRAME")->group(group);
+  command.add_option("--start", recording.start, "skip the clouds recorded in the first S seconds")
+      ->check(numberIn(0.0, 1e9, "seconds"))->type_name("S")->group(group);
+  command.add_option_function<double>("--duration", [&recording](const double& d) { recording.duration = d; },
+                                      "map the clouds recorded in D seconds from --start")
+      ->check(numberIn(0.0, 1e9, "seconds", LowEnd::Open))->type_name("D")->group(group);
+  command.add_flag_callback("--no-deskew", [&recording] { recording.deskew = false; },
+                            "pose every point of a cloud at its header.stamp instead of at its own time")
+      ->group(group);
+}
+
 void addMapOptions(CLI::App& command, MapArgs& args) {
   auto* cloud = command.add_option("--cloud", args.cloud, "the point cloud or ray cloud to map (as --input)")->type_name("CLOUD.ply");
   command
       .add_option("--input", args.input,
-                  "the recording to map: a PLY, PCD or KITTI .bin file, a folder of PCD files or a KITTI odometry "
-                  "sequence, told apart by content (voxen inspect shows what it holds)")
+                  "the recording to map: a ROS 1 bag, an MCAP file (ROS 2), a PLY, PCD or KITTI .bin file, a folder "
+                  "of PCD files or a KITTI odometry sequence, told apart by content (voxen inspect shows what it holds)")
       ->type_name("FILE_OR_FOLDER")
       ->excludes(cloud);
   command.add_option("--trajectory", args.trajectory, "sensor poses, when the cloud has no ray origins")->type_name("TRAJ.txt");
+  addRecordingOptions(command, args.recording);
   command.add_option("--output", args.output, "the map file to write")->type_name("MAP.vxm")->required();
   addModelOptions(command, args);
   addLayerAndRayOptions(command, args);
@@ -262,7 +283,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   // Constructed first: with worker threads, reading starts while the device is set up.
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory),
-                   {.threads = unsigned(args.threads)});
+                   {.threads = unsigned(args.threads), .recording = args.recording});
   MapperOptions mapperOptions = MapperOptions::fromModel(model);
   mapperOptions.extraLayers = args.layers;
   MapperRunOptions& run = mapperOptions.run;
@@ -335,6 +356,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                     {"samples", load.points},
                     {"skipped_non_finite", load.skippedNonFinite},
                     {"skipped_outside_trajectory", load.skippedOutsideTrajectory},
+                    {"skipped_backwards", load.skippedBackwards},
                     {"clipped_rays", stats.clippedRays},
                     {"rejected_rays", stats.rejectedRays},
                     {"first_rejected_ray", stats.firstRejected ? Json(rejectedRayText(*stats.firstRejected)) : Json(nullptr)},

@@ -185,12 +185,6 @@ void chooseTime(const PointCloud2& first, CloudLayout& l, const std::string& whe
 
 }  // namespace
 
-double stampSeconds(int64_t stampNs) {
-  // Whole seconds and the fraction apart: each converts to double exactly (seconds below
-  // 2^53, nanoseconds below 1e9), so only the final sum rounds, where double(stampNs) * 1e-9
-  // would round twice.
-  return double(stampNs / 1000000000) + double(stampNs % 1000000000) * 1e-9;
-}
 
 CloudLayout chooseCloudLayout(const PointCloud2& first, const std::string& where) {
   refuseBigEndian(first, where);

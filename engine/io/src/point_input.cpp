@@ -8,6 +8,11 @@ namespace voxen::detail {
 PointInput openPointInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                           const PointInputOptions& options) {
   const InputFormat format = detectInputFormat(path);
+  if (format == InputFormat::RosBag || format == InputFormat::Mcap) return openRecordingInput(path, trajectory, options);
+  if (!options.recording.isDefault())
+    throw Error(path.string() + ": is a " + std::string(inputFormatName(format)) +
+                ": the recording options (cloud topic, frames, start, duration, no deskew) apply to ROS 1 bags and "
+                "MCAP files only");
   switch (format) {
     case InputFormat::Ply: return openPlyInput(path, trajectory, options);
     case InputFormat::Pcd:
@@ -17,7 +22,7 @@ PointInput openPointInput(const std::filesystem::path& path, const std::optional
     default: break;
   }
   throw Error(path.string() + ": is a " + std::string(inputFormatName(format)) +
-              ", which Voxen recognises but cannot map yet (it maps PLY, PCD and KITTI recordings)");
+              ", which Voxen cannot map");
 }
 
 }  // namespace voxen::detail

@@ -8,10 +8,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "voxen/io/ray_source.hpp"
 
 namespace voxen::detail {
 
@@ -24,6 +28,23 @@ struct RayRowLayout {
   bool hasIntensity = false;
 };
 
+// Points a source dropped itself: their time lies outside the poses it has (a recording's
+// tf data, or the trajectory it applies), so they have no pose. Counted like the
+// pipeline's own skips outside a trajectory.
+struct SourceSkips {
+  uint64_t outsidePoses = 0;
+  double outsideMin = std::numeric_limits<double>::infinity();
+  double outsideMax = -std::numeric_limits<double>::infinity();
+  // Points of a message stamped before the message read ahead of it.
+  uint64_t backwards = 0;
+  void add(double time) {
+    ++outsidePoses;
+    outsideMin = std::min(outsideMin, time);
+    outsideMax = std::max(outsideMax, time);
+  }
+  void addBackwards(double) { ++backwards; }
+};
+
 class PointSource {
  public:
   virtual ~PointSource() = default;
@@ -32,8 +53,18 @@ class PointSource {
   // only be read after chunk k - 1, by one thread at a time.
   virtual bool concurrent() const = 0;
   // Replaces `out` with chunk k's rows and returns their number; throws Error naming the
-  // file (and line, point or field).
+  // file (and line, point or field). A sequential source (concurrent() false) is read under
+  // a lock, in order: it should do there only what needs the order (take the message's
+  // bytes) and leave the rest to finish().
   virtual size_t read(uint64_t chunk, std::vector<double>& out) = 0;
+  // The rest of chunk k's work, after read() and outside its lock (any thread; chunks at the
+  // same time): a recording decodes its message and poses the points here. `rows` and the
+  // count are read()'s; returns the rows' new count. Points dropped for a time outside the
+  // poses are counted in `skips`.
+  virtual size_t finish(uint64_t chunk, std::vector<double>& rows, size_t count, SourceSkips& skips) {
+    (void)chunk, (void)rows, (void)skips;
+    return count;
+  }
 };
 
 struct PointInput {
@@ -43,12 +74,22 @@ struct PointInput {
   std::string timeField;       // the per-point time used; empty when none
   std::string intensityField;  // empty when none (rays get 0)
   std::string originFields;    // where the origins come from without a trajectory ("ox, oy, oz", "VIEWPOINT")
+  // The source poses its points itself (a recording with tf, or with the trajectory it
+  // applies as full poses): the rows carry their origins, and the pipeline must not
+  // interpolate the trajectory again. posesName/poseSpan describe those poses for messages
+  // when no trajectory file gives them.
+  bool posesApplied = false;
+  std::string posesName;
+  double poseStart = 0.0, poseEnd = 0.0;
+  // Facts for the summary line (the topic read, how its times were told, frames).
+  std::vector<std::string> notes;
   std::unique_ptr<PointSource> source;
 };
 
 struct PointInputOptions {
   size_t chunkPoints = 16384;
   bool mapFile = true;
+  RecordingOptions recording;
 };
 
 // Opens any recording Voxen reads, told by its content (see input_format.hpp). With a
@@ -62,6 +103,9 @@ PointInput openPcdInput(const std::filesystem::path& path, const std::optional<s
 
 PointInput openKittiInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                           const PointInputOptions& options);
+
+PointInput openRecordingInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
+                              const PointInputOptions& options);
 
 PointInput openPlyInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                         const PointInputOptions& options);

@@ -14,7 +14,6 @@ namespace {
 // in the trajectory, so it counts as non-finite only.
 void raysFromRows(const std::vector<double>& rows, size_t count, const RayRowLayout& layout, RayChunk& chunk) {
   const size_t ncol = layout.columns;
-  chunk.rays.clear();
   chunk.rays.reserve(count);
   for (size_t r = 0; r < count; ++r) {
     const double* v = rows.data() + r * ncol;
@@ -96,8 +95,15 @@ void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, c
   try {
     // Thread CPU time, read per chunk: what this thread ran, not what it waited for.
     const double readStart = threadCpuSeconds();
-    const size_t count = source.read(k, rows);
+    size_t count = source.read(k, rows);
     if (readLock) readLock->unlock();  // the next chunk of a stream may be read from here on
+    SourceSkips skips;
+    count = source.finish(k, rows, count, skips);
+    chunk.stats.points += skips.outsidePoses + skips.backwards;
+    chunk.stats.skippedBackwards += skips.backwards;
+    chunk.stats.skippedOutsideTrajectory += skips.outsidePoses;
+    chunk.outsideMin = skips.outsideMin;
+    chunk.outsideMax = skips.outsideMax;
     raysFromRows(rows, count, layout, chunk);
     const double originStart = threadCpuSeconds();
     chunk.times.readSeconds = originStart - readStart;
@@ -122,6 +128,7 @@ void addChunkTotals(const RayChunk& chunk, RayLoadStats& stats, RayReadTimes& ti
   stats.rays += c.rays;
   stats.skippedNonFinite += c.skippedNonFinite;
   stats.skippedOutsideTrajectory += c.skippedOutsideTrajectory;
+  stats.skippedBackwards += c.skippedBackwards;
   stats.nonFiniteIntensity += c.nonFiniteIntensity;
   outsideMin = std::min(outsideMin, chunk.outsideMin);
   outsideMax = std::max(outsideMax, chunk.outsideMax);

@@ -95,13 +95,16 @@ struct RayReader::Impl {
   std::unique_ptr<detail::RayChunkPipeline> pipeline;
 
   bool allTaken() const { return taken == input.source->chunks(); }
+  // The trajectory the pipeline interpolates origins from: none when the source poses its
+  // points itself (a recording applies the trajectory as full poses, or uses tf).
+  const Trajectory* pipelineTrajectory() const { return trajectory && !input.posesApplied ? &*trajectory : nullptr; }
 
   void start() {
     detail::PointSource* source = input.source.get();
     const uint64_t chunks = source->chunks();
     const unsigned threads = unsigned(std::min<uint64_t>(options.threads, chunks));
     if (threads < 2) return;
-    const Trajectory* traj = trajectory ? &*trajectory : nullptr;
+    const Trajectory* traj = pipelineTrajectory();
     pipeline = std::make_unique<detail::RayChunkPipeline>(
         chunks, threads, 2 * size_t(threads), !source->concurrent(),
         [this, source, traj](uint64_t k, detail::RayChunk& chunk, std::vector<double>& scratch,
@@ -120,7 +123,7 @@ struct RayReader::Impl {
     if (pipeline) {
       pipeline->next(current, times.waitSeconds);
     } else {
-      detail::makeRayChunk(*input.source, taken, input.layout, trajectory ? &*trajectory : nullptr, rows, current, nullptr);
+      detail::makeRayChunk(*input.source, taken, input.layout, pipelineTrajectory(), rows, current, nullptr);
       madeHereSeconds += current.times.readSeconds + current.times.originSeconds;
     }
     ++taken;
@@ -142,7 +145,7 @@ RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::file
   m.options = options;
   m.path = cloud;
   m.name = cloud.string();
-  m.input = detail::openPointInput(cloud, trajectory, {.chunkPoints = options.chunkPoints, .mapFile = options.mapFile});
+  m.input = detail::openPointInput(cloud, trajectory, {.chunkPoints = options.chunkPoints, .mapFile = options.mapFile, .recording = options.recording});
   if (trajectory) {
     m.trajectory = Trajectory::load(*trajectory);
     m.trajectoryName = trajectory->string();
@@ -276,17 +279,28 @@ std::string RayReader::summary() const {
                      std::to_string(s.rays) + " rays";
   if (s.rays > 0) text += " (time " + formatTime(s.timeMin) + " to " + formatTime(s.timeMax) + ")";
   text += "; origins from ";
-  text += m.trajectory ? "the trajectory" : (m.input.format == "PLY" ? "the fields " : "") + originFields();
+  if (m.trajectory)
+    text += "the trajectory";
+  else if (m.input.posesApplied)
+    text += m.input.posesName;
+  else
+    text += (m.input.format == "PLY" ? "the fields " : "") + originFields();
+  for (const std::string& note : m.input.notes) text += "; " + note;
   if (!m.input.timeField.empty()) text += "; time field '" + m.input.timeField + "'";
   if (!m.input.intensityField.empty()) text += "; intensity field '" + m.input.intensityField + "'";
   if (s.nonFiniteIntensity > 0)
     text += "; " + std::to_string(s.nonFiniteIntensity) +
             " with a NaN/inf intensity or one past a float's range (NDT-TM skips these rays; other modes do not read intensity)";
   if (s.skippedNonFinite > 0) text += "; " + std::to_string(s.skippedNonFinite) + " skipped for NaN/inf values";
+  if (s.skippedBackwards > 0)
+    text += "; " + std::to_string(s.skippedBackwards) + " skipped in clouds stamped before the cloud recorded ahead of them";
   if (s.skippedOutsideTrajectory > 0) {
     text += "; " + std::to_string(s.skippedOutsideTrajectory) + " skipped with times " + formatTime(m.outsideMin) +
-            " to " + formatTime(m.outsideMax) + " outside the trajectory's span [" +
-            formatTime(m.trajectory->startTime()) + ", " + formatTime(m.trajectory->endTime()) + "]";
+            " to " + formatTime(m.outsideMax) + " outside the " +
+            (m.trajectory ? "trajectory's span [" + formatTime(m.trajectory->startTime()) + ", " +
+                                formatTime(m.trajectory->endTime()) + "]"
+                          : "span of " + m.input.posesName + " [" + formatTime(m.input.poseStart) + ", " +
+                                formatTime(m.input.poseEnd) + "]");
   }
   return text;
 }

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "point_source.hpp"
+#include "recording.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/io/kitti.hpp"
 #include "voxen/io/pcd.hpp"
@@ -116,7 +117,7 @@ RecordingInfo inspectRecording(const std::filesystem::path& path) {
   RecordingInfo info;
   info.format = detectInputFormat(path);
   if (info.format == InputFormat::RosBag || info.format == InputFormat::Mcap) {
-    info.withoutTrajectory = std::string("Voxen cannot read ") + inputFormatName(info.format) + " files yet";
+    detail::inspectRosRecording(path, info);
     return info;
   }
   // The fields voxen map picks, as the readers pick them.

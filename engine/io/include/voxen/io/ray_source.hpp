@@ -52,10 +52,13 @@ inline constexpr std::array<std::string_view, 5> kRayTimeFieldNames = {"time", "
                                                                        "internal_time"};
 
 struct RayLoadStats {
-  uint64_t points = 0;                    // vertices read (rays + both skip counts)
+  uint64_t points = 0;                    // vertices read (rays + every skip count)
   uint64_t rays = 0;                      // rays returned
   uint64_t skippedNonFinite = 0;          // NaN/inf coordinate, origin or time
-  uint64_t skippedOutsideTrajectory = 0;  // time outside the trajectory's span
+  uint64_t skippedOutsideTrajectory = 0;  // time outside the trajectory's span (or a recording's tf data)
+  // Points of a recording's cloud stamped before the cloud recorded ahead of it (time going
+  // backwards): the whole cloud is skipped.
+  uint64_t skippedBackwards = 0;
   // Rays whose intensity field was NaN/inf or past a float's range: kept with that intensity
   // (NaN or +-inf) for the integrator to judge (NDT-TM skips them and counts them as rejected).
   uint64_t nonFiniteIntensity = 0;
@@ -74,6 +77,25 @@ struct RayReadTimes {
   double waitSeconds = 0.0;
 };
 
+// How a robot's recording (a ROS 1 bag or an MCAP file) is read; other formats refuse any
+// setting but the defaults. Points are posed by tf (/tf, /tf_static) at each point's time, or
+// by a trajectory file given instead: with orientations (time x y z qx qy qz qw) the points
+// are taken in the sensor frame and moved by the full pose; without, they are taken as
+// already in the trajectory's frame and only the origins interpolated (as for PLY).
+struct RecordingOptions {
+  std::string cloudTopic;   // the sensor_msgs/PointCloud2 topic; empty: the only one there is
+  std::string fixedFrame;   // the map's frame; empty: the root of the tf tree above the sensor frame
+  std::string sensorFrame;  // the clouds' frame; empty: the first cloud's header.frame_id
+  double start = 0.0;       // seconds after the recording's first message (its container time)
+  std::optional<double> duration;  // seconds from start; none: to the end
+  // Each point posed at its own time (a spinning lidar's scan corrected for the motion);
+  // false: every point of a cloud posed at the cloud's header.stamp.
+  bool deskew = true;
+  bool isDefault() const {
+    return cloudTopic.empty() && fixedFrame.empty() && sensorFrame.empty() && start == 0.0 && !duration && deskew;
+  }
+};
+
 struct RayReaderOptions {
   // Threads reading the cloud. 1: read() does the work on the calling thread. N > 1: N worker
   // threads (at most one per chunk; fewer when the system grants fewer, see threads()) work
@@ -84,6 +106,7 @@ struct RayReaderOptions {
   // Memory-map binary little-endian bodies with fixed-size rows where possible (false: read
   // them through a stream, as ASCII bodies always are). The rays are the same either way.
   bool mapFile = true;
+  RecordingOptions recording;
 };
 
 class RayReader {

@@ -28,11 +28,22 @@ struct RecordingInfo {
   // recording without one) why not.
   std::string origins, withoutTrajectory;
   std::vector<std::string> notes;  // the format's own facts: VIEWPOINT, poses file, ...
+
+  // ROS 1 bags and MCAP files:
+  struct Topic {
+    std::string name, type, encoding;
+    uint64_t messages = 0;
+  };
+  std::vector<Topic> topics;
+  // The tf tree, one line per link: "map -> odom (moving, 200 stamps, 0.5 to 10.5 s)".
+  std::vector<std::string> frames;
+  std::string cloudTopic, sensorFrame, fixedFrame;  // what voxen map would use by default
 };
 
 // Reads the headers and one column of every point (the time, or x without one), so a body
-// that is short, long or malformed is an Error as when mapping. ROS 1 bags and MCAP files are recognised, with a note that they cannot be
-// read yet.
+// that is short, long or malformed is an Error as when mapping. ROS 1 bags and MCAP files:
+// their topics, the tf tree, and the first cloud's fields (every tf message is decoded, the
+// clouds are not: their points are counted as the first cloud's times the clouds).
 RecordingInfo inspectRecording(const std::filesystem::path& path);
 
 }  // namespace voxen

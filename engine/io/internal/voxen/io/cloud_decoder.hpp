@@ -59,9 +59,7 @@ CloudLayout chooseCloudLayout(const PointCloud2& first, const std::string& where
 size_t decodeCloudRows(const PointCloud2& cloud, const CloudLayout& layout, const std::string& where,
                        std::vector<double>& out);
 
-// header.stamp in seconds, as decodeCloudRows composes a point's time (another reader of the
-// same recording must reproduce it bit for bit).
-double stampSeconds(int64_t stampNs);
+// header.stamp in seconds: stampSeconds() of ros_messages.hpp, as every reader converts stamps.
 
 // Columns decodeCloudRows writes per point: 4, or 5 with intensity.
 inline size_t cloudRowColumns(const CloudLayout& layout) { return layout.hasIntensity ? 5 : 4; }

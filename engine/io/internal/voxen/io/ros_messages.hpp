@@ -22,6 +22,12 @@ namespace voxen::ros {
 
 enum class MessageEncoding { Ros1, Cdr };
 
+// A stamp in nanoseconds as seconds, the one way every reader converts (tf stamps, clouds'
+// header.stamp, container times): whole seconds and the remainder apart (both truncated
+// toward zero), each exact as a double, so only the sum rounds, where double(ns) * 1e-9
+// would round twice; the same stamp always gives the same double.
+inline double stampSeconds(int64_t ns) { return double(ns / 1000000000) + double(ns % 1000000000) * 1e-9; }
+
 // sensor_msgs/PointField datatypes.
 enum class PointFieldType : uint8_t { Int8 = 1, Uint8 = 2, Int16 = 3, Uint16 = 4, Int32 = 5, Uint32 = 6, Float32 = 7, Float64 = 8 };
 // Bytes of one value; 0 for a datatype outside 1..8.

@@ -25,7 +25,7 @@ namespace voxen {
 // would lose up to 128 ns). Both parts truncate toward zero, so a negative stamp comes out
 // right too (-1500000000 -> -1 + -0.5). Every reader of stamps uses this one formula, so a
 // cloud's time and a tf sample's time that were equal in nanoseconds are equal in seconds.
-inline double stampSeconds(int64_t ns) { return double(ns / 1000000000) + double(ns % 1000000000) * 1e-9; }
+using ros::stampSeconds;  // the one conversion (ros_messages.hpp)
 
 // p_parent = rotation * p_child + translation.
 struct RigidPose {

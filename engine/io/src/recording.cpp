@@ -1,0 +1,116 @@
+// Opening a recording by its content, and what is common to bags and MCAP files: which
+// topics hold clouds and tf, and which serialization a topic's messages are in.
+#include "recording.hpp"
+
+#include "voxen/host/error.hpp"
+#include "voxen/io/tf_buffer.hpp"
+#include "voxen/io/input_format.hpp"
+
+namespace voxen::detail {
+
+namespace {
+
+std::string listTopics(const Recording& rec, bool cloudsOnly) {
+  std::string list;
+  for (const RecordingTopic& t : rec.topics()) {
+    if (cloudsOnly && !isPointCloud2(t)) continue;
+    list += (list.empty() ? "" : ", ") + t.name + (cloudsOnly ? "" : " (" + t.type + ")");
+  }
+  return list.empty() ? "none" : list;
+}
+
+}  // namespace
+
+
+std::unique_ptr<Recording> openRecording(const std::filesystem::path& path) {
+  const InputFormat format = detectInputFormat(path);
+  if (format == InputFormat::RosBag) return openRosBag(path);
+  if (format == InputFormat::Mcap) return openMcap(path);
+  throw Error(path.string() + ": is a " + std::string(inputFormatName(format)) + ", not a ROS 1 bag or MCAP file");
+}
+
+ros::MessageEncoding topicEncoding(const Recording& recording, const RecordingTopic& topic) {
+  if (topic.encoding == "ros1") return ros::MessageEncoding::Ros1;
+  if (topic.encoding == "cdr") return ros::MessageEncoding::Cdr;
+  throw Error(recording.path().string() + ": topic " + topic.name + " holds messages encoded as '" + topic.encoding +
+              "'; Voxen reads ROS 1 ('ros1') and ROS 2 ('cdr') messages");
+}
+
+bool isPointCloud2(const RecordingTopic& topic) {
+  return topic.type == ros::kPointCloud2Ros1Type || topic.type == ros::kPointCloud2Ros2Type;
+}
+
+bool isTfMessage(const RecordingTopic& topic) {
+  return topic.type == ros::kTfMessageRos1Type || topic.type == ros::kTfMessageRos2Type;
+}
+
+bool isTfTopic(const RecordingTopic& topic, bool& isStatic) {
+  if (!isTfMessage(topic)) return false;
+  if (topic.name == "/tf" || topic.name == "tf") {
+    isStatic = false;
+    return true;
+  }
+  if (topic.name == "/tf_static" || topic.name == "tf_static") {
+    isStatic = true;
+    return true;
+  }
+  return false;
+}
+
+CloudTopicChoice chooseCloudTopic(const Recording& rec, const std::string& wanted) {
+  const std::string name = rec.path().string();
+  const std::vector<RecordingTopic>& topics = rec.topics();
+  std::optional<uint32_t> chosen;
+  if (!wanted.empty()) {
+    for (uint32_t i = 0; i < topics.size(); ++i)
+      if (topics[i].name == wanted) chosen = i;
+    if (!chosen)
+      throw Error(name + ": --cloud-topic " + wanted + ": no such topic; its topics: " + listTopics(rec, false));
+    if (!isPointCloud2(topics[*chosen]))
+      throw Error(name + ": --cloud-topic " + wanted + " holds " + topics[*chosen].type +
+                  ", not sensor_msgs/PointCloud2; its point cloud topics: " + listTopics(rec, true));
+  } else {
+    std::vector<uint32_t> clouds;
+    for (uint32_t i = 0; i < topics.size(); ++i)
+      if (isPointCloud2(topics[i])) clouds.push_back(i);
+    if (clouds.empty())
+      throw Error(name + ": holds no sensor_msgs/PointCloud2 topic; its topics: " + listTopics(rec, false));
+    if (clouds.size() > 1)
+      throw Error(name + ": holds " + std::to_string(clouds.size()) + " point cloud topics (" + listTopics(rec, true) +
+                  "): name one with --cloud-topic");
+    chosen = clouds[0];
+  }
+  return {*chosen, topicEncoding(rec, topics[*chosen])};
+}
+
+// Every /tf and /tf_static message of the recording, in one buffer.
+TfBuffer loadTf(Recording& rec, size_t& transforms) {
+  TfBuffer tf;
+  std::vector<uint32_t> tfTopics;
+  std::vector<bool> staticTopic(rec.topics().size(), false);
+  for (uint32_t i = 0; i < rec.topics().size(); ++i) {
+    bool isStatic = false;
+    if (isTfTopic(rec.topics()[i], isStatic)) {
+      tfTopics.push_back(i);
+      staticTopic[i] = isStatic;
+    }
+  }
+  if (tfTopics.empty())
+    throw Error(rec.path().string() + ": has no /tf or /tf_static topic (tf2_msgs/TFMessage) to pose the clouds by; "
+                "give a trajectory file instead (--trajectory)");
+  std::vector<uint8_t> bytes;
+  uint64_t k = 0;
+  transforms = 0;
+  for (const RecordedMessage& m : rec.index(tfTopics)) {
+    const RecordingTopic& topic = rec.topics()[m.topic];
+    rec.read(m, bytes);
+    const std::string where = rec.path().string() + ": topic " + topic.name + ", message " + std::to_string(k++);
+    for (const ros::TransformStamped& t : ros::decodeTfMessage(bytes, topicEncoding(rec, topic), where)) {
+      tf.add(t, staticTopic[m.topic]);
+      ++transforms;
+    }
+  }
+  return tf;
+}
+
+}  // namespace voxen::detail

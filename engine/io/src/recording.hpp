@@ -1,0 +1,77 @@
+#pragma once
+// A robot's recording (a ROS 1 bag or an MCAP file) as topics of timed messages, each read
+// as its serialized bytes: what the point input and `voxen inspect` need, whatever the
+// container. The messages themselves are decoded by ros_messages.hpp.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "voxen/io/recording_info.hpp"
+#include "voxen/io/ros_messages.hpp"
+#include "voxen/io/tf_buffer.hpp"
+
+namespace voxen::detail {
+
+struct RecordingTopic {
+  std::string name;
+  std::string type;  // as recorded: "sensor_msgs/PointCloud2" (ROS 1) or "sensor_msgs/msg/PointCloud2" (ROS 2)
+  std::string encoding;  // as recorded: "ros1", "cdr", ...
+  uint64_t messages = 0;
+};
+
+struct RecordedMessage {
+  uint32_t topic = 0;     // index into Recording::topics()
+  int64_t timeNs = 0;     // the container's time (bag receive time, MCAP log time)
+  uint64_t fileBytes = 0; // the file's bytes this message accounts for, for progress
+  uint64_t handle = 0;    // the reader's own locator
+};
+
+class Recording {
+ public:
+  virtual ~Recording() = default;
+  virtual const char* formatName() const = 0;  // "ROS 1 bag", "MCAP"
+  virtual const std::filesystem::path& path() const = 0;
+  virtual uint64_t fileBytes() const = 0;
+  virtual const std::vector<RecordingTopic>& topics() const = 0;
+  // [first, last] container time over every message; nullopt when there are none.
+  virtual std::optional<std::pair<int64_t, int64_t>> timeSpan() const = 0;
+  // The messages of the topics given, by container time (ties: file order).
+  virtual std::vector<RecordedMessage> index(std::span<const uint32_t> topics) = 0;
+  // A message's bytes, replacing `out`; one thread at a time. Throws Error naming the file.
+  virtual void read(const RecordedMessage& message, std::vector<uint8_t>& out) = 0;
+};
+
+// Opens a bag or an MCAP file, told by its content; throws Error naming the file.
+std::unique_ptr<Recording> openRecording(const std::filesystem::path& path);
+std::unique_ptr<Recording> openRosBag(const std::filesystem::path& path);
+std::unique_ptr<Recording> openMcap(const std::filesystem::path& path);
+
+// The message encoding a topic's bytes are in, or an Error naming the topic and encoding.
+ros::MessageEncoding topicEncoding(const Recording& recording, const RecordingTopic& topic);
+bool isPointCloud2(const RecordingTopic& topic);
+bool isTfMessage(const RecordingTopic& topic);
+// "/tf" and "/tf_static" (also without the slash): the topics tf is read from.
+bool isTfTopic(const RecordingTopic& topic, bool& isStatic);
+
+// The cloud topic to map: the one named (Error naming the topics there are when it is
+// missing or not a PointCloud2), or the only PointCloud2 topic (Error when there are none
+// or several, asking for --cloud-topic).
+struct CloudTopicChoice {
+  uint32_t topic = 0;
+  ros::MessageEncoding encoding = ros::MessageEncoding::Ros1;
+};
+CloudTopicChoice chooseCloudTopic(const Recording& rec, const std::string& wanted);
+
+// Every /tf and /tf_static message of the recording in one buffer; `transforms` counts them.
+// Error naming the file when it has neither topic, or naming the message that does not decode.
+TfBuffer loadTf(Recording& rec, size_t& transforms);
+
+// Fills what `voxen inspect` shows of a bag or an MCAP file.
+void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info);
+
+}  // namespace voxen::detail

@@ -1,0 +1,334 @@
+// A ROS 1 bag or an MCAP file as a point input: the clouds of one sensor_msgs/PointCloud2
+// topic, each point moved from the sensor frame into the fixed frame by the sensor's pose at
+// the point's time (tf, or a trajectory file), the pose's position being the ray's origin.
+//
+// The work is split so that only what needs the file's order runs under the pipeline's lock:
+// read() copies the message's bytes out of the container (and checks its stamp against the
+// previous cloud's); finish() decodes the cloud and poses the points on any thread.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "point_source.hpp"
+#include "recording.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/io/cloud_decoder.hpp"
+#include "voxen/io/tf_buffer.hpp"
+#include "voxen/io/trajectory.hpp"
+
+namespace voxen::detail {
+
+namespace {
+
+std::string seconds(double s) { return formatTime(s) + " s"; }
+
+// header.stamp of a serialized PointCloud2, read from its first bytes without decoding the
+// rest (ROS 1: uint32 seq, then sec and nsec; CDR: the 4-byte encapsulation header, then
+// int32 sec and uint32 nanosec in its byte order). nullopt when the message is too short:
+// the decoder reports that properly.
+std::optional<int64_t> peekStamp(std::span<const uint8_t> bytes, ros::MessageEncoding encoding) {
+  if (bytes.size() < 12) return std::nullopt;
+  uint32_t sec = 0, nsec = 0;
+  std::memcpy(&sec, bytes.data() + 4, 4);
+  std::memcpy(&nsec, bytes.data() + 8, 4);
+  if (encoding == ros::MessageEncoding::Cdr) {
+    if (bytes[1] == 0x00) sec = __builtin_bswap32(sec), nsec = __builtin_bswap32(nsec);  // CDR_BE
+    return int64_t(int32_t(sec)) * 1000000000 + int64_t(nsec);
+  }
+  return int64_t(sec) * 1000000000 + int64_t(nsec);
+}
+
+// The sensor's pose at a time: from tf, or from a trajectory file.
+class Poser {
+ public:
+  explicit Poser(TfBuffer::Chain chain) : chain_(std::move(chain)) {}
+  explicit Poser(Trajectory trajectory) : trajectory_(std::move(trajectory)) {}
+
+  // Whether points are moved by the pose (tf, or a trajectory with orientations) or taken as
+  // already in the fixed frame (a trajectory of positions only: only the origin comes from it).
+  bool movesPoints() const { return chain_ || trajectory_->hasOrientation(); }
+
+  std::optional<RigidPose> at(double t, size_t& hint) const {
+    if (chain_) return chain_->at(t, hint);
+    const auto position = trajectory_->tryPositionAt(t, hint);
+    if (!position) return std::nullopt;
+    return RigidPose{*position, trajectory_->hasOrientation() ? trajectory_->orientationAt(t) : glm::dquat(1, 0, 0, 0)};
+  }
+  double start() const { return chain_ ? chain_->start() : trajectory_->startTime(); }
+  double end() const { return chain_ ? chain_->end() : trajectory_->endTime(); }
+
+ private:
+  std::optional<TfBuffer::Chain> chain_;
+  std::optional<Trajectory> trajectory_;
+};
+
+// The poses of one cloud's times, looked up once each. A spinning lidar's points share
+// their time by column (an Ouster cloud's rows are rings, so the same times come back
+// every row), and a cloud without deskew has one time: a pose costs about 100 ns through
+// tf (two slerps and the composition), a cache hit a few. Direct-mapped on the time's
+// bits; a slot of an earlier cloud is stale by its generation. Per thread, since clouds
+// are posed on the pipeline's threads at the same time. Only work is saved: a pose read
+// from the cache is the one at(t) gives.
+class PoseCache {
+ public:
+  void next() { ++generation_; }
+  template <typename Compute>
+  const std::optional<RigidPose>& at(double t, Compute&& compute) {
+    uint64_t bits;
+    std::memcpy(&bits, &t, 8);
+    Slot& slot = slots_[size_t((bits * 0x9E3779B97F4A7C15ull) >> (64 - kBits))];
+    if (slot.generation != generation_ || slot.time != t) {
+      slot.pose = compute();
+      slot.time = t;
+      slot.generation = generation_;
+    }
+    return slot.pose;
+  }
+
+ private:
+  static constexpr int kBits = 11;
+  struct Slot {
+    double time = 0.0;
+    uint64_t generation = 0;
+    std::optional<RigidPose> pose;
+  };
+  uint64_t generation_ = 0;
+  std::vector<Slot> slots_ = std::vector<Slot>(size_t(1) << kBits);
+};
+
+PoseCache& poseCache() {
+  thread_local PoseCache cache;
+  return cache;
+}
+
+class RecordingPointSource final : public PointSource {
+ public:
+  RecordingPointSource(std::unique_ptr<Recording> rec, std::vector<RecordedMessage> clouds, ros::MessageEncoding encoding,
+                       ros::CloudLayout layout, Poser poser, std::string sensorFrame, bool checkFrame, bool deskew)
+      : rec_(std::move(rec)),
+        clouds_(std::move(clouds)),
+        encoding_(encoding),
+        layout_(std::move(layout)),
+        poser_(std::move(poser)),
+        sensorFrame_(std::move(sensorFrame)),
+        checkFrame_(checkFrame),
+        deskew_(deskew) {
+    topic_ = clouds_.empty() ? std::string() : rec_->topics()[clouds_[0].topic].name;
+  }
+
+  uint64_t chunks() const override { return clouds_.size(); }
+  bool concurrent() const override { return false; }
+
+  // In order, under the pipeline's lock: the message's bytes, and its stamp against the last.
+  size_t read(uint64_t k, std::vector<double>& out) override {
+    out.clear();
+    std::vector<uint8_t> bytes = takeSpare();
+    rec_->read(clouds_[k], bytes);
+    bool backwards = false;
+    if (const auto stamp = peekStamp(bytes, encoding_)) {
+      backwards = lastStamp_ && *stamp < *lastStamp_;
+      if (!backwards) lastStamp_ = stamp;
+    }
+    std::lock_guard lock(mutex_);
+    pending_[k] = {std::move(bytes), backwards};
+    return 0;
+  }
+
+  size_t finish(uint64_t k, std::vector<double>& rows, size_t, SourceSkips& skips) override {
+    Pending message;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = pending_.find(k);
+      message = std::move(it->second);
+      pending_.erase(it);
+    }
+    try {
+      const size_t n = pose(k, message, rows, skips);
+      giveSpare(std::move(message.bytes));
+      return n;
+    } catch (...) {
+      giveSpare(std::move(message.bytes));
+      throw;
+    }
+  }
+
+ private:
+  struct Pending {
+    std::vector<uint8_t> bytes;
+    bool backwards = false;
+  };
+
+  std::string where(uint64_t k) const {
+    return rec_->path().string() + ": topic " + topic_ + ", cloud message " + std::to_string(k) + " of " +
+           std::to_string(clouds_.size());
+  }
+
+  size_t pose(uint64_t k, const Pending& message, std::vector<double>& rows, SourceSkips& skips) const {
+    const std::string at = where(k);
+    const ros::PointCloud2 cloud = ros::decodePointCloud2(message.bytes, encoding_, at);
+    if (checkFrame_ && cloud.frameId != sensorFrame_)
+      throw Error(at + ": is in frame '" + cloud.frameId + "', the first cloud in '" + sensorFrame_ +
+                  "'; name the frame to use with --sensor-frame");
+    thread_local std::vector<double> decoded;
+    decoded.clear();
+    const size_t points = ros::decodeCloudRows(cloud, layout_, at, decoded);
+    const size_t in = ros::cloudRowColumns(layout_);
+    const size_t columns = layout_.hasIntensity ? 8 : 7;
+    const double stamp = ros::stampSeconds(cloud.stampNs);
+    rows.resize(points * columns);
+    if (message.backwards) {
+      // A cloud stamped before the one recorded ahead of it: its points are skipped and
+      // counted, since a map made in order must not go back in time.
+      for (size_t i = 0; i < points; ++i) skips.addBackwards(decoded[i * in + 3]);
+      rows.clear();
+      return 0;
+    }
+    const bool moves = poser_.movesPoints();
+    size_t hint = 0, kept = 0;
+    PoseCache& cache = poseCache();
+    cache.next();
+    for (size_t i = 0; i < points; ++i) {
+      const double* v = decoded.data() + i * in;
+      double* o = rows.data() + kept * columns;
+      const double t = deskew_ ? v[3] : stamp;
+      if (!(std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) && std::isfinite(t))) {
+        // Kept as it is: the pipeline skips and counts non-finite points.
+        o[0] = v[0], o[1] = v[1], o[2] = v[2], o[3] = t, o[4] = o[5] = o[6] = 0.0;
+        if (layout_.hasIntensity) o[7] = v[4];
+        ++kept;
+        continue;
+      }
+      const std::optional<RigidPose>& pose = cache.at(t, [&] { return poser_.at(t, hint); });
+      if (!pose) {
+        skips.add(t);
+        continue;
+      }
+      const glm::dvec3 p(v[0], v[1], v[2]);
+      const glm::dvec3 world = moves ? applyPose(*pose, p) : p;
+      o[0] = world.x, o[1] = world.y, o[2] = world.z, o[3] = t;
+      o[4] = pose->translation.x, o[5] = pose->translation.y, o[6] = pose->translation.z;
+      if (layout_.hasIntensity) o[7] = v[4];
+      ++kept;
+    }
+    rows.resize(kept * columns);
+    return kept;
+  }
+
+  std::vector<uint8_t> takeSpare() {
+    std::lock_guard lock(mutex_);
+    if (spare_.empty()) return {};
+    std::vector<uint8_t> b = std::move(spare_.back());
+    spare_.pop_back();
+    return b;
+  }
+  void giveSpare(std::vector<uint8_t> bytes) {
+    std::lock_guard lock(mutex_);
+    if (spare_.size() < 16) spare_.push_back(std::move(bytes));
+  }
+
+  std::unique_ptr<Recording> rec_;
+  std::vector<RecordedMessage> clouds_;
+  ros::MessageEncoding encoding_;
+  ros::CloudLayout layout_;
+  Poser poser_;
+  std::string sensorFrame_, topic_;
+  bool checkFrame_ = true, deskew_ = true;
+  std::optional<int64_t> lastStamp_;  // of the last cloud read in order (read() only)
+  std::mutex mutex_;                  // pending_ and spare_
+  std::unordered_map<uint64_t, Pending> pending_;
+  std::vector<std::vector<uint8_t>> spare_;
+};
+
+// The messages inside [start, start + duration] seconds after the recording's first message.
+std::vector<RecordedMessage> window(const Recording& rec, std::vector<RecordedMessage> messages,
+                                    const RecordingOptions& options, std::string& note) {
+  if (options.start == 0.0 && !options.duration) return messages;
+  const auto span = rec.timeSpan();
+  if (!span) return messages;
+  const double first = ros::stampSeconds(span->first);
+  const double from = first + options.start;
+  const double to = options.duration ? from + *options.duration : std::numeric_limits<double>::infinity();
+  std::erase_if(messages, [&](const RecordedMessage& m) {
+    const double t = ros::stampSeconds(m.timeNs);
+    return t < from || t > to;
+  });
+  note = "clouds recorded " + seconds(options.start) + " to " +
+         (options.duration ? seconds(options.start + *options.duration) : std::string("the end")) +
+         " after the recording's start";
+  if (messages.empty())
+    throw Error(rec.path().string() + ": no cloud was recorded between " + seconds(options.start) + " and " +
+                (options.duration ? seconds(options.start + *options.duration) : std::string("the end")) +
+                " after its start (--start, --duration); it spans " +
+                seconds(ros::stampSeconds(span->second) - first));
+  return messages;
+}
+
+}  // namespace
+
+PointInput openRecordingInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
+                              const PointInputOptions& options) {
+  const RecordingOptions& opt = options.recording;
+  std::unique_ptr<Recording> rec = openRecording(path);
+  const CloudTopicChoice choice = chooseCloudTopic(*rec, opt.cloudTopic);
+  const RecordingTopic& topic = rec->topics()[choice.topic];
+  const uint32_t topics[] = {choice.topic};
+  PointInput input;
+  std::string windowNote;
+  std::vector<RecordedMessage> clouds = window(*rec, rec->index(topics), opt, windowNote);
+  if (clouds.empty()) throw Error(path.string() + ": topic " + topic.name + " holds no messages");
+
+  // The first cloud tells the fields, the time's unit and the sensor frame.
+  std::vector<uint8_t> bytes;
+  rec->read(clouds[0], bytes);
+  const std::string firstWhere = path.string() + ": topic " + topic.name + ", cloud message 0";
+  const ros::PointCloud2 first = ros::decodePointCloud2(bytes, choice.encoding, firstWhere);
+  const ros::CloudLayout layout = ros::chooseCloudLayout(first, firstWhere);
+  const std::string sensorFrame = opt.sensorFrame.empty() ? first.frameId : opt.sensorFrame;
+
+  std::optional<Poser> poser;
+  if (trajectory) {
+    if (!opt.fixedFrame.empty() || !opt.sensorFrame.empty())
+      throw Error(path.string() + ": --fixed-frame and --sensor-frame choose frames of tf; with a trajectory file (" +
+                  trajectory->string() + ") the poses are the trajectory's");
+    Trajectory t = Trajectory::load(*trajectory);
+    input.posesName = "the trajectory " + trajectory->string();
+    input.notes.push_back(t.hasOrientation() ? "points moved from the sensor frame by the trajectory's poses"
+                                             : "points taken as already in the trajectory's frame (it has no "
+                                               "orientations); origins from its positions");
+    poser.emplace(std::move(t));
+  } else {
+    if (sensorFrame.empty())
+      throw Error(firstWhere + ": has no header.frame_id; name the sensor frame with --sensor-frame");
+    size_t transforms = 0;
+    const TfBuffer tf = loadTf(*rec, transforms);
+    const std::string fixed = opt.fixedFrame.empty() ? tf.rootOf(sensorFrame) : opt.fixedFrame;
+    TfBuffer::Chain chain = tf.chain(fixed, sensorFrame);
+    std::string path;
+    for (const std::string& frame : chain.path()) path += (path.empty() ? "" : " -> ") + frame;
+    input.posesName = "tf (" + path + ")";
+    input.notes.push_back("frames " + path + " from " + std::to_string(transforms) + " transforms");
+    poser.emplace(std::move(chain));
+  }
+  input.posesApplied = true;
+  input.poseStart = poser->start();
+  input.poseEnd = poser->end();
+  input.format = rec->formatName();
+  input.timeField = opt.deskew ? (layout.hasTime ? layout.timeReport : "header.stamp (the cloud has no time field)")
+                               : "header.stamp (--no-deskew)";
+  input.intensityField = layout.hasIntensity ? layout.intensity.name : "";
+  input.originFields = input.posesName;
+  input.layout = {.columns = layout.hasIntensity ? size_t(8) : size_t(7), .hasTime = true, .hasOrigin = true,
+                  .hasIntensity = layout.hasIntensity};
+  // An estimate for progress: every cloud taken as large as the first.
+  input.points = uint64_t(first.width) * first.height * clouds.size();
+  input.notes.insert(input.notes.begin(), "topic " + topic.name + " (" + std::to_string(clouds.size()) + " clouds)");
+  if (!windowNote.empty()) input.notes.push_back(windowNote);
+  input.source = std::make_unique<RecordingPointSource>(std::move(rec), std::move(clouds), choice.encoding, layout,
+                                                        std::move(*poser), sensorFrame, opt.sensorFrame.empty(),
+                                                        opt.deskew);
+  return input;
+}
+
+}  // namespace voxen::detail
