@@ -14,6 +14,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "py_mapper.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/io/ray_source.hpp"
 
 namespace py = pybind11;
@@ -33,8 +34,8 @@ struct CloudColumns {
 };
 
 CloudColumns readColumns(const std::filesystem::path& cloud, const std::optional<std::filesystem::path>& trajectory,
-                         bool withOrigins) {
-  RayReader reader(cloud, trajectory);
+                         bool withOrigins, const RecordingOptions& recording) {
+  RayReader reader(cloud, trajectory, {.recording = recording});
   CloudColumns out;
   // Only the columns the caller gets: no origins unless asked, no intensity the cloud lacks.
   out.hasIntensity = !reader.intensityField().empty();
@@ -54,7 +55,7 @@ CloudColumns readColumns(const std::filesystem::path& cloud, const std::optional
     }
   }
   const RayLoadStats& stats = reader.stats();
-  out.skipped = stats.skippedNonFinite > 0 || stats.skippedOutsideTrajectory > 0;
+  out.skipped = stats.skippedNonFinite > 0 || stats.skippedOutsideTrajectory > 0 || stats.skippedBackwards > 0;
   out.summary = reader.summary();
   return out;
 }
@@ -71,14 +72,33 @@ py::array_t<Scalar> handOver(std::vector<Element>&& values, size_t columns) {
   return py::array_t<Scalar>(shape, reinterpret_cast<const Scalar*>(owned->data()), owner);
 }
 
-py::tuple readCloud(const py::object& path, const py::object& trajectory, bool origins) {
+py::tuple readCloud(const py::object& path, const py::object& trajectory, bool origins, const py::object& cloudTopic,
+                    const py::object& fixedFrame, const py::object& sensorFrame, double start, const py::object& duration,
+                    bool deskew) {
   const std::filesystem::path cloud = pathOf(path);
+  // The recording options as `voxen map` takes them (its flags refuse NaN and negatives too).
+  RecordingOptions recording;
+  if (!cloudTopic.is_none()) recording.cloudTopic = cloudTopic.cast<std::string>();
+  if (!fixedFrame.is_none()) recording.fixedFrame = fixedFrame.cast<std::string>();
+  if (!sensorFrame.is_none()) recording.sensorFrame = sensorFrame.cast<std::string>();
+  if (!(start >= 0.0 && start <= 1e9)) 
+    throw SettingError(SettingError::Kind::Invalid, "RecordingOptions::start", "start",
+                       "read_cloud: {} must be 0 to 1e9 seconds, got " + std::to_string(start));
+  recording.start = start;
+  if (!duration.is_none()) {
+    const double d = duration.cast<double>();
+    if (!(d > 0.0 && d <= 1e9)) 
+      throw SettingError(SettingError::Kind::Invalid, "RecordingOptions::duration", "duration",
+                         "read_cloud: {} must be above 0 and at most 1e9 seconds, got " + std::to_string(d));
+    recording.duration = d;
+  }
+  recording.deskew = deskew;
   std::optional<std::filesystem::path> poses;
   if (!trajectory.is_none()) poses = pathOf(trajectory);
   CloudColumns columns;
   {
     py::gil_scoped_release release;
-    columns = readColumns(cloud, poses, origins);
+    columns = readColumns(cloud, poses, origins, recording);
   }
   // Skipped points are the engine's rule (NaN/inf values, times outside the trajectory), but
   // the arrays alone would not say that rows are missing.
@@ -96,12 +116,16 @@ py::tuple readCloud(const py::object& path, const py::object& trajectory, bool o
 
 void bindReadCloud(py::module_& m) {
   m.def("read_cloud", &readCloud, py::arg("path"), py::arg("trajectory") = py::none(), py::arg("origins") = false,
+        py::kw_only(), py::arg("cloud_topic") = py::none(), py::arg("fixed_frame") = py::none(),
+        py::arg("sensor_frame") = py::none(), py::arg("start") = 0.0, py::arg("duration") = py::none(),
+        py::arg("deskew") = true,
         R"doc(
 Reads a recording as `voxen map --input PATH [--trajectory TRAJECTORY]` does, with the
 engine's reader, the format told by the content (`voxen inspect PATH` says what is there):
 a PLY point cloud whose points carry a time, with the trajectory file giving the sensor's
 position at that time; a ray cloud, a PLY whose vertices carry their sensor origin (ox, oy,
-oz or origin_x, origin_y, origin_z); a PCD file (ascii, binary or binary_compressed; its
+oz or origin_x, origin_y, origin_z); a ROS 1 bag or an MCAP file (ROS 2), whose
+PointCloud2 clouds are posed by tf at each point's time (see below); a PCD file (ascii, binary or binary_compressed; its
 VIEWPOINT is the origin without a trajectory) or a folder of them, read in name order; a
 KITTI odometry sequence folder (or one velodyne .bin scan). Any scalar type.
 
@@ -114,8 +138,16 @@ origins=True adds a 4th element: the sensor origin of each point, (N, 3) float64
 cloud's origin fields, or the trajectory's position interpolated at the point's time).
 `voxen map` integrates the rays from origins[i] to points[i].
 
-Points with a NaN/inf coordinate, origin or time, and points whose time lies outside the
-trajectory, are left out as the CLI leaves them out; a RuntimeWarning then says how many.
+Bags and MCAP files take the keywords of `voxen map`'s flags: cloud_topic (--cloud-topic;
+default the only PointCloud2 topic), fixed_frame and sensor_frame (--fixed-frame,
+--sensor-frame; defaults: the root of the tf tree, the clouds' frame_id), start and duration
+in seconds from the recording's first message (--start, --duration), deskew=False
+(--no-deskew: every point posed at its cloud's header.stamp). Points come out in the fixed
+frame; origins are the sensor's position there.
+
+Points with a NaN/inf coordinate, origin or time, points whose time lies outside the
+trajectory (or the tf data), and the clouds of a recording stamped before the cloud recorded
+ahead of them, are left out as the CLI leaves them out; a RuntimeWarning then says how many.
 Raises voxen.Error naming the file (and the line, vertex or field) for a missing or
 malformed file, a missing field, a cloud without origins and no trajectory, or clocks that
 do not match the trajectory's. The file is read with the GIL released.

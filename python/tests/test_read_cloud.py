@@ -182,3 +182,34 @@ def test_pcd_files_read_as_voxen_map_input_reads_them(tmp_path, voxen_cli, conte
     mapper.integrate_rays(origins, points)
     mapper.save(tmp_path / "python.vxm")
     assert (tmp_path / "python.vxm").read_bytes() == cli_map.read_bytes()
+
+
+def test_recordings_read_with_the_options_of_voxen_map(tmp_path, voxen_cli):
+    """A generated run as a ROS 1 bag and as MCAP: the same points as its PLY + trajectory,
+    and the recording keywords act as voxen map's flags do."""
+    bag, mcap = tmp_path / "run.bag", tmp_path / "run.mcap"
+    cloud, trajectory = tmp_path / "run.ply", tmp_path / "run.txt"
+    args = ["--rings", "8", "--columns", "64", "--scans", "3"]
+    for out, extra in ((bag, ["--cloud", str(cloud), "--trajectory", str(trajectory)]), (mcap, [])):
+        done = subprocess.run([voxen_cli, "generate", "--recording", str(out), *extra, *args],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    with pytest.warns(RuntimeWarning, match="skipped for NaN"):  # the beams without a return
+        points, times, intensity, origins = voxen.read_cloud(bag, origins=True)
+    ply = voxen.read_cloud(cloud, trajectory, origins=True)
+    np.testing.assert_array_equal(points, ply[0])
+    np.testing.assert_array_equal(times, ply[1])
+    np.testing.assert_array_equal(origins, ply[3])
+    with pytest.warns(RuntimeWarning):
+        from_mcap = voxen.read_cloud(mcap, cloud_topic="/points", fixed_frame="map", sensor_frame="lidar")
+    np.testing.assert_array_equal(from_mcap[0], points)
+    with pytest.warns(RuntimeWarning):
+        later = voxen.read_cloud(bag, start=0.15)
+    assert 0 < len(later[0]) < len(points)
+    with pytest.warns(RuntimeWarning):
+        stamped = voxen.read_cloud(bag, deskew=False)
+    assert len(np.unique(stamped[1])) == 3  # one time per cloud: its header.stamp
+    with pytest.raises(voxen.Error, match="--cloud-topic /nope: no such topic"):
+        voxen.read_cloud(bag, cloud_topic="/nope")
+    with pytest.raises(ValueError, match="duration"):
+        voxen.read_cloud(bag, duration=float("nan"))

@@ -42,8 +42,10 @@ TEST_CASE("An unknown format, a .bin of partial points and an empty folder are e
   CHECK_THAT(vt::errorOf([&] { voxen::RayReader reader(dir / "mystery.xyz"); }), Contains("mystery.xyz: unknown recording format"));
 }
 
-TEST_CASE("A recognised format Voxen cannot map yet is named, not read as PLY", "[input][format]") {
-  vt::TempDir dir("input-format-later");
+TEST_CASE("A file with a recording's magic but no recording after it is refused by that format's reader", "[input][format]") {
+  vt::TempDir dir("input-format-magic");
   dir.write("run.bag", "#ROSBAG V2.0\nrest");
-  CHECK_THAT(vt::errorOf([&] { voxen::RayReader reader(dir / "run.bag"); }), Contains("run.bag: is a ROS 1 bag"));
+  dir.write("run.mcap", std::string("\x89MCAP0\r\nrest", 12));
+  CHECK_THAT(vt::errorOf([&] { voxen::RayReader reader(dir / "run.bag"); }), Contains("run.bag: not a readable ROS 1 bag"));
+  CHECK_THAT(vt::errorOf([&] { voxen::RayReader reader(dir / "run.mcap"); }), Contains("run.mcap"));
 }
