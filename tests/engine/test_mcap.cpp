@@ -108,6 +108,29 @@ uint64_t firstChunkOffset(const std::filesystem::path& path) {
   return reader.index(ids).at(0).chunkOffset;
 }
 
+// Little-endian records laid out by hand from the specification, independent of the writer.
+struct Bytes {
+  std::vector<uint8_t> b;
+  Bytes& u8(uint8_t v) { return raw(&v, 1); }
+  Bytes& u16(uint16_t v) { return raw(&v, 2); }
+  Bytes& u32(uint32_t v) { return raw(&v, 4); }
+  Bytes& u64(uint64_t v) { return raw(&v, 8); }
+  Bytes& str(const std::string& s) { return u32(uint32_t(s.size())).raw(s.data(), s.size()); }
+  Bytes& raw(const void* p, size_t n) {
+    b.insert(b.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
+    return *this;
+  }
+  Bytes& add(const Bytes& other) { return raw(other.b.data(), other.b.size()); }
+  Bytes& record(uint8_t op, const Bytes& content) { return u8(op).u64(content.b.size()).add(content); }
+  size_t size() const { return b.size(); }
+};
+
+Bytes messageRecord(uint16_t channel, uint64_t time, const std::string& data) {
+  Bytes content;
+  content.u16(channel).u32(0).u64(time).u64(time).raw(data.data(), data.size());
+  return Bytes().record(0x05, content);
+}
+
 }  // namespace
 
 TEST_CASE("MCAP round trips: every compression, chunked or not, with and without summary and message indexes",
@@ -318,7 +341,7 @@ TEST_CASE("MCAP writer: an unknown compression or channel is an error; without c
   CHECK(bytesOf(path) == before);
 }
 
-TEST_CASE("MCAP read() of a 4 MB message from a zstd and an lz4 chunk: bytes intact, rate reported", "[mcap]") {
+TEST_CASE("MCAP read() of a 4 MB message from a zstd, an lz4 and an uncompressed chunk: bytes intact, rate reported", "[mcap]") {
   vt::TempDir dir("mcap-speed");
   // A lidar-like cloud: float x, y, z on a smooth surface plus a noisy intensity, 16 bytes a point.
   std::vector<uint8_t> cloud(4 << 20);
@@ -329,11 +352,12 @@ TEST_CASE("MCAP read() of a 4 MB message from a zstd and an lz4 chunk: bytes int
     const float v[4] = {std::cos(i * 1e-3f) * 20.0f, std::sin(i * 1e-3f) * 20.0f, float(seed >> 20) * 1e-4f, float(seed >> 24)};
     std::memcpy(cloud.data() + p, v, 16);
   }
-  for (const char* compression : {"zstd", "lz4"}) {
+  // Uncompressed too: its rate is the CRC's alone, the floor under the other two.
+  for (const char* compression : {"zstd", "lz4", ""}) {
     mcap::WriterOptions o;
     o.compression = compression;
     o.chunkBytes = 1;  // one message a chunk
-    const auto path = dir / (std::string(compression) + ".mcap");
+    const auto path = dir / (std::string(compression) + "-chunks.mcap");
     {
       mcap::Writer writer(path, o);
       const uint16_t channel = writer.addChannel(0, "/points", "cdr");
@@ -360,8 +384,50 @@ TEST_CASE("MCAP read() of a 4 MB message from a zstd and an lz4 chunk: bytes int
       if (r < 2) CHECK(std::memcmp(m.data.data(), cloud.data(), cloud.size()) == 0);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("MCAP read() of a 4 MiB message, %s chunk (%.1f%% of raw): %.0f MB/s\n", compression,
+    std::printf("MCAP read() of a 4 MiB message, %s chunk (%.1f%% of raw): %.0f MB/s\n",
+                *compression ? compression : "uncompressed",
                 100.0 * double(std::filesystem::file_size(path)) / double(2 * cloud.size()),
                 double(reads) * double(cloud.size()) / seconds / 1e6);
   }
+}
+
+TEST_CASE("MCAP: a summary whose indexes miss messages outside chunks is not trusted: the file is scanned", "[mcap]") {
+  vt::TempDir dir("mcap-handmade");
+  const uint8_t magic[8] = {0x89, 'M', 'C', 'A', 'P', 0x30, '\r', '\n'};
+  Bytes schema, channel, file;
+  schema.u16(1).str("Example").str("c").u32(3).u8(4).u8(5).u8(6);
+  channel.u16(1).u16(1).str("example").str("a").u32(0);
+  file.raw(magic, 8).record(0x01, Bytes().str("").str("hand"));
+  file.record(0x03, schema).record(0x04, channel);
+  file.add(messageRecord(1, 20, "outside"));  // in no chunk index
+  const Bytes inner = messageRecord(1, 10, "inside");
+  const uint64_t chunkAt = file.size();
+  Bytes chunk;
+  chunk.u64(10).u64(10).u64(inner.size()).u32(0).str("").u64(inner.size()).add(inner);
+  file.record(0x06, chunk);
+  const uint64_t chunkLength = file.size() - chunkAt;
+  const uint64_t indexAt = file.size();
+  file.record(0x07, Bytes().u16(1).u32(16).u64(10).u64(0));
+  const uint64_t indexLength = file.size() - indexAt;
+  file.record(0x0F, Bytes().u32(0));
+  const uint64_t summaryAt = file.size();
+  file.record(0x03, schema).record(0x04, channel);
+  file.record(0x0B, Bytes().u64(2).u16(1).u32(1).u32(0).u32(0).u32(1).u64(10).u64(20).u32(10).u16(1).u64(2));
+  file.record(0x08, Bytes().u64(10).u64(10).u64(chunkAt).u64(chunkLength).u32(10).u16(1).u64(indexAt)
+                        .u64(indexLength).str("").u64(inner.size()).u64(inner.size()));
+  file.record(0x02, Bytes().u64(summaryAt).u64(0).u32(0)).raw(magic, 8);
+  const auto path = dir / "hand.mcap";
+  writeBytes(path, file.b, file.size());
+
+  mcap::Reader reader(path);
+  CHECK_FALSE(reader.hasSummary());
+  CHECK(reader.messageCount(1) == 2);
+  const auto index = reader.index(std::vector<uint16_t>{1});
+  REQUIRE(index.size() == 2);
+  const mcap::Message first = reader.read(index[0]), second = reader.read(index[1]);
+  CHECK(first.logTime == 10);
+  CHECK(std::string(first.data.begin(), first.data.end()) == "inside");
+  CHECK(second.logTime == 20);
+  CHECK(std::string(second.data.begin(), second.data.end()) == "outside");
+  CHECK(reader.schemas().at(1).data == std::vector<uint8_t>{4, 5, 6});
 }

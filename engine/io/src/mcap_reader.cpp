@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "mapped_file.hpp"
 #include "mcap_compression.hpp"
@@ -191,7 +192,13 @@ std::span<const uint8_t> Reader::Impl::chunkData(size_t index) {
   } else {
     if (bufferBytes < c.uncompressedSize) {
       buffer.reset();
-      buffer.reset(new uint8_t[size_t(c.uncompressedSize)]);
+      bufferBytes = 0;
+      try {
+        buffer.reset(new uint8_t[size_t(c.uncompressedSize)]);
+      } catch (const std::bad_alloc&) {
+        throw Error(chunkWhere + ": cannot allocate the " + std::to_string(c.uncompressedSize) +
+                    " bytes its records decompress to");
+      }
       bufferBytes = c.uncompressedSize;
     }
     decompressor.decompress(c.compression, src, buffer.get(), c.uncompressedSize, chunkWhere);
