@@ -313,13 +313,15 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                  updateOrderName(args.integration.order), (unsigned long long)batchSize, args.threads,
                  (unsigned long long)(options.memoryBudgetBytes() >> 20));
 
-  Progress progress("mapping", reader.totalPoints(), !args.quiet);
+  // Recordings count progress in bytes (their point counts are known only once read).
+  const bool byBytes = reader.totalBytes() > 0;
+  Progress progress("mapping", byBytes ? reader.totalBytes() : reader.totalPoints(), !args.quiet, byBytes ? "bytes" : "rays");
   // With threads to spare, workers also prepare the rays for the GPU, half as many as read
   // (preparing costs about as much as reading).
   mapper.integrateFile(reader, {.prepareThreads = args.threads > 1 ? unsigned(std::max(1, args.threads / 2)) : 0u,
-                                .progress = [&progress](uint64_t points) { progress.update(points); }});
+                                .progress = [&](uint64_t points) { progress.update(byBytes ? reader.bytesRead() : points); }});
   mapper.sync();
-  progress.finish(reader.stats().points);
+  progress.finish(byBytes ? reader.bytesRead() : reader.stats().points);
   const double integrateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // A map of nothing is almost always a wrong input (times, fields, units): fail loudly
   // rather than write an empty map that looks like a result.

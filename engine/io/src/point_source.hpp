@@ -61,6 +61,11 @@ class PointSource {
   // same time): a recording decodes its message and poses the points here. `rows` and the
   // count are read()'s; returns the rows' new count. Points dropped for a time outside the
   // poses are counted in `skips`.
+  // The file's bytes chunk k accounts for, when progress is counted in bytes (PointInput::bytes).
+  virtual uint64_t chunkBytes(uint64_t chunk) const {
+    (void)chunk;
+    return 0;
+  }
   virtual size_t finish(uint64_t chunk, std::vector<double>& rows, size_t count, SourceSkips& skips) {
     (void)chunk, (void)rows, (void)skips;
     return count;
@@ -70,7 +75,8 @@ class PointSource {
 struct PointInput {
   std::string format;          // "PLY", "PCD", "KITTI odometry": for the summary
   RayRowLayout layout;
-  uint64_t points = 0;         // every point of the input, for progress and ETA
+  uint64_t points = 0;         // every point of the input, for progress and ETA (an estimate when bytes > 0)
+  uint64_t bytes = 0;          // when not 0: progress is counted in the file's bytes (chunkBytes)
   std::string timeField;       // the per-point time used; empty when none
   std::string intensityField;  // empty when none (rays get 0)
   std::string originFields;    // where the origins come from without a trajectory ("ox, oy, oz", "VIEWPOINT")

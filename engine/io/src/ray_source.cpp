@@ -87,6 +87,7 @@ struct RayReader::Impl {
   detail::RayChunk current;  // the chunk read() copies from, up to `cursor`
   size_t cursor = 0;
   uint64_t taken = 0;        // chunks made current so far
+  uint64_t bytesRead = 0;    // their chunkBytes
   bool failed = false;
   unsigned workers = 0;      // worker threads started; 0: read() makes the chunks
   double madeHereSeconds = 0.0;  // CPU time of the chunks read() made itself
@@ -126,6 +127,7 @@ struct RayReader::Impl {
       detail::makeRayChunk(*input.source, taken, input.layout, pipelineTrajectory(), rows, current, nullptr);
       madeHereSeconds += current.times.readSeconds + current.times.originSeconds;
     }
+    bytesRead += input.source->chunkBytes(taken);
     ++taken;
     cursor = 0;
     if (current.error) {
@@ -257,6 +259,8 @@ void RayReader::checkTimeUnits() const {
 const RayLoadStats& RayReader::stats() const { return impl_->stats; }
 const RayReadTimes& RayReader::times() const { return impl_->times; }
 uint64_t RayReader::totalPoints() const { return impl_->input.points; }
+uint64_t RayReader::totalBytes() const { return impl_->input.bytes; }
+uint64_t RayReader::bytesRead() const { return impl_->bytesRead; }
 bool RayReader::done() const { return impl_->allTaken() && impl_->cursor == impl_->current.rays.size(); }
 unsigned RayReader::threads() const { return impl_->workers; }
 bool RayReader::mapped() const { return impl_->input.source->concurrent(); }

@@ -119,6 +119,7 @@ class RecordingPointSource final : public PointSource {
   }
 
   uint64_t chunks() const override { return clouds_.size(); }
+  uint64_t chunkBytes(uint64_t k) const override { return clouds_[k].fileBytes; }
   bool concurrent() const override { return false; }
 
   // In order, under the pipeline's lock: the message's bytes, and its stamp against the last.
@@ -323,6 +324,7 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
                   .hasIntensity = layout.hasIntensity};
   // An estimate for progress: every cloud taken as large as the first.
   input.points = uint64_t(first.width) * first.height * clouds.size();
+  for (const RecordedMessage& m : clouds) input.bytes += m.fileBytes;
   input.notes.insert(input.notes.begin(), "topic " + topic.name + " (" + std::to_string(clouds.size()) + " clouds)");
   if (!windowNote.empty()) input.notes.push_back(windowNote);
   input.source = std::make_unique<RecordingPointSource>(std::move(rec), std::move(clouds), choice.encoding, layout,

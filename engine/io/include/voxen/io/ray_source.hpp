@@ -133,7 +133,12 @@ class RayReader {
   // rays returned by up to a chunk); exact once done().
   const RayLoadStats& stats() const;
   const RayReadTimes& times() const;
-  uint64_t totalPoints() const;  // the header's vertex count, for progress and ETA
+  uint64_t totalPoints() const;  // the header's vertex count, for progress and ETA (a recording's: an estimate)
+  // Progress in the file's bytes, where the points are not known up front (bags, MCAP files:
+  // their clouds' sizes are known only once read): the bytes of the chunks reached so far
+  // and of all of them; both 0 for formats that count points.
+  uint64_t bytesRead() const;
+  uint64_t totalBytes() const;
   bool done() const;             // every point has been read and every ray returned
   unsigned threads() const;      // worker threads reading ahead; 0 when read() does the work
   bool mapped() const;           // the body is read from a memory mapping
