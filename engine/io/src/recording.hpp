@@ -51,6 +51,10 @@ std::unique_ptr<Recording> openRecording(const std::filesystem::path& path);
 std::unique_ptr<Recording> openRosBag(const std::filesystem::path& path);
 std::unique_ptr<Recording> openMcap(const std::filesystem::path& path);
 
+// Walks a ROS 1 bag's records and throws Error naming the file and the byte where a length,
+// offset or chunk is corrupt: librosbag-storage trusts them and would crash.
+void checkRosBagStructure(const std::filesystem::path& path);
+
 // The message encoding a topic's bytes are in, or an Error naming the topic and encoding.
 ros::MessageEncoding topicEncoding(const Recording& recording, const RecordingTopic& topic);
 bool isPointCloud2(const RecordingTopic& topic);

@@ -68,6 +68,7 @@ int64_t nanoseconds(const ::ros::Time& t) { return int64_t(t.sec) * 1000000000 +
 class RosBagRecording final : public Recording {
  public:
   explicit RosBagRecording(const std::filesystem::path& path) : path_(path), bytes_(std::filesystem::file_size(path)) {
+    checkRosBagStructure(path);
     try {
       bag_.open(path.string(), rosbag::bagmode::Read);
       rosbag::View all(bag_);
