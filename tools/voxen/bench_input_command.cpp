@@ -30,6 +30,7 @@ namespace {
 struct BenchInputArgs {
   LidarConfig lidar;
   int repeat = 5;
+  int threads = 1;  // RayReader threads: 1 measures the cost per point, more the wall time with workers
 };
 
 struct Row {
@@ -54,12 +55,12 @@ struct ScratchFolder {
 };
 
 Row timeReader(const std::string& label, const std::filesystem::path& input, const std::optional<std::filesystem::path>& trajectory,
-               int repeat) {
-  Row row{label, "read, pose and make rays (RayReader, 1 thread)"};
+               int repeat, int threads) {
+  Row row{label, "read, pose and make rays (RayReader, " + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)")};
   row.bytes = std::filesystem::file_size(input);
   for (int r = 0; r < repeat; ++r) {
     const auto start = Clock::now();
-    RayReader reader(input, trajectory, {.threads = 1});
+    RayReader reader(input, trajectory, {.threads = unsigned(threads)});
     while (!reader.next(1 << 16).empty()) {
     }
     row.seconds.push_back(secondsSince(start));
@@ -107,12 +108,12 @@ int benchInput(const CommonOptions& options, const BenchInputArgs& args) {
   writeLidarRecording(scene, args.lidar, dir / "run-lz4.mcap", {.compression = "lz4"});
 
   std::vector<Row> rows;
-  rows.push_back(timeReader("PLY binary + trajectory", dir / "run.ply", dir / "run.txt", args.repeat));
-  rows.push_back(timeReader("ROS 1 bag", dir / "run.bag", std::nullopt, args.repeat));
-  rows.push_back(timeReader("ROS 1 bag, lz4", dir / "run-lz4.bag", std::nullopt, args.repeat));
-  rows.push_back(timeReader("MCAP", dir / "run.mcap", std::nullopt, args.repeat));
-  rows.push_back(timeReader("MCAP, zstd", dir / "run-zstd.mcap", std::nullopt, args.repeat));
-  rows.push_back(timeReader("MCAP, lz4", dir / "run-lz4.mcap", std::nullopt, args.repeat));
+  rows.push_back(timeReader("PLY binary + trajectory", dir / "run.ply", dir / "run.txt", args.repeat, args.threads));
+  rows.push_back(timeReader("ROS 1 bag", dir / "run.bag", std::nullopt, args.repeat, args.threads));
+  rows.push_back(timeReader("ROS 1 bag, lz4", dir / "run-lz4.bag", std::nullopt, args.repeat, args.threads));
+  rows.push_back(timeReader("MCAP", dir / "run.mcap", std::nullopt, args.repeat, args.threads));
+  rows.push_back(timeReader("MCAP, zstd", dir / "run-zstd.mcap", std::nullopt, args.repeat, args.threads));
+  rows.push_back(timeReader("MCAP, lz4", dir / "run-lz4.mcap", std::nullopt, args.repeat, args.threads));
 
   // The clouds' bytes from the plain MCAP file, and the same clouds in ROS 1 serialization.
   std::vector<std::vector<uint8_t>> cdr, ros1;
@@ -137,6 +138,7 @@ int benchInput(const CommonOptions& options, const BenchInputArgs& args) {
     for (const Row& r : rows)
       out.push_back({{"input", r.input},
                      {"measures", r.what},
+                     {"threads", args.threads},
                      {"points", r.points},
                      {"rays", r.rays},
                      {"bytes", r.bytes},
@@ -146,8 +148,8 @@ int benchInput(const CommonOptions& options, const BenchInputArgs& args) {
     printJson(out);
     return 0;
   }
-  std::printf("voxen bench input: %d scans of %d x %d points, one thread, medians of %d repetitions\n\n", args.lidar.scans,
-              args.lidar.rings, args.lidar.columns, args.repeat);
+  std::printf("voxen bench input: %d scans of %d x %d points, %d reader thread%s, medians of %d repetitions\n\n",
+              args.lidar.scans, args.lidar.rings, args.lidar.columns, args.threads, args.threads == 1 ? "" : "s", args.repeat);
   std::printf("%-26s %12s %12s %10s %12s %9s  %s\n", "input", "points", "rays", "MB", "ns/point", "vs PLY", "measures");
   for (const Row& r : rows)
     std::printf("%-26s %12s %12s %10.1f %12.1f %8.2fx  %s\n", r.input.c_str(), withCommas(r.points).c_str(),
@@ -165,6 +167,8 @@ CommandRun setupBenchInput(CLI::App& command) {
   command.add_option("--rings", args->lidar.rings, "lidar rings")->check(integerIn(1, 4096))->capture_default_str();
   command.add_option("--columns", args->lidar.columns, "points per ring and scan")->check(integerIn(1, 1 << 16))->capture_default_str();
   command.add_option("--scans", args->lidar.scans, "scans (one cloud message each)")->check(integerIn(1, 10000))->capture_default_str();
+  command.add_option("--threads", args->threads, "RayReader threads (1: the cost per point on one thread)")
+      ->check(integerIn(1, 256))->capture_default_str();
   command.add_option("--repeat", args->repeat, "repetitions (medians are reported)")->check(integerIn(1, 100))->capture_default_str();
   return [args](const CommonOptions& options) { return benchInput(options, *args); };
 }

@@ -67,10 +67,12 @@ class Poser {
 // The poses of one cloud's times, looked up once each. A spinning lidar's points share
 // their time by column (an Ouster cloud's rows are rings, so the same times come back
 // every row), and a cloud without deskew has one time: a pose costs about 100 ns through
-// tf (two slerps and the composition), a cache hit a few. Direct-mapped on the time's
-// bits; a slot of an earlier cloud is stale by its generation. Per thread, since clouds
-// are posed on the pipeline's threads at the same time. Only work is saved: a pose read
-// from the cache is the one at(t) gives.
+// tf (two slerps and the composition), a cache hit a few. Open addressing on the time's
+// bits with a few probes, so that a cloud's thousands of column times all stay (a direct
+// mapped table lost a fifth of them to collisions, recomputed on every row); a slot of an
+// earlier cloud is stale by its generation. Per thread, since clouds are posed on the
+// pipeline's threads at the same time. Only work is saved: a pose read from the cache is
+// the one at(t) gives.
 class PoseCache {
  public:
   void next() { ++generation_; }
@@ -78,24 +80,32 @@ class PoseCache {
   const std::optional<RigidPose>& at(double t, Compute&& compute) {
     uint64_t bits;
     std::memcpy(&bits, &t, 8);
-    Slot& slot = slots_[size_t((bits * 0x9E3779B97F4A7C15ull) >> (64 - kBits))];
-    if (slot.generation != generation_ || slot.time != t) {
-      slot.pose = compute();
-      slot.time = t;
-      slot.generation = generation_;
+    const size_t home = size_t((bits * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+    for (size_t probe = 0; probe < kProbes; ++probe) {
+      Slot& slot = slots_[(home + probe) & (kSlots - 1)];
+      if (slot.generation != generation_) return fill(slot, t, compute);  // free in this cloud
+      if (slot.time == t) return slot.pose;
     }
-    return slot.pose;
+    return fill(slots_[home], t, compute);  // full around here: the newest time wins the home slot
   }
 
  private:
-  static constexpr int kBits = 11;
+  static constexpr int kBits = 13;
+  static constexpr size_t kSlots = size_t(1) << kBits, kProbes = 8;
   struct Slot {
     double time = 0.0;
     uint64_t generation = 0;
     std::optional<RigidPose> pose;
   };
+  template <typename Compute>
+  const std::optional<RigidPose>& fill(Slot& slot, double t, Compute& compute) {
+    slot.pose = compute();
+    slot.time = t;
+    slot.generation = generation_;
+    return slot.pose;
+  }
   uint64_t generation_ = 0;
-  std::vector<Slot> slots_ = std::vector<Slot>(size_t(1) << kBits);
+  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
 };
 
 PoseCache& poseCache() {
