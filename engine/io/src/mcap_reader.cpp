@@ -92,6 +92,7 @@ struct Reader::Impl {
   size_t addChunk(uint64_t offset, uint64_t limit);
   std::span<const uint8_t> chunkData(size_t index);
   void walkChunk(size_t index);
+  bool takeDefinitionOrMessage(const Record& r, uint64_t pos, uint64_t chunkOffset, uint64_t bytes, const std::string& where);
   void addMessage(uint16_t channelId, uint64_t logTime, uint64_t chunkOffset, uint64_t offset, uint64_t bytes,
                   const std::string& where);
   void finishIndex();
@@ -235,22 +236,33 @@ void Reader::Impl::walkChunk(size_t index) {
   const std::string& where = chunkWhere;
   for (uint64_t pos = 0; pos < records.size();) {
     const Record r = recordAt(records, pos, where);
-    if (r.op == kSchema) {
-      Schema s = parseSchema(r, where, 0);
-      if (s.id != 0) schemas[s.id] = std::move(s);
-    } else if (r.op == kChannel) {
-      Channel c = parseChannel(r, where, 0);
-      channels[c.id] = std::move(c);
-    } else if (r.op == kMessage) {
-      FieldReader f(r.content, pos + kRecordPrefix, "Message", where);
-      const uint16_t channel = f.u16("channel_id");
-      f.u32("sequence");
-      const uint64_t logTime = f.u64("log_time");
-      f.u64("publish_time");
-      addMessage(channel, logTime, chunks[index].offset, pos, 0, where);
-    }
+    takeDefinitionOrMessage(r, pos, chunks[index].offset, 0, where);
     pos = r.end();
   }
+}
+
+// A Schema, Channel or Message record met while reading the data: kept, or located (a
+// message in the chunk at chunkOffset, or in the file when kNotInChunk, accounting for
+// `bytes` of it). False for any other record.
+bool Reader::Impl::takeDefinitionOrMessage(const Record& r, uint64_t pos, uint64_t chunkOffset, uint64_t bytes,
+                                           const std::string& where) {
+  if (r.op == kSchema) {
+    Schema s = parseSchema(r, where, 0);
+    if (s.id != 0) schemas[s.id] = std::move(s);
+  } else if (r.op == kChannel) {
+    Channel c = parseChannel(r, where, 0);
+    channels[c.id] = std::move(c);
+  } else if (r.op == kMessage) {
+    FieldReader f(r.content, pos + kRecordPrefix, "Message", where);
+    const uint16_t channel = f.u16("channel_id");
+    f.u32("sequence");
+    const uint64_t logTime = f.u64("log_time");
+    f.u64("publish_time");
+    addMessage(channel, logTime, chunkOffset, pos, bytes, where);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 // The summary's schemas, channels and chunk indexes, and each chunk's message indexes. False
@@ -350,19 +362,7 @@ void Reader::Impl::scanLinearly() {
   uint64_t pos = recordAt(data, 8, name).end();  // after the Header
   while (pos < end) {
     const Record r = recordAt(data, pos, name);
-    if (r.op == kSchema) {
-      Schema s = parseSchema(r, name, 0);
-      if (s.id != 0) schemas[s.id] = std::move(s);
-    } else if (r.op == kChannel) {
-      Channel c = parseChannel(r, name, 0);
-      channels[c.id] = std::move(c);
-    } else if (r.op == kMessage) {
-      FieldReader f(r.content, pos + kRecordPrefix, "Message", name);
-      const uint16_t channel = f.u16("channel_id");
-      f.u32("sequence");
-      const uint64_t logTime = f.u64("log_time");
-      f.u64("publish_time");
-      addMessage(channel, logTime, kNotInChunk, pos, r.end() - pos, name);
+    if (takeDefinitionOrMessage(r, pos, kNotInChunk, r.end() - pos, name)) {
     } else if (r.op == kChunk) {
       walkChunk(addChunk(pos, end));
     } else if (r.op == kAttachment) {

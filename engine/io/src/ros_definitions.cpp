@@ -6,7 +6,27 @@
 // over these definitions with comments stripped; they were checked against them.
 #include "voxen/io/ros_messages.hpp"
 
+// std_msgs/Header's full text: both messages depend on it. A macro, so that it joins the
+// messages' own literals at compile time.
+#define VOXEN_ROS1_HEADER_DEFINITION \
+      "MSG: std_msgs/Header\n" \
+      "# Standard metadata for higher-level stamped data types.\n" \
+      "# This is generally used to communicate timestamped data \n" \
+      "# in a particular coordinate frame.\n" \
+      "# \n" \
+      "# sequence ID: consecutively increasing ID \n" \
+      "uint32 seq\n" \
+      "#Two-integer timestamp that is expressed as:\n" \
+      "# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n" \
+      "# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n" \
+      "# time-handling sugar is provided by the client library\n" \
+      "time stamp\n" \
+      "#Frame this data is associated with\n" \
+      "string frame_id\n"
+
+
 namespace voxen::ros {
+
 
 const std::string& pointCloud2Md5() {
   static const std::string md5 = "1158d486dd51d683ce2f1be655c3c181";
@@ -49,20 +69,7 @@ const std::string& pointCloud2Ros1Definition() {
       "bool is_dense        # True if there are no invalid points\n"
       "\n"
       "================================================================================\n"
-      "MSG: std_msgs/Header\n"
-      "# Standard metadata for higher-level stamped data types.\n"
-      "# This is generally used to communicate timestamped data \n"
-      "# in a particular coordinate frame.\n"
-      "# \n"
-      "# sequence ID: consecutively increasing ID \n"
-      "uint32 seq\n"
-      "#Two-integer timestamp that is expressed as:\n"
-      "# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n"
-      "# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n"
-      "# time-handling sugar is provided by the client library\n"
-      "time stamp\n"
-      "#Frame this data is associated with\n"
-      "string frame_id\n"
+      VOXEN_ROS1_HEADER_DEFINITION
       "\n"
       "================================================================================\n"
       "MSG: sensor_msgs/PointField\n"
@@ -102,20 +109,7 @@ const std::string& tfMessageRos1Definition() {
       "Transform transform\n"
       "\n"
       "================================================================================\n"
-      "MSG: std_msgs/Header\n"
-      "# Standard metadata for higher-level stamped data types.\n"
-      "# This is generally used to communicate timestamped data \n"
-      "# in a particular coordinate frame.\n"
-      "# \n"
-      "# sequence ID: consecutively increasing ID \n"
-      "uint32 seq\n"
-      "#Two-integer timestamp that is expressed as:\n"
-      "# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n"
-      "# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n"
-      "# time-handling sugar is provided by the client library\n"
-      "time stamp\n"
-      "#Frame this data is associated with\n"
-      "string frame_id\n"
+      VOXEN_ROS1_HEADER_DEFINITION
       "\n"
       "================================================================================\n"
       "MSG: geometry_msgs/Transform\n"
