@@ -1,6 +1,7 @@
 #include "voxen/io/mcap_reader.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -61,6 +62,13 @@ Channel parseChannel(const Record& r, const std::string& where, uint64_t base) {
 }  // namespace
 
 struct Reader::Impl {
+  // Tells readers apart for a ReadBuffer's cached chunk: an address could be reused by the
+  // next Reader, a number is not.
+  uint64_t id = nextReaderId();
+  static uint64_t nextReaderId() {
+    static std::atomic<uint64_t> next{1};
+    return next++;
+  }
   std::filesystem::path path;
   std::string name;  // the path as messages show it
   std::optional<voxen::detail::MappedFile> map;
@@ -91,6 +99,10 @@ struct Reader::Impl {
   void scanLinearly();
   size_t addChunk(uint64_t offset, uint64_t limit);
   std::span<const uint8_t> chunkData(size_t index);
+  std::span<const uint8_t> decodeChunk(const ChunkInfo& c, Decompressor& decompressor, std::unique_ptr<uint8_t[]>& buffer,
+                                       uint64_t& bufferBytes, const std::string& where) const;
+  size_t chunkIndexOf(uint64_t chunkOffset) const;
+  Message messageAt(std::span<const uint8_t> region, const MessageLocation& location, const std::string& where) const;
   void walkChunk(size_t index);
   bool takeDefinitionOrMessage(const Record& r, uint64_t pos, uint64_t chunkOffset, uint64_t bytes, const std::string& where);
   void addMessage(uint16_t channelId, uint64_t logTime, uint64_t chunkOffset, uint64_t offset, uint64_t bytes,
@@ -182,14 +194,15 @@ size_t Reader::Impl::addChunk(uint64_t offset, uint64_t limit) {
   return chunks.size() - 1;
 }
 
-std::span<const uint8_t> Reader::Impl::chunkData(size_t index) {
-  if (index == cachedChunk) return chunkRecords;
-  const ChunkInfo& c = chunks[index];
-  cachedChunk = SIZE_MAX;  // until the new one has passed its checks
-  chunkWhere = name + ": chunk at byte " + std::to_string(c.offset);
+// A chunk's records as the caller's buffer holds them: decompressed into `buffer` (grown as
+// needed) or straight in the mapping, the CRC checked. Const: any thread with its own buffer.
+std::span<const uint8_t> Reader::Impl::decodeChunk(const ChunkInfo& c, Decompressor& decompressor,
+                                                   std::unique_ptr<uint8_t[]>& buffer, uint64_t& bufferBytes,
+                                                   const std::string& where) const {
   const std::span<const uint8_t> src = file.subspan(size_t(c.dataOffset), size_t(c.compressedSize));
+  std::span<const uint8_t> records;
   if (c.compression == Compression::None) {
-    chunkRecords = src;
+    records = src;
   } else {
     if (bufferBytes < c.uncompressedSize) {
       buffer.reset();
@@ -197,20 +210,29 @@ std::span<const uint8_t> Reader::Impl::chunkData(size_t index) {
       try {
         buffer.reset(new uint8_t[size_t(c.uncompressedSize)]);
       } catch (const std::bad_alloc&) {
-        throw Error(chunkWhere + ": cannot allocate the " + std::to_string(c.uncompressedSize) +
+        throw Error(where + ": cannot allocate the " + std::to_string(c.uncompressedSize) +
                     " bytes its records decompress to");
       }
       bufferBytes = c.uncompressedSize;
     }
-    decompressor.decompress(c.compression, src, buffer.get(), c.uncompressedSize, chunkWhere);
-    chunkRecords = std::span<const uint8_t>(buffer.get(), size_t(c.uncompressedSize));
+    decompressor.decompress(c.compression, src, buffer.get(), c.uncompressedSize, where);
+    records = std::span<const uint8_t>(buffer.get(), size_t(c.uncompressedSize));
   }
   if (c.crc != 0) {
-    const uint32_t actual = crc32Of(chunkRecords.data(), chunkRecords.size());
+    const uint32_t actual = crc32Of(records.data(), records.size());
     if (actual != c.crc)
-      throw Error(chunkWhere + ": CRC mismatch of its uncompressed records: the chunk says " + hex32(c.crc) +
+      throw Error(where + ": CRC mismatch of its uncompressed records: the chunk says " + hex32(c.crc) +
                   ", the records give " + hex32(actual));
   }
+  return records;
+}
+
+std::span<const uint8_t> Reader::Impl::chunkData(size_t index) {
+  if (index == cachedChunk) return chunkRecords;
+  const ChunkInfo& c = chunks[index];
+  cachedChunk = SIZE_MAX;  // until the new one has passed its checks
+  chunkWhere = name + ": chunk at byte " + std::to_string(c.offset);
+  chunkRecords = decodeChunk(c, decompressor, buffer, bufferBytes, chunkWhere);
   chunkWhere += " (uncompressed records)";
   cachedChunk = index;
   return chunkRecords;
@@ -452,24 +474,21 @@ std::vector<MessageLocation> Reader::index(std::span<const uint16_t> channelIds)
   return out;
 }
 
-Message Reader::read(const MessageLocation& location) {
-  Impl& m = *impl_;
-  std::span<const uint8_t> region;
-  const std::string* where = &m.name;
-  if (location.chunkOffset == kNotInChunk) {
-    region = m.file.first(m.summaryStart != 0 ? m.summaryStart : m.footerOffset);
-  } else {
-    const auto it = std::lower_bound(m.chunks.begin(), m.chunks.end(), location.chunkOffset,
-                                     [](const ChunkInfo& c, uint64_t offset) { return c.offset < offset; });
-    if (it == m.chunks.end() || it->offset != location.chunkOffset)
-      throw Error(m.at(location.chunkOffset) + ": no chunk of this file starts there (a location from another file?)");
-    region = m.chunkData(size_t(it - m.chunks.begin()));
-    where = &m.chunkWhere;
-  }
-  const Record r = recordAt(region, location.offset, *where);
+size_t Reader::Impl::chunkIndexOf(uint64_t chunkOffset) const {
+  const auto it = std::lower_bound(chunks.begin(), chunks.end(), chunkOffset,
+                                   [](const ChunkInfo& c, uint64_t offset) { return c.offset < offset; });
+  if (it == chunks.end() || it->offset != chunkOffset)
+    throw Error(at(chunkOffset) + ": no chunk of this file starts there (a location from another file?)");
+  return size_t(it - chunks.begin());
+}
+
+// The Message record at location.offset of `region` (a chunk's records, or the file's data).
+Message Reader::Impl::messageAt(std::span<const uint8_t> region, const MessageLocation& location,
+                                const std::string& where) const {
+  const Record r = recordAt(region, location.offset, where);
   if (r.op != kMessage)
-    throw Error(*where + ": byte " + std::to_string(location.offset) + ": expected a Message record (opcode 0x05) there");
-  FieldReader f(r.content, location.offset + kRecordPrefix, "Message", *where);
+    throw Error(where + ": byte " + std::to_string(location.offset) + ": expected a Message record (opcode 0x05) there");
+  FieldReader f(r.content, location.offset + kRecordPrefix, "Message", where);
   Message msg;
   msg.channelId = f.u16("channel_id");
   msg.sequence = f.u32("sequence");
@@ -477,10 +496,48 @@ Message Reader::read(const MessageLocation& location) {
   msg.publishTime = f.u64("publish_time");
   msg.data = f.rest();
   if (msg.channelId != location.channelId || msg.logTime != location.logTime)
-    throw Error(*where + ": byte " + std::to_string(location.offset) + ": message is on channel " +
+    throw Error(where + ": byte " + std::to_string(location.offset) + ": message is on channel " +
                 std::to_string(msg.channelId) + " at log time " + std::to_string(msg.logTime) + ", its index says channel " +
                 std::to_string(location.channelId) + " at " + std::to_string(location.logTime));
   return msg;
+}
+
+Message Reader::read(const MessageLocation& location) {
+  Impl& m = *impl_;
+  if (location.chunkOffset == kNotInChunk)
+    return m.messageAt(m.file.first(m.summaryStart != 0 ? m.summaryStart : m.footerOffset), location, m.name);
+  const std::span<const uint8_t> region = m.chunkData(m.chunkIndexOf(location.chunkOffset));
+  return m.messageAt(region, location, m.chunkWhere);
+}
+
+struct Reader::ReadBuffer::State {
+  Decompressor decompressor;
+  std::unique_ptr<uint8_t[]> buffer;
+  uint64_t bufferBytes = 0;
+  uint64_t reader = 0;  // the chunk held: of which reader (Impl::id), which chunk
+  size_t chunk = SIZE_MAX;
+  std::span<const uint8_t> records;
+  std::string where;
+};
+
+Reader::ReadBuffer::ReadBuffer() : state_(std::make_unique<State>()) {}
+Reader::ReadBuffer::~ReadBuffer() = default;
+
+Message Reader::read(const MessageLocation& location, ReadBuffer& buffer) const {
+  const Impl& m = *impl_;
+  if (location.chunkOffset == kNotInChunk)
+    return m.messageAt(m.file.first(m.summaryStart != 0 ? m.summaryStart : m.footerOffset), location, m.name);
+  ReadBuffer::State& b = *buffer.state_;
+  const size_t index = m.chunkIndexOf(location.chunkOffset);
+  if (b.reader != m.id || b.chunk != index) {
+    b.reader = 0;  // until the new chunk has passed its checks
+    b.where = m.name + ": chunk at byte " + std::to_string(m.chunks[index].offset);
+    b.records = m.decodeChunk(m.chunks[index], b.decompressor, b.buffer, b.bufferBytes, b.where);
+    b.where += " (uncompressed records)";
+    b.reader = m.id;
+    b.chunk = index;
+  }
+  return m.messageAt(b.records, location, b.where);
 }
 
 }  // namespace voxen::mcap

@@ -45,6 +45,14 @@ class McapRecording final : public Recording {
     return out;
   }
 
+  bool concurrentReads() const override { return true; }
+  std::span<const uint8_t> readInPlace(const RecordedMessage& message) const override {
+    // One buffer per thread: the reader is a read-only mapping, each thread decompresses
+    // (and checks) its own chunks.
+    thread_local mcap::Reader::ReadBuffer buffer;
+    return reader_.read(locations_.at(message.handle), buffer).data;
+  }
+
   void read(const RecordedMessage& message, std::vector<uint8_t>& out) override {
     const mcap::Message m = reader_.read(locations_.at(message.handle));
     out.assign(m.data.begin(), m.data.end());

@@ -35,14 +35,15 @@ struct SourceSkips {
   uint64_t outsidePoses = 0;
   double outsideMin = std::numeric_limits<double>::infinity();
   double outsideMax = -std::numeric_limits<double>::infinity();
-  // Points of a message stamped before the message read ahead of it.
-  uint64_t backwards = 0;
+  // The chunk's time in the recording's order (a cloud's header.stamp): a chunk whose time
+  // is below an earlier chunk's is dropped by the reader, which takes chunks in order, and
+  // its points counted as skippedBackwards (time going backwards).
+  std::optional<double> orderTime;
   void add(double time) {
     ++outsidePoses;
     outsideMin = std::min(outsideMin, time);
     outsideMax = std::max(outsideMax, time);
   }
-  void addBackwards(double) { ++backwards; }
 };
 
 class PointSource {

@@ -92,6 +92,7 @@ void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, c
   chunk.outsideMax = -std::numeric_limits<double>::infinity();
   chunk.times = {};
   chunk.error = nullptr;
+  chunk.orderTime.reset();
   try {
     // Thread CPU time, read per chunk: what this thread ran, not what it waited for.
     const double readStart = threadCpuSeconds();
@@ -99,9 +100,9 @@ void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, c
     if (readLock) readLock->unlock();  // the next chunk of a stream may be read from here on
     SourceSkips skips;
     count = source.finish(k, rows, count, skips);
-    chunk.stats.points += skips.outsidePoses + skips.backwards;
-    chunk.stats.skippedBackwards += skips.backwards;
+    chunk.stats.points += skips.outsidePoses;
     chunk.stats.skippedOutsideTrajectory += skips.outsidePoses;
+    chunk.orderTime = skips.orderTime;
     chunk.outsideMin = skips.outsideMin;
     chunk.outsideMax = skips.outsideMax;
     raysFromRows(rows, count, layout, chunk);

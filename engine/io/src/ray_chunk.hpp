@@ -6,6 +6,7 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "point_source.hpp"
@@ -20,6 +21,7 @@ struct RayChunk {
   double outsideMin = std::numeric_limits<double>::infinity();
   double outsideMax = -std::numeric_limits<double>::infinity();
   RayReadTimes times;        // the CPU time making it took, on the thread that made it
+  std::optional<double> orderTime;  // SourceSkips::orderTime
   std::exception_ptr error;  // what making it threw (a voxen::Error); the rest is empty then
 };
 

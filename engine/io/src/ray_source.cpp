@@ -88,6 +88,7 @@ struct RayReader::Impl {
   size_t cursor = 0;
   uint64_t taken = 0;        // chunks made current so far
   uint64_t bytesRead = 0;    // their chunkBytes
+  std::optional<double> lastOrderTime;  // of the last chunk kept, for time going backwards
   bool failed = false;
   unsigned workers = 0;      // worker threads started; 0: read() makes the chunks
   double madeHereSeconds = 0.0;  // CPU time of the chunks read() made itself
@@ -135,6 +136,17 @@ struct RayReader::Impl {
       pipeline.reset();  // nothing after the error is wanted: stop the workers now
       std::rethrow_exception(current.error);
     }
+    if (current.orderTime && lastOrderTime && *current.orderTime < *lastOrderTime) {
+      // Time going backwards: the chunk (a cloud stamped before the one ahead of it) is
+      // dropped whole, every point counted as skipped for it, whatever else it held.
+      stats.points += current.stats.points;
+      stats.skippedBackwards += current.stats.points;
+      times.readSeconds += current.times.readSeconds;
+      times.originSeconds += current.times.originSeconds;
+      current.rays.clear();
+      return true;
+    }
+    if (current.orderTime) lastOrderTime = current.orderTime;
     detail::addChunkTotals(current, stats, times, outsideMin, outsideMax);
     return true;
   }

@@ -29,6 +29,10 @@ std::unique_ptr<Recording> openRecording(const std::filesystem::path& path) {
   throw Error(path.string() + ": is a " + std::string(inputFormatName(format)) + ", not a ROS 1 bag or MCAP file");
 }
 
+std::span<const uint8_t> Recording::readInPlace(const RecordedMessage&) const {
+  throw Error(path().string() + ": a " + formatName() + " is read one message at a time (readInPlace is for MCAP files)");
+}
+
 ros::MessageEncoding topicEncoding(const Recording& recording, const RecordingTopic& topic) {
   if (topic.encoding == "ros1") return ros::MessageEncoding::Ros1;
   if (topic.encoding == "cdr") return ros::MessageEncoding::Cdr;

@@ -44,6 +44,12 @@ class Recording {
   virtual std::vector<RecordedMessage> index(std::span<const uint32_t> topics) = 0;
   // A message's bytes, replacing `out`; one thread at a time. Throws Error naming the file.
   virtual void read(const RecordedMessage& message, std::vector<uint8_t>& out) = 0;
+  // Whether readInPlace may run on any number of threads at once (a memory-mapped MCAP
+  // file); a bag is read through librosbag-storage, one thread at a time.
+  virtual bool concurrentReads() const { return false; }
+  // A message's bytes without a copy, valid until this thread's next readInPlace; only where
+  // concurrentReads(). Throws Error naming the file.
+  virtual std::span<const uint8_t> readInPlace(const RecordedMessage& message) const;
 };
 
 // Opens a bag or an MCAP file, told by its content; throws Error naming the file.

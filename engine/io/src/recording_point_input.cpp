@@ -2,9 +2,10 @@
 // topic, each point moved from the sensor frame into the fixed frame by the sensor's pose at
 // the point's time (tf, or a trajectory file), the pose's position being the ray's origin.
 //
-// The work is split so that only what needs the file's order runs under the pipeline's lock:
-// read() copies the message's bytes out of the container (and checks its stamp against the
-// previous cloud's); finish() decodes the cloud and poses the points on any thread.
+// The work runs on the pipeline's workers: an MCAP file is a read-only mapping, so each
+// worker reads, decompresses and checks its own messages (finish() does everything); a bag is
+// read through librosbag-storage one message at a time, so read() copies the message's bytes
+// under the pipeline's lock, in order, and finish() decodes and poses them on any thread.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -23,22 +24,6 @@ namespace voxen::detail {
 namespace {
 
 std::string seconds(double s) { return formatTime(s) + " s"; }
-
-// header.stamp of a serialized PointCloud2, read from its first bytes without decoding the
-// rest (ROS 1: uint32 seq, then sec and nsec; CDR: the 4-byte encapsulation header, then
-// int32 sec and uint32 nanosec in its byte order). nullopt when the message is too short:
-// the decoder reports that properly.
-std::optional<int64_t> peekStamp(std::span<const uint8_t> bytes, ros::MessageEncoding encoding) {
-  if (bytes.size() < 12) return std::nullopt;
-  uint32_t sec = 0, nsec = 0;
-  std::memcpy(&sec, bytes.data() + 4, 4);
-  std::memcpy(&nsec, bytes.data() + 8, 4);
-  if (encoding == ros::MessageEncoding::Cdr) {
-    if (bytes[1] == 0x00) sec = __builtin_bswap32(sec), nsec = __builtin_bswap32(nsec);  // CDR_BE
-    return int64_t(int32_t(sec)) * 1000000000 + int64_t(nsec);
-  }
-  return int64_t(sec) * 1000000000 + int64_t(nsec);
-}
 
 // The sensor's pose at a time: from tf, or from a trajectory file.
 class Poser {
@@ -130,55 +115,50 @@ class RecordingPointSource final : public PointSource {
 
   uint64_t chunks() const override { return clouds_.size(); }
   uint64_t chunkBytes(uint64_t k) const override { return clouds_[k].fileBytes; }
-  bool concurrent() const override { return false; }
+  // An MCAP file is read in place on every worker at once; a bag one message at a time.
+  bool concurrent() const override { return rec_->concurrentReads(); }
 
-  // In order, under the pipeline's lock: the message's bytes, and its stamp against the last.
+  // In order, under the pipeline's lock (bags): the message's bytes. MCAP: nothing here.
   size_t read(uint64_t k, std::vector<double>& out) override {
     out.clear();
+    if (rec_->concurrentReads()) return 0;
     std::vector<uint8_t> bytes = takeSpare();
     rec_->read(clouds_[k], bytes);
-    bool backwards = false;
-    if (const auto stamp = peekStamp(bytes, encoding_)) {
-      backwards = lastStamp_ && *stamp < *lastStamp_;
-      if (!backwards) lastStamp_ = stamp;
-    }
     std::lock_guard lock(mutex_);
-    pending_[k] = {std::move(bytes), backwards};
+    pending_[k] = std::move(bytes);
     return 0;
   }
 
+  // On any thread: the message (MCAP: read in place here), decoded and posed.
   size_t finish(uint64_t k, std::vector<double>& rows, size_t, SourceSkips& skips) override {
-    Pending message;
+    if (rec_->concurrentReads()) return pose(k, rec_->readInPlace(clouds_[k]), rows, skips);
+    std::vector<uint8_t> bytes;
     {
       std::lock_guard lock(mutex_);
       auto it = pending_.find(k);
-      message = std::move(it->second);
+      bytes = std::move(it->second);
       pending_.erase(it);
     }
     try {
-      const size_t n = pose(k, message, rows, skips);
-      giveSpare(std::move(message.bytes));
+      const size_t n = pose(k, bytes, rows, skips);
+      giveSpare(std::move(bytes));
       return n;
     } catch (...) {
-      giveSpare(std::move(message.bytes));
+      giveSpare(std::move(bytes));
       throw;
     }
   }
 
  private:
-  struct Pending {
-    std::vector<uint8_t> bytes;
-    bool backwards = false;
-  };
 
   std::string where(uint64_t k) const {
     return rec_->path().string() + ": topic " + topic_ + ", cloud message " + std::to_string(k) + " of " +
            std::to_string(clouds_.size());
   }
 
-  size_t pose(uint64_t k, const Pending& message, std::vector<double>& rows, SourceSkips& skips) const {
+  size_t pose(uint64_t k, std::span<const uint8_t> bytes, std::vector<double>& rows, SourceSkips& skips) const {
     const std::string at = where(k);
-    const ros::PointCloud2 cloud = ros::decodePointCloud2(message.bytes, encoding_, at);
+    const ros::PointCloud2 cloud = ros::decodePointCloud2(bytes, encoding_, at);
     if (checkFrame_ && cloud.frameId != sensorFrame_)
       throw Error(at + ": is in frame '" + cloud.frameId + "', the first cloud in '" + sensorFrame_ +
                   "'; name the frame to use with --sensor-frame");
@@ -189,13 +169,9 @@ class RecordingPointSource final : public PointSource {
     const size_t columns = layout_.hasIntensity ? 8 : 7;
     const double stamp = ros::stampSeconds(cloud.stampNs);
     rows.resize(points * columns);
-    if (message.backwards) {
-      // A cloud stamped before the one recorded ahead of it: its points are skipped and
-      // counted, since a map made in order must not go back in time.
-      for (size_t i = 0; i < points; ++i) skips.addBackwards(decoded[i * in + 3]);
-      rows.clear();
-      return 0;
-    }
+    // The reader drops a cloud stamped before the one recorded ahead of it (it takes the
+    // chunks in order): a map made in order must not go back in time.
+    skips.orderTime = stamp;
     const bool moves = poser_.movesPoints();
     size_t hint = 0, kept = 0;
     PoseCache& cache = poseCache();
@@ -246,9 +222,8 @@ class RecordingPointSource final : public PointSource {
   Poser poser_;
   std::string sensorFrame_, topic_;
   bool checkFrame_ = true, deskew_ = true;
-  std::optional<int64_t> lastStamp_;  // of the last cloud read in order (read() only)
   std::mutex mutex_;                  // pending_ and spare_
-  std::unordered_map<uint64_t, Pending> pending_;
+  std::unordered_map<uint64_t, std::vector<uint8_t>> pending_;  // bags: bytes read, waiting for finish()
   std::vector<std::vector<uint8_t>> spare_;
 };
 

@@ -79,6 +79,26 @@ class Reader {
   // kept for the next call). Not thread-safe: one thread at a time per Reader.
   Message read(const MessageLocation& location);
 
+  // What a thread needs to read messages on its own: a decompressor, a buffer, the chunk it
+  // holds. One per thread; it may serve several Readers.
+  class ReadBuffer {
+   public:
+    ReadBuffer();
+    ~ReadBuffer();
+    ReadBuffer(const ReadBuffer&) = delete;
+    ReadBuffer& operator=(const ReadBuffer&) = delete;
+
+   private:
+    friend class Reader;
+    struct State;
+    std::unique_ptr<State> state_;
+  };
+  // The same message as read(location), read with the caller's buffer: thread-safe, any
+  // number of threads at once (the file is a read-only mapping). The data is valid until the
+  // buffer's next use. A chunk holding several wanted messages is decompressed once per
+  // message unless they come one after another to the same buffer.
+  Message read(const MessageLocation& location, ReadBuffer& buffer) const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
