@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/temp_dir.hpp"
@@ -182,6 +183,40 @@ TEST_CASE("MCAP round trips: every compression, chunked or not, with and without
             for (auto it = tfIndex.rbegin(); it != tfIndex.rend(); ++it)
               CHECK(reader.read(*it).logTime == it->logTime);
           }
+}
+
+TEST_CASE("MCAP read with a buffer per thread: every message, from several threads at once, as read() gives it", "[mcap]") {
+  vt::TempDir dir("mcap-threads");
+  for (const char* compression : {"", "zstd", "lz4"}) {
+    mcap::WriterOptions o;
+    o.compression = compression;
+    o.chunkBytes = 200;
+    const auto path = dir / "threads.mcap";
+    const std::vector<Sent> sent = writeFile(path, o, ascending(60));
+    mcap::Reader reader(path);
+    const auto index = reader.index(std::vector<uint16_t>{1, 2});
+    REQUIRE(index.size() == sent.size());
+    std::vector<std::vector<uint8_t>> want;
+    for (const auto& l : index) {
+      const mcap::Message m = reader.read(l);
+      want.emplace_back(m.data.begin(), m.data.end());
+    }
+    // Three threads each read every message, in different orders, with their own buffers.
+    std::vector<int> mismatches(3, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t)
+      threads.emplace_back([&, t] {
+        mcap::Reader::ReadBuffer buffer;
+        for (size_t n = 0; n < index.size(); ++n) {
+          const size_t i = t == 1 ? index.size() - 1 - n : (n * (t + 1) * 7) % index.size();
+          const mcap::Message m = static_cast<const mcap::Reader&>(reader).read(index[i], buffer);
+          if (!std::equal(m.data.begin(), m.data.end(), want[i].begin(), want[i].end())) ++mismatches[size_t(t)];
+        }
+      });
+    for (auto& thread : threads) thread.join();
+    INFO("compression '" << compression << "'");
+    CHECK(mismatches == std::vector<int>(3, 0));
+  }
 }
 
 TEST_CASE("MCAP messages out of log-time order across chunks come back sorted, ties in file order", "[mcap]") {
