@@ -176,13 +176,30 @@ TEST_CASE("Per-point time of each driver's layout is told, reported and composed
     CHECK(voxen::ros::cloudRowColumns(l) == 4);
     CHECK(decode(t, l) == std::vector<double>{1, 2, 3, stamp, 4, 5, 6, stamp});
   }
-  SECTION("A small (simulated) stamp: the reading nearer the values wins") {
+  SECTION("A small (simulated) stamp: a second cloud tells offsets from absolute times") {
     const int64_t simNs = 10000000000;  // 10 s
     const auto rel = makeCloud(xyzAnd({{"time", 12, PointFieldType::Float32}}), 16, {{0, 0, 0, 0}, {0, 0, 0, 0.1}}, 1, 0, simNs);
+    const auto rel2 = makeCloud(xyzAnd({{"time", 12, PointFieldType::Float32}}), 16, {{0, 0, 0, 0}, {0, 0, 0, 0.1}}, 1, 0,
+                                simNs + 500000000);
     CHECK(voxen::ros::chooseCloudLayout(rel.cloud, "c").timeReference == PointTimeReference::RelativeToStamp);
+    CHECK(voxen::ros::chooseCloudLayout(rel.cloud, "c", &rel2.cloud).timeReference == PointTimeReference::RelativeToStamp);
     const auto abs = makeCloud(xyzAnd({{"timestamp", 16, PointFieldType::Float64}}), 24, {{0, 0, 0, 9.95}, {0, 0, 0, 10.05}},
                                1, 0, simNs);
+    const auto abs2 = makeCloud(xyzAnd({{"timestamp", 16, PointFieldType::Float64}}), 24,
+                                {{0, 0, 0, 10.45}, {0, 0, 0, 10.55}}, 1, 0, simNs + 500000000);
+    // Alone, the nearer reading (absolute); the next cloud shows them moving with the stamps.
     CHECK(voxen::ros::chooseCloudLayout(abs.cloud, "c").timeReference == PointTimeReference::Absolute);
+    const CloudLayout absolute = voxen::ros::chooseCloudLayout(abs.cloud, "c", &abs2.cloud);
+    CHECK(absolute.timeReference == PointTimeReference::Absolute);
+    CHECK_THAT(absolute.timeReport, Contains("they move with the stamps"));
+    // Read as offsets (the first cloud's values stayed near 0.05 s), a cloud whose times moved
+    // 10 s is refused, not posed 10 s late.
+    const CloudLayout wrong = voxen::ros::chooseCloudLayout(rel.cloud, "c");
+    std::vector<double> out;
+    const auto moved = makeCloud(xyzAnd({{"time", 12, PointFieldType::Float32}}), 16, {{0, 0, 0, 10.5f}, {0, 0, 0, 10.6f}},
+                                 1, 0, simNs + 500000000);
+    CHECK_THAT(vt::errorOf([&] { voxen::ros::decodeCloudRows(moved.cloud, wrong, "bag /points #1", out); }),
+               StartsWith("bag /points #1: point 0's time from field 'time' is 10.5 s from header.stamp, outside the"));
   }
   SECTION("A time that is neither is refused naming the field, its type and the range") {
     const auto t = makeCloud(xyzAnd({{"timestamp", 16, PointFieldType::Float64}}), 24,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "support/temp_dir.hpp"
+#include "support/test_helpers.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/io/mcap_reader.hpp"
 #include "voxen/io/ray_source.hpp"
@@ -281,5 +282,75 @@ TEST_CASE("Recordings: one generated run as bag, MCAP and PLY + trajectory gives
   for (size_t i = 0; i < bag.size(); i += 97) {
     CHECK(glm::length(withTrajectory[i].sample - bag[i].sample) < 1e-9);
     CHECK(glm::length(withTrajectory[i].origin - bag[i].origin) < 1e-12);
+  }
+}
+
+TEST_CASE("Recordings: what drivers and converters write (empty clouds first, clocks from 0, a topic on two "
+          "channels, '/' frames, bad tf off the chain)", "[rosbag][mcap][tf][input]") {
+  vt::TempDir dir("recording-real");
+  SECTION("Empty clouds before the first with points are passed over") {
+    Recorded r = handTree();
+    addCloud(r, kT0 + 400000000, "lidar", {}, true);
+    addCloud(r, kT0 + 500000000, "lidar", {{1, 0, 0, 0.0f}}, true);
+    writeBag(dir / "empty-first.bag", r);
+    voxen::RayLoadStats stats;
+    CHECK(readAll(dir / "empty-first.bag", {}, &stats).size() == 1);
+  }
+  SECTION("A clock from 0: offsets stay offsets (the second cloud shows they do not move with the stamps)") {
+    Recorded r;
+    r.statics = {transform(0, "map", "lidar", {0, 0, 0})};
+    r.moving = {transform(0, "map", "odom", {0, 0, 0}), transform(2000000000, "map", "odom", {0, 0, 0})};
+    r.statics[0].parentFrame = "odom";
+    for (const int64_t stamp : {30000000, 530000000, 1030000000})
+      addCloud(r, stamp, "lidar", {{1, 0, 0, 0.0f}, {1, 0, 0, 0.09f}}, true);
+    writeBag(dir / "sim.bag", r);
+    const std::vector<Ray> rays = readAll(dir / "sim.bag");
+    REQUIRE(rays.size() == 6);
+    CHECK(rays[2].time == Approx(0.53).margin(1e-9));
+    CHECK(rays[5].time == Approx(1.12).margin(1e-6));
+  }
+  SECTION("One topic on two MCAP channels: every cloud read") {
+    Recorded r = handTree();
+    for (int k = 0; k < 4; ++k) addCloud(r, kT0 + 100000000 * (k + 1), "lidar", {{1, 0, 0, 0.0f}}, true);
+    voxen::mcap::Writer mcap(dir / "two.mcap");
+    const auto bytes = [](const std::string& s) { return std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()); };
+    const uint16_t tfSchema = mcap.addSchema(std::string(ros::kTfMessageRos2Type), "ros2msg", bytes(ros::tfMessageRos2Schema()));
+    const uint16_t cloudSchema =
+        mcap.addSchema(std::string(ros::kPointCloud2Ros2Type), "ros2msg", bytes(ros::pointCloud2Ros2Schema()));
+    const uint16_t tfStatic = mcap.addChannel(tfSchema, "/tf_static", "cdr");
+    const uint16_t tf = mcap.addChannel(tfSchema, "/tf", "cdr");
+    const uint16_t a = mcap.addChannel(cloudSchema, "/points", "cdr"), b = mcap.addChannel(cloudSchema, "/points", "cdr");
+    for (const auto& t : r.statics)
+      mcap.write(tfStatic, uint64_t(t.stampNs), uint64_t(t.stampNs), ros::encodeTfMessage(std::span(&t, 1), ros::MessageEncoding::Cdr));
+    for (const auto& t : r.moving)
+      mcap.write(tf, uint64_t(t.stampNs), uint64_t(t.stampNs), ros::encodeTfMessage(std::span(&t, 1), ros::MessageEncoding::Cdr));
+    for (size_t k = 0; k < r.clouds.size(); ++k)
+      mcap.write(k % 2 ? b : a, uint64_t(r.clouds[k].stampNs), 0, ros::encodePointCloud2(r.clouds[k], ros::MessageEncoding::Cdr));
+    mcap.close();
+    CHECK(readAll(dir / "two.mcap").size() == 4);
+  }
+  SECTION("Frames written with a leading '/' are tf2's frames without it") {
+    Recorded r = handTree();
+    r.statics[1].childFrame = "/lidar";
+    addCloud(r, kT0 + 500000000, "/lidar", {{1, 0, 0, 0.0f}}, true);
+    writeBag(dir / "slash.bag", r);
+    CHECK(readAll(dir / "slash.bag").size() == 1);
+  }
+  SECTION("A bad transform off the sensor's chain is set aside; on it, an error naming the file and message") {
+    Recorded r = handTree();
+    r.statics.push_back(transform(kT0, "map", "camera", {std::nan(""), 0, 0}));
+    addCloud(r, kT0 + 500000000, "lidar", {{1, 0, 0, 0.0f}}, true);
+    writeBag(dir / "camera.bag", r);
+    voxen::RayReader reader(dir / "camera.bag");
+    std::vector<Ray> rays;
+    while (reader.read(rays, 100) > 0) {
+    }
+    CHECK(rays.size() == 1);
+    CHECK_THAT(reader.summary(), Contains("1 tf transform of frames off the sensor's chain refused"));
+    Recorded onChain = handTree();
+    onChain.statics[1].translation.x = std::nan("");
+    addCloud(onChain, kT0 + 500000000, "lidar", {{1, 0, 0, 0.0f}}, true);
+    writeBag(dir / "nan.bag", onChain);
+    CHECK_THAT(vt::errorOf([&] { readAll(dir / "nan.bag"); }), Contains("nan.bag: topic /tf_static, message") && Contains("non-finite translation"));
   }
 }

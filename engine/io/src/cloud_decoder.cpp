@@ -146,20 +146,34 @@ void decodeInto(const PointCloud2& cloud, const CloudLayout& l, double* out) {
   });
 }
 
-// Tells the time field's unit and reference from the first cloud (see cloud_decoder.hpp).
-void chooseTime(const PointCloud2& first, CloudLayout& l, const std::string& where) {
+// The finite time values of a cloud (in seconds, as the field holds them) and their range.
+struct TimeRange {
+  double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
+  bool empty() const { return lo > hi; }
+  double middle() const { return 0.5 * (lo + hi); }
+};
+
+TimeRange timeRange(const PointCloud2& cloud, const CloudLayout& l) {
+  std::vector<double> values(size_t(cloud.width) * cloud.height);
+  forEachBlock(cloud, values.data(), 1, [&](const uint8_t* src, size_t n, double* dst) {
+    columnOf<Op::Scale>(l.time.datatype, src + l.time.offset, cloud.pointStep, n, dst, 1, l.timeScale, 0.0);
+  });
+  TimeRange r;
+  for (const double v : values)
+    if (std::isfinite(v)) r.lo = std::min(r.lo, v), r.hi = std::max(r.hi, v);
+  return r;
+}
+
+// Tells the time field's unit and reference from the first cloud, and the second where
+// both readings fit (see cloud_decoder.hpp).
+void chooseTime(const PointCloud2& first, const PointCloud2* second, CloudLayout& l, const std::string& where) {
   const bool isFloat =
       l.time.datatype == uint8_t(PointFieldType::Float32) || l.time.datatype == uint8_t(PointFieldType::Float64);
   l.timeScale = isFloat ? 1.0 : 1e-9;
-  std::vector<double> values(size_t(first.width) * first.height);
-  forEachBlock(first, values.data(), 1, [&](const uint8_t* src, size_t n, double* dst) {
-    columnOf<Op::Scale>(l.time.datatype, src + l.time.offset, first.pointStep, n, dst, 1, l.timeScale, 0.0);
-  });
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const double v : values)
-    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  const TimeRange r = timeRange(first, l);
+  const double lo = r.lo, hi = r.hi;
   const std::string what = "'" + l.time.name + "' " + pointFieldTypeName(l.time.datatype);
-  if (lo > hi)
+  if (r.empty())
     throw Error(where + ": the first cloud has no point with a finite " + what +
                 ", so whether it is an offset from header.stamp or an absolute time cannot be told");
   const double stamp = stampSeconds(first.stampNs);
@@ -170,23 +184,41 @@ void chooseTime(const PointCloud2& first, CloudLayout& l, const std::string& whe
                 " its values run from " + formatTime(lo) + " to " + formatTime(hi) +
                 " s in the first cloud, neither offsets under an hour nor times within an hour of header.stamp (" +
                 formatTime(stamp) + " s)");
-  const double middle = 0.5 * (lo + hi);
-  const bool chooseRelative = relative && (!absolute || std::abs(middle) <= std::abs(middle - stamp));
+  bool chooseRelative = relative;
+  std::string how;
+  if (relative && absolute) {
+    // Both fit: did the values move with the stamp from one cloud to the next?
+    const TimeRange r2 = second ? timeRange(*second, l) : TimeRange{};
+    const double moved = r2.empty() ? 0.0 : r2.middle() - r.middle();
+    const double stamps = second ? stampSeconds(second->stampNs) - stamp : 0.0;
+    if (stamps != 0.0 && !r2.empty()) {
+      chooseRelative = std::abs(moved - stamps) > std::abs(moved);
+      how = chooseRelative ? "; they stay put from cloud to cloud while the stamps move"
+                           : "; they move with the stamps from cloud to cloud";
+    } else {
+      chooseRelative = std::abs(r.middle()) <= std::abs(r.middle() - stamp);
+      how = "; the nearer of two readings that both fit, with no later cloud to tell them apart";
+    }
+  }
   const std::string unit = isFloat ? "seconds" : "nanoseconds";
+  const double olo = chooseRelative ? lo : lo - stamp, ohi = chooseRelative ? hi : hi - stamp;
+  const double pad = std::max(1.0, 10.0 * (ohi - olo));
+  l.offsetMin = olo - pad;
+  l.offsetMax = ohi + pad;
   if (chooseRelative) {
     l.timeReference = PointTimeReference::RelativeToStamp;
-    l.timeReport = what + ", " + unit + " after header.stamp (" + span(lo, hi) + " in the first cloud)";
+    l.timeReport = what + ", " + unit + " after header.stamp (" + span(lo, hi) + " in the first cloud" + how + ")";
   } else {
     l.timeReference = PointTimeReference::Absolute;
     l.timeReport = what + ", absolute " + unit + " (" + span(lo - stamp, hi - stamp) +
-                   " after header.stamp in the first cloud)";
+                   " after header.stamp in the first cloud" + how + ")";
   }
 }
 
 }  // namespace
 
 
-CloudLayout chooseCloudLayout(const PointCloud2& first, const std::string& where) {
+CloudLayout chooseCloudLayout(const PointCloud2& first, const std::string& where, const PointCloud2* second) {
   refuseBigEndian(first, where);
   CloudLayout l;
   l.x = coordinate(first, "x", where);
@@ -209,7 +241,7 @@ CloudLayout chooseCloudLayout(const PointCloud2& first, const std::string& where
     }
   }
   checkDataSize(first, layoutEnd(l), where);
-  if (l.hasTime) chooseTime(first, l, where);
+  if (l.hasTime) chooseTime(first, second, l, where);
   return l;
 }
 
@@ -234,6 +266,21 @@ size_t decodeCloudRows(const PointCloud2& cloud, const CloudLayout& layout, cons
   const size_t at = out.size();
   out.resize(at + points * cloudRowColumns(layout));
   decodeInto(cloud, layout, out.data() + at);
+  if (layout.hasTime) {
+    // The reference chosen from the first cloud must hold for this one: a time far from the
+    // cloud's own stamp means offsets read as absolute times or the other way round.
+    const double stamp = stampSeconds(cloud.stampNs);
+    const size_t ncol = cloudRowColumns(layout);
+    for (size_t i = 0; i < points; ++i) {
+      const double t = out[at + i * ncol + 3];
+      const double offset = t - stamp;
+      if (offset < layout.offsetMin || offset > layout.offsetMax)  // false for NaN: those points are skipped later
+        throw Error(where + ": point " + std::to_string(i) + "'s time from field '" + layout.time.name + "' is " +
+                    formatTime(offset) + " s from header.stamp, outside the " + formatTime(layout.offsetMin) + " to " +
+                    formatTime(layout.offsetMax) + " s the topic's first cloud allows (" + layout.timeReport +
+                    "): the field does not hold what the first cloud showed");
+    }
+  }
   return points;
 }
 

@@ -1,6 +1,7 @@
 // An MCAP file as a recording: its channels are the topics (type from the channel's schema),
 // messages located through the reader's index and read one at a time.
 #include <algorithm>
+#include <map>
 
 #include "recording.hpp"
 #include "voxen/host/error.hpp"
@@ -12,16 +13,25 @@ namespace {
 
 class McapRecording final : public Recording {
  public:
+  // Channels of one topic are one topic (a recording with several publishers on a topic has
+  // a channel for each), as long as they agree on its type and encoding.
   explicit McapRecording(const std::filesystem::path& path) : reader_(path) {
+    std::map<std::string, uint32_t> byTopic;
     for (const auto& [id, channel] : reader_.channels()) {
-      RecordingTopic topic;
-      topic.name = channel.topic;
       const auto schema = reader_.schemas().find(channel.schemaId);
-      topic.type = schema != reader_.schemas().end() ? schema->second.name : "";
-      topic.encoding = channel.messageEncoding;
-      topic.messages = reader_.messageCount(id);
-      channelOf_.push_back(id);
-      topics_.push_back(std::move(topic));
+      const std::string type = schema != reader_.schemas().end() ? schema->second.name : "";
+      auto [it, added] = byTopic.emplace(channel.topic, uint32_t(topics_.size()));
+      if (added) {
+        topics_.push_back({channel.topic, type, channel.messageEncoding, 0});
+        channelsOf_.emplace_back();
+      } else if (topics_[it->second].type != type || topics_[it->second].encoding != channel.messageEncoding) {
+        throw Error(path.string() + ": topic " + channel.topic + " has channels of two kinds: " +
+                    topics_[it->second].type + " (" + topics_[it->second].encoding + ") and " + type + " (" +
+                    channel.messageEncoding + ")");
+      }
+      topics_[it->second].messages += reader_.messageCount(id);
+      channelsOf_[it->second].push_back(id);
+      topicOf_[id] = it->second;
     }
     if (const auto span = reader_.timeSpan()) span_ = {int64_t(span->first), int64_t(span->second)};
   }
@@ -34,11 +44,10 @@ class McapRecording final : public Recording {
 
   std::vector<RecordedMessage> index(std::span<const uint32_t> topics) override {
     std::vector<uint16_t> channels;
-    for (const uint32_t t : topics) channels.push_back(channelOf_.at(t));
+    for (const uint32_t t : topics) channels.insert(channels.end(), channelsOf_.at(t).begin(), channelsOf_.at(t).end());
     std::vector<RecordedMessage> out;
     for (const mcap::MessageLocation& location : reader_.index(channels)) {
-      const auto it = std::find(channelOf_.begin(), channelOf_.end(), location.channelId);
-      out.push_back({uint32_t(it - channelOf_.begin()), int64_t(location.logTime), location.fileBytes,
+      out.push_back({topicOf_.at(location.channelId), int64_t(location.logTime), location.fileBytes,
                      uint64_t(locations_.size())});
       locations_.push_back(location);
     }
@@ -61,7 +70,8 @@ class McapRecording final : public Recording {
  private:
   mcap::Reader reader_;
   std::vector<RecordingTopic> topics_;
-  std::vector<uint16_t> channelOf_;  // topic index -> channel id
+  std::vector<std::vector<uint16_t>> channelsOf_;  // topic index -> its channels
+  std::map<uint16_t, uint32_t> topicOf_;           // channel -> topic index
   std::optional<std::pair<int64_t, int64_t>> span_;
   std::vector<mcap::MessageLocation> locations_;
 };

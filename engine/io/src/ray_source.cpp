@@ -302,7 +302,9 @@ std::string RayReader::summary() const {
   else
     text += (m.input.format == "PLY" ? "the fields " : "") + originFields();
   for (const std::string& note : m.input.notes) text += "; " + note;
-  if (!m.input.timeField.empty()) text += "; time field '" + m.input.timeField + "'";
+  // A recording's time field is reported with its name already quoted, and how it was read.
+  if (!m.input.timeField.empty())
+    text += m.input.posesApplied ? "; time " + m.input.timeField : "; time field '" + m.input.timeField + "'";
   if (!m.input.intensityField.empty()) text += "; intensity field '" + m.input.intensityField + "'";
   if (s.nonFiniteIntensity > 0)
     text += "; " + std::to_string(s.nonFiniteIntensity) +

@@ -2,6 +2,9 @@
 // topics hold clouds and tf, and which serialization a topic's messages are in.
 #include "recording.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include "voxen/host/error.hpp"
 #include "voxen/io/tf_buffer.hpp"
 #include "voxen/io/input_format.hpp"
@@ -87,9 +90,55 @@ CloudTopicChoice chooseCloudTopic(const Recording& rec, const std::string& wante
   return {*chosen, topicEncoding(rec, topics[*chosen])};
 }
 
+TopicClouds chooseTopicLayout(Recording& rec, const std::vector<RecordedMessage>& clouds, ros::MessageEncoding encoding,
+                              const std::string& topic) {
+  const std::string name = rec.path().string() + ": topic " + topic;
+  if (clouds.empty()) throw Error(name + " holds no messages");
+  std::vector<uint8_t> firstBytes, secondBytes;
+  std::optional<ros::PointCloud2> first, second;
+  std::string firstWhere;
+  for (size_t k = 0; k < clouds.size() && !second; ++k) {
+    std::vector<uint8_t>& bytes = first ? secondBytes : firstBytes;
+    rec.read(clouds[k], bytes);
+    const std::string where = name + ", cloud message " + std::to_string(k);
+    ros::PointCloud2 cloud = ros::decodePointCloud2(bytes, encoding, where);
+    if (uint64_t(cloud.width) * cloud.height == 0) continue;
+    if (!first) {
+      first = std::move(cloud);
+      firstWhere = where;
+    } else {
+      second = std::move(cloud);
+    }
+    if (k >= 1000) break;  // enough to tell; the rest is read when mapping
+  }
+  if (!first) throw Error(name + ": every one of its " + std::to_string(clouds.size()) + " clouds is empty");
+  TopicClouds out;
+  out.layout = ros::chooseCloudLayout(*first, firstWhere, second ? &*second : nullptr);
+  out.frameId = first->frameId;
+  out.width = first->width;
+  out.height = first->height;
+  out.pointsPerCloud = uint64_t(first->width) * first->height;
+  out.fields = first->fields;
+  return out;
+}
+
 // Every /tf and /tf_static message of the recording, in one buffer.
-TfBuffer loadTf(Recording& rec, size_t& transforms) {
-  TfBuffer tf;
+std::string frameName(const std::string& frame) { return !frame.empty() && frame[0] == '/' ? frame.substr(1) : frame; }
+
+void TfData::requireOnChain(const TfBuffer::Chain& chain) const {
+  for (const auto& [child, error] : refused)
+    if (std::find(chain.path().begin(), chain.path().end(), child) != chain.path().end()) throw Error(error);
+}
+
+std::string TfData::refusedNote() const {
+  if (refused.empty()) return {};
+  return std::to_string(refusedCount) + " tf transform" + (refusedCount == 1 ? "" : "s") +
+         " of frames off the sensor's chain refused (the first: " + refused.front().second + ")";
+}
+
+TfData loadTf(Recording& rec) {
+  TfData data;
+  TfBuffer& tf = data.tf;
   std::vector<uint32_t> tfTopics;
   std::vector<bool> staticTopic(rec.topics().size(), false);
   for (uint32_t i = 0; i < rec.topics().size(); ++i) {
@@ -104,17 +153,26 @@ TfBuffer loadTf(Recording& rec, size_t& transforms) {
                 "give a trajectory file instead (--trajectory)");
   std::vector<uint8_t> bytes;
   uint64_t k = 0;
-  transforms = 0;
   for (const RecordedMessage& m : rec.index(tfTopics)) {
     const RecordingTopic& topic = rec.topics()[m.topic];
     rec.read(m, bytes);
     const std::string where = rec.path().string() + ": topic " + topic.name + ", message " + std::to_string(k++);
-    for (const ros::TransformStamped& t : ros::decodeTfMessage(bytes, topicEncoding(rec, topic), where)) {
-      tf.add(t, staticTopic[m.topic]);
-      ++transforms;
+    for (ros::TransformStamped t : ros::decodeTfMessage(bytes, topicEncoding(rec, topic), where)) {
+      // tf2 strips a leading '/' (ROS 1 frames were often written "/base_link").
+      t.parentFrame = frameName(t.parentFrame);
+      t.childFrame = frameName(t.childFrame);
+      try {
+        tf.add(t, staticTopic[m.topic]);
+        ++data.transforms;
+      } catch (const Error& e) {
+        // A bad transform (a second parent, a NaN) matters only on the sensor's chain: kept
+        // aside, and an error once the chain is known to pass through its frame.
+        ++data.refusedCount;
+        if (data.refused.size() < 64) data.refused.emplace_back(t.childFrame, where + ": " + e.what());
+      }
     }
   }
-  return tf;
+  return data;
 }
 
 }  // namespace voxen::detail

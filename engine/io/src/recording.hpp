@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "voxen/io/cloud_decoder.hpp"
 #include "voxen/io/recording_info.hpp"
 #include "voxen/io/ros_messages.hpp"
 #include "voxen/io/tf_buffer.hpp"
@@ -77,9 +78,36 @@ struct CloudTopicChoice {
 };
 CloudTopicChoice chooseCloudTopic(const Recording& rec, const std::string& wanted);
 
-// Every /tf and /tf_static message of the recording in one buffer; `transforms` counts them.
+// What a cloud topic's clouds hold: the layout chosen from its first cloud with points (empty
+// clouds at the start, as drivers publish them, are passed over) and the next cloud with
+// points (which tells offsets from absolute times near a clock's 0).
+struct TopicClouds {
+  ros::CloudLayout layout;
+  std::string frameId;                // of that first cloud
+  uint64_t pointsPerCloud = 0;        // width x height of that first cloud
+  uint32_t width = 0, height = 0;
+  std::vector<ros::PointField> fields;
+};
+TopicClouds chooseTopicLayout(Recording& rec, const std::vector<RecordedMessage>& clouds, ros::MessageEncoding encoding,
+                              const std::string& topic);
+
+// A frame's name as tf2 takes it: without a leading '/'.
+std::string frameName(const std::string& frame);
+
+// Every /tf and /tf_static message of the recording in one buffer. A transform TfBuffer
+// refuses (a second parent, a non-finite value) is set aside with its error, naming the file,
+// topic and message: it matters only if the sensor's chain passes through its frame.
+struct TfData {
+  TfBuffer tf;
+  size_t transforms = 0;
+  std::vector<std::pair<std::string, std::string>> refused;  // child frame, error (the first 64)
+  size_t refusedCount = 0;
+  // Throws the error of a refused transform of a frame on the chain.
+  void requireOnChain(const TfBuffer::Chain& chain) const;
+  std::string refusedNote() const;  // empty when none was refused
+};
 // Error naming the file when it has neither topic, or naming the message that does not decode.
-TfBuffer loadTf(Recording& rec, size_t& transforms);
+TfData loadTf(Recording& rec);
 
 // Fills what `voxen inspect` shows of a bag or an MCAP file.
 void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info);

@@ -43,12 +43,15 @@ void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info)
 
   // The tf tree, whatever the clouds say.
   std::optional<TfBuffer> tf;
+  std::string tfError;  // why there is none
   try {
-    size_t transforms = 0;
-    tf = loadTf(*rec, transforms);
+    TfData data = loadTf(*rec);
+    tf = std::move(data.tf);
     describeTf(*tf, info);
-    info.notes.push_back("tf: " + countText(transforms, "transform") + " over " + countText(tf->frames().size(), "frame"));
+    info.notes.push_back("tf: " + countText(data.transforms, "transform") + " over " + countText(tf->frames().size(), "frame"));
+    if (!data.refused.empty()) info.notes.push_back("tf: " + data.refusedNote());
   } catch (const Error& e) {
+    tfError = e.what();
     info.notes.push_back(std::string("tf: ") + e.what());
   }
 
@@ -60,26 +63,33 @@ void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info)
     const uint32_t topics[] = {choice.topic};
     const std::vector<RecordedMessage> clouds = rec->index(topics);
     if (clouds.empty()) throw Error(path.string() + ": topic " + topic.name + " holds no messages");
-    std::vector<uint8_t> bytes;
-    rec->read(clouds[0], bytes);
-    const std::string where = path.string() + ": topic " + topic.name + ", cloud message 0";
-    const ros::PointCloud2 cloud = ros::decodePointCloud2(bytes, choice.encoding, where);
+    const TopicClouds cloud = chooseTopicLayout(*rec, clouds, choice.encoding, topic.name);
     for (const ros::PointField& f : cloud.fields)
       info.fields.push_back({f.name, ros::pointFieldTypeName(f.datatype) + (f.count > 1 ? " x " + std::to_string(f.count) : "")});
-    info.points = uint64_t(cloud.width) * cloud.height * clouds.size();
+    info.points = cloud.pointsPerCloud * clouds.size();
     info.notes.push_back("points: " + std::to_string(clouds.size()) + " clouds of " + topic.name + " x " +
-                         std::to_string(uint64_t(cloud.width) * cloud.height) + " points (the first cloud's " +
+                         std::to_string(cloud.pointsPerCloud) + " points (the first cloud with points: " +
                          std::to_string(cloud.height) + " x " + std::to_string(cloud.width) + ")");
-    const ros::CloudLayout layout = ros::chooseCloudLayout(cloud, where);
+    const ros::CloudLayout& layout = cloud.layout;
     info.timeField = layout.hasTime ? layout.timeReport : "header.stamp (the clouds have no time field)";
     info.intensityField = layout.hasIntensity ? layout.intensity.name : "";
-    info.sensorFrame = cloud.frameId;
+    info.sensorFrame = frameName(cloud.frameId);
     if (!tf) {
-      info.withoutTrajectory = "the clouds of " + topic.name + " need poses: the recording has no tf; give --trajectory";
+      info.withoutTrajectory = "the clouds of " + topic.name + " need poses, and " + tfError;
       return;
     }
-    info.fixedFrame = tf->rootOf(cloud.frameId);
-    const TfBuffer::Chain chain = tf->chain(info.fixedFrame, cloud.frameId);
+    try {
+      info.fixedFrame = tf->rootOf(info.sensorFrame);
+    } catch (const Error& e) {
+      throw Error(path.string() + ": " + e.what());
+    }
+    std::optional<TfBuffer::Chain> resolved;
+    try {
+      resolved = tf->chain(info.fixedFrame, info.sensorFrame);
+    } catch (const Error& e) {
+      throw Error(path.string() + ": " + e.what());
+    }
+    const TfBuffer::Chain& chain = *resolved;
     std::string chainText;
     for (const std::string& frame : chain.path()) chainText += (chainText.empty() ? "" : " -> ") + frame;
     info.origins = "tf (" + chainText + ", poses from " + formatTime(chain.start()) + " to " + formatTime(chain.end()) + " s)";

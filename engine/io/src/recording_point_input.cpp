@@ -159,7 +159,7 @@ class RecordingPointSource final : public PointSource {
   size_t pose(uint64_t k, std::span<const uint8_t> bytes, std::vector<double>& rows, SourceSkips& skips) const {
     const std::string at = where(k);
     const ros::PointCloud2 cloud = ros::decodePointCloud2(bytes, encoding_, at);
-    if (checkFrame_ && cloud.frameId != sensorFrame_)
+    if (checkFrame_ && frameName(cloud.frameId) != sensorFrame_)
       throw Error(at + ": is in frame '" + cloud.frameId + "', the first cloud in '" + sensorFrame_ +
                   "'; name the frame to use with --sensor-frame");
     thread_local std::vector<double> decoded;
@@ -265,13 +265,11 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
   std::vector<RecordedMessage> clouds = window(*rec, rec->index(topics), opt, windowNote);
   if (clouds.empty()) throw Error(path.string() + ": topic " + topic.name + " holds no messages");
 
-  // The first cloud tells the fields, the time's unit and the sensor frame.
-  std::vector<uint8_t> bytes;
-  rec->read(clouds[0], bytes);
-  const std::string firstWhere = path.string() + ": topic " + topic.name + ", cloud message 0";
-  const ros::PointCloud2 first = ros::decodePointCloud2(bytes, choice.encoding, firstWhere);
-  const ros::CloudLayout layout = ros::chooseCloudLayout(first, firstWhere);
-  const std::string sensorFrame = opt.sensorFrame.empty() ? first.frameId : opt.sensorFrame;
+  // The first clouds with points tell the fields, the time's unit and the sensor frame.
+  const TopicClouds topicClouds = chooseTopicLayout(*rec, clouds, choice.encoding, topic.name);
+  const ros::CloudLayout& layout = topicClouds.layout;
+  const std::string firstWhere = path.string() + ": topic " + topic.name;
+  const std::string sensorFrame = opt.sensorFrame.empty() ? topicClouds.frameId : opt.sensorFrame;
 
   std::optional<Poser> poser;
   if (trajectory) {
@@ -287,14 +285,25 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
   } else {
     if (sensorFrame.empty())
       throw Error(firstWhere + ": has no header.frame_id; name the sensor frame with --sensor-frame");
-    size_t transforms = 0;
-    const TfBuffer tf = loadTf(*rec, transforms);
-    const std::string fixed = opt.fixedFrame.empty() ? tf.rootOf(sensorFrame) : opt.fixedFrame;
-    TfBuffer::Chain chain = tf.chain(fixed, sensorFrame);
-    std::string path;
-    for (const std::string& frame : chain.path()) path += (path.empty() ? "" : " -> ") + frame;
-    input.posesName = "tf (" + path + ")";
-    input.notes.push_back("frames " + path + " from " + std::to_string(transforms) + " transforms");
+    const TfData tfData = loadTf(*rec);
+    const TfBuffer& tf = tfData.tf;
+    const std::string sensor = frameName(sensorFrame);
+    std::optional<TfBuffer::Chain> resolved;
+    try {
+      const std::string fixed = opt.fixedFrame.empty() ? tf.rootOf(sensor) : frameName(opt.fixedFrame);
+      resolved = tf.chain(fixed, sensor);
+    } catch (const Error& e) {
+      // The frames' errors name frames only: say whose tf they are, and what was set aside.
+      const std::string refused = tfData.refusedNote();
+      throw Error(path.string() + ": " + e.what() + (refused.empty() ? "" : "; " + refused));
+    }
+    TfBuffer::Chain& chain = *resolved;
+    tfData.requireOnChain(chain);
+    std::string chainText;
+    for (const std::string& frame : chain.path()) chainText += (chainText.empty() ? "" : " -> ") + frame;
+    input.posesName = "tf (" + chainText + ")";
+    input.notes.push_back("frames " + chainText + " from " + std::to_string(tfData.transforms) + " transforms");
+    if (!tfData.refused.empty()) input.notes.push_back(tfData.refusedNote());
     poser.emplace(std::move(chain));
   }
   input.posesApplied = true;
@@ -308,12 +317,12 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
   input.layout = {.columns = layout.hasIntensity ? size_t(8) : size_t(7), .hasTime = true, .hasOrigin = true,
                   .hasIntensity = layout.hasIntensity};
   // An estimate for progress: every cloud taken as large as the first.
-  input.points = uint64_t(first.width) * first.height * clouds.size();
+  input.points = topicClouds.pointsPerCloud * clouds.size();
   for (const RecordedMessage& m : clouds) input.bytes += m.fileBytes;
   input.notes.insert(input.notes.begin(), "topic " + topic.name + " (" + std::to_string(clouds.size()) + " clouds)");
   if (!windowNote.empty()) input.notes.push_back(windowNote);
   input.source = std::make_unique<RecordingPointSource>(std::move(rec), std::move(clouds), choice.encoding, layout,
-                                                        std::move(*poser), sensorFrame, opt.sensorFrame.empty(),
+                                                        std::move(*poser), frameName(sensorFrame), opt.sensorFrame.empty(),
                                                         opt.deskew);
   return input;
 }

@@ -10,9 +10,14 @@
 //   the stamp; absolute when they lie within an hour of the stamp.
 //   Anything else (a float time near 1e18, an integer time that is neither) is an Error
 //   naming the field, its type and the range found.
-//   When both readings fit (a stamp under two hours, e.g. simulated time), the nearer wins:
-//   relative when the middle of the values' range is at least as close to 0 as to the stamp.
-//   The first cloud must hold a point with a finite time.
+//   When both readings fit (a stamp under two hours, e.g. simulated time from 0), a second
+//   cloud decides: absolute when the values moved with the stamps, offsets when they did not;
+//   without a second cloud (or with stamps that did not move), the nearer reading: offsets
+//   when the values' middle is at least as close to 0 as to the stamp. The first cloud must
+//   hold a point with a finite time.
+//   Every later cloud is checked against that choice: its points' times less its stamp must
+//   lie in the first cloud's range of them, widened by 10 times its width (at least 1 s) on
+//   each side; otherwise an Error naming the cloud, never a pose at a wrong time.
 // Intensity: `intensity`, else `reflectivity`; any datatype.
 // x y z: float32 or float64 each; anything else is an Error naming the field and its type.
 #include <cstdint>
@@ -38,6 +43,8 @@ struct CloudLayout {
   PointTimeReference timeReference = PointTimeReference::None;
   double timeScale = 1.0;   // to seconds: 1 or 1e-9
   std::string timeReport;   // e.g. "'t' uint32, nanoseconds after header.stamp (0 to 99.9 ms in the first cloud)"
+  // Seconds a point's time may lie from its cloud's stamp, from the first cloud (above).
+  double offsetMin = 0.0, offsetMax = 0.0;
   bool hasIntensity = false;
   CloudField intensity;
 };
@@ -45,7 +52,9 @@ struct CloudLayout {
 // Chooses from a topic's first cloud; throws Error beginning with `where`: a big-endian cloud
 // (is_bigendian), no x, y or z field, a coordinate that is not float32/float64, a field that
 // ends past point_step, a time that cannot be told (above).
-CloudLayout chooseCloudLayout(const PointCloud2& first, const std::string& where);
+// `second` (optional): the topic's next cloud with points, for telling offsets from absolute
+// times near a clock's 0.
+CloudLayout chooseCloudLayout(const PointCloud2& first, const std::string& where, const PointCloud2* second = nullptr);
 
 // Appends one row per point (row-major over height x width, organised or not) to `out`:
 // x, y, z, time in seconds (absolute: the stamp plus the offset, or the field itself; the
