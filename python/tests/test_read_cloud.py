@@ -209,7 +209,7 @@ def test_recordings_read_with_the_options_of_voxen_map(tmp_path, voxen_cli):
     with pytest.warns(RuntimeWarning):
         stamped = voxen.read_cloud(bag, deskew=False)
     assert len(np.unique(stamped[1])) == 3  # one time per cloud: its header.stamp
-    with pytest.raises(voxen.Error, match="--cloud-topic /nope: no such topic"):
+    with pytest.raises(voxen.Error, match="cloud topic /nope: no such topic"):
         voxen.read_cloud(bag, cloud_topic="/nope")
     with pytest.raises(ValueError, match="duration"):
         voxen.read_cloud(bag, duration=float("nan"))

@@ -199,7 +199,7 @@ TEST_CASE("Recordings: what cannot be read is refused, naming the file, topic, f
   writeBag(dir / "ok.bag", r);
   voxen::RayReaderOptions options;
   options.recording.cloudTopic = "/nope";
-  CHECK_THROWS_WITH(readAll(dir / "ok.bag", options), Contains("--cloud-topic /nope: no such topic; its topics: "));
+  CHECK_THROWS_WITH(readAll(dir / "ok.bag", options), Contains("cloud topic /nope: no such topic; its topics: "));
   options = {};
   options.recording.fixedFrame = "elsewhere";
   CHECK_THROWS_WITH(readAll(dir / "ok.bag", options), Contains("elsewhere"));

@@ -30,6 +30,8 @@ std::optional<std::string> flagForSetting(const std::string& field, const CLI::A
       {"slice scale", {"--scale"}},
       {"lidarTrajectory rateHz", {"--trajectory-rate"}},
       {"DeviceOptions::selector", {"--device"}},
+      {"RecordingOptions::cloudTopic", {"--cloud-topic"}},
+      {"RecordingOptions::sensorFrame", {"--sensor-frame"}},
   };
   // Remedies that another command provides (the library names the function or the field
   // that makes what is missing): worded the same from every command.

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/io/tf_buffer.hpp"
 #include "voxen/io/input_format.hpp"
 
@@ -72,10 +73,12 @@ CloudTopicChoice chooseCloudTopic(const Recording& rec, const std::string& wante
     for (uint32_t i = 0; i < topics.size(); ++i)
       if (topics[i].name == wanted) chosen = i;
     if (!chosen)
-      throw Error(name + ": --cloud-topic " + wanted + ": no such topic; its topics: " + listTopics(rec, false));
+      throw SettingError(SettingError::Kind::Invalid, "RecordingOptions::cloudTopic", "cloud topic",
+                         name + ": {} " + wanted + ": no such topic; its topics: " + listTopics(rec, false));
     if (!isPointCloud2(topics[*chosen]))
-      throw Error(name + ": --cloud-topic " + wanted + " holds " + topics[*chosen].type +
-                  ", not sensor_msgs/PointCloud2; its point cloud topics: " + listTopics(rec, true));
+      throw SettingError(SettingError::Kind::Invalid, "RecordingOptions::cloudTopic", "cloud topic",
+                         name + ": {} " + wanted + " holds " + topics[*chosen].type +
+                             ", not sensor_msgs/PointCloud2; its point cloud topics: " + listTopics(rec, true));
   } else {
     std::vector<uint32_t> clouds;
     for (uint32_t i = 0; i < topics.size(); ++i)
@@ -83,8 +86,9 @@ CloudTopicChoice chooseCloudTopic(const Recording& rec, const std::string& wante
     if (clouds.empty())
       throw Error(name + ": holds no sensor_msgs/PointCloud2 topic; its topics: " + listTopics(rec, false));
     if (clouds.size() > 1)
-      throw Error(name + ": holds " + std::to_string(clouds.size()) + " point cloud topics (" + listTopics(rec, true) +
-                  "): name one with --cloud-topic");
+      throw SettingError(SettingError::Kind::Change, "RecordingOptions::cloudTopic", "cloud topic",
+                         name + ": holds " + std::to_string(clouds.size()) + " point cloud topics (" +
+                             listTopics(rec, true) + "): name one as {}");
     chosen = clouds[0];
   }
   return {*chosen, topicEncoding(rec, topics[*chosen])};
@@ -150,7 +154,7 @@ TfData loadTf(Recording& rec) {
   }
   if (tfTopics.empty())
     throw Error(rec.path().string() + ": has no /tf or /tf_static topic (tf2_msgs/TFMessage) to pose the clouds by; "
-                "give a trajectory file instead (--trajectory)");
+                "give a trajectory file instead");
   std::vector<uint8_t> bytes;
   uint64_t k = 0;
   for (const RecordedMessage& m : rec.index(tfTopics)) {

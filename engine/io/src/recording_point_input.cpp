@@ -15,6 +15,7 @@
 #include "point_source.hpp"
 #include "recording.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/io/cloud_decoder.hpp"
 #include "voxen/io/tf_buffer.hpp"
 #include "voxen/io/trajectory.hpp"
@@ -160,8 +161,9 @@ class RecordingPointSource final : public PointSource {
     const std::string at = where(k);
     const ros::PointCloud2 cloud = ros::decodePointCloud2(bytes, encoding_, at);
     if (checkFrame_ && frameName(cloud.frameId) != sensorFrame_)
-      throw Error(at + ": is in frame '" + cloud.frameId + "', the first cloud in '" + sensorFrame_ +
-                  "'; name the frame to use with --sensor-frame");
+      throw SettingError(SettingError::Kind::Change, "RecordingOptions::sensorFrame", "sensor frame",
+                         at + ": is in frame '" + cloud.frameId + "', the first cloud in '" + sensorFrame_ +
+                             "'; name the frame to use as {}");
     thread_local std::vector<double> decoded;
     decoded.clear();
     const size_t points = ros::decodeCloudRows(cloud, layout_, at, decoded);
@@ -246,7 +248,7 @@ std::vector<RecordedMessage> window(const Recording& rec, std::vector<RecordedMe
   if (messages.empty())
     throw Error(rec.path().string() + ": no cloud was recorded between " + seconds(options.start) + " and " +
                 (options.duration ? seconds(options.start + *options.duration) : std::string("the end")) +
-                " after its start (--start, --duration); it spans " +
+                " after its start (the recording's start and duration options); it spans " +
                 seconds(ros::stampSeconds(span->second) - first));
   return messages;
 }
@@ -274,8 +276,8 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
   std::optional<Poser> poser;
   if (trajectory) {
     if (!opt.fixedFrame.empty() || !opt.sensorFrame.empty())
-      throw Error(path.string() + ": --fixed-frame and --sensor-frame choose frames of tf; with a trajectory file (" +
-                  trajectory->string() + ") the poses are the trajectory's");
+      throw Error(path.string() + ": the fixed and sensor frames choose frames of tf, which a trajectory file (" +
+                  trajectory->string() + ") replaces: give one or the other");
     Trajectory t = Trajectory::load(*trajectory);
     input.posesName = "the trajectory " + trajectory->string();
     input.notes.push_back(t.hasOrientation() ? "points moved from the sensor frame by the trajectory's poses"
@@ -284,7 +286,8 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
     poser.emplace(std::move(t));
   } else {
     if (sensorFrame.empty())
-      throw Error(firstWhere + ": has no header.frame_id; name the sensor frame with --sensor-frame");
+      throw SettingError(SettingError::Kind::Change, "RecordingOptions::sensorFrame", "sensor frame",
+                         firstWhere + ": has no header.frame_id; name the sensor frame as {}");
     const TfData tfData = loadTf(*rec);
     const TfBuffer& tf = tfData.tf;
     const std::string sensor = frameName(sensorFrame);
@@ -311,7 +314,7 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
   input.poseEnd = poser->end();
   input.format = rec->formatName();
   input.timeField = opt.deskew ? (layout.hasTime ? layout.timeReport : "header.stamp (the cloud has no time field)")
-                               : "header.stamp (--no-deskew)";
+                               : "header.stamp (deskew off)";
   input.intensityField = layout.hasIntensity ? layout.intensity.name : "";
   input.originFields = input.posesName;
   input.layout = {.columns = layout.hasIntensity ? size_t(8) : size_t(7), .hasTime = true, .hasOrigin = true,
