@@ -82,6 +82,9 @@ TEST_CASE("A mapped run with several layers round-trips through a store bit for 
   CHECK_FALSE(std::filesystem::exists(dir / "run.vxs-wal"));
   const OccupancyMap loaded = loadMapFromStore(dir / "run.vxs");
   requireSameMap(map, loaded);
+  // A reader leaves no log or index behind (they would block replacing the store).
+  CHECK_FALSE(std::filesystem::exists(dir / "run.vxs-wal"));
+  CHECK_FALSE(std::filesystem::exists(dir / "run.vxs-shm"));
 
   // .vxm -> store -> .vxm gives the same bytes.
   saveMap(map, dir / "a.vxm");

@@ -5,7 +5,10 @@
 namespace voxen::store_detail {
 
 Db::Db(const std::filesystem::path& path, Mode mode) : name_("store '" + path.string() + "'") {
-  const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  // A reader opens read-write where it may (SQLite falls back to read-only for a write-protected
+  // file) and sets query_only: a read-only connection cannot remove the -wal and -shm files it
+  // creates, so every read would leave them behind; a read-write one folds them in on close.
+  const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READWRITE : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   const int code = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (code != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
@@ -14,6 +17,7 @@ Db::Db(const std::filesystem::path& path, Mode mode) : name_("store '" + path.st
     throw Error(name_ + ": cannot open: " + why);
   }
   sqlite3_extended_result_codes(db_, 1);
+  if (mode == Mode::ReadOnly) exec("PRAGMA query_only=1");
 }
 
 Db::~Db() { sqlite3_close_v2(db_); }

@@ -64,7 +64,8 @@ void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, 
   if (target.kind == detail::OutputKind::Stream)
     throw Error(context + ": it is a device or pipe; a store must be a regular file (SQLite seeks and locks it)");
   std::error_code ec;
-  if (std::filesystem::exists(withSuffix(target.path, "-wal"), ec))
+  // An empty log (a reader's, or a writer's after its last checkpoint) holds nothing to lose.
+  if (std::filesystem::file_size(withSuffix(target.path, "-wal"), ec) > 0 && !ec)
     throw Error(context + ": '" + withSuffix(target.path, "-wal").string() +
                 "' exists: the store there is open in another process or was not closed cleanly; replacing the file would pair "
                 "that log with the new store (open it once with voxen info to fold the log in, or remove both)");
@@ -95,7 +96,8 @@ void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, 
     syncFile(temp, context, false);
     if (::rename(temp.c_str(), target.path.c_str()) != 0)
       throw Error(context + ": rename from '" + temp.string() + "' failed: " + std::strerror(errno));
-    // A shared-memory index of the replaced store describes the old file.
+    // The replaced store's empty log and its shared-memory index describe the old file.
+    std::filesystem::remove(withSuffix(target.path, "-wal"), ec);
     std::filesystem::remove(withSuffix(target.path, "-shm"), ec);
   } catch (...) {
     removeStoreFiles(temp);

@@ -19,8 +19,9 @@ bool isRegionStoreFile(const std::filesystem::path& path);
 // Writes the map as a new store at `path`, replacing any file there only once the store is
 // complete: the store is built in a temporary sibling, closed (its WAL folded back in) and
 // renamed over the target, so a reader or a crash sees the old file or the whole new store.
-// An existing store that still has a write-ahead log beside it (open in another process, or
-// not closed cleanly) is refused: renaming over it would pair its log with the new file.
+// An existing store that still has a non-empty write-ahead log beside it (open in another
+// process, or not closed cleanly) is refused: renaming over it would pair its log with the
+// new file.
 void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, const RegionStoreOptions& options = {});
 
 // The whole map, or only the regions intersecting `box`.
