@@ -12,13 +12,14 @@ cd "$(dirname "$0")/.."
 # $ORIGIN run paths (the build itself does not use it). python3-dev, python3-numpy and
 # python3-pybind11: the Python package (VOXEN_PYTHON); python3-pytest: its tests;
 # liblzf-dev: PCD files' binary_compressed bodies (voxen_io); librosbag-storage-dev: ROS 1
-# bags (voxen_io, no ROS installation); libzstd-dev and liblz4-dev: MCAP's compressed chunks.
+# bags (voxen_io, no ROS installation); libzstd-dev and liblz4-dev: MCAP's compressed chunks
+# (zstd also compresses region stores' rows); libsqlite3-dev: region stores (voxen_store).
 # python3-venv, python3-pip, python3-setuptools and python3-wheel: `pip install .` into a
 # virtual environment without network; python3-matplotlib: examples/python's figure.
 packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev glslang-tools spirv-tools
           libglm-dev catch2 mesa-vulkan-drivers vulkan-validationlayers zlib1g-dev libpng-dev libcli11-dev
           nlohmann-json3-dev libglfw3-dev xvfb xauth patchelf liblzf-dev
-          librosbag-storage-dev libzstd-dev liblz4-dev
+          librosbag-storage-dev libzstd-dev liblz4-dev libsqlite3-dev
           python3-dev python3-numpy python3-pybind11 python3-pytest python3-venv python3-pip python3-setuptools
           python3-wheel python3-matplotlib)
 missing=()

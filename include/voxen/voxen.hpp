@@ -70,6 +70,9 @@
 #include "voxen/io/recording_info.hpp"
 #include "voxen/io/trajectory.hpp"
 
+#include "voxen/store/region_store.hpp"
+#include "voxen/store/store_file.hpp"
+
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/query/cpu_queries.hpp"

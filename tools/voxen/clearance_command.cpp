@@ -17,6 +17,7 @@
 #include "clearance_cli.hpp"
 #include "commands.hpp"
 #include "json_output.hpp"
+#include "map_source.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "progress.hpp"
@@ -30,6 +31,7 @@
 #include "voxen/map/map_file.hpp"
 #include "voxen/mapper.hpp"
 #include "voxen/output/output_file.hpp"
+#include "voxen/store/store_file.hpp"
 
 namespace voxen::cli {
 
@@ -82,8 +84,13 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   const std::string output = settleOutput(args, inPlace);
   const auto start = std::chrono::steady_clock::now();
   Context context(common.contextOptions());
-  Mapper mapper = Mapper::load(context, args.mapPath,
-                               {.backend = args.cpu ? MapperBackend::CpuReference : MapperBackend::Gpu});
+  // A region store in, a region store out (its format follows the input's, told by content).
+  const bool store = isRegionStoreFile(args.mapPath);
+  MapLoadOptions load;
+  load.memoryBudgetBytes = context.memoryBudgetBytes();
+  load.budgetHint = context.memoryHint();
+  Mapper mapper = Mapper::fromMap(context, loadMapOrStore(args.mapPath, load),
+                                  {.backend = args.cpu ? MapperBackend::CpuReference : MapperBackend::Gpu});
   const OccupancyMap& map = mapper.map();
   validateClearanceSettings(args.options, map.model());
   if (args.cpu) args.options.technique = ClearanceTechnique::Exact;  // what the CPU reference computes
@@ -113,7 +120,10 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
     profile = text.str();
   }
   progress.finish(stats.regions);
-  mapper.save(output);
+  if (store)
+    saveMapToStore(mapper.map(), output);
+  else
+    mapper.save(output);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double perRegion = stats.regions ? stats.seconds * 1e3 / double(stats.regions) : 0.0;
   const double rate = stats.seconds > 0 ? double(stats.regions) / stats.seconds : 0.0;

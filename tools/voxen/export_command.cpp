@@ -13,6 +13,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "map_source.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "voxen/io/map_export.hpp"
@@ -29,7 +30,7 @@ namespace voxen::cli {
 namespace {
 
 constexpr const char* kExportUsage =
-    "export MAP.vxm [--occupied-ply OUT.ply [--with-value] [--double]] "
+    "export MAP.vxm|STORE [--bbox XMIN YMIN ZMIN XMAX YMAX ZMAX] [--occupied-ply OUT.ply [--with-value] [--double]] "
     "[--slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]] [--octomap OUT.bt] "
     "[--ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]] [--clearance-ply OUT.ply] "
     "[--clearance-png OUT.png (--z METRES | --z-voxel K) [--scale S] [--clearance-range M]] "
@@ -45,6 +46,7 @@ struct ExportArgs {
   std::optional<double> zMetres;
   std::optional<int32_t> zVoxel;
   std::optional<uint32_t> scale;  // pixels per voxel; default: autoSliceScale (the clearance PNG: 1)
+  std::vector<double> bbox;       // --bbox: only the regions intersecting it are read
 };
 
 // " (12 voxels with a non-finite value left out)" when any were.
@@ -90,7 +92,7 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
                 {"--clearance-png", args.clearancePngPath},
                 {"--voxels-ply", args.voxelsPlyPath}},
                {{"the map", args.mapPath}});
-  const OccupancyMap map = loadMap(args.mapPath, budgetedLoad(options));
+  const OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(options), bboxOf(args.bbox), "voxen export");
   // Layers whose type this build does not know have no fields to write: say so rather than
   // leave a reader to wonder where they went.
   for (const LayerId id : map.layout().ids())
@@ -180,7 +182,8 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
 
 CommandRun setupExport(CLI::App& command) {
   auto args = std::make_shared<ExportArgs>();
-  command.add_option("map", args->mapPath, "the map file to export from")->type_name("MAP.vxm")->required();
+  command.add_option("map", args->mapPath, "the map file or region store to export from")->type_name("MAP.vxm|STORE")->required();
+  addBboxOption(command, args->bbox, "read only the regions intersecting this box (metres; a store reads only their rows)");
   command.add_option("--occupied-ply", args->plyPath, "write the occupied voxel centres as a PLY cloud")->type_name("OUT.ply");
   command.add_flag("--with-value", args->ply.withValue, "PLY: add each voxel's occupancy value");
   command.add_flag("--double", args->ply.doublePrecision, "PLY: double-precision coordinates");

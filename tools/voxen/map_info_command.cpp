@@ -15,6 +15,8 @@
 #include "voxen/map/layer.hpp"
 #include "voxen/map/layer_domain.hpp"
 #include "voxen/map/map_file.hpp"
+#include "map_source.hpp"
+#include "voxen/store/store_file.hpp"
 #include "voxen/host/memory_stats.hpp"
 
 namespace voxen::cli {
@@ -91,7 +93,8 @@ void printLayers(const MapLayout& layout) {
 }  // namespace
 
 int mapInfo(const CommonOptions& options, const std::string& path, bool verify) {
-  const MapFileInfo info = readMapInfo(path);
+  const bool store = isRegionStoreFile(path);
+  const MapFileInfo info = store ? storeInfo(path) : readMapInfo(path);
   const OccupancyModel& m = info.model;
   const uint64_t voxelsPerRegion = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
   RegionKey lo, hi;
@@ -109,9 +112,9 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     // Loaded as it is, so that every layer's impossible values are counted, not only the first.
     MapLoadOptions load = budgetedLoad(options);
     load.refuseImpossibleValues = false;
-    const OccupancyMap map = loadMap(path, load);
+    const OccupancyMap map = loadMapOrStore(path, load);
     if (const std::vector<LayerValueFaults> faults = findImpossibleValues(map); !faults.empty())
-      throw Error("map file '" + path + "': impossible contents (every checksum is valid): " + describeFaults(map, faults));
+      throw Error(std::string(store ? "store '" : "map file '") + path + "': impossible contents (every checksum is valid): " + describeFaults(map, faults));
     loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     counts = map.counts();
     gaussians = ndtSummary(map);
@@ -119,6 +122,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
 
   if (options.json) {
     Json summary = {{"file", path},
+                    {"kind", store ? "region_store" : "map_file"},
                     {"file_bytes", info.fileBytes},
                     {"format_version", info.version},
                     {"model",
@@ -158,7 +162,8 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     return 0;
   }
 
-  std::printf("map file %s: %s, format version %u\n", path.c_str(), formatBytes(info.fileBytes).c_str(), info.version);
+  std::printf("%s %s: %s, format version %u\n", store ? "region store (SQLite)" : "map file", path.c_str(),
+              formatBytes(info.fileBytes).c_str(), info.version);
   std::printf("model:\n");
   std::printf("  %-22s %g m per voxel\n", "resolution", m.resolution);
   std::printf("  %-22s %d voxels per edge (%llu voxels, %g m)\n", "region size", m.regionSize,
@@ -202,8 +207,9 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
                   (unsigned long long)gaussians.gaussians, (unsigned long long)gaussians.aboveThreshold,
                   gaussians.medianExtent, gaussians.p95Extent);
   } else {
-    std::printf("verified:                no: only the header and block headers were read (--verify decompresses every\n"
-                "                         region and checks its checksum and contents)\n");
+    std::printf("verified:                no: only the %s were read (--verify decompresses every\n"
+                "                         region and checks its checksum and contents)\n",
+                store ? "description and row sizes" : "header and block headers");
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "map_source.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "progress.hpp"
@@ -130,7 +131,7 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
   if (!args.output.empty()) checkOutputs({{"--output", args.output}}, {{"the map", args.mapPath}, {inputFlag, inputPath}});
   const QueryInput input = readQueryInput(inputPath, rayKind ? 6 : 3);
   clearanceLayer();  // so that a map saved with clearance loads
-  const OccupancyMap map = loadMap(args.mapPath, budgetedLoad(common));
+  const OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(common));
   if (args.kind == "clearance" && !map.layout().has(clearanceLayer()))
     throw Error(args.mapPath + ": the map has no clearance layer (compute it with voxen clearance)");
 

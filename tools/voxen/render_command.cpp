@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "map_source.hpp"
 #include "json_output.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
@@ -79,7 +80,7 @@ int render(const CommonOptions& options, const RenderArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   // The map's regions and then the render grid (with the map) are sized against the budget
   // before either is allocated.
-  const OccupancyMap map = loadMap(mapPath, budgetedLoad(options));
+  const OccupancyMap map = loadMapOrStore(mapPath, budgetedLoad(options));
   if (crop) {
     for (const double metres : *crop)
       if (const std::string problem = voxelIndexProblem(metres, map.model().resolution); !problem.empty())

@@ -1,0 +1,30 @@
+#pragma once
+// Whole maps to and from region stores (voxen/store/region_store.hpp), and telling a store
+// from a map file (.vxm) by its content.
+#include <filesystem>
+#include <optional>
+
+#include "voxen/map/map.hpp"
+#include "voxen/store/region_store.hpp"
+
+namespace voxen {
+
+// "SQLite format 3\0": the first 16 bytes of every SQLite database.
+inline constexpr char kSqliteMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+
+// Whether the file at `path` starts with SQLite's magic (false for a missing or short file:
+// the map file reader then reports what is wrong with it).
+bool isRegionStoreFile(const std::filesystem::path& path);
+
+// Writes the map as a new store at `path`, replacing any file there only once the store is
+// complete: the store is built in a temporary sibling, closed (its WAL folded back in) and
+// renamed over the target, so a reader or a crash sees the old file or the whole new store.
+// An existing store that still has a non-empty write-ahead log beside it (open in another
+// process, or not closed cleanly) is refused: renaming over it would pair its log with the
+// new file.
+void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, const RegionStoreOptions& options = {});
+
+// The whole map, or only the regions intersecting `box`.
+OccupancyMap loadMapFromStore(const std::filesystem::path& path, const std::optional<StoreBox>& box = std::nullopt);
+
+}  // namespace voxen

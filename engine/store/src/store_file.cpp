@@ -1,0 +1,116 @@
+#include "voxen/store/store_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "voxen/host/error.hpp"
+#include "voxen/output/output_target.hpp"
+#include "voxen/output/temp_file_registry.hpp"
+
+namespace voxen {
+
+namespace {
+
+// Regions per transaction while a store is built: the write-ahead log is folded back into
+// the file after each (SQLite's auto-checkpoint), so it stays small beside a large map.
+constexpr size_t kSaveBatchRegions = 256;
+
+std::filesystem::path temporarySibling(const std::filesystem::path& target) {
+  static std::atomic<unsigned> counter{0};
+  std::string name = ".";
+  name += target.filename().string().substr(0, 200);
+  name += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  return target.parent_path() / name;
+}
+
+std::filesystem::path withSuffix(const std::filesystem::path& p, const char* suffix) { return p.string() + suffix; }
+
+void removeStoreFiles(const std::filesystem::path& p) {
+  std::error_code ec;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(withSuffix(p, suffix), ec);
+}
+
+void syncFile(const std::filesystem::path& file, const std::string& context, bool folder) {
+  const int fd = ::open(file.c_str(), (folder ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC);
+  if (fd < 0) {
+    if (folder) return;  // the rename is done; syncing the folder only hastens it to the disk
+    throw Error(context + ": cannot open '" + file.string() + "' to sync it: " + std::strerror(errno));
+  }
+  const int status = ::fsync(fd);
+  const int error = errno;
+  ::close(fd);
+  if (status != 0 && !folder) throw Error(context + ": fsync failed: " + std::strerror(error));
+}
+
+}  // namespace
+
+bool isRegionStoreFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[sizeof kSqliteMagic] = {};
+  if (!in.read(head, sizeof head)) return false;
+  return std::memcmp(head, kSqliteMagic, sizeof head) == 0;
+}
+
+void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, const RegionStoreOptions& options) {
+  const std::string context = "cannot save store to '" + path.string() + "'";
+  const detail::OutputTarget target = detail::resolveOutputTarget(path, "cannot save store to");
+  if (target.kind == detail::OutputKind::Stream)
+    throw Error(context + ": it is a device or pipe; a store must be a regular file (SQLite seeks and locks it)");
+  std::error_code ec;
+  // An empty log (a reader's, or a writer's after its last checkpoint) holds nothing to lose.
+  if (std::filesystem::file_size(withSuffix(target.path, "-wal"), ec) > 0 && !ec)
+    throw Error(context + ": '" + withSuffix(target.path, "-wal").string() +
+                "' exists: the store there is open in another process or was not closed cleanly; replacing the file would pair "
+                "that log with the new store (open it once with voxen info to fold the log in, or remove both)");
+
+  const std::filesystem::path temp = temporarySibling(target.path);
+  const int slot = detail::registerTemporaryFile(temp.string());
+  try {
+    removeStoreFiles(temp);
+    {
+      RegionStore store = RegionStore::openForWriting(temp, StoreDescription::of(map), options);
+      std::vector<const Region*> regions;
+      regions.reserve(map.regions().size());
+      for (const auto& [key, region] : map.regions()) regions.push_back(&region);
+      std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
+      for (size_t first = 0; first < regions.size(); first += kSaveBatchRegions) {
+        StoreBatch batch;
+        batch.regions.assign(regions.begin() + first, regions.begin() + std::min(regions.size(), first + kSaveBatchRegions));
+        store.write(batch);
+      }
+    }  // closed: the last connection folds the log into the file and removes it
+    if (std::filesystem::exists(withSuffix(temp, "-wal"), ec))
+      throw Error(context + ": SQLite left a write-ahead log beside the temporary store");
+    if (target.kind == detail::OutputKind::RegularFile) {
+      if (::chown(temp.c_str(), target.owner, target.group) != 0 && errno != EPERM)
+        throw Error(context + ": cannot set the owner: " + std::strerror(errno));
+      if (::chmod(temp.c_str(), target.mode) != 0) throw Error(context + ": cannot set the permissions: " + std::strerror(errno));
+    }
+    syncFile(temp, context, false);
+    if (::rename(temp.c_str(), target.path.c_str()) != 0)
+      throw Error(context + ": rename from '" + temp.string() + "' failed: " + std::strerror(errno));
+    // The replaced store's empty log and its shared-memory index describe the old file.
+    std::filesystem::remove(withSuffix(target.path, "-wal"), ec);
+    std::filesystem::remove(withSuffix(target.path, "-shm"), ec);
+  } catch (...) {
+    removeStoreFiles(temp);
+    detail::unregisterTemporaryFile(slot);
+    throw;
+  }
+  detail::unregisterTemporaryFile(slot);
+  syncFile(target.path.has_parent_path() ? target.path.parent_path() : ".", context, true);
+}
+
+OccupancyMap loadMapFromStore(const std::filesystem::path& path, const std::optional<StoreBox>& box) {
+  RegionStore store = RegionStore::openForReading(path);
+  return store.readMap(box);
+}
+
+}  // namespace voxen

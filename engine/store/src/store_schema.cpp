@@ -1,0 +1,167 @@
+#include "store_schema.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "voxen/host/error.hpp"
+
+namespace voxen::store_detail {
+
+namespace {
+
+// Rows are looked up by key (x, y, z, layer) through the unique index; the blobs live in a
+// rowid table because SQLite advises against WITHOUT ROWID for rows of kilobytes.
+constexpr const char* kSchema = R"sql(
+CREATE TABLE description(key TEXT PRIMARY KEY, value NOT NULL);
+CREATE TABLE layers(position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, bytes_per_voxel INTEGER NOT NULL,
+                    element_bytes INTEGER NOT NULL, version INTEGER NOT NULL, derived_settings TEXT NOT NULL);
+CREATE TABLE regions(id INTEGER PRIMARY KEY, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL,
+                     layer INTEGER NOT NULL REFERENCES layers(position), data BLOB NOT NULL,
+                     uncompressed_bytes INTEGER NOT NULL, crc32 INTEGER NOT NULL, UNIQUE (x, y, z, layer));
+CREATE TABLE run_state(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE writer(id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, since TEXT NOT NULL);
+)sql";
+
+std::string number(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+void putReal(Statement& put, const char* key, double value) {
+  put.bind(1, std::string(key)).bind(2, value).run();
+}
+
+}  // namespace
+
+bool hasSchema(Db& db) {
+  Statement q(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'description'");
+  q.step();
+  const bool has = q.integer(0) > 0;
+  q.reset();
+  return has;
+}
+
+void createSchema(Db& db, const StoreDescription& d) {
+  db.exec(kSchema);
+  db.exec("PRAGMA application_id = " + std::to_string(kStoreApplicationId));
+  Statement put(db, "INSERT INTO description(key, value) VALUES (?1, ?2)");
+  put.bind(1, std::string("format_version")).bind(2, int64_t(d.formatVersion)).run();
+  const OccupancyModel& m = d.model;
+  putReal(put, "resolution", m.resolution);
+  put.bind(1, std::string("region_size")).bind(2, int64_t(m.regionSize)).run();
+  // Floats widen to doubles exactly, so the model comes back bit for bit.
+  putReal(put, "hit_probability", m.hitProbability);
+  putReal(put, "miss_probability", m.missProbability);
+  putReal(put, "occupancy_threshold", m.occupancyThreshold);
+  putReal(put, "clamp_min", m.clampMin);
+  putReal(put, "clamp_max", m.clampMax);
+  putReal(put, "time_origin", d.timeOrigin);
+  Statement layer(db, "INSERT INTO layers VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  int64_t position = 0;
+  for (const LayerId id : d.layout.ids()) {
+    const LayerType& type = layerType(id);
+    layer.bind(1, position++).bind(2, type.name).bind(3, int64_t(type.bytesPerVoxel)).bind(4, int64_t(type.elementBytes));
+    layer.bind(5, int64_t(type.version)).bind(6, d.derivedSettings[id]).run();
+  }
+}
+
+void writeTimeOrigin(Db& db, double timeOrigin) {
+  Statement put(db, "UPDATE description SET value = ?1 WHERE key = 'time_origin'");
+  put.bind(1, timeOrigin).run();
+}
+
+StoreDescription readDescription(Db& db) {
+  Statement appId(db, "PRAGMA application_id");
+  appId.step();
+  const int64_t app = appId.integer(0);
+  appId.reset();
+  if (app != kStoreApplicationId || !hasSchema(db))
+    db.fail("an SQLite database but not a Voxen region store (application_id " + std::to_string(app) + ")");
+  StoreDescription d;
+  Statement get(db, "SELECT key, value FROM description");
+  bool have[10] = {};
+  const char* names[10] = {"format_version", "resolution",  "region_size", "hit_probability", "miss_probability",
+                           "occupancy_threshold", "clamp_min", "clamp_max", "time_origin", nullptr};
+  while (get.step()) {
+    const std::string key = get.text(0);
+    const double v = get.real(1);
+    OccupancyModel& m = d.model;
+    int index = 0;
+    while (names[index] && key != names[index]) ++index;
+    if (!names[index]) continue;  // a later version's field: the format version decides
+    have[index] = true;
+    switch (index) {
+      case 0: d.formatVersion = uint32_t(get.integer(1)); break;
+      case 1: m.resolution = v; break;
+      case 2: m.regionSize = int32_t(get.integer(1)); break;
+      case 3: m.hitProbability = float(v); break;
+      case 4: m.missProbability = float(v); break;
+      case 5: m.occupancyThreshold = float(v); break;
+      case 6: m.clampMin = float(v); break;
+      case 7: m.clampMax = float(v); break;
+      case 8: d.timeOrigin = v; break;
+    }
+  }
+  for (int i = 0; names[i]; ++i)
+    if (!have[i]) db.fail(std::string("its description has no '") + names[i] + "' field");
+  if (d.formatVersion != kRegionStoreFormatVersion)
+    db.fail("unsupported store format version " + std::to_string(d.formatVersion) + " (this build reads version " +
+            std::to_string(kRegionStoreFormatVersion) + ")");
+  try {
+    d.model.validate();
+  } catch (const Error& e) {
+    db.fail(std::string("invalid description field: ") + e.what());
+  }
+  if (!std::isfinite(d.timeOrigin)) db.fail("invalid description field: time origin is not finite");
+
+  Statement layers(db, "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings FROM layers ORDER BY position");
+  MapLayout layout;
+  int64_t expected = 0;
+  while (layers.step()) {
+    const std::string name = layers.text(1);
+    const uint32_t bytes = uint32_t(layers.integer(2)), elementBytes = uint32_t(layers.integer(3)),
+                   version = uint32_t(layers.integer(4));
+    const std::string what = "layer " + std::to_string(layers.integer(0)) + " '" + name + "' (version " + std::to_string(version) +
+                             ", " + std::to_string(bytes) + " bytes per voxel)";
+    if (layers.integer(0) != expected++) db.fail(what + ": layer positions must run 0, 1, 2, ...");
+    std::optional<LayerId> id = findLayer(name);
+    if (!id) {
+      if (expected == 1) db.fail(what + ": occupancy must be the first layer, and only the first");
+      try {
+        id = registerOpaqueLayer(name, bytes, elementBytes, version);
+      } catch (const Error& e) {
+        db.fail(what + ": " + e.what());
+      }
+    }
+    const LayerType& type = layerType(*id);
+    if (type.bytesPerVoxel != bytes || type.elementBytes != elementBytes || type.version != version)
+      db.fail(what + " does not match this build's version " + std::to_string(type.version) + " with " +
+              std::to_string(type.bytesPerVoxel) + " bytes per voxel");
+    if ((expected == 1) != (*id == kOccupancyLayer)) db.fail(what + ": occupancy must be the first layer, and only the first");
+    if (expected > 1 && layout.has(*id)) db.fail(what + " is listed twice");
+    layout.add(*id);
+    d.derivedSettings[*id] = layers.text(5);
+  }
+  if (expected == 0) db.fail("its layer table is empty");
+  d.layout = layout;
+  return d;
+}
+
+void requireSameLayout(const Db& db, const StoreDescription& have, const StoreDescription& want) {
+  auto differ = [&](const char* field, const std::string& stored, const std::string& wanted) {
+    db.fail("holds a map of " + std::string(field) + " " + stored + ", not " + wanted +
+            " as this map has; write it to another store");
+  };
+  const OccupancyModel &a = have.model, &b = want.model;
+  if (a.resolution != b.resolution) differ("resolution", number(a.resolution) + " m", number(b.resolution) + " m");
+  if (a.regionSize != b.regionSize) differ("region size", std::to_string(a.regionSize), std::to_string(b.regionSize));
+  const auto model = [](const OccupancyModel& m) {
+    return "hit " + number(m.hitProbability) + ", miss " + number(m.missProbability) + ", threshold " +
+           number(m.occupancyThreshold) + ", clamp [" + number(m.clampMin) + ", " + number(m.clampMax) + "]";
+  };
+  if (model(a) != model(b)) differ("model", model(a), model(b));
+  if (!(have.layout == want.layout)) differ("layers", have.layout.names(), want.layout.names());
+}
+
+}  // namespace voxen::store_detail

@@ -1,0 +1,77 @@
+#include "map_source.hpp"
+
+#include <cstdio>
+
+#include "cli_options.hpp"
+#include "option_checks.hpp"
+#include "voxen/map/memory_budget.hpp"
+#include "voxen/store/store_file.hpp"
+
+namespace voxen::cli {
+
+void addBboxOption(CLI::App& command, std::vector<double>& values, const std::string& what) {
+  command.add_option("--bbox", values, what)
+      ->type_name("XMIN YMIN ZMIN XMAX YMAX ZMAX")
+      ->expected(6)
+      ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
+}
+
+std::optional<StoreBox> bboxOf(const std::vector<double>& v) {
+  if (v.empty()) return std::nullopt;
+  const StoreBox box{{v[0], v[1], v[2]}, {v[3], v[4], v[5]}};
+  const char* axes = "xyz";
+  for (int i = 0; i < 3; ++i)
+    if (box.min[i] > box.max[i])
+      throw UsageError("--bbox: " + std::string(1, axes[i]) + "min " + std::to_string(box.min[i]) + " is greater than " +
+                       std::string(1, axes[i]) + "max " + std::to_string(box.max[i]));
+  return box;
+}
+
+OccupancyMap loadMapOrStore(const std::string& path, const MapLoadOptions& options, const std::optional<StoreBox>& box,
+                            const char* who) {
+  if (!isRegionStoreFile(path)) {
+    OccupancyMap map = loadMap(path, options);
+    if (!box) return map;
+    const RegionKeyRange range = regionKeysIntersecting(map.model(), *box);
+    OccupancyMap part(map.model(), map.layout());
+    part.setTimeOrigin(map.timeOrigin());
+    for (const LayerId id : map.layout().ids()) part.setDerivedSettings(id, map.derivedSettings(id));
+    for (const auto& [key, region] : map.regions())
+      if (range.contains(key)) part.region(key).layers = region.layers;
+    if (who)
+      std::fprintf(stderr, "%s: --bbox: kept %zu of %zu regions of map file %s (a map file is read whole)\n", who,
+                   part.regions().size(), map.regions().size(), path.c_str());
+    return part;
+  }
+  RegionStore store = RegionStore::openForReading(path);
+  const uint64_t total = store.regionCount();
+  const uint64_t regions = box ? store.keys(box).size() : total;
+  const OccupancyMap shape = store.description().emptyMap();
+  checkMemoryBudget(regions * shape.bytesPerRegion(), options.memoryBudgetBytes,
+                    path + ": loading " + std::to_string(regions) + " regions", options.budgetHint);
+  OccupancyMap map = store.readMap(box);
+  if (box && who)
+    std::fprintf(stderr, "%s: --bbox: read %zu of %llu regions of store %s (%llu rows)\n", who, map.regions().size(),
+                 (unsigned long long)total, path.c_str(), (unsigned long long)store.rowsRead());
+  return map;
+}
+
+MapFileInfo storeInfo(const std::string& path) {
+  RegionStore store = RegionStore::openForReading(path);
+  const StoreDescription& d = store.description();
+  MapFileInfo info;
+  info.version = d.formatVersion;
+  info.model = d.model;
+  info.layout = d.layout;
+  info.layers = d.layout.optionalLayers();
+  info.timeOrigin = d.timeOrigin;
+  info.derivedSettings = d.derivedSettings;
+  if (d.layout.has(kTouchTimeLayer)) info.touchTimeVersion = layerType(kTouchTimeLayer).version;
+  std::error_code ec;
+  info.fileBytes = std::filesystem::file_size(path, ec);
+  for (const RegionStore::RegionSizes& r : store.regionSizes())
+    info.regions.push_back({.key = r.key, .uncompressedBytes = uint32_t(r.uncompressedBytes), .compressedBytes = uint32_t(r.compressedBytes)});
+  return info;
+}
+
+}  // namespace voxen::cli
