@@ -187,6 +187,23 @@ std::vector<Workload> benchAllWorkloads() {
     transform.sizes.push_back({withCommas(nodes) + " nodes", {"--nodes", std::to_string(nodes)}, double(nodes)});
   workloads.push_back(transform);
 
+  // Robot recordings to rays on the host (no GPU work): each container's ns per point beside
+  // the binary PLY + trajectory path measured in the same run (in the reference column).
+  Workload input{"recordings to rays", "one reader thread", {"bench", "input", "--repeat", "3"}, {},
+                 [](const Json& s) {
+                   std::vector<Figure> figures;
+                   if (!s.is_array() || s.empty()) return figures;
+                   const double ply = jsonNumber(s[0], "ns_per_point");
+                   for (size_t i = 1; i < s.size(); ++i)
+                     figures.push_back({s[i].value("input", "?") + " (reference: binary PLY)", "ns/point",
+                                        jsonNumber(s[i], "ns_per_point"), ply, true});
+                   return figures;
+                 }};
+  for (int scans : {10, 40, 160})
+    input.sizes.push_back({std::to_string(scans) + " scans of 64 x 1024", {"--scans", std::to_string(scans)},
+                           double(scans)});
+  workloads.push_back(input);
+
   // Last: the painter also draws with the graphics pipeline (lavapipe's timestamps after a
   // draw read near zero; each workload is a process of its own, but keep it last all the same).
   Workload paint{"voxel painter", "128^3 grid, a stroke a frame", {"bench", "paint"}, {}, [](const Json& s) {
