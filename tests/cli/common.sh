@@ -24,3 +24,10 @@ require_xvfb() {
   command -v xauth > /dev/null || fail "xauth is missing: xvfb-run needs it (apt-get install xauth)"
 }
 in_xvfb() { xvfb-run -a -s "-screen 0 640x480x24" "$@"; }
+map_with_json() {  # map_with_json OUTPUT ARGS...: voxen map ARGS to OUTPUT.vxm (touch times on), JSON in OUTPUT.json, validation checked
+  local out=$1
+  shift
+  "$voxen" map "$@" --output "$out.vxm" --json --quiet --touch-time > "$out.json" 2> "$out.err" ||
+    fail "map $*: $(cat "$out.err")"
+  no_validation "$out.err" "map $*"
+}

@@ -14,20 +14,13 @@ python3 "$recordings" pcd run.ply pcd 3
 python3 "$recordings" pcd-viewpoint run.ply run.txt pcd-viewpoint rays-viewpoint.ply
 python3 "$recordings" kitti run.ply kitti rays-kitti.ply
 
-map() {  # map OUTPUT ARGS...: GPU map, JSON summary in OUTPUT.json, validation checked
-  local out=$1
-  shift
-  "$voxen" map "$@" --output "$out.vxm" --json --quiet --touch-time > "$out.json" 2> "$out.err" ||
-    fail "map $*: $(cat "$out.err")"
-  no_validation "$out.err" "map $*"
-}
-map ply --cloud run.ply --trajectory run.txt
-map ply-input --input run.ply --trajectory run.txt
-map pcd --input pcd --trajectory run.txt --threads 3
-map ray-viewpoint --cloud rays-viewpoint.ply
-map pcd-viewpoint --input pcd-viewpoint
-map ray-kitti --input rays-kitti.ply
-map kitti --input kitti --threads 2
+map_with_json ply --cloud run.ply --trajectory run.txt
+map_with_json ply-input --input run.ply --trajectory run.txt
+map_with_json pcd --input pcd --trajectory run.txt --threads 3
+map_with_json ray-viewpoint --cloud rays-viewpoint.ply
+map_with_json pcd-viewpoint --input pcd-viewpoint
+map_with_json ray-kitti --input rays-kitti.ply
+map_with_json kitti --input kitti --threads 2
 [ "$(json_number rays ply.json)" -gt 10000 ] || fail "too few rays mapped: $(cat ply.json)"
 cmp -s ply.vxm ply-input.vxm || fail "--input run.ply wrote another map than --cloud run.ply"
 cmp -s ply.vxm pcd.vxm || fail "PCD files + trajectory wrote another map than the PLY + trajectory"

@@ -14,21 +14,14 @@ gen=(--rings 16 --columns 256 --scans 4 --seed 4)
 "$voxen" generate --recording run.mcap --recording-compression zstd "${gen[@]}" > gen-mcap.log
 "$voxen" generate --recording plain.mcap "${gen[@]}" > gen-plain.log
 
-map() {  # map OUTPUT ARGS...: GPU map, JSON summary in OUTPUT.json, validation checked
-  local out=$1
-  shift
-  "$voxen" map "$@" --output "$out.vxm" --json --quiet --touch-time > "$out.json" 2> "$out.err" ||
-    fail "map $*: $(cat "$out.err")"
-  no_validation "$out.err" "map $*"
-}
-map ply --input run.ply --trajectory run.txt
-map bag --input run.bag
-map bag3 --input run.bag --threads 3
-map mcap --input run.mcap --threads 2
-map plain --input plain.mcap
-map bag-traj --input run.bag --trajectory run.txt
-map nodeskew --input run.bag --no-deskew
-map window --input run.bag --start 0.15 --duration 0.2
+map_with_json ply --input run.ply --trajectory run.txt
+map_with_json bag --input run.bag
+map_with_json bag3 --input run.bag --threads 3
+map_with_json mcap --input run.mcap --threads 2
+map_with_json plain --input plain.mcap
+map_with_json bag-traj --input run.bag --trajectory run.txt
+map_with_json nodeskew --input run.bag --no-deskew
+map_with_json window --input run.bag --start 0.15 --duration 0.2
 [ "$(json_number rays ply.json)" -gt 5000 ] || fail "too few rays mapped: $(cat ply.json)"
 cmp -s ply.vxm bag.vxm || fail "the bag (tf) wrote another map than its PLY + trajectory"
 cmp -s bag.vxm bag3.vxm || fail "the bag read by 3 threads wrote another map than by 1"
