@@ -5,6 +5,7 @@
 // an empty map is the map itself, and inputs that cannot merge are refused naming both files.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -89,10 +90,19 @@ TEST_CASE("occupancy merges as added log-odds, clamped once, unobserved adding n
 }
 
 TEST_CASE("occupancy sums in a canonical order: three inputs give the same bits in every order", "[merge]") {
-  const std::array<float, 1> a{0.1f}, b{1e-8f}, c{-0.3f};
-  const auto abc = merged<float, 1>(kOccupancyLayer, {a, b, c});
-  CHECK(std::bit_cast<uint32_t>(merged<float, 1>(kOccupancyLayer, {c, b, a})[0]) == std::bit_cast<uint32_t>(abc[0]));
-  CHECK(std::bit_cast<uint32_t>(merged<float, 1>(kOccupancyLayer, {b, c, a})[0]) == std::bit_cast<uint32_t>(abc[0]));
+  // 3 + 1e-10 rounds in double (34 binary orders apart), 3 - 3 does not: summed in input
+  // order, (3 + 1e-10) - 3 and (3 - 3) + 1e-10 are different floats.
+  std::array<std::array<float, 1>, 3> inputs{{{3.0f}, {1e-10f}, {-3.0f}}};
+  std::sort(inputs.begin(), inputs.end());
+  const auto first = merged<float, 1>(kOccupancyLayer, {inputs[0], inputs[1], inputs[2]});
+  int orders = 0;
+  do {
+    INFO("order " << inputs[0][0] << " " << inputs[1][0] << " " << inputs[2][0]);
+    CHECK(std::bit_cast<uint32_t>(merged<float, 1>(kOccupancyLayer, {inputs[0], inputs[1], inputs[2]})[0]) ==
+          std::bit_cast<uint32_t>(first[0]));
+    ++orders;
+  } while (std::next_permutation(inputs.begin(), inputs.end()));
+  CHECK(orders == 6);
 }
 
 TEST_CASE("hit/miss counts and traversal add, saturating at the type's largest value", "[merge]") {
@@ -234,8 +244,10 @@ TEST_CASE("two halves of a run merge into the whole run's map where they do not 
 TEST_CASE("a merge with an empty map of the same model is the map itself", "[merge]") {
   vt::TempDir dir("merge-empty");
   const Halves& h = halves();
-  saveMap(h.first, dir / "map.vxm");
-  saveMap(OccupancyMap(h.first.model(), h.first.layout()), dir / "empty.vxm");
+  // The second half: its time origin (its first ray's time) is not 0, an empty map's is.
+  REQUIRE(h.second.timeOrigin() > 0.0);
+  saveMap(h.second, dir / "map.vxm");
+  saveMap(OccupancyMap(h.second.model(), h.second.layout()), dir / "empty.vxm");
   mergeMaps({dir / "empty.vxm", dir / "map.vxm"}, dir / "merged.vxm");
   CHECK(fileBytes(dir / "merged.vxm") == fileBytes(dir / "map.vxm"));
 }
