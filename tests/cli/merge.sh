@@ -34,6 +34,23 @@ cmp ab.vxm ab-back.vxm || fail "the merged store converts back to another map th
 "$voxen" merge b.vxs a.vxm --output mixed.vxm > mixed.log 2> mixed.err || fail "merge of a store and a map: $(cat mixed.err)"
 cmp ab.vxm mixed.vxm || fail "a store input merges to another map than its .vxm"
 
+# Clearance is derived from occupancy: recomputed on the merge with the inputs' settings, the
+# same map as computing it on the merge of the inputs without it; inputs with different
+# settings leave it out, saying so.
+"$voxen" clearance a.vxm --output ca.vxm --range 1 --cpu --quiet > /dev/null
+"$voxen" clearance b.vxm --output cb.vxm --range 1 --cpu --quiet > /dev/null
+"$voxen" merge ca.vxm cb.vxm --output cab.vxm > cab.log 2> cab.err || fail "merge with clearance: $(cat cab.err)"
+grep -q "clearance recomputed for [0-9]* regions (range 1 m" cab.log || fail "merge did not recompute clearance: $(cat cab.log)"
+"$voxen" clearance ab.vxm --output ab-clear.vxm --range 1 --cpu --quiet > /dev/null
+cmp cab.vxm ab-clear.vxm || fail "the merge's clearance differs from clearance computed on the merged map"
+"$voxen" merge ca.vxm cb.vxm --output cab.vxs > cab-store.log 2> cab-store.err || fail "merge with clearance into a store: $(cat cab-store.err)"
+"$voxen" convert cab.vxs cab-back.vxm > /dev/null
+cmp cab.vxm cab-back.vxm || fail "the merged store's clearance differs from the merged map file's"
+"$voxen" clearance b.vxm --output cb2.vxm --range 2 --cpu --quiet > /dev/null
+"$voxen" merge ca.vxm cb2.vxm --output cab2.vxm > cab2.log 2> cab2.err || fail "merge with different clearances: $(cat cab2.err)"
+grep -q "clearance is left out of cab2.vxm: .*different settings" cab2.log || fail "no note on the left-out clearance: $(cat cab2.log)"
+"$voxen" info cab2.vxm | grep -q "^clearance:" && fail "clearance kept although the inputs' settings differ"
+
 # Refusals: exit status 2 for usage errors, 1 for failed runs, and no output left behind.
 "$voxen" map --cloud b.ply --trajectory b.txt --output coarse.vxm --resolution 0.5 --quiet --cpu --voxel-mean --hit-miss \
   --traversal --touch-time > map-coarse.log

@@ -4,14 +4,19 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "map_source.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "progress.hpp"
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/map/map_file.hpp"
 #include "voxen/store/map_merge.hpp"
+#include "voxen/store/store_file.hpp"
 
 namespace voxen::cli {
 
@@ -22,6 +27,35 @@ struct MergeArgs {
   std::string output;
   int level = 1;
 };
+
+// Clearance is derived from occupancy, so the merged map's is computed afresh (CPU reference,
+// every region: a merged region's occupancy changed, and so may every region within the
+// range of it) with the settings the inputs used; inputs computed with different settings
+// leave it out, saying so.
+void recomputeClearance(const CommonOptions& options, const MergeArgs& args, const MergeResult& result) {
+  const std::optional<ClearanceOptions> settings =
+      result.clearanceSettings.size() == 1 ? ClearanceOptions::parseSettings(result.clearanceSettings.front()) : std::nullopt;
+  if (!settings) {
+    std::string which;
+    for (const std::string& s : result.clearanceSettings) which += "\n  " + (s.empty() ? std::string("(not recorded)") : s);
+    std::printf("note: clearance is left out of %s: the inputs' clearance was computed with %s settings;%s\nrecompute it "
+                "with voxen clearance\n",
+                args.output.c_str(), result.clearanceSettings.size() == 1 ? "unrecorded" : "different", which.c_str());
+    return;
+  }
+  OccupancyMap map = loadMapOrStore(args.output, budgetedLoad(options), std::nullopt, "voxen merge");
+  Progress progress("clearance", 0, !options.json, "regions");
+  const ClearanceStats stats = computeClearanceCpu(map, *settings, {}, [&](uint64_t done, uint64_t total) {
+    if (done <= 1) progress = Progress("clearance", total, !options.json, "regions");
+    done == total ? progress.finish(done) : progress.update(done);
+  });
+  if (mergeOutputIsMapFile(args.output))
+    saveMap(map, args.output);
+  else
+    saveMapToStore(map, args.output, {.compressionLevel = args.level});
+  std::printf("clearance recomputed for %llu regions (%s; CPU reference) in %.2f s\n", (unsigned long long)stats.regions,
+              settings->describe().c_str(), stats.seconds);
+}
 
 int merge(const CommonOptions& options, const MergeArgs& args) {
   if (args.inputs.size() < 2)
@@ -48,9 +82,7 @@ int merge(const CommonOptions& options, const MergeArgs& args) {
   std::printf("merged %zu inputs -> %s (%s): %llu regions (%llu held by several inputs), layers %s, in %.2f s\n",
               args.inputs.size(), args.output.c_str(), toMapFile ? "map file" : "region store",
               (unsigned long long)result.regions, (unsigned long long)result.sharedRegions, result.layout.names().c_str(), seconds);
-  for (const std::string& layer : result.droppedLayers)
-    std::printf("note: layer %s is not merged (derived from occupancy): left out of %s; recompute it with voxen clearance\n",
-                layer.c_str(), args.output.c_str());
+  if (!result.droppedLayers.empty()) recomputeClearance(options, args, result);
   return 0;
 }
 

@@ -122,7 +122,13 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
   std::optional<double> timeOrigin;
   std::vector<RegionKey> keys;
   for (MergeInput& in : inputs) {
-    if (in.layout.has(kClearanceLayer) && result.droppedLayers.empty()) result.droppedLayers.push_back("clearance");
+    if (in.layout.has(kClearanceLayer)) {
+      if (result.droppedLayers.empty()) result.droppedLayers.push_back("clearance");
+      const std::string settings =
+          in.store ? in.store->description().derivedSettings[kClearanceLayer] : in.map->derivedSettings(kClearanceLayer);
+      if (std::find(result.clearanceSettings.begin(), result.clearanceSettings.end(), settings) == result.clearanceSettings.end())
+        result.clearanceSettings.push_back(settings);
+    }
     const std::vector<RegionKey> more = in.keys();
     if (!more.empty()) timeOrigin = std::min(timeOrigin.value_or(in.timeOrigin), in.timeOrigin);
     keys.insert(keys.end(), more.begin(), more.end());
@@ -168,6 +174,7 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
       if (!pending.empty()) flush();
     });
   }
+  std::sort(result.clearanceSettings.begin(), result.clearanceSettings.end());
   result.regions = keys.size();
   return result;
 }

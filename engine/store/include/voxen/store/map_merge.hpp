@@ -11,7 +11,8 @@
 // The result does not depend on the order of the inputs: each layer's rule is symmetric and
 // order independent, the output's layers are in id order and its time origin is the
 // earliest input's. Clearance, derived from occupancy, is not merged: it is left out of the
-// output (MergeResult::droppedLayers), to be recomputed with `voxen clearance`.
+// output (MergeResult::droppedLayers) with the settings it was computed with, for the caller
+// to recompute it (`voxen merge` does, with the CPU reference).
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -36,6 +37,10 @@ struct MergeResult {
   uint64_t sharedRegions = 0;  // held by more than one input (merged voxel by voxel)
   MapLayout layout;            // the output's
   std::vector<std::string> droppedLayers;  // inputs' layers left out ("clearance")
+  // The distinct settings the inputs' clearance was computed with (their derived settings,
+  // sorted; "" for a layer that predates their recording), so that a caller can recompute
+  // the layer on the output with the same settings.
+  std::vector<std::string> clearanceSettings;
 };
 
 // Whether `output` is written as a map file (its name ends in .vxm) rather than a store, as
