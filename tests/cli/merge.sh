@@ -78,4 +78,8 @@ set +e
 "$voxen" merge a.vxm b.vxm --output a.vxm 2> self.err; status=$?
 set -e
 [ $status -eq 2 ] || fail "a merge onto its input: status $status: $(cat self.err)"
+set +e
+"$voxen" merge a.vxm ./a.vxm --output twice.vxm 2> twice.err; status=$?
+set -e
+[ $status -eq 1 ] && grep -q "same file" twice.err && [ ! -e twice.vxm ] || fail "the same input twice: status $status: $(cat twice.err)"
 echo "merge: ok"

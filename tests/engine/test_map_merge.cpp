@@ -275,4 +275,5 @@ TEST_CASE("inputs that cannot merge are refused naming both files, leaving no ou
   refused({dir / "a.vxm", dir / "hits.vxm"}, {"a.vxm", "hits.vxm", "layers"});
   refused({dir / "a.vxm", dir / "ndt.vxm"}, {"ndt.vxm", "ndt_covariance"});
   refused({dir / "a.vxm"}, {"at least two"});
+  refused({dir / "a.vxm", dir / "hits.vxm", dir / ".." / dir.path().filename() / "a.vxm"}, {"a.vxm", "same file"});
 }

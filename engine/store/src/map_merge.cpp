@@ -103,6 +103,14 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
                       const MergeOptions& options) {
   if (paths.size() < 2)
     throw Error("cannot merge: " + std::to_string(paths.size()) + " input given; merging needs at least two maps or stores");
+  // The same file twice would count its observations twice: a mistake, never a merge.
+  for (size_t i = 0; i < paths.size(); ++i)
+    for (size_t j = i + 1; j < paths.size(); ++j) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(paths[i], paths[j], ec) && !ec)
+        throw Error("cannot merge: " + quoted(paths[i]) + " and " + quoted(paths[j]) +
+                    " are the same file (merging a map with itself would count its observations twice)");
+    }
   std::vector<MergeInput> inputs;
   inputs.reserve(paths.size());
   for (const auto& path : paths) {

@@ -50,7 +50,8 @@ bool mergeOutputIsMapFile(const std::filesystem::path& output);
 // Merges `inputs` (at least two) into `output`, replacing it only once the merged map is
 // complete. Throws Error naming the two files and the values when the inputs differ in
 // resolution, region size, model or layers, and naming the layer when one has no merge rule
-// (an NDT layer, a layer unknown to this build).
+// (an NDT layer, a layer unknown to this build), and naming both paths when two name the same
+// file.
 MergeResult mergeMaps(const std::vector<std::filesystem::path>& inputs, const std::filesystem::path& output,
                       const MergeOptions& options = {});
 
