@@ -12,6 +12,8 @@ namespace voxen {
 
 namespace {
 
+constexpr uint64_t kBatchBytes = 32ull << 20;
+
 // One input: a map file loaded whole, or a store read region by region.
 struct MergeInput {
   std::filesystem::path path;
@@ -167,8 +169,12 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
     saveMap(merged, output, options.mapOutput);
   } else {
     buildStore(output, StoreDescription::of(empty), options.storeOutput, [&](RegionStore& store) {
+      // Merged regions wait for their transaction in memory: at most kBatchBytes of them (a
+      // region with every layer at 32^3 voxels is 1.4 MiB, so 256 of them would be 360 MiB).
+      const size_t batchRegions =
+          std::clamp<uint64_t>(kBatchBytes / std::max<uint64_t>(1, empty.bytesPerRegion()), 1, kStoreBuildBatchRegions);
       std::vector<Region> pending;
-      pending.reserve(kStoreBuildBatchRegions);
+      pending.reserve(batchRegions);
       const auto flush = [&] {
         StoreBatch batch;
         for (const Region& r : pending) batch.regions.push_back(&r);
@@ -177,7 +183,7 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
       };
       mergeAll([&](Region&& region) {
         pending.push_back(std::move(region));
-        if (pending.size() == kStoreBuildBatchRegions) flush();
+        if (pending.size() == batchRegions) flush();
       });
       if (!pending.empty()) flush();
     });
