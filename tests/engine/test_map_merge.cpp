@@ -275,5 +275,13 @@ TEST_CASE("inputs that cannot merge are refused naming both files, leaving no ou
   refused({dir / "a.vxm", dir / "hits.vxm"}, {"a.vxm", "hits.vxm", "layers"});
   refused({dir / "a.vxm", dir / "ndt.vxm"}, {"ndt.vxm", "ndt_covariance"});
   refused({dir / "a.vxm"}, {"at least two"});
+  saveMap(h.second, dir / "b.vxm");
+  try {
+    mergeMaps({dir / "a.vxm", dir / "b.vxm"}, dir / "out.vxm", {.memoryBudgetBytes = 1ull << 20, .budgetHint = "(raise it)"});
+    FAIL("merged past the budget");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("out.vxm") && Catch::Contains("(raise it)"));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "out.vxm"));
   refused({dir / "a.vxm", dir / "hits.vxm", dir / ".." / dir.path().filename() / "a.vxm"}, {"a.vxm", "same file"});
 }

@@ -69,7 +69,8 @@ int merge(const CommonOptions& options, const MergeArgs& args) {
   checkOutputs({{"--output", args.output}}, inputs);
   const bool toMapFile = mergeOutputIsMapFile(args.output);
   MergeOptions merge;
-  merge.load = budgetedLoad(options);
+  merge.memoryBudgetBytes = options.memoryBudgetBytes();
+  merge.budgetHint = options.memoryBudgetHint();
   merge.storeOutput.compressionLevel = args.level;
   Progress progress("merging", 0, !options.json, "regions");
   merge.progress = [&](uint64_t done, uint64_t total) {

@@ -6,6 +6,7 @@
 
 #include "voxen/host/error.hpp"
 #include "voxen/map/layer_merge.hpp"
+#include "voxen/map/memory_budget.hpp"
 #include "voxen/store/store_file.hpp"
 
 namespace voxen {
@@ -14,16 +15,16 @@ namespace {
 
 constexpr uint64_t kBatchBytes = 32ull << 20;
 
-// One input: a map file loaded whole, or a store read region by region.
+// One input, read region by region: a map file or a store.
 struct MergeInput {
   std::filesystem::path path;
   OccupancyModel model;
   MapLayout layout;
   double timeOrigin = 0.0;
-  std::optional<OccupancyMap> map;
+  std::optional<MapFileRegionReader> map;
   std::optional<RegionStore> store;
 
-  static MergeInput open(const std::filesystem::path& path, const MapLoadOptions& load) {
+  static MergeInput open(const std::filesystem::path& path) {
     MergeInput in;
     in.path = path;
     if (isRegionStoreFile(path)) {
@@ -32,10 +33,10 @@ struct MergeInput {
       in.layout = in.store->description().layout;
       in.timeOrigin = in.store->description().timeOrigin;
     } else {
-      in.map.emplace(loadMap(path, load));
-      in.model = in.map->model();
-      in.layout = in.map->layout();
-      in.timeOrigin = in.map->timeOrigin();
+      in.map.emplace(path);
+      in.model = in.map->shape().model();
+      in.layout = in.map->shape().layout();
+      in.timeOrigin = in.map->shape().timeOrigin();
     }
     return in;
   }
@@ -43,15 +44,14 @@ struct MergeInput {
   std::vector<RegionKey> keys() {
     if (store) return store->keys();
     std::vector<RegionKey> keys;
-    keys.reserve(map->regions().size());
-    for (const auto& [key, region] : map->regions()) keys.push_back(key);
+    keys.reserve(map->info().regions.size());
+    for (const auto& entry : map->info().regions) keys.push_back(entry.key);
     return keys;
   }
 
-  // The region at `key`, or null; `scratch` holds one read from a store.
+  // The region at `key`, or null; `scratch` holds it.
   const Region* region(const RegionKey& key, std::optional<Region>& scratch) {
-    if (map) return map->findRegion(key);
-    scratch = store->readRegion(key);
+    scratch = map ? map->read(key) : store->readRegion(key);
     return scratch ? &*scratch : nullptr;
   }
 };
@@ -116,7 +116,7 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
   std::vector<MergeInput> inputs;
   inputs.reserve(paths.size());
   for (const auto& path : paths) {
-    inputs.push_back(MergeInput::open(path, options.load));
+    inputs.push_back(MergeInput::open(path));
     checkMergeable(inputs.back());
     if (inputs.size() > 1) {
       checkSameModel(inputs.front(), inputs.back());
@@ -135,7 +135,7 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
     if (in.layout.has(kClearanceLayer)) {
       if (result.droppedLayers.empty()) result.droppedLayers.push_back("clearance");
       const std::string settings =
-          in.store ? in.store->description().derivedSettings[kClearanceLayer] : in.map->derivedSettings(kClearanceLayer);
+          in.store ? in.store->description().derivedSettings[kClearanceLayer] : in.map->shape().derivedSettings(kClearanceLayer);
       if (std::find(result.clearanceSettings.begin(), result.clearanceSettings.end(), settings) == result.clearanceSettings.end())
         result.clearanceSettings.push_back(settings);
     }
@@ -164,6 +164,10 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
   OccupancyMap empty(model, result.layout);
   empty.setTimeOrigin(timeOrigin.value_or(inputs.front().timeOrigin));
   if (mergeOutputIsMapFile(output)) {
+    checkMemoryBudget(uint64_t(keys.size()) * empty.bytesPerRegion(), options.memoryBudgetBytes,
+                      "merging into the map file '" + output.string() + "' (built whole in memory): its " +
+                          std::to_string(keys.size()) + " regions",
+                      options.budgetHint);
     OccupancyMap merged = std::move(empty);
     mergeAll([&](Region&& region) { merged.region(region.key).layers = std::move(region.layers); });
     saveMap(merged, output, options.mapOutput);

@@ -3,10 +3,11 @@
 // region stores, any mix, of the same resolution, region size, model and layers, merged
 // region by region with the per-layer rules of voxen/map/layer_merge.hpp.
 //
-// Memory: a store input is read one region at a time and a store output written in batches,
-// so a merge of stores into a store holds a few regions at once (plus every input's key
-// list). A .vxm input is loaded whole, and a .vxm output is built whole in memory before it
-// is saved (a map file is written in one piece).
+// Memory: every input is read one region at a time (a map file through MapFileRegionReader,
+// a store by RegionStore::readRegion) and a store output is written in transactions of at
+// most 32 MiB, so a merge into a store holds a few regions at once (plus every input's key
+// list). A .vxm output is built whole in memory before it is saved (a map file is written in
+// one piece), within MergeOptions::memoryBudgetBytes.
 //
 // The result does not depend on the order of the inputs: each layer's rule is symmetric and
 // order independent, the output's layers are in id order and its time origin is the
@@ -25,7 +26,10 @@
 namespace voxen {
 
 struct MergeOptions {
-  MapLoadOptions load;             // .vxm inputs (the memory budget applies to each)
+  // Host bytes a .vxm output may take in memory (regions x bytes per region, checked before
+  // any is merged); budgetHint ends that error.
+  uint64_t memoryBudgetBytes = UINT64_MAX;
+  std::string budgetHint;
   MapSaveOptions mapOutput;        // a .vxm output
   RegionStoreOptions storeOutput;  // a store output
   // Called after every merged region with the count done and the total.
