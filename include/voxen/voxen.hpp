@@ -47,6 +47,7 @@
 
 #include "voxen/map/layer.hpp"
 #include "voxen/map/layer_domain.hpp"
+#include "voxen/map/layer_merge.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/map/map_comparison.hpp"
 #include "voxen/map/map_file.hpp"
@@ -70,6 +71,7 @@
 #include "voxen/io/recording_info.hpp"
 #include "voxen/io/trajectory.hpp"
 
+#include "voxen/store/map_merge.hpp"
 #include "voxen/store/region_store.hpp"
 #include "voxen/store/store_file.hpp"
 

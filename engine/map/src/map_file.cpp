@@ -686,4 +686,38 @@ OccupancyMap loadMap(const std::filesystem::path& path, const MapLoadOptions& op
   return map;
 }
 
+struct MapFileRegionReader::Impl {
+  explicit Impl(const std::filesystem::path& path) : reader(path), info(reader.scan()), shape(info.model, info.layout) {
+    shape.setTimeOrigin(info.timeOrigin);
+    for (const LayerId id : info.layout.ids()) shape.setDerivedSettings(id, info.derivedSettings[id]);
+    for (size_t i = 0; i < info.regions.size(); ++i) index.emplace(info.regions[i].key, i);
+  }
+  MapReader reader;
+  MapFileInfo info;
+  OccupancyMap shape;
+  std::unordered_map<RegionKey, size_t, RegionKeyHash> index;
+  std::vector<uint8_t> block;
+};
+
+MapFileRegionReader::MapFileRegionReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>(path)) {}
+MapFileRegionReader::MapFileRegionReader(MapFileRegionReader&&) noexcept = default;
+MapFileRegionReader& MapFileRegionReader::operator=(MapFileRegionReader&&) noexcept = default;
+MapFileRegionReader::~MapFileRegionReader() = default;
+const MapFileInfo& MapFileRegionReader::info() const { return impl_->info; }
+const OccupancyMap& MapFileRegionReader::shape() const { return impl_->shape; }
+
+std::optional<Region> MapFileRegionReader::read(const RegionKey& key) {
+  const auto found = impl_->index.find(key);
+  if (found == impl_->index.end()) return std::nullopt;
+  const size_t i = found->second;
+  const MapFileInfo::RegionEntry& e = impl_->info.regions[i];
+  const size_t count = impl_->info.regions.size();
+  impl_->block.resize(kMapFileBlockHeaderBytes + e.compressedBytes);
+  impl_->reader.read(e.offset, impl_->block.data(), impl_->block.size(),
+                     "region " + keyText(e.key) + " (region " + std::to_string(i) + " of " + std::to_string(count) + ")");
+  Region region = impl_->shape.makeRegion(key);
+  decodeRegion(impl_->shape, impl_->info, e, impl_->block.data(), i, count, region, impl_->reader, true);
+  return region;
+}
+
 }  // namespace voxen

@@ -18,10 +18,6 @@ namespace voxen {
 
 namespace {
 
-// Regions per transaction while a store is built: the write-ahead log is folded back into
-// the file after each (SQLite's auto-checkpoint), so it stays small beside a large map.
-constexpr size_t kSaveBatchRegions = 256;
-
 std::filesystem::path temporarySibling(const std::filesystem::path& target) {
   static std::atomic<unsigned> counter{0};
   std::string name = ".";
@@ -58,7 +54,8 @@ bool isRegionStoreFile(const std::filesystem::path& path) {
   return std::memcmp(head, kSqliteMagic, sizeof head) == 0;
 }
 
-void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, const RegionStoreOptions& options) {
+void buildStore(const std::filesystem::path& path, const StoreDescription& description, const RegionStoreOptions& options,
+                const std::function<void(RegionStore&)>& fill) {
   const std::string context = "cannot save store to '" + path.string() + "'";
   const detail::OutputTarget target = detail::resolveOutputTarget(path, "cannot save store to");
   if (target.kind == detail::OutputKind::Stream)
@@ -75,16 +72,8 @@ void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, 
   try {
     removeStoreFiles(temp);
     {
-      RegionStore store = RegionStore::openForWriting(temp, StoreDescription::of(map), options);
-      std::vector<const Region*> regions;
-      regions.reserve(map.regions().size());
-      for (const auto& [key, region] : map.regions()) regions.push_back(&region);
-      std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
-      for (size_t first = 0; first < regions.size(); first += kSaveBatchRegions) {
-        StoreBatch batch;
-        batch.regions.assign(regions.begin() + first, regions.begin() + std::min(regions.size(), first + kSaveBatchRegions));
-        store.write(batch);
-      }
+      RegionStore store = RegionStore::openForWriting(temp, description, options);
+      fill(store);
     }  // closed: the last connection folds the log into the file and removes it
     if (std::filesystem::exists(withSuffix(temp, "-wal"), ec))
       throw Error(context + ": SQLite left a write-ahead log beside the temporary store");
@@ -106,6 +95,20 @@ void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, 
   }
   detail::unregisterTemporaryFile(slot);
   syncFile(target.path.has_parent_path() ? target.path.parent_path() : ".", context, true);
+}
+
+void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, const RegionStoreOptions& options) {
+  buildStore(path, StoreDescription::of(map), options, [&](RegionStore& store) {
+    std::vector<const Region*> regions;
+    regions.reserve(map.regions().size());
+    for (const auto& [key, region] : map.regions()) regions.push_back(&region);
+    std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
+    for (size_t first = 0; first < regions.size(); first += kStoreBuildBatchRegions) {
+      StoreBatch batch;
+      batch.regions.assign(regions.begin() + first, regions.begin() + std::min(regions.size(), first + kStoreBuildBatchRegions));
+      store.write(batch);
+    }
+  });
 }
 
 OccupancyMap loadMapFromStore(const std::filesystem::path& path, const std::optional<StoreBox>& box) {

@@ -58,6 +58,8 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,5 +132,28 @@ struct MapFileInfo {
 // Checks the header and every block header (sizes, truncation, duplicate keys); does not
 // decompress or verify the payload checksums (loadMap does).
 MapFileInfo readMapInfo(const std::filesystem::path& path);
+
+// A map file read region by region, so that a caller that streams (voxen merge) holds one
+// region at a time rather than the whole map: the header and block headers are checked on
+// open (as readMapInfo does), each region is decompressed and checked (checksum, impossible
+// values) when it is read, with loadMap's errors.
+class MapFileRegionReader {
+ public:
+  explicit MapFileRegionReader(const std::filesystem::path& path);
+  MapFileRegionReader(MapFileRegionReader&&) noexcept;
+  MapFileRegionReader& operator=(MapFileRegionReader&&) noexcept;
+  ~MapFileRegionReader();
+
+  const MapFileInfo& info() const;
+  // An empty map with the file's model, layout, time origin and derived settings.
+  const OccupancyMap& shape() const;
+  // The region at `key`, or nullopt when the file holds none there.
+  std::optional<Region> read(const RegionKey& key);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace voxen

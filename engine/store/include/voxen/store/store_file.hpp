@@ -1,7 +1,9 @@
 #pragma once
 // Whole maps to and from region stores (voxen/store/region_store.hpp), and telling a store
 // from a map file (.vxm) by its content.
+#include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "voxen/map/map.hpp"
@@ -23,6 +25,16 @@ bool isRegionStoreFile(const std::filesystem::path& path);
 // process, or not closed cleanly) is refused: renaming over it would pair its log with the
 // new file.
 void saveMapToStore(const OccupancyMap& map, const std::filesystem::path& path, const RegionStoreOptions& options = {});
+
+// Regions per transaction while a store is built: the write-ahead log is folded back into
+// the file after each (SQLite's auto-checkpoint), so it stays small beside a large map.
+inline constexpr size_t kStoreBuildBatchRegions = 256;
+
+// What saveMapToStore does for a store filled by `fill` (batch by batch, so that a streamed
+// producer such as mergeMaps never holds the whole map): the same temporary sibling, checks
+// and rename; an exception from `fill` leaves any existing file at `path` untouched.
+void buildStore(const std::filesystem::path& path, const StoreDescription& description, const RegionStoreOptions& options,
+                const std::function<void(RegionStore&)>& fill);
 
 // The whole map, or only the regions intersecting `box`.
 OccupancyMap loadMapFromStore(const std::filesystem::path& path, const std::optional<StoreBox>& box = std::nullopt);

@@ -1,0 +1,200 @@
+#include "voxen/store/map_merge.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "voxen/host/error.hpp"
+#include "voxen/map/layer_merge.hpp"
+#include "voxen/map/memory_budget.hpp"
+#include "voxen/store/store_file.hpp"
+
+namespace voxen {
+
+namespace {
+
+constexpr uint64_t kBatchBytes = 32ull << 20;
+
+// One input, read region by region: a map file or a store.
+struct MergeInput {
+  std::filesystem::path path;
+  OccupancyModel model;
+  MapLayout layout;
+  double timeOrigin = 0.0;
+  std::optional<MapFileRegionReader> map;
+  std::optional<RegionStore> store;
+
+  static MergeInput open(const std::filesystem::path& path) {
+    MergeInput in;
+    in.path = path;
+    if (isRegionStoreFile(path)) {
+      in.store.emplace(RegionStore::openForReading(path));
+      in.model = in.store->description().model;
+      in.layout = in.store->description().layout;
+      in.timeOrigin = in.store->description().timeOrigin;
+    } else {
+      in.map.emplace(path);
+      in.model = in.map->shape().model();
+      in.layout = in.map->shape().layout();
+      in.timeOrigin = in.map->shape().timeOrigin();
+    }
+    return in;
+  }
+
+  std::vector<RegionKey> keys() {
+    if (store) return store->keys();
+    std::vector<RegionKey> keys;
+    keys.reserve(map->info().regions.size());
+    for (const auto& entry : map->info().regions) keys.push_back(entry.key);
+    return keys;
+  }
+
+  // The region at `key`, or null; `scratch` holds it.
+  const Region* region(const RegionKey& key, std::optional<Region>& scratch) {
+    scratch = map ? map->read(key) : store->readRegion(key);
+    return scratch ? &*scratch : nullptr;
+  }
+};
+
+std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+std::string number(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+
+void checkSameModel(const MergeInput& a, const MergeInput& b) {
+  const struct {
+    const char* name;
+    double first, second;
+  } fields[] = {{"resolution", a.model.resolution, b.model.resolution},
+                {"region size", double(a.model.regionSize), double(b.model.regionSize)},
+                {"hit probability", a.model.hitProbability, b.model.hitProbability},
+                {"miss probability", a.model.missProbability, b.model.missProbability},
+                {"occupancy threshold", a.model.occupancyThreshold, b.model.occupancyThreshold},
+                {"clamp min", a.model.clampMin, b.model.clampMin},
+                {"clamp max", a.model.clampMax, b.model.clampMax}};
+  for (const auto& f : fields)
+    if (f.first != f.second)
+      throw Error("cannot merge " + quoted(a.path) + " and " + quoted(b.path) + ": " + f.name + " " + number(f.first) + " vs " +
+                  number(f.second) + " (only maps of the same resolution, region size and model merge)");
+}
+
+// The layers every input must hold alike; clearance may differ, as it is dropped.
+LayerSet mergedLayers(const MapLayout& layout) { return layout.optionalLayers().remove(kClearanceLayer); }
+
+void checkSameLayers(const MergeInput& a, const MergeInput& b) {
+  if (mergedLayers(a.layout) != mergedLayers(b.layout))
+    throw Error("cannot merge " + quoted(a.path) + " and " + quoted(b.path) + ": layers " + layerNames(mergedLayers(a.layout)) +
+                " vs " + layerNames(mergedLayers(b.layout)) + " (only maps with the same layers merge)");
+}
+
+void checkMergeable(const MergeInput& in) {
+  for (const LayerId id : in.layout.ids()) {
+    if (id == kClearanceLayer) continue;
+    if (const auto problem = mergeRuleProblem(id)) throw Error("cannot merge " + quoted(in.path) + ": " + *problem);
+  }
+}
+
+}  // namespace
+
+bool mergeOutputIsMapFile(const std::filesystem::path& output) { return output.string().ends_with(".vxm"); }
+
+MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std::filesystem::path& output,
+                      const MergeOptions& options) {
+  if (paths.size() < 2)
+    throw Error("cannot merge: " + std::to_string(paths.size()) + " input given; merging needs at least two maps or stores");
+  // The same file twice would count its observations twice: a mistake, never a merge.
+  for (size_t i = 0; i < paths.size(); ++i)
+    for (size_t j = i + 1; j < paths.size(); ++j) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(paths[i], paths[j], ec) && !ec)
+        throw Error("cannot merge: " + quoted(paths[i]) + " and " + quoted(paths[j]) +
+                    " are the same file (merging a map with itself would count its observations twice)");
+    }
+  std::vector<MergeInput> inputs;
+  inputs.reserve(paths.size());
+  for (const auto& path : paths) {
+    inputs.push_back(MergeInput::open(path));
+    checkMergeable(inputs.back());
+    if (inputs.size() > 1) {
+      checkSameModel(inputs.front(), inputs.back());
+      checkSameLayers(inputs.front(), inputs.back());
+    }
+  }
+
+  MergeResult result;
+  const OccupancyModel model = inputs.front().model;
+  result.layout = MapLayout::of(mergedLayers(inputs.front().layout));
+  // The earliest first ray of the inputs that have one: an empty map's origin (0, never
+  // integrated) says nothing, so a merge with it keeps the other map's.
+  std::optional<double> timeOrigin;
+  std::vector<RegionKey> keys;
+  for (MergeInput& in : inputs) {
+    if (in.layout.has(kClearanceLayer)) {
+      if (result.droppedLayers.empty()) result.droppedLayers.push_back("clearance");
+      const std::string settings =
+          in.store ? in.store->description().derivedSettings[kClearanceLayer] : in.map->shape().derivedSettings(kClearanceLayer);
+      if (std::find(result.clearanceSettings.begin(), result.clearanceSettings.end(), settings) == result.clearanceSettings.end())
+        result.clearanceSettings.push_back(settings);
+    }
+    const std::vector<RegionKey> more = in.keys();
+    if (!more.empty()) timeOrigin = std::min(timeOrigin.value_or(in.timeOrigin), in.timeOrigin);
+    keys.insert(keys.end(), more.begin(), more.end());
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+
+  // Calls emit(region) for every merged region in ascending key order.
+  const auto mergeAll = [&](const std::function<void(Region&&)>& emit) {
+    std::vector<std::optional<Region>> scratch(inputs.size());
+    std::vector<const Region*> held;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      held.clear();
+      for (size_t i = 0; i < inputs.size(); ++i)
+        if (const Region* r = inputs[i].region(keys[k], scratch[i])) held.push_back(r);
+      if (held.size() > 1) ++result.sharedRegions;
+      emit(mergeRegions(result.layout, model, held));
+      for (auto& s : scratch) s.reset();
+      if (options.progress) options.progress(k + 1, keys.size());
+    }
+  };
+
+  OccupancyMap empty(model, result.layout);
+  empty.setTimeOrigin(timeOrigin.value_or(inputs.front().timeOrigin));
+  if (mergeOutputIsMapFile(output)) {
+    checkMemoryBudget(uint64_t(keys.size()) * empty.bytesPerRegion(), options.memoryBudgetBytes,
+                      "merging into the map file '" + output.string() + "' (built whole in memory): its " +
+                          std::to_string(keys.size()) + " regions",
+                      options.budgetHint);
+    OccupancyMap merged = std::move(empty);
+    mergeAll([&](Region&& region) { merged.region(region.key).layers = std::move(region.layers); });
+    saveMap(merged, output, options.mapOutput);
+  } else {
+    buildStore(output, StoreDescription::of(empty), options.storeOutput, [&](RegionStore& store) {
+      // Merged regions wait for their transaction in memory: at most kBatchBytes of them (a
+      // region with every layer at 32^3 voxels is 1.4 MiB, so 256 of them would be 360 MiB).
+      const size_t batchRegions =
+          std::clamp<uint64_t>(kBatchBytes / std::max<uint64_t>(1, empty.bytesPerRegion()), 1, kStoreBuildBatchRegions);
+      std::vector<Region> pending;
+      pending.reserve(batchRegions);
+      const auto flush = [&] {
+        StoreBatch batch;
+        for (const Region& r : pending) batch.regions.push_back(&r);
+        store.write(batch);
+        pending.clear();
+      };
+      mergeAll([&](Region&& region) {
+        pending.push_back(std::move(region));
+        if (pending.size() == batchRegions) flush();
+      });
+      if (!pending.empty()) flush();
+    });
+  }
+  std::sort(result.clearanceSettings.begin(), result.clearanceSettings.end());
+  result.regions = keys.size();
+  return result;
+}
+
+}  // namespace voxen
