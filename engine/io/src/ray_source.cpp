@@ -139,14 +139,13 @@ struct RayReader::Impl {
     if (current.orderTime && lastOrderTime && *current.orderTime < *lastOrderTime) {
       // Time going backwards: the chunk (a cloud stamped before the one ahead of it) is
       // dropped whole, every point counted as skipped for it, whatever else it held.
-      stats.points += current.stats.points;
-      stats.skippedBackwards += current.stats.points;
-      times.readSeconds += current.times.readSeconds;
-      times.originSeconds += current.times.originSeconds;
+      current.stats = {.points = current.stats.points, .skippedBackwards = current.stats.points};
+      current.outsideMin = std::numeric_limits<double>::infinity();
+      current.outsideMax = -std::numeric_limits<double>::infinity();
       current.rays.clear();
-      return true;
+    } else if (current.orderTime) {
+      lastOrderTime = current.orderTime;
     }
-    if (current.orderTime) lastOrderTime = current.orderTime;
     detail::addChunkTotals(current, stats, times, outsideMin, outsideMax);
     return true;
   }

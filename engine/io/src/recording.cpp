@@ -179,4 +179,25 @@ TfData loadTf(Recording& rec) {
   return data;
 }
 
+TfBuffer::Chain resolveSensorChain(const Recording& rec, const TfData& tf, const std::string& fixedFrame,
+                                   const std::string& sensorFrame) {
+  const std::string sensor = frameName(sensorFrame);
+  std::optional<TfBuffer::Chain> chain;
+  try {
+    chain = tf.tf.chain(fixedFrame.empty() ? tf.tf.rootOf(sensor) : frameName(fixedFrame), sensor);
+  } catch (const Error& e) {
+    // The frames' errors name frames only: say whose tf they are, and what was set aside.
+    const std::string refused = tf.refusedNote();
+    throw Error(rec.path().string() + ": " + e.what() + (refused.empty() ? "" : "; " + refused));
+  }
+  tf.requireOnChain(*chain);
+  return std::move(*chain);
+}
+
+std::string chainText(const TfBuffer::Chain& chain) {
+  std::string text;
+  for (const std::string& frame : chain.path()) text += (text.empty() ? "" : " -> ") + frame;
+  return text;
+}
+
 }  // namespace voxen::detail

@@ -109,6 +109,15 @@ struct TfData {
 // Error naming the file when it has neither topic, or naming the message that does not decode.
 TfData loadTf(Recording& rec);
 
+// The sensor frame's chain into the fixed frame (`fixedFrame`, or the root of the tree above
+// the sensor when empty; both without a leading '/'), as voxen map and inspect resolve it.
+// Error naming the file for unknown or unconnected frames (with the transforms set aside,
+// if any), and for a transform set aside on the chain.
+TfBuffer::Chain resolveSensorChain(const Recording& rec, const TfData& tf, const std::string& fixedFrame,
+                                   const std::string& sensorFrame);
+// "map -> odom -> lidar".
+std::string chainText(const TfBuffer::Chain& chain);
+
 // Fills what `voxen inspect` shows of a bag or an MCAP file.
 void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info);
 

@@ -42,14 +42,13 @@ void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info)
   if (const auto span = rec->timeSpan()) info.times = std::pair(ros::stampSeconds(span->first), ros::stampSeconds(span->second));
 
   // The tf tree, whatever the clouds say.
-  std::optional<TfBuffer> tf;
+  std::optional<TfData> tf;
   std::string tfError;  // why there is none
   try {
-    TfData data = loadTf(*rec);
-    tf = std::move(data.tf);
-    describeTf(*tf, info);
-    info.notes.push_back("tf: " + countText(data.transforms, "transform") + " over " + countText(tf->frames().size(), "frame"));
-    if (!data.refused.empty()) info.notes.push_back("tf: " + data.refusedNote());
+    tf = loadTf(*rec);
+    describeTf(tf->tf, info);
+    info.notes.push_back("tf: " + countText(tf->transforms, "transform") + " over " + countText(tf->tf.frames().size(), "frame"));
+    if (!tf->refused.empty()) info.notes.push_back("tf: " + tf->refusedNote());
   } catch (const Error& e) {
     tfError = e.what();
     info.notes.push_back(std::string("tf: ") + e.what());
@@ -62,7 +61,6 @@ void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info)
     info.cloudTopic = topic.name;
     const uint32_t topics[] = {choice.topic};
     const std::vector<RecordedMessage> clouds = rec->index(topics);
-    if (clouds.empty()) throw Error(path.string() + ": topic " + topic.name + " holds no messages");
     const TopicClouds cloud = chooseTopicLayout(*rec, clouds, choice.encoding, topic.name);
     for (const ros::PointField& f : cloud.fields)
       info.fields.push_back({f.name, ros::pointFieldTypeName(f.datatype) + (f.count > 1 ? " x " + std::to_string(f.count) : "")});
@@ -78,21 +76,9 @@ void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info)
       info.withoutTrajectory = "the clouds of " + topic.name + " need poses, and " + tfError;
       return;
     }
-    try {
-      info.fixedFrame = tf->rootOf(info.sensorFrame);
-    } catch (const Error& e) {
-      throw Error(path.string() + ": " + e.what());
-    }
-    std::optional<TfBuffer::Chain> resolved;
-    try {
-      resolved = tf->chain(info.fixedFrame, info.sensorFrame);
-    } catch (const Error& e) {
-      throw Error(path.string() + ": " + e.what());
-    }
-    const TfBuffer::Chain& chain = *resolved;
-    std::string chainText;
-    for (const std::string& frame : chain.path()) chainText += (chainText.empty() ? "" : " -> ") + frame;
-    info.origins = "tf (" + chainText + ", poses from " + formatTime(chain.start()) + " to " + formatTime(chain.end()) + " s)";
+    const TfBuffer::Chain chain = resolveSensorChain(*rec, *tf, "", info.sensorFrame);
+    info.fixedFrame = chain.path().front();
+    info.origins = "tf (" + chainText(chain) + ", poses from " + formatTime(chain.start()) + " to " + formatTime(chain.end()) + " s)";
   } catch (const Error& e) {
     info.withoutTrajectory = e.what();
   }

@@ -289,23 +289,10 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
       throw SettingError(SettingError::Kind::Change, "RecordingOptions::sensorFrame", "sensor frame",
                          firstWhere + ": has no header.frame_id; name the sensor frame as {}");
     const TfData tfData = loadTf(*rec);
-    const TfBuffer& tf = tfData.tf;
-    const std::string sensor = frameName(sensorFrame);
-    std::optional<TfBuffer::Chain> resolved;
-    try {
-      const std::string fixed = opt.fixedFrame.empty() ? tf.rootOf(sensor) : frameName(opt.fixedFrame);
-      resolved = tf.chain(fixed, sensor);
-    } catch (const Error& e) {
-      // The frames' errors name frames only: say whose tf they are, and what was set aside.
-      const std::string refused = tfData.refusedNote();
-      throw Error(path.string() + ": " + e.what() + (refused.empty() ? "" : "; " + refused));
-    }
-    TfBuffer::Chain& chain = *resolved;
-    tfData.requireOnChain(chain);
-    std::string chainText;
-    for (const std::string& frame : chain.path()) chainText += (chainText.empty() ? "" : " -> ") + frame;
-    input.posesName = "tf (" + chainText + ")";
-    input.notes.push_back("frames " + chainText + " from " + std::to_string(tfData.transforms) + " transforms");
+    TfBuffer::Chain chain = resolveSensorChain(*rec, tfData, opt.fixedFrame, sensorFrame);
+    const std::string frames = chainText(chain);
+    input.posesName = "tf (" + frames + ")";
+    input.notes.push_back("frames " + frames + " from " + std::to_string(tfData.transforms) + " transforms");
     if (!tfData.refused.empty()) input.notes.push_back(tfData.refusedNote());
     poser.emplace(std::move(chain));
   }
