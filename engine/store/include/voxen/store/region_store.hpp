@@ -30,53 +30,11 @@
 #include <glm/vec3.hpp>
 
 #include "voxen/map/map.hpp"
+#include "voxen/store/map_store.hpp"
 
 namespace voxen {
 
-inline constexpr uint32_t kRegionStoreFormatVersion = 1;
-
-// An axis-aligned box in metres (min <= max on every axis).
-struct StoreBox {
-  glm::dvec3 min{0.0};
-  glm::dvec3 max{0.0};
-};
-
-// The inclusive range of region keys whose regions intersect `box` (a region covers
-// [key * edge, (key + 1) * edge) on each axis, edge = resolution x region size).
-struct RegionKeyRange {
-  RegionKey min, max;
-  bool contains(const RegionKey& k) const {
-    return k.x >= min.x && k.x <= max.x && k.y >= min.y && k.y <= max.y && k.z >= min.z && k.z <= max.z;
-  }
-};
-RegionKeyRange regionKeysIntersecting(const OccupancyModel& model, const StoreBox& box);
-
-// What a store holds besides its regions.
-struct StoreDescription {
-  uint32_t formatVersion = kRegionStoreFormatVersion;
-  OccupancyModel model;
-  MapLayout layout;
-  double timeOrigin = 0.0;
-  PerLayer<std::string> derivedSettings;  // per layer id; empty: none
-
-  static StoreDescription of(const OccupancyMap& map);
-  // An empty map with this model, layout, time origin and derived settings.
-  OccupancyMap emptyMap() const;
-};
-
-struct RegionStoreOptions {
-  int compressionLevel = 1;    // zstd level (1: fastest; 1-19)
-  int busyTimeoutMs = 5000;    // how long a write waits for another connection's write lock
-};
-
-// One transaction's worth of changes.
-struct StoreBatch {
-  std::vector<const Region*> regions;                      // every layer of the store's layout
-  std::vector<std::pair<std::string, std::string>> state;  // run-state entries to set
-  std::optional<double> timeOrigin;                        // a new time origin
-};
-
-class RegionStore {
+class RegionStore : public MapStore {
  public:
   // An existing store, read only. Throws Error for a file that is not a store, or one whose
   // description this build cannot read (another format version, an unknown layer of another
@@ -90,33 +48,34 @@ class RegionStore {
 
   RegionStore(RegionStore&&) noexcept;
   RegionStore& operator=(RegionStore&&) noexcept;
-  ~RegionStore();  // a writer's registration is removed
+  ~RegionStore() override;  // a writer's registration is removed
 
   const std::filesystem::path& path() const;
-  const StoreDescription& description() const;
+  const StoreDescription& description() const override;
+  std::string name() const override { return path().string(); }
 
   // Writes the batch in one transaction; on any error (an invalid region, a full disk, the
   // write lock not granted in time) nothing of it is kept and an Error is thrown.
-  void write(const StoreBatch& batch);
+  void write(const StoreBatch& batch) override;
 
   // One region's layers (those in `layers`, each one of the store's; nullopt: all of them), or
   // nullopt when the store has no such region. The arrays of layers not asked for are left
   // empty.
-  std::optional<Region> readRegion(const RegionKey& key, std::optional<std::vector<LayerId>> layers = std::nullopt);
+  std::optional<Region> readRegion(const RegionKey& key, std::optional<std::vector<LayerId>> layers = std::nullopt) override;
   // Region keys in ascending order (x, then y, then z); only those intersecting `box` when given.
-  std::vector<RegionKey> keys(const std::optional<StoreBox>& box = std::nullopt);
+  std::vector<RegionKey> keys(const std::optional<StoreBox>& box = std::nullopt) override;
   uint64_t regionCount();
   // The whole map, or the regions that intersect `box`. Regions are checked for values their
   // layers cannot hold, as map files are on load.
   OccupancyMap readMap(const std::optional<StoreBox>& box = std::nullopt);
 
   // Run state: small named values committed with the regions (write()) or on their own.
-  std::optional<std::string> value(const std::string& key);
-  void setValue(const std::string& key, const std::string& value);
+  std::optional<std::string> value(const std::string& key) override;
+  void setValue(const std::string& key, const std::string& value) override;
 
   // Rows (one layer of one region) read and decompressed since opening: what a bounded read
   // cost.
-  uint64_t rowsRead() const;
+  uint64_t rowsRead() const override;
   // Sizes over every row: compressed blob bytes and uncompressed bytes.
   struct Totals {
     uint64_t rows = 0, compressedBytes = 0, uncompressedBytes = 0;
