@@ -28,6 +28,9 @@
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
+#include "voxen/store/store_mapping.hpp"
+
+#include <sys/resource.h>
 
 namespace voxen::cli {
 
@@ -47,6 +50,11 @@ struct MapArgs {
   bool cpu = false, cpuSequential = false, quiet = false;
   bool orderGiven = false;
   bool allowEmpty = false;  // write the map even when no ray made it into it
+  // A store the map is saved into as it grows (--store), instead of a map file at the end.
+  std::string store, session;
+  StoreMappingOptions storeMapping;
+  bool resume = false;
+  std::vector<CLI::Option*> storeSettings;  // options that need --store
   ClearanceOptions clearance;  // computed after mapping when clearance.range > 0 (--clearance)
   bool withClearance = false;
   // Threads reading the cloud (--threads): the machine's cores by default.
@@ -138,6 +146,32 @@ void addRecordingOptions(CLI::App& command, RecordingOptions& recording) {
       ->group(group);
 }
 
+// Saving the map as it grows: a region store, its checkpoints and memory, resuming.
+void addStoreOptions(CLI::App& command, MapArgs& args) {
+  const std::string group = "Mapping into a store (maps larger than memory, saved as they grow)";
+  command.add_option("--store", args.store,
+                     "map into this region store (an SQLite file, or a postgresql:// server) instead of --output: regions "
+                     "are saved at every checkpoint and the run can be resumed; voxen info, export, query, render and "
+                     "clearance read it while it grows, voxen convert makes it a map file")
+      ->type_name("STORE")->group(group);
+  args.storeSettings = {
+      command.add_option("--session", args.session, "the session this run pushes to (a server store: one per robot or run)")
+          ->type_name("NAME")->group(group),
+      command.add_option_function<uint64_t>(
+          "--host-memory-mb", [&args](const uint64_t& mb) { args.storeMapping.hostMemoryBytes = mb << 20; },
+          "keep at most this much of the map in host memory: the regions least recently changed go to the store "
+          "and come back when rays need them (the map is the same as with no limit)")
+          ->type_name("N")->check(integerIn(1, 1 << 24))->group(group),
+      command.add_option("--checkpoint-s", args.storeMapping.checkpointSeconds,
+                         "seconds between checkpoints (each saves the regions changed since the last, with the input "
+                         "position, in one transaction; 0: after every chunk read)")
+          ->type_name("S")->check(numberIn(0.0, 1e7, "seconds"))->capture_default_str()->group(group),
+      command.add_flag("--resume", args.resume,
+                       "continue the unfinished run in --store from its last checkpoint (same input and settings): the "
+                       "input is read again up to the checkpoint's position, and the map ends as an uninterrupted "
+                       "run's")->group(group)};
+}
+
 void addMapOptions(CLI::App& command, MapArgs& args) {
   auto* cloud = command.add_option("--cloud", args.cloud, "the point cloud or ray cloud to map (as --input)")->type_name("CLOUD.ply");
   command
@@ -148,7 +182,8 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       ->excludes(cloud);
   command.add_option("--trajectory", args.trajectory, "sensor poses, when the cloud has no ray origins")->type_name("TRAJ.txt");
   addRecordingOptions(command, args.recording);
-  command.add_option("--output", args.output, "the map file to write")->type_name("MAP.vxm")->required();
+  command.add_option("--output", args.output, "the map file to write (or --store)")->type_name("MAP.vxm");
+  addStoreOptions(command, args);
   addModelOptions(command, args);
   addLayerAndRayOptions(command, args);
   command.add_option("--batch-size", args.gpu.maxRaysPerBatch, "rays per GPU batch")
@@ -203,6 +238,63 @@ void checkCacheFitsBudget(const CommonOptions& options, const MapArgs& args) {
   if (cache >= budget)
     throw UsageError("--gpu-cache-mb " + std::to_string(cache >> 20) + " leaves nothing of the memory budget of " +
                      std::to_string(budget >> 20) + " MB for the map: lower --gpu-cache-mb or raise --memory-budget");
+}
+
+// What a resumed run must share with the run it continues, by flag.
+RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, const MapLayout& layout) {
+  auto number = [](double v) { return formatNumber(v); };
+  std::error_code ec;
+  const std::filesystem::path input = std::filesystem::absolute(args.cloud, ec);
+  const auto bytes = std::filesystem::is_regular_file(args.cloud, ec) ? std::filesystem::file_size(args.cloud, ec) : 0;
+  RunSettings s = {{"--input", input.string()},
+                   {"--input (bytes)", std::to_string(bytes)},
+                   {"--trajectory", args.trajectory.empty() ? "" : std::filesystem::absolute(args.trajectory, ec).string()},
+                   {"--cloud-topic", args.recording.cloudTopic},
+                   {"--fixed-frame", args.recording.fixedFrame},
+                   {"--sensor-frame", args.recording.sensorFrame},
+                   {"--start", number(args.recording.start)},
+                   {"--duration", args.recording.duration ? number(*args.recording.duration) : ""},
+                   {"--no-deskew", args.recording.deskew ? "" : "yes"},
+                   {"--resolution", number(model.resolution)},
+                   {"--region", std::to_string(model.regionSize)},
+                   {"--hit", number(model.hitProbability)},
+                   {"--miss", number(model.missProbability)},
+                   {"--threshold", number(model.occupancyThreshold)},
+                   {"--clamp", number(model.clampMin) + " " + number(model.clampMax)},
+                   {"layers", layout.names()},
+                   {"ray flags", std::to_string(uint32_t(args.integration.flags.bits()))},
+                   {"--max-range", number(args.integration.maxRange)},
+                   {"--update-order", updateOrderName(args.integration.order)},
+                   {"--ndt", ndtSettingsText(args.integration.ndt)},
+                   {"backend", args.cpuSequential ? "--cpu-sequential" : args.cpu ? "--cpu" : "gpu"}};
+  // The two-phase order's map depends on the batches; the sequential order's does not.
+  if (args.integration.order != UpdateOrder::Sequential) s.emplace_back("--batch-size", std::to_string(args.gpu.maxRaysPerBatch));
+  return s;
+}
+
+// The options that only mean something with --store, and those that do not go with it.
+void checkStoreOptions(const MapArgs& args) {
+  if (args.store.empty()) {
+    if (args.output.empty()) throw UsageError("--output MAP.vxm (or --store STORE) is required");
+    for (const CLI::Option* option : args.storeSettings)
+      if (option->count() > 0) throw UsageError(option->get_name() + " needs --store: it is about mapping into a region store");
+    return;
+  }
+  if (!args.output.empty())
+    throw UsageError("--store and --output: a run maps into one of them (voxen convert STORE MAP.vxm makes a map file of a store)");
+  if (args.withClearance)
+    throw UsageError("--clearance does not go with --store (the store holds the map as it grows; voxen clearance " + args.store +
+                     " --range R computes the layer afterwards)");
+  if (isPostgresTarget(args.store) && args.session.empty())
+    throw UsageError("--store " + args.store + " is a server: --session NAME names this run's session");
+  if (!isPostgresTarget(args.store) && !args.session.empty())
+    throw UsageError("--session is for a server store (postgresql://...); " + args.store + " is a file with one run");
+}
+
+int peakResidentMb() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return int(usage.ru_maxrss / 1024);  // Linux: kilobytes
 }
 
 std::string rejectedRayText(const RejectedRay& r) {
@@ -277,7 +369,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   refuseIneffectiveFlags(options, args);
   settleNdtOrder(args);
   const OccupancyModel model = args.model();
-  checkOutputs({{"--output", args.output}}, {{inputFlag, args.cloud}, {"--trajectory", args.trajectory}});
+  checkStoreOptions(args);
+  if (!args.output.empty()) checkOutputs({{"--output", args.output}}, {{inputFlag, args.cloud}, {"--trajectory", args.trajectory}});
+  else if (!isPostgresTarget(args.store)) checkOutputs({}, {{inputFlag, args.cloud}, {"--trajectory", args.trajectory}, {"--store", args.store}});
   checkCacheFitsBudget(options, args);
   if (args.withClearance) validateClearanceSettings(args.clearance, model, {{"range", "--clearance"}, {"axis-scale", ""}});
   const auto start = std::chrono::steady_clock::now();
@@ -295,6 +389,16 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   Context context(options.contextOptions());
   Mapper mapper(context, mapperOptions);
   const OccupancyMap& map = mapper.map();
+  // Mapping into a store: opened (created, or checked against this run's model and layers)
+  // before anything is read, so that a wrong store fails at once.
+  std::unique_ptr<StoreMapping> storeRun;
+  if (!args.store.empty()) {
+    const RunSettings settings = runSettingsOf(args, model, map.layout());
+    std::unique_ptr<MapStore> store =
+        openMapStoreForWriting(args.store, StoreDescription::of(map), {.session = args.session});
+    storeRun = args.resume ? StoreMapping::resume(std::move(store), settings, args.storeMapping)
+                           : StoreMapping::start(std::move(store), settings, args.storeMapping);
+  }
   Mapper* gpuRun = run.backend == MapperBackend::Gpu ? &mapper : nullptr;
   const std::string device = gpuRun ? context.deviceInfo().name
                                     : std::string("CPU reference (") + updateOrderName(args.integration.order) + ")";
@@ -307,7 +411,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
     std::fprintf(stderr,
                  "voxen map: %s (%s) -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
                  "region %d^3, layers: %s; %s; %s order, batches of %llu rays; input threads %d; memory budget %llu MB)\n",
-                 args.cloud.c_str(), reader.format().c_str(), args.output.c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
+                 args.cloud.c_str(), reader.format().c_str(), (args.store.empty() ? args.output : args.store).c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
                  model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize,
                  map.layout().names().c_str(), ndtSettingsText(args.integration.ndt).c_str(),
                  updateOrderName(args.integration.order), (unsigned long long)batchSize, args.threads,
@@ -318,16 +422,33 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   Progress progress("mapping", byBytes ? reader.totalBytes() : reader.totalPoints(), !args.quiet, byBytes ? "bytes" : "rays");
   // With threads to spare, workers also prepare the rays for the GPU, half as many as read
   // (preparing costs about as much as reading).
-  mapper.integrateFile(reader, {.prepareThreads = args.threads > 1 ? unsigned(std::max(1, args.threads / 2)) : 0u,
-                                .progress = [&](uint64_t points) { progress.update(byBytes ? reader.bytesRead() : points); }});
+  FileIntegrationOptions fileOptions{.prepareThreads = args.threads > 1 ? unsigned(std::max(1, args.threads / 2)) : 0u,
+                                     .progress = [&](uint64_t points) { progress.update(byBytes ? reader.bytesRead() : points); }};
+  if (storeRun) {
+    fileOptions.skipRays = storeRun->resumeRays();
+    fileOptions.betweenChunks = [&storeRun](MapperChunkBoundary& b) {
+      if (b.raysTaken() == 0 && !b.last()) return;
+      storeRun->betweenChunks(b.map(), b.raysTaken(), b.last(), [&b] { b.sync(); });
+    };
+    if (!args.quiet && !options.json && storeRun->resumed())
+      std::fprintf(stderr, "voxen map: resuming the run in %s from its last checkpoint: %s rays are read again and passed over\n",
+                   args.store.c_str(), withCommas(storeRun->resumeRays()).c_str());
+  }
+  // The store is the map's region source from the first ray: regions come back from it.
+  if (storeRun) mapper.setRegionSource(storeRun.get());
+  mapper.integrateFile(reader, fileOptions);
   mapper.sync();
   progress.finish(byBytes ? reader.bytesRead() : reader.stats().points);
   const double integrateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // A map of nothing is almost always a wrong input (times, fields, units): fail loudly
   // rather than write an empty map that looks like a result.
-  if (reader.stats().rays == 0 && !args.allowEmpty)
-    throw Error(reader.summary() + ": no rays to map, so nothing was written to " + args.output +
+  const std::string written = storeRun ? args.store : args.output;
+  if (reader.stats().rays == 0 && !args.allowEmpty && !storeRun)
+    throw Error(reader.summary() + ": no rays to map, so nothing was written to " + written +
                 " (give --allow-empty to write the empty map anyway)");
+  if (reader.stats().rays == 0 && !args.allowEmpty && storeRun)
+    throw Error(reader.summary() + ": no rays to map (the store " + written + " holds an empty map; give --allow-empty to "
+                "accept that)");
   ClearanceStats clearance;
   if (args.withClearance) {
     // The mapping is saved first: whatever happens to the clearance, the mapped work is kept.
@@ -345,13 +466,14 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                   "; voxen clearance " + args.output + " --in-place --range " + retry + " computes it)");
     }
   }
-  mapper.save(args.output);
+  if (!storeRun) mapper.save(args.output);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const MapperStats mapped = mapper.stats();
   const IntegrationStats& stats = mapped.integration;
   const RayLoadStats& load = reader.stats();
-  const OccupancyMap::Counts counts = mapped.counts;
+  // A store's map is not all in memory: its counts are the store's.
+  const OccupancyMap::Counts counts = storeRun ? storeRun->counts() : mapped.counts;
   const double raysPerSecond = integrateSeconds > 0 ? double(stats.rays) / integrateSeconds : 0.0;
   if (options.json) {
     Json summary = {{"rays", stats.rays},
@@ -381,7 +503,20 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                     {"clearance_s", rounded(clearance.seconds, 4)},
                     {"ndt_fold_invocations", stats.ndtFoldInvocations},
                     {"ndt_sample_voxels", stats.ndtSampleVoxels},
-                    {"output", args.output}};
+                    {"output", written},
+                    {"peak_rss_mb", peakResidentMb()}};
+    if (storeRun) {
+      const StoreMappingStats& st = storeRun->stats();
+      summary["store"] = {{"resumed_from_rays", storeRun->resumeRays()},
+                          {"checkpoints", st.checkpoints},
+                          {"checkpoint_s", rounded(st.checkpointSeconds, 4)},
+                          {"longest_checkpoint_s", rounded(st.longestCheckpointSeconds, 4)},
+                          {"regions_written", st.regionsWritten},
+                          {"evictions", st.evictions},
+                          {"fetches", st.fetches},
+                          {"fetch_s", rounded(st.fetchSeconds, 4)},
+                          {"host_map_peak_mb", rounded(double(st.peakHostBytes) / double(1 << 20), 2)}};
+    }
     if (options.profile) addHostProfileJson(summary, reader, gpuRun);
     printJson(summary);
   } else {
@@ -403,9 +538,18 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                   clearance.regions ? clearance.seconds * 1e3 / double(clearance.regions) : 0.0);
     std::printf("occupied voxels %s, free voxels %s, regions %s\n", withCommas(counts.occupied).c_str(),
                 withCommas(counts.free).c_str(), withCommas(counts.regions).c_str());
+    if (storeRun) {
+      const StoreMappingStats& st = storeRun->stats();
+      std::printf("store %s: %s checkpoints (%.3f s in all, longest %.3f s), %s regions written, %s dropped from host "
+                  "memory and %s read back; host map at most %.1f MB; peak resident memory %d MB%s\n",
+                  args.store.c_str(), withCommas(st.checkpoints).c_str(), st.checkpointSeconds, st.longestCheckpointSeconds,
+                  withCommas(st.regionsWritten).c_str(), withCommas(st.evictions).c_str(), withCommas(st.fetches).c_str(),
+                  double(st.peakHostBytes) / double(1 << 20), peakResidentMb(),
+                  storeRun->resumed() ? (", resumed after " + withCommas(storeRun->resumeRays()) + " rays").c_str() : "");
+    }
     std::printf("wall %.2f s (integration %.2f s), %.3g rays/s, %.3g voxel updates/s -> %s\n", wall, integrateSeconds,
                 raysPerSecond, integrateSeconds > 0 ? double(stats.voxelUpdates) / integrateSeconds : 0.0,
-                args.output.c_str());
+                written.c_str());
   }
   // With --json, --profile's figures are fields of the summary (above): stdout stays JSON.
   if (options.profile && !options.json) printHostProfile(reader, gpuRun);

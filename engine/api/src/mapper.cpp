@@ -252,6 +252,8 @@ void Mapper::flush() {
 
 void Mapper::sync() { impl_->sync(); }
 
+void Mapper::setRegionSource(RegionSource* source) { impl_->map.setRegionSource(source); }
+
 const OccupancyMap& Mapper::map() {
   impl_->sync();
   return impl_->map;

@@ -1,6 +1,7 @@
 // Mapper::integrateFile: a reader's rays into the integrator the way `voxen map` always fed
 // it, so that the map is the same byte for byte whatever the threads.
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "mapper_impl.hpp"
@@ -10,19 +11,59 @@
 
 namespace voxen {
 
+namespace {
+
+class Boundary final : public MapperChunkBoundary {
+ public:
+  Boundary(OccupancyMap& map, std::function<void()> sync) : map_(map), sync_(std::move(sync)) {}
+  uint64_t raysTaken() const override { return rays; }
+  bool last() const override { return done; }
+  OccupancyMap& map() override { return map_; }
+  void sync() override { sync_(); }
+  uint64_t rays = 0;
+  bool done = false;
+
+ private:
+  OccupancyMap& map_;
+  std::function<void()> sync_;
+};
+
+// The reader's next rays after the first `skip` (which are read and dropped).
+std::span<const Ray> nextAfter(RayReader& reader, uint64_t& skip) {
+  for (;;) {
+    const std::span<const Ray> rays = reader.next();
+    if (skip == 0 || rays.empty()) return rays;
+    if (rays.size() > skip) {
+      const std::span<const Ray> rest = rays.subspan(size_t(skip));
+      skip = 0;
+      return rest;
+    }
+    skip -= rays.size();
+  }
+}
+
+}  // namespace
+
 void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& options) {
   impl_->queriesStale = true;
   auto progress = [&options](uint64_t points) {
     if (options.progress) options.progress(points);
   };
+  Boundary boundary(impl_->map, [this] { impl_->sync(); });
+  boundary.rays = options.skipRays;
+  auto between = [&](uint64_t rays) {
+    boundary.rays += rays;
+    if (options.betweenChunks) options.betweenChunks(boundary);
+  };
+  uint64_t skip = options.skipRays;
   GpuIntegrator* gpu = impl_->gpu();
   if (gpu && options.prepareThreads > 0) {
     // Workers prepare the rays (checks, the GPU's record) from the reader's chunks, so the
     // calling thread only copies records. The reader is the stream's alone until the
     // stream is gone.
     PreparedRayStream stream(
-        [&reader](uint64_t& points) {
-          const std::span<const Ray> rays = reader.next();
+        [&reader, &skip](uint64_t& points) {
+          const std::span<const Ray> rays = nextAfter(reader, skip);
           points = reader.stats().points;
           return rays;
         },
@@ -33,27 +74,40 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
       gpu->integrate(prepared);
       impl_->unsynced = true;
       progress(points);
+      between(prepared.inputRays);
     }
   } else if (gpu) {
     // The GPU cuts its own batches whatever it is handed: the reader's chunks in place.
-    for (std::span<const Ray> rays; !(rays = reader.next()).empty();) {
+    for (std::span<const Ray> rays; !(rays = nextAfter(reader, skip)).empty();) {
       gpu->integrate(rays);
       impl_->unsynced = true;
       progress(reader.stats().points);
+      between(rays.size());
     }
   } else {
     // The CPU reference integrates each call as one batch (which the two-phase order depends
-    // on): full chunks of the batch size (at least 4096 rays), as read() gives them.
+    // on): full chunks of the batch size (at least 4096 rays), as read() gives them. A
+    // resumed run skips whole chunks (its checkpoints fall between them), so its batches are
+    // those of the run it continues.
     const size_t chunk = std::max<size_t>(impl_->run.gpu.maxRaysPerBatch, 4096);
     CpuIntegrator& cpu = impl_->cpu();
     std::vector<Ray> rays;
+    while (skip > 0) {
+      rays.clear();
+      const size_t n = reader.read(rays, size_t(std::min<uint64_t>(skip, chunk)));
+      if (n == 0) break;
+      skip -= n;
+    }
     for (;;) {
       rays.clear();
       if (reader.read(rays, chunk) == 0) break;
       cpu.integrate(rays);
       progress(reader.stats().points);
+      between(rays.size());
     }
   }
+  boundary.done = true;
+  between(0);
 }
 
 }  // namespace voxen

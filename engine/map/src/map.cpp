@@ -103,8 +103,7 @@ void OccupancyMap::setRegionLimit(uint64_t regions, std::string hint) {
 }
 
 Region& OccupancyMap::region(const RegionKey& key) {
-  auto found = regions_.find(key);
-  if (found != regions_.end()) return found->second;
+  if (Region* found = findRegion(key)) return *found;
   if (!regionKeyInRange(key, model_.regionSize))
     throw Error("region key (" + std::to_string(key.x) + "," + std::to_string(key.y) + "," + std::to_string(key.z) +
                 ") is outside the int32 voxel range for region size " + std::to_string(model_.regionSize));
@@ -119,7 +118,11 @@ Region& OccupancyMap::region(const RegionKey& key) {
 }
 
 void OccupancyMap::markOccupancyChanged(const RegionKey& key) {
-  if (Region* r = findRegion(key)) markOccupancyChanged(*r);
+  auto found = regions_.find(key);
+  if (found != regions_.end()) return markOccupancyChanged(found->second);
+  // Paged out while the GPU holds it and changes it: the copy back overwrites the whole
+  // region, so it is made here, not read, and marked now so that its change is saved.
+  if (source_ && source_->holds(key)) markOccupancyChanged(regionToOverwrite(key));
 }
 
 bool regionKeyInRange(const RegionKey& key, int32_t regionSize) {
@@ -138,7 +141,21 @@ const Region* OccupancyMap::findRegion(const RegionKey& key) const {
 
 Region* OccupancyMap::findRegion(const RegionKey& key) {
   auto found = regions_.find(key);
-  return found == regions_.end() ? nullptr : &found->second;
+  if (found != regions_.end()) return &found->second;
+  if (!source_) return nullptr;
+  std::optional<Region> fetched = source_->fetch(key);
+  if (!fetched) return nullptr;
+  fetched->key = key;
+  fetched->occupancyStamp = 0;  // as saved: not a change
+  fetched->derivedStamp = {};
+  return &regions_.emplace(key, std::move(*fetched)).first->second;
+}
+
+Region& OccupancyMap::regionToOverwrite(const RegionKey& key) {
+  auto found = regions_.find(key);
+  if (found != regions_.end()) return found->second;
+  if (source_ && source_->holds(key)) return regions_.emplace(key, makeRegion(key)).first->second;
+  return region(key);
 }
 
 float OccupancyMap::value(const VoxelCoord& voxel) const {

@@ -123,7 +123,7 @@ void RegionCache::completeEvictions(bool wait, const RegionKey* only) {
   std::erase_if(pending_, [&](std::unique_ptr<PendingEviction>& p) {
     if (only && !(p->key == *only)) return false;
     if (!wait && !p->layers.front().ready()) return false;
-    Region& region = map_.region(p->key);
+    Region& region = map_.regionToOverwrite(p->key);
     for (size_t i = 0; i < pools_.size(); ++i) region.layers[pools_[i].id] = p->layers[i].get();
     return true;
   });

@@ -105,13 +105,37 @@ struct CloudStats {
   uint64_t skippedOutsideTrajectory = 0;  // times outside the trajectory's span
 };
 
-// integrateFile: threads and progress.
+// Where integrateFile stands between two of the reader's chunks: for a caller that saves the
+// map as it grows and keeps only part of it in memory (voxen/store/store_mapping.hpp).
+class MapperChunkBoundary {
+ public:
+  virtual ~MapperChunkBoundary() = default;
+  // Rays taken from the reader so far, skipped ones included (the reader's order), and
+  // whether the reader is done.
+  virtual uint64_t raysTaken() const = 0;
+  virtual bool last() const = 0;
+  // The host map, which lags behind the GPU until sync(): a caller may save and evict the
+  // regions that have not changed since it last saved them (Region::occupancyStamp at most
+  // the change counter it saw then), and give the map a region source.
+  virtual OccupancyMap& map() = 0;
+  // Every ray taken so far integrated and copied into the host map. (In the two-phase order
+  // this cuts a batch, as flush() does; the sequential order's map does not depend on it.)
+  virtual void sync() = 0;
+};
+
+// integrateFile: threads, progress, resuming and saving.
 struct FileIntegrationOptions {
   // Threads preparing rays for the GPU from the reader's chunks (0: none, the calling
   // thread prepares). The map is the same for any number.
   unsigned prepareThreads = 0;
   // Called after each chunk with the points read so far.
   std::function<void(uint64_t pointsRead)> progress;
+  // Rays of the reader passed over, not integrated: resuming a run whose map already holds
+  // them (the reader reads them again, so that everything it derives from earlier points,
+  // such as skipped-backwards clouds, is the same).
+  uint64_t skipRays = 0;
+  // Called after each chunk taken (and once after the last, with last() true).
+  std::function<void(MapperChunkBoundary&)> betweenChunks;
 };
 
 // The occupancy of one voxel.
@@ -174,6 +198,11 @@ class Mapper {
 
   void flush();
   void sync();
+
+  // Regions kept outside memory (a store the caller pages the map out to between chunks,
+  // voxen/store/store_mapping.hpp): the map fetches a region it does not hold from `source`
+  // before it creates one. Not owned; nullptr: none.
+  void setRegionSource(RegionSource* source);
 
   // The host map, synced.
   const OccupancyMap& map();

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -128,6 +129,18 @@ struct Region {
 
 enum class VoxelClass { Unobserved, Free, Occupied };
 
+// Regions kept outside memory (a store that a mapping run pages regions out to,
+// voxen/store/store_mapping.hpp): a map with a source fetches a region it does not hold from
+// the source before it creates one.
+class RegionSource {
+ public:
+  virtual ~RegionSource() = default;
+  // The region as the source holds it, or nullopt when it has none.
+  virtual std::optional<Region> fetch(const RegionKey& key) = 0;
+  // Whether the source holds the region (without reading it).
+  virtual bool holds(const RegionKey& key) const = 0;
+};
+
 class OccupancyMap {
  public:
   // Occupancy plus the layers of the set (`kVoxelMeanLayer | kHitMissLayer`), in id order.
@@ -153,7 +166,13 @@ class OccupancyMap {
   // The region, created (every layer at its initial value: unobserved, zero counts) when
   // missing. Throws Error for a key whose voxels would not have int32 coordinates, and for
   // one past the region limit (naming the key and the limit).
+  // With a region source, a region missing here is fetched from it first (not a change:
+  // its stamps stay 0).
   Region& region(const RegionKey& key);
+  // region(), for a caller about to overwrite every layer of the region (a copy back from
+  // the GPU): a region the source holds is not read, only made (at initial values, not
+  // stamped as a change), since its contents are about to be replaced.
+  Region& regionToOverwrite(const RegionKey& key);
   // Regions the map may hold: a memory budget set by the caller before the map grows, so it
   // fails with a clear message rather than exhausting memory. `hint` ends the message (what
   // the user can change). Default: no limit.
@@ -162,14 +181,24 @@ class OccupancyMap {
   const std::string& regionLimitHint() const { return regionLimitHint_; }
   // Host bytes one region takes (every layer of the layout).
   uint64_t bytesPerRegion() const;
+  // The const form sees only the regions in memory; the other fetches from the region
+  // source (when there is one) a region that is not.
   const Region* findRegion(const RegionKey& key) const;
   Region* findRegion(const RegionKey& key);
+  // Paging (a map larger than memory): the source that regions not in memory come from (not
+  // owned; nullptr: none), and dropping a region from memory, which its caller has saved to
+  // the source. regions(), counts() and the const reads see the regions in memory only.
+  void setRegionSource(RegionSource* source) { source_ = source; }
+  RegionSource* regionSource() const { return source_; }
+  void evictRegion(const RegionKey& key) { regions_.erase(key); }
   const std::unordered_map<RegionKey, Region, RegionKeyHash>& regions() const { return regions_; }
   Region makeRegion(const RegionKey& key) const;
   // Dirty tracking for layers derived from occupancy (clearance): whoever changes a region's
   // occupancy calls markOccupancyChanged (the integrators do, and creating a region does);
   // a derived layer records the counter when it computed a region (markDerived). Region
   // copies back from the GPU cache are not changes.
+  // (By key: the GPU integrator, for the regions of a batch; a region it holds only on the
+  // GPU is left to be marked when it is copied back.)
   void markOccupancyChanged(const RegionKey& key);
   void markOccupancyChanged(Region& region) { region.occupancyStamp = ++changeCounter_; }
   void markDerived(Region& region, LayerId layer) { region.derivedStamp[layer] = ++changeCounter_; }
@@ -202,6 +231,7 @@ class OccupancyMap {
   std::unordered_map<RegionKey, Region, RegionKeyHash> regions_;
   uint64_t changeCounter_ = 0;
   PerLayer<std::string> derivedSettings_;
+  RegionSource* source_ = nullptr;
 };
 
 // Whether every voxel of region `key` has int32 coordinates (key * regionSize fits, and so

@@ -1,0 +1,176 @@
+#include "voxen/store/store_mapping.hpp"
+
+#include <algorithm>
+#include <ctime>
+
+#include "voxen/host/error.hpp"
+
+namespace voxen {
+
+namespace {
+
+// Run-state entries (MapStore::value): the run's progress and its settings.
+constexpr const char* kStateKey = "run.state";        // "running" or "complete"
+constexpr const char* kRaysKey = "run.rays";          // rays taken from the reader at the last checkpoint
+constexpr const char* kCheckpointsKey = "run.checkpoints";
+constexpr const char* kSavedAtKey = "run.saved_at";   // UTC time of the last checkpoint
+const std::string kSettingPrefix = "setting:";
+
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+StoreMapping::StoreMapping(std::unique_ptr<MapStore> store, const StoreMappingOptions& options)
+    : store_(std::move(store)), options_(options), lastCheckpoint_(std::chrono::steady_clock::now()) {
+  thresholdValue_ = store_->description().model.thresholdValue();
+}
+
+StoreMapping::~StoreMapping() = default;
+
+std::unique_ptr<StoreMapping> StoreMapping::start(std::unique_ptr<MapStore> store, const RunSettings& settings,
+                                                  const StoreMappingOptions& options) {
+  const std::string name = store->name();
+  if (const auto state = store->value(kStateKey))
+    throw Error("store '" + name + "' already holds a mapping run (" + *state + ", " + store->value(kRaysKey).value_or("0") +
+                " rays at its last checkpoint, " + store->value(kSavedAtKey).value_or("?") + "): " +
+                (*state == "complete" ? "map into a new store" : "give --resume to continue it, or map into a new store"));
+  if (!store->keys().empty())
+    throw Error("store '" + name + "' already holds a map (made by voxen convert or voxen merge): map into a new store");
+  std::unique_ptr<StoreMapping> mapping(new StoreMapping(std::move(store), options));
+  StoreBatch batch;
+  batch.state = {{kStateKey, "running"}, {kRaysKey, "0"}, {kCheckpointsKey, "0"}, {kSavedAtKey, utcNow()}};
+  for (const auto& [setting, value] : settings) batch.state.emplace_back(kSettingPrefix + setting, value);
+  mapping->store_->write(batch);
+  return mapping;
+}
+
+std::unique_ptr<StoreMapping> StoreMapping::resume(std::unique_ptr<MapStore> store, const RunSettings& settings,
+                                                   const StoreMappingOptions& options) {
+  const std::string name = store->name();
+  const auto state = store->value(kStateKey);
+  if (!state) throw Error("--resume: store '" + name + "' holds no mapping run to resume (it was made by voxen convert or voxen merge, or is new)");
+  if (*state == "complete") throw Error("--resume: the run in store '" + name + "' is complete: there is nothing to resume");
+  for (const auto& [setting, value] : settings) {
+    const auto recorded = store->value(kSettingPrefix + setting);
+    if (recorded.value_or("") != value)
+      throw Error("--resume: the run in store '" + name + "' was started with " + setting + " " +
+                  (recorded && !recorded->empty() ? *recorded : "(not given)") + ", this command gives " +
+                  (value.empty() ? "(not given)" : value) + ": give the same settings to continue it");
+  }
+  std::unique_ptr<StoreMapping> mapping(new StoreMapping(std::move(store), options));
+  mapping->resumed_ = true;
+  const std::string rays = mapping->store_->value(kRaysKey).value_or("0");
+  try {
+    mapping->resumeRays_ = std::stoull(rays);
+  } catch (const std::exception&) {
+    throw Error("store '" + name + "': run state '" + kRaysKey + "' is '" + rays + "', not a count of rays");
+  }
+  // Every region's counts, from its occupancy row alone, so that the run's summary covers
+  // the regions it never touches again.
+  for (const RegionKey& key : mapping->store_->keys()) {
+    const std::optional<Region> region = mapping->store_->readRegion(key, std::vector<LayerId>{kOccupancyLayer});
+    RegionCounts& c = mapping->stored_[key];
+    for (const float v : region->occupancy())
+      if (isObserved(v)) (v >= mapping->thresholdValue_ ? c.occupied : c.free)++;
+  }
+  return mapping;
+}
+
+std::optional<Region> StoreMapping::fetch(const RegionKey& key) {
+  if (!stored_.contains(key)) return std::nullopt;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<Region> region = store_->readRegion(key);
+  if (!region) throw Error("store '" + store_->name() + "': region (" + std::to_string(key.x) + "," + std::to_string(key.y) + "," +
+                           std::to_string(key.z) + ") was written by this run but is not in the store");
+  ++stats_.fetches;
+  stats_.fetchSeconds += secondsSince(t0);
+  return region;
+}
+
+void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, const std::function<void()>& sync) {
+  const auto t0 = std::chrono::steady_clock::now();
+  sync();
+  StoreBatch batch;
+  std::vector<std::pair<RegionKey, RegionCounts>> written;
+  for (const auto& [key, region] : map.regions()) {
+    if (region.occupancyStamp <= savedCounter_) continue;
+    batch.regions.push_back(&region);
+    RegionCounts c;
+    for (const float v : region.occupancy())
+      if (isObserved(v)) (v >= thresholdValue_ ? c.occupied : c.free)++;
+    written.emplace_back(key, c);
+  }
+  // Key order: a store's pages fill in order, and a server locks regions in one order.
+  std::sort(batch.regions.begin(), batch.regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
+  batch.state = {{kStateKey, last ? "complete" : "running"},
+                 {kRaysKey, std::to_string(raysTaken)},
+                 {kCheckpointsKey, std::to_string(stats_.checkpoints + 1)},
+                 {kSavedAtKey, utcNow()}};
+  // A resumed run keeps the origin its first part recorded (the integrator sets the map's
+  // from the first ray it sees).
+  if (!resumed_) batch.timeOrigin = map.timeOrigin();
+  store_->write(batch);
+  for (const auto& [key, c] : written) stored_[key] = c;
+  savedCounter_ = map.changeCounter();
+  ++stats_.checkpoints;
+  stats_.regionsWritten += batch.regions.size();
+  const double seconds = secondsSince(t0);
+  stats_.checkpointSeconds += seconds;
+  stats_.longestCheckpointSeconds = std::max(stats_.longestCheckpointSeconds, seconds);
+  lastCheckpoint_ = std::chrono::steady_clock::now();
+}
+
+bool StoreMapping::evictTo(OccupancyMap& map, uint64_t targetBytes) {
+  const uint64_t perRegion = map.bytesPerRegion();
+  uint64_t held = map.regions().size() * perRegion;
+  if (held <= targetBytes) return true;
+  // Least recently changed first; a region fetched and not changed since has stamp 0.
+  std::vector<std::pair<uint64_t, RegionKey>> clean;
+  for (const auto& [key, region] : map.regions())
+    if (region.occupancyStamp <= savedCounter_ && stored_.contains(key)) clean.emplace_back(region.occupancyStamp, key);
+  std::sort(clean.begin(), clean.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
+  for (const auto& [stamp, key] : clean) {
+    if (held <= targetBytes) break;
+    map.evictRegion(key);
+    held -= perRegion;
+    ++stats_.evictions;
+  }
+  return held <= targetBytes;
+}
+
+void StoreMapping::betweenChunks(OccupancyMap& map, uint64_t raysTaken, bool last, const std::function<void()>& sync) {
+  stats_.peakHostBytes = std::max<uint64_t>(stats_.peakHostBytes, map.regions().size() * map.bytesPerRegion());
+  if (last || secondsSince(lastCheckpoint_) >= options_.checkpointSeconds) {
+    checkpoint(map, raysTaken, last, sync);
+    // A sync copies the GPU's regions in: the host map's largest is right after it.
+    stats_.peakHostBytes = std::max<uint64_t>(stats_.peakHostBytes, map.regions().size() * map.bytesPerRegion());
+  }
+  const uint64_t limit = options_.hostMemoryBytes;
+  if (limit == 0 || map.regions().size() * map.bytesPerRegion() <= limit) return;
+  const uint64_t target = limit / 4 * 3;
+  if (evictTo(map, target)) return;
+  // Not enough unchanged regions: saving the changed ones makes them droppable.
+  checkpoint(map, raysTaken, last, sync);
+  stats_.peakHostBytes = std::max<uint64_t>(stats_.peakHostBytes, map.regions().size() * map.bytesPerRegion());
+  evictTo(map, target);
+}
+
+OccupancyMap::Counts StoreMapping::counts() const {
+  OccupancyMap::Counts c;
+  for (const auto& [key, r] : stored_) c.occupied += r.occupied, c.free += r.free;
+  c.regions = stored_.size();
+  return c;
+}
+
+}  // namespace voxen
