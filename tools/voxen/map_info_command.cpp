@@ -10,12 +10,14 @@
 #include "cli_options.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "json_output.hpp"
+#include "text_format.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/map/layer.hpp"
 #include "voxen/map/layer_domain.hpp"
 #include "voxen/map/map_file.hpp"
 #include "map_source.hpp"
+#include "voxen/store/region_store.hpp"
 #include "voxen/store/store_file.hpp"
 #include "voxen/host/memory_stats.hpp"
 
@@ -90,6 +92,20 @@ void printLayers(const MapLayout& layout) {
   }
 }
 
+// A store a voxen map run maps into records its progress (voxen/store/store_mapping.hpp):
+// what a second terminal watching the run wants to see.
+struct StoreRun {
+  std::string state, checkpoints, rays, savedAt;
+};
+
+std::optional<StoreRun> storeRunOf(const std::string& path) {
+  RegionStore store = RegionStore::openForReading(path);
+  const auto state = store.value("run.state");
+  if (!state) return std::nullopt;
+  return StoreRun{*state, store.value("run.checkpoints").value_or("0"), store.value("run.rays").value_or("0"),
+                  store.value("run.saved_at").value_or("?")};
+}
+
 }  // namespace
 
 int mapInfo(const CommonOptions& options, const std::string& path, bool verify) {
@@ -120,6 +136,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     gaussians = ndtSummary(map);
   }
 
+  const std::optional<StoreRun> run = store ? storeRunOf(path) : std::nullopt;
   if (options.json) {
     Json summary = {{"file", path},
                     {"kind", store ? "region_store" : "map_file"},
@@ -147,6 +164,9 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     summary["memory_bytes"] = info.memoryBytes();
     summary["compressed_bytes"] = info.compressedBytes();
     summary["compression_ratio"] = rounded(ratio, 4);
+    if (run)
+      summary["mapping_run"] = {{"state", run->state}, {"checkpoints", std::stoull(run->checkpoints)},
+                                {"rays", std::stoull(run->rays)}, {"saved_at", run->savedAt}};
     summary["verified"] = verify;  // false: the voxels were not read (--verify reads and checks them)
     if (verify) {
       summary["load_ms"] = rounded(loadMs, 3);
@@ -180,6 +200,10 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
                 ndt == NdtMode::Tm ? "TM" : "OM", ndt == NdtMode::Tm ? ", plus hit_miss and ndt_intensity" : "");
   if (const std::string c = clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()]); !c.empty())
     std::printf("clearance:               %s\n", c.c_str());
+  if (run)
+    std::printf("mapping run:             %s: %s checkpoints, the last at %s with %s rays of the input%s\n",
+                run->state.c_str(), run->checkpoints.c_str(), run->savedAt.c_str(), withCommas(std::stoull(run->rays)).c_str(),
+                run->state == "complete" ? "" : (" (voxen map --store " + path + " --resume continues it)").c_str());
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %zu\n", info.regions.size());
   if (any) {

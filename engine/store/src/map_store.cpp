@@ -4,6 +4,7 @@
 
 #include "voxen/host/error.hpp"
 #include "voxen/store/region_store.hpp"
+#include "voxen/store/store_file.hpp"
 
 namespace voxen {
 
@@ -23,6 +24,10 @@ namespace {
 std::unique_ptr<MapStore> openMapStoreForWriting(const std::string& target, const StoreDescription& description,
                                                  const MapStoreOptions& options) {
   if (isPostgresTarget(target)) noPostgres(target);
+  // Some other file (a cloud, a map file) given as a store: named, never written to.
+  std::error_code ec;
+  if (std::filesystem::file_size(target, ec) > 0 && !ec && !isRegionStoreFile(target))
+    throw Error("store '" + target + "': not a region store (an SQLite file): refusing to write to it");
   return std::make_unique<RegionStore>(RegionStore::openForWriting(target, description, options.sqlite));
 }
 

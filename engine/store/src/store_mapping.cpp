@@ -70,12 +70,16 @@ std::unique_ptr<StoreMapping> StoreMapping::resume(std::unique_ptr<MapStore> sto
   }
   std::unique_ptr<StoreMapping> mapping(new StoreMapping(std::move(store), options));
   mapping->resumed_ = true;
-  const std::string rays = mapping->store_->value(kRaysKey).value_or("0");
-  try {
-    mapping->resumeRays_ = std::stoull(rays);
-  } catch (const std::exception&) {
-    throw Error("store '" + name + "': run state '" + kRaysKey + "' is '" + rays + "', not a count of rays");
-  }
+  auto count = [&](const char* key) -> uint64_t {
+    const std::string text = mapping->store_->value(key).value_or("0");
+    try {
+      return std::stoull(text);
+    } catch (const std::exception&) {
+      throw Error("store '" + name + "': run state '" + key + "' is '" + text + "', not a count");
+    }
+  };
+  mapping->resumeRays_ = count(kRaysKey);
+  mapping->earlierCheckpoints_ = count(kCheckpointsKey);
   // Every region's counts, from its occupancy row alone, so that the run's summary covers
   // the regions it never touches again.
   for (const RegionKey& key : mapping->store_->keys()) {
@@ -115,7 +119,7 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
   std::sort(batch.regions.begin(), batch.regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
   batch.state = {{kStateKey, last ? "complete" : "running"},
                  {kRaysKey, std::to_string(raysTaken)},
-                 {kCheckpointsKey, std::to_string(stats_.checkpoints + 1)},
+                 {kCheckpointsKey, std::to_string(earlierCheckpoints_ + stats_.checkpoints + 1)},
                  {kSavedAtKey, utcNow()}};
   // A resumed run keeps the origin its first part recorded (the integrator sets the map's
   // from the first ray it sees).

@@ -100,6 +100,7 @@ class StoreMapping final : public RegionSource {
   StoreMappingOptions options_;
   bool resumed_ = false;
   uint64_t resumeRays_ = 0;
+  uint64_t earlierCheckpoints_ = 0;  // made by the run this one resumes
   uint64_t savedCounter_ = 0;  // the map's change counter at the last checkpoint
   std::chrono::steady_clock::time_point lastCheckpoint_;
   std::unordered_map<RegionKey, RegionCounts, RegionKeyHash> stored_;  // every region the store holds
