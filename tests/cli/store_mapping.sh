@@ -54,6 +54,20 @@ grep -q "was started with --resolution" other.err || grep -q "resolution" other.
 "$voxen" map "${run[@]}" --cpu --output ref-cpu.vxm > /dev/null
 cmp ref-cpu.vxm resumed.vxm || fail "the resumed run's map differs from the uninterrupted run's"
 
+# A full disk during a checkpoint (a file size limit: writes fail with EFBIG once the store's log
+# reaches 300 KB): the run fails naming the store, the store is readable at its previous
+# checkpoint, and --resume (with room again) ends with the uninterrupted map.
+if (ulimit -f 300; trap '' XFSZ; exec "$voxen" map "${run[@]}" --cpu --batch-size 4096 --threads 1 --store full.vxs --checkpoint-s 0) \
+  > full.log 2> full.err; then fail "the run into a store on a full disk succeeded"; fi
+grep -q "store 'full.vxs'" full.err && grep -q "the store holds the previous one, which --resume continues" full.err ||
+  fail "a full disk: $(cat full.err)"
+"$voxen" info full.vxs --verify > full-info.log 2> full-info.err || fail "the store after a full disk is not readable: $(cat full-info.err)"
+grep -q "^mapping run: *running" full-info.log || fail "full disk: $(cat full-info.log)"
+"$voxen" map "${run[@]}" --cpu --batch-size 4096 --store full.vxs --resume > full-resumed.log 2> full-resumed.err ||
+  fail "--resume after a full disk: $(cat full-resumed.err)"
+"$voxen" convert full.vxs full.vxm > /dev/null
+cmp ref-cpu.vxm full.vxm || fail "the run resumed after a full disk differs from the uninterrupted run's"
+
 # Refusals, each naming what is wrong; none touches an existing file.
 expect_usage() {  # expect_usage WHAT TEXT ARGS...
   local what=$1 text=$2

@@ -124,7 +124,14 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
   // A resumed run keeps the origin its first part recorded (the integrator sets the map's
   // from the first ray it sees).
   if (!resumed_) batch.timeOrigin = map.timeOrigin();
-  store_->write(batch);
+  try {
+    store_->write(batch);
+  } catch (const Error& e) {
+    // A full disk, a lost server, the lock: the transaction rolled back, so the store holds
+    // the previous checkpoint, which is what the user needs to know to carry on.
+    throw Error(std::string(e.what()) + " (the checkpoint was not written: the store holds the previous one, " +
+                (stats_.checkpoints + earlierCheckpoints_ > 0 ? "which --resume continues" : "with no regions yet") + ")");
+  }
   for (const auto& [key, c] : written) stored_[key] = c;
   savedCounter_ = map.changeCounter();
   ++stats_.checkpoints;
