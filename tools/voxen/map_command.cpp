@@ -511,6 +511,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                           {"checkpoints", st.checkpoints},
                           {"checkpoint_s", rounded(st.checkpointSeconds, 4)},
                           {"longest_checkpoint_s", rounded(st.longestCheckpointSeconds, 4)},
+                          {"write_s", rounded(st.writeSeconds, 4)},
+                          {"longest_write_s", rounded(st.longestWriteSeconds, 4)},
+                          {"longest_write_regions", st.longestWriteRegions},
                           {"regions_written", st.regionsWritten},
                           {"evictions", st.evictions},
                           {"fetches", st.fetches},
@@ -540,9 +543,11 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                 withCommas(counts.free).c_str(), withCommas(counts.regions).c_str());
     if (storeRun) {
       const StoreMappingStats& st = storeRun->stats();
-      std::printf("store %s: %s checkpoints (%.3f s in all, longest %.3f s), %s regions written, %s dropped from host "
-                  "memory and %s read back; host map at most %.1f MB; peak resident memory %d MB%s\n",
-                  args.store.c_str(), withCommas(st.checkpoints).c_str(), st.checkpointSeconds, st.longestCheckpointSeconds,
+      std::printf("store %s: %s checkpoints (%.3f s in all with their syncs, writing %.3f s; longest write %.3f s for %s "
+                  "regions), %s regions written, %s dropped from host memory and %s read back; host map at most %.1f MB; "
+                  "peak resident memory %d MB%s\n",
+                  args.store.c_str(), withCommas(st.checkpoints).c_str(), st.checkpointSeconds, st.writeSeconds,
+                  st.longestWriteSeconds, withCommas(st.longestWriteRegions).c_str(),
                   withCommas(st.regionsWritten).c_str(), withCommas(st.evictions).c_str(), withCommas(st.fetches).c_str(),
                   double(st.peakHostBytes) / double(1 << 20), peakResidentMb(),
                   storeRun->resumed() ? (", resumed after " + withCommas(storeRun->resumeRays()) + " rays").c_str() : "");

@@ -124,6 +124,7 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
   // A resumed run keeps the origin its first part recorded (the integrator sets the map's
   // from the first ray it sees).
   if (!resumed_) batch.timeOrigin = map.timeOrigin();
+  const auto writeStart = std::chrono::steady_clock::now();
   try {
     store_->write(batch);
   } catch (const Error& e) {
@@ -131,6 +132,12 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
     // the previous checkpoint, which is what the user needs to know to carry on.
     throw Error(std::string(e.what()) + " (the checkpoint was not written: the store holds the previous one, " +
                 (stats_.checkpoints + earlierCheckpoints_ > 0 ? "which --resume continues" : "with no regions yet") + ")");
+  }
+  const double writeSeconds = secondsSince(writeStart);
+  stats_.writeSeconds += writeSeconds;
+  if (writeSeconds > stats_.longestWriteSeconds) {
+    stats_.longestWriteSeconds = writeSeconds;
+    stats_.longestWriteRegions = batch.regions.size();
   }
   for (const auto& [key, c] : written) stored_[key] = c;
   savedCounter_ = map.changeCounter();

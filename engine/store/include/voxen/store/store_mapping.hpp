@@ -47,6 +47,11 @@ struct StoreMappingStats {
   uint64_t checkpoints = 0;
   double checkpointSeconds = 0.0;     // in all, syncs included
   double longestCheckpointSeconds = 0.0;
+  // The transactions alone (the rest of a checkpoint is the sync: waiting for the GPU's
+  // queued batches and copying its regions back), and the regions of the longest.
+  double writeSeconds = 0.0;
+  double longestWriteSeconds = 0.0;
+  uint64_t longestWriteRegions = 0;
   uint64_t regionsWritten = 0;        // over every checkpoint
   uint64_t evictions = 0;             // regions dropped from host memory
   uint64_t fetches = 0;               // regions read back from the store
