@@ -281,7 +281,7 @@ TEST_CASE("NDT maps of other settings, or without recorded settings, are refused
   OccupancyMap wide = h.second;
   NdtModel other = vt::ndt::ndtModel(NdtMode::Om);
   other.initialDeviation = 0.3;
-  wide.setDerivedSettings(kNdtCovarianceLayer, ndtSettingsText(other));
+  wide.setDerivedSettings(kNdtCovarianceLayer, ndtRecordedSettings(other));
   saveMap(wide, dir / "wide.vxm");
   OccupancyMap old = h.second;
   old.setDerivedSettings(kNdtCovarianceLayer, "");

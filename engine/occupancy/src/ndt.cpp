@@ -72,7 +72,7 @@ glm::dmat3 ndtCovarianceMatrix(const gpu::NdtCovariance& c) {
   return s * glm::transpose(s);
 }
 
-std::string ndtSettingsText(const NdtModel& model) {
+std::string ndtRecordedSettings(const NdtModel& model) {
   // Shortest text that reads back as the same double.
   const auto number = [](double v) {
     char text[32];
@@ -87,7 +87,7 @@ std::string ndtSettingsText(const NdtModel& model) {
 
 void recordNdtSettings(OccupancyMap& map, const NdtModel& model) {
   if (model.mode == NdtMode::Off || !map.layout().has(ndtCovarianceLayer())) return;
-  const std::string text = ndtSettingsText(model);
+  const std::string text = ndtRecordedSettings(model);
   const std::string& recorded = map.derivedSettings(ndtCovarianceLayer());
   map.setDerivedSettings(ndtCovarianceLayer(), recorded.empty() || recorded == text ? text : kNdtSettingsMixed);
 }

@@ -67,8 +67,8 @@ class OccupancyMap;
 // ndt_covariance layer's derived settings: "mode=om initial_deviation=0.1 sensor_noise=0.05
 // ...", so that `voxen merge` knows what the Gaussians were made with (the prior a merged
 // covariance takes out and puts back) and refuses maps made with other settings.
-std::string ndtSettingsText(const NdtModel& model);
-// Records ndtSettingsText in `map` (the integrators call it when they start). A map continued
+std::string ndtRecordedSettings(const NdtModel& model);
+// Records ndtRecordedSettings in `map` (the integrators call it when they start). A map continued
 // with other settings than it was made with is marked "mixed" (its Gaussians mix two priors).
 void recordNdtSettings(OccupancyMap& map, const NdtModel& model);
 
