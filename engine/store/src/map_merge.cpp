@@ -91,8 +91,10 @@ LayerSet mergedLayers(const MapLayout& layout) { return layout.optionalLayers().
 
 void checkSameLayers(const MergeInput& a, const MergeInput& b) {
   if (mergedLayers(a.layout) != mergedLayers(b.layout))
-    throw Error("cannot merge " + quoted(a.path) + " and " + quoted(b.path) + ": layers " + layerNames(mergedLayers(a.layout)) +
-                " vs " + layerNames(mergedLayers(b.layout)) + " (only maps with the same layers merge)");
+    // MapLayout::names, not layerNames: the latter names the four builtin optional layers only.
+    throw Error("cannot merge " + quoted(a.path) + " and " + quoted(b.path) + ": layers " +
+                MapLayout::of(mergedLayers(a.layout)).names() + " vs " + MapLayout::of(mergedLayers(b.layout)).names() +
+                " (only maps with the same layers merge)");
 }
 
 void checkMergeable(const MergeInput& in) {
