@@ -136,8 +136,9 @@ TEST_CASE("touch time merges as the latest", "[merge]") {
 
 TEST_CASE("layers without a merge rule are named", "[merge]") {
   CHECK_FALSE(mergeRuleProblem(kOccupancyLayer));
-  REQUIRE(mergeRuleProblem(kNdtCovarianceLayer));
-  CHECK_THAT(*mergeRuleProblem(kNdtCovarianceLayer), Catch::Contains("ndt_covariance"));
+  CHECK_FALSE(mergeRuleProblem(kNdtCovarianceLayer));
+  REQUIRE(mergeRuleProblem(kClearanceLayer));
+  CHECK_THAT(*mergeRuleProblem(kClearanceLayer), Catch::Contains("clearance"));
   const LayerId opaque = registerOpaqueLayer("merge_test_unknown", 4, 4, 1);
   REQUIRE(mergeRuleProblem(opaque));
   CHECK_THAT(*mergeRuleProblem(opaque), Catch::Contains("merge_test_unknown"));

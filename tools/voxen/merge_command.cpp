@@ -101,7 +101,8 @@ CommandRun setupMerge(CLI::App& command) {
 
 }  // namespace
 
-static CommandRegistration registration{"merge", "merge maps or region stores of several runs into one (log-odds added, counts pooled)",
+static CommandRegistration registration{"merge", "merge maps or region stores of several runs into one (log-odds added, counts pooled, NDT Gaussians pooled as "
+                                        "sample sets; NDT maps must record the same NDT settings)",
                                         &setupMerge, Uses::MemoryBudget};
 
 }  // namespace voxen::cli

@@ -1,9 +1,14 @@
 #include "voxen/map/layer_merge.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <vector>
+
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 
 #include "voxen/host/error.hpp"
 
@@ -97,23 +102,121 @@ void mergeTouchTime(std::span<const std::span<const std::byte>> inputs, std::spa
   }
 }
 
+// The NDT rule's inputs in a canonical order (by their bytes), so that every order of the
+// maps gives the same double sums.
+bool canonicalBefore(const NdtVoxelStats& a, const NdtVoxelStats& b) { return std::memcmp(&a, &b, sizeof a) < 0; }
+static_assert(sizeof(NdtVoxelStats) == sizeof(VoxelMean) + sizeof(gpu::NdtCovariance) + sizeof(gpu::NdtIntensity));
+
+glm::dmat3 covarianceOf(const gpu::NdtCovariance& c) {
+  glm::dmat3 s(0.0);  // glm: [column][row]
+  s[0][0] = c.s00, s[0][1] = c.s10, s[1][1] = c.s11, s[0][2] = c.s20, s[1][2] = c.s21, s[2][2] = c.s22;
+  return s * glm::transpose(s);
+}
+
+// The lower Cholesky factor of p. Every pivot of the exact P is at least its smallest
+// eigenvalue, which the prior keeps at d0^2 / n or more; `floor` (that bound) only catches
+// float rounding of the inputs' factors.
+gpu::NdtCovariance choleskyOf(const glm::dmat3& p, double floor) {
+  const double l00 = std::sqrt(std::max(p[0][0], floor));
+  const double l10 = p[0][1] / l00, l20 = p[0][2] / l00;
+  const double l11 = std::sqrt(std::max(p[1][1] - l10 * l10, floor));
+  const double l21 = (p[1][2] - l20 * l10) / l11;
+  const double l22 = std::sqrt(std::max(p[2][2] - l20 * l20 - l21 * l21, floor));
+  return gpu::NdtCovariance{float(l00), float(l10), float(l11), float(l20), float(l21), float(l22)};
+}
+
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> ndtSettingsFields(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string field = text.substr(at, end - at);
+    const size_t eq = field.find('=');
+    if (!field.empty()) fields.emplace_back(field.substr(0, eq), eq == std::string::npos ? "" : field.substr(eq + 1));
+    at = end + 1;
+  }
+  return fields;
+}
+
+NdtMergeModel ndtMergeModel(const std::string& settings, double resolution) {
+  for (const auto& [key, value] : ndtSettingsFields(settings)) {
+    if (key != "initial_deviation") continue;
+    char* end = nullptr;
+    const double deviation = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(deviation > 0.0) || !std::isfinite(deviation))
+      throw Error("the NDT settings' initial_deviation '" + value + "' is not a positive number");
+    // As the integrators take it (ndtParams): metres, in float.
+    return NdtMergeModel{float(deviation * resolution)};
+  }
+  throw Error("the NDT settings '" + settings + "' have no initial_deviation");
+}
+
+void mergeNdtVoxel(std::span<const NdtVoxelStats> inputs, const NdtMergeModel& ndt, double resolution,
+                   gpu::NdtCovariance& covariance, gpu::NdtIntensity& intensity) {
+  if (inputs.empty()) throw Error("cannot merge an NDT voxel: no input given");
+  std::vector<NdtVoxelStats> pooled, withoutGaussian, empty;
+  for (const NdtVoxelStats& in : inputs)
+    (in.mean.count == 0 ? empty : in.covariance.s00 > 0.0f ? pooled : withoutGaussian).push_back(in);
+  const auto largest = [](const std::vector<NdtVoxelStats>& v) { return *std::max_element(v.begin(), v.end(), canonicalBefore); };
+  // Nothing to pool: the factor of a voxel the reference would restart (or never started).
+  if (!withoutGaussian.empty() || pooled.empty()) {
+    const NdtVoxelStats kept = largest(withoutGaussian.empty() ? empty : withoutGaussian);
+    covariance = kept.covariance;
+    intensity = kept.intensity;
+    return;
+  }
+  if (pooled.size() == 1) {
+    covariance = pooled[0].covariance;
+    intensity = pooled[0].intensity;
+    return;
+  }
+  std::sort(pooled.begin(), pooled.end(), canonicalBefore);
+  uint64_t n = 0, sum[3] = {0, 0, 0};
+  double intensitySum = 0.0;
+  for (const NdtVoxelStats& in : pooled) {
+    n += in.mean.count;
+    for (int a = 0; a < 3; ++a) sum[a] += in.mean.sum[a];
+    intensitySum += double(in.mean.count) * in.intensity.mean;
+  }
+  const double total = double(n), d0 = ndt.initialDeviation, metresPerUnit = resolution / double(VoxelMean::kScale);
+  const double intensityMean = intensitySum / total;
+  // n P = sum (n_k P_k) - (K - 1) d0^2 I + sum n_k (m_k - m)(m_k - m)^T: each input's prior
+  // taken out of its M2, one put back.
+  glm::dmat3 scatter(0.0);
+  double intensityScatter = 0.0;
+  for (const NdtVoxelStats& in : pooled) {
+    const double nk = in.mean.count;
+    glm::dvec3 d;
+    for (int a = 0; a < 3; ++a) d[a] = (double(in.mean.sum[a]) / nk - double(sum[a]) / total) * metresPerUnit;
+    scatter += nk * covarianceOf(in.covariance) + nk * glm::outerProduct(d, d);
+    const double di = double(in.intensity.mean) - intensityMean;
+    intensityScatter += nk * double(in.intensity.variance) + nk * di * di;
+  }
+  scatter -= double(pooled.size() - 1) * d0 * d0 * glm::dmat3(1.0);
+  covariance = choleskyOf(scatter / total, d0 * d0 / total);
+  intensity.mean = float(intensityMean);
+  intensity.variance = float(std::min(intensityScatter / total, double(std::numeric_limits<float>::max())));
+}
+
 std::optional<std::string> mergeRuleProblem(LayerId id) {
-  if (id == kOccupancyLayer || id == kHitMissLayer || id == kTraversalLayer || id == kVoxelMeanLayer || id == kTouchTimeLayer)
+  if (id == kOccupancyLayer || id == kHitMissLayer || id == kTraversalLayer || id == kVoxelMeanLayer || id == kTouchTimeLayer ||
+      id == kNdtCovarianceLayer || id == kNdtIntensityLayer)
     return std::nullopt;
   const LayerType& type = layerType(id);
   if (type.opaque)
     return "layer '" + type.name + "' is unknown to this build (kept opaquely), so there is no rule to merge its values";
   if (id == kClearanceLayer) return "layer 'clearance' is derived from occupancy and must be recomputed after a merge";
-  if (id == kNdtCovarianceLayer || id == kNdtIntensityLayer)
-    return "layer '" + type.name + "' (NDT) has no merge rule yet";
   return "layer '" + type.name + "' has no merge rule";
 }
 
 void mergeLayer(LayerId id, const OccupancyModel& model, std::span<const std::span<const std::byte>> inputs,
                 std::span<std::byte> out) {
   if (const auto problem = mergeRuleProblem(id)) throw Error("cannot merge: " + *problem);
+  if (id == kNdtCovarianceLayer || id == kNdtIntensityLayer)
+    throw Error("cannot merge layer '" + layerType(id).name + "' alone: the NDT rule reads the voxel means too (mergeRegions)");
   for (const auto& in : inputs)
     if (in.size() != out.size())
       throw Error("cannot merge layer '" + layerType(id).name + "': an input array has " + std::to_string(in.size()) +
@@ -130,12 +233,52 @@ void mergeLayer(LayerId id, const OccupancyModel& model, std::span<const std::sp
     mergeTouchTime(inputs, out);
 }
 
-Region mergeRegions(const MapLayout& layout, const OccupancyModel& model, std::span<const Region* const> inputs) {
+namespace {
+
+// Both NDT layers of a region at once (the intensity when the layout has it), voxel by voxel.
+void mergeNdtLayers(const MapLayout& layout, const OccupancyModel& model, std::span<const Region* const> inputs,
+                    const NdtMergeModel& ndt, Region& merged) {
+  for (const LayerId id : {kVoxelMeanLayer, kNdtCovarianceLayer, kNdtIntensityLayer}) {
+    if (!layout.has(id)) continue;
+    const size_t bytes = inputs.front()->layers[id].size();
+    for (const Region* in : inputs)
+      if (in->layers[id].size() != bytes)
+        throw Error("cannot merge layer '" + layerType(id).name + "': an input array has " + std::to_string(in->layers[id].size()) +
+                    " bytes, another " + std::to_string(bytes));
+    merged.layers[id].resize(bytes);
+  }
+  const bool tm = layout.has(kNdtIntensityLayer);
+  auto covariance = merged.values<gpu::NdtCovariance>(kNdtCovarianceLayer);
+  auto intensity = merged.values<gpu::NdtIntensity>(kNdtIntensityLayer);
+  std::vector<NdtVoxelStats> voxel(inputs.size());
+  gpu::NdtIntensity unused{};
+  for (size_t i = 0; i < covariance.size(); ++i) {
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const Region& in = *inputs[k];
+      voxel[k].mean = in.mean()[i];
+      voxel[k].covariance = in.values<gpu::NdtCovariance>(kNdtCovarianceLayer)[i];
+      voxel[k].intensity = tm ? in.values<gpu::NdtIntensity>(kNdtIntensityLayer)[i] : gpu::NdtIntensity{};
+    }
+    mergeNdtVoxel(voxel, ndt, model.resolution, covariance[i], tm ? intensity[i] : unused);
+  }
+}
+
+}  // namespace
+
+Region mergeRegions(const MapLayout& layout, const OccupancyModel& model, std::span<const Region* const> inputs,
+                    const std::optional<NdtMergeModel>& ndt) {
   if (inputs.empty()) throw Error("cannot merge: no region given");
   Region merged;
   merged.key = inputs.front()->key;
+  if (layout.has(kNdtCovarianceLayer) || layout.has(kNdtIntensityLayer)) {
+    if (!layout.has(kNdtCovarianceLayer) || !layout.has(kVoxelMeanLayer))
+      throw Error("cannot merge NDT layers without both ndt_covariance and voxel_mean (the layers are " + layout.names() + ")");
+    if (!ndt) throw Error("cannot merge the NDT layers: the NDT model the maps were made with is not known");
+    mergeNdtLayers(layout, model, inputs, *ndt, merged);
+  }
   std::vector<std::span<const std::byte>> arrays(inputs.size());
   for (const LayerId id : layout.ids()) {
+    if (id == kNdtCovarianceLayer || id == kNdtIntensityLayer) continue;
     for (size_t k = 0; k < inputs.size(); ++k) arrays[k] = inputs[k]->layers[id];
     merged.layers[id].resize(inputs.front()->layers[id].size());
     mergeLayer(id, model, arrays, merged.layers[id]);

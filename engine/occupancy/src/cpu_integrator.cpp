@@ -171,6 +171,7 @@ CpuIntegrator::CpuIntegrator(OccupancyMap& map, IntegrationOptions options) : ma
     checkNdtMap(options_.ndt, map_.layout());
     ndtParams(options_.ndt, map_.model());  // validates the model now rather than at the first ray
     if (options_.flags.has(RayFlag::StopOnFirstOccupied)) throw Error("NDT integration does not support stop-on-first-occupied");
+    recordNdtSettings(map_, options_.ndt);
   }
 }
 

@@ -26,7 +26,9 @@ struct GpuIntegrator::Impl {
         map(map),
         options(options),
         gpuOptions(gpuOptions),
-        batcher(scheduler, map, this->options, this->gpuOptions, stats, timer) {}
+        batcher(scheduler, map, this->options, this->gpuOptions, stats, timer) {
+    recordNdtSettings(map, options.ndt);  // once the batcher has checked the map and the model
+  }
 
   void addPrepared(const PreparedRays& prepared);
   void finish();

@@ -1,6 +1,7 @@
 #include "voxen/occupancy/ndt.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/map/builtin_layers.hpp"
+#include "voxen/map/layer_merge.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
 
@@ -68,6 +70,26 @@ glm::dmat3 ndtCovarianceMatrix(const gpu::NdtCovariance& c) {
   glm::dmat3 s(0.0);  // glm: [column][row]
   s[0][0] = c.s00, s[0][1] = c.s10, s[1][1] = c.s11, s[0][2] = c.s20, s[1][2] = c.s21, s[2][2] = c.s22;
   return s * glm::transpose(s);
+}
+
+std::string ndtRecordedSettings(const NdtModel& model) {
+  // Shortest text that reads back as the same double.
+  const auto number = [](double v) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+    return std::string(text, end);
+  };
+  return std::string("mode=") + ndtModeName(model.mode) + " initial_deviation=" + number(model.initialDeviation) +
+         " sensor_noise=" + number(model.sensorNoise) + " adaptation_rate=" + number(model.adaptationRate) +
+         " sample_threshold=" + std::to_string(model.sampleThreshold) + " reset_probability=" + number(model.resetProbability) +
+         " reset_samples=" + std::to_string(model.resetSamples);
+}
+
+void recordNdtSettings(OccupancyMap& map, const NdtModel& model) {
+  if (model.mode == NdtMode::Off || !map.layout().has(ndtCovarianceLayer())) return;
+  const std::string text = ndtRecordedSettings(model);
+  const std::string& recorded = map.derivedSettings(ndtCovarianceLayer());
+  map.setDerivedSettings(ndtCovarianceLayer(), recorded.empty() || recorded == text ? text : kNdtSettingsMixed);
 }
 
 namespace {

@@ -24,6 +24,11 @@ struct MergeInput {
   std::optional<MapFileRegionReader> map;
   std::optional<RegionStore> store;
 
+  // The NDT settings the map records (empty: none recorded).
+  std::string ndtSettings() const {
+    return store ? store->description().derivedSettings[kNdtCovarianceLayer] : map->shape().derivedSettings(kNdtCovarianceLayer);
+  }
+
   static MergeInput open(const std::filesystem::path& path) {
     MergeInput in;
     in.path = path;
@@ -86,8 +91,10 @@ LayerSet mergedLayers(const MapLayout& layout) { return layout.optionalLayers().
 
 void checkSameLayers(const MergeInput& a, const MergeInput& b) {
   if (mergedLayers(a.layout) != mergedLayers(b.layout))
-    throw Error("cannot merge " + quoted(a.path) + " and " + quoted(b.path) + ": layers " + layerNames(mergedLayers(a.layout)) +
-                " vs " + layerNames(mergedLayers(b.layout)) + " (only maps with the same layers merge)");
+    // MapLayout::names, not layerNames: the latter names the four builtin optional layers only.
+    throw Error("cannot merge " + quoted(a.path) + " and " + quoted(b.path) + ": layers " +
+                MapLayout::of(mergedLayers(a.layout)).names() + " vs " + MapLayout::of(mergedLayers(b.layout)).names() +
+                " (only maps with the same layers merge)");
 }
 
 void checkMergeable(const MergeInput& in) {
@@ -95,6 +102,39 @@ void checkMergeable(const MergeInput& in) {
     if (id == kClearanceLayer) continue;
     if (const auto problem = mergeRuleProblem(id)) throw Error("cannot merge " + quoted(in.path) + ": " + *problem);
   }
+}
+
+// The NDT model of an input's Gaussians, which the merged covariance needs (its prior), from
+// the settings the integrators record in the map.
+NdtMergeModel checkedNdtModel(const MergeInput& in) {
+  const std::string settings = in.ndtSettings();
+  if (settings.empty())
+    throw Error("cannot merge " + quoted(in.path) +
+                ": its NDT layers do not record the NDT settings they were made with (the map predates that record), and "
+                "merging Gaussians needs them; remake it with this build's `voxen map --ndt ...` from its recording");
+  if (settings == kNdtSettingsMixed)
+    throw Error("cannot merge " + quoted(in.path) +
+                ": it was continued with other NDT settings than it was made with, so its Gaussians mix two priors; remake "
+                "it in one run with one set of NDT settings");
+  try {
+    return ndtMergeModel(settings, in.model.resolution);
+  } catch (const Error& e) {
+    throw Error("cannot merge " + quoted(in.path) + ": " + e.what());
+  }
+}
+
+void checkSameNdtSettings(const MergeInput& a, const MergeInput& b) {
+  const auto first = ndtSettingsFields(a.ndtSettings()), second = ndtSettingsFields(b.ndtSettings());
+  for (const auto& [key, value] : first) {
+    const auto other = std::find_if(second.begin(), second.end(), [&](const auto& f) { return f.first == key; });
+    const std::string otherValue = other == second.end() ? "(none)" : other->second;
+    if (otherValue != value)
+      throw Error("cannot merge " + quoted(a.path) + " and " + quoted(b.path) + ": NDT " + key + " " + value + " vs " + otherValue +
+                  " (only maps made with the same NDT settings merge)");
+  }
+  if (first.size() != second.size())
+    throw Error("cannot merge " + quoted(a.path) + " and " + quoted(b.path) + ": NDT settings '" + a.ndtSettings() + "' vs '" +
+                b.ndtSettings() + "' (only maps made with the same NDT settings merge)");
 }
 
 }  // namespace
@@ -122,6 +162,12 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
       checkSameModel(inputs.front(), inputs.back());
       checkSameLayers(inputs.front(), inputs.back());
     }
+  }
+  std::optional<NdtMergeModel> ndt;
+  if (inputs.front().layout.has(kNdtCovarianceLayer)) {
+    for (const MergeInput& in : inputs) checkedNdtModel(in);
+    for (size_t i = 1; i < inputs.size(); ++i) checkSameNdtSettings(inputs.front(), inputs[i]);
+    ndt = checkedNdtModel(inputs.front());
   }
 
   MergeResult result;
@@ -155,7 +201,7 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
       for (size_t i = 0; i < inputs.size(); ++i)
         if (const Region* r = inputs[i].region(keys[k], scratch[i])) held.push_back(r);
       if (held.size() > 1) ++result.sharedRegions;
-      emit(mergeRegions(result.layout, model, held));
+      emit(mergeRegions(result.layout, model, held, ndt));
       for (auto& s : scratch) s.reset();
       if (options.progress) options.progress(k + 1, keys.size());
     }
@@ -163,6 +209,8 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
 
   OccupancyMap empty(model, result.layout);
   empty.setTimeOrigin(timeOrigin.value_or(inputs.front().timeOrigin));
+  // The merged Gaussians were made with the inputs' (equal) NDT settings.
+  if (ndt) empty.setDerivedSettings(kNdtCovarianceLayer, inputs.front().ndtSettings());
   if (mergeOutputIsMapFile(output)) {
     checkMemoryBudget(uint64_t(keys.size()) * empty.bytesPerRegion(), options.memoryBudgetBytes,
                       "merging into the map file '" + output.string() + "' (built whole in memory): its " +

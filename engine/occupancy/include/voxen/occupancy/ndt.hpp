@@ -63,6 +63,15 @@ glm::dmat3 ndtCovarianceMatrix(const gpu::NdtCovariance& squareRoot);
 
 class OccupancyMap;
 
+// The model settings (all but foldLimit) as the integrators record them in a map, as the
+// ndt_covariance layer's derived settings: "mode=om initial_deviation=0.1 sensor_noise=0.05
+// ...", so that `voxen merge` knows what the Gaussians were made with (the prior a merged
+// covariance takes out and puts back) and refuses maps made with other settings.
+std::string ndtRecordedSettings(const NdtModel& model);
+// Records ndtRecordedSettings in `map` (the integrators call it when they start). A map continued
+// with other settings than it was made with is marked "mixed" (its Gaussians mix two priors).
+void recordNdtSettings(OccupancyMap& map, const NdtModel& model);
+
 // What a map's Gaussians look like (voxen info): voxels with one, those with at least
 // `sampleThreshold` samples (whose Gaussian shapes free space), and the spread of their
 // 1-sigma extent (the square root of the covariance's largest eigenvalue), in metres.

@@ -53,9 +53,10 @@ bool mergeOutputIsMapFile(const std::filesystem::path& output);
 
 // Merges `inputs` (at least two) into `output`, replacing it only once the merged map is
 // complete. Throws Error naming the two files and the values when the inputs differ in
-// resolution, region size, model or layers, and naming the layer when one has no merge rule
-// (an NDT layer, a layer unknown to this build), and naming both paths when two name the same
-// file.
+// resolution, region size, model, layers or recorded NDT settings (the ndt_covariance layer's
+// derived settings, which the NDT rule needs), naming the file when an NDT map does not
+// record them, naming the layer when one has no merge rule (a layer unknown to this build),
+// and naming both paths when two name the same file.
 MergeResult mergeMaps(const std::vector<std::filesystem::path>& inputs, const std::filesystem::path& output,
                       const MergeOptions& options = {});
 
