@@ -24,6 +24,14 @@ grep -q '"peak_rss_mb":[0-9]' small.json || fail "no peak_rss_mb in --json: $(ca
 "$voxen" info small.vxs > small-info.log
 grep -q "^mapping run: *complete" small-info.log || fail "info does not show the complete run: $(cat small-info.log)"
 
+# NDT into a store: the store records the NDT settings (its description is written before the
+# integrator starts), so that it merges with a map file of the same settings.
+"$voxen" map "${run[@]}" --ndt om --store ndt.vxs > ndt.log 2> ndt.err || fail "map --ndt --store: $(cat ndt.err)"
+"$voxen" map "${run[@]}" --ndt om --output ndt.vxm > /dev/null 2> ndt-file.err || fail "map --ndt: $(cat ndt-file.err)"
+"$voxen" convert ndt.vxs ndt-back.vxm > /dev/null
+cmp ndt.vxm ndt-back.vxm || fail "the NDT store's map differs from the NDT map file's"
+"$voxen" merge ndt.vxs ndt.vxm --output ndt-merged.vxm > merge.log 2> merge.err || fail "merge of an NDT store: $(cat merge.err)"
+
 # SIGKILL mid-run (the CPU reference, one thread, a checkpoint after every chunk: slow enough to
 # be caught running), watched from here with voxen info as a second terminal would.
 "$voxen" map "${run[@]}" --cpu --batch-size 4096 --threads 1 --store killed.vxs --checkpoint-s 0 > killed.log 2> killed.err &

@@ -24,6 +24,7 @@
 #include "clearance_cli.hpp"
 #include "voxen/context.hpp"
 #include "voxen/mapper.hpp"
+#include "voxen/occupancy/ndt.hpp"
 #include "voxen/io/ray_source.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
@@ -394,8 +395,12 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   std::unique_ptr<StoreMapping> storeRun;
   if (!args.store.empty()) {
     const RunSettings settings = runSettingsOf(args, model, map.layout());
-    std::unique_ptr<MapStore> store =
-        openMapStoreForWriting(args.store, StoreDescription::of(map), {.session = args.session});
+    // The NDT settings the integrator will record in the map, recorded in the store's
+    // description now (it is written when the store is made), so that merges know them.
+    StoreDescription description = StoreDescription::of(map);
+    if (args.integration.ndt.mode != NdtMode::Off)
+      description.derivedSettings[ndtCovarianceLayer()] = ndtRecordedSettings(args.integration.ndt);
+    std::unique_ptr<MapStore> store = openMapStoreForWriting(args.store, description, {.session = args.session});
     storeRun = args.resume ? StoreMapping::resume(std::move(store), settings, args.storeMapping)
                            : StoreMapping::start(std::move(store), settings, args.storeMapping);
   }
