@@ -25,9 +25,11 @@ grep -q '"peak_rss_mb":[0-9]' small.json || fail "no peak_rss_mb in --json: $(ca
 grep -q "^mapping run: *complete" small-info.log || fail "info does not show the complete run: $(cat small-info.log)"
 
 # NDT into a store: the store records the NDT settings (its description is written before the
-# integrator starts), so that it merges with a map file of the same settings.
-"$voxen" map "${run[@]}" --ndt om --store ndt.vxs > ndt.log 2> ndt.err || fail "map --ndt --store: $(cat ndt.err)"
-"$voxen" map "${run[@]}" --ndt om --output ndt.vxm > /dev/null 2> ndt-file.err || fail "map --ndt: $(cat ndt-file.err)"
+# integrator starts), so that it merges with a map file of the same settings. (The CPU
+# reference: the GPU's NDT fold orders its float updates by CAS, so two GPU runs may differ in
+# the last bits.)
+"$voxen" map "${run[@]}" --cpu --ndt om --store ndt.vxs > ndt.log 2> ndt.err || fail "map --ndt --store: $(cat ndt.err)"
+"$voxen" map "${run[@]}" --cpu --ndt om --output ndt.vxm > /dev/null 2> ndt-file.err || fail "map --ndt: $(cat ndt-file.err)"
 "$voxen" convert ndt.vxs ndt-back.vxm > /dev/null
 cmp ndt.vxm ndt-back.vxm || fail "the NDT store's map differs from the NDT map file's"
 "$voxen" merge ndt.vxs ndt.vxm --output ndt-merged.vxm > merge.log 2> merge.err || fail "merge of an NDT store: $(cat merge.err)"
@@ -38,14 +40,15 @@ cmp ndt.vxm ndt-back.vxm || fail "the NDT store's map differs from the NDT map f
 pid=$!
 checkpoints=0
 for _ in $(seq 1 600); do
-  if "$voxen" info killed.vxs --json > watch.json 2> /dev/null; then
+  if "$voxen" info killed.vxs --json > watch.json 2> watch.err; then
     checkpoints=$(sed -n 's/.*"checkpoints":\([0-9]*\).*/\1/p' watch.json)
     [ "${checkpoints:-0}" -ge 3 ] && break
   fi
   kill -0 $pid 2> /dev/null || break
   sleep 0.05
 done
-kill -KILL $pid 2> /dev/null || fail "the run ended before it could be killed (checkpoints seen: $checkpoints)"
+kill -KILL $pid 2> /dev/null ||
+  fail "the run ended before it could be killed (checkpoints seen: $checkpoints; last info: $(cat watch.err); the run: $(cat killed.err))"
 wait $pid 2> /dev/null || true
 [ "${checkpoints:-0}" -ge 3 ] || fail "voxen info never saw 3 checkpoints of the running map: $(cat watch.json 2>/dev/null)"
 "$voxen" info killed.vxs --verify > killed-info.log 2> killed-info.err || fail "the killed run's store is not readable: $(cat killed-info.err)"
