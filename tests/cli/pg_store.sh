@@ -57,6 +57,12 @@ expect_failure() {  # expect_failure STATUS PATTERN LOG COMMAND...
   [ $got -eq "$want" ] && grep -q -- "$pattern" "$log" || fail "$* exited $got (wanted $want, '$pattern'): $(cat "$log")"
 }
 expect_failure 2 "give --session NAME" nosession.log "$voxen" convert a.vxm "$pg_url"
+for command in "info a.vxm" "export a.vxm --occupied-ply o.ply" "convert a.vxm a.vxs"; do
+  expect_failure 2 "'a.vxm' is not a PostgreSQL store\|neither IN nor OUT is a PostgreSQL store" session-file.log $voxen $command --session a
+done
+[ ! -e a.vxs ] && [ ! -e o.ply ] || fail "a refused --session left an output"
+"$pg_bin/createdb" -h "$pg_dir" -U voxen empty || fail "createdb empty failed"
+expect_failure 1 "holds no Voxen store" empty.log "$voxen" info "postgresql:///empty?host=$pg_dir&user=voxen"
 expect_failure 1 "no session 'nobody' (its sessions: 'a', 'b', 'c')" nobody.log "$voxen" convert "$pg_url" nobody.vxm --session nobody
 [ ! -e nobody.vxm ] || fail "a failed read left nobody.vxm"
 "$voxen" map --cloud a.ply --trajectory a.txt --output coarse.vxm --resolution 0.5 --quiet --cpu "${layers[@]}" > map-coarse.log

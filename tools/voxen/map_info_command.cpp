@@ -94,6 +94,8 @@ void printLayers(const MapLayout& layout) {
 
 int mapInfo(const CommonOptions& options, const std::string& target, bool verify, const std::string& session) {
   const bool server = isPostgresTarget(target);
+  if (!session.empty() && !server)
+    throw UsageError("--session " + session + ": '" + target + "' is not a PostgreSQL store (a postgresql:// URL); only a server store holds sessions");
   const bool store = server || isRegionStoreFile(target);
   const MapFileInfo info = store ? storeInfo(target, session) : readMapInfo(target);
   // A URL is shown without its password.
