@@ -70,6 +70,21 @@ expect_failure 1 "holds a map of resolution 0.25 m, not 0.5 m" coarse.log "$voxe
 "$voxen" map --cloud a.ply --trajectory a.txt --output ndt.vxm --resolution 0.25 --quiet --cpu --ndt om > map-ndt.log
 expect_failure 1 "cannot keep a fused map" ndt.log "$voxen" convert ndt.vxm "$pg_url" --session ndt
 
+# Clearance is kept per session, not fused: a store of maps with clearance fuses to the merge
+# of the maps without it.
+"$pg_bin/createdb" -h "$pg_dir" -U voxen clear || fail "createdb clear failed"
+clear_url="postgresql:///clear?host=$pg_dir&user=voxen"
+"$voxen" merge a.vxm b.vxm --output ab.vxm > /dev/null
+for name in a b; do
+  "$voxen" clearance $name.vxm --output clear-$name.vxm --range 1 --cpu --quiet > /dev/null
+  "$voxen" convert clear-$name.vxm "$clear_url" --session $name --quiet > /dev/null 2> clear-$name.err || fail "push with clearance: $(cat clear-$name.err)"
+done
+"$voxen" convert "$clear_url" clear-fused.vxm > /dev/null
+cmp clear-fused.vxm ab.vxm || fail "the fused map of maps with clearance differs from the merge of the maps without it"
+"$voxen" convert "$clear_url" clear-back-a.vxm --session a > /dev/null
+cmp clear-a.vxm clear-back-a.vxm || fail "a session with clearance reads back as another map"
+expect_failure 1 "holds a map of layers" clear-layers.log "$voxen" convert c.vxm "$clear_url" --session c
+
 # A second writer on a live session: the first, paused once it holds the session, is named.
 "$voxen" generate --cloud big.ply --trajectory big.txt --rings 32 --columns 512 --scans 6 --seed 11 > generate-big.log
 "$voxen" map --cloud big.ply --trajectory big.txt --output big.vxm --resolution 0.25 --quiet --cpu "${layers[@]}" > map-big.log
