@@ -35,7 +35,7 @@ TEST_CASE("A session names a map of a server store only", "[store]") {
     openMapStoreForWriting((dir.path() / "a.vxs").string(), StoreDescription::of(map), {.session = "robot1"});
     FAIL("a session was accepted for an SQLite store");
   } catch (const Error& e) {
-    CHECK_THAT(e.what(), Catch::Contains("--session names a session of a PostgreSQL store"));
+    CHECK_THAT(e.what(), Catch::Contains("sessions belong to PostgreSQL stores"));
   }
   CHECK_FALSE(std::filesystem::exists(dir.path() / "a.vxs"));
 }

@@ -54,7 +54,7 @@ std::unique_ptr<MapStore> openMapStoreForWriting(const std::string& target, cons
 #endif
   }
   if (!options.session.empty())
-    throw Error("store '" + target + "': --session names a session of a PostgreSQL store; an SQLite store holds one map");
+    throw Error("store '" + target + "': a session was named, but sessions belong to PostgreSQL stores; an SQLite store holds one map");
   return std::make_unique<RegionStore>(RegionStore::openForWriting(target, description, options.sqlite));
 }
 
@@ -67,7 +67,7 @@ std::unique_ptr<MapStore> openMapStoreForReading(const std::string& target, cons
 #endif
   }
   if (!options.session.empty())
-    throw Error("store '" + target + "': --session names a session of a PostgreSQL store; an SQLite store holds one map");
+    throw Error("store '" + target + "': a session was named, but sessions belong to PostgreSQL stores; an SQLite store holds one map");
   return std::make_unique<RegionStore>(RegionStore::openForReading(target, options.sqlite));
 }
 

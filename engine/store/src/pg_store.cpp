@@ -72,7 +72,7 @@ void PgMapStore::Impl::lockSession() {
     if (who.rows() == 1 && !who.null(0, 0))
       holder = "process " + std::to_string(who.int4(0, 0)) + " on host '" + who.text(0, 1) + "' (since " + who.text(0, 2) + ")";
     db.fail("session '" + session + "' is being written by " + holder +
-            "; one writer per session: wait for it to end, or give this one another --session name");
+            "; one writer per session: wait for it to end, or give this writer another session name");
   }
   char host[256] = {};
   gethostname(host, sizeof host - 1);
@@ -100,7 +100,7 @@ PgMapStore::~PgMapStore() {
 std::unique_ptr<PgMapStore> PgMapStore::openForWriting(const std::string& url, const StoreDescription& description,
                                                        const std::string& session, const RegionStoreOptions& options) {
   if (session.empty())
-    throw Error("store '" + redactedUrl(url) + "': a writer to a PostgreSQL store needs a session name (--session NAME): the server "
+    throw Error("store '" + redactedUrl(url) + "': a writer to a PostgreSQL store needs a session name: the server "
                 "keeps each session's rows and their fused map");
   checkSessionName(url, session);
   if (options.compressionLevel < 1 || options.compressionLevel > 19)

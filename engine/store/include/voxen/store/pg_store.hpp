@@ -1,7 +1,8 @@
 #pragma once
 // A map store on a PostgreSQL server, shared by several machines (docs/architecture.md,
 // "PostgreSQL store"). Selected by a target "postgresql://..." (map_store.hpp); available
-// when Voxen was built with libpq (VOXEN_HAVE_POSTGRES), else such a target is refused.
+// when Voxen was built with libpq (VOXEN_HAVE_POSTGRES defined), else such a target is refused
+// and this class, declared all the same, has no definition to link.
 //
 // - Every writer pushes under a session name (one robot or run): the server keeps each
 //   session's latest rows, and a fused map: per region, the merge of every session's rows of
