@@ -4,6 +4,7 @@
 
 #include "cli_options.hpp"
 #include "option_checks.hpp"
+#include "progress.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/store/store_file.hpp"
 #ifdef VOXEN_HAVE_POSTGRES
@@ -53,8 +54,13 @@ OccupancyMap loadServerStore(const std::string& target, const MapLoadOptions& op
   OccupancyMap map = store->description().emptyMap();
   checkMemoryBudget(keys.size() * map.bytesPerRegion(), options.memoryBudgetBytes,
                     store->name() + ": loading " + std::to_string(keys.size()) + " regions", options.budgetHint);
-  for (const RegionKey& key : keys)
-    if (std::optional<Region> region = store->readRegion(key)) map.region(key).layers = std::move(region->layers);
+  // A server sends a region per round trip: a large map takes a while.
+  Progress progress("read", keys.size(), true, "regions");
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (std::optional<Region> region = store->readRegion(keys[k])) map.region(keys[k]).layers = std::move(region->layers);
+    progress.update(k + 1);
+  }
+  progress.finish(keys.size());
   if (box && who)
     std::fprintf(stderr, "%s: --bbox: read %zu regions of store %s (%llu rows)\n", who, map.regions().size(), store->name().c_str(),
                  (unsigned long long)store->rowsRead());
