@@ -32,10 +32,6 @@ int64_t regionLockKey(const RegionKey& k) {
   return (bits(k.x) << 42) | (bits(k.y) << 21) | bits(k.z);
 }
 
-}  // namespace
-
-namespace {
-
 // One attempt at the push; the caller holds the transaction.
 void pushOnce(PgMapStore::Impl& s, const std::vector<EncodedRegion>& regions, const StoreBatch& batch, int compressionLevel) {
   Pg& db = s.db;
