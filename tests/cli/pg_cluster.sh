@@ -17,20 +17,23 @@ if [ "$(id -u)" -eq 0 ]; then
   id postgres > /dev/null 2>&1 || fail "running as root and there is no postgres user to run the server as"
   pg_as=(runuser -u postgres --)
 fi
+# The server's programs run from the cluster's folder: under root the work folder may be one
+# the postgres user cannot enter, and initdb and pg_ctl fail on a current folder they cannot read.
+pg_run() { (cd "$pg_dir" && "${pg_as[@]}" "$@"); }
 # Short: a socket path must fit in 107 bytes.
 pg_dir=$(mktemp -d /tmp/voxen-pg.XXXXXX)
 pg_cluster_stop() {
   if [ -f "$pg_dir/data/postmaster.pid" ]; then
-    "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop > /dev/null 2>&1 || true
+    pg_run "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop > /dev/null 2>&1 || true
   fi
   rm -rf "$pg_dir"
 }
 trap pg_cluster_stop EXIT
 [ ${#pg_as[@]} -eq 0 ] || chown postgres "$pg_dir"
-"${pg_as[@]}" "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U voxen -E UTF8 --no-sync > "$pg_dir/initdb.log" 2>&1 ||
+pg_run "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U voxen -E UTF8 --no-sync > "$pg_dir/initdb.log" 2>&1 ||
   fail "initdb failed: $(cat "$pg_dir/initdb.log")"
 pg_start() {
-  "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w -t 60 \
+  pg_run "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w -t 60 \
     -o "-c listen_addresses='' -c unix_socket_directories='$pg_dir' -c fsync=off -c max_connections=40" start > /dev/null ||
     fail "the PostgreSQL server did not start: $(tail -20 "$pg_dir/server.log")"
 }
@@ -39,6 +42,6 @@ pg_start
 pg_url="postgresql:///voxen?host=$pg_dir&user=voxen"
 pg_psql() { "$pg_bin/psql" -X -q -t -A -v ON_ERROR_STOP=1 -h "$pg_dir" -U voxen -d voxen -c "$1"; }
 pg_restart_immediate() {
-  "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop > /dev/null || fail "pg_ctl stop failed"
+  pg_run "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop > /dev/null || fail "pg_ctl stop failed"
   pg_start
 }
