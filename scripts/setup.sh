@@ -13,13 +13,15 @@ cd "$(dirname "$0")/.."
 # python3-pybind11: the Python package (VOXEN_PYTHON); python3-pytest: its tests;
 # liblzf-dev: PCD files' binary_compressed bodies (voxen_io); librosbag-storage-dev: ROS 1
 # bags (voxen_io, no ROS installation); libzstd-dev and liblz4-dev: MCAP's compressed chunks
-# (zstd also compresses region stores' rows); libsqlite3-dev: region stores (voxen_store).
+# (zstd also compresses region stores' rows); libsqlite3-dev: region stores (voxen_store);
+# libpq-dev: the PostgreSQL store (optional in the build) and postgresql: the server its tests
+# start in a temporary folder (tests/cli/pg_cluster.sh; no service is used).
 # python3-venv, python3-pip, python3-setuptools and python3-wheel: `pip install .` into a
 # virtual environment without network; python3-matplotlib: examples/python's figure.
 packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev glslang-tools spirv-tools
           libglm-dev catch2 mesa-vulkan-drivers vulkan-validationlayers zlib1g-dev libpng-dev libcli11-dev
           nlohmann-json3-dev libglfw3-dev xvfb xauth patchelf liblzf-dev
-          librosbag-storage-dev libzstd-dev liblz4-dev libsqlite3-dev
+          librosbag-storage-dev libzstd-dev liblz4-dev libsqlite3-dev libpq-dev postgresql
           python3-dev python3-numpy python3-pybind11 python3-pytest python3-venv python3-pip python3-setuptools
           python3-wheel python3-matplotlib)
 missing=()

@@ -72,8 +72,11 @@
 #include "voxen/io/trajectory.hpp"
 
 #include "voxen/store/map_merge.hpp"
+#include "voxen/store/map_store.hpp"
+#include "voxen/store/pg_store.hpp"
 #include "voxen/store/region_store.hpp"
 #include "voxen/store/store_file.hpp"
+#include "voxen/store/store_types.hpp"
 
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"

@@ -39,6 +39,7 @@ namespace {
 
 struct ClearanceArgs {
   std::string mapPath, output;
+  std::string session;  // --session: one session of a server store
   bool inPlace = false;
   ClearanceOptions options;
   std::vector<double> axisScale;
@@ -64,6 +65,8 @@ void refuseGpuFlagsWithCpu(const CommonOptions& common, const ClearanceArgs& arg
 std::string settleOutput(const ClearanceArgs& args, bool& inPlace) {
   if (args.output.empty() && !args.inPlace)
     throw UsageError("give --output OUT.vxm for the map with its clearance, or --in-place to replace " + args.mapPath);
+  if (isPostgresTarget(args.mapPath) && (args.inPlace || args.output.empty() || isPostgresTarget(args.output)))
+    throw UsageError("a PostgreSQL store's map is read, not replaced: give --output OUT.vxm for the map with its clearance");
   std::error_code error;
   const bool same = !args.output.empty() && std::filesystem::equivalent(args.output, args.mapPath, error);
   if (args.inPlace && !args.output.empty() && !same)
@@ -89,7 +92,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   MapLoadOptions load;
   load.memoryBudgetBytes = context.memoryBudgetBytes();
   load.budgetHint = context.memoryHint();
-  Mapper mapper = Mapper::fromMap(context, loadMapOrStore(args.mapPath, load),
+  Mapper mapper = Mapper::fromMap(context, loadMapOrStore(args.mapPath, load, std::nullopt, nullptr, args.session),
                                   {.backend = args.cpu ? MapperBackend::CpuReference : MapperBackend::Gpu});
   const OccupancyMap& map = mapper.map();
   validateClearanceSettings(args.options, map.model());
@@ -104,11 +107,11 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   run.progress = [&progress](uint64_t done, uint64_t) { progress.update(done); };
   const size_t regions = map.regions().size();
   if (talk && args.cpu)
-    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on the CPU reference, %zu regions\n", args.mapPath.c_str(),
+    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on the CPU reference, %zu regions\n", redactedTarget(args.mapPath).c_str(),
                  output.c_str(), settings.c_str(), regions);
   run.onStart = [&](const GpuClearance& clearance) {
     if (!talk) return;
-    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on %s, %zu regions\n", args.mapPath.c_str(), output.c_str(),
+    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on %s, %zu regions\n", redactedTarget(args.mapPath).c_str(), output.c_str(),
                  settings.c_str(), device.c_str(), regions);
     warnIfSlow(clearance, args.options);
   };
@@ -162,7 +165,8 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
 
 CommandRun setupClearance(CLI::App& command) {
   auto args = std::make_shared<ClearanceArgs>();
-  command.add_option("map", args->mapPath, "the map file")->type_name("MAP.vxm")->required();
+  command.add_option("map", args->mapPath, "the map file or store")->type_name("MAP.vxm|STORE")->required();
+  addSessionOption(command, args->session);
   addClearanceSettings(command, args->options, args->axisScale);
   auto* output = command.add_option("--output", args->output, "write the map with its clearance here")->type_name("OUT.vxm");
   command

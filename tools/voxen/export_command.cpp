@@ -47,6 +47,7 @@ struct ExportArgs {
   std::optional<int32_t> zVoxel;
   std::optional<uint32_t> scale;  // pixels per voxel; default: autoSliceScale (the clearance PNG: 1)
   std::vector<double> bbox;       // --bbox: only the regions intersecting it are read
+  std::string session;            // --session: one session of a server store
 };
 
 // " (12 voxels with a non-finite value left out)" when any were.
@@ -92,7 +93,7 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
                 {"--clearance-png", args.clearancePngPath},
                 {"--voxels-ply", args.voxelsPlyPath}},
                {{"the map", args.mapPath}});
-  const OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(options), bboxOf(args.bbox), "voxen export");
+  const OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(options), bboxOf(args.bbox), "voxen export", args.session);
   // Layers whose type this build does not know have no fields to write: say so rather than
   // leave a reader to wonder where they went.
   for (const LayerId id : map.layout().ids())
@@ -184,6 +185,7 @@ CommandRun setupExport(CLI::App& command) {
   auto args = std::make_shared<ExportArgs>();
   command.add_option("map", args->mapPath, "the map file or region store to export from")->type_name("MAP.vxm|STORE")->required();
   addBboxOption(command, args->bbox, "read only the regions intersecting this box (metres; a store reads only their rows)");
+  addSessionOption(command, args->session);
   command.add_option("--occupied-ply", args->plyPath, "write the occupied voxel centres as a PLY cloud")->type_name("OUT.ply");
   command.add_flag("--with-value", args->ply.withValue, "PLY: add each voxel's occupancy value");
   command.add_flag("--double", args->ply.doublePrecision, "PLY: double-precision coordinates");

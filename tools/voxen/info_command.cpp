@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "map_source.hpp"
 #include "voxen/host/embedded_shaders.hpp"
 
 namespace voxen::cli {
@@ -53,12 +54,13 @@ void printHeaps(const Device& device) {
 
 }  // namespace
 
-int mapInfo(const CommonOptions& options, const std::string& path, bool verify);  // map_info_command.cpp
+int mapInfo(const CommonOptions& options, const std::string& path, bool verify, const std::string& session);  // map_info_command.cpp
 
 namespace {
 
 struct InfoArgs {
   std::string mapPath;  // empty: the device
+  std::string session;  // --session: one session of a server store
   bool verify = false;
 };
 
@@ -90,6 +92,7 @@ CommandRun setupInfo(CLI::App& command) {
   auto args = std::make_shared<InfoArgs>();
   command.add_option("map", args->mapPath, "a map file: show what it holds instead of the device")->type_name("MAP.vxm");
   command.add_flag("--verify", args->verify, "with MAP.vxm: decompress every region and check it");
+  addSessionOption(command, args->session);
   return [args](const CommonOptions& options) {
     if (args->mapPath.empty()) {
       if (args->verify) throw UsageError("--verify needs a map file (info MAP.vxm --verify)");
@@ -98,12 +101,13 @@ CommandRun setupInfo(CLI::App& command) {
       if (options.given.count("--memory-budget"))
         throw UsageError("--memory-budget goes with a map file (info MAP.vxm --memory-budget MB): the device report "
                          "loads no map");
+      if (!args->session.empty()) throw UsageError("--session goes with a PostgreSQL store (info postgresql://... --session NAME)");
       return deviceInfo(options);
     }
     options.refuseWith({"--device", "--validation"}, "a map file", "voxen info MAP.vxm reads the file and opens no device");
-    if (!args->mapPath.ends_with(".vxm") && !std::filesystem::is_regular_file(args->mapPath))
+    if (!args->mapPath.ends_with(".vxm") && !isPostgresTarget(args->mapPath) && !std::filesystem::is_regular_file(args->mapPath))
       throw UsageError("unexpected argument '" + args->mapPath + "' (not a map file)");
-    return mapInfo(options, args->mapPath, args->verify);
+    return mapInfo(options, args->mapPath, args->verify, args->session);
   };
 }
 

@@ -108,9 +108,14 @@ std::optional<StoreRun> storeRunOf(const std::string& path) {
 
 }  // namespace
 
-int mapInfo(const CommonOptions& options, const std::string& path, bool verify) {
-  const bool store = isRegionStoreFile(path);
-  const MapFileInfo info = store ? storeInfo(path) : readMapInfo(path);
+int mapInfo(const CommonOptions& options, const std::string& target, bool verify, const std::string& session) {
+  const bool server = isPostgresTarget(target);
+  if (!session.empty() && !server)
+    throw UsageError("--session " + session + ": '" + target + "' is not a PostgreSQL store (a postgresql:// URL); only a server store holds sessions");
+  const bool store = server || isRegionStoreFile(target);
+  const MapFileInfo info = store ? storeInfo(target, session) : readMapInfo(target);
+  // A URL is shown without its password.
+  const std::string path = redactedTarget(target) + (session.empty() ? "" : " session '" + session + "'");
   const OccupancyModel& m = info.model;
   const uint64_t voxelsPerRegion = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
   RegionKey lo, hi;
@@ -128,7 +133,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     // Loaded as it is, so that every layer's impossible values are counted, not only the first.
     MapLoadOptions load = budgetedLoad(options);
     load.refuseImpossibleValues = false;
-    const OccupancyMap map = loadMapOrStore(path, load);
+    const OccupancyMap map = loadMapOrStore(target, load, std::nullopt, nullptr, session);
     if (const std::vector<LayerValueFaults> faults = findImpossibleValues(map); !faults.empty())
       throw Error(std::string(store ? "store '" : "map file '") + path + "': impossible contents (every checksum is valid): " + describeFaults(map, faults));
     loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -139,7 +144,7 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
   const std::optional<StoreRun> run = store ? storeRunOf(path) : std::nullopt;
   if (options.json) {
     Json summary = {{"file", path},
-                    {"kind", store ? "region_store" : "map_file"},
+                    {"kind", server ? "postgresql_store" : store ? "region_store" : "map_file"},
                     {"file_bytes", info.fileBytes},
                     {"format_version", info.version},
                     {"model",
@@ -182,7 +187,8 @@ int mapInfo(const CommonOptions& options, const std::string& path, bool verify) 
     return 0;
   }
 
-  std::printf("%s %s: %s, format version %u\n", store ? "region store (SQLite)" : "map file", path.c_str(),
+  std::printf("%s %s: %s, format version %u\n", server ? (session.empty() ? "PostgreSQL store, fused map" : "PostgreSQL store")
+                                                        : store ? "region store (SQLite)" : "map file", path.c_str(),
               formatBytes(info.fileBytes).c_str(), info.version);
   std::printf("model:\n");
   std::printf("  %-22s %g m per voxel\n", "resolution", m.resolution);

@@ -4,8 +4,12 @@
 
 #include "cli_options.hpp"
 #include "option_checks.hpp"
+#include "progress.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/store/store_file.hpp"
+#ifdef VOXEN_HAVE_POSTGRES
+#include "voxen/store/pg_store.hpp"
+#endif
 
 namespace voxen::cli {
 
@@ -27,8 +31,48 @@ std::optional<StoreBox> bboxOf(const std::vector<double>& v) {
   return box;
 }
 
+void addSessionOption(CLI::App& command, std::string& session) {
+  command.add_option("--session", session, "with a PostgreSQL store: read this session's map (default: the fused map of every session)")
+      ->type_name("NAME");
+}
+
+bool isStoreTarget(const std::string& target) { return isPostgresTarget(target) || isRegionStoreFile(target); }
+
+namespace {
+
+void requireSessionTarget(const std::string& path, const std::string& session) {
+  if (!session.empty() && !isPostgresTarget(path))
+    throw UsageError("--session " + session + ": '" + path + "' is not a PostgreSQL store (a postgresql:// URL); only a server store " +
+                     "holds sessions");
+}
+
+// A server store, read region by region through MapStore (an SQLite store reads in one query).
+OccupancyMap loadServerStore(const std::string& target, const MapLoadOptions& options, const std::optional<StoreBox>& box,
+                             const char* who, const std::string& session) {
+  std::unique_ptr<MapStore> store = openMapStoreForReading(target, {.session = session});
+  const std::vector<RegionKey> keys = store->keys(box);
+  OccupancyMap map = store->description().emptyMap();
+  checkMemoryBudget(keys.size() * map.bytesPerRegion(), options.memoryBudgetBytes,
+                    store->name() + ": loading " + std::to_string(keys.size()) + " regions", options.budgetHint);
+  // A server sends a region per round trip: a large map takes a while.
+  Progress progress("read", keys.size(), true, "regions");
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (std::optional<Region> region = store->readRegion(keys[k])) map.region(keys[k]).layers = std::move(region->layers);
+    progress.update(k + 1);
+  }
+  progress.finish(keys.size());
+  if (box && who)
+    std::fprintf(stderr, "%s: --bbox: read %zu regions of store %s (%llu rows)\n", who, map.regions().size(), store->name().c_str(),
+                 (unsigned long long)store->rowsRead());
+  return map;
+}
+
+}  // namespace
+
 OccupancyMap loadMapOrStore(const std::string& path, const MapLoadOptions& options, const std::optional<StoreBox>& box,
-                            const char* who) {
+                            const char* who, const std::string& session) {
+  requireSessionTarget(path, session);
+  if (isPostgresTarget(path)) return loadServerStore(path, options, box, who, session);
   if (!isRegionStoreFile(path)) {
     OccupancyMap map = loadMap(path, options);
     if (!box) return map;
@@ -56,7 +100,29 @@ OccupancyMap loadMapOrStore(const std::string& path, const MapLoadOptions& optio
   return map;
 }
 
-MapFileInfo storeInfo(const std::string& path) {
+MapFileInfo storeInfo(const std::string& path, const std::string& session) {
+  requireSessionTarget(path, session);
+  if (isPostgresTarget(path)) {
+#ifdef VOXEN_HAVE_POSTGRES
+    std::unique_ptr<PgMapStore> store = PgMapStore::openForReading(path, session);
+    const StoreDescription& d = store->description();
+    MapFileInfo info;
+    info.version = d.formatVersion;
+    info.model = d.model;
+    info.layout = d.layout;
+    info.layers = d.layout.optionalLayers();
+    info.timeOrigin = d.timeOrigin;
+    info.derivedSettings = d.derivedSettings;
+    if (d.layout.has(kTouchTimeLayer)) info.touchTimeVersion = layerType(kTouchTimeLayer).version;
+    for (const PgMapStore::RegionSizes& r : store->regionSizes()) {
+      info.regions.push_back({.key = r.key, .uncompressedBytes = uint32_t(r.uncompressedBytes), .compressedBytes = uint32_t(r.compressedBytes)});
+      info.fileBytes += r.compressedBytes;
+    }
+    return info;
+#else
+    openMapStoreForReading(path);  // refused: no PostgreSQL support
+#endif
+  }
   RegionStore store = RegionStore::openForReading(path);
   const StoreDescription& d = store.description();
   MapFileInfo info;

@@ -31,6 +31,7 @@ namespace {
 
 struct QueryArgs {
   std::string mapPath, points, rays, kind, output;
+  std::string session;  // --session: one session of a server store
   double maxRange = 5.0;
   bool unknownBlocks = false, csv = false, cpu = false, quiet = false;
   CLI::Option* maxRangeOption = nullptr;
@@ -131,7 +132,7 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
   if (!args.output.empty()) checkOutputs({{"--output", args.output}}, {{"the map", args.mapPath}, {inputFlag, inputPath}});
   const QueryInput input = readQueryInput(inputPath, rayKind ? 6 : 3);
   clearanceLayer();  // so that a map saved with clearance loads
-  const OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(common));
+  const OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(common), std::nullopt, nullptr, args.session);
   if (args.kind == "clearance" && !map.layout().has(clearanceLayer()))
     throw Error(args.mapPath + ": the map has no clearance layer (compute it with voxen clearance)");
 
@@ -222,7 +223,8 @@ int query(const CommonOptions& common, QueryArgs& args) {
 
 CommandRun setupQuery(CLI::App& command) {
   auto args = std::make_shared<QueryArgs>();
-  command.add_option("map", args->mapPath, "the map file")->type_name("MAP.vxm")->required();
+  command.add_option("map", args->mapPath, "the map file or store")->type_name("MAP.vxm|STORE")->required();
+  addSessionOption(command, args->session);
   command.add_option("--kind", args->kind, "what to ask: occupancy or clearance at points, or raycast for rays")
       ->type_name("occupancy|clearance|raycast")
       ->required()

@@ -34,6 +34,7 @@ namespace {
 
 struct RenderArgs {
   std::string mapPath, outputPath;
+  std::string session;  // --session: one session of a server store
   uint32_t width = 1280, height = 720;
   float fov = 50.0f;
   std::string camera, crop;  // six comma-separated numbers each, or empty
@@ -80,7 +81,7 @@ int render(const CommonOptions& options, const RenderArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   // The map's regions and then the render grid (with the map) are sized against the budget
   // before either is allocated.
-  const OccupancyMap map = loadMapOrStore(mapPath, budgetedLoad(options));
+  const OccupancyMap map = loadMapOrStore(mapPath, budgetedLoad(options), std::nullopt, nullptr, args.session);
   if (crop) {
     for (const double metres : *crop)
       if (const std::string problem = voxelIndexProblem(metres, map.model().resolution); !problem.empty())
@@ -131,7 +132,8 @@ int render(const CommonOptions& options, const RenderArgs& args) {
 
 CommandRun setupRender(CLI::App& command) {
   auto args = std::make_shared<RenderArgs>();
-  command.add_option("map", args->mapPath, "the map file to draw")->type_name("MAP.vxm")->required();
+  command.add_option("map", args->mapPath, "the map file or store to draw")->type_name("MAP.vxm|STORE")->required();
+  addSessionOption(command, args->session);
   command.add_option("--output", args->outputPath, "the PNG image to write")->type_name("OUT.png")->required();
   command.add_option("--width", args->width, "image width")->check(integerIn(16, 16384))->capture_default_str();
   command.add_option("--height", args->height, "image height")->check(integerIn(16, 16384))->capture_default_str();

@@ -45,6 +45,9 @@ struct MapStoreOptions {
 
 // Whether `target` names a PostgreSQL server rather than a file.
 bool isPostgresTarget(const std::string& target);
+// `target` as messages show it: a URL without its password (the user:password@ part and a
+// password= parameter replaced by ***); a path as it is.
+std::string redactedTarget(const std::string& target);
 
 // Opens (creating it when missing) the store `target` names for a writer; see
 // RegionStore::openForWriting. Throws Error naming the target; for a server when this build

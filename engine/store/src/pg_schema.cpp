@@ -1,0 +1,173 @@
+#include "pg_schema.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "voxen/map/map.hpp"
+
+namespace voxen::store_detail {
+
+namespace {
+
+// Rows are the SQLite store's (row_codec.hpp): zstd frames, so the server is told not to
+// compress them again (STORAGE EXTERNAL). Layer positions index voxen_layers; the fused rows
+// use the same positions.
+constexpr const char* kSchema = R"sql(
+CREATE TABLE voxen_description(key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE voxen_layers(position integer PRIMARY KEY, name text NOT NULL UNIQUE, bytes_per_voxel integer NOT NULL,
+                          element_bytes integer NOT NULL, version integer NOT NULL, derived_settings text NOT NULL);
+CREATE TABLE voxen_sessions(name text PRIMARY KEY, writer_pid integer, writer_host text, writer_since timestamptz,
+                            last_push timestamptz, pushes bigint NOT NULL DEFAULT 0, time_origin double precision NOT NULL);
+CREATE TABLE voxen_run_state(session text NOT NULL REFERENCES voxen_sessions(name), key text NOT NULL, value text NOT NULL,
+                             PRIMARY KEY (session, key));
+CREATE TABLE voxen_session_rows(session text NOT NULL REFERENCES voxen_sessions(name), x integer NOT NULL, y integer NOT NULL,
+                                z integer NOT NULL, layer integer NOT NULL REFERENCES voxen_layers(position), data bytea NOT NULL,
+                                uncompressed_bytes bigint NOT NULL, crc32 bigint NOT NULL, PRIMARY KEY (session, x, y, z, layer));
+CREATE INDEX voxen_session_rows_region ON voxen_session_rows(x, y, z);
+CREATE TABLE voxen_fused_rows(x integer NOT NULL, y integer NOT NULL, z integer NOT NULL,
+                              layer integer NOT NULL REFERENCES voxen_layers(position), data bytea NOT NULL,
+                              uncompressed_bytes bigint NOT NULL, crc32 bigint NOT NULL, PRIMARY KEY (x, y, z, layer));
+ALTER TABLE voxen_session_rows ALTER COLUMN data SET STORAGE EXTERNAL;
+ALTER TABLE voxen_fused_rows ALTER COLUMN data SET STORAGE EXTERNAL;
+)sql";
+
+std::string number(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+std::string modelText(const OccupancyModel& m) {
+  return "hit " + number(m.hitProbability) + ", miss " + number(m.missProbability) + ", threshold " + number(m.occupancyThreshold) +
+         ", clamp [" + number(m.clampMin) + ", " + number(m.clampMax) + "]";
+}
+
+void requireSame(Pg& db, const StoreDescription& have, const StoreDescription& want) {
+  auto differ = [&](const char* field, const std::string& stored, const std::string& wanted) {
+    db.fail("holds a map of " + std::string(field) + " " + stored + ", not " + wanted + " as this map has; write it to another store");
+  };
+  const OccupancyModel &a = have.model, &b = want.model;
+  if (a.resolution != b.resolution) differ("resolution", number(a.resolution) + " m", number(b.resolution) + " m");
+  if (a.regionSize != b.regionSize) differ("region size", std::to_string(a.regionSize), std::to_string(b.regionSize));
+  if (modelText(a) != modelText(b)) differ("model", modelText(a), modelText(b));
+  if (!(have.layout == want.layout)) differ("layers", have.layout.names(), want.layout.names());
+}
+
+}  // namespace
+
+bool pgHasSchema(Pg& db) {
+  return db.query("SELECT to_regclass('voxen_description') IS NOT NULL AND to_regclass('voxen_fused_rows') IS NOT NULL").text(0, 0) ==
+         std::string(1, '\1');
+}
+
+StoreDescription pgCreateOrCheck(Pg& db, const StoreDescription& d) {
+  db.exec("BEGIN");
+  try {
+    db.query("SELECT pg_advisory_xact_lock($1, 0)", PgParams().add(int64_t(kPgSchemaLockClass)));
+    StoreDescription stored;
+    if (!pgHasSchema(db)) {
+      db.exec(kSchema);
+      const OccupancyModel& m = d.model;
+      // Floats widen to doubles exactly and %.17g round-trips, so the model comes back bit for bit.
+      const std::pair<const char*, std::string> fields[] = {
+          {"format_version", std::to_string(d.formatVersion)}, {"resolution", number(m.resolution)},
+          {"region_size", std::to_string(m.regionSize)},     {"hit_probability", number(m.hitProbability)},
+          {"miss_probability", number(m.missProbability)},   {"occupancy_threshold", number(m.occupancyThreshold)},
+          {"clamp_min", number(m.clampMin)},                 {"clamp_max", number(m.clampMax)}};
+      for (const auto& [key, value] : fields)
+        db.query("INSERT INTO voxen_description(key, value) VALUES ($1, $2)", PgParams().add(std::string(key)).add(value));
+      int64_t position = 0;
+      for (const LayerId id : d.layout.ids()) {
+        const LayerType& type = layerType(id);
+        db.query("INSERT INTO voxen_layers VALUES ($1, $2, $3, $4, $5, $6)",
+                 PgParams().add(position++).add(type.name).add(int64_t(type.bytesPerVoxel)).add(int64_t(type.elementBytes))
+                     .add(int64_t(type.version)).add(d.derivedSettings[id]));
+      }
+      stored = d;
+    } else {
+      stored = pgReadDescription(db);
+      requireSame(db, stored, d);
+    }
+    db.exec("COMMIT");
+    stored.timeOrigin = d.timeOrigin;
+    return stored;
+  } catch (...) {
+    try {
+      db.exec("ROLLBACK");
+    } catch (const Error&) {
+    }
+    throw;
+  }
+}
+
+StoreDescription pgReadDescription(Pg& db) {
+  if (!pgHasSchema(db)) db.fail("the database holds no Voxen store (no voxen_description table); a writer creates one");
+  StoreDescription d;
+  const PgResult rows = db.query("SELECT key, value FROM voxen_description");
+  const char* names[] = {"format_version", "resolution", "region_size", "hit_probability", "miss_probability",
+                         "occupancy_threshold", "clamp_min", "clamp_max", nullptr};
+  bool have[8] = {};
+  for (int r = 0; r < rows.rows(); ++r) {
+    const std::string key = rows.text(r, 0), text = rows.text(r, 1);
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    int index = 0;
+    while (names[index] && key != names[index]) ++index;
+    if (!names[index]) continue;  // a later version's field: the format version decides
+    if (text.empty() || *end) db.fail("its description field '" + key + "' is not a number: '" + text + "'");
+    have[index] = true;
+    OccupancyModel& m = d.model;
+    switch (index) {
+      case 0: d.formatVersion = uint32_t(v); break;
+      case 1: m.resolution = v; break;
+      case 2: m.regionSize = int32_t(v); break;
+      case 3: m.hitProbability = float(v); break;
+      case 4: m.missProbability = float(v); break;
+      case 5: m.occupancyThreshold = float(v); break;
+      case 6: m.clampMin = float(v); break;
+      case 7: m.clampMax = float(v); break;
+    }
+  }
+  for (int i = 0; names[i]; ++i)
+    if (!have[i]) db.fail(std::string("its description has no '") + names[i] + "' field");
+  if (d.formatVersion != kRegionStoreFormatVersion)
+    db.fail("unsupported store format version " + std::to_string(d.formatVersion) + " (this build reads version " +
+            std::to_string(kRegionStoreFormatVersion) + ")");
+  try {
+    d.model.validate();
+  } catch (const Error& e) {
+    db.fail(std::string("invalid description field: ") + e.what());
+  }
+  const PgResult layers = db.query(
+      "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings FROM voxen_layers ORDER BY position");
+  MapLayout layout;
+  for (int r = 0; r < layers.rows(); ++r) {
+    const std::string name = layers.text(r, 1);
+    const uint32_t bytes = uint32_t(layers.int4(r, 2)), elementBytes = uint32_t(layers.int4(r, 3)), version = uint32_t(layers.int4(r, 4));
+    const std::string what = "layer " + std::to_string(layers.int4(r, 0)) + " '" + name + "' (version " + std::to_string(version) + ", " +
+                             std::to_string(bytes) + " bytes per voxel)";
+    if (layers.int4(r, 0) != r) db.fail(what + ": layer positions must run 0, 1, 2, ...");
+    std::optional<LayerId> id = findLayer(name);
+    if (!id) {
+      if (r == 0) db.fail(what + ": occupancy must be the first layer, and only the first");
+      try {
+        id = registerOpaqueLayer(name, bytes, elementBytes, version);
+      } catch (const Error& e) {
+        db.fail(what + ": " + e.what());
+      }
+    }
+    const LayerType& type = layerType(*id);
+    if (type.bytesPerVoxel != bytes || type.elementBytes != elementBytes || type.version != version)
+      db.fail(what + " does not match this build's version " + std::to_string(type.version) + " with " +
+              std::to_string(type.bytesPerVoxel) + " bytes per voxel");
+    if ((r == 0) != (*id == kOccupancyLayer)) db.fail(what + ": occupancy must be the first layer, and only the first");
+    if (r > 0 && layout.has(*id)) db.fail(what + " is listed twice");
+    layout.add(*id);
+    d.derivedSettings[*id] = layers.text(r, 5);
+  }
+  if (layers.rows() == 0) db.fail("its layer table is empty");
+  d.layout = layout;
+  return d;
+}
+
+}  // namespace voxen::store_detail
