@@ -76,6 +76,7 @@
 #include "voxen/store/pg_store.hpp"
 #include "voxen/store/region_store.hpp"
 #include "voxen/store/store_file.hpp"
+#include "voxen/store/store_mapping.hpp"
 #include "voxen/store/store_types.hpp"
 
 #include "voxen/clearance/clearance.hpp"

@@ -164,7 +164,7 @@ TEST_CASE("Store mapping refuses a store that holds a run, other settings on res
              Catch::Contains("holds no mapping run to resume"));
   StoreMapping::start(openMapStoreForWriting(path, description), kSettings, {});
   CHECK_THAT(errorOf([&] { StoreMapping::start(openMapStoreForWriting(path, description), kSettings, {}); }),
-             Catch::Contains("already holds a mapping run (running") && Catch::Contains("give --resume"));
+             Catch::Contains("already holds a mapping run (running") && Catch::Contains("resume it, or map into a new store"));
   const RunSettings other = {{"--resolution", "0.2"}, {"--input", "run.ply"}};
   CHECK_THAT(errorOf([&] { StoreMapping::resume(openMapStoreForWriting(path, description), other, {}); }),
              Catch::Contains("was started with --resolution 0.1, this command gives 0.2"));

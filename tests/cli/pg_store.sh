@@ -67,8 +67,18 @@ expect_failure 1 "no session 'nobody' (its sessions: 'a', 'b', 'c')" nobody.log 
 [ ! -e nobody.vxm ] || fail "a failed read left nobody.vxm"
 "$voxen" map --cloud a.ply --trajectory a.txt --output coarse.vxm --resolution 0.5 --quiet --cpu "${layers[@]}" > map-coarse.log
 expect_failure 1 "holds a map of resolution 0.25 m, not 0.5 m" coarse.log "$voxen" convert coarse.vxm "$pg_url" --session coarse
-"$voxen" map --cloud a.ply --trajectory a.txt --output ndt.vxm --resolution 0.25 --quiet --cpu --ndt om > map-ndt.log
-expect_failure 1 "cannot keep a fused map" ndt.log "$voxen" convert ndt.vxm "$pg_url" --session ndt
+# NDT maps fuse as voxen merge pools them (their Gaussians as independent sample sets).
+"$voxen" map --cloud a.ply --trajectory a.txt --output ndt-a.vxm --resolution 0.25 --quiet --cpu --ndt om > map-ndt.log
+"$voxen" map --cloud b.ply --trajectory b.txt --output ndt-b.vxm --resolution 0.25 --quiet --cpu --ndt om >> map-ndt.log
+"$pg_bin/createdb" -h "$pg_dir" -U voxen ndt || fail "createdb ndt failed"
+ndt_url="postgresql:///ndt?host=$pg_dir&user=voxen"
+"$voxen" convert ndt-a.vxm "$ndt_url" --session a > ndt.log 2>&1 || fail "push of an NDT map: $(cat ndt.log)"
+"$voxen" convert ndt-b.vxm "$ndt_url" --session b >> ndt.log 2>&1 || fail "push of an NDT map: $(cat ndt.log)"
+"$voxen" merge ndt-a.vxm ndt-b.vxm --output ndt-merged.vxm > /dev/null
+"$voxen" convert "$ndt_url" ndt-fused.vxm > /dev/null 2>> ndt.log || fail "read of the NDT fused map: $(cat ndt.log)"
+cmp ndt-fused.vxm ndt-merged.vxm || fail "the fused NDT map differs from voxen merge of the two NDT maps"
+"$voxen" map --cloud a.ply --trajectory a.txt --output ndt-wide.vxm --resolution 0.25 --quiet --cpu --ndt om --ndt-initial-deviation 0.3 > /dev/null
+expect_failure 1 "NDT Gaussians were made with" ndt-wide.log "$voxen" convert ndt-wide.vxm "$ndt_url" --session wide
 
 # Clearance is kept per session, not fused: a store of maps with clearance fuses to the merge
 # of the maps without it.

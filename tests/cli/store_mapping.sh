@@ -70,7 +70,7 @@ cmp ref-cpu.vxm resumed.vxm || fail "the resumed run's map differs from the unin
 # checkpoint, and --resume (with room again) ends with the uninterrupted map.
 if (ulimit -f 300; trap '' XFSZ; exec "$voxen" map "${run[@]}" --cpu --batch-size 4096 --threads 1 --store full.vxs --checkpoint-s 0) \
   > full.log 2> full.err; then fail "the run into a store on a full disk succeeded"; fi
-grep -q "store 'full.vxs'" full.err && grep -q "the store holds the previous one, which --resume continues" full.err ||
+grep -q "store 'full.vxs'" full.err && grep -q "the store holds the previous one, which a resumed run continues" full.err ||
   fail "a full disk: $(cat full.err)"
 "$voxen" info full.vxs --verify > full-info.log 2> full-info.err || fail "the store after a full disk is not readable: $(cat full-info.err)"
 grep -q "^mapping run: *running" full-info.log || fail "full disk: $(cat full-info.log)"

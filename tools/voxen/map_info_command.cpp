@@ -17,7 +17,7 @@
 #include "voxen/map/layer_domain.hpp"
 #include "voxen/map/map_file.hpp"
 #include "map_source.hpp"
-#include "voxen/store/region_store.hpp"
+#include "voxen/store/map_store.hpp"
 #include "voxen/store/store_file.hpp"
 #include "voxen/host/memory_stats.hpp"
 
@@ -98,12 +98,14 @@ struct StoreRun {
   std::string state, checkpoints, rays, savedAt;
 };
 
-std::optional<StoreRun> storeRunOf(const std::string& path) {
-  RegionStore store = RegionStore::openForReading(path);
-  const auto state = store.value("run.state");
+// (A server store's runs are its sessions': its fused map has none.)
+std::optional<StoreRun> storeRunOf(const std::string& target, const std::string& session) {
+  if (isPostgresTarget(target) && session.empty()) return std::nullopt;
+  const std::unique_ptr<MapStore> store = openMapStoreForReading(target, {.session = session});
+  const auto state = store->value("run.state");
   if (!state) return std::nullopt;
-  return StoreRun{*state, store.value("run.checkpoints").value_or("0"), store.value("run.rays").value_or("0"),
-                  store.value("run.saved_at").value_or("?")};
+  return StoreRun{*state, store->value("run.checkpoints").value_or("0"), store->value("run.rays").value_or("0"),
+                  store->value("run.saved_at").value_or("?")};
 }
 
 }  // namespace
@@ -141,7 +143,7 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
     gaussians = ndtSummary(map);
   }
 
-  const std::optional<StoreRun> run = store ? storeRunOf(path) : std::nullopt;
+  const std::optional<StoreRun> run = store ? storeRunOf(target, session) : std::nullopt;
   if (options.json) {
     Json summary = {{"file", path},
                     {"kind", server ? "postgresql_store" : store ? "region_store" : "map_file"},
@@ -209,7 +211,9 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
   if (run)
     std::printf("mapping run:             %s: %s checkpoints, the last at %s with %s rays of the input%s\n",
                 run->state.c_str(), run->checkpoints.c_str(), run->savedAt.c_str(), withCommas(std::stoull(run->rays)).c_str(),
-                run->state == "complete" ? "" : (" (voxen map --store " + path + " --resume continues it)").c_str());
+                run->state == "complete" ? ""
+                : (" (voxen map --store " + redactedTarget(target) + (session.empty() ? "" : " --session " + session) +
+                   " --resume continues it)").c_str());
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %zu\n", info.regions.size());
   if (any) {

@@ -111,7 +111,7 @@ NdtMergeModel checkedNdtModel(const MergeInput& in) {
   if (settings.empty())
     throw Error("cannot merge " + quoted(in.path) +
                 ": its NDT layers do not record the NDT settings they were made with (the map predates that record), and "
-                "merging Gaussians needs them; remake it with this build's `voxen map --ndt ...` from its recording");
+                "merging Gaussians needs them; remake it with this build's NDT mapping from its recording");
   if (settings == kNdtSettingsMixed)
     throw Error("cannot merge " + quoted(in.path) +
                 ": it was continued with other NDT settings than it was made with, so its Gaussians mix two priors; remake "

@@ -84,7 +84,7 @@ void pushOnce(PgMapStore::Impl& s, const std::vector<EncodedRegion>& regions, co
         if (h.layers[id].empty()) s.db.fail("session rows of region " + pgKeyText(key) + " lack layer '" + layerType(id).name + "'");
       inputs.push_back(&h);
     }
-    const Region merged = mergeRegions(s.fusedLayout, s.stored.model, inputs);
+    const Region merged = mergeRegions(s.fusedLayout, s.stored.model, inputs, s.ndt);
     for (size_t position = 0; position < ids.size(); ++position) {
       const LayerId id = ids[position];
       if (!s.fusedLayout.has(id)) continue;

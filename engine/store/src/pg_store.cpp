@@ -114,6 +114,16 @@ std::unique_ptr<PgMapStore> PgMapStore::openForWriting(const std::string& url, c
   auto impl = std::make_unique<Impl>(url, session);
   impl->options = options;
   impl->stored = pgCreateOrCheck(impl->db, description);
+  // The fused Gaussians pool every session's with the prior they were made with: one NDT
+  // model per store (the first writer's).
+  if (description.layout.has(kNdtCovarianceLayer)) {
+    const std::string& mine = description.derivedSettings[kNdtCovarianceLayer];
+    const std::string& theirs = impl->stored.derivedSettings[kNdtCovarianceLayer];
+    if (mine != theirs)
+      throw Error("store '" + redactedUrl(url) + "': its sessions' NDT Gaussians were made with '" + theirs + "', this map's with '" +
+                  (mine.empty() ? std::string("(not recorded)") : mine) + "': their fused map cannot pool them");
+    impl->ndt = ndtMergeModel(theirs, impl->stored.model.resolution);
+  }
   impl->description = impl->stored;
   impl->lockSession();
   impl->fusedLayout = MapLayout::of(impl->stored.layout.optionalLayers().remove(kClearanceLayer));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pg_conn.hpp"
+#include "voxen/map/layer_merge.hpp"
 #include "voxen/store/pg_store.hpp"
 
 namespace voxen {
@@ -25,6 +26,7 @@ class PgMapStore::Impl {
   store_detail::Pg db;
   std::string session;          // "" for the fused map
   StoreDescription stored;      // the store's: every layer a session holds
+  std::optional<NdtMergeModel> ndt;  // a store of NDT maps: the model its Gaussians pool with
   StoreDescription description; // what this store reads or writes (the fused map: merged layers)
   MapLayout fusedLayout;        // the layers kept fused
   OccupancyMap shape;           // no regions: the model and layout that value checks need

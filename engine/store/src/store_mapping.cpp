@@ -44,7 +44,7 @@ std::unique_ptr<StoreMapping> StoreMapping::start(std::unique_ptr<MapStore> stor
   if (const auto state = store->value(kStateKey))
     throw Error("store '" + name + "' already holds a mapping run (" + *state + ", " + store->value(kRaysKey).value_or("0") +
                 " rays at its last checkpoint, " + store->value(kSavedAtKey).value_or("?") + "): " +
-                (*state == "complete" ? "map into a new store" : "give --resume to continue it, or map into a new store"));
+                (*state == "complete" ? "map into a new store" : "resume it, or map into a new store"));
   if (!store->keys().empty())
     throw Error("store '" + name + "' already holds a map (made by voxen convert or voxen merge): map into a new store");
   std::unique_ptr<StoreMapping> mapping(new StoreMapping(std::move(store), options));
@@ -59,12 +59,12 @@ std::unique_ptr<StoreMapping> StoreMapping::resume(std::unique_ptr<MapStore> sto
                                                    const StoreMappingOptions& options) {
   const std::string name = store->name();
   const auto state = store->value(kStateKey);
-  if (!state) throw Error("--resume: store '" + name + "' holds no mapping run to resume (it was made by voxen convert or voxen merge, or is new)");
-  if (*state == "complete") throw Error("--resume: the run in store '" + name + "' is complete: there is nothing to resume");
+  if (!state) throw Error("store '" + name + "' holds no mapping run to resume (it was made by voxen convert or voxen merge, or is new)");
+  if (*state == "complete") throw Error("the run in store '" + name + "' is complete: there is nothing to resume");
   for (const auto& [setting, value] : settings) {
     const auto recorded = store->value(kSettingPrefix + setting);
     if (recorded.value_or("") != value)
-      throw Error("--resume: the run in store '" + name + "' was started with " + setting + " " +
+      throw Error("the run in store '" + name + "' was started with " + setting + " " +
                   (recorded && !recorded->empty() ? *recorded : "(not given)") + ", this command gives " +
                   (value.empty() ? "(not given)" : value) + ": give the same settings to continue it");
   }
@@ -131,7 +131,7 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
     // A full disk, a lost server, the lock: the transaction rolled back, so the store holds
     // the previous checkpoint, which is what the user needs to know to carry on.
     throw Error(std::string(e.what()) + " (the checkpoint was not written: the store holds the previous one, " +
-                (stats_.checkpoints + earlierCheckpoints_ > 0 ? "which --resume continues" : "with no regions yet") + ")");
+                (stats_.checkpoints + earlierCheckpoints_ > 0 ? "which a resumed run continues" : "with no regions yet") + ")");
   }
   const double writeSeconds = secondsSince(writeStart);
   stats_.writeSeconds += writeSeconds;
