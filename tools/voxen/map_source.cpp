@@ -100,20 +100,30 @@ OccupancyMap loadMapOrStore(const std::string& path, const MapLoadOptions& optio
   return map;
 }
 
+namespace {
+
+// What `voxen info` shows of a map file, from a store's description (version: the store's
+// format version).
+MapFileInfo infoOf(const StoreDescription& d) {
+  MapFileInfo info;
+  info.version = d.formatVersion;
+  info.model = d.model;
+  info.layout = d.layout;
+  info.layers = d.layout.optionalLayers();
+  info.timeOrigin = d.timeOrigin;
+  info.derivedSettings = d.derivedSettings;
+  if (d.layout.has(kTouchTimeLayer)) info.touchTimeVersion = layerType(kTouchTimeLayer).version;
+  return info;
+}
+
+}  // namespace
+
 MapFileInfo storeInfo(const std::string& path, const std::string& session) {
   requireSessionTarget(path, session);
   if (isPostgresTarget(path)) {
 #ifdef VOXEN_HAVE_POSTGRES
     std::unique_ptr<PgMapStore> store = PgMapStore::openForReading(path, session);
-    const StoreDescription& d = store->description();
-    MapFileInfo info;
-    info.version = d.formatVersion;
-    info.model = d.model;
-    info.layout = d.layout;
-    info.layers = d.layout.optionalLayers();
-    info.timeOrigin = d.timeOrigin;
-    info.derivedSettings = d.derivedSettings;
-    if (d.layout.has(kTouchTimeLayer)) info.touchTimeVersion = layerType(kTouchTimeLayer).version;
+    MapFileInfo info = infoOf(store->description());
     for (const PgMapStore::RegionSizes& r : store->regionSizes()) {
       info.regions.push_back({.key = r.key, .uncompressedBytes = uint32_t(r.uncompressedBytes), .compressedBytes = uint32_t(r.compressedBytes)});
       info.fileBytes += r.compressedBytes;
@@ -124,17 +134,11 @@ MapFileInfo storeInfo(const std::string& path, const std::string& session) {
 #endif
   }
   RegionStore store = RegionStore::openForReading(path);
-  const StoreDescription& d = store.description();
-  MapFileInfo info;
-  info.version = d.formatVersion;
-  info.model = d.model;
-  info.layout = d.layout;
-  info.layers = d.layout.optionalLayers();
-  info.timeOrigin = d.timeOrigin;
-  info.derivedSettings = d.derivedSettings;
-  if (d.layout.has(kTouchTimeLayer)) info.touchTimeVersion = layerType(kTouchTimeLayer).version;
+  MapFileInfo info = infoOf(store.description());
+  // The database and its write-ahead log: during a run most of a store can be in the log.
   std::error_code ec;
   info.fileBytes = std::filesystem::file_size(path, ec);
+  if (const auto wal = std::filesystem::file_size(path + "-wal", ec); !ec) info.fileBytes += wal;
   for (const RegionStore::RegionSizes& r : store.regionSizes())
     info.regions.push_back({.key = r.key, .uncompressedBytes = uint32_t(r.uncompressedBytes), .compressedBytes = uint32_t(r.compressedBytes)});
   return info;

@@ -1,5 +1,7 @@
 #include "pg_schema.hpp"
 
+#include "layer_table.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -140,33 +142,11 @@ StoreDescription pgReadDescription(Pg& db) {
   }
   const PgResult layers = db.query(
       "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings FROM voxen_layers ORDER BY position");
-  MapLayout layout;
-  for (int r = 0; r < layers.rows(); ++r) {
-    const std::string name = layers.text(r, 1);
-    const uint32_t bytes = uint32_t(layers.int4(r, 2)), elementBytes = uint32_t(layers.int4(r, 3)), version = uint32_t(layers.int4(r, 4));
-    const std::string what = "layer " + std::to_string(layers.int4(r, 0)) + " '" + name + "' (version " + std::to_string(version) + ", " +
-                             std::to_string(bytes) + " bytes per voxel)";
-    if (layers.int4(r, 0) != r) db.fail(what + ": layer positions must run 0, 1, 2, ...");
-    std::optional<LayerId> id = findLayer(name);
-    if (!id) {
-      if (r == 0) db.fail(what + ": occupancy must be the first layer, and only the first");
-      try {
-        id = registerOpaqueLayer(name, bytes, elementBytes, version);
-      } catch (const Error& e) {
-        db.fail(what + ": " + e.what());
-      }
-    }
-    const LayerType& type = layerType(*id);
-    if (type.bytesPerVoxel != bytes || type.elementBytes != elementBytes || type.version != version)
-      db.fail(what + " does not match this build's version " + std::to_string(type.version) + " with " +
-              std::to_string(type.bytesPerVoxel) + " bytes per voxel");
-    if ((r == 0) != (*id == kOccupancyLayer)) db.fail(what + ": occupancy must be the first layer, and only the first");
-    if (r > 0 && layout.has(*id)) db.fail(what + " is listed twice");
-    layout.add(*id);
-    d.derivedSettings[*id] = layers.text(r, 5);
-  }
-  if (layers.rows() == 0) db.fail("its layer table is empty");
-  d.layout = layout;
+  std::vector<StoredLayerRow> table;
+  for (int r = 0; r < layers.rows(); ++r)
+    table.push_back({layers.int4(r, 0), layers.text(r, 1), uint32_t(layers.int4(r, 2)), uint32_t(layers.int4(r, 3)),
+                    uint32_t(layers.int4(r, 4)), layers.text(r, 5)});
+  settleLayerTable(table, d, [&db](const std::string& why) { db.fail(why); });
   return d;
 }
 

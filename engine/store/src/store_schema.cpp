@@ -1,5 +1,7 @@
 #include "store_schema.hpp"
 
+#include "layer_table.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -116,35 +118,11 @@ StoreDescription readDescription(Db& db) {
   if (!std::isfinite(d.timeOrigin)) db.fail("invalid description field: time origin is not finite");
 
   Statement layers(db, "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings FROM layers ORDER BY position");
-  MapLayout layout;
-  int64_t expected = 0;
-  while (layers.step()) {
-    const std::string name = layers.text(1);
-    const uint32_t bytes = uint32_t(layers.integer(2)), elementBytes = uint32_t(layers.integer(3)),
-                   version = uint32_t(layers.integer(4));
-    const std::string what = "layer " + std::to_string(layers.integer(0)) + " '" + name + "' (version " + std::to_string(version) +
-                             ", " + std::to_string(bytes) + " bytes per voxel)";
-    if (layers.integer(0) != expected++) db.fail(what + ": layer positions must run 0, 1, 2, ...");
-    std::optional<LayerId> id = findLayer(name);
-    if (!id) {
-      if (expected == 1) db.fail(what + ": occupancy must be the first layer, and only the first");
-      try {
-        id = registerOpaqueLayer(name, bytes, elementBytes, version);
-      } catch (const Error& e) {
-        db.fail(what + ": " + e.what());
-      }
-    }
-    const LayerType& type = layerType(*id);
-    if (type.bytesPerVoxel != bytes || type.elementBytes != elementBytes || type.version != version)
-      db.fail(what + " does not match this build's version " + std::to_string(type.version) + " with " +
-              std::to_string(type.bytesPerVoxel) + " bytes per voxel");
-    if ((expected == 1) != (*id == kOccupancyLayer)) db.fail(what + ": occupancy must be the first layer, and only the first");
-    if (expected > 1 && layout.has(*id)) db.fail(what + " is listed twice");
-    layout.add(*id);
-    d.derivedSettings[*id] = layers.text(5);
-  }
-  if (expected == 0) db.fail("its layer table is empty");
-  d.layout = layout;
+  std::vector<StoredLayerRow> rows;
+  while (layers.step())
+    rows.push_back({layers.integer(0), layers.text(1), uint32_t(layers.integer(2)), uint32_t(layers.integer(3)),
+                    uint32_t(layers.integer(4)), layers.text(5)});
+  settleLayerTable(rows, d, [&db](const std::string& why) { db.fail(why); });
   return d;
 }
 
