@@ -151,6 +151,13 @@ Region* OccupancyMap::findRegion(const RegionKey& key) {
   return &regions_.emplace(key, std::move(*fetched)).first->second;
 }
 
+bool OccupancyMap::needsCopyBack(const RegionKey& key) const {
+  if (!source_) return true;
+  auto found = regions_.find(key);
+  if (found != regions_.end()) return found->second.occupancyStamp > savedCounter_;
+  return !source_->holds(key);  // new since it was saved
+}
+
 Region& OccupancyMap::regionToOverwrite(const RegionKey& key) {
   auto found = regions_.find(key);
   if (found != regions_.end()) return found->second;

@@ -130,7 +130,9 @@ void RegionCache::completeEvictions(bool wait, const RegionKey* only) {
 }
 
 void RegionCache::evict(uint32_t slot) {
-  if (!readOnly_) readBack(slot, slots_[slot].key);
+  // A region unchanged since the map was saved to its region source is not copied back:
+  // the saved copy is the same (and copying would bring a paged-out region back in).
+  if (!readOnly_ && map_.needsCopyBack(slots_[slot].key)) readBack(slot, slots_[slot].key);
   resident_.erase(slots_[slot].key);
   slots_[slot].used = false;
   tableDirty_ = true;
@@ -213,7 +215,7 @@ void RegionCache::uploadTable() {
 void RegionCache::syncToMap() {
   if (readOnly_) throw Error("RegionCache::syncToMap on a read-only cache");
   for (uint32_t slot = 0; slot < slots_.size(); ++slot)
-    if (slots_[slot].used) readBack(slot, slots_[slot].key);
+    if (slots_[slot].used && map_.needsCopyBack(slots_[slot].key)) readBack(slot, slots_[slot].key);
   completeEvictions(true);
 }
 

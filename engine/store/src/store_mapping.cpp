@@ -141,6 +141,7 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
   }
   for (const auto& [key, c] : written) stored_[key] = c;
   savedCounter_ = map.changeCounter();
+  map.markSaved();
   ++stats_.checkpoints;
   stats_.regionsWritten += batch.regions.size();
   const double seconds = secondsSince(t0);

@@ -189,6 +189,15 @@ class OccupancyMap {
   // owned; nullptr: none), and dropping a region from memory, which its caller has saved to
   // the source. regions(), counts() and the const reads see the regions in memory only.
   void setRegionSource(RegionSource* source) { source_ = source; }
+  // The map was saved to its region source: regions with no change since (occupancyStamp at
+  // most savedCounter()) equal their saved copies.
+  void markSaved() { savedCounter_ = changeCounter_; }
+  uint64_t savedCounter() const { return savedCounter_; }
+  // Whether a copy of region `key` held elsewhere (the GPU's region cache) must be copied
+  // back into the map: always without a region source; with one, unless the region has not
+  // changed since the map was saved (in memory with an old stamp, or paged out: the GPU
+  // batcher marks a paged-out region it changes, which brings it back into memory).
+  bool needsCopyBack(const RegionKey& key) const;
   RegionSource* regionSource() const { return source_; }
   void evictRegion(const RegionKey& key) { regions_.erase(key); }
   const std::unordered_map<RegionKey, Region, RegionKeyHash>& regions() const { return regions_; }
@@ -232,6 +241,7 @@ class OccupancyMap {
   uint64_t changeCounter_ = 0;
   PerLayer<std::string> derivedSettings_;
   RegionSource* source_ = nullptr;
+  uint64_t savedCounter_ = 0;
 };
 
 // Whether every voxel of region `key` has int32 coordinates (key * regionSize fits, and so
