@@ -1,5 +1,6 @@
 #include "mapped_file.hpp"
 
+#include <cstdint>
 #include <utility>
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -28,6 +29,18 @@ std::optional<MappedFile> MappedFile::open(const std::filesystem::path& path) {
 #else
   (void)path;
   return std::nullopt;
+#endif
+}
+
+void MappedFile::doneWith(const char* begin, size_t bytes) const {
+#ifdef VOXEN_HAVE_MMAP
+  const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+  // Only whole pages inside the range: its first and last pages may hold a neighbour's bytes.
+  const uintptr_t first = (uintptr_t(begin) + page - 1) / page * page;
+  const uintptr_t end = (uintptr_t(begin) + bytes) / page * page;
+  if (end > first) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
+#else
+  (void)begin, (void)bytes;
 #endif
 }
 

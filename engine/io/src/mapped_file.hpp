@@ -24,6 +24,11 @@ class MappedFile {
 
   const char* data() const { return data_; }
   size_t size() const { return size_; }
+  // The bytes [begin, begin + bytes) have been read and will not be needed again soon: their
+  // whole pages leave this process's resident memory (they stay in the page cache, and a
+  // later read of them faults them back in: the mapping is read-only, so nothing is lost).
+  // A reader calls it behind itself so that a large input does not stay resident.
+  void doneWith(const char* begin, size_t bytes) const;
 
  private:
   MappedFile(const char* data, size_t size) : data_(data), size_(size) {}

@@ -72,6 +72,8 @@ class MappedRows final : public PlyRowSource {
         }
       }
     }
+    // Each chunk is read once: its rows need not stay resident (a 235 MB cloud would).
+    file_.doneWith(body_ + first * stride_, n * stride_);
     return n;
   }
 
