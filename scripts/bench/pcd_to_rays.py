@@ -114,6 +114,8 @@ def main():
     p.add_argument("--trajectory", required=True, help="output trajectory text: time x y z")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--origin", help="sensor position x,y,z (default: the PCD's VIEWPOINT)")
+    p.add_argument("--shift", help="x,y,z added to every point and to the sensor: the same scan in another map "
+                   "frame (a sensor at 0,0,0 stands on a voxel corner, where mappers' tie rules differ)")
     p.add_argument("--limit", type=int, help="keep only this many finite points, spread over the scan")
     a = p.parse_args()
     if a.repeat < 1:
@@ -129,7 +131,14 @@ def main():
         origin = [float(v) for v in a.origin.split(",")]
         if len(origin) != 3 or not all(math.isfinite(v) for v in origin):
             p.error("--origin needs three finite numbers x,y,z")
-    pts = [(x, y, z) for x, y, z in zip(*xyz) if math.isfinite(x) and math.isfinite(y) and math.isfinite(z)]
+    shift = (0.0, 0.0, 0.0)
+    if a.shift:
+        shift = [float(v) for v in a.shift.split(",")]
+        if len(shift) != 3 or not all(math.isfinite(v) for v in shift):
+            p.error("--shift needs three finite numbers x,y,z")
+        origin = [o + s for o, s in zip(origin, shift)]
+    pts = [(x + shift[0], y + shift[1], z + shift[2]) for x, y, z in zip(*xyz)
+           if math.isfinite(x) and math.isfinite(y) and math.isfinite(z)]
     if not pts:
         print("pcd_to_rays: %s: no finite point" % a.pcd, file=sys.stderr)
         return 1
