@@ -5,6 +5,7 @@
 #include "voxen/host/log.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -196,15 +197,19 @@ std::vector<PhysicalDeviceSummary> Device::listDevices() {
 }
 
 Device::Device(DeviceOptions options) : options_(std::move(options)) {
+  const auto start = std::chrono::steady_clock::now();
   initializeVolkOnce();
   validation_ = options_.validation || options_.synchronizationValidation || envFlag("VOXEN_VALIDATION");
   try {
     createInstance(options_.synchronizationValidation);
+    const auto instanceMade = std::chrono::steady_clock::now();
+    setupTimes_.instanceSeconds = std::chrono::duration<double>(instanceMade - start).count();
     std::string selector = options_.selector;
     if (selector.empty())
       if (const char* env = std::getenv("VOXEN_DEVICE")) selector = env;
     pickPhysicalDevice(selector);
     createLogicalDevice();
+    setupTimes_.deviceSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - instanceMade).count();
   } catch (...) {
     if (device_) vkDestroyDevice(device_, nullptr);
     if (messenger_) destroyMessenger(instance_, messenger_);

@@ -1,6 +1,7 @@
 #include "voxen/host/log.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 namespace voxen {
@@ -24,6 +25,7 @@ const char* logLevelName(LogLevel level) {
     case LogLevel::Info: return "info";
     case LogLevel::Warning: return "warning";
     case LogLevel::Error: return "error";
+    case LogLevel::Debug: return "debug";
   }
   return "?";
 }
@@ -40,6 +42,10 @@ void logMessage(LogLevel level, const std::string& message) {
   if (currentSink()) {
     currentSink()(level, message);
     return;
+  }
+  if (level == LogLevel::Debug) {
+    const char* debug = std::getenv("VOXEN_DEBUG");
+    if (!debug || !*debug || std::string(debug) == "0") return;
   }
   // One fputs per message, so that lines of concurrent processes do not interleave.
   const std::string line = "voxen: " + message + "\n";

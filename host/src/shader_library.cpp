@@ -4,6 +4,7 @@
 
 #include "voxen/host/log.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -11,6 +12,7 @@
 #include "voxen/host/embedded_shaders.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/file_watcher.hpp"
+#include "voxen/host/pipeline_cache_file.hpp"
 #include "voxen/host/shader_compiler.hpp"
 
 namespace voxen {
@@ -32,7 +34,37 @@ std::string joined(const std::set<std::string>& names) {
   return text;
 }
 
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The embedded shaders' identity, for the cache file's name: a new build with other
+// shaders starts a new file. Eight bytes a step: this runs at every start.
+uint64_t embeddedShaderSetHash() {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const EmbeddedFile& file : detail::embeddedShaderFiles()) {
+    h = detail::hashBytes(file.path, std::strlen(file.path), h);
+    size_t i = 0;
+    for (; i + 8 <= file.size; i += 8) {
+      uint64_t word;
+      std::memcpy(&word, file.data + i, 8);
+      h = (h ^ word) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+    h = detail::hashBytes(file.data + i, file.size - i, h);
+  }
+  return h;
+}
+
 }  // namespace
+
+VkPipeline Kernel::pipeline() const {
+  if (!pipeline_ && library_) {
+    pipeline_ = library_->createPipeline(spirv_, variant_);
+    spirv_ = {};
+  }
+  return pipeline_;
+}
 
 ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : device_(device), options_(std::move(options)) {
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
@@ -40,8 +72,7 @@ ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : dev
   layoutInfo.pushConstantRangeCount = 1;
   layoutInfo.pPushConstantRanges = &range;
   VOXEN_VK_CHECK(vkCreatePipelineLayout(device_.handle(), &layoutInfo, nullptr, &layout_));
-  VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  VOXEN_VK_CHECK(vkCreatePipelineCache(device_.handle(), &cacheInfo, nullptr, &cache_));
+  openPipelineCache();
   tree_ = std::make_unique<LayeredSourceTree>();
   tree_->add(std::make_unique<EmbeddedSourceTree>());
   std::optional<fs::path> dir = options_.hotReloadDir;
@@ -59,9 +90,64 @@ ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : dev
   }
 }
 
+void ShaderLibrary::openPipelineCache() {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<uint8_t> data;
+  startup_.cacheState = "off";
+  if (std::optional<fs::path> dir = detail::pipelineCacheDir(options_.pipelineCache)) {
+    shaderSetHash_ = embeddedShaderSetHash();
+    const detail::PipelineCacheKey key = detail::pipelineCacheKey(device_.physicalDevice(), shaderSetHash_);
+    cacheFile_ = *dir / key.fileName();
+    startup_.cacheFile = cacheFile_->string();
+    detail::PipelineCacheRead read = detail::readPipelineCacheFile(*cacheFile_, key);
+    if (!read.problem.empty()) {
+      startup_.cacheState = "ignored: " + read.problem;
+      log(LogLevel::Debug, "pipeline cache " + cacheFile_->string() + " " + read.problem + ": ignored, to be replaced");
+    } else {
+      startup_.cacheState = read.found ? "loaded" : "none yet";
+    }
+    data = std::move(read.data);
+  }
+  VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  cacheInfo.initialDataSize = data.size();
+  cacheInfo.pInitialData = data.empty() ? nullptr : data.data();
+  VkResult result = vkCreatePipelineCache(device_.handle(), &cacheInfo, nullptr, &cache_);
+  if (result != VK_SUCCESS && !data.empty()) {
+    // The driver may still refuse data our checks passed: start empty rather than fail.
+    log(LogLevel::Debug, "pipeline cache " + cacheFile_->string() + " refused by the driver: ignored, to be replaced");
+    startup_.cacheState = "ignored: refused by the driver";
+    cacheInfo.initialDataSize = 0;
+    cacheInfo.pInitialData = nullptr;
+    result = vkCreatePipelineCache(device_.handle(), &cacheInfo, nullptr, &cache_);
+  }
+  VOXEN_VK_CHECK(result);
+  if (startup_.cacheState == "loaded") startup_.cacheBytesLoaded = data.size();
+  startup_.setupSeconds = secondsSince(start);
+}
+
+void ShaderLibrary::savePipelineCache() {
+  if (!cacheFile_ || startup_.pipelinesCreated == pipelinesAtSave_) return;
+  pipelinesAtSave_ = startup_.pipelinesCreated;
+  size_t size = 0;
+  if (vkGetPipelineCacheData(device_.handle(), cache_, &size, nullptr) != VK_SUCCESS) return;
+  std::vector<uint8_t> data(size);
+  if (vkGetPipelineCacheData(device_.handle(), cache_, &size, data.data()) != VK_SUCCESS) return;
+  data.resize(size);
+  const detail::PipelineCacheKey key = detail::pipelineCacheKey(device_.physicalDevice(), shaderSetHash_);
+  if (std::string problem = detail::writePipelineCacheFile(*cacheFile_, key, data); !problem.empty())
+    log(LogLevel::Debug, "pipeline cache not saved: " + problem);
+  else
+    startup_.cacheBytesSaved = data.size();
+}
+
 ShaderLibrary::~ShaderLibrary() {
   const VkDevice vk = device_.handle();
   vkDeviceWaitIdle(vk);
+  try {
+    savePipelineCache();
+  } catch (...) {
+    // A destructor must not throw; the cache is only an optimisation.
+  }
   for (auto& [key, kernel] : kernels_)
     if (kernel->pipeline_) vkDestroyPipeline(vk, kernel->pipeline_, nullptr);
   for (auto& [pipeline, value] : retired_) vkDestroyPipeline(vk, pipeline, nullptr);
@@ -88,7 +174,8 @@ CompileResult ShaderLibrary::compile(const std::string& path, const KernelVarian
 #endif
 }
 
-VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const {
+VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) {
+  const auto start = std::chrono::steady_clock::now();
   VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   moduleInfo.codeSize = spirv.size() * sizeof(uint32_t);
   moduleInfo.pCode = spirv.data();
@@ -114,6 +201,8 @@ VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, con
   const VkResult result = vkCreateComputePipelines(device_.handle(), cache_, 1, &info, nullptr, &pipeline);
   vkDestroyShaderModule(device_.handle(), module, nullptr);
   VOXEN_VK_CHECK(result);
+  ++startup_.pipelinesCreated;
+  startup_.pipelineSeconds += secondsSince(start);
   return pipeline;
 }
 
@@ -142,8 +231,10 @@ void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
     spirv = std::move(result.spirv);
     kernel.dependencies_ = std::move(result.dependencies);
   }
-  kernel.pipeline_ = createPipeline(spirv, kernel.variant_);
   kernel.localSize_ = spirvLocalSize(spirv);
+  kernel.library_ = this;
+  kernel.pipeline_ = VK_NULL_HANDLE;  // made at its first use
+  kernel.spirv_ = std::move(spirv);
 }
 
 std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const KernelVariant& variant) {
@@ -287,6 +378,7 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
     VkPipeline pipeline = createPipeline(result.spirv, kernel->variant_);
     retired_.emplace_back(kernel->pipeline_, lastSubmitted);
     kernel->pipeline_ = pipeline;
+    kernel->spirv_ = {};
     kernel->localSize_ = spirvLocalSize(result.spirv);
     kernel->dependencies_ = std::move(result.dependencies);
     ++kernel->generation_;

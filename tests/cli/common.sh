@@ -4,6 +4,8 @@
 # (also $voxen, for the voxen tool's scripts: VOXEN_BINARY WORK_DIR), the work folder last.
 # The work folder is emptied and becomes the current directory.
 script_name=$1
+# voxen's pipeline cache goes to a folder of the tests', never the user's ~/.cache/voxen.
+export VOXEN_PIPELINE_CACHE="${TMPDIR:-/tmp}/voxen-tests-pipeline-cache"
 voxen=$2
 work=${!#}
 rm -rf "$work"

@@ -8,6 +8,8 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "support/gpu_fixture.hpp"
@@ -43,6 +45,10 @@ class ValidationListener : public Catch::TestEventListenerBase {
 CATCH_REGISTER_LISTENER(ValidationListener)
 
 int main(int argc, char** argv) {
+  // The tests' pipelines go to a cache of their own, never the user's (~/.cache/voxen):
+  // one folder shared by the test processes, which the cache's rename-over writes allow.
+  const std::string pipelineCache = (std::filesystem::temp_directory_path() / "voxen-tests-pipeline-cache").string();
+  ::setenv("VOXEN_PIPELINE_CACHE", pipelineCache.c_str(), 1);
   Catch::Session session;
   if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
   int result = session.run();

@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "host_stage_report.hpp"
+#include "startup_report.hpp"
 #include "json_output.hpp"
 #include "ndt_options.hpp"
 #include "update_order_option.hpp"
@@ -427,8 +428,15 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   Progress progress("mapping", byBytes ? reader.totalBytes() : reader.totalPoints(), !args.quiet, byBytes ? "bytes" : "rays");
   // With threads to spare, workers also prepare the rays for the GPU, half as many as read
   // (preparing costs about as much as reading).
+  RunStartTimes runStart;
+  const auto integrationStart = std::chrono::steady_clock::now();
   FileIntegrationOptions fileOptions{.prepareThreads = args.threads > 1 ? unsigned(std::max(1, args.threads / 2)) : 0u,
-                                     .progress = [&](uint64_t points) { progress.update(byBytes ? reader.bytesRead() : points); }};
+                                     .progress = [&](uint64_t points) {
+                                       if (runStart.firstBatchSeconds == 0)
+                                         runStart.firstBatchSeconds = std::chrono::duration<double>(
+                                             std::chrono::steady_clock::now() - integrationStart).count();
+                                       progress.update(byBytes ? reader.bytesRead() : points);
+                                     }};
   if (storeRun) {
     fileOptions.skipRays = storeRun->resumeRays();
     fileOptions.betweenChunks = [&storeRun](MapperChunkBoundary& b) {
@@ -443,6 +451,8 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   if (storeRun) mapper.setRegionSource(storeRun.get());
   mapper.integrateFile(reader, fileOptions);
   mapper.sync();
+  runStart.syncSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - integrationStart).count() - runStart.firstBatchSeconds;
   progress.finish(byBytes ? reader.bytesRead() : reader.stats().points);
   const double integrateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // A map of nothing is almost always a wrong input (times, fields, units): fail loudly
@@ -526,6 +536,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                           {"host_map_peak_mb", rounded(double(st.peakHostBytes) / double(1 << 20), 2)}};
     }
     if (options.profile) addHostProfileJson(summary, reader, gpuRun);
+    if (options.profile && gpuRun) addStartupJson(summary, context, runStart);
     printJson(summary);
   } else {
     std::printf("%s\n", reader.summary().c_str());
@@ -567,6 +578,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
     std::printf("\nGPU time per pass:\n");
     context.scheduler().profile().print(std::cout);
     std::printf("\n%s", memoryReport(context.device()).c_str());
+    std::printf("%s", startupText(context, runStart).c_str());
   }
   if (stats.rejectedRays > 0)
     std::fprintf(stderr, "voxen map: warning: %llu rays were skipped (first: %s)\n", (unsigned long long)stats.rejectedRays,

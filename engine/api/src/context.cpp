@@ -1,6 +1,7 @@
 #include "voxen/context.hpp"
 
 #include <cctype>
+#include <chrono>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
@@ -53,6 +54,7 @@ struct Context::Impl {
   Device* device = nullptr;
   ShaderLibrary* library = nullptr;
   Scheduler* scheduler = nullptr;
+  ContextSetupTimes setup;
 
   ~Impl() {
     ownedScheduler.reset();
@@ -83,16 +85,26 @@ void Context::open() {
     if (o.onValidationMessage) device.onValidationMessage = o.onValidationMessage;
     impl_->ownedDevice = std::make_unique<Device>(std::move(device));
     impl_->device = impl_->ownedDevice.get();
+    impl_->setup.instanceSeconds = impl_->device->setupTimes().instanceSeconds;
+    impl_->setup.deviceSeconds = impl_->device->setupTimes().deviceSeconds;
   }
+  auto since = [](std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  auto start = std::chrono::steady_clock::now();
   if (!impl_->library) {
     ShaderLibraryOptions library;
     library.hotReloadDir = o.hotReloadDir;
     if (o.shaderLog) library.log = o.shaderLog;
+    library.pipelineCache = o.pipelineCache;
     impl_->ownedLibrary = std::make_unique<ShaderLibrary>(*impl_->device, std::move(library));
     impl_->library = impl_->ownedLibrary.get();
+    impl_->setup.shaderLibrarySeconds = since(start);
   }
+  start = std::chrono::steady_clock::now();
   impl_->ownedScheduler = std::make_unique<Scheduler>(*impl_->device, *impl_->library);
   impl_->scheduler = impl_->ownedScheduler.get();
+  impl_->setup.schedulerSeconds = since(start);
 }
 
 bool Context::isOpen() const { return impl_->scheduler != nullptr; }
@@ -115,6 +127,8 @@ Scheduler& Context::scheduler() {
 const DeviceInfo& Context::deviceInfo() { return device().info(); }
 
 const ContextOptions& Context::options() const { return impl_->options; }
+
+const ContextSetupTimes& Context::setupTimes() const { return impl_->setup; }
 
 uint64_t Context::memoryBudgetBytes() const {
   return impl_->options.memoryBudgetBytes > 0 ? impl_->options.memoryBudgetBytes : defaultMemoryBudgetBytes();

@@ -61,6 +61,9 @@ struct ContextOptions {
   std::optional<std::filesystem::path> hotReloadDir;
   // Where shader reload messages and compile errors go; default: the log sink.
   std::function<void(const std::string&)> shaderLog;
+  // The persistent pipeline cache (ShaderLibraryOptions::pipelineCache): "off", a folder,
+  // or empty for $VOXEN_PIPELINE_CACHE, else $XDG_CACHE_HOME/voxen, else ~/.cache/voxen.
+  std::string pipelineCache;
   // Host memory for maps, render grids and GPU region caches (on a CPU driver the GPU's
   // memory is host memory too), checked before allocating. 0: defaultMemoryBudgetBytes()
   // (a quarter of physical memory, at most 2 GiB).
@@ -68,6 +71,14 @@ struct ContextOptions {
   // How an error about the budget ends; empty: "raise ContextOptions::memoryBudgetBytes
   // (now N MB)". A program with its own name for the budget (a command-line flag) puts it here.
   std::string memoryHint;
+};
+
+// Wall time of opening a Context, by stage (zero for what a borrowed scheduler brought).
+struct ContextSetupTimes {
+  double instanceSeconds = 0;
+  double deviceSeconds = 0;
+  double shaderLibrarySeconds = 0;  // its pipeline layout and the pipeline cache's file
+  double schedulerSeconds = 0;
 };
 
 class Context {
@@ -92,6 +103,8 @@ class Context {
   const DeviceInfo& deviceInfo();
 
   const ContextOptions& options() const;
+  // Zeros until the Context is open.
+  const ContextSetupTimes& setupTimes() const;
   // The budget in bytes (the default resolved).
   uint64_t memoryBudgetBytes() const;
   // The end of a budget error: options().memoryHint, or the default wording.

@@ -89,6 +89,12 @@ struct DeviceInfo {
   bool isLavapipe() const { return driverId == VK_DRIVER_ID_MESA_LLVMPIPE; }
 };
 
+// Wall time of opening the device, for `voxen map --profile`.
+struct DeviceSetupTimes {
+  double instanceSeconds = 0;  // the loader, layers and vkCreateInstance
+  double deviceSeconds = 0;    // choosing the physical device and vkCreateDevice
+};
+
 class Device {
  public:
   explicit Device(DeviceOptions options = {});
@@ -101,6 +107,7 @@ class Device {
 
   VkInstance instance() const { return instance_; }
   VkPhysicalDevice physicalDevice() const { return physical_; }
+  const DeviceSetupTimes& setupTimes() const { return setupTimes_; }
   VkDevice handle() const { return device_; }
   VkQueue queue() const { return queue_; }
   uint32_t queueFamily() const { return queueFamily_; }
@@ -145,6 +152,7 @@ class Device {
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  DeviceSetupTimes setupTimes_;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queueFamily_ = 0;

@@ -10,7 +10,9 @@
 
 namespace voxen {
 
-enum class LogLevel { Info, Warning, Error };
+// Debug lines (a pipeline cache file that was ignored, and why) reach a program's own sink;
+// the default sink writes them only when VOXEN_DEBUG is set.
+enum class LogLevel { Info, Warning, Error, Debug };
 
 using LogSink = std::function<void(LogLevel level, const std::string& message)>;
 

@@ -45,12 +45,17 @@ struct KernelVariant {
   }
 };
 
+class ShaderLibrary;
+
 // A compute pipeline that the library may replace while the program runs. Hold it by
-// shared_ptr and read pipeline() when recording, never cache the VkPipeline.
+// shared_ptr and read pipeline() when recording, never cache the VkPipeline. The pipeline
+// is created at the first pipeline() (its first dispatch), so that kernels a run sets up
+// but never dispatches cost no pipeline; the shader is compiled and checked when the
+// kernel is made.
 class Kernel {
  public:
   const std::string& path() const { return path_; }
-  VkPipeline pipeline() const { return pipeline_; }
+  VkPipeline pipeline() const;
   LocalSize localSize() const { return localSize_; }
   // Increments each time hot reload swaps the pipeline.
   uint64_t generation() const { return generation_; }
@@ -59,7 +64,9 @@ class Kernel {
   friend class ShaderLibrary;
   std::string path_;
   KernelVariant variant_;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  ShaderLibrary* library_ = nullptr;
+  mutable VkPipeline pipeline_ = VK_NULL_HANDLE;
+  mutable std::vector<uint32_t> spirv_;  // until the pipeline is created
   LocalSize localSize_;
   uint64_t generation_ = 0;
   std::set<std::string> dependencies_;
@@ -71,8 +78,25 @@ struct ShaderLibraryOptions {
   // Where reload messages and compile errors go; the default is the log sink (logMessage),
   // with compile errors at LogLevel::Error and everything else at LogLevel::Info.
   std::function<void(const std::string&)> log;
+  // The persistent pipeline cache: "off" (or "0") for none, a folder to keep it in, or
+  // empty for $VOXEN_PIPELINE_CACHE read the same way, else $XDG_CACHE_HOME/voxen, else
+  // ~/.cache/voxen. One file per device, driver and shader set, read when the library is
+  // made and written when it is destroyed (or by savePipelineCache) if pipelines were made.
+  // An unreadable, corrupt or foreign file is ignored (a LogLevel::Debug line says why)
+  // and replaced; a folder that cannot be written only loses the saving.
+  std::string pipelineCache;
 };
 
+// What setting up the library cost, and what became of the pipeline cache.
+struct ShaderLibraryStartup {
+  std::string cacheFile;     // empty when the cache is off
+  std::string cacheState;    // "off", "none yet", "loaded", or "ignored: <why>"
+  size_t cacheBytesLoaded = 0;
+  double setupSeconds = 0;   // pipeline layout, cache file and its VkPipelineCache
+  size_t pipelinesCreated = 0;
+  double pipelineSeconds = 0;  // summed over vkCreateComputePipelines calls
+  size_t cacheBytesSaved = 0;  // by the last save
+};
 struct ShaderRootOptions {
   // Recompile this root's kernels when its files change even when the engine's shaders are
   // not hot-reloaded (with enableHotReload every root is watched).
@@ -129,10 +153,16 @@ class ShaderLibrary {
 
   VkPipelineLayout pipelineLayout() const { return layout_; }
   VkPipelineCache pipelineCache() const { return cache_; }
+  const ShaderLibraryStartup& startup() const { return startup_; }
+  // Writes the pipeline cache's file now if pipelines were made since it was read or last
+  // written (the destructor does too). Never throws: a failure is a LogLevel::Debug line.
+  void savePipelineCache();
 
  private:
   CompileResult compile(const std::string& path, const KernelVariant& variant) const;
-  VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) const;
+  friend class Kernel;
+  VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant);
+  void openPipelineCache();
   void build(Kernel& kernel, bool fromEmbeddedSpirv);
   void log(LogLevel level, const std::string& message) const;
   std::string ownerOf(const std::string& name) const;  // who already has a name, or empty
@@ -143,6 +173,10 @@ class ShaderLibrary {
   ShaderLibraryOptions options_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
+  std::optional<std::filesystem::path> cacheFile_;
+  uint64_t shaderSetHash_ = 0;
+  size_t pipelinesAtSave_ = 0;
+  ShaderLibraryStartup startup_;
   std::map<std::pair<std::string, KernelVariant>, std::shared_ptr<Kernel>> kernels_;
   std::unique_ptr<LayeredSourceTree> tree_;  // the engine's, then the roots
   std::vector<std::filesystem::path> roots_;  // absolute
