@@ -1,5 +1,6 @@
 #include "layer_table.hpp"
 
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -7,6 +8,51 @@
 #include "voxen/map/layer.hpp"
 
 namespace voxen::store_detail {
+
+namespace {
+
+// In the order of DescriptionFields::set's cases; time_origin last (SQLite stores only).
+constexpr const char* kFieldNames[] = {"format_version", "resolution", "region_size", "hit_probability", "miss_probability",
+                                       "occupancy_threshold", "clamp_min", "clamp_max", "time_origin"};
+constexpr int kTimeOriginField = 8;
+
+}  // namespace
+
+bool DescriptionFields::set(const std::string& key, double v, StoreDescription& d) {
+  const int count = timeOriginField_ ? kTimeOriginField + 1 : kTimeOriginField;
+  int index = 0;
+  while (index < count && key != kFieldNames[index]) ++index;
+  if (index == count) return false;
+  have_[index] = true;
+  OccupancyModel& m = d.model;
+  switch (index) {
+    case 0: d.formatVersion = uint32_t(v); break;
+    case 1: m.resolution = v; break;
+    case 2: m.regionSize = int32_t(v); break;
+    case 3: m.hitProbability = float(v); break;
+    case 4: m.missProbability = float(v); break;
+    case 5: m.occupancyThreshold = float(v); break;
+    case 6: m.clampMin = float(v); break;
+    case 7: m.clampMax = float(v); break;
+    case 8: d.timeOrigin = v; break;
+  }
+  return true;
+}
+
+void DescriptionFields::check(const StoreDescription& d, const std::function<void(const std::string&)>& fail) const {
+  const int count = timeOriginField_ ? kTimeOriginField + 1 : kTimeOriginField;
+  for (int i = 0; i < count; ++i)
+    if (!have_[i]) fail(std::string("its description has no '") + kFieldNames[i] + "' field");
+  if (d.formatVersion != kRegionStoreFormatVersion)
+    fail("unsupported store format version " + std::to_string(d.formatVersion) + " (this build reads version " +
+         std::to_string(kRegionStoreFormatVersion) + ")");
+  try {
+    d.model.validate();
+  } catch (const Error& e) {
+    fail(std::string("invalid description field: ") + e.what());
+  }
+  if (timeOriginField_ && !std::isfinite(d.timeOrigin)) fail("invalid description field: time origin is not finite");
+}
 
 void settleLayerTable(const std::vector<StoredLayerRow>& rows, StoreDescription& d,
                       const std::function<void(const std::string&)>& fail) {

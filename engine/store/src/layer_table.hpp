@@ -1,7 +1,7 @@
 #pragma once
-// Private: a store's layer table (SQLite's `layers`, PostgreSQL's `voxen_layers`: the same
-// columns) read back into a layout, checked against this build's layer registry, one rule
-// for both stores.
+// Private: a store's description rows (SQLite's `description` and `layers`, PostgreSQL's
+// `voxen_description` and `voxen_layers`: the same keys and columns) read back and checked,
+// one rule for both stores.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -10,6 +10,24 @@
 #include "voxen/store/store_types.hpp"
 
 namespace voxen::store_detail {
+
+// The `key, value` rows of the description, one at a time, then checked together.
+class DescriptionFields {
+ public:
+  // `timeOriginField`: whether the store keeps `time_origin` here (SQLite) rather than per
+  // session (PostgreSQL).
+  explicit DescriptionFields(bool timeOriginField) : timeOriginField_(timeOriginField) {}
+  // Whether `key` is a field this build reads; when it is, sets it in `d` from `value`.
+  // A key it does not know is a later version's field: the format version decides.
+  bool set(const std::string& key, double value, StoreDescription& d);
+  // Calls `fail` (which throws, naming the store) for a missing field, another format
+  // version, an invalid model or a time origin that is not finite.
+  void check(const StoreDescription& d, const std::function<void(const std::string&)>& fail) const;
+
+ private:
+  bool timeOriginField_;
+  bool have_[9] = {};
+};
 
 struct StoredLayerRow {
   int64_t position = 0;

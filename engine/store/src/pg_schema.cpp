@@ -106,40 +106,15 @@ StoreDescription pgReadDescription(Pg& db) {
   if (!pgHasSchema(db)) db.fail("the database holds no Voxen store (no voxen_description table); a writer creates one");
   StoreDescription d;
   const PgResult rows = db.query("SELECT key, value FROM voxen_description");
-  const char* names[] = {"format_version", "resolution", "region_size", "hit_probability", "miss_probability",
-                         "occupancy_threshold", "clamp_min", "clamp_max", nullptr};
-  bool have[8] = {};
+  DescriptionFields fields(false);  // a session keeps its own time origin
   for (int r = 0; r < rows.rows(); ++r) {
     const std::string key = rows.text(r, 0), text = rows.text(r, 1);
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    int index = 0;
-    while (names[index] && key != names[index]) ++index;
-    if (!names[index]) continue;  // a later version's field: the format version decides
-    if (text.empty() || *end) db.fail("its description field '" + key + "' is not a number: '" + text + "'");
-    have[index] = true;
-    OccupancyModel& m = d.model;
-    switch (index) {
-      case 0: d.formatVersion = uint32_t(v); break;
-      case 1: m.resolution = v; break;
-      case 2: m.regionSize = int32_t(v); break;
-      case 3: m.hitProbability = float(v); break;
-      case 4: m.missProbability = float(v); break;
-      case 5: m.occupancyThreshold = float(v); break;
-      case 6: m.clampMin = float(v); break;
-      case 7: m.clampMax = float(v); break;
-    }
+    if (fields.set(key, v, d) && (text.empty() || *end))
+      db.fail("its description field '" + key + "' is not a number: '" + text + "'");
   }
-  for (int i = 0; names[i]; ++i)
-    if (!have[i]) db.fail(std::string("its description has no '") + names[i] + "' field");
-  if (d.formatVersion != kRegionStoreFormatVersion)
-    db.fail("unsupported store format version " + std::to_string(d.formatVersion) + " (this build reads version " +
-            std::to_string(kRegionStoreFormatVersion) + ")");
-  try {
-    d.model.validate();
-  } catch (const Error& e) {
-    db.fail(std::string("invalid description field: ") + e.what());
-  }
+  fields.check(d, [&db](const std::string& why) { db.fail(why); });
   const PgResult layers = db.query(
       "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings FROM voxen_layers ORDER BY position");
   std::vector<StoredLayerRow> table;

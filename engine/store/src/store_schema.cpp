@@ -82,40 +82,9 @@ StoreDescription readDescription(Db& db) {
     db.fail("an SQLite database but not a Voxen region store (application_id " + std::to_string(app) + ")");
   StoreDescription d;
   Statement get(db, "SELECT key, value FROM description");
-  bool have[10] = {};
-  const char* names[10] = {"format_version", "resolution",  "region_size", "hit_probability", "miss_probability",
-                           "occupancy_threshold", "clamp_min", "clamp_max", "time_origin", nullptr};
-  while (get.step()) {
-    const std::string key = get.text(0);
-    const double v = get.real(1);
-    OccupancyModel& m = d.model;
-    int index = 0;
-    while (names[index] && key != names[index]) ++index;
-    if (!names[index]) continue;  // a later version's field: the format version decides
-    have[index] = true;
-    switch (index) {
-      case 0: d.formatVersion = uint32_t(get.integer(1)); break;
-      case 1: m.resolution = v; break;
-      case 2: m.regionSize = int32_t(get.integer(1)); break;
-      case 3: m.hitProbability = float(v); break;
-      case 4: m.missProbability = float(v); break;
-      case 5: m.occupancyThreshold = float(v); break;
-      case 6: m.clampMin = float(v); break;
-      case 7: m.clampMax = float(v); break;
-      case 8: d.timeOrigin = v; break;
-    }
-  }
-  for (int i = 0; names[i]; ++i)
-    if (!have[i]) db.fail(std::string("its description has no '") + names[i] + "' field");
-  if (d.formatVersion != kRegionStoreFormatVersion)
-    db.fail("unsupported store format version " + std::to_string(d.formatVersion) + " (this build reads version " +
-            std::to_string(kRegionStoreFormatVersion) + ")");
-  try {
-    d.model.validate();
-  } catch (const Error& e) {
-    db.fail(std::string("invalid description field: ") + e.what());
-  }
-  if (!std::isfinite(d.timeOrigin)) db.fail("invalid description field: time origin is not finite");
+  DescriptionFields fields(true);
+  while (get.step()) fields.set(get.text(0), get.real(1), d);
+  fields.check(d, [&db](const std::string& why) { db.fail(why); });
 
   Statement layers(db, "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings FROM layers ORDER BY position");
   std::vector<StoredLayerRow> rows;
