@@ -175,18 +175,25 @@ VoxelClass OccupancyMap::classify(float value) const {
   return value >= model_.thresholdValue() ? VoxelClass::Occupied : VoxelClass::Free;
 }
 
+OccupancyMap::Counts OccupancyMap::counts(const Region& region) const {
+  Counts c;
+  c.regions = 1;
+  const float threshold = model_.thresholdValue();
+  for (float v : region.occupancy()) {
+    if (!isObserved(v)) continue;
+    if (v >= threshold)
+      ++c.occupied;
+    else
+      ++c.free;
+  }
+  return c;
+}
+
 OccupancyMap::Counts OccupancyMap::counts() const {
   Counts c;
-  const float threshold = model_.thresholdValue();
   for (const auto& [key, region] : regions_) {
-    ++c.regions;
-    for (float v : region.occupancy()) {
-      if (!isObserved(v)) continue;
-      if (v >= threshold)
-        ++c.occupied;
-      else
-        ++c.free;
-    }
+    const Counts r = counts(region);
+    c.regions += r.regions, c.occupied += r.occupied, c.free += r.free;
   }
   return c;
 }

@@ -32,8 +32,8 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 }  // namespace
 
 StoreMapping::StoreMapping(std::unique_ptr<MapStore> store, const StoreMappingOptions& options)
-    : store_(std::move(store)), options_(options), lastCheckpoint_(std::chrono::steady_clock::now()) {
-  thresholdValue_ = store_->description().model.thresholdValue();
+    : store_(std::move(store)), options_(options), shape_(store_->description().emptyMap()),
+      lastCheckpoint_(std::chrono::steady_clock::now()) {
 }
 
 StoreMapping::~StoreMapping() = default;
@@ -84,9 +84,7 @@ std::unique_ptr<StoreMapping> StoreMapping::resume(std::unique_ptr<MapStore> sto
   // the regions it never touches again.
   for (const RegionKey& key : mapping->store_->keys()) {
     const std::optional<Region> region = mapping->store_->readRegion(key, std::vector<LayerId>{kOccupancyLayer});
-    RegionCounts& c = mapping->stored_[key];
-    for (const float v : region->occupancy())
-      if (isObserved(v)) (v >= mapping->thresholdValue_ ? c.occupied : c.free)++;
+    mapping->stored_[key] = mapping->countsOf(*region);
   }
   return mapping;
 }
@@ -108,12 +106,9 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
   StoreBatch batch;
   std::vector<std::pair<RegionKey, RegionCounts>> written;
   for (const auto& [key, region] : map.regions()) {
-    if (region.occupancyStamp <= savedCounter_) continue;
+    if (region.occupancyStamp <= map.savedCounter()) continue;
     batch.regions.push_back(&region);
-    RegionCounts c;
-    for (const float v : region.occupancy())
-      if (isObserved(v)) (v >= thresholdValue_ ? c.occupied : c.free)++;
-    written.emplace_back(key, c);
+    written.emplace_back(key, countsOf(region));
   }
   // Key order: a store's pages fill in order, and a server locks regions in one order.
   std::sort(batch.regions.begin(), batch.regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
@@ -140,7 +135,6 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
     stats_.longestWriteRegions = batch.regions.size();
   }
   for (const auto& [key, c] : written) stored_[key] = c;
-  savedCounter_ = map.changeCounter();
   map.markSaved();
   ++stats_.checkpoints;
   stats_.regionsWritten += batch.regions.size();
@@ -157,7 +151,7 @@ bool StoreMapping::evictTo(OccupancyMap& map, uint64_t targetBytes) {
   // Least recently changed first; a region fetched and not changed since has stamp 0.
   std::vector<std::pair<uint64_t, RegionKey>> clean;
   for (const auto& [key, region] : map.regions())
-    if (region.occupancyStamp <= savedCounter_ && stored_.contains(key)) clean.emplace_back(region.occupancyStamp, key);
+    if (region.occupancyStamp <= map.savedCounter() && stored_.contains(key)) clean.emplace_back(region.occupancyStamp, key);
   std::sort(clean.begin(), clean.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
   for (const auto& [stamp, key] : clean) {
     if (held <= targetBytes) break;
@@ -183,6 +177,11 @@ void StoreMapping::betweenChunks(OccupancyMap& map, uint64_t raysTaken, bool las
   checkpoint(map, raysTaken, last, sync);
   stats_.peakHostBytes = std::max<uint64_t>(stats_.peakHostBytes, map.regions().size() * map.bytesPerRegion());
   evictTo(map, target);
+}
+
+StoreMapping::RegionCounts StoreMapping::countsOf(const Region& region) const {
+  const OccupancyMap::Counts c = shape_.counts(region);
+  return {uint32_t(c.occupied), uint32_t(c.free)};
 }
 
 OccupancyMap::Counts StoreMapping::counts() const {

@@ -230,6 +230,9 @@ class OccupancyMap {
     uint64_t occupied = 0, free = 0, regions = 0;
   };
   Counts counts() const;
+  // One region's occupied and free voxels (regions: 1), by this map's threshold: for a caller
+  // that keeps counts of regions the map no longer holds in memory.
+  Counts counts(const Region& region) const;
 
  private:
   OccupancyModel model_;

@@ -101,15 +101,15 @@ class StoreMapping final : public RegionSource {
   struct RegionCounts {
     uint32_t occupied = 0, free = 0;
   };
+  RegionCounts countsOf(const Region& region) const;
   std::unique_ptr<MapStore> store_;
   StoreMappingOptions options_;
+  OccupancyMap shape_;  // no regions: the store's model, for counting a region's voxels
   bool resumed_ = false;
   uint64_t resumeRays_ = 0;
   uint64_t earlierCheckpoints_ = 0;  // made by the run this one resumes
-  uint64_t savedCounter_ = 0;  // the map's change counter at the last checkpoint
   std::chrono::steady_clock::time_point lastCheckpoint_;
   std::unordered_map<RegionKey, RegionCounts, RegionKeyHash> stored_;  // every region the store holds
-  float thresholdValue_ = 0.0f;
   StoreMappingStats stats_;
 };
 
