@@ -117,7 +117,7 @@ std::optional<fs::path> pipelineCacheDir(const std::string& setting) {
   return std::nullopt;
 }
 
-PipelineCacheRead readPipelineCacheFile(const fs::path& file, const PipelineCacheKey& key) {
+PipelineCacheRead readPipelineCacheFile(const fs::path& file, const PipelineCacheKey& key, CachePayload payload) {
   PipelineCacheRead read;
   std::ifstream in(file, std::ios::binary);
   if (!in) return read;
@@ -154,7 +154,8 @@ PipelineCacheRead readPipelineCacheFile(const fs::path& file, const PipelineCach
     read.problem = "is corrupt (its checksum does not match)";
     return read;
   }
-  if (std::string problem = vulkanHeaderProblem(data, key); !problem.empty()) {
+  if (std::string problem = payload == CachePayload::DriverData ? vulkanHeaderProblem(data, key) : std::string();
+      !problem.empty()) {
     read.problem = problem;
     return read;
   }

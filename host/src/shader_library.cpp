@@ -4,15 +4,19 @@
 
 #include "voxen/host/log.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
+#include <thread>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/embedded_shaders.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/file_watcher.hpp"
 #include "voxen/host/pipeline_cache_file.hpp"
+#include "voxen/host/pipeline_warmer.hpp"
 #include "voxen/host/shader_compiler.hpp"
 
 namespace voxen {
@@ -26,6 +30,20 @@ std::string variantText(const KernelVariant& variant) {
   for (const auto& [name, value] : variant.defines) text += " -D" + name + "=" + value;
   for (const auto& [id, value] : variant.specialization) text += " [" + std::to_string(id) + "]=" + std::to_string(value);
   return text;
+}
+
+// A kernel's name in the list of kernels used: its path and variant, one line.
+std::string kernelId(const std::string& path, const KernelVariant& variant) { return path + variantText(variant); }
+
+// The list of kernels used lives beside the cache file: "pipelines-<hash>.kernels".
+fs::path kernelListFile(const fs::path& cacheFile) {
+  fs::path file = cacheFile;
+  return file.replace_extension(".kernels");
+}
+
+unsigned defaultCreateAheadThreads() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return std::clamp(cores > 1 ? cores - 1 : 1u, 1u, 4u);
 }
 
 std::string joined(const std::set<std::string>& names) {
@@ -59,11 +77,21 @@ uint64_t embeddedShaderSetHash() {
 }  // namespace
 
 VkPipeline Kernel::pipeline() const {
+  std::lock_guard lock(mutex_);
   if (!pipeline_ && library_) {
-    pipeline_ = library_->createPipeline(spirv_, variant_);
+    pipeline_ = library_->createPipeline(spirv_, variant_, false);
     spirv_ = {};
   }
+  dispatched_ = true;
   return pipeline_;
+}
+
+void Kernel::createAhead() const {
+  std::lock_guard lock(mutex_);
+  if (pipeline_ || !library_) return;
+  pipeline_ = library_->createPipeline(spirv_, variant_, true);
+  spirv_ = {};
+  createdAhead_ = true;
 }
 
 ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : device_(device), options_(std::move(options)) {
@@ -73,6 +101,7 @@ ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : dev
   layoutInfo.pPushConstantRanges = &range;
   VOXEN_VK_CHECK(vkCreatePipelineLayout(device_.handle(), &layoutInfo, nullptr, &layout_));
   openPipelineCache();
+  warmer_ = std::make_unique<PipelineWarmer>(options_.createAheadThreads.value_or(defaultCreateAheadThreads()));
   tree_ = std::make_unique<LayeredSourceTree>();
   tree_->add(std::make_unique<EmbeddedSourceTree>());
   std::optional<fs::path> dir = options_.hotReloadDir;
@@ -107,6 +136,11 @@ void ShaderLibrary::openPipelineCache() {
       startup_.cacheState = read.found ? "loaded" : "none yet";
     }
     data = std::move(read.data);
+    detail::PipelineCacheRead used =
+        detail::readPipelineCacheFile(kernelListFile(*cacheFile_), key, detail::CachePayload::KernelList);
+    std::istringstream lines(std::string(used.data.begin(), used.data.end()));
+    for (std::string line; std::getline(lines, line);)
+      if (!line.empty()) usedBefore_.insert(line);
   }
   VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   cacheInfo.initialDataSize = data.size();
@@ -125,23 +159,56 @@ void ShaderLibrary::openPipelineCache() {
   startup_.setupSeconds = secondsSince(start);
 }
 
+ShaderLibraryStartup ShaderLibrary::startup() const {
+  std::lock_guard lock(startupMutex_);
+  return startup_;
+}
+
 void ShaderLibrary::savePipelineCache() {
-  if (!cacheFile_ || startup_.pipelinesCreated == pipelinesAtSave_) return;
-  pipelinesAtSave_ = startup_.pipelinesCreated;
+  {
+    std::lock_guard lock(startupMutex_);
+    if (!cacheFile_ || startup_.pipelinesCreated == pipelinesAtSave_) return;
+    pipelinesAtSave_ = startup_.pipelinesCreated;
+  }
+  saveKernelList();
   size_t size = 0;
   if (vkGetPipelineCacheData(device_.handle(), cache_, &size, nullptr) != VK_SUCCESS) return;
   std::vector<uint8_t> data(size);
   if (vkGetPipelineCacheData(device_.handle(), cache_, &size, data.data()) != VK_SUCCESS) return;
   data.resize(size);
   const detail::PipelineCacheKey key = detail::pipelineCacheKey(device_.physicalDevice(), shaderSetHash_);
-  if (std::string problem = detail::writePipelineCacheFile(*cacheFile_, key, data); !problem.empty())
+  if (std::string problem = detail::writePipelineCacheFile(*cacheFile_, key, data); !problem.empty()) {
     log(LogLevel::Debug, "pipeline cache not saved: " + problem);
-  else
+  } else {
+    std::lock_guard lock(startupMutex_);
     startup_.cacheBytesSaved = data.size();
+  }
+}
+
+// The kernels dispatched in this process, with those of earlier ones (a run of another kind
+// in between must not cost the next run its head start). Kernels made ahead but never
+// dispatched are left out, so that a list that once held too much shrinks again.
+void ShaderLibrary::saveKernelList() {
+  std::set<std::string> used = usedBefore_.size() < kMaxKernelList ? usedBefore_ : std::set<std::string>{};
+  for (const auto& [key, kernel] : kernels_) {
+    std::lock_guard lock(kernel->mutex_);
+    if (kernel->dispatched_)
+      used.insert(kernelId(kernel->path_, kernel->variant_));
+    else if (kernel->createdAhead_)
+      used.erase(kernelId(kernel->path_, kernel->variant_));
+  }
+  std::string text;
+  for (const std::string& line : used) text += line + "\n";
+  const detail::PipelineCacheKey key = detail::pipelineCacheKey(device_.physicalDevice(), shaderSetHash_);
+  if (std::string problem = detail::writePipelineCacheFile(kernelListFile(*cacheFile_), key,
+                                                           std::vector<uint8_t>(text.begin(), text.end()));
+      !problem.empty())
+    log(LogLevel::Debug, "list of kernels used not saved: " + problem);
 }
 
 ShaderLibrary::~ShaderLibrary() {
   const VkDevice vk = device_.handle();
+  warmer_.reset();  // no worker may create a pipeline while they are destroyed
   vkDeviceWaitIdle(vk);
   try {
     savePipelineCache();
@@ -174,7 +241,7 @@ CompileResult ShaderLibrary::compile(const std::string& path, const KernelVarian
 #endif
 }
 
-VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant) {
+VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant, bool ahead) {
   const auto start = std::chrono::steady_clock::now();
   VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   moduleInfo.codeSize = spirv.size() * sizeof(uint32_t);
@@ -201,7 +268,9 @@ VkPipeline ShaderLibrary::createPipeline(const std::vector<uint32_t>& spirv, con
   const VkResult result = vkCreateComputePipelines(device_.handle(), cache_, 1, &info, nullptr, &pipeline);
   vkDestroyShaderModule(device_.handle(), module, nullptr);
   VOXEN_VK_CHECK(result);
+  std::lock_guard lock(startupMutex_);
   ++startup_.pipelinesCreated;
+  if (ahead) ++startup_.pipelinesCreatedAhead;
   startup_.pipelineSeconds += secondsSince(start);
   return pipeline;
 }
@@ -249,6 +318,7 @@ std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const Ker
   const bool embedded = !hotReloadEnabled() && detail::findEmbeddedFlavour(path, variant.defines, float64());
   build(*kernel, embedded);
   kernels_.emplace(std::move(key), kernel);
+  if (usedBefore_.count(kernelId(path, variant))) warmer_->add(kernel);
   return kernel;
 }
 
@@ -268,6 +338,7 @@ void ShaderLibrary::enableHotReload(const fs::path& sourceDir) {
   for (size_t i = 0; i < roots_.size(); ++i)
     if (!rootWatched_[i]) watch(roots_[i]), rootWatched_[i] = true;
   // Rebuild what exists from the folder, so that every kernel knows its dependencies.
+  warmer_->drain();
   for (auto& [key, kernel] : kernels_) {
     if (spirv_.count(kernel->path_)) continue;  // precompiled: nothing to compile
     const VkPipeline old = kernel->pipeline_;
@@ -348,6 +419,7 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
   if (!watcher_) return 0;
   const auto changed = watcher_->poll();
   if (changed.empty()) return 0;
+  warmer_->drain();  // pipelines are swapped below
   std::set<std::string> changedPaths;
   for (const auto& file : changed)
     if (std::string path = treePathOf(file); !path.empty()) changedPaths.insert(std::move(path));
@@ -375,7 +447,8 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
       kernel->dependencies_.insert(result.dependencies.begin(), result.dependencies.end());
       continue;
     }
-    VkPipeline pipeline = createPipeline(result.spirv, kernel->variant_);
+    VkPipeline pipeline = createPipeline(result.spirv, kernel->variant_, false);
+    std::lock_guard lock(kernel->mutex_);
     retired_.emplace_back(kernel->pipeline_, lastSubmitted);
     kernel->pipeline_ = pipeline;
     kernel->spirv_ = {};

@@ -1,6 +1,8 @@
 #!/bin/bash
 # voxen map's persistent pipeline cache (issue 26): the first run writes one file under
-# VOXEN_PIPELINE_CACHE, the next reads it ("loaded" in --profile --json's setup), two runs at
+# VOXEN_PIPELINE_CACHE (and the list of kernels it used beside it), the next reads it
+# ("loaded" in --profile --json's setup) and creates the pipelines of that list ahead on a
+# worker thread (setup.pipelines_created_ahead), two runs at
 # once leave a file the next run accepts, a corrupt file is ignored and replaced, and
 # --profile reports the device set-up by stage in text and JSON.
 source "$(dirname "$0")/common.sh" cli_pipeline_cache "$@"
@@ -16,8 +18,10 @@ cache_state() { grep -o '"state":"[^"]*"' "$1.json" | cut -d'"' -f4; }
 
 profile_json first
 [ "$(cache_state first)" = "none yet" ] || fail "first run: cache state '$(cache_state first)', expected 'none yet'"
-files=("$work"/cache/*)
-[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail "first run left ${#files[@]} files in the cache folder: ${files[*]}"
+files=("$work"/cache/*.bin)
+[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail "first run left ${#files[@]} cache files in the cache folder: ${files[*]}"
+all=("$work"/cache/*)
+[ ${#all[@]} -eq 2 ] && [ -f "${files[0]%.bin}.kernels" ] || fail "first run left ${all[*]}: expected the cache and its .kernels list"
 for field in instance_ms device_ms shader_library_ms scheduler_ms pipeline_ms first_batch_ms sync_ms pipelines_created; do
   [ -n "$(json_number "$field" first.json)" ] || fail "--profile --json has no setup.$field: $(cat first.json)"
 done
@@ -25,6 +29,10 @@ done
 
 profile_json second
 [ "$(cache_state second)" = "loaded" ] || fail "second run: cache state '$(cache_state second)', expected 'loaded'"
+ahead=$(json_number pipelines_created_ahead second.json)
+[ -n "$ahead" ] && [ "$ahead" -ge 0 ] || fail "--profile --json has no setup.pipelines_created_ahead: $(cat second.json)"
+[ "$(json_number pipelines_created second.json)" -eq "$(json_number pipelines_created first.json)" ] ||
+  fail "the second run created $(json_number pipelines_created second.json) pipelines, the first $(json_number pipelines_created first.json)"
 
 # Two runs at once, then a third that must accept what they left.
 rm -rf "$work/cache"
@@ -33,7 +41,8 @@ profile_json racer_b & b=$!
 wait $a || fail "racer a"
 wait $b || fail "racer b"
 files=("$work"/cache/*)
-[ ${#files[@]} -eq 1 ] || fail "two concurrent runs left ${#files[@]} files: ${files[*]}"
+[ ${#files[@]} -eq 2 ] || fail "two concurrent runs left ${#files[@]} files: ${files[*]}"
+files=("$work"/cache/*.bin)
 profile_json after_race
 [ "$(cache_state after_race)" = "loaded" ] || fail "after two concurrent runs: cache state '$(cache_state after_race)'"
 

@@ -2,10 +2,13 @@
 // file when pipelines were made, the next library on the same device reads it back; a file
 // that is corrupt, truncated, made for another key or not ours at all is ignored and
 // replaced; concurrent writers leave a whole file; an unwritable folder costs only the
-// saving. Pipelines are made at their first use, not when a kernel is asked for.
+// saving. Pipelines are made at their first use, not when a kernel is asked for, unless the
+// previous library with the same cache dispatched that kernel: then a worker thread makes it
+// ahead.
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -34,11 +37,27 @@ voxen::ShaderLibraryStartup runOnce(const fs::path& dir) {
   return library.startup();
 }
 
+// Every file in the folder but the list of kernels used (pipelines-*.kernels).
 std::vector<fs::path> cacheFiles(const fs::path& dir) {
   std::vector<fs::path> files;
   if (fs::exists(dir))
-    for (const auto& entry : fs::directory_iterator(dir)) files.push_back(entry.path());
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().extension() != ".kernels") files.push_back(entry.path());
   return files;
+}
+
+fs::path kernelListOf(const fs::path& dir) {
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".kernels") return entry.path();
+  return {};
+}
+
+// Waits (up to 60 s: lavapipe under a loaded machine) until the library's workers have
+// created `count` pipelines ahead.
+bool createdAhead(const voxen::ShaderLibrary& library, size_t count) {
+  for (int i = 0; i < 6000 && library.startup().pipelinesCreatedAhead < count; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return library.startup().pipelinesCreatedAhead == count;
 }
 
 std::string readAll(const fs::path& file) {
@@ -59,6 +78,7 @@ TEST_CASE("the pipeline cache is written when pipelines were made and read by th
   CHECK(first.pipelinesCreated == 1);
   const auto files = cacheFiles(dir.path());
   REQUIRE(files.size() == 1);  // no temporary file left behind
+  CHECK(fs::exists(kernelListOf(dir.path())));
   CHECK(files[0].filename().string().rfind("pipelines-", 0) == 0);
   CHECK(first.cacheFile == files[0].string());
 
@@ -190,4 +210,59 @@ TEST_CASE("concurrent writers of a pipeline cache file leave a whole file, and a
   CHECK(whole > 0);
   CHECK(voxen::detail::readPipelineCacheFile(file, key).problem.empty());
   CHECK(cacheFiles(dir.path()).size() == 1);
+}
+
+TEST_CASE("kernels the previous library dispatched are created ahead on a worker thread, once", "[pipeline-cache]") {
+  vt::TempDir dir("pipeline-cache-ahead");
+  runOnce(dir.path());  // dispatches fill_iota
+  {
+    voxen::ShaderLibrary library(vt::gpu().device, cacheIn(dir.path()));
+    const auto used = library.kernel("selftest/fill_iota.comp");
+    const auto other = library.kernel("selftest/saxpy.comp");  // never used before: made at its first use
+    REQUIRE(createdAhead(library, 1));
+    CHECK(library.startup().pipelinesCreated == 1);
+    CHECK(used->pipeline() != VK_NULL_HANDLE);
+    CHECK(library.startup().pipelinesCreated == 1);  // not made a second time
+    CHECK(other->pipeline() != VK_NULL_HANDLE);
+    CHECK(library.startup().pipelinesCreated == 2);
+    CHECK(library.startup().pipelinesCreatedAhead == 1);
+  }
+  // Both were dispatched: the next library makes both ahead.
+  {
+    voxen::ShaderLibrary library(vt::gpu().device, cacheIn(dir.path()));
+    library.kernel("selftest/fill_iota.comp");
+    library.kernel("selftest/saxpy.comp");
+    CHECK(createdAhead(library, 2));
+    // Made ahead but never dispatched: they leave the list, so that a list that once held
+    // too much does not keep costing pipelines nobody uses.
+  }
+  {
+    voxen::ShaderLibrary library(vt::gpu().device, cacheIn(dir.path()));
+    library.kernel("selftest/fill_iota.comp");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK(library.startup().pipelinesCreatedAhead == 0);
+  }
+}
+
+TEST_CASE("no worker threads, or a corrupt list of kernels, means pipelines at their first use", "[pipeline-cache]") {
+  vt::TempDir dir("pipeline-cache-ahead-off");
+  runOnce(dir.path());
+  {
+    voxen::ShaderLibraryOptions options = cacheIn(dir.path());
+    options.createAheadThreads = 0;
+    voxen::ShaderLibrary library(vt::gpu().device, options);
+    const auto kernel = library.kernel("selftest/fill_iota.comp");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK(library.startup().pipelinesCreated == 0);
+    CHECK(kernel->pipeline() != VK_NULL_HANDLE);
+  }
+  const fs::path list = kernelListOf(dir.path());
+  REQUIRE(fs::exists(list));
+  std::string bytes = readAll(list);
+  bytes.back() = char(bytes.back() ^ 0x5a);  // the checksum no longer matches
+  writeAll(list, bytes);
+  voxen::ShaderLibrary library(vt::gpu().device, cacheIn(dir.path()));
+  library.kernel("selftest/fill_iota.comp");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(library.startup().pipelinesCreated == 0);
 }

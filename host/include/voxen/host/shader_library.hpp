@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -46,6 +47,7 @@ struct KernelVariant {
 };
 
 class ShaderLibrary;
+class PipelineWarmer;
 
 // A compute pipeline that the library may replace while the program runs. Hold it by
 // shared_ptr and read pipeline() when recording, never cache the VkPipeline. The pipeline
@@ -55,6 +57,7 @@ class ShaderLibrary;
 class Kernel {
  public:
   const std::string& path() const { return path_; }
+  // Thread-safe: the library may be creating this pipeline ahead on a worker thread.
   VkPipeline pipeline() const;
   LocalSize localSize() const { return localSize_; }
   // Increments each time hot reload swaps the pipeline.
@@ -62,10 +65,15 @@ class Kernel {
 
  private:
   friend class ShaderLibrary;
+  friend class PipelineWarmer;
+  void createAhead() const;  // on a warmer thread: the pipeline, unless it exists
   std::string path_;
   KernelVariant variant_;
   ShaderLibrary* library_ = nullptr;
+  mutable std::mutex mutex_;  // pipeline_ and spirv_ until the pipeline exists
   mutable VkPipeline pipeline_ = VK_NULL_HANDLE;
+  mutable bool dispatched_ = false;    // pipeline() was asked for: the kernel list keeps it
+  mutable bool createdAhead_ = false;  // by the warmer
   mutable std::vector<uint32_t> spirv_;  // until the pipeline is created
   LocalSize localSize_;
   uint64_t generation_ = 0;
@@ -84,7 +92,13 @@ struct ShaderLibraryOptions {
   // made and written when it is destroyed (or by savePipelineCache) if pipelines were made.
   // An unreadable, corrupt or foreign file is ignored (a LogLevel::Debug line says why)
   // and replaced; a folder that cannot be written only loses the saving.
+  //
+  // Beside it, a second file lists the kernels the process dispatched; the next process
+  // creates the ones it asks for again on worker threads ahead of their first dispatch.
   std::string pipelineCache;
+  // Worker threads for those pipelines: unset for one fewer than the processor's threads,
+  // at most 4; 0 creates every pipeline at its first dispatch, on the recording thread.
+  std::optional<unsigned> createAheadThreads;
 };
 
 // What setting up the library cost, and what became of the pipeline cache.
@@ -94,7 +108,8 @@ struct ShaderLibraryStartup {
   size_t cacheBytesLoaded = 0;
   double setupSeconds = 0;   // pipeline layout, cache file and its VkPipelineCache
   size_t pipelinesCreated = 0;
-  double pipelineSeconds = 0;  // summed over vkCreateComputePipelines calls
+  size_t pipelinesCreatedAhead = 0;  // of those, by the library's worker threads
+  double pipelineSeconds = 0;  // summed over vkCreateComputePipelines calls (on every thread)
   size_t cacheBytesSaved = 0;  // by the last save
 };
 struct ShaderRootOptions {
@@ -153,7 +168,8 @@ class ShaderLibrary {
 
   VkPipelineLayout pipelineLayout() const { return layout_; }
   VkPipelineCache pipelineCache() const { return cache_; }
-  const ShaderLibraryStartup& startup() const { return startup_; }
+  // A copy: worker threads may still be creating pipelines.
+  ShaderLibraryStartup startup() const;
   // Writes the pipeline cache's file now if pipelines were made since it was read or last
   // written (the destructor does too). Never throws: a failure is a LogLevel::Debug line.
   void savePipelineCache();
@@ -161,7 +177,9 @@ class ShaderLibrary {
  private:
   CompileResult compile(const std::string& path, const KernelVariant& variant) const;
   friend class Kernel;
-  VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant);
+  VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant, bool ahead);
+  void saveKernelList();
+  static constexpr size_t kMaxKernelList = 512;  // a list past this starts again
   void openPipelineCache();
   void build(Kernel& kernel, bool fromEmbeddedSpirv);
   void log(LogLevel level, const std::string& message) const;
@@ -176,7 +194,12 @@ class ShaderLibrary {
   std::optional<std::filesystem::path> cacheFile_;
   uint64_t shaderSetHash_ = 0;
   size_t pipelinesAtSave_ = 0;
+  mutable std::mutex startupMutex_;  // startup_: pipelines are also created on worker threads
   ShaderLibraryStartup startup_;
+  // The kernels the previous process with this cache dispatched ("path [id]=value ..."):
+  // asked for again, they are created ahead by warmer_. Written beside the cache file.
+  std::set<std::string> usedBefore_;
+  std::unique_ptr<PipelineWarmer> warmer_;
   std::map<std::pair<std::string, KernelVariant>, std::shared_ptr<Kernel>> kernels_;
   std::unique_ptr<LayeredSourceTree> tree_;  // the engine's, then the roots
   std::vector<std::filesystem::path> roots_;  // absolute

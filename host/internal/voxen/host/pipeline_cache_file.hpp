@@ -49,7 +49,11 @@ struct PipelineCacheRead {
   std::string problem;        // why not: empty when read, or when there was no file
   bool found = false;         // a file existed
 };
-PipelineCacheRead readPipelineCacheFile(const std::filesystem::path& file, const PipelineCacheKey& key);
+// What a file holds after our header: the driver's cache data (checked against Vulkan's
+// own header too) or the shader library's list of kernels used (text).
+enum class CachePayload { DriverData, KernelList };
+PipelineCacheRead readPipelineCacheFile(const std::filesystem::path& file, const PipelineCacheKey& key,
+                                        CachePayload payload = CachePayload::DriverData);
 
 // Writes `data` for `key` into `file` by temporary file and rename; returns the problem
 // (an unwritable folder, a full disk), empty on success.
