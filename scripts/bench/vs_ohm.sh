@@ -83,7 +83,7 @@ if [[ -n $OHM_BIN ]]; then
 else
   echo "vs_ohm.sh: no --ohm-bin: OHM columns skipped" >&2
 fi
-TOOLS+=(voxen_seq voxen_2p)
+TOOLS+=(voxen_seq voxen_2p voxen_1p)
 
 # --- inputs: a timed cloud and a trajectory each, read the same way by OHM and Voxen ---
 prepare() {
@@ -119,6 +119,8 @@ tool_cmd() {  # tool input outdir -> the command line, in CMD
                     --resolution 0.1 --clamp -2 3.511) ;;
     voxen_2p) CMD=("$VOXEN" map --cloud "$d/cloud.ply" --trajectory "$d/traj.txt" --output "$o/map.vxm"
                    --resolution 0.1 --clamp -2 3.511 --update-order two-phase) ;;
+    voxen_1p) CMD=("$VOXEN" map --cloud "$d/cloud.ply" --trajectory "$d/traj.txt" --output "$o/map.vxm"
+                   --resolution 0.1 --clamp -2 3.511 --update-order one-pass) ;;
   esac
 }
 
@@ -168,6 +170,14 @@ for in in "${INPUT_LIST[@]}"; do
     [[ $t == "$refname" || ! -f $WORK/$in/$t/occupied.ply ]] && continue
     j=$(python3 "$HERE/occupied_jaccard.py" "$ref" "$WORK/$in/$t/occupied.ply" --resolution 0.1) || continue
     printf '%s\t%s\t%s\t%s\n' "$in" "$t" "$refname" "$j" >>"$JACC"
+  done
+  # Voxen's other orders against its default, exact one as well.
+  seq="$WORK/$in/voxen_seq/occupied.ply"
+  [[ $refname == voxen_seq || ! -f $seq ]] && continue
+  for t in voxen_2p voxen_1p; do
+    [[ -f $WORK/$in/$t/occupied.ply ]] || continue
+    j=$(python3 "$HERE/occupied_jaccard.py" "$seq" "$WORK/$in/$t/occupied.ply" --resolution 0.1) || continue
+    printf '%s\t%s\t%s\t%s\n' "$in" "$t" voxen_seq "$j" >>"$JACC"
   done
 done
 

@@ -1,5 +1,6 @@
-// The sample voxel a ray's hit goes to, shared by integrate_hit.comp (two-phase order) and
-// hit_keys.comp (sequential order). Included after map_access.glsl.
+// The sample voxel a ray's hit goes to, shared by integrate_hit.comp (two-phase order),
+// integrate_miss.comp (one-pass order) and hit_keys.comp (sequential order). Included after
+// map_access.glsl.
 #ifndef VOXEN_OCCUPANCY_HIT_SAMPLE_GLSL
 #define VOXEN_OCCUPANCY_HIT_SAMPLE_GLSL
 
@@ -32,5 +33,17 @@ bool hitSampleOfRay(uint i, out uint slot, out uint local, out float tEnter) {
 }
 
 uint regionVoxels() { return uint(gRegionSize * gRegionSize * gRegionSize); }
+
+// Ray i's hit, applied at once (the two-phase and one-pass orders): the occupancy and the
+// optional layers' hit updates.
+void applyRayHit(uint i) {
+  uint slot, local;
+  float tEnter;
+  if (hitSampleOfRay(i, slot, local, tEnter)) {
+    uint index = slot * regionVoxels() + local;
+    applyDelta(index, pc.p.hitValue);
+    applyLayers(index, true, tEnter, 1.0);
+  }
+}
 
 #endif

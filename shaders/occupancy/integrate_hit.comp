@@ -15,12 +15,6 @@ void main() {
   uint i = voxenThreadIndex();
   if (i >= pc.p.itemCount) return;
   loadPushConstants();
-  uint slot, local;
-  float tEnter;
-  if (hitSampleOfRay(i, slot, local, tEnter)) {
-    uint index = slot * regionVoxels() + local;
-    applyDelta(index, pc.p.hitValue);
-    applyLayers(index, true, tEnter, 1.0);
-  }
+  applyRayHit(i);
   flushCounters();
 }

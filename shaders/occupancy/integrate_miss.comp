@@ -1,10 +1,13 @@
 #version 460
 // Miss pass: one invocation per ray segment walks its voxels (reverse by default) and
 // applies the miss log-odds to each, except the sample voxel of a ray that ends in a hit.
-// Under NDT (kPassNdt) a voxel with a Gaussian gets the NDT free-space update instead.
+// Under NDT (kPassNdt) a voxel with a Gaussian gets the NDT free-space update instead. In
+// the one-pass order (kPassOnePass) the invocation of a ray's first segment then applies
+// the ray's hit too.
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
 #include "ndt_access.glsl"
+#include "hit_sample.glsl"
 #include "../common/dispatch.glsl"
 
 layout(local_size_x = 64) in;
@@ -207,5 +210,8 @@ void main() {
   }
   if ((gFlags & kPassSequential) != 0u && gMarkersUnlisted) countUnlistedMisses(segment.y, gRay.segments, reverse);
   if ((gFlags & kPassNdt) != 0u && gMarkersUnlisted) finishNdtWalk(segment.y, gRay.segments, reverse);
+  // After this segment's misses; the ray's other segments may run before or after, but no
+  // miss of a ray falls on its own sample voxel. Outside the walk loop: the walk pays nothing.
+  if ((gFlags & kPassOnePass) != 0u && segment.y == 0u) applyRayHit(segment.x);
   flushCounters();
 }

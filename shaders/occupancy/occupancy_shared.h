@@ -41,6 +41,10 @@ VOXEN_CONST(uint, kPassStopOnOccupied, 512u)
 // hit_resolve) instead of integrate_hit, and the miss pass counts its misses on the batch's
 // hit voxels instead of applying them.
 VOXEN_CONST(uint, kPassSequential, 1024u)
+// UpdateOrder::OnePass: the miss pass's invocation of a ray's first segment also applies the
+// ray's hit (OHM's GPU order: no hit pass, nothing ordered between rays). kPassNdt's bits
+// (2048, 4096) are in ndt_shared.h.
+VOXEN_CONST(uint, kPassOnePass, 8192u)
 
 // The sequential order's per-batch scratch (OccupancyPush::ordered), in uints: first
 // kOrderedArrays arrays of OccupancyPush::orderCapacity entries, one per ray or sorted

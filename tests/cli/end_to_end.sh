@@ -45,6 +45,23 @@ cpu_occ=$(json_number occupied_voxels cpu-two.json)
 diff=$(( gpu_occ > cpu_occ ? gpu_occ - cpu_occ : cpu_occ - gpu_occ ))
 [ $(( diff * 200 )) -le "$cpu_occ" ] || fail "two-phase occupied voxels differ by more than 0.5%: GPU $gpu_occ, CPU $cpu_occ"
 [ "$(json_number voxel_updates two.json)" = "$(json_number voxel_updates gpu.json)" ] || fail "two-phase: other update count"
+# The one-pass order (OHM's GPU order): every update applied (the sequential count), occupied
+# voxels within 1 % of the sequential map; refused where it would not run as asked.
+"$voxen" map --cloud run.ply --trajectory run.txt --output one.vxm --json --quiet --update-order one-pass > one.json
+grep -q '"update_order":"one-pass"' one.json || fail "one-pass summary: update_order: $(cat one.json)"
+[ "$(json_number voxel_updates one.json)" = "$(json_number voxel_updates gpu.json)" ] || fail "one-pass: other update count"
+one_occ=$(json_number occupied_voxels one.json)
+seq_occ=$(json_number occupied_voxels gpu.json)
+diff=$(( one_occ > seq_occ ? one_occ - seq_occ : seq_occ - one_occ ))
+[ $(( diff * 100 )) -le "$seq_occ" ] || fail "one-pass occupied voxels differ by more than 1%: $one_occ, sequential $seq_occ"
+if "$voxen" map --cloud run.ply --trajectory run.txt --output x.vxm --quiet --cpu --update-order one-pass 2> one-cpu.err; then
+  fail "--cpu --update-order one-pass was accepted"
+fi
+grep -q -- "--update-order one-pass has no effect with --cpu" one-cpu.err || fail "--cpu one-pass: $(cat one-cpu.err)"
+if "$voxen" map --cloud run.ply --trajectory run.txt --output x.vxm --quiet --ndt om --update-order one-pass 2> one-ndt.err; then
+  fail "--ndt om --update-order one-pass was accepted"
+fi
+grep -q -- "--ndt with --update-order one-pass" one-ndt.err || fail "--ndt one-pass: $(cat one-ndt.err)"
 # --cpu-sequential is --cpu --update-order sequential; the summaries say which batch size and order ran.
 "$voxen" map --cloud run.ply --trajectory run.txt --output seq.vxm --json --quiet --cpu-sequential --batch-size 5000 > seq.json
 [ "$(json_number rays seq.json)" = "$(json_number rays cpu.json)" ] || fail "--cpu-sequential mapped another ray count"

@@ -349,6 +349,8 @@ void settleNdtOrder(MapArgs& args) {
   if (!args.orderGiven && !args.cpuSequential) args.integration.order = UpdateOrder::TwoPhase;
   if (!cpu && args.integration.order == UpdateOrder::Sequential)
     throw UsageError("--ndt with --update-order sequential needs --cpu: the GPU integrates NDT in two-phase order only");
+  if (args.integration.order == UpdateOrder::OnePass)
+    throw UsageError("--ndt with --update-order one-pass: NDT integrates in two-phase order (or sequential with --cpu)");
   if (args.integration.flags.has(RayFlag::StopOnFirstOccupied)) throw UsageError("--ndt does not support --stop-on-occupied");
 }
 
@@ -359,6 +361,9 @@ void refuseIneffectiveFlags(const CommonOptions& options, const MapArgs& args) {
   if (!args.cpu && !args.cpuSequential) return;
   const std::string cpu = args.cpu ? "--cpu" : "--cpu-sequential";
   options.refuseWith({"--device", "--validation", "--hot-reload"}, cpu, "the CPU reference opens no device");
+  if (args.integration.order == UpdateOrder::OnePass)
+    throw UsageError("--update-order one-pass has no effect with " + cpu +
+                     ": the CPU reference integrates one ray at a time, which is --update-order sequential");
   if (args.gpuCache->count() > 0)
     throw UsageError("--gpu-cache-mb has no effect with " + cpu + " (the CPU reference has no GPU cache; the map's "
                      "memory is --memory-budget)");

@@ -214,8 +214,9 @@ void CpuIntegrator::integrate(std::span<const Ray> rays) {
   const std::vector<PreparedRay> prepared = prepareBatch(rays);
   RayUpdates updates(map_, options_.ndt, stats_);
 
-  if (options_.order == UpdateOrder::Sequential) {
-    // Each ray sees the map its predecessors left: stop point, misses, then its hit.
+  if (options_.order == UpdateOrder::Sequential || options_.order == UpdateOrder::OnePass) {
+    // Each ray sees the map its predecessors left: stop point, misses, then its hit. (The
+    // one-pass order is this with the rays of a batch concurrent; one at a time, it is this.)
     for (const PreparedRay& r : prepared) {
       const float stopAt = stopOnOccupied ? updates.stopPoint(r) : INFINITY;
       updates.misses(r, stopAt, reverse);

@@ -3,6 +3,7 @@
 #include "voxen/host/shader_library.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/occupancy/ndt_strategy.hpp"
+#include "voxen/occupancy/one_pass_strategy.hpp"
 #include "voxen/occupancy/sequential_strategy.hpp"
 #include "voxen/occupancy/two_phase_strategy.hpp"
 
@@ -15,6 +16,8 @@ uint32_t occupancyPassFlags(const OccupancyMap& map, const IntegrationOptions& o
     if (options.ndt.mode == NdtMode::Tm) flags |= gpu::kPassNdtTm;
   } else if (options.order == UpdateOrder::Sequential) {
     flags |= gpu::kPassSequential;
+  } else if (options.order == UpdateOrder::OnePass) {
+    flags |= gpu::kPassOnePass;
   }
   if (!options.flags.has(RayFlag::ForwardWalk)) flags |= gpu::kPassReverse;
   if (options.flags.has(RayFlag::StopOnFirstOccupied)) flags |= gpu::kPassStopOnOccupied;
@@ -28,6 +31,7 @@ std::shared_ptr<Kernel> occupancyKernel(Scheduler& scheduler, const char* shader
 std::unique_ptr<IntegrationStrategy> makeIntegrationStrategy(const StrategySetup& setup) {
   if (setup.passFlags & gpu::kPassNdt) return std::make_unique<NdtStrategy>(setup);
   if (setup.passFlags & gpu::kPassSequential) return std::make_unique<SequentialStrategy>(setup);
+  if (setup.passFlags & gpu::kPassOnePass) return std::make_unique<OnePassStrategy>(setup);
   return std::make_unique<TwoPhaseStrategy>(setup);
 }
 

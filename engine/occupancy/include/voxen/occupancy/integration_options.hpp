@@ -30,10 +30,21 @@ constexpr RayFlags operator|(RayFlag a, RayFlag b) { return RayFlags(a) | b; }
 //   the rays are cut into batches.
 // - TwoPhase: every miss of a batch, then every hit, so a hit is never eroded by the
 //   misses of its own batch. Cheaper on the GPU, but the map depends on the batch size.
-enum class UpdateOrder { Sequential, TwoPhase };
+// - OnePass: OHM's GPU order. On the GPU each ray's misses and then its hit are applied in
+//   one pass, the rays of a batch concurrently with nothing ordered between them: the
+//   cheapest, but where one ray of a batch hits a voxel that another misses, the result is
+//   whichever update the hardware happened to apply last, so the map is not reproducible
+//   from run to run (BENCHMARKS.md gives its Jaccard index against Sequential). The CPU
+//   integrator, which has one ray at a time, applies it as Sequential. Not with NDT.
+enum class UpdateOrder { Sequential, TwoPhase, OnePass };
 
 inline const char* updateOrderName(UpdateOrder order) {
-  return order == UpdateOrder::Sequential ? "sequential" : "two-phase";
+  switch (order) {
+    case UpdateOrder::Sequential: return "sequential";
+    case UpdateOrder::TwoPhase: return "two-phase";
+    case UpdateOrder::OnePass: return "one-pass";
+  }
+  return "?";
 }
 
 struct IntegrationOptions {
