@@ -5,7 +5,11 @@
 // evicted and reloaded; a cache smaller than one batch's regions (region chunks); and
 // region discovery against the host's walk on a lidar batch, on awkward rays (region faces,
 // edges and corners, 10 km out, a region size that is not a power of two) and on a batch
-// whose regions overflow the discovery set.
+// whose regions overflow the discovery set. The one-pass order, which orders nothing between
+// the rays of a batch, within its stated tolerance: every update applied, the layers (sums
+// and maxima) exact, at least 97 % of the voxels with the reference's bits and an occupied
+// voxels' Jaccard index of at least 0.98 (lavapipe: 98.5 % and 0.997); a GPU that runs more
+// rays at once shows here how far the order drifts on it.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -13,6 +17,7 @@
 
 #include "check_row.hpp"
 #include "voxen/map/map_comparison.hpp"
+#include "voxen/map/map_overlap.hpp"
 #include "voxen/map/region_cache.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/discovery_comparison.hpp"
@@ -102,6 +107,15 @@ void breakOneVoxel(OccupancyMap& map) {
       }
 }
 
+// The check's switch for the one-pass order, whose tolerance one flipped bit stays within:
+// every occupied voxel of the reference made free.
+void breakOccupiedVoxels(OccupancyMap& map) {
+  const float free = map.model().clampMin;
+  for (auto& [key, r] : map.regions())
+    for (float& value : map.region(key).occupancy())
+      if (map.classify(value) == VoxelClass::Occupied) value = free;
+}
+
 // The check's switch for NDT: every sampled voxel's mean moved by 1/1024 voxel along x.
 void breakNdtMeans(OccupancyMap& map) {
   for (const auto& [key, r] : map.regions())
@@ -118,7 +132,15 @@ void runCase(CheckContext& context, const LidarRun& run, const OccupancyCase& c)
     const uint64_t slots = c.cacheSlots ? c.cacheSlots
                                         : std::max<uint64_t>(8, uint64_t(double(cpu.map.regions().size()) * c.cacheFractionOfMap));
     const Mapped gpu = mapOnGpu(context.scheduler, run, c, layout, slots * perRegion);
-    if (context.breakReferences()) ndt == NdtMode::Off ? breakOneVoxel(cpu.map) : breakNdtMeans(cpu.map);
+    const bool onePass = c.options.order == UpdateOrder::OnePass;
+    if (context.breakReferences()) {
+      if (ndt != NdtMode::Off)
+        breakNdtMeans(cpu.map);
+      else if (onePass)
+        breakOccupiedVoxels(cpu.map);
+      else
+        breakOneVoxel(cpu.map);
+    }
 
     row.figure("rays", double(run.rays.size()), "{} rays");
     row.figure("batches", double(gpu.stats.batches), "{} batches");
@@ -143,7 +165,17 @@ void runCase(CheckContext& context, const LidarRun& run, const OccupancyCase& c)
       if (layout.has(kTraversalLayer))
         row.figure("traversal_mismatches", double(m.traversalMismatches), "{} traversal sums off");
       row.require(m.voxels > 1000, "only " + std::to_string(m.voxels) + " observed voxels");
-      row.require(m.sameBits == m.voxels, std::to_string(m.voxels - m.sameBits) + " voxels differ from the CPU reference");
+      if (onePass) {
+        const double jaccard = occupiedJaccard(gpu.map, cpu.map).jaccard();
+        row.figure("occupied_jaccard", jaccard, "occupied voxels' Jaccard {}");
+        row.require(double(m.sameBits) >= 0.97 * double(m.voxels),
+                    std::to_string(m.voxels - m.sameBits) + " of " + std::to_string(m.voxels) +
+                        " voxels differ from the sequential CPU reference, more than the one-pass order's 3 %");
+        row.require(jaccard >= 0.98, "occupied voxels' Jaccard " + std::to_string(jaccard) +
+                                         " against the sequential CPU reference, below the one-pass order's 0.98");
+      } else {
+        row.require(m.sameBits == m.voxels, std::to_string(m.voxels - m.sameBits) + " voxels differ from the CPU reference");
+      }
       row.require(m.layerMismatches == 0, std::to_string(m.layerMismatches) + " voxels whose layers differ");
       row.require(m.traversalMismatches == 0, std::to_string(m.traversalMismatches) + " traversal sums beyond the tolerance");
       row.require(gpu.stats.voxelUpdates == cpu.stats.voxelUpdates, "the GPU applied " + std::to_string(gpu.stats.voxelUpdates) +
@@ -197,6 +229,7 @@ void checkOccupancy(CheckContext& context) {
       {"sequential order, every optional layer", {.order = UpdateOrder::Sequential}, kEveryLayer},
       {"two-phase order", {.order = UpdateOrder::TwoPhase}},
       {"two-phase order, every optional layer", {.order = UpdateOrder::TwoPhase}, kEveryLayer},
+      {"one-pass order (unordered: within tolerance), every optional layer", {.order = UpdateOrder::OnePass}, kEveryLayer},
       {"NDT-OM (two-phase), every optional layer", ndtOm, kEveryLayer},
       {"NDT-TM (two-phase), traversal and touch time", ndtTm, kTraversalLayer | kTouchTimeLayer},
       {"region chunks: a cache smaller than one batch's regions (sequential, every layer)", {.order = UpdateOrder::Sequential},
