@@ -4,6 +4,10 @@
 #include <bit>
 #include <cstdlib>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "voxen/gpu/occupancy/discovery_shared.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -18,6 +22,16 @@ constexpr uint32_t kInfinityBits = 0x7f800000u;
 // A batch's region list entries and segments at most (256 MiB each of device memory).
 constexpr uint64_t kMaxBatchRegionEntries = uint64_t(1) << 26;
 constexpr uint64_t kMaxBatchSegments = uint64_t(1) << 25;
+
+// Drivers that compile pipelines at their first dispatch (lavapipe: LLVM) leave ~25 MB of
+// freed compiler heap that glibc keeps resident; the run's later growth (host map, region
+// cache) would stack on top of it. Returning it once the first batch's passes have run
+// lowers the resident peak of a long run (measured in BENCHMARKS.md, issue 26 item 4).
+void returnFreedHeap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 }  // namespace
 
@@ -160,6 +174,9 @@ void RayBatcher::integratePending() {
   if (!pending_) return;
   const PendingBatch& p = *pending_;
   const std::vector<DiscoveredRegion> regions = discovery_->collect(pending_->ticket);
+  // The third batch's discovery was queued behind the first batch's updates: collecting it
+  // means every pass the run uses has been dispatched (and compiled) once.
+  if (stats_.batches == 2) returnFreedHeap();
   timer_.mark(&HostStageTimes::discoverySeconds);
   const size_t slots = cache_.slotCount();
   const size_t chunks = (regions.size() + slots - 1) / slots;
