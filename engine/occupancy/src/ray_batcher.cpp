@@ -27,10 +27,11 @@ constexpr uint64_t kMaxBatchSegments = uint64_t(1) << 25;
 // a batch still closes at --batch-size rays).
 constexpr uint32_t kInitialBatchRays = 4096;
 
-// Drivers that compile pipelines at their first dispatch (lavapipe: LLVM) leave ~25 MB of
-// freed compiler heap that glibc keeps resident; the run's later growth (host map, region
-// cache) would stack on top of it. Returning it once the first batch's passes have run
-// lowers the resident peak of a long run (measured in BENCHMARKS.md, issue 26 item 4).
+// Drivers that compile pipelines when they are created (lavapipe: LLVM, at the pass's first
+// dispatch, on this thread) leave ~25 MB of freed compiler heap that glibc keeps resident,
+// and the run's later growth (ray buffers, host map, region cache) stacks on top of it.
+// Returning it once the first batch's passes are recorded, and again once they have run,
+// lowers the resident peak (measured in BENCHMARKS.md, issue 26 item 4).
 void returnFreedHeap() {
 #if defined(__GLIBC__)
   malloc_trim(0);
@@ -188,7 +189,7 @@ void RayBatcher::integratePending() {
   const PendingBatch& p = *pending_;
   const std::vector<DiscoveredRegion> regions = discovery_->collect(pending_->ticket);
   // The third batch's discovery was queued behind the first batch's updates: collecting it
-  // means every pass the run uses has been dispatched (and compiled) once.
+  // means they have run (the driver's own scratch for them is freed too).
   if (stats_.batches == 2) returnFreedHeap();
   timer_.mark(&HostStageTimes::discoverySeconds);
   const size_t slots = cache_.slotCount();
@@ -254,6 +255,7 @@ void RayBatcher::integrateChunk(const std::vector<DiscoveredRegion>& regions, si
   if (work != ChunkWork::StopSearch) {
     push.rayCount = rayCount;
     strategy_->recordUpdates({push, uses, keys, keySlots, segmentCount});
+    if (stats_.batches == 0) returnFreedHeap();  // every pass of the run is created by now
   }
   rays_.submitted(batch.raysCopy, scheduler_.submit());  // the GPU starts while the host prepares the next chunk or batch
   timer_.mark(&HostStageTimes::uploadSeconds);
