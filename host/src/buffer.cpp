@@ -87,7 +87,10 @@ Buffer::Buffer(Device& device, std::string name, VkDeviceSize size, MemoryKind k
     VkBufferDeviceAddressInfo addressInfo{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
     addressInfo.buffer = buffer_;
     address_ = vkGetBufferDeviceAddress(vk, &addressInfo);
-    statsId_ = device.memoryStats().add(name_, requirements.size, heap);
+    const VkMemoryPropertyFlags typeFlags = device.memoryProperties().memoryTypes[type].propertyFlags;
+    statsId_ = device.memoryStats().add(name_, requirements.size, heap,
+                                        {.deviceLocal = (typeFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0,
+                                         .hostVisible = (typeFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0});
   } catch (...) {
     release();
     throw;

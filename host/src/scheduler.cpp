@@ -18,6 +18,11 @@ constexpr VkDeviceSize kStagingAlignment = 16;
 
 VkDeviceSize alignUp(VkDeviceSize value, VkDeviceSize alignment) { return (value + alignment - 1) / alignment * alignment; }
 
+// Where a growing allocation starts: its initial size, at most its maximum (0: the maximum).
+VkDeviceSize initialSize(VkDeviceSize initial, VkDeviceSize maximum) {
+  return initial == 0 ? maximum : std::min(initial, maximum);
+}
+
 constexpr VkPipelineStageFlags kComputeStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 constexpr VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
 // An indirect dispatch reads its counts in the draw-indirect stage, its buffers in compute.
@@ -72,9 +77,11 @@ Scheduler::Scheduler(Device& device, ShaderLibrary& library, SchedulerOptions op
     : device_(device),
       library_(library),
       options_(options),
-      staging_(device, "staging ring", options.stagingBytes, MemoryKind::HostReadback),
-      ring_(std::make_unique<RingAllocator>(options.stagingBytes)),
-      transient_(device, "transient scratch", options.transientBytes * std::max(1u, options.batchesInFlight)),
+      staging_(device, "staging ring", initialSize(options.initialStagingBytes, options.stagingBytes), MemoryKind::HostReadback),
+      ring_(std::make_unique<RingAllocator>(initialSize(options.initialStagingBytes, options.stagingBytes))),
+      transient_(device, "transient scratch",
+                 initialSize(options.initialTransientBytes, options.transientBytes) * std::max(1u, options.batchesInFlight)),
+      transientSlotBytes_(initialSize(options.initialTransientBytes, options.transientBytes)),
       tracker_(std::make_unique<BarrierTracker>()) {
   if (options_.batchesInFlight == 0) options_.batchesInFlight = 1;
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
@@ -302,10 +309,35 @@ VkDeviceSize Scheduler::stagingAllocate(VkDeviceSize size) {
       current().stagedBytes += size;
       return *offset;
     }
+    if (growStaging(size)) continue;
     ++stats_.stagingWaits;
     if (ring_->oldestTag() > lastSubmitted_) submit();  // the ring holds only this batch's data
     wait(ring_->oldestTag());
   }
+}
+
+// A full ring below its maximum doubles instead of making the host wait: a run that stages
+// little keeps a small ring. The old ring goes once every batch that used it completed
+// (their readbacks copied out), so no byte in flight moves.
+bool Scheduler::growStaging(VkDeviceSize needed) {
+  const VkDeviceSize capacity = ring_->capacity();
+  if (capacity >= options_.stagingBytes) return false;
+  VkDeviceSize grown = std::min(options_.stagingBytes, capacity * 2);
+  while (grown < options_.stagingBytes && grown < 4 * needed) grown = std::min(options_.stagingBytes, grown * 2);
+  finish();
+  if (!ring_->empty()) throw Error("staging ring not empty after every batch completed (internal error)");
+  staging_ = Buffer(device_, "staging ring", grown, MemoryKind::HostReadback);
+  ring_ = std::make_unique<RingAllocator>(grown);
+  return true;
+}
+
+// The scratch grows for a batch that asks for more than a slot's share: the batches already
+// recorded or in flight keep the old buffer (released once they complete), later ones use
+// the new one.
+void Scheduler::growTransient(VkDeviceSize perSlot) {
+  retiredTransients_.emplace_back(lastSubmitted_ + 1, std::move(transient_));
+  transient_ = Buffer(device_, "transient scratch", perSlot * std::max(1u, options_.batchesInFlight));
+  transientSlotBytes_ = perSlot;
 }
 
 void Scheduler::upload(const BufferRange& dst, const void* data, size_t bytes) {
@@ -340,6 +372,9 @@ void Scheduler::copy(const BufferRange& src, const BufferRange& dst) {
 }
 
 void Scheduler::recordReadback(const BufferRange& src, std::shared_ptr<detail::ReadbackState> state) {
+  // Held while the chunks are recorded: when the ring waits or grows, the chunks recorded so
+  // far may retire before the last is recorded, and must not complete the readback.
+  ++state->pendingChunks;
   const VkDeviceSize chunkLimit = std::max<VkDeviceSize>(ring_->capacity() / 4, kStagingAlignment);
   for (VkDeviceSize done = 0; done < src.size;) {
     const VkDeviceSize chunk = std::min<VkDeviceSize>(src.size - done, chunkLimit);
@@ -354,7 +389,7 @@ void Scheduler::recordReadback(const BufferRange& src, std::shared_ptr<detail::R
     state->readyAt = lastSubmitted_ + 1;
     done += chunk;
   }
-  if (src.size == 0) state->done = true;
+  if (--state->pendingChunks == 0) state->done = true;
   stats_.readBackBytes += src.size;
 }
 
@@ -364,8 +399,13 @@ BufferRange Scheduler::transient(VkDeviceSize bytes, VkDeviceSize alignment) {
   if (offset + bytes > options_.transientBytes)
     throw Error("transient allocation of " + std::to_string(bytes) + " bytes exceeds the per-batch scratch of " +
                 std::to_string(options_.transientBytes) + " bytes (SchedulerOptions::transientBytes)");
+  if (offset + bytes > transientSlotBytes_) {
+    VkDeviceSize grown = std::min(options_.transientBytes, transientSlotBytes_ * 2);
+    while (grown < offset + bytes) grown = std::min(options_.transientBytes, grown * 2);
+    growTransient(grown);
+  }
   slot.transientUsed = offset + bytes;
-  return transient_.range(slot.index * options_.transientBytes + offset, bytes);
+  return transient_.range(slot.index * transientSlotBytes_ + offset, bytes);
 }
 
 uint64_t Scheduler::submit() {
@@ -500,6 +540,7 @@ void Scheduler::retireCompleted() {
   std::sort(done.begin(), done.end(), [](const BatchSlot* a, const BatchSlot* b) { return a->value < b->value; });
   for (BatchSlot* slot : done) retire(*slot);
   ring_->release(lastCompleted_);
+  std::erase_if(retiredTransients_, [this](const auto& retired) { return retired.first <= lastCompleted_; });
   device_.collectGarbage();
 }
 

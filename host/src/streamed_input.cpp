@@ -47,6 +47,31 @@ std::byte* StreamedInput::begin(size_t capacity) {
   return host_.data();
 }
 
+std::byte* StreamedInput::grow(size_t capacity, size_t keep) {
+  if (!open_) throw Error("streamed input '" + name_ + "': grow() without begin()");
+  if (keep > capacity_)
+    throw Error("streamed input '" + name_ + "': grow() keeps " + std::to_string(keep) + " bytes of the " +
+                std::to_string(capacity_) + " begun");
+  Copy& copy = copies_[current_];
+  capacity_ = std::max(capacity_, capacity);
+  const bool direct = allowDirect_ && copy.buffer.mapped();
+  if (copy.buffer.size() < capacity_) {
+    // begin() waited for the batches reading this copy, so the old buffer is the host's
+    // alone: what was written into it is carried over and it is released at once.
+    Buffer grown(scheduler_.device(), name_ + " " + std::to_string(current_),
+                 std::max<VkDeviceSize>(capacity_, copy.buffer.size() + copy.buffer.size() / 2));
+    if (direct) {
+      if (!grown.mapped()) throw Error("streamed input '" + name_ + "': a grown buffer is not host-visible like the first");
+      if (keep) std::memcpy(grown.mapped(), copy.buffer.mapped(), keep);
+    }
+    copy.buffer = std::move(grown);
+    copy.readBy = 0;
+  }
+  if (direct) return copy.buffer.mapped();
+  host_.resize(std::max(host_.size(), capacity_));  // keeps what was written
+  return host_.data();
+}
+
 BufferRange StreamedInput::end(size_t bytes) {
   if (!open_) throw Error("streamed input '" + name_ + "': end() without begin()");
   open_ = false;

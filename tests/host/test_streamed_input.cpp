@@ -68,3 +68,33 @@ TEST_CASE("StreamedInput refuses end() without begin() and writes past what was 
   CHECK_THROWS_WITH(input.begin(64), Catch::Contains("begin() twice"));
   CHECK_THROWS_WITH(input.end(65), Catch::Contains("65 bytes written past the 64 begun"));
 }
+
+TEST_CASE("StreamedInput grown while being written keeps what was written", "[scheduler][streamed]") {
+  // A producer that does not know its size starts small and grows mid-write (the occupancy
+  // ray batches): the GPU must see every value written before and after the growth.
+  auto& gpu = vt::gpu();
+  auto& s = gpu.scheduler;
+  const auto* sum = vt::kernel("selftest/sum_u64.comp");
+  const auto path = GENERATE(voxen::StreamedInput::Path::Auto, voxen::StreamedInput::Path::StagingRing);
+  voxen::StreamedInput input(s, "grown test input", 1024, 2, path);
+  voxen::Buffer totalBuffer(gpu.device, "grown test total", 8);
+  const voxen::BufferRange total = totalBuffer.range();
+  s.fill(total, 0u);
+  const uint32_t first = 256, n = 100000;  // 1 KiB begun, then grown twice
+  uint64_t expected = 0;
+  auto* values = reinterpret_cast<float*>(input.begin(first * 4));
+  for (uint32_t i = 0; i < first; ++i) values[i] = float(i % 11), expected += i % 11;
+  values = reinterpret_cast<float*>(input.grow(4096 * 4, first * 4));
+  for (uint32_t i = first; i < 4096; ++i) values[i] = float(i % 11), expected += i % 11;
+  values = reinterpret_cast<float*>(input.grow(n * 4, 4096 * 4));
+  for (uint32_t i = 4096; i < n; ++i) values[i] = float(i % 11), expected += i % 11;
+  const voxen::BufferRange range = input.end(n * 4);
+  CHECK(range.size == n * 4);
+  s.dispatchThreads({.name = "streamed-sum", .kernel = sum, .push = voxen::gpu::SumU64Push{range.address, total.address, n},
+                     .uses = {voxen::reads(range), voxen::readsWrites(total)}},
+                    n);
+  input.submitted(s.submit());
+  CHECK(s.readback<uint64_t>(total).get() == std::vector<uint64_t>{expected});
+  // Growing outside begin() ... end() is a usage error, not a silent write.
+  CHECK_THROWS_WITH(input.grow(8, 0), Catch::Contains("grow() without begin()"));
+}

@@ -231,3 +231,63 @@ TEST_CASE("A buffer destroyed while recorded or in-flight work uses it stays ali
   for (const auto& e : gpu.device.memoryStats().entries()) CHECK(e.name.rfind("lifetime-doomed", 0) != 0);
   CHECK(gpu.device.memoryStats().totalBytes() == bytesBefore);
 }
+
+// The largest live buffer of the device whose name is `name` (0 when none).
+static uint64_t largestBufferNamed(const std::string& name) {
+  uint64_t largest = 0;
+  for (const voxen::MemoryEntry& e : vt::gpu().device.memoryStats().entries())
+    if (e.name == name) largest = std::max(largest, e.bytes);
+  return largest;
+}
+
+TEST_CASE("The staging ring starts small and grows for transfers larger than it, which come back whole",
+          "[scheduler][transfer][memory]") {
+  auto& gpu = vt::gpu();
+  const uint64_t before = largestBufferNamed("staging ring");  // the shared scheduler's
+  voxen::Scheduler s(gpu.device, gpu.library,
+                     voxen::SchedulerOptions{.stagingBytes = 8 << 20, .transientBytes = 1 << 16, .batchesInFlight = 2,
+                                             .initialStagingBytes = 64 << 10});
+  constexpr size_t kBig = 4u << 20;
+  voxen::Buffer big(gpu.device, "staging-grow-big", kBig);
+  // A small readback first: it fits the first ring and is recorded before the ring grows.
+  const auto tiny = randomWords(100, 77);
+  voxen::Buffer small(gpu.device, "staging-grow-small", 4096);
+  s.upload(small.range(0, tiny.size() * 4), std::span<const uint32_t>(tiny));
+  auto tinyBack = s.readback<uint32_t>(small.range(0, tiny.size() * 4));
+  const auto data = randomWords(kBig / 4, 4242);
+  s.upload(big.range(), std::span<const uint32_t>(data));
+  const auto got = s.readback<uint32_t>(big.range()).get();
+  REQUIRE(got.size() == data.size());
+  const auto mismatch = std::mismatch(got.begin(), got.end(), data.begin());
+  if (mismatch.first != got.end())
+    FAIL("first mismatch at word " << (mismatch.first - got.begin()) << ": got " << *mismatch.first << ", expected "
+                                   << *mismatch.second);
+  CHECK(tinyBack.get() == tiny);
+  s.finish();
+  // Grown past its start, never past its maximum (the shared scheduler's ring is another).
+  const uint64_t ring = largestBufferNamed("staging ring");
+  CHECK(ring > (64u << 10));
+  CHECK((ring <= (8u << 20) || ring == before));
+}
+
+TEST_CASE("Transient scratch grows for a batch that asks for more, and earlier ranges stay valid",
+          "[scheduler][transfer][memory]") {
+  auto& gpu = vt::gpu();
+  voxen::Scheduler s(gpu.device, gpu.library,
+                     voxen::SchedulerOptions{.stagingBytes = 1 << 20, .transientBytes = 4 << 20, .batchesInFlight = 2,
+                                             .initialTransientBytes = 64 << 10});
+  // Both ranges in one batch: the first from the starting scratch, the second grows it.
+  const voxen::BufferRange first = s.transient(32 << 10);
+  s.fill(first, 0x11111111u);
+  const voxen::BufferRange second = s.transient(1 << 20);
+  s.fill(second, 0x22222222u);
+  CHECK(first.buffer != second.buffer);
+  auto a = s.readback<uint32_t>(first);
+  auto b = s.readback<uint32_t>(second);
+  auto av = a.get(), bv = b.get();
+  CHECK(std::all_of(av.begin(), av.end(), [](uint32_t v) { return v == 0x11111111u; }));
+  CHECK(std::all_of(bv.begin(), bv.end(), [](uint32_t v) { return v == 0x22222222u; }));
+  // Past the maximum is still an error that names the setting.
+  CHECK_THROWS_WITH(s.transient(5 << 20), Catch::Contains("SchedulerOptions::transientBytes"));
+  s.finish();
+}

@@ -299,6 +299,15 @@ int peakResidentMb() {
   return int(usage.ru_maxrss / 1024);  // Linux: kilobytes
 }
 
+// The most device memory Voxen held at once, by the memory types its buffers came from: on
+// a discrete GPU the pools are device-local and only the staging is host-visible; on
+// unified memory (lavapipe, integrated GPUs) every buffer is both, and `unified` says so.
+Json deviceMemoryJson(const Device& device) {
+  const MemoryTotals t = device.memoryStats().totals();
+  const auto mb = [](uint64_t bytes) { return rounded(double(bytes) / double(1 << 20), 1); };
+  return {{"device_local_mb", mb(t.peakDeviceLocal)}, {"host_visible_mb", mb(t.peakHostVisible)}, {"unified", t.unified}};
+}
+
 std::string rejectedRayText(const RejectedRay& r) {
   return "ray " + std::to_string(r.index) + ", origin " + pointText(r.ray.origin) + ", sample " + pointText(r.ray.sample) +
          (r.nonFinite            ? ": a non-finite coordinate"
@@ -524,7 +533,8 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                     {"ndt_fold_invocations", stats.ndtFoldInvocations},
                     {"ndt_sample_voxels", stats.ndtSampleVoxels},
                     {"output", written},
-                    {"peak_rss_mb", peakResidentMb()}};
+                    {"peak_rss_mb", peakResidentMb()},
+                    {"memory", gpuRun ? deviceMemoryJson(context.device()) : Json(nullptr)}};
     if (storeRun) {
       const StoreMappingStats& st = storeRun->stats();
       summary["store"] = {{"resumed_from_rays", storeRun->resumeRays()},

@@ -4,6 +4,10 @@
 #include <bit>
 #include <cstdlib>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "voxen/gpu/occupancy/discovery_shared.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -18,6 +22,21 @@ constexpr uint32_t kInfinityBits = 0x7f800000u;
 // A batch's region list entries and segments at most (256 MiB each of device memory).
 constexpr uint64_t kMaxBatchRegionEntries = uint64_t(1) << 26;
 constexpr uint64_t kMaxBatchSegments = uint64_t(1) << 25;
+// A run's first batch holds this many rays at first and doubles up to --batch-size as rays
+// arrive, so a small input gets small ray buffers (the batch boundaries are unchanged:
+// a batch still closes at --batch-size rays).
+constexpr uint32_t kInitialBatchRays = 4096;
+
+// Drivers that compile pipelines when they are created (lavapipe: LLVM, at the pass's first
+// dispatch, on this thread) leave ~25 MB of freed compiler heap that glibc keeps resident,
+// and the run's later growth (ray buffers, host map, region cache) stacks on top of it.
+// Returning it once the first batch's passes are recorded, and again once they have run,
+// lowers the resident peak (measured in BENCHMARKS.md, issue 26 item 4).
+void returnFreedHeap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 }  // namespace
 
@@ -25,14 +44,16 @@ constexpr uint64_t kMaxBatchSegments = uint64_t(1) << 25;
 // (region list entries and segments, which place each ray's lists) and the batch's origin
 // region (discovery packs keys relative to it).
 struct RayBatcher::Batch {
-  GpuRay* rays = nullptr;  // written in place (StreamedInput::begin) up to maxRaysPerBatch
+  GpuRay* rays = nullptr;  // written in place (StreamedInput::begin) up to `capacity`
   uint32_t rayCount = 0;
+  uint32_t capacity = 0;  // rays the buffer holds now, grown up to maxRaysPerBatch
   uint64_t regionEntries = 0;  // the rays' region lists so far, back to back
   uint64_t segmentCount = 0;   // the rays' segments so far
   RegionKey origin;            // the first ray's start region
   void clear() {
     rays = nullptr;
     rayCount = 0;
+    capacity = 0;
     regionEntries = 0;
     segmentCount = 0;
   }
@@ -55,7 +76,7 @@ RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const Integratio
       stats_(stats),
       timer_(timer),
       cache_(scheduler, map, gpuOptions.cacheBytes, RegionCache::GpuTable::None),
-      rays_(scheduler, "occupancy rays", uint64_t(gpuOptions.maxRaysPerBatch) * sizeof(GpuRay)),
+      rays_(scheduler, "occupancy rays", uint64_t(std::min(gpuOptions.maxRaysPerBatch, kInitialBatchRays)) * sizeof(GpuRay)),
       discovery_(std::make_unique<RegionDiscovery>(scheduler, gpuOptions.maxRaysPerBatch)),
       batch_(std::make_unique<Batch>()) {
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
@@ -66,7 +87,9 @@ RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const Integratio
   passFlags_ = occupancyPassFlags(map_, options);
   strategy_ = makeIntegrationStrategy({scheduler, map, options, gpuOptions_, uint32_t(cache_.slotCount()), passFlags_});
   stopKernel_ = occupancyKernel(scheduler, "occupancy/stop_search.comp", passFlags_);
-  stop_ = Buffer(scheduler.device(), "occupancy stop points", uint64_t(gpuOptions_.maxRaysPerBatch) * 4);
+  // Only the stop search writes stop points; other runs keep a token buffer for the address.
+  stop_ = Buffer(scheduler.device(), "occupancy stop points",
+                 passFlags_ & gpu::kPassStopOnOccupied ? uint64_t(gpuOptions_.maxRaysPerBatch) * 4 : 4);
   counters_ = Buffer(scheduler.device(), "occupancy counters", gpu::kCounterStripes * gpu::kCounterStride * 8);
   scheduler.fill(counters_, 0);
 }
@@ -111,7 +134,12 @@ void RayBatcher::addRecord(const GpuRay& record, uint32_t regionCount) {
   if (b.rayCount == 0) {
     b.origin = from;
     // A batch's first ray maps the rays' buffer, which may wait for the GPU to release it.
-    b.rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
+    b.capacity = std::min(gpuOptions_.maxRaysPerBatch, std::max(kInitialBatchRays, largestBatch_));
+    b.rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(b.capacity) * sizeof(GpuRay)));
+  } else if (b.rayCount == b.capacity) {
+    b.capacity = uint32_t(std::min<uint64_t>(gpuOptions_.maxRaysPerBatch, uint64_t(b.capacity) * 2));
+    largestBatch_ = std::max(largestBatch_, b.capacity);
+    b.rays = reinterpret_cast<GpuRay*>(rays_.grow(size_t(b.capacity) * sizeof(GpuRay), size_t(b.rayCount) * sizeof(GpuRay)));
   }
   GpuRay& g = b.rays[b.rayCount++];
   g = record;
@@ -160,6 +188,9 @@ void RayBatcher::integratePending() {
   if (!pending_) return;
   const PendingBatch& p = *pending_;
   const std::vector<DiscoveredRegion> regions = discovery_->collect(pending_->ticket);
+  // The third batch's discovery was queued behind the first batch's updates: collecting it
+  // means they have run (the driver's own scratch for them is freed too).
+  if (stats_.batches == 2) returnFreedHeap();
   timer_.mark(&HostStageTimes::discoverySeconds);
   const size_t slots = cache_.slotCount();
   const size_t chunks = (regions.size() + slots - 1) / slots;
@@ -224,6 +255,7 @@ void RayBatcher::integrateChunk(const std::vector<DiscoveredRegion>& regions, si
   if (work != ChunkWork::StopSearch) {
     push.rayCount = rayCount;
     strategy_->recordUpdates({push, uses, keys, keySlots, segmentCount});
+    if (stats_.batches == 0) returnFreedHeap();  // every pass of the run is created by now
   }
   rays_.submitted(batch.raysCopy, scheduler_.submit());  // the GPU starts while the host prepares the next chunk or batch
   timer_.mark(&HostStageTimes::uploadSeconds);

@@ -25,6 +25,7 @@
 #include <string>
 #include <type_traits>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "voxen/host/buffer.hpp"
@@ -85,13 +86,19 @@ struct Command {
   std::function<void(VkCommandBuffer)> record;
 };
 
+// The staging ring and the transient scratch start at their initial sizes and grow (by
+// doubling) up to their maximum as the work asks for more, so a small run holds little
+// memory (host-visible memory on a discrete GPU is pinned host memory). 0 as an initial
+// size: start at the maximum.
 struct SchedulerOptions {
-  VkDeviceSize stagingBytes = 64ull << 20;   // host-visible ring for uploads and readbacks
-  VkDeviceSize transientBytes = 16ull << 20; // per batch slot, for per-batch scratch data
+  VkDeviceSize stagingBytes = 64ull << 20;   // host-visible ring for uploads and readbacks, at most
+  VkDeviceSize transientBytes = 16ull << 20; // per batch slot, for per-batch scratch data, at most
   uint32_t batchesInFlight = 3;
   uint32_t maxTimedPassesPerBatch = 1024;
   // A wait for the GPU longer than this is reported as an error instead of hanging.
   double waitTimeoutSeconds = 600.0;
+  VkDeviceSize initialStagingBytes = 1ull << 20;
+  VkDeviceSize initialTransientBytes = 1ull << 20;  // per batch slot
 };
 
 namespace detail {
@@ -243,6 +250,9 @@ class Scheduler : public GpuWorkTracker {
   int32_t beginTimed(BatchSlot& slot);
   void endTimed(BatchSlot& slot, const std::string& name, int32_t query);
   VkDeviceSize stagingAllocate(VkDeviceSize size);
+  // Replaces the ring (or the scratch) by a larger one once every batch using it completed.
+  bool growStaging(VkDeviceSize needed);
+  void growTransient(VkDeviceSize perSlot);
 
   Device& device_;
   ShaderLibrary& library_;
@@ -255,6 +265,10 @@ class Scheduler : public GpuWorkTracker {
   Buffer staging_;
   std::unique_ptr<RingAllocator> ring_;
   Buffer transient_;
+  VkDeviceSize transientSlotBytes_ = 0;  // each batch slot's share of transient_ now
+  // Scratch buffers replaced by a larger one, with the timeline value after which no batch
+  // uses them: ranges of the batch being recorded may not be declared in any pass yet.
+  std::vector<std::pair<uint64_t, Buffer>> retiredTransients_;
   std::unique_ptr<BarrierTracker> tracker_;
   std::vector<ResourceAccess> accesses_;  // of the command being recorded; reused
   SchedulerStats stats_;

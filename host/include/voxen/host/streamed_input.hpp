@@ -28,6 +28,10 @@ class StreamedInput {
   // `capacity` bytes to fill (the device buffer itself where writes are direct, else host
   // memory), end() says how many were filled and returns where the passes find them.
   std::byte* begin(size_t capacity);
+  // Between begin() and end(): room for `capacity` bytes, the first `keep` bytes written so
+  // far carried over; returns where to go on writing (a producer that does not know its
+  // size up front starts small). Pointers from begin() are stale afterwards.
+  std::byte* grow(size_t capacity, size_t keep);
   BufferRange end(size_t bytes);
   // The timeline value of the batch that reads what the last write() returned.
   void submitted(uint64_t timelineValue);

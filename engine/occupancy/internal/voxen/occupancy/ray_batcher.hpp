@@ -73,6 +73,7 @@ class RayBatcher {
   std::unique_ptr<PendingBatch> pending_;  // discovered (or being discovered), not yet integrated
   int regionShift_ = -1;  // log2 of the region size when it is a power of two
   uint64_t batchStamp_ = 0;
+  uint32_t largestBatch_ = 0;  // the most rays a batch's buffer has held (where the next one starts)
 };
 
 }  // namespace voxen
