@@ -11,8 +11,8 @@ namespace voxen::cli {
 // Measured on lavapipe (BENCHMARKS.md, "The one-pass order"); a real GPU runs more rays at
 // once and may differ more.
 inline constexpr const char* kOnePassAgreement =
-    "0.977 on the README's run and 0.971 on a real indoor scan, where two-phase gives 0.932 and 0.790; two one-pass "
-    "runs of the README's run agree at 0.987";
+    "0.977 to 0.984 on the README's run and 0.971 on a real indoor scan, where two-phase gives 0.932 and 0.790; two "
+    "one-pass runs of the README's run agree at 0.987";
 
 // `given` (optional) is set when the option appears, so a command can choose another
 // default (NDT runs default to two-phase). `note` ends the help with what only this command
@@ -33,7 +33,8 @@ inline CLI::Option* addUpdateOrderOption(CLI::App& command, UpdateOrder& order, 
           "input order, as OHM and OctoMap do; the map does not depend on how the rays are cut into batches) or "
           "two-phase (a batch's misses, then its hits: faster, but a hit survives the later rays of its batch, so "
           "the map depends on the batch size) or one-pass (OHM's GPU order: each ray's misses, then its hit, the "
-          "rays of a batch at the same time with nothing ordered between them; the fastest, but not reproducible "
+          "rays of a batch at the same time with nothing ordered between them; as fast as two-phase and closer to "
+          "sequential, but not reproducible "
           "from run to run: against sequential, Jaccard index of occupied voxels " + std::string(kOnePassAgreement) + ")" +
               (note.empty() ? std::string() : ". " + note))
       ->check(CLI::IsMember({"sequential", "two-phase", "one-pass"}))
