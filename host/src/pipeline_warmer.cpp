@@ -1,6 +1,8 @@
 #include "voxen/host/pipeline_warmer.hpp"
 
+#if defined(__GLIBC__)
 #include <malloc.h>
+#endif
 
 #include "voxen/host/shader_library.hpp"
 #include "voxen/host/thread_start.hpp"
@@ -57,7 +59,9 @@ void PipelineWarmer::work() {
     // The driver's compiler leaves this thread's malloc arena holding tens of megabytes it
     // has freed (measured: +20 MB peak resident on lavapipe): give them back once the
     // list is done.
+#if defined(__GLIBC__)
     if (waiting_.empty() && busy_ == 0) malloc_trim(0);
+#endif
     changed_.notify_all();
   }
 }
