@@ -1,9 +1,6 @@
 #include "voxen/host/pipeline_warmer.hpp"
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
+#include "voxen/host/freed_heap.hpp"
 #include "voxen/host/shader_library.hpp"
 #include "voxen/host/thread_start.hpp"
 
@@ -59,9 +56,7 @@ void PipelineWarmer::work() {
     // The driver's compiler leaves this thread's malloc arena holding tens of megabytes it
     // has freed (measured: +20 MB peak resident on lavapipe): give them back once the
     // list is done.
-#if defined(__GLIBC__)
-    if (waiting_.empty() && busy_ == 0) malloc_trim(0);
-#endif
+    if (waiting_.empty() && busy_ == 0) returnFreedHeap();
     changed_.notify_all();
   }
 }

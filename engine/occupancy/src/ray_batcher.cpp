@@ -4,12 +4,9 @@
 #include <bit>
 #include <cstdlib>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include "voxen/gpu/occupancy/discovery_shared.h"
 #include "voxen/host/error.hpp"
+#include "voxen/host/freed_heap.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/occupancy/host_stage_timer.hpp"
 
@@ -26,17 +23,6 @@ constexpr uint64_t kMaxBatchSegments = uint64_t(1) << 25;
 // arrive, so a small input gets small ray buffers (the batch boundaries are unchanged:
 // a batch still closes at --batch-size rays).
 constexpr uint32_t kInitialBatchRays = 4096;
-
-// Drivers that compile pipelines when they are created (lavapipe: LLVM, at the pass's first
-// dispatch, on this thread) leave ~25 MB of freed compiler heap that glibc keeps resident,
-// and the run's later growth (ray buffers, host map, region cache) stacks on top of it.
-// Returning it once the first batch's passes are recorded, and again once they have run,
-// lowers the resident peak (measured in BENCHMARKS.md, issue 26 item 4).
-void returnFreedHeap() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
 
 }  // namespace
 
@@ -255,7 +241,9 @@ void RayBatcher::integrateChunk(const std::vector<DiscoveredRegion>& regions, si
   if (work != ChunkWork::StopSearch) {
     push.rayCount = rayCount;
     strategy_->recordUpdates({push, uses, keys, keySlots, segmentCount});
-    if (stats_.batches == 0) returnFreedHeap();  // every pass of the run is created by now
+    // Every pass of the run is created by now: the compiler's freed heap goes back, here
+    // and once the passes have run (BENCHMARKS.md, issue 26 item 4: a lower resident peak).
+    if (stats_.batches == 0) returnFreedHeap();
   }
   rays_.submitted(batch.raysCopy, scheduler_.submit());  // the GPU starts while the host prepares the next chunk or batch
   timer_.mark(&HostStageTimes::uploadSeconds);
