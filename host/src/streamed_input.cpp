@@ -25,15 +25,20 @@ BufferRange StreamedInput::write(const void* data, size_t bytes) {
   return end(bytes);
 }
 
+// A buffer for the current copy of at least `capacity` bytes, half again as large as the old
+// one at least, so that slowly growing inputs do not reallocate every batch.
+Buffer StreamedInput::largerBuffer(const Copy& copy, VkDeviceSize capacity) const {
+  return Buffer(scheduler_.device(), name_ + " " + std::to_string(current_),
+                std::max<VkDeviceSize>(capacity, copy.buffer.size() + copy.buffer.size() / 2));
+}
+
 std::byte* StreamedInput::begin(size_t capacity) {
   if (open_) throw Error("streamed input '" + name_ + "': begin() twice without end()");
   current_ = (current_ + 1) % uint32_t(copies_.size());
   Copy& copy = copies_[current_];
   if (copy.buffer.size() < capacity) {
-    // Grows by half again so that slowly growing inputs do not reallocate every batch; the
-    // old buffer is freed once the batches reading it complete (Buffer's deferred release).
-    copy.buffer = Buffer(scheduler_.device(), name_ + " " + std::to_string(current_),
-                         std::max<VkDeviceSize>(capacity, copy.buffer.size() + copy.buffer.size() / 2));
+    // The old buffer is freed once the batches reading it complete (Buffer's deferred release).
+    copy.buffer = largerBuffer(copy, capacity);
     copy.readBy = 0;
   }
   open_ = true;
@@ -58,8 +63,7 @@ std::byte* StreamedInput::grow(size_t capacity, size_t keep) {
   if (copy.buffer.size() < capacity_) {
     // begin() waited for the batches reading this copy, so the old buffer is the host's
     // alone: what was written into it is carried over and it is released at once.
-    Buffer grown(scheduler_.device(), name_ + " " + std::to_string(current_),
-                 std::max<VkDeviceSize>(capacity_, copy.buffer.size() + copy.buffer.size() / 2));
+    Buffer grown = largerBuffer(copy, capacity_);
     if (direct) {
       if (!grown.mapped()) throw Error("streamed input '" + name_ + "': a grown buffer is not host-visible like the first");
       if (keep) std::memcpy(grown.mapped(), copy.buffer.mapped(), keep);

@@ -48,6 +48,7 @@ class StreamedInput {
     Buffer buffer;
     uint64_t readBy = 0;  // timeline value of the last batch that reads it
   };
+  Buffer largerBuffer(const Copy& copy, VkDeviceSize capacity) const;
   Scheduler& scheduler_;
   std::string name_;
   std::vector<Copy> copies_;
