@@ -170,13 +170,13 @@ void ShaderLibrary::savePipelineCache() {
     if (!cacheFile_ || startup_.pipelinesCreated == pipelinesAtSave_) return;
     pipelinesAtSave_ = startup_.pipelinesCreated;
   }
-  saveKernelList();
+  const detail::PipelineCacheKey key = detail::pipelineCacheKey(device_.physicalDevice(), shaderSetHash_);
+  saveKernelList(key);
   size_t size = 0;
   if (vkGetPipelineCacheData(device_.handle(), cache_, &size, nullptr) != VK_SUCCESS) return;
   std::vector<uint8_t> data(size);
   if (vkGetPipelineCacheData(device_.handle(), cache_, &size, data.data()) != VK_SUCCESS) return;
   data.resize(size);
-  const detail::PipelineCacheKey key = detail::pipelineCacheKey(device_.physicalDevice(), shaderSetHash_);
   if (std::string problem = detail::writePipelineCacheFile(*cacheFile_, key, data); !problem.empty()) {
     log(LogLevel::Debug, "pipeline cache not saved: " + problem);
   } else {
@@ -188,7 +188,7 @@ void ShaderLibrary::savePipelineCache() {
 // The kernels dispatched in this process, with those of earlier ones (a run of another kind
 // in between must not cost the next run its head start). Kernels made ahead but never
 // dispatched are left out, so that a list that once held too much shrinks again.
-void ShaderLibrary::saveKernelList() {
+void ShaderLibrary::saveKernelList(const detail::PipelineCacheKey& key) {
   std::set<std::string> used = usedBefore_.size() < kMaxKernelList ? usedBefore_ : std::set<std::string>{};
   for (const auto& [key, kernel] : kernels_) {
     std::lock_guard lock(kernel->mutex_);
@@ -199,7 +199,6 @@ void ShaderLibrary::saveKernelList() {
   }
   std::string text;
   for (const std::string& line : used) text += line + "\n";
-  const detail::PipelineCacheKey key = detail::pipelineCacheKey(device_.physicalDevice(), shaderSetHash_);
   if (std::string problem = detail::writePipelineCacheFile(kernelListFile(*cacheFile_), key,
                                                            std::vector<uint8_t>(text.begin(), text.end()));
       !problem.empty())

@@ -48,6 +48,9 @@ struct KernelVariant {
 
 class ShaderLibrary;
 class PipelineWarmer;
+namespace detail {
+struct PipelineCacheKey;
+}
 
 // A compute pipeline that the library may replace while the program runs. Hold it by
 // shared_ptr and read pipeline() when recording, never cache the VkPipeline. The pipeline
@@ -178,7 +181,7 @@ class ShaderLibrary {
   CompileResult compile(const std::string& path, const KernelVariant& variant) const;
   friend class Kernel;
   VkPipeline createPipeline(const std::vector<uint32_t>& spirv, const KernelVariant& variant, bool ahead);
-  void saveKernelList();
+  void saveKernelList(const detail::PipelineCacheKey& key);
   static constexpr size_t kMaxKernelList = 512;  // a list past this starts again
   void openPipelineCache();
   void build(Kernel& kernel, bool fromEmbeddedSpirv);
