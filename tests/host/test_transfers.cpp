@@ -1,6 +1,7 @@
 // Uploads, readbacks, fills, copies and transient memory through the scheduler.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -22,6 +23,15 @@ std::vector<uint32_t> randomWords(size_t n, uint64_t seed) {
   std::vector<uint32_t> words(n);
   for (auto& w : words) w = rng.u32();
   return words;
+}
+
+// Fails naming the first word that differs, rather than printing millions of values.
+void requireSameWords(const std::vector<uint32_t>& got, const std::vector<uint32_t>& expected) {
+  REQUIRE(got.size() == expected.size());
+  const auto mismatch = std::mismatch(got.begin(), got.end(), expected.begin());
+  if (mismatch.first != got.end())
+    FAIL("first mismatch at word " << (mismatch.first - got.begin()) << ": got " << *mismatch.first << ", expected "
+                                   << *mismatch.second);
 }
 
 }  // namespace
@@ -100,13 +110,7 @@ TEST_CASE("The staging ring wraps around under large transfers", "[scheduler][tr
     s.upload(small.range(2048, tiny2.size() * 4), std::span<const uint32_t>(tiny2));
     auto back = s.readback<uint32_t>(big.range());
     auto tiny2Back = s.readback<uint32_t>(small.range(2048, tiny2.size() * 4));
-    const auto got = back.get();
-    REQUIRE(got.size() == data.size());
-    // Report the first mismatch rather than 2 million values.
-    const auto mismatch = std::mismatch(got.begin(), got.end(), data.begin());
-    if (mismatch.first != got.end())
-      FAIL("first mismatch at word " << (mismatch.first - got.begin()) << ": got " << *mismatch.first << ", expected "
-                                     << *mismatch.second);
+    requireSameWords(back.get(), data);
     CHECK(tinyBack.get() == tiny);
     CHECK(tiny2Back.get() == tiny2);
   }
@@ -256,12 +260,7 @@ TEST_CASE("The staging ring starts small and grows for transfers larger than it,
   auto tinyBack = s.readback<uint32_t>(small.range(0, tiny.size() * 4));
   const auto data = randomWords(kBig / 4, 4242);
   s.upload(big.range(), std::span<const uint32_t>(data));
-  const auto got = s.readback<uint32_t>(big.range()).get();
-  REQUIRE(got.size() == data.size());
-  const auto mismatch = std::mismatch(got.begin(), got.end(), data.begin());
-  if (mismatch.first != got.end())
-    FAIL("first mismatch at word " << (mismatch.first - got.begin()) << ": got " << *mismatch.first << ", expected "
-                                   << *mismatch.second);
+  requireSameWords(s.readback<uint32_t>(big.range()).get(), data);
   CHECK(tinyBack.get() == tiny);
   s.finish();
   // Grown past its start, never past its maximum (the shared scheduler's ring is another).
