@@ -6,6 +6,7 @@
 #   lib/       every shared library they load except glibc's and the Vulkan loader, found
 #              through an $ORIGIN run path (no LD_LIBRARY_PATH);
 #   shaders/   the GLSL sources, for hot reload (--hot-reload finds them beside the executable);
+#   share/     librosbag-storage's plugin description, which ROS 1 bags need at run time;
 #   README.txt what is in it and how to run it.
 #
 #   scripts/bundle.sh                             runs scripts/setup.sh (which builds build/), packs build/ into dist/
@@ -114,6 +115,29 @@ for soname in "${glfw_dlopened[@]}"; do
   add_dependencies "$path"
 done
 
+# librosbag-storage finds its encryption plugin (the "no encryption" one every bag opens with)
+# through pluginlib at run time: the package's description files under share/rosbag_storage
+# and the plugin library, which ldd does not see. Carried so that ROS 1 bags open on a machine
+# without ROS or Debian's librosbag-storage package; voxen points ROS_PACKAGE_PATH and
+# CMAKE_PREFIX_PATH at the bundle when it finds share/rosbag_storage beside itself.
+rosbag_share="" rosbag_plugin=""
+if [ -n "${library_source[librosbag_storage.so.4d]:-}" ]; then
+  for prefix in ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }} /usr; do
+    [ -f "$prefix/share/rosbag_storage/package.xml" ] && { rosbag_share=$prefix/share/rosbag_storage; break; }
+  done
+  [ -n "$rosbag_share" ] || die "voxen links librosbag-storage, but no share/rosbag_storage/package.xml is under /usr or \$CMAKE_PREFIX_PATH (Debian: librosbag-storage4d)"
+  plugin_name=$(sed -n 's/.*<library path="\([^"]*\)".*/\1/p' "$rosbag_share/encryptor_plugins.xml")
+  [ -n "$plugin_name" ] || die "$rosbag_share/encryptor_plugins.xml names no plugin library"
+  for dir in "${rosbag_share%/share/rosbag_storage}"/lib/*/ros "${rosbag_share%/share/rosbag_storage}"/lib; do
+    [ -f "$dir/$plugin_name.so" ] && { rosbag_plugin=$dir/$plugin_name.so; break; }
+  done
+  [ -n "$rosbag_plugin" ] || die "librosbag-storage's plugin library $plugin_name.so is not under ${rosbag_share%/share/rosbag_storage}/lib"
+  library_source[$plugin_name.so]=$rosbag_plugin
+  add_dependencies "$rosbag_plugin"
+  mkdir -p "$root/share/rosbag_storage"
+  cp "$rosbag_share/package.xml" "$rosbag_share/encryptor_plugins.xml" "$root/share/rosbag_storage/"
+fi
+
 # The real files under the names the programs ask for (their sonames), not the symbolic links.
 for soname in "${!library_source[@]}"; do
   cp -L "${library_source[$soname]}" "$root/lib/$soname"
@@ -164,6 +188,8 @@ What is in this folder
                    GLFW, X11...); the programs find them by themselves, no LD_LIBRARY_PATH
   shaders/         the GLSL sources: ./voxen COMMAND --hot-reload compiles the shaders from
                    this folder and reloads one when you edit it (--hot-reload=DIR: another copy)
+  share/           librosbag-storage's plugin description (ROS 1 bags open without a ROS
+                   installation; voxen finds it beside itself)
 
 What must come from the system
   glibc ${glibc:-2.31} or newer, the Vulkan loader (libvulkan.so.1, Debian/Ubuntu: libvulkan1) and

@@ -91,7 +91,11 @@ done
 # --- run it with the source and build trees out of reach ---------------------------------
 # Deepest first: a build folder inside the source tree must be covered before the source
 # tree's tmpfs hides its mount point.
-mapfile -t hidden < <(printf '%s\n' "$build_dir" "$source_dir" | awk '{ print length, $0 }' | sort -rn | cut -d' ' -f2-)
+# The system's librosbag-storage plugin description and plugin library are hidden too: a bundle
+# must open ROS 1 bags with its own (share/rosbag_storage, lib/), as on a machine without them.
+ros_hidden=()
+for dir in /usr/share/rosbag_storage /usr/lib/x86_64-linux-gnu/ros; do [ -d "$dir" ] && ros_hidden+=("$dir"); done
+mapfile -t hidden < <(printf '%s\n' "$build_dir" "$source_dir" "${ros_hidden[@]}" | awk '{ print length, $0 }' | sort -rn | cut -d' ' -f2-)
 hide() {  # hide COMMAND ARGS...: runs COMMAND with an empty tmpfs over each of the hidden trees
   unshare --mount --propagation private bash -c '
     count=$1; shift
@@ -126,6 +130,10 @@ grep -q "^voxen $version" version.out || fail "./voxen --version in the bundle: 
 in_bundle check voxen check --quick
 no_validation check.err "./voxen check --quick"
 in_bundle hello hello_compute
+# A ROS 1 bag written and read back (with PLY and MCAP beside it): librosbag-storage loads its
+# encryption plugin at run time, which the bundle must carry.
+in_bundle bags voxen bench input --scans 1 --rings 4 --columns 64 --repeat 1
+grep -q "ROS 1" bags.out || fail "./voxen bench input in the bundle printed no ROS 1 bag row: $(cat bags.out)"
 no_validation hello.err "./hello_compute"
 # The window samples' libraries (GLFW, X11) load: --help needs no display.
 in_bundle painter_help voxel_painter --help

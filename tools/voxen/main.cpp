@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "bundle_paths.hpp"
 #include "commands.hpp"
 #include "error_report.hpp"
 #include "setting_flags.hpp"
@@ -79,6 +80,7 @@ void testHooks(const std::string& name) {
 int main(int argc, char** argv) {
   // ^C or a kill during a save removes the save's temporary file; the target stays as it was.
   voxen::removeTemporaryFilesOnSignals();
+  voxen::cli::pointRosAtBundle();  // before any command can open a ROS 1 bag
   CLI::App app{"voxen: occupancy mapping and voxel painting with Vulkan compute", "voxen"};
   app.require_subcommand(1);
   // Answered while parsing, before any command runs: no Vulkan device is opened.

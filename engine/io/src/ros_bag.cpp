@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <map>
+#include <optional>
 
 #include "recording.hpp"
 #include "voxen/io/ros_bag_writer.hpp"
@@ -63,15 +65,29 @@ namespace voxen::detail {
 
 namespace {
 
+// rosbag::Bag's constructor loads librosbag-storage's encryption plugin through pluginlib,
+// which throws when the package's description files are missing (a copied binary on a machine
+// without Debian's librosbag-storage4d): said in words that name the remedy.
+void makeBag(std::optional<rosbag::Bag>& bag, const std::filesystem::path& path) {
+  try {
+    bag.emplace();
+  } catch (const std::exception& e) {
+    throw Error(path.string() + ": ROS 1 bags cannot be opened here: librosbag-storage's plugin description "
+                "(share/rosbag_storage) was not found: " + e.what() +
+                " (install Debian's librosbag-storage4d, or use a Voxen bundle, which carries it)");
+  }
+}
+
 int64_t nanoseconds(const ::ros::Time& t) { return int64_t(t.sec) * 1000000000 + int64_t(t.nsec); }
 
 class RosBagRecording final : public Recording {
  public:
   explicit RosBagRecording(const std::filesystem::path& path) : path_(path), bytes_(std::filesystem::file_size(path)) {
     checkRosBagStructure(path);
+    makeBag(bag_, path);
     try {
-      bag_.open(path.string(), rosbag::bagmode::Read);
-      rosbag::View all(bag_);
+      bag_->open(path.string(), rosbag::bagmode::Read);
+      rosbag::View all(*bag_);
       std::map<std::string, uint32_t> byTopic;
       for (const rosbag::ConnectionInfo* c : all.getConnections()) {
         auto [it, added] = byTopic.emplace(c->topic, uint32_t(topics_.size()));
@@ -81,7 +97,7 @@ class RosBagRecording final : public Recording {
                       topics_[it->second].type + " and " + c->datatype);
       }
       for (RecordingTopic& topic : topics_) {
-        rosbag::View one(bag_, rosbag::TopicQuery(topic.name));
+        rosbag::View one(*bag_, rosbag::TopicQuery(topic.name));
         topic.messages = one.size();
       }
       if (all.size() > 0) span_ = {nanoseconds(all.getBeginTime()), nanoseconds(all.getEndTime())};
@@ -104,7 +120,7 @@ class RosBagRecording final : public Recording {
     for (const uint32_t t : topics) names.push_back(topics_.at(t).name);
     std::vector<RecordedMessage> out;
     try {
-      rosbag::View view(bag_, rosbag::TopicQuery(names));
+      rosbag::View view(*bag_, rosbag::TopicQuery(names));
       std::map<std::string, uint32_t> topicIndex;
       for (const uint32_t t : topics) topicIndex[topics_[t].name] = t;
       const uint64_t count = view.size();
@@ -136,7 +152,7 @@ class RosBagRecording final : public Recording {
  private:
   std::filesystem::path path_;
   uint64_t bytes_ = 0;
-  rosbag::Bag bag_;
+  std::optional<rosbag::Bag> bag_;
   std::vector<RecordingTopic> topics_;
   std::optional<std::pair<int64_t, int64_t>> span_;
   std::vector<rosbag::MessageInstance> instances_;
@@ -154,7 +170,7 @@ namespace voxen {
 
 struct RosBagWriter::Impl {
   std::filesystem::path target, temporary;
-  rosbag::Bag bag;
+  std::optional<rosbag::Bag> bag;
   bool closed = false;
 };
 
@@ -162,10 +178,11 @@ RosBagWriter::RosBagWriter(const std::filesystem::path& path, const std::string&
     : impl_(std::make_unique<Impl>()) {
   impl_->target = path;
   impl_->temporary = path.parent_path() / ("." + path.filename().string() + ".partial-" + std::to_string(::getpid()));
+  detail::makeBag(impl_->bag, path);
   try {
-    impl_->bag.open(impl_->temporary.string(), rosbag::bagmode::Write);
-    if (compression == "lz4") impl_->bag.setCompression(rosbag::compression::LZ4);
-    else if (compression == "bz2") impl_->bag.setCompression(rosbag::compression::BZ2);
+    impl_->bag->open(impl_->temporary.string(), rosbag::bagmode::Write);
+    if (compression == "lz4") impl_->bag->setCompression(rosbag::compression::LZ4);
+    else if (compression == "bz2") impl_->bag->setCompression(rosbag::compression::BZ2);
     else if (!compression.empty()) throw Error(path.string() + ": unknown bag compression '" + compression + "' (lz4, bz2)");
   } catch (const rosbag::BagException& e) {
     throw Error(path.string() + ": cannot write a bag: " + e.what());
@@ -175,7 +192,7 @@ RosBagWriter::RosBagWriter(const std::filesystem::path& path, const std::string&
 RosBagWriter::~RosBagWriter() {
   if (impl_ && !impl_->closed) {
     try {
-      impl_->bag.close();
+      impl_->bag->close();
     } catch (...) {
     }
     std::error_code ignored;
@@ -191,7 +208,7 @@ void RosBagWriter::write(const std::string& topic, int64_t timeNs, const std::st
   ::ros::Time time;
   time.fromNSec(uint64_t(std::max<int64_t>(timeNs, 1)));
   try {
-    impl_->bag.write(topic, time, RawRosMessage{&type, &md5, &definition, bytes});
+    impl_->bag->write(topic, time, RawRosMessage{&type, &md5, &definition, bytes});
   } catch (const rosbag::BagException& e) {
     throw Error(impl_->target.string() + ": cannot write topic " + topic + ": " + e.what());
   }
@@ -200,7 +217,7 @@ void RosBagWriter::write(const std::string& topic, int64_t timeNs, const std::st
 void RosBagWriter::close() {
   if (impl_->closed) return;
   try {
-    impl_->bag.close();
+    impl_->bag->close();
   } catch (const rosbag::BagException& e) {
     throw Error(impl_->target.string() + ": cannot finish the bag: " + e.what());
   }
