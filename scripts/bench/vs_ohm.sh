@@ -25,9 +25,10 @@ set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-usage: scripts/bench/vs_ohm.sh [--ohm-bin DIR] [--scan FILE.pcd] [--repeats N] [--json OUT]
+usage: scripts/bench/vs_ohm.sh [--ohm-bin DIR] [--ohm-accel cpu|gpu] [--scan FILE.pcd] [--repeats N] [--json OUT]
                                [--scan-shift X,Y,Z] [--voxen PATH] [--work DIR] [--inputs run,scan,tiny]
   --ohm-bin DIR   folder holding ohmpopcpu, ohmpopocl and ohm2ply (OHM columns skipped without)
+  --ohm-accel cpu|gpu  the OpenCL device ohmpopocl maps on (default cpu: pocl on a machine without a GPU)
   --scan FILE     a PCD scan from one fixed sensor (e.g. PCL's test/office1.pcd)
   --scan-shift X,Y,Z  moves the scan and its sensor (default 0.0123,0.0457,0.0311; 0,0,0: the PCD's frame)
   --repeats N     runs per tool and input, median reported (default 3)
@@ -44,13 +45,13 @@ die() { echo "vs_ohm.sh: $*" >&2; exit 1; }
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-SHIFT=0.0123,0.0457,0.0311 OHM_BIN="" SCAN="" REPEATS=3 JSON="" VOXEN="$ROOT/build/voxen" WORK="" INPUTS="run,scan,tiny"
+SHIFT=0.0123,0.0457,0.0311 OHM_BIN="" OHM_ACCEL=cpu SCAN="" REPEATS=3 JSON="" VOXEN="$ROOT/build/voxen" WORK="" INPUTS="run,scan,tiny"
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --ohm-bin|--scan|--scan-shift|--repeats|--json|--voxen|--work|--inputs)
+    --ohm-bin|--ohm-accel|--scan|--scan-shift|--repeats|--json|--voxen|--work|--inputs)
       [[ $# -ge 2 ]] || die_usage "$1 needs a value"
       case "$1" in
-        --ohm-bin) OHM_BIN=$2 ;; --scan) SCAN=$2 ;; --scan-shift) SHIFT=$2 ;; --repeats) REPEATS=$2 ;; --json) JSON=$2 ;;
+        --ohm-bin) OHM_BIN=$2 ;; --ohm-accel) OHM_ACCEL=$2 ;; --scan) SCAN=$2 ;; --scan-shift) SHIFT=$2 ;; --repeats) REPEATS=$2 ;; --json) JSON=$2 ;;
         --voxen) VOXEN=$2 ;; --work) WORK=$2 ;; --inputs) INPUTS=$2 ;;
       esac
       shift 2 ;;
@@ -64,6 +65,7 @@ num='[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?'
 [[ $SHIFT =~ ^$num,$num,$num$ ]] || die_usage "--scan-shift needs three numbers X,Y,Z, not '$SHIFT'"
 [[ -z $SCAN || -r $SCAN ]] || die_usage "--scan: cannot read '$SCAN'"
 [[ -z $OHM_BIN || -d $OHM_BIN ]] || die_usage "--ohm-bin: '$OHM_BIN' is not a folder"
+[[ $OHM_ACCEL == cpu || $OHM_ACCEL == gpu ]] || die_usage "--ohm-accel must be cpu or gpu, not '$OHM_ACCEL'"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is needed for CPU time and peak memory (apt-get install time)"
 IFS=, read -r -a INPUT_LIST <<<"$INPUTS"
 for i in "${INPUT_LIST[@]}"; do
@@ -114,7 +116,7 @@ tool_cmd() {  # tool input outdir -> the command line, in CMD
     ohm_cpu) CMD=("$OHM_BIN/ohmpopcpu" --cloud "$d/cloud.ply" --trajectory "$d/traj.txt" --output "$o/map"
                   --resolution=0.1 --clamp=-2,3.511 --save-cloud=false --quiet) ;;
     ohm_ocl) CMD=("$OHM_BIN/ohmpopocl" --cloud "$d/cloud.ply" --trajectory "$d/traj.txt" --output "$o/map"
-                  --resolution=0.1 --clamp=-2,3.511 --save-cloud=false --quiet --accel cpu) ;;
+                  --resolution=0.1 --clamp=-2,3.511 --save-cloud=false --quiet --accel "$OHM_ACCEL") ;;
     voxen_seq) CMD=("$VOXEN" map --cloud "$d/cloud.ply" --trajectory "$d/traj.txt" --output "$o/map.vxm"
                     --resolution 0.1 --clamp -2 3.511) ;;
     voxen_2p) CMD=("$VOXEN" map --cloud "$d/cloud.ply" --trajectory "$d/traj.txt" --output "$o/map.vxm"
@@ -140,12 +142,12 @@ for in in "${INPUT_LIST[@]}"; do
         exit 1
       fi
       read -r wall user sys rss <"$o/time.txt"
-      printf '%s\t%s\t%d\t%s\t%s\t%s\n' "$in" "$t" "$r" "$wall" "$(echo "$user + $sys" | bc)" "$rss" >>"$RESULTS"
+      printf '%s\t%s\t%d\t%s\t%s\t%s\n' "$in" "$t" "$r" "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" "$rss" >>"$RESULTS"
       done_runs=$((done_runs + 1))
       now=$(date +%s.%N)
-      eta=$(echo "($now - $start) / $done_runs * ($total - $done_runs)" | bc -l)
+      eta=$(awk -v n="$now" -v s="$start" -v d="$done_runs" -v t="$total" 'BEGIN { print (n - s) / d * (t - d) }')
       printf 'vs_ohm.sh: [%d/%d] %s %s run %d: %.2f s wall, %.0f MiB; ETA %.0f s\n' "$done_runs" "$total" "$in" "$t" \
-        "$r" "$wall" "$(echo "$rss / 1024" | bc -l)" "$eta" >&2
+        "$r" "$wall" "$(awk -v r="$rss" 'BEGIN { print r / 1024 }')" "$eta" >&2
     done
   done
 done
