@@ -93,6 +93,7 @@
 #include "voxen/occupancy/integration_stats.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/occupancy/ndt_comparison.hpp"
+#include "voxen/occupancy/one_pass_tolerance.hpp"
 #include "voxen/occupancy/ndt_integrators.hpp"
 #include "voxen/occupancy/prepared_ray_stream.hpp"
 #include "voxen/occupancy/prepared_rays.hpp"

@@ -9,6 +9,7 @@
 #include "support/gpu_fixture.hpp"
 #include "support/occupancy_runs.hpp"
 #include "voxen/map/map_overlap.hpp"
+#include "voxen/occupancy/one_pass_tolerance.hpp"
 
 namespace {
 
@@ -39,11 +40,10 @@ TEST_CASE("On a lidar run the one-pass order applies every update, and its occup
   CHECK(c.voxels > 100000);
   CHECK(c.layerMismatches == 0);  // voxel mean, hit/miss counts, touch time: sums and maxima
   CHECK(c.traversalMismatches == 0);
-  // Stated tolerance (measured on lavapipe: 98.5 % of the voxels with the reference's bits,
-  // where a hit landed at another place among a voxel's misses; occupied voxels' Jaccard
-  // 0.997): at least 97 % and 0.98. A real GPU runs more rays at once and may differ more.
-  CHECK(double(c.sameBits) >= 0.97 * double(c.voxels));
+  // The tolerance stated for lavapipe, where the tests run (one_pass_tolerance.hpp): a voxel
+  // differs where a hit landed at another place among its misses.
+  CHECK(double(c.sameBits) >= kOnePassToleranceLavapipe.minSameBitsShare * double(c.voxels));
   const double jaccard = occupiedJaccard(onePass.map, reference.map).jaccard();
   INFO("Jaccard " << jaccard);
-  CHECK(jaccard >= 0.98);
+  CHECK(jaccard >= kOnePassToleranceLavapipe.minOccupiedJaccard);
 }
