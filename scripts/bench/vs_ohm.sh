@@ -183,5 +183,5 @@ for in in "${INPUT_LIST[@]}"; do
   done
 done
 
-python3 "$HERE/vs_ohm_report.py" "$RESULTS" "$JACC" --repeats "$REPEATS" ${JSON:+--json "$JSON"}
+python3 "$HERE/vs_ohm_report.py" "$RESULTS" "$JACC" --repeats "$REPEATS" --ohm-accel "$OHM_ACCEL" ${JSON:+--json "$JSON"}
 echo "vs_ohm.sh: maps and logs in $WORK" >&2

@@ -19,7 +19,10 @@ def main():
     p.add_argument("jaccard")
     p.add_argument("--repeats", type=int, required=True)
     p.add_argument("--json")
+    p.add_argument("--ohm-accel", choices=("cpu", "gpu"), default="cpu",
+                   help="the OpenCL device OHM's OpenCL mapper ran on (named in its column)")
     a = p.parse_args()
+    names = dict(TOOL_NAMES, ohm_ocl="OHM OpenCL (%s)" % a.ohm_accel.upper())
     runs = {}
     inputs, tools = [], []
     with open(a.results) as f:
@@ -39,7 +42,7 @@ def main():
         for line in f:
             w = line.rstrip("\n").split("\t", 3)
             jacc.setdefault((w[0], w[1]), {})[w[2]] = dict(json.loads(w[3]), reference=w[2])
-    out = {"repeats": a.repeats, "inputs": {}}
+    out = {"repeats": a.repeats, "ohm_accel": a.ohm_accel, "inputs": {}}
     for inp in inputs:
         out["inputs"][inp] = {}
         for tool in tools:
@@ -52,7 +55,7 @@ def main():
                 e.setdefault("jaccard", j)  # the first reference (OHM CPU where it ran)
                 e.setdefault("jaccard_by_reference", {})[ref] = j
             out["inputs"][inp][tool] = e
-    print("| input | figure | " + " | ".join(TOOL_NAMES.get(t, t) for t in tools) + " |")
+    print("| input | figure | " + " | ".join(names.get(t, t) for t in tools) + " |")
     print("|---|---|" + "---|" * len(tools))
     rows = (("wall (median of %d)" % a.repeats, "wall_s", "%.2f s"), ("CPU user+sys", "cpu_s", "%.2f s"),
             ("peak resident memory", "peak_rss_mib", "%.0f MiB"))
@@ -72,7 +75,7 @@ def main():
                 j = d.get(t, {}).get("jaccard_by_reference", {}).get(ref)
                 cells.append("%.4f" % j["jaccard"] if j else "(reference)" if t == ref else "-")
             print("| %s | Jaccard of occupied voxels against %s | %s |" %
-                  (INPUT_NAMES.get(inp, inp), TOOL_NAMES.get(ref, ref), " | ".join(cells)))
+                  (INPUT_NAMES.get(inp, inp), names.get(ref, ref), " | ".join(cells)))
     if a.json:
         tmp = a.json + ".part"
         with open(tmp, "w") as f:

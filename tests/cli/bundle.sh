@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/bundle.sh end to end: packs this build, unpacks the tarball into a fresh folder
 # outside the source and build trees and runs the bundle's programs from there with both trees
-# hidden (as root: an empty tmpfs over each, in a private mount namespace), so that they can
-# use only what the bundle holds; every binary's and library's dependencies must resolve
+# and the system's librosbag-storage plugin files hidden (as root: an empty tmpfs over each, in
+# a private mount namespace), so that they can use only what the bundle holds (a ROS 1 bag is
+# written and read back); every binary's and library's dependencies must resolve
 # inside the bundle or to the base system (glibc, the vDSO, the Vulkan loader), and the
 # tarball must be under 40 MB. Exits 77 (ctest: skipped) with the reason where no bundle can
 # be made from this build: patchelf is missing, or the samples are not built.
@@ -130,11 +131,11 @@ grep -q "^voxen $version" version.out || fail "./voxen --version in the bundle: 
 in_bundle check voxen check --quick
 no_validation check.err "./voxen check --quick"
 in_bundle hello hello_compute
+no_validation hello.err "./hello_compute"
 # A ROS 1 bag written and read back (with PLY and MCAP beside it): librosbag-storage loads its
 # encryption plugin at run time, which the bundle must carry.
 in_bundle bags voxen bench input --scans 1 --rings 4 --columns 64 --repeat 1
 grep -q "ROS 1" bags.out || fail "./voxen bench input in the bundle printed no ROS 1 bag row: $(cat bags.out)"
-no_validation hello.err "./hello_compute"
 # The window samples' libraries (GLFW, X11) load: --help needs no display.
 in_bundle painter_help voxel_painter --help
 in_bundle scene_help transform_scene --help
