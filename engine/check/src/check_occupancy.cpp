@@ -11,7 +11,6 @@
 // reference's bits and the occupied voxels' Jaccard index above the bounds.
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <span>
 
@@ -30,11 +29,6 @@
 namespace voxen {
 
 namespace {
-std::string twoDecimals(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", value);
-  return text;
-}
 
 constexpr LayerSet kEveryLayer = kAllBuiltinLayers;
 
@@ -178,11 +172,11 @@ void runCase(CheckContext& context, const LidarRun& run, const OccupancyCase& c)
         row.require(double(m.sameBits) >= bound.minSameBitsShare * double(m.voxels),
                     std::to_string(m.voxels - m.sameBits) + " of " + std::to_string(m.voxels) +
                         " voxels differ from the sequential CPU reference, more than the one-pass order's " +
-                        twoDecimals((1.0 - bound.minSameBitsShare) * 100) + " %");
+                        checkNumber((1.0 - bound.minSameBitsShare) * 100) + " %");
         row.require(jaccard >= bound.minOccupiedJaccard,
                     "occupied voxels' Jaccard " + std::to_string(jaccard) +
                         " against the sequential CPU reference, below the one-pass order's " +
-                        twoDecimals(bound.minOccupiedJaccard));
+                        checkNumber(bound.minOccupiedJaccard));
       } else {
         row.require(m.sameBits == m.voxels, std::to_string(m.voxels - m.sameBits) + " voxels differ from the CPU reference");
       }
