@@ -23,6 +23,14 @@ VkDeviceSize initialSize(VkDeviceSize initial, VkDeviceSize maximum) {
   return initial == 0 ? maximum : std::min(initial, maximum);
 }
 
+// The size a growing allocation of `current` bytes moves to: doubled, and doubled again
+// until it reaches `atLeast`, never past `maximum`.
+VkDeviceSize grownSize(VkDeviceSize current, VkDeviceSize atLeast, VkDeviceSize maximum) {
+  VkDeviceSize grown = std::min(maximum, current * 2);
+  while (grown < maximum && grown < atLeast) grown = std::min(maximum, grown * 2);
+  return grown;
+}
+
 constexpr VkPipelineStageFlags kComputeStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 constexpr VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
 // An indirect dispatch reads its counts in the draw-indirect stage, its buffers in compute.
@@ -322,8 +330,7 @@ VkDeviceSize Scheduler::stagingAllocate(VkDeviceSize size) {
 bool Scheduler::growStaging(VkDeviceSize needed) {
   const VkDeviceSize capacity = ring_->capacity();
   if (capacity >= options_.stagingBytes) return false;
-  VkDeviceSize grown = std::min(options_.stagingBytes, capacity * 2);
-  while (grown < options_.stagingBytes && grown < 4 * needed) grown = std::min(options_.stagingBytes, grown * 2);
+  const VkDeviceSize grown = grownSize(capacity, 4 * needed, options_.stagingBytes);
   finish();
   if (!ring_->empty()) throw Error("staging ring not empty after every batch completed (internal error)");
   staging_ = Buffer(device_, "staging ring", grown, MemoryKind::HostReadback);
@@ -399,11 +406,7 @@ BufferRange Scheduler::transient(VkDeviceSize bytes, VkDeviceSize alignment) {
   if (offset + bytes > options_.transientBytes)
     throw Error("transient allocation of " + std::to_string(bytes) + " bytes exceeds the per-batch scratch of " +
                 std::to_string(options_.transientBytes) + " bytes (SchedulerOptions::transientBytes)");
-  if (offset + bytes > transientSlotBytes_) {
-    VkDeviceSize grown = std::min(options_.transientBytes, transientSlotBytes_ * 2);
-    while (grown < offset + bytes) grown = std::min(options_.transientBytes, grown * 2);
-    growTransient(grown);
-  }
+  if (offset + bytes > transientSlotBytes_) growTransient(grownSize(transientSlotBytes_, offset + bytes, options_.transientBytes));
   slot.transientUsed = offset + bytes;
   return transient_.range(slot.index * transientSlotBytes_ + offset, bytes);
 }
