@@ -78,20 +78,21 @@ uint64_t embeddedShaderSetHash() {
 
 VkPipeline Kernel::pipeline() const {
   std::lock_guard lock(mutex_);
-  if (!pipeline_ && library_) {
-    pipeline_ = library_->createPipeline(spirv_, variant_, false);
-    spirv_ = {};
-  }
+  createLocked(false);
   dispatched_ = true;
   return pipeline_;
 }
 
 void Kernel::createAhead() const {
   std::lock_guard lock(mutex_);
-  if (pipeline_ || !library_) return;
-  pipeline_ = library_->createPipeline(spirv_, variant_, true);
+  if (createLocked(true)) createdAhead_ = true;
+}
+
+bool Kernel::createLocked(bool ahead) const {
+  if (pipeline_ || !library_) return false;
+  pipeline_ = library_->createPipeline(spirv_, variant_, ahead);
   spirv_ = {};
-  createdAhead_ = true;
+  return true;
 }
 
 ShaderLibrary::ShaderLibrary(Device& device, ShaderLibraryOptions options) : device_(device), options_(std::move(options)) {
@@ -190,7 +191,7 @@ void ShaderLibrary::savePipelineCache() {
 // dispatched are left out, so that a list that once held too much shrinks again.
 void ShaderLibrary::saveKernelList(const detail::PipelineCacheKey& key) {
   std::set<std::string> used = usedBefore_.size() < kMaxKernelList ? usedBefore_ : std::set<std::string>{};
-  for (const auto& [key, kernel] : kernels_) {
+  for (const auto& [pathAndVariant, kernel] : kernels_) {
     std::lock_guard lock(kernel->mutex_);
     if (kernel->dispatched_)
       used.insert(kernelId(kernel->path_, kernel->variant_));

@@ -70,6 +70,7 @@ class Kernel {
   friend class ShaderLibrary;
   friend class PipelineWarmer;
   void createAhead() const;  // on a warmer thread: the pipeline, unless it exists
+  bool createLocked(bool ahead) const;  // under mutex_: creates the pipeline if missing; whether it did
   std::string path_;
   KernelVariant variant_;
   ShaderLibrary* library_ = nullptr;
