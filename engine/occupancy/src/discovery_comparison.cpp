@@ -67,7 +67,10 @@ DiscoveryComparison compareDiscoveryWithHostWalk(Scheduler& scheduler, std::span
     return found != keyOfEntry.end() && found->second == key;
   };
   auto text = [](const RegionKey& k) {
-    return "(" + std::to_string(k.x) + ", " + std::to_string(k.y) + ", " + std::to_string(k.z) + ")";
+    // Appended in order: `"(" + std::to_string(...)` trips g++ 12's false -Wrestrict.
+    std::string out = "(";
+    out.append(std::to_string(k.x)).append(", ").append(std::to_string(k.y)).append(", ").append(std::to_string(k.z));
+    return out + ")";
   };
   // What the GPU listed in a slot, so that a mismatch on a device tells a wrong region
   // (integer arithmetic) from a neighbour's (the order of face crossings, float rounding).

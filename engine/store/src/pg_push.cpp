@@ -56,7 +56,11 @@ void pushOnce(PgMapStore::Impl& s, const std::vector<EncodedRegion>& regions, co
   // locks in the same order and never deadlock on them.
   std::string positions = "{";
   for (size_t position = 0; position < ids.size(); ++position)
-    if (s.fusedLayout.has(ids[position])) positions += (positions.size() > 1 ? "," : "") + std::to_string(position);
+    if (s.fusedLayout.has(ids[position])) {
+      // Appended piece by piece: `"," + std::to_string(...)` trips g++ 12's false -Wrestrict.
+      if (positions.size() > 1) positions += ',';
+      positions += std::to_string(position);
+    }
   positions += "}";
   EncodedRow out;
   for (const EncodedRegion& region : regions) {
@@ -88,7 +92,8 @@ void pushOnce(PgMapStore::Impl& s, const std::vector<EncodedRegion>& regions, co
     for (size_t position = 0; position < ids.size(); ++position) {
       const LayerId id = ids[position];
       if (!s.fusedLayout.has(id)) continue;
-      if (const std::string why = encodeRow(merged.layers[id], layerType(id).elementBytes, compressionLevel, out); !why.empty())
+      const RowIdentity identity{key, layerType(id).name};
+      if (const std::string why = encodeRow(merged.layers[id], layerType(id).elementBytes, compressionLevel, &identity, out); !why.empty())
         s.db.fail("cannot write " + s.rowName("", key, id) + ": " + why);
       db.query("INSERT INTO voxen_fused_rows(x, y, z, layer, data, uncompressed_bytes, crc32) VALUES ($1, $2, $3, $4, $5, $6, $7) "
                "ON CONFLICT (x, y, z, layer) DO UPDATE SET data = excluded.data, uncompressed_bytes = excluded.uncompressed_bytes, "
@@ -140,11 +145,13 @@ void PgMapStore::write(const StoreBatch& batch) {
     EncodedRegion& e = regions.emplace_back();
     e.key = key;
     e.rows.resize(ids.size());
-    for (size_t position = 0; position < ids.size(); ++position)
+    for (size_t position = 0; position < ids.size(); ++position) {
+      const RowIdentity identity{key, layerType(ids[position]).name};
       if (const std::string why = encodeRow(region->layers[ids[position]], layerType(ids[position]).elementBytes, s.options.compressionLevel,
-                                            e.rows[position]);
+                                            &identity, e.rows[position]);
           !why.empty())
         s.db.fail("cannot write " + s.rowName(key, ids[position]) + ": " + why);
+    }
   }
   std::sort(regions.begin(), regions.end(), [](const EncodedRegion& a, const EncodedRegion& b) { return a.key < b.key; });
   for (size_t i = 1; i < regions.size(); ++i)
