@@ -136,6 +136,11 @@ void ShaderLibrary::openPipelineCache() {
     } else {
       startup_.cacheState = read.found ? "loaded" : "none yet";
     }
+    // The first run on a device compiles every pipeline it uses (seconds on lavapipe's LLVM):
+    // say so, so that a slow first run is not taken for a hang or for Voxen's speed.
+    if (startup_.cacheState != "loaded")
+      log(LogLevel::Info, "first run on this device or shader set: compiling shaders as they are first used (later runs "
+                          "load them from " + cacheFile_->string() + ")");
     data = std::move(read.data);
     detail::PipelineCacheRead used =
         detail::readPipelineCacheFile(kernelListFile(*cacheFile_), key, detail::CachePayload::KernelList);

@@ -16,7 +16,16 @@ profile_json() {  # profile_json NAME: voxen map --profile --json into NAME.json
 }
 cache_state() { grep -o '"state":"[^"]*"' "$1.json" | cut -d'"' -f4; }
 
+# The first run on a device says that it compiles shaders (a slow first run is no hang); with
+# --quiet it says nothing (first.err is checked below); a run with the cache says nothing either.
+"$voxen" map --cloud c.ply --trajectory t.txt --output talk.vxm > /dev/null 2> talk-first.err || fail "map: $(cat talk-first.err)"
+grep -q "compiling shaders" talk-first.err || fail "the first run did not say it compiles shaders: $(cat talk-first.err)"
+"$voxen" map --cloud c.ply --trajectory t.txt --output talk.vxm > /dev/null 2> talk-second.err || fail "map: $(cat talk-second.err)"
+grep -q "compiling shaders" talk-second.err && fail "a run with the cache said it compiles shaders: $(cat talk-second.err)"
+rm -rf "$work/cache"
+
 profile_json first
+grep -q "compiling shaders" first.err && fail "--quiet: the first run still said it compiles shaders"
 [ "$(cache_state first)" = "none yet" ] || fail "first run: cache state '$(cache_state first)', expected 'none yet'"
 files=("$work"/cache/*.bin)
 [ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail "first run left ${#files[@]} cache files in the cache folder: ${files[*]}"

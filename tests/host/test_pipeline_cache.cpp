@@ -7,6 +7,7 @@
 // ahead.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -265,4 +266,23 @@ TEST_CASE("no worker threads, or a corrupt list of kernels, means pipelines at t
   library.kernel("selftest/fill_iota.comp");
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   CHECK(library.startup().pipelinesCreated == 0);
+}
+
+TEST_CASE("the first run on a device says that it compiles shaders, a run with the cache does not", "[pipeline-cache]") {
+  vt::TempDir dir("pipeline-cache-first-run");
+  auto notesOf = [&](std::vector<std::string>& notes) {
+    voxen::ShaderLibraryOptions options = cacheIn(dir.path());
+    options.log = [&](const std::string& line) { notes.push_back(line); };
+    voxen::ShaderLibrary library(vt::gpu().device, options);
+    REQUIRE(library.kernel("selftest/fill_iota.comp")->pipeline() != VK_NULL_HANDLE);
+  };
+  auto says = [](const std::vector<std::string>& notes) {
+    return std::any_of(notes.begin(), notes.end(),
+                       [](const std::string& n) { return n.find("compiling shaders") != std::string::npos; });
+  };
+  std::vector<std::string> first, second;
+  notesOf(first);
+  CHECK(says(first));
+  notesOf(second);  // the first library saved its cache when destroyed
+  CHECK_FALSE(says(second));
 }

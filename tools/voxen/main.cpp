@@ -16,6 +16,7 @@
 #include "error_report.hpp"
 #include "setting_flags.hpp"
 #include "version.hpp"
+#include "voxen/host/log.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/output/output_file.hpp"
 #include "voxen_apps/help_formatter.hpp"
@@ -75,6 +76,20 @@ void testHooks(const std::string& name) {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
+// --quiet quiets the library's notes too (the first run's "compiling shaders"), through the
+// log sink; its warnings and errors still show. Without --quiet the default sink stays.
+void quietLibraryNotes(const CLI::App& command) {
+  if (command.get_option_no_throw("--quiet") == nullptr || command.count("--quiet") == 0) return;
+  voxen::setLogSink([](voxen::LogLevel level, const std::string& message) {
+    if (level == voxen::LogLevel::Info) return;
+    if (level == voxen::LogLevel::Debug) {
+      const char* debug = std::getenv("VOXEN_DEBUG");
+      if (!debug || !*debug || std::string(debug) == "0") return;
+    }
+    std::cerr << ("voxen: " + message + "\n") << std::flush;
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,6 +147,7 @@ int main(int argc, char** argv) {
   testHooks(name);
   try {
     noteCommonOptions(*command, common);
+    quietLibraryNotes(*command);
     return runs.at(command)(common);
   } catch (const voxen::SettingError& e) {
     // A library setting out of range or in need of a change: named by the flag that sets it,
