@@ -30,6 +30,16 @@ for section in "${sections[@]}"; do
 done
 grep -q "FAILED\|CUT OFF" all.md table.txt && fail "a workload failed: $(cat table.txt)"
 grep -q "^| section | workload | size | Voxen GPU | CPU reference | GPU/CPU | unit |$" all.md || fail "markdown: no table header"
+# Rows that do no GPU work (recordings to rays) stand under heads that say so, never under
+# "Voxen GPU", in the markdown, the table and the JSON.
+host_head="| section | workload (no GPU work) | size | Voxen host | host reference | Voxen/reference | unit |"
+grep -qxF "$host_head" all.md || fail "markdown: no table for the workloads without GPU work: $(cat all.md)"
+awk -v h="$host_head" '$0 == h { host = 1 } /^\| recordings to rays / && !host { bad = 1 } END { exit bad }' all.md ||
+  fail "markdown: a recordings row under the GPU heads: $(cat all.md)"
+awk '/^section +workload \(no GPU work\)/ { host = 1 } /^recordings to rays  / && !host { bad = 1 } END { exit bad }' table.txt ||
+  fail "table: a recordings row under the GPU heads: $(cat table.txt)"
+grep -A2 '"section": "recordings to rays"' all.json | grep -q '"gpu_work": false' ||
+  fail "JSON: recordings to rays not marked as doing no GPU work"
 grep -q "^| resolution | GPU ms/frame | CPU ms/frame |$" all.md || fail "markdown: no lidar-frame table: $(cat all.md)"
 for resolution in 0.05 0.1 0.2; do
   grep -q "^| $resolution m | [0-9.]* | [0-9.]* |$" all.md || fail "markdown: no lidar frame row at $resolution m: $(cat all.md)"

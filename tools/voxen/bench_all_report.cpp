@@ -42,7 +42,18 @@ std::string speedUpText(const Figure& f) {
 // One line of the tables.
 struct Line {
   std::string section, workload, size, gpu, cpu, speedUp, unit;
+  bool hostOnly = false;  // a workload without GPU work: listed under the host table's heads
 };
+
+// The heads of the two tables: Voxen's GPU beside the CPU reference, and the workloads that do
+// no GPU work (Voxen's host code beside a host reference), which must not read as GPU figures.
+const Line kGpuHeader{"section", "workload", "size", "Voxen GPU", "CPU reference", "GPU/CPU", "unit"};
+const Line kHostHeader{"section", "workload (no GPU work)", "size", "Voxen host", "host reference", "Voxen/reference",
+                       "unit", true};
+
+bool anyHostOnly(const std::vector<Line>& lines) {
+  return std::any_of(lines.begin(), lines.end(), [](const Line& l) { return l.hostOnly; });
+}
 
 // The size a run is reported at: what its JSON names (clearance: its regions), else the
 // size's label.
@@ -61,13 +72,14 @@ std::vector<Line> tableLines(const BenchAllReport& report) {
     const auto good = w.reported();
     if (good.empty()) {
       const std::string what = w.status == "cut" ? "CUT OFF" : "FAILED";
-      lines.push_back({w.workload->section, w.workload->name, w.workload->sizes.front().label, what, "-", "-", ""});
+      lines.push_back({w.workload->section, w.workload->name, w.workload->sizes.front().label, what, "-", "-", "",
+                       w.workload->hostOnly});
       continue;
     }
     for (const SizeRun* run : good)
       for (const Figure& f : w.workload->figures(run->summary))
         lines.push_back({w.workload->section, f.what, sizeText(w, *run),
-                         formatValue(f.gpu), formatValue(f.cpu), speedUpText(f), f.unit});
+                         formatValue(f.gpu), formatValue(f.cpu), speedUpText(f), f.unit, w.workload->hostOnly});
   }
   return lines;
 }
@@ -118,9 +130,11 @@ std::string markdownCell(std::string text) {
 
 std::string textReport(const BenchAllReport& report) {
   const std::vector<Line> lines = tableLines(report);
-  Line header{"section", "workload", "size", "Voxen GPU", "CPU reference", "GPU/CPU", "unit"};
-  size_t w[7] = {header.section.size(), header.workload.size(), header.size.size(), header.gpu.size(),
-                 header.cpu.size(), header.speedUp.size(), header.unit.size()};
+  size_t w[7] = {};
+  for (const Line& l : {kGpuHeader, kHostHeader}) {
+    const std::string* cells[7] = {&l.section, &l.workload, &l.size, &l.gpu, &l.cpu, &l.speedUp, &l.unit};
+    for (int i = 0; i < 7; ++i) w[i] = std::max(w[i], cells[i]->size());
+  }
   for (const Line& l : lines) {
     const std::string* cells[7] = {&l.section, &l.workload, &l.size, &l.gpu, &l.cpu, &l.speedUp, &l.unit};
     for (int i = 0; i < 7; ++i) w[i] = std::max(w[i], cells[i]->size());
@@ -135,8 +149,15 @@ std::string textReport(const BenchAllReport& report) {
                   int(w[5]), l.speedUp.c_str(), l.unit.c_str());
     out << text;
   };
-  row(header);
-  for (const Line& l : lines) row(l);
+  row(kGpuHeader);
+  for (const Line& l : lines)
+    if (!l.hostOnly) row(l);
+  if (anyHostOnly(lines)) {
+    out << "\n";
+    row(kHostHeader);
+    for (const Line& l : lines)
+      if (l.hostOnly) row(l);
+  }
   const auto noteLines = notes(report);
   if (!noteLines.empty()) out << "\n";
   for (const std::string& note : noteLines) out << note << "\n";
@@ -163,11 +184,22 @@ std::string markdownReport(const BenchAllReport& report) {
   out << "`" << report.command << "`: every benchmark at the largest size that fit the budget, Voxen on the GPU beside "
       << "the CPU reference measured in the same run (GPU/CPU: how many times faster the GPU is; a workload's size is "
       << "what its last run took).\n\n";
-  out << "| section | workload | size | Voxen GPU | CPU reference | GPU/CPU | unit |\n";
-  out << "|---|---|---|---:|---:|---:|---|\n";
-  for (const Line& l : tableLines(report))
-    out << "| " << markdownCell(l.section) << " | " << markdownCell(l.workload) << " | " << markdownCell(l.size) << " | "
-        << l.gpu << " | " << l.cpu << " | " << l.speedUp << " | " << markdownCell(l.unit) << " |\n";
+  const std::vector<Line> lines = tableLines(report);
+  auto table = [&](const Line& header, bool hostOnly) {
+    out << "| " << header.section << " | " << header.workload << " | " << header.size << " | " << header.gpu << " | "
+        << header.cpu << " | " << header.speedUp << " | " << header.unit << " |\n";
+    out << "|---|---|---|---:|---:|---:|---|\n";
+    for (const Line& l : lines)
+      if (l.hostOnly == hostOnly)
+        out << "| " << markdownCell(l.section) << " | " << markdownCell(l.workload) << " | " << markdownCell(l.size)
+            << " | " << l.gpu << " | " << l.cpu << " | " << l.speedUp << " | " << markdownCell(l.unit) << " |\n";
+  };
+  table(kGpuHeader, false);
+  if (anyHostOnly(lines)) {
+    out << "\nWorkloads that do no GPU work: Voxen's host code beside a host reference measured in the same run "
+        << "(Voxen/reference: how many times the reference's speed Voxen reaches):\n\n";
+    table(kHostHeader, true);
+  }
   const auto noteLines = notes(report);
   if (!noteLines.empty()) out << "\n";
   for (const std::string& note : noteLines) out << "- " << markdownCell(note) << "\n";
@@ -207,6 +239,7 @@ Json jsonReport(const BenchAllReport& report) {
     for (const std::string& word : workload.command) command += " " + word;
     Json entry = {{"section", workload.section},
                   {"name", workload.name},
+                  {"gpu_work", !workload.hostOnly},
                   {"command", command + " --json"},
                   {"status", w.status},
                   {"message", w.message.empty() ? Json(nullptr) : Json(w.message)},

@@ -199,6 +199,7 @@ std::vector<Workload> benchAllWorkloads() {
                                         jsonNumber(s[i], "ns_per_point"), ply, true});
                    return figures;
                  }};
+  input.hostOnly = true;
   for (int scans : {4, 16, 64, 160})
     input.sizes.push_back({std::to_string(scans) + " scans of 64 x 1024", {"--scans", std::to_string(scans)},
                            double(scans)});

@@ -47,6 +47,10 @@ struct Workload {
   bool reportEverySize = false;
   // Occupancy per lidar frame: its figures also make the lidar-frame table.
   bool lidarFrames = false;
+  // The workload does no GPU work (recordings to rays): its figures are Voxen's host code
+  // beside a host reference, so the reports put them under heads that say so, not under
+  // "Voxen GPU" and "CPU reference".
+  bool hostOnly = false;
   // "section / name" of a workload with the same sizes that this one never grows past, so
   // that their rows compare (the map layers follow the sequential map); empty: none.
   std::string grownNoFurtherThan;
