@@ -111,6 +111,22 @@ TEST_CASE("Bad KITTI sequences are errors naming the file and line", "[kitti][in
   writeSequence(dir);
   dir.write("seq/velodyne/000001.bin", std::string(20, '\0'));
   CHECK_THAT(error(), Contains("000001.bin: 20 bytes is no whole number of 16-byte points"));
+  // Poses that are no rigid motion: a scale of 2, a mirror, a shear; Tr scaled.
+  writeSequence(dir);
+  dir.write("seq/poses.txt", "1 0 0 0 0 1 0 0 0 0 1 0\n2 0 0 0 0 2 0 0 0 0 2 2\n1 0 0 0 0 1 0 0 0 0 1 0\n");
+  CHECK_THAT(error(), Contains("poses.txt:2: the rotation part is not a rotation") && Contains("scale"));
+  dir.write("seq/poses.txt", "1 0 0 0 0 1 0 0 0 0 1 0\n1 0 0 0 0 1 0 0 0 0 -1 2\n1 0 0 0 0 1 0 0 0 0 1 0\n");
+  CHECK_THAT(error(), Contains("poses.txt:2: the rotation part has determinant -1: a mirror"));
+  dir.write("seq/poses.txt", "1 0 0 0 0 1 0 0 0 0 1 0\n1 0.5 0 0 0 1 0 0 0 0 1 2\n1 0 0 0 0 1 0 0 0 0 1 0\n");
+  CHECK_THAT(error(), Contains("poses.txt:2: the rotation part is not a rotation"));
+  writeSequence(dir);
+  dir.write("seq/calib.txt", "P0: 1 0 0 0 0 1 0 0 0 0 1 0\nTr: 0 -2 0 0.25 0 0 -2 -0.5 2 0 0 0.75\n");
+  CHECK_THAT(error(), Contains("calib.txt:2: Tr: the rotation part is not a rotation"));
+  // Printed with 6 decimals, a rotation is a little off: accepted.
+  writeSequence(dir);
+  dir.write("seq/poses.txt", "1 0 0 0 0 1 0 0 0 0 1 0\n0.999999 0.001414 0 0 -0.001414 0.999999 0 0 0 0 1 2\n"
+                             "1 0 0 0 0 1 0 0 0 0 1 0\n");
+  CHECK(voxen::readRays(dir / "seq").size() == 5);
   writeSequence(dir);
   dir.write("traj.txt", "0 0 0 0\n1 1 0 0\n");
   CHECK_THAT(vt::errorOf([&] { voxen::RayReader reader(dir / "seq", dir / "traj.txt"); }),

@@ -68,7 +68,7 @@ TEST_CASE("Trajectory loads 8 columns (qx qy qz qw) and interpolates orientation
   const double h = std::sqrt(0.5);
   dir.write("q.txt", "100 1 1 1 0 0 0 1\n"
                      "102 3 1 1 0 0 " + std::to_string(h) + " " + std::to_string(h) + "\n"
-                     "104 3 5 1 0 0 0 2\n");  // normalised on load
+                     "104 3 5 1 0 0 0 1.004\n");  // a little off unit length: normalised on load
   const Trajectory t = Trajectory::load(dir / "q.txt");
   REQUIRE(t.size() == 3);
   CHECK(t.hasOrientation());
@@ -118,6 +118,22 @@ TEST_CASE("Trajectory errors name the file and the line", "[trajectory][errors]"
   CHECK_THAT(errorFor("# only comments\ntime x y z\n"), Contains("bad.txt") && Contains("no poses"));
   CHECK_THAT(errorFor(""), Contains("no poses"));
   CHECK_THAT(errorOf([&] { Trajectory::load(dir / "absent.txt"); }), Contains("absent.txt") && Contains("no such"));
+}
+
+TEST_CASE("Trajectory: a quaternion far from unit length is no rotation, refused naming the line", "[trajectory][errors]") {
+  vt::TempDir dir("traj");
+  auto errorFor = [&](const std::string& text) {
+    dir.write("scaled.txt", text);
+    return errorOf([&] { Trajectory::load(dir / "scaled.txt"); });
+  };
+  // Length 2 (a pose "scaled by 4"), and 1.01 (squared 1.0201): both past tf2's tolerance.
+  CHECK_THAT(errorFor("0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 2\n"),
+             Contains("scaled.txt:2:") && Contains("quaternion") && Contains("length 2,") && Contains("not 1"));
+  CHECK_THAT(errorFor("0 0 0 0 0 0 0.6 0.808\n"), Contains("scaled.txt:1:") && Contains("length 1.0"));
+  // Printed with few decimals (squared length 0.99998): normalised, not refused.
+  dir.write("printed.txt", "0 0 0 0 0 0 0.7071 0.7071\n");
+  const Trajectory t = Trajectory::load(dir / "printed.txt");
+  CHECK(glm::length(t.poses()[0].orientation) == Approx(1.0).margin(1e-15));
 }
 
 TEST_CASE("Trajectory: a UTF-8 byte order mark is skipped, before a header or a first pose", "[trajectory]") {

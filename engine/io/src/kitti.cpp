@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "input_file.hpp"
+#include "rigid_pose_checks.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
@@ -57,6 +58,8 @@ std::vector<glm::dmat4> readKittiPoses(const std::filesystem::path& path) {
     if (v.empty()) continue;
     if (v.size() != 12) throw Error(where + ": a pose has 12 numbers (3x4 row-major), this line has " + std::to_string(v.size()));
     poses.push_back(matrixFrom(v));
+    if (const std::string problem = detail::rotationMatrixProblem(poses.back()); !problem.empty())
+      throw Error(where + ": " + problem);
   }
   return poses;
 }
@@ -85,6 +88,8 @@ KittiSequence loadKittiSequence(const std::filesystem::path& folder) {
     const auto v = numbers(line.substr(3), where);
     if (v.size() != 12) throw Error(where + ": Tr has 12 numbers (3x4 row-major), this line has " + std::to_string(v.size()));
     tr = matrixFrom(v);
+    if (const std::string problem = detail::rotationMatrixProblem(*tr); !problem.empty())
+      throw Error(where + ": Tr: " + problem);
   }
   if (!tr) throw Error(s.calibFile.string() + ": no 'Tr:' line (the lidar's pose in camera 0's frame)");
   const glm::dmat4 trInverse = glm::inverse(*tr);

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "input_file.hpp"
+#include "rigid_pose_checks.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
@@ -147,6 +148,9 @@ Trajectory Trajectory::load(const std::filesystem::path& path) {
       const glm::dquat q(v[7], v[4], v[5], v[6]);  // glm: (w, x, y, z)
       const double norm = glm::length(q);
       if (!(norm > 1e-12)) fail("the orientation quaternion is zero");
+      // Printed quaternions are a little off unit length and are normalised; one far off is
+      // not a rotation (detail::kRigidTolerance) and is refused rather than guessed at.
+      if (const std::string problem = detail::quaternionProblem(q); !problem.empty()) fail(problem);
       pose.orientation = q / norm;
     }
     if (!poses.empty() && pose.time < poses.back().time) {

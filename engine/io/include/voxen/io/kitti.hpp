@@ -27,6 +27,8 @@ struct KittiSequence {
 
 // Throws Error naming the file and line of a malformed pose, calibration or time, and a
 // sequence with fewer poses or times than scans, or a scan whose size is no multiple of 16.
+// A pose or Tr whose 3x3 part is no rotation (R^T R more than 0.01 from the identity in an
+// entry, or a mirror) is an error naming the file and line: it would scale or shear the scan.
 KittiSequence loadKittiSequence(const std::filesystem::path& folder);
 
 // Reads 3x4 row-major matrices, one a line (12 numbers), as 4x4 with a last row 0 0 0 1.

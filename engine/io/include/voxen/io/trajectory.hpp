@@ -8,7 +8,9 @@
 // error, not a header); a UTF-8 byte order mark before it is skipped; lines whose first
 // non-blank character is '#' and blank lines are ignored. Times must not decrease; equal
 // neighbours are allowed when their positions agree within 1 mm (the later pose wins at that
-// instant), otherwise they are an error naming both lines.
+// instant), otherwise they are an error naming both lines. A quaternion (qx qy qz qw) is
+// normalised when its squared length is within 0.01 of 1 (tf2's tolerance: printed
+// quaternions are a little off); one further off is no rotation and an error naming the line.
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
 
