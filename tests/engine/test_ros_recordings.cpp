@@ -253,6 +253,47 @@ TEST_CASE("Recordings: what cannot be read is refused, naming the file, topic, f
   CHECK(refused > 100);
 }
 
+TEST_CASE("Recordings: two different tf transforms at one stamp are refused on the sensor's chain, a warning off it",
+          "[rosbag][mcap][tf][input]") {
+  vt::TempDir dir("recording-tf-conflicts");
+  for (const bool mcap : {false, true}) {
+    DYNAMIC_SECTION((mcap ? "MCAP" : "bag")) {
+      const std::filesystem::path file = dir / (mcap ? "c.mcap" : "c.bag");
+      const auto write = [&](const Recorded& r) { mcap ? writeMcap(file, r) : writeBag(file, r); };
+      // odom -> base_link twice at T0 + 1 s: 2 m along x, and 50 m off. Before, the later
+      // silently won and the cloud landed 50 m off.
+      Recorded onChain = handTree();
+      onChain.moving.push_back(transform(kT0 + 1000000000, "odom", "base_link", {52, 0, 0}));
+      addCloud(onChain, kT0 + 500000000, "lidar", {{1, 0, 0, 0.0f}}, true);
+      write(onChain);
+      CHECK_THROWS_WITH(readAll(file), Contains(file.string() + ": topic /tf: two different transforms of frame "
+                                                "'base_link' in 'odom' at the same stamp 10001 s") &&
+                                           Contains("(2, 0, 0) and (52, 0, 0)") && Contains("sensor's chain"));
+      // The same transform twice (two publishers agreeing) is no conflict.
+      Recorded repeated = handTree();
+      repeated.moving.push_back(repeated.moving.back());
+      addCloud(repeated, kT0 + 500000000, "lidar", {{1, 0, 0, 0.0f}}, true);
+      write(repeated);
+      CHECK(readAll(file).size() == 1);
+      // A conflict on a link the sensor's chain does not pass: read, with a warning counting it.
+      Recorded offChain = handTree();
+      offChain.moving.push_back(transform(kT0, "odom", "wheel", {0, 1, 0}));
+      offChain.moving.push_back(transform(kT0, "odom", "wheel", {0, 9, 0}));
+      addCloud(offChain, kT0 + 500000000, "lidar", {{1, 0, 0, 0.0f}}, true);
+      write(offChain);
+      voxen::RayReader reader(file);
+      std::vector<Ray> rays;
+      while (reader.read(rays, 1000) > 0) {
+      }
+      CHECK(rays.size() == 1);
+      REQUIRE(reader.warnings().size() == 1);
+      CHECK_THAT(reader.warnings()[0], Contains("1 stamp of 1 link off the sensor's chain carry two different transforms") &&
+                                           Contains("frame 'wheel' in 'odom' at 10000 s") &&
+                                           Contains("(0, 1, 0) and (0, 9, 0)"));
+    }
+  }
+}
+
 TEST_CASE("Recordings: one generated run as bag, MCAP and PLY + trajectory gives the same rays bit for bit",
           "[rosbag][mcap][input]") {
   vt::TempDir dir("recording-equal");

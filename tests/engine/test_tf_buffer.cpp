@@ -232,6 +232,26 @@ TEST_CASE("tf: stamps out of order are sorted, of equal stamps the later added w
   CHECK_FALSE(gps.at(std::nextafter(5.0, 6.0)));
 }
 
+TEST_CASE("tf: conflicts are stamps of a moving link with transforms that differ, counted per link", "[tf]") {
+  TfBuffer b = robot();
+  CHECK(b.conflicts().empty());
+  // A repeat, and one within 1 mm and 0.001 rad: no conflict.
+  b.add(tf("odom", "base_link", 15 * kSecond, {5, 0, 0}), false);
+  b.add(tf("odom", "base_link", 15 * kSecond, {5.0005, 0, 0}), false);
+  CHECK(b.conflicts().empty());
+  // 50 m off, and turned 45 degrees at another stamp: two stamps of one link.
+  b.add(tf("odom", "base_link", 15 * kSecond, {55, 0, 0}), false);
+  b.add(tf("odom", "base_link", 30 * kSecond, {5, 5, 0}, kZ45), false);
+  const std::vector<voxen::TfConflict> c = b.conflicts();
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].child == "base_link");
+  CHECK(c[0].parent == "odom");
+  CHECK(c[0].stampNs == 15 * kSecond);
+  CHECK(c[0].first.translation == glm::dvec3(5, 0, 0));
+  CHECK(c[0].other.translation == glm::dvec3(55, 0, 0));
+  CHECK(c[0].stamps == 2);
+}
+
 TEST_CASE("tf: quaternions are normalised; moving links that share no time give no pose at any time", "[tf]") {
   TfBuffer b;
   b.add(tf("a", "b", 0, {0, 0, 0}, {2, 0, 0, 0}), true);

@@ -512,6 +512,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                     {"skipped_backwards", load.skippedBackwards},
                     {"clipped_rays", stats.clippedRays},
                     {"rejected_rays", stats.rejectedRays},
+                    {"input_warnings", reader.warnings()},
                     {"first_rejected_ray", stats.firstRejected ? Json(rejectedRayText(*stats.firstRejected)) : Json(nullptr)},
                     {"voxel_updates", stats.voxelUpdates},
                     {"dropped_updates", stats.droppedUpdates},
@@ -595,6 +596,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
     std::printf("\n%s", memoryReport(context.device()).c_str());
     std::printf("%s", startupText(context, runStart).c_str());
   }
+  for (const std::string& warning : reader.warnings()) std::fprintf(stderr, "voxen map: warning: %s\n", warning.c_str());
   if (stats.rejectedRays > 0)
     std::fprintf(stderr, "voxen map: warning: %llu rays were skipped (first: %s)\n", (unsigned long long)stats.rejectedRays,
                  rejectedRayText(*stats.firstRejected).c_str());

@@ -90,6 +90,8 @@ struct PointInput {
   double poseStart = 0.0, poseEnd = 0.0;
   // Facts for the summary line (the topic read, how its times were told, frames).
   std::vector<std::string> notes;
+  // What the user should be told apart from the summary (RayReader::warnings).
+  std::vector<std::string> warnings;
   std::unique_ptr<PointSource> source;
 };
 

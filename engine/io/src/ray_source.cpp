@@ -281,6 +281,7 @@ const Trajectory* RayReader::trajectory() const { return impl_->trajectory ? &*i
 const std::string& RayReader::timeField() const { return impl_->input.timeField; }
 const std::string& RayReader::intensityField() const { return impl_->input.intensityField; }
 const std::string& RayReader::format() const { return impl_->input.format; }
+const std::vector<std::string>& RayReader::warnings() const { return impl_->input.warnings; }
 
 std::string RayReader::originFields() const {
   if (!impl_->input.layout.hasOrigin) return {};

@@ -129,9 +129,51 @@ TopicClouds chooseTopicLayout(Recording& rec, const std::vector<RecordedMessage>
 // Every /tf and /tf_static message of the recording, in one buffer.
 std::string frameName(const std::string& frame) { return !frame.empty() && frame[0] == '/' ? frame.substr(1) : frame; }
 
+namespace {
+
+bool onPath(const TfBuffer::Chain& chain, const std::string& frame) {
+  return std::find(chain.path().begin(), chain.path().end(), frame) != chain.path().end();
+}
+
+// A link the chain walks: both its frames on the path (the path holds no other pair).
+bool linkOnChain(const TfBuffer::Chain& chain, const TfConflict& c) { return onPath(chain, c.child) && onPath(chain, c.parent); }
+
+std::string vectorText(const glm::dvec3& v) {
+  return "(" + formatNumber(v.x) + ", " + formatNumber(v.y) + ", " + formatNumber(v.z) + ")";
+}
+
+}  // namespace
+
 void TfData::requireOnChain(const TfBuffer::Chain& chain) const {
   for (const auto& [child, error] : refused)
-    if (std::find(chain.path().begin(), chain.path().end(), child) != chain.path().end()) throw Error(error);
+    if (onPath(chain, child)) throw Error(error);
+  for (const TfConflict& c : conflicts) {
+    if (!linkOnChain(chain, c)) continue;
+    const auto topic = topicOf.find(c.child);
+    throw Error(file + ": topic " + (topic == topicOf.end() ? std::string("/tf") : topic->second) +
+                ": two different transforms of frame '" + c.child + "' in '" + c.parent + "' at the same stamp " +
+                formatNumber(stampSeconds(c.stampNs)) + " s (translations " + vectorText(c.first.translation) +
+                " and " + vectorText(c.other.translation) + (c.stamps > 1 ? "; " + std::to_string(c.stamps) +
+                " stamps of this link conflict" : std::string()) +
+                "): the sensor's chain passes through this link, so its pose there is ambiguous (tf2 warns "
+                "TF_REPEATED_DATA and keeps one); two nodes publishing the same transform?");
+  }
+}
+
+std::string TfData::conflictWarning(const TfBuffer::Chain& chain) const {
+  size_t links = 0, stamps = 0;
+  const TfConflict* firstOff = nullptr;
+  for (const TfConflict& c : conflicts) {
+    if (linkOnChain(chain, c)) continue;
+    ++links, stamps += c.stamps;
+    if (!firstOff) firstOff = &c;
+  }
+  if (!firstOff) return {};
+  return "tf: " + std::to_string(stamps) + " stamp" + (stamps == 1 ? "" : "s") + " of " + std::to_string(links) +
+         " link" + (links == 1 ? "" : "s") + " off the sensor's chain carry two different transforms (the first: frame '" +
+         firstOff->child + "' in '" + firstOff->parent + "' at " + formatNumber(stampSeconds(firstOff->stampNs)) +
+         " s, translations " + vectorText(firstOff->first.translation) + " and " + vectorText(firstOff->other.translation) +
+         "); the clouds do not use them";
 }
 
 std::string TfData::refusedNote() const {
@@ -168,6 +210,7 @@ TfData loadTf(Recording& rec) {
       try {
         tf.add(t, staticTopic[m.topic]);
         ++data.transforms;
+        data.topicOf.try_emplace(t.childFrame, topic.name);
       } catch (const Error& e) {
         // A bad transform (a second parent, a NaN) matters only on the sensor's chain: kept
         // aside, and an error once the chain is known to pass through its frame.
@@ -176,6 +219,8 @@ TfData loadTf(Recording& rec) {
       }
     }
   }
+  data.conflicts = tf.conflicts();
+  data.file = rec.path().string();
   return data;
 }
 

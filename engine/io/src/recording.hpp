@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <map>
 #include <span>
 #include <string>
 #include <utility>
@@ -102,9 +103,18 @@ struct TfData {
   size_t transforms = 0;
   std::vector<std::pair<std::string, std::string>> refused;  // child frame, error (the first 64)
   size_t refusedCount = 0;
-  // Throws the error of a refused transform of a frame on the chain.
+  // Links given two different transforms at one stamp (TfBuffer::conflicts), and the topic
+  // each child frame's transforms came on (for messages).
+  std::vector<TfConflict> conflicts;
+  std::map<std::string, std::string> topicOf;
+  std::string file;  // the recording's path
+  // Throws the error of a refused transform of a frame on the chain, and of a conflict on
+  // one of the chain's links (naming the topic, both frames, the stamp and both translations).
   void requireOnChain(const TfBuffer::Chain& chain) const;
   std::string refusedNote() const;  // empty when none was refused
+  // Conflicts on links off the chain, which do not move the points: a warning with counts;
+  // empty when none.
+  std::string conflictWarning(const TfBuffer::Chain& chain) const;
 };
 // Error naming the file when it has neither topic, or naming the message that does not decode.
 TfData loadTf(Recording& rec);

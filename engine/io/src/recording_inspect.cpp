@@ -78,6 +78,7 @@ void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info)
     }
     const TfBuffer::Chain chain = resolveSensorChain(*rec, *tf, "", info.sensorFrame);
     info.fixedFrame = chain.path().front();
+    if (std::string conflicts = tf->conflictWarning(chain); !conflicts.empty()) info.notes.push_back(conflicts);
     info.origins = "tf (" + chainText(chain) + ", poses from " + formatTime(chain.start()) + " to " + formatTime(chain.end()) + " s)";
   } catch (const Error& e) {
     info.withoutTrajectory = e.what();

@@ -294,6 +294,8 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
     input.posesName = "tf (" + frames + ")";
     input.notes.push_back("frames " + frames + " from " + std::to_string(tfData.transforms) + " transforms");
     if (!tfData.refused.empty()) input.notes.push_back(tfData.refusedNote());
+    if (std::string conflicts = tfData.conflictWarning(chain); !conflicts.empty())
+      input.warnings.push_back(path.string() + ": " + conflicts);
     poser.emplace(std::move(chain));
   }
   input.posesApplied = true;

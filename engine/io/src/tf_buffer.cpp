@@ -2,6 +2,8 @@
 // them (evaluation per point: tf_chain.cpp).
 #include "voxen/io/tf_buffer.hpp"
 
+#include <glm/geometric.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -147,6 +149,47 @@ void TfBuffer::add(const ros::TransformStamped& transform, bool isStatic) {
   d.links.emplace(child, LinkEntry{parent, isStatic, {sample}, nullptr});
   d.frames.insert(child);
   d.frames.insert(parent);
+}
+
+namespace {
+
+// Repeats of one transform (two publishers, a bag recorded twice) agree to rounding; what
+// differs by more moves the points.
+constexpr double kConflictMetres = 1e-3;
+constexpr double kConflictRadians = 1e-3;
+
+bool differ(const RigidPose& a, const RigidPose& b) {
+  if (glm::distance(a.translation, b.translation) > kConflictMetres) return true;
+  // The angle between two unit quaternions (q and -q are one rotation).
+  const double dot = std::min(1.0, std::abs(glm::dot(a.rotation, b.rotation)));
+  return 2.0 * std::acos(dot) > kConflictRadians;
+}
+
+}  // namespace
+
+std::vector<TfConflict> TfBuffer::conflicts() const {
+  std::vector<TfConflict> found;
+  if (!impl_) return found;
+  for (const auto& [child, entry] : impl_->links) {
+    if (entry.isStatic || entry.raw.size() < 2) continue;
+    std::vector<RawSample> raw = entry.raw;
+    std::stable_sort(raw.begin(), raw.end(), [](const RawSample& a, const RawSample& b) { return a.ns < b.ns; });
+    TfConflict c{child, entry.parent, 0, {}, {}, 0};
+    for (size_t first = 0; first < raw.size();) {
+      // The samples equal in seconds to raw[first], as samples() merges them.
+      const double t = stampSeconds(raw[first].ns);
+      size_t end = first + 1;
+      while (end < raw.size() && stampSeconds(raw[end].ns) == t) ++end;
+      for (size_t k = first + 1; k < end; ++k) {
+        if (!differ(raw[first].pose, raw[k].pose)) continue;
+        if (c.stamps++ == 0) c.stampNs = raw[first].ns, c.first = raw[first].pose, c.other = raw[k].pose;
+        break;
+      }
+      first = end;
+    }
+    if (c.stamps > 0) found.push_back(std::move(c));
+  }
+  return found;
 }
 
 std::vector<std::string> TfBuffer::frames() const {

@@ -153,6 +153,9 @@ class RayReader {
   // One line for the user: points, rays, skip counts, the outside-span times against the
   // trajectory's span.
   std::string summary() const;
+  // Things the user should know that do not stop the run (tf conflicts off the sensor's
+  // chain), each one sentence; empty when none.
+  const std::vector<std::string>& warnings() const;
 
  private:
   // At the end of the cloud: when the cloud's and the trajectory's clocks do not match (see

@@ -33,10 +33,20 @@ struct RigidPose {
   glm::dquat rotation{1.0, 0.0, 0.0, 0.0};
 };
 
+// Two different transforms of one moving link at the same stamp (equal in seconds): tf2
+// warns (TF_REPEATED_DATA) and keeps one; which one a reader gets is an accident of order.
+struct TfConflict {
+  std::string child, parent;
+  int64_t stampNs = 0;     // the first such stamp of the link
+  RigidPose first, other;  // at that stamp: the first added, and one that differs from it
+  size_t stamps = 0;       // the link's stamps with differing transforms
+};
+
 class TfBuffer {
  public:
   // In any order; a moving link's stamps are sorted when it is first looked up (equal stamps:
-  // the later added wins). A static transform replaces an earlier one of the same child.
+  // the later added wins; conflicts() lists the stamps where they differ, which a reader must
+  // not leave to order). A static transform replaces an earlier one of the same child.
   // Throws Error naming both parents when a child frame is given a second, different parent,
   // and naming the frame when a transform would close a cycle or has a non-finite value or
   // a zero quaternion (quaternions are normalised), an empty frame name, or a child given
@@ -93,6 +103,11 @@ class TfBuffer {
     std::vector<std::string> path_;
     double start_ = 0, end_ = 0;
   };
+
+  // Per moving link with any, its stamps that carry transforms differing by more than 1 mm
+  // in translation or 0.001 rad in rotation (repeats of one transform are no conflict), by
+  // child frame. Sorts every moving link's stamps: call once, after the last add().
+  std::vector<TfConflict> conflicts() const;
 
   // Throws Error naming both frames when either is unknown or they are not connected (saying
   // the root each one hangs from). The fixed frame may be below the sensor's, beside it, or
