@@ -42,4 +42,40 @@ for command in "info" "info --verify" "render --output x.png" "export --occupied
   refused "zero.vxm': truncated header: the file is empty (0 bytes)" "${words[0]}" zero.vxm "${words[@]:1}"
   refused "short.vxm': truncated header: the file has 20 bytes, a version 2 header needs 68" "${words[0]}" short.vxm "${words[@]:1}"
 done
+# voxen map: a run whose every ray is rejected (points at 1e300: too far from the map's
+# origin for its voxel coordinates) updates no voxel, and is refused as an empty map like a
+# run of no rays, on the CPU and the GPU: the error counts the points read and why each was
+# dropped, names --allow-empty, and the existing output stays as it was. --allow-empty writes
+# the empty map. (Before, only a run of no rays at all was refused: this one wrote an empty
+# map with exit status 0.)
+{
+  printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\n'
+  printf 'property double ox\nproperty double oy\nproperty double oz\nend_header\n'
+  printf '1e300 0 0 0 0 0\n0 -1e300 0 0 0 0\nnan 0 0 0 0 0\n'
+} > far.ply
+echo "an earlier map" > kept.vxm
+for backend in --cpu --validation; do
+  status=0
+  "$voxen" map --cloud far.ply --output kept.vxm --quiet $backend > far.out 2> far.err || status=$?
+  [ $status -eq 1 ] || fail "map of rays all too far ($backend): exit status $status, not 1: $(cat far.out far.err)"
+  grep -q "no voxel was updated: 3 points read, 2 rays; 1 point skipped for NaN/inf values, 2 rays rejected as too far" far.err ||
+    fail "map of rays all too far ($backend): the error does not count them by reason: $(cat far.err)"
+  grep -q -- "--allow-empty" far.err || fail "map of rays all too far ($backend): the error does not name --allow-empty: $(cat far.err)"
+  [ "$(cat kept.vxm)" = "an earlier map" ] || fail "map of rays all too far ($backend) replaced the existing output"
+  no_validation far.err "map of rays all too far"
+done
+"$voxen" map --cloud far.ply --output allowed.vxm --quiet --cpu --allow-empty --json > allowed.json ||
+  fail "map --allow-empty of rays all too far: exit status $?"
+[ -s allowed.vxm ] || fail "map --allow-empty of rays all too far wrote no map"
+[ "$(json_number rejected_too_far allowed.json)" = 2 ] || fail "rejected_too_far is not 2: $(cat allowed.json)"
+[ "$(json_number rejected_rays allowed.json)" = 2 ] || fail "rejected_rays is not 2: $(cat allowed.json)"
+
+# A cloud of no points at all, in another input kind (a lone KITTI scan of 0 bytes): the same
+# refusal, and --allow-empty writes the empty map.
+mkdir -p kitti
+: > kitti/000000.bin
+refused "no voxel was updated: 0 points read, 0 rays (the input holds no points)" map --input kitti/000000.bin --output out.vxm --cpu --quiet
+"$voxen" map --input kitti/000000.bin --output out.vxm --cpu --quiet --allow-empty > /dev/null ||
+  fail "map --allow-empty of an empty KITTI scan: exit status $?"
+[ -s out.vxm ] || fail "map --allow-empty of an empty KITTI scan wrote no map"
 echo "empty_inputs: ok"

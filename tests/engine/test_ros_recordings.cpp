@@ -337,6 +337,22 @@ TEST_CASE("Recordings: what drivers and converters write (empty clouds first, cl
     voxen::RayLoadStats stats;
     CHECK(readAll(dir / "empty-first.bag", {}, &stats).size() == 1);
   }
+  SECTION("Every cloud empty: an input of no points, not an error (voxen map judges an empty map)") {
+    for (const bool mcap : {false, true}) {
+      Recorded r = handTree();
+      addCloud(r, kT0 + 400000000, "lidar", {}, true);
+      addCloud(r, kT0 + 500000000, "lidar", {}, true);
+      const std::filesystem::path file = dir / (mcap ? "all-empty.mcap" : "all-empty.bag");
+      mcap ? writeMcap(file, r) : writeBag(file, r);
+      voxen::RayReader reader(file);
+      std::vector<Ray> rays;
+      while (reader.read(rays, 100) > 0) {
+      }
+      CHECK(rays.empty());
+      CHECK(reader.stats().points == 0);
+      CHECK_THAT(reader.summary(), Contains("topic /points (2 clouds, every one empty)"));
+    }
+  }
   SECTION("A clock from 0: offsets stay offsets (the second cloud shows they do not move with the stamps)") {
     Recorded r;
     r.statics = {transform(0, "map", "lidar", {0, 0, 0})};

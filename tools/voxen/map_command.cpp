@@ -227,7 +227,9 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       ->check(integerIn(1, 1024))
       ->capture_default_str();
   command.add_flag("--quiet", args.quiet, "no progress or settings on stderr");
-  command.add_flag("--allow-empty", args.allowEmpty, "write the (empty) map and succeed when the cloud gives no rays");
+  command.add_flag("--allow-empty", args.allowEmpty,
+                   "write the (empty) map and succeed when no voxel is updated (no rays, or every ray skipped or "
+                   "rejected); without it such a run fails, counting why, and leaves an existing output as it was");
 }
 
 // The host map may hold what the memory budget leaves after the GPU region cache (on a CPU
@@ -313,6 +315,31 @@ std::string rejectedRayText(const RejectedRay& r) {
          (r.nonFinite            ? ": a non-finite coordinate"
           : r.nonFiniteIntensity ? ": a NaN or infinite intensity, which NDT-TM cannot fold into its statistics"
                                  : ": too far from the map's origin for 32-bit voxel coordinates");
+}
+
+// Why a run updated no voxel, every count that is not 0, for the error that refuses its empty
+// map: the points the reader dropped and the rays the integrator rejected, by reason.
+std::string emptyMapReasons(const RayLoadStats& load, const IntegrationStats& integrated) {
+  std::vector<std::string> reasons;
+  // "1 point", "2 points": n, the noun, then the rest.
+  const auto counted = [](uint64_t n, const std::string& noun) { return withCommas(n) + " " + noun + (n == 1 ? "" : "s"); };
+  const auto add = [&](uint64_t n, const std::string& noun, const std::string& what) {
+    if (n > 0) reasons.push_back(counted(n, noun) + " " + what);
+  };
+  add(load.skippedNonFinite, "point", "skipped for NaN/inf values");
+  add(load.skippedOutsideTrajectory, "point", "skipped for times outside the poses' span");
+  add(load.skippedBackwards, "point", "skipped in clouds stamped back in time");
+  add(integrated.rejectedTooFar, "ray", "rejected as too far from the map's origin (a voxel coordinate beyond +-2^29)");
+  add(integrated.rejectedNonFinite, "ray", "rejected for a non-finite coordinate");
+  add(integrated.rejectedIntensity, "ray", "rejected for a NaN or infinite intensity (NDT-TM)");
+  add(integrated.rays, "ray", "integrated without updating a voxel (--exclude-origin and --exclude-sample leave nothing "
+      "of rays shorter than a voxel)");
+  std::string text = "no voxel was updated: " + counted(load.points, "point") + " read, " + counted(load.rays, "ray");
+  if (reasons.empty()) return text + " (the input holds no points)";
+  text += "; ";
+  for (size_t i = 0; i < reasons.size(); ++i) text += (i ? ", " : "") + reasons[i];
+  if (integrated.firstRejected) text += " (the first rejected: " + rejectedRayText(*integrated.firstRejected) + ")";
+  return text;
 }
 
 // --profile: the host thread's CPU time per ray, reading the file and (on the GPU path)
@@ -469,15 +496,19 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - integrationStart).count() - runStart.firstBatchSeconds;
   progress.finish(byBytes ? reader.bytesRead() : reader.stats().points);
   const double integrateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // A map of nothing is almost always a wrong input (times, fields, units): fail loudly
-  // rather than write an empty map that looks like a result.
+  // A map of nothing is almost always a wrong input (times, fields, units, poses): fail
+  // loudly rather than write an empty map that looks like a result. Empty is what the map
+  // holds after every skip and rejection: no voxel updated (a resumed run's store may hold
+  // the voxels of the run it continues).
   const std::string written = storeRun ? args.store : args.output;
-  if (reader.stats().rays == 0 && !args.allowEmpty && !storeRun)
-    throw Error(reader.summary() + ": no rays to map, so nothing was written to " + written +
-                " (give --allow-empty to write the empty map anyway)");
-  if (reader.stats().rays == 0 && !args.allowEmpty && storeRun)
-    throw Error(reader.summary() + ": no rays to map (the store " + written + " holds an empty map; give --allow-empty to "
-                "accept that)");
+  if (!args.allowEmpty && mapper.submittedStats().voxelUpdates == 0) {
+    const OccupancyMap::Counts held = storeRun ? storeRun->counts() : map.counts();
+    const std::string why = reader.summary() + ": " + emptyMapReasons(reader.stats(), mapper.submittedStats());
+    if (held.occupied + held.free == 0 && !storeRun)
+      throw Error(why + "; so nothing was written to " + written + " (give --allow-empty to write the empty map anyway)");
+    if (held.occupied + held.free == 0)
+      throw Error(why + "; the store " + written + " holds an empty map (give --allow-empty to accept that)");
+  }
   ClearanceStats clearance;
   if (args.withClearance) {
     // The mapping is saved first: whatever happens to the clearance, the mapped work is kept.
@@ -512,6 +543,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                     {"skipped_backwards", load.skippedBackwards},
                     {"clipped_rays", stats.clippedRays},
                     {"rejected_rays", stats.rejectedRays},
+                    {"rejected_too_far", stats.rejectedTooFar},
+                    {"rejected_non_finite", stats.rejectedNonFinite},
+                    {"rejected_non_finite_intensity", stats.rejectedIntensity},
                     {"input_warnings", reader.warnings()},
                     {"first_rejected_ray", stats.firstRejected ? Json(rejectedRayText(*stats.firstRejected)) : Json(nullptr)},
                     {"voxel_updates", stats.voxelUpdates},
@@ -560,7 +594,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                 withCommas(load.points).c_str(), withCommas(stats.voxelUpdates).c_str(),
                 withCommas(stats.droppedUpdates).c_str(), withCommas(stats.clippedRays).c_str());
     if (stats.rejectedRays > 0)
-      std::printf("rejected rays %s (skipped; first: %s)\n", withCommas(stats.rejectedRays).c_str(),
+      std::printf("rejected rays %s (skipped: %s too far, %s non-finite, %s with a NaN/inf intensity; first: %s)\n",
+                  withCommas(stats.rejectedRays).c_str(), withCommas(stats.rejectedTooFar).c_str(),
+                  withCommas(stats.rejectedNonFinite).c_str(), withCommas(stats.rejectedIntensity).c_str(),
                   rejectedRayText(*stats.firstRejected).c_str());
     if (stats.ndtSampleVoxels > 0)
       std::printf("NDT hit fold: %s invocations for %s distinct sample voxels (%.4f per voxel; each batch's last "

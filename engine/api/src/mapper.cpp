@@ -46,6 +46,9 @@ void addIntegrationStats(IntegrationStats& into, const IntegrationStats& more, u
   into.rays += more.rays;
   into.clippedRays += more.clippedRays;
   into.rejectedRays += more.rejectedRays;
+  into.rejectedNonFinite += more.rejectedNonFinite;
+  into.rejectedTooFar += more.rejectedTooFar;
+  into.rejectedIntensity += more.rejectedIntensity;
   into.voxelUpdates += more.voxelUpdates;
   into.droppedUpdates += more.droppedUpdates;
   into.casRetries += more.casRetries;

@@ -95,7 +95,7 @@ CloudTopicChoice chooseCloudTopic(const Recording& rec, const std::string& wante
 }
 
 TopicClouds chooseTopicLayout(Recording& rec, const std::vector<RecordedMessage>& clouds, ros::MessageEncoding encoding,
-                              const std::string& topic) {
+                              const std::string& topic, bool* allEmpty) {
   const std::string name = rec.path().string() + ": topic " + topic;
   if (clouds.empty()) throw Error(name + " holds no messages");
   std::vector<uint8_t> firstBytes, secondBytes;
@@ -114,6 +114,10 @@ TopicClouds chooseTopicLayout(Recording& rec, const std::vector<RecordedMessage>
       second = std::move(cloud);
     }
     if (k >= 1000) break;  // enough to tell; the rest is read when mapping
+  }
+  if (!first && allEmpty) {
+    *allEmpty = true;
+    return {};
   }
   if (!first) throw Error(name + ": every one of its " + std::to_string(clouds.size()) + " clouds is empty");
   TopicClouds out;

@@ -89,8 +89,11 @@ struct TopicClouds {
   uint32_t width = 0, height = 0;
   std::vector<ros::PointField> fields;
 };
+// Error when every cloud is empty, unless `allEmpty` is given: then it is set (true) and an
+// empty TopicClouds returned (a recording of no points, which voxen map refuses as an empty
+// map unless --allow-empty).
 TopicClouds chooseTopicLayout(Recording& rec, const std::vector<RecordedMessage>& clouds, ros::MessageEncoding encoding,
-                              const std::string& topic);
+                              const std::string& topic, bool* allEmpty = nullptr);
 
 // A frame's name as tf2 takes it: without a leading '/'.
 std::string frameName(const std::string& frame);

@@ -99,6 +99,17 @@ PoseCache& poseCache() {
   return cache;
 }
 
+// The clouds of a topic whose every cloud is empty: nothing to read.
+class NoPointSource final : public PointSource {
+ public:
+  uint64_t chunks() const override { return 0; }
+  bool concurrent() const override { return true; }
+  size_t read(uint64_t, std::vector<double>& out) override {
+    out.clear();
+    return 0;
+  }
+};
+
 class RecordingPointSource final : public PointSource {
  public:
   RecordingPointSource(std::unique_ptr<Recording> rec, std::vector<RecordedMessage> clouds, ros::MessageEncoding encoding,
@@ -268,7 +279,20 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
   if (clouds.empty()) throw Error(path.string() + ": topic " + topic.name + " holds no messages");
 
   // The first clouds with points tell the fields, the time's unit and the sensor frame.
-  const TopicClouds topicClouds = chooseTopicLayout(*rec, clouds, choice.encoding, topic.name);
+  bool allEmpty = false;
+  const TopicClouds topicClouds = chooseTopicLayout(*rec, clouds, choice.encoding, topic.name, &allEmpty);
+  if (allEmpty) {
+    // No point to pose: an input of no points, which voxen map refuses as an empty map
+    // unless --allow-empty, like any other input of no points.
+    input.format = rec->formatName();
+    input.layout = {.columns = 7, .hasTime = true, .hasOrigin = true};
+    input.posesApplied = true;
+    input.posesName = "nowhere (no points to pose)";
+    input.originFields = input.posesName;
+    input.notes.push_back("topic " + topic.name + " (" + std::to_string(clouds.size()) + " clouds, every one empty)");
+    input.source = std::make_unique<NoPointSource>();
+    return input;
+  }
   const ros::CloudLayout& layout = topicClouds.layout;
   const std::string firstWhere = path.string() + ": topic " + topic.name;
   const std::string sensorFrame = opt.sensorFrame.empty() ? topicClouds.frameId : opt.sensorFrame;

@@ -17,6 +17,7 @@ std::string pointText(const glm::dvec3& p) {
 
 void noteRejectedRay(IntegrationStats& stats, uint64_t index, const Ray& ray, RayFault fault) {
   ++stats.rejectedRays;
+  ++(fault == RayFault::NonFinite ? stats.rejectedNonFinite : fault == RayFault::TooFar ? stats.rejectedTooFar : stats.rejectedIntensity);
   if (!stats.firstRejected)
     stats.firstRejected = RejectedRay{index, ray, fault == RayFault::NonFinite, fault == RayFault::NonFiniteIntensity};
 }

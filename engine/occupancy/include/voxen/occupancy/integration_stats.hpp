@@ -24,6 +24,8 @@ struct IntegrationStats {
   // the int32 walk (ray_walk.hpp kMaxVoxelCoordinate), and in NDT-TM one whose intensity is
   // NaN or infinite. Both integrators skip the same rays.
   uint64_t rejectedRays = 0;
+  // rejectedRays by reason (they add up to it): what a run that mapped nothing tells the user.
+  uint64_t rejectedNonFinite = 0, rejectedTooFar = 0, rejectedIntensity = 0;
   std::optional<RejectedRay> firstRejected;
   uint64_t voxelUpdates = 0;     // occupancy updates applied (misses + hits)
   uint64_t droppedUpdates = 0;   // GPU: updates abandoned after the bounded CAS retries
