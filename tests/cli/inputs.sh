@@ -64,4 +64,42 @@ expect_status 2 "excludes" map --input run.ply --cloud run.ply --trajectory run.
 expect_status 2 "--input FILE_OR_FOLDER (or --cloud CLOUD.ply) is required" map --output bad.vxm
 expect_status 1 "carries its own poses" map --input kitti --trajectory run.txt --output bad.vxm --quiet
 [ ! -e bad.vxm ] || fail "a refused run wrote its output"
+
+# A single scan as a plain PLY (x y z, no origins, no times) maps with --origin X Y Z: the
+# same map byte for byte as the same rays written as a ray cloud. Before, such a cloud could
+# not be mapped at all; without --origin the error names the flag.
+ply_points() {  # ply_points FILE [ORIGIN]: the five points below, with "ox oy oz" columns when ORIGIN is given
+  local file=$1 origin=${2:-}
+  {
+    printf 'ply\nformat ascii 1.0\nelement vertex 5\nproperty double x\nproperty double y\nproperty double z\n'
+    [ -z "$origin" ] || printf 'property double ox\nproperty double oy\nproperty double oz\n'
+    printf 'end_header\n'
+    for p in "3 0 1" "0 3 1" "0.3 0 1" "-0.7 0 1" "2 2 0.5"; do echo "$p${origin:+ $origin}"; done
+  } > "$file"
+}
+ply_points scan.ply
+ply_points scan-rays.ply "0 0 1"
+expect_status 1 "scan.ply: cannot tell where the sensor was.*give the sensor's position as --origin" map --cloud scan.ply --output bad.vxm --cpu --quiet
+map_with_json scan --cloud scan.ply --origin 0 0 1 --cpu
+map_with_json scan-rays --cloud scan-rays.ply --cpu
+cmp -s scan.vxm scan-rays.vxm || fail "--origin 0 0 1 mapped another map than the same rays as a ray cloud"
+[ "$(json_number rays scan.json)" = 5 ] || fail "--origin: rays: $(cat scan.json)"
+expect_status 2 "--origin is for a single cloud without origins or poses" map --cloud scan-rays.ply --origin 0 0 1 --output bad.vxm --cpu --quiet
+expect_status 2 "--origin is for a single cloud without origins or poses" map --cloud run.ply --trajectory run.txt --origin 0 0 1 --output bad.vxm --cpu --quiet
+
+# Returns from the robot itself: --min-range drops (0.3, 0, 0) from the sensor, --exclude-box
+# (here in the map's axes around the origin, the cloud carrying no orientation) drops
+# (-0.7, 0, 0); both counted in the summary, and the map is that of the other three rays.
+map_with_json near --cloud scan.ply --origin 0 0 1 --cpu --min-range 0.5 --exclude-box -1 -0.2 -0.2 -0.5 0.2 0.2
+[ "$(json_number skipped_near_sensor near.json)" = 1 ] || fail "--min-range: not counted: $(cat near.json)"
+[ "$(json_number skipped_in_box near.json)" = 1 ] || fail "--exclude-box: not counted: $(cat near.json)"
+[ "$(json_number rays near.json)" = 3 ] || fail "--min-range and --exclude-box: rays: $(cat near.json)"
+grep -v -e '^0.3 0 1' -e '^-0.7 0 1' scan-rays.ply | sed 's/element vertex 5/element vertex 3/' > far-rays.ply
+map_with_json far-rays --cloud far-rays.ply --cpu
+cmp -s near.vxm far-rays.vxm || fail "--min-range and --exclude-box mapped another map than the rays they keep"
+"$voxen" map --cloud scan.ply --origin 0 0 1 --cpu --min-range 0.5 --exclude-box -1 -0.2 -0.2 -0.5 0.2 0.2 --output near-text.vxm > near.txt 2> /dev/null
+grep -q "1 skipped inside the robot's box; 1 skipped nearer the sensor than the minimum range" near.txt ||
+  fail "the summary does not count the returns from the robot: $(cat near.txt)"
+expect_status 2 "--exclude-box: xmin 1 is greater than xmax -1" map --cloud scan.ply --origin 0 0 1 --exclude-box 1 0 0 -1 1 1 --output bad.vxm
+[ ! -e bad.vxm ] || fail "a refused run wrote its output"
 echo "inputs: ok"

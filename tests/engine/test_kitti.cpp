@@ -94,6 +94,28 @@ TEST_CASE("KITTI: without times.txt scans are 0.1 s apart; poses also found as .
   CHECK(rays[4].sample == glm::dvec3(3.0, 3.0, -1));
 }
 
+TEST_CASE("KITTI: returns from the robot are judged in the lidar's frame, before the pose, and counted", "[kitti][input]") {
+  vt::TempDir dir("kitti-exclusion");
+  writeSequence(dir);
+  voxen::RayReaderOptions options{.threads = 2, .chunkPoints = 1};
+  // Scans 1 and 2 each have a point at the lidar's (1, 0, 0): in the box, wherever the scan's
+  // pose puts it. Scan 1's (-1, 0.5, 0.25) is 1.146 m from the lidar: nearer than 1.2 m.
+  options.exclusion.box = std::array<glm::dvec3, 2>{glm::dvec3(0.5, -0.1, -0.1), glm::dvec3(1.5, 0.1, 0.1)};
+  options.exclusion.minRange = 1.2;
+  voxen::RayReader reader(dir / "seq", std::nullopt, options);
+  std::vector<Ray> rays;
+  while (reader.read(rays, 100) > 0) {
+  }
+  REQUIRE(rays.size() == 2);
+  CHECK(rays[0].sample == glm::dvec3(1, 2, 0.5));
+  CHECK(rays[1].sample == glm::dvec3(3.0, 3.0, -1));
+  CHECK(reader.stats().points == 5);
+  CHECK(reader.stats().skippedInBox == 2);
+  CHECK(reader.stats().skippedNearSensor == 1);
+  CHECK_THAT(reader.summary(), Contains("2 skipped inside the robot's box") &&
+                                   Contains("1 skipped nearer the sensor than the minimum range"));
+}
+
 TEST_CASE("Bad KITTI sequences are errors naming the file and line", "[kitti][input]") {
   vt::TempDir dir("kitti-bad");
   writeSequence(dir);

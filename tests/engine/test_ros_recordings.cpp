@@ -294,6 +294,30 @@ TEST_CASE("Recordings: two different tf transforms at one stamp are refused on t
   }
 }
 
+TEST_CASE("Recordings: returns from the robot (minimum range, body box) are judged in the sensor frame and counted",
+          "[rosbag][mcap][tf][input]") {
+  vt::TempDir dir("recording-exclusion");
+  // At T0 + 1 s base_link is turned 90 degrees about z, so the lidar's x is the map's y: a box
+  // along the lidar's x drops the points ahead of it, whichever way the robot faces.
+  Recorded r = handTree();
+  addCloud(r, kT0 + 1000000000, "lidar", {{0.5f, 0, 0, 0}, {0, 0.5f, 0, 0}, {0.1f, 0.1f, 0, 0}, {3, 0, 0, 0}}, true);
+  writeBag(dir / "x.bag", r);
+  voxen::RayReaderOptions options;
+  options.exclusion.box = std::array<glm::dvec3, 2>{glm::dvec3(0.2, -0.1, -0.1), glm::dvec3(1, 0.1, 0.1)};
+  options.exclusion.minRange = 0.3;
+  voxen::RayLoadStats stats;
+  const std::vector<Ray> rays = readAll(dir / "x.bag", options, &stats);
+  // (0.5, 0, 0) in the box; (0.1, 0.1, 0) nearer than 0.3 m; (0, 0.5, 0) and (3, 0, 0) kept.
+  REQUIRE(rays.size() == 2);
+  CHECK(stats.skippedInBox == 1);
+  CHECK(stats.skippedNearSensor == 1);
+  CHECK(stats.points == 4);
+  // The lidar at (12, 0, 1), turned 90 degrees: its (0, 0.5, 0) is the map's (-0.5, 0, 0).
+  CHECK(rays[0].sample.x == Approx(11.5));
+  CHECK(rays[0].sample.y == Approx(0.0).margin(1e-12));
+  CHECK(rays[1].sample.y == Approx(3.0));
+}
+
 TEST_CASE("Recordings: one generated run as bag, MCAP and PLY + trajectory gives the same rays bit for bit",
           "[rosbag][mcap][input]") {
   vt::TempDir dir("recording-equal");

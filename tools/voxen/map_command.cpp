@@ -52,6 +52,10 @@ struct MapArgs {
   bool cpu = false, cpuSequential = false, quiet = false;
   bool orderGiven = false;
   bool allowEmpty = false;  // write the map even when no ray made it into it
+  // Returns from the robot itself (--min-range, --exclude-box), and a single scan's sensor
+  // position (--origin).
+  double minRange = 0.0;
+  std::vector<double> excludeBox, origin;
   // A store the map is saved into as it grows (--store), instead of a map file at the end.
   std::string store, session;
   StoreMappingOptions storeMapping;
@@ -127,6 +131,19 @@ void addLayerAndRayOptions(CLI::App& command, MapArgs& args) {
   command.add_option("--max-range", args.integration.maxRange, "clip rays longer than this")
       ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
       ->group(rays);
+  command.add_option("--min-range", args.minRange,
+                     "drop returns nearer the sensor than this (metres): the robot itself; counted in the summary")
+      ->check(numberIn(0.0, 1e6, "metres"))
+      ->type_name("R")
+      ->group(rays);
+  command.add_option("--exclude-box", args.excludeBox,
+                     "drop returns inside this box, in the sensor's frame (the sensor at 0; for points given in the map "
+                     "frame without orientations, the map's axes around each ray's origin): the robot's body; counted "
+                     "in the summary")
+      ->type_name("XMIN YMIN ZMIN XMAX YMAX ZMAX")
+      ->expected(6)
+      ->check(numberIn(-1e6, 1e6, "metres"))
+      ->group(rays);
 }
 
 // What to read from a ROS 1 bag or an MCAP file (the reader refuses them for other formats).
@@ -183,6 +200,13 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       ->type_name("FILE_OR_FOLDER")
       ->excludes(cloud);
   command.add_option("--trajectory", args.trajectory, "sensor poses, when the cloud has no ray origins")->type_name("TRAJ.txt");
+  command
+      .add_option("--origin", args.origin,
+                  "a single scan (a PLY with neither origin fields nor --trajectory): the sensor's position, every "
+                  "ray's origin")
+      ->type_name("X Y Z")
+      ->expected(3)
+      ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
   addRecordingOptions(command, args.recording);
   command.add_option("--output", args.output, "the map file to write (or --store)")->type_name("MAP.vxm");
   addStoreOptions(command, args);
@@ -244,8 +268,27 @@ void checkCacheFitsBudget(const CommonOptions& options, const MapArgs& args) {
                      std::to_string(budget >> 20) + " MB for the map: lower --gpu-cache-mb or raise --memory-budget");
 }
 
+// --min-range and --exclude-box; UsageError when a box's min exceeds its max.
+SensorExclusion exclusionOf(const MapArgs& args) {
+  SensorExclusion e{.minRange = args.minRange};
+  if (args.excludeBox.empty()) return e;
+  const glm::dvec3 lo(args.excludeBox[0], args.excludeBox[1], args.excludeBox[2]);
+  const glm::dvec3 hi(args.excludeBox[3], args.excludeBox[4], args.excludeBox[5]);
+  for (int a = 0; a < 3; ++a)
+    if (lo[a] > hi[a])
+      throw UsageError("--exclude-box: " + std::string(1, "xyz"[a]) + "min " + formatNumber(lo[a]) + " is greater than " +
+                       std::string(1, "xyz"[a]) + "max " + formatNumber(hi[a]));
+  e.box = std::array<glm::dvec3, 2>{lo, hi};
+  return e;
+}
+
 // What a resumed run must share with the run it continues, by flag.
 RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, const MapLayout& layout) {
+  const auto boxText = [](const std::vector<double>& values) {
+    std::string text;
+    for (const double v : values) text += (text.empty() ? "" : " ") + formatNumber(v);
+    return text;
+  };
   auto number = [](double v) { return formatNumber(v); };
   std::error_code ec;
   const std::filesystem::path input = std::filesystem::absolute(args.cloud, ec);
@@ -268,6 +311,9 @@ RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, cons
                    {"layers", layout.names()},
                    {"ray flags", std::to_string(uint32_t(args.integration.flags.bits()))},
                    {"--max-range", number(args.integration.maxRange)},
+                   {"--min-range", number(args.minRange)},
+                   {"--exclude-box", boxText(args.excludeBox)},
+                   {"--origin", boxText(args.origin)},
                    {"--update-order", updateOrderName(args.integration.order)},
                    {"--ndt", ndtSettingsText(args.integration.ndt)},
                    {"backend", args.cpuSequential ? "--cpu-sequential" : args.cpu ? "--cpu" : "gpu"}};
@@ -329,6 +375,8 @@ std::string emptyMapReasons(const RayLoadStats& load, const IntegrationStats& in
   add(load.skippedNonFinite, "point", "skipped for NaN/inf values");
   add(load.skippedOutsideTrajectory, "point", "skipped for times outside the poses' span");
   add(load.skippedBackwards, "point", "skipped in clouds stamped back in time");
+  add(load.skippedInBox, "point", "skipped inside --exclude-box");
+  add(load.skippedNearSensor, "point", "skipped nearer the sensor than --min-range");
   add(integrated.rejectedTooFar, "ray", "rejected as too far from the map's origin (a voxel coordinate beyond +-2^29)");
   add(integrated.rejectedNonFinite, "ray", "rejected for a non-finite coordinate");
   add(integrated.rejectedIntensity, "ray", "rejected for a NaN or infinite intensity (NDT-TM)");
@@ -420,7 +468,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   // Constructed first: with worker threads, reading starts while the device is set up.
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory),
-                   {.threads = unsigned(args.threads), .recording = args.recording});
+                   {.threads = unsigned(args.threads), .recording = args.recording, .exclusion = exclusionOf(args),
+                    .origin = args.origin.empty() ? std::nullopt
+                                                  : std::optional<glm::dvec3>(glm::dvec3(args.origin[0], args.origin[1], args.origin[2]))});
   MapperOptions mapperOptions = MapperOptions::fromModel(model);
   mapperOptions.extraLayers = args.layers;
   MapperRunOptions& run = mapperOptions.run;
@@ -541,6 +591,8 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                     {"skipped_non_finite", load.skippedNonFinite},
                     {"skipped_outside_trajectory", load.skippedOutsideTrajectory},
                     {"skipped_backwards", load.skippedBackwards},
+                    {"skipped_in_box", load.skippedInBox},
+                    {"skipped_near_sensor", load.skippedNearSensor},
                     {"clipped_rays", stats.clippedRays},
                     {"rejected_rays", stats.rejectedRays},
                     {"rejected_too_far", stats.rejectedTooFar},

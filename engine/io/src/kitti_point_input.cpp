@@ -23,12 +23,14 @@ struct ScanChunk {
 
 class KittiPointSource final : public PointSource {
  public:
-  KittiPointSource(KittiSequence sequence, size_t chunkPoints) : seq_(std::move(sequence)) {
+  KittiPointSource(KittiSequence sequence, size_t chunkPoints, const SensorExclusion& exclusion)
+      : seq_(std::move(sequence)), exclusion_(exclusion) {
     const uint64_t step = std::max<uint64_t>(chunkPoints, 1);
     for (size_t i = 0; i < seq_.scans.size(); ++i) {
       const uint64_t points = std::filesystem::file_size(seq_.scans[i]) / 16;
       for (uint64_t first = 0; first < points; first += step) chunks_.push_back({i, first, std::min(step, points - first)});
     }
+    excluded_.resize(chunks_.size());
   }
   uint64_t chunks() const override { return chunks_.size(); }
   bool concurrent() const override { return true; }
@@ -45,20 +47,41 @@ class KittiPointSource final : public PointSource {
     const double time = seq_.times[c.scan];
     out.resize(size_t(c.count) * 8);
     const char* p = file->data() + c.first * 16;
+    const bool excluding = exclusion_.active();
+    SourceSkips& excluded = excluded_[k];  // this chunk's alone: no other thread reads chunk k
+    excluded = {};
+    size_t kept = 0;
     for (uint64_t r = 0; r < c.count; ++r) {
       float v[4];
       std::memcpy(v, p + r * 16, 16);
+      // Returns from the robot, judged as the lidar measured them.
+      if (excluding) {
+        const SensorExclusion::Verdict verdict = exclusion_.judge(glm::dvec3(v[0], v[1], v[2]));
+        if (verdict != SensorExclusion::Verdict::Kept) {
+          ++(verdict == SensorExclusion::Verdict::InBox ? excluded.inBox : excluded.nearSensor);
+          continue;
+        }
+      }
       const glm::dvec4 world = pose * glm::dvec4(v[0], v[1], v[2], 1.0);
-      double* o = out.data() + r * 8;
+      double* o = out.data() + kept++ * 8;
       o[0] = world.x, o[1] = world.y, o[2] = world.z, o[3] = time;
       o[4] = origin.x, o[5] = origin.y, o[6] = origin.z, o[7] = v[3];
     }
-    return size_t(c.count);
+    out.resize(kept * 8);
+    return kept;
+  }
+
+  size_t finish(uint64_t k, std::vector<double>&, size_t count, SourceSkips& skips) override {
+    skips.inBox = excluded_[k].inBox;
+    skips.nearSensor = excluded_[k].nearSensor;
+    return count;
   }
 
  private:
   KittiSequence seq_;
   std::vector<ScanChunk> chunks_;
+  SensorExclusion exclusion_;
+  std::vector<SourceSkips> excluded_;  // per chunk: what read() dropped, reported by finish()
 };
 
 }  // namespace
@@ -88,7 +111,8 @@ PointInput openKittiInput(const std::filesystem::path& path, const std::optional
   input.timeField = sequence.timesFile.empty() ? "scan index x 0.1 s" : "times.txt";
   input.intensityField = "reflectance";
   input.layout = {.columns = 8, .hasTime = true, .hasOrigin = true, .hasIntensity = true};
-  input.source = std::make_unique<KittiPointSource>(std::move(sequence), options.chunkPoints);
+  input.source = std::make_unique<KittiPointSource>(std::move(sequence), options.chunkPoints, options.exclusion);
+  input.excludesItself = true;
   return input;
 }
 

@@ -5,6 +5,7 @@
 #include "ply_row_source.hpp"
 #include "point_source.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/io/ray_source.hpp"
 
 namespace voxen::detail {
@@ -113,10 +114,17 @@ PointInput openPlyInput(const std::filesystem::path& path, const std::optional<s
     hasOrigin = true;
     input.originFields = originNames;
     columns.insert(columns.end(), originColumns.begin(), originColumns.end());
+  } else if (options.origin) {
+    // A single scan: every ray from the position given.
+    input.fixedOrigin = options.origin;
+    input.originFields = "the sensor origin given, (" + formatNumber(options.origin->x) + ", " +
+                         formatNumber(options.origin->y) + ", " + formatNumber(options.origin->z) + ")";
   } else {
-    throw Error(name + ": cannot tell where the sensor was: the vertex element has no origin fields (expected ox, oy, "
-                "oz or origin_x, origin_y, origin_z) and no trajectory was given (a trajectory needs a time field: " +
-                timeFieldNames() + "; the vertex has: " + propertyList() + ")");
+    throw SettingError(SettingError::Kind::Change, "RayReaderOptions::origin", "an origin",
+                       name + ": cannot tell where the sensor was: the vertex element has no origin fields (expected ox, "
+                       "oy, oz or origin_x, origin_y, origin_z) and no trajectory was given (a trajectory needs a time "
+                       "field: " + timeFieldNames() + "; the vertex has: " + propertyList() +
+                       "); for a single scan, give the sensor's position as {}");
   }
   if (intensityColumn) columns.push_back(*intensityColumn);
   input.layout = {.columns = columns.size(), .hasTime = hasTime, .hasOrigin = hasOrigin, .hasIntensity = bool(intensityColumn)};

@@ -39,6 +39,9 @@ struct SourceSkips {
   // is below an earlier chunk's is dropped by the reader, which takes chunks in order, and
   // its points counted as skippedBackwards (time going backwards).
   std::optional<double> orderTime;
+  // Points the source dropped as returns from the robot (SensorExclusion), when it judged
+  // them itself in the sensor frame (a source that poses its points).
+  uint64_t inBox = 0, nearSensor = 0;
   void add(double time) {
     ++outsidePoses;
     outsideMin = std::min(outsideMin, time);
@@ -86,6 +89,11 @@ struct PointInput {
   // interpolate the trajectory again. posesName/poseSpan describe those poses for messages
   // when no trajectory file gives them.
   bool posesApplied = false;
+  // The source judges SensorExclusion itself, in the sensor frame (sources that pose their
+  // points); otherwise the pipeline judges it relative to each ray's origin.
+  bool excludesItself = false;
+  // RayReaderOptions::origin, for a layout without origins and no trajectory.
+  std::optional<glm::dvec3> fixedOrigin;
   std::string posesName;
   double poseStart = 0.0, poseEnd = 0.0;
   // Facts for the summary line (the topic read, how its times were told, frames).
@@ -99,6 +107,8 @@ struct PointInputOptions {
   size_t chunkPoints = 16384;
   bool mapFile = true;
   RecordingOptions recording;
+  SensorExclusion exclusion;                 // RayReaderOptions::exclusion
+  std::optional<glm::dvec3> origin;          // RayReaderOptions::origin
 };
 
 // Opens any recording Voxen reads, told by its content (see input_format.hpp). With a

@@ -12,7 +12,8 @@ namespace {
 
 // The rows become rays; non-finite ones are skipped. A point with a NaN is never looked up
 // in the trajectory, so it counts as non-finite only.
-void raysFromRows(const std::vector<double>& rows, size_t count, const RayRowLayout& layout, RayChunk& chunk) {
+void raysFromRows(const std::vector<double>& rows, size_t count, const RayRowLayout& layout,
+                  const std::optional<glm::dvec3>& fixedOrigin, RayChunk& chunk) {
   const size_t ncol = layout.columns;
   chunk.rays.reserve(count);
   for (size_t r = 0; r < count; ++r) {
@@ -30,6 +31,8 @@ void raysFromRows(const std::vector<double>& rows, size_t count, const RayRowLay
       ray.origin = {v[c], v[c + 1], v[c + 2]};
       finite = finite && std::isfinite(v[c]) && std::isfinite(v[c + 1]) && std::isfinite(v[c + 2]);
       c += 3;
+    } else if (fixedOrigin) {
+      ray.origin = *fixedOrigin;
     }
     if (layout.hasIntensity) {
       const double intensity = v[c++];
@@ -51,8 +54,17 @@ void raysFromRows(const std::vector<double>& rows, size_t count, const RayRowLay
   }
 }
 
-// Origins from the trajectory (rays outside its span dropped in place), and the time range.
-void interpolateOrigins(const Trajectory* trajectory, RayChunk& chunk) {
+// The ray's sample in the sensor's frame: relative to its origin, turned back by the
+// trajectory's orientation where it has one.
+glm::dvec3 sensorFramePoint(const Ray& ray, const Trajectory* trajectory) {
+  const glm::dvec3 offset = ray.sample - ray.origin;
+  if (!trajectory || !trajectory->hasOrientation()) return offset;
+  return glm::conjugate(trajectory->orientationAt(ray.time)) * offset;
+}
+
+// Origins from the trajectory (rays outside its span dropped in place), returns from the
+// robot dropped, and the time range.
+void interpolateOrigins(const Trajectory* trajectory, const SensorExclusion* exclusion, RayChunk& chunk) {
   std::vector<Ray>& rays = chunk.rays;
   RayLoadStats& s = chunk.stats;
   size_t kept = 0;
@@ -69,6 +81,13 @@ void interpolateOrigins(const Trajectory* trajectory, RayChunk& chunk) {
       }
       ray.origin = *origin;
     }
+    if (exclusion) {
+      const SensorExclusion::Verdict verdict = exclusion->judge(sensorFramePoint(ray, trajectory));
+      if (verdict != SensorExclusion::Verdict::Kept) {
+        ++(verdict == SensorExclusion::Verdict::InBox ? s.skippedInBox : s.skippedNearSensor);
+        continue;
+      }
+    }
     if (s.rays == 0) {
       s.timeMin = s.timeMax = ray.time;
     } else {
@@ -84,7 +103,7 @@ void interpolateOrigins(const Trajectory* trajectory, RayChunk& chunk) {
 
 }  // namespace
 
-void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, const Trajectory* trajectory,
+void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, const ChunkRules& rules,
                   std::vector<double>& rows, RayChunk& chunk, std::unique_lock<std::mutex>* readLock) {
   chunk.rays.clear();
   chunk.stats = {};
@@ -102,13 +121,16 @@ void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, c
     count = source.finish(k, rows, count, skips);
     chunk.stats.points += skips.outsidePoses;
     chunk.stats.skippedOutsideTrajectory += skips.outsidePoses;
+    chunk.stats.points += skips.inBox + skips.nearSensor;
+    chunk.stats.skippedInBox += skips.inBox;
+    chunk.stats.skippedNearSensor += skips.nearSensor;
     chunk.orderTime = skips.orderTime;
     chunk.outsideMin = skips.outsideMin;
     chunk.outsideMax = skips.outsideMax;
-    raysFromRows(rows, count, layout, chunk);
+    raysFromRows(rows, count, layout, rules.fixedOrigin, chunk);
     const double originStart = threadCpuSeconds();
     chunk.times.readSeconds = originStart - readStart;
-    interpolateOrigins(trajectory, chunk);
+    interpolateOrigins(rules.trajectory, rules.exclusion, chunk);
     chunk.times.originSeconds = threadCpuSeconds() - originStart;
   } catch (...) {
     if (readLock && readLock->owns_lock()) readLock->unlock();
@@ -130,6 +152,8 @@ void addChunkTotals(const RayChunk& chunk, RayLoadStats& stats, RayReadTimes& ti
   stats.skippedNonFinite += c.skippedNonFinite;
   stats.skippedOutsideTrajectory += c.skippedOutsideTrajectory;
   stats.skippedBackwards += c.skippedBackwards;
+  stats.skippedInBox += c.skippedInBox;
+  stats.skippedNearSensor += c.skippedNearSensor;
   stats.nonFiniteIntensity += c.nonFiniteIntensity;
   outsideMin = std::min(outsideMin, chunk.outsideMin);
   outsideMax = std::max(outsideMax, chunk.outsideMax);

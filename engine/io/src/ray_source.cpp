@@ -10,6 +10,7 @@
 #include "ray_chunk.hpp"
 #include "ray_chunk_pipeline.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/host/thread_cpu_clock.hpp"
 
 namespace voxen {
@@ -100,18 +101,25 @@ struct RayReader::Impl {
   // The trajectory the pipeline interpolates origins from: none when the source poses its
   // points itself (a recording applies the trajectory as full poses, or uses tf).
   const Trajectory* pipelineTrajectory() const { return trajectory && !input.posesApplied ? &*trajectory : nullptr; }
+  // What the pipeline does besides making rays: a fixed origin, and returns from the robot
+  // unless the source judged them itself.
+  detail::ChunkRules chunkRules() const {
+    return {.trajectory = pipelineTrajectory(),
+            .fixedOrigin = input.fixedOrigin,
+            .exclusion = options.exclusion.active() && !input.excludesItself ? &options.exclusion : nullptr};
+  }
 
   void start() {
     detail::PointSource* source = input.source.get();
     const uint64_t chunks = source->chunks();
     const unsigned threads = unsigned(std::min<uint64_t>(options.threads, chunks));
     if (threads < 2) return;
-    const Trajectory* traj = pipelineTrajectory();
+    const detail::ChunkRules rules = chunkRules();
     pipeline = std::make_unique<detail::RayChunkPipeline>(
         chunks, threads, 2 * size_t(threads), !source->concurrent(),
-        [this, source, traj](uint64_t k, detail::RayChunk& chunk, std::vector<double>& scratch,
-                             std::unique_lock<std::mutex>* lock) {
-          detail::makeRayChunk(*source, k, input.layout, traj, scratch, chunk, lock);
+        [this, source, rules](uint64_t k, detail::RayChunk& chunk, std::vector<double>& scratch,
+                              std::unique_lock<std::mutex>* lock) {
+          detail::makeRayChunk(*source, k, input.layout, rules, scratch, chunk, lock);
         });
     workers = pipeline->started();
     if (workers == 0) pipeline.reset();  // no thread could start: read() makes the chunks
@@ -125,7 +133,7 @@ struct RayReader::Impl {
     if (pipeline) {
       pipeline->next(current, times.waitSeconds);
     } else {
-      detail::makeRayChunk(*input.source, taken, input.layout, pipelineTrajectory(), rows, current, nullptr);
+      detail::makeRayChunk(*input.source, taken, input.layout, chunkRules(), rows, current, nullptr);
       madeHereSeconds += current.times.readSeconds + current.times.originSeconds;
     }
     bytesRead += input.source->chunkBytes(taken);
@@ -158,11 +166,19 @@ RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::file
   m.options = options;
   m.path = cloud;
   m.name = cloud.string();
-  m.input = detail::openPointInput(cloud, trajectory, {.chunkPoints = options.chunkPoints, .mapFile = options.mapFile, .recording = options.recording});
+  m.input = detail::openPointInput(cloud, trajectory, {.chunkPoints = options.chunkPoints, .mapFile = options.mapFile, .recording = options.recording, .exclusion = options.exclusion, .origin = options.origin});
   if (trajectory) {
     m.trajectory = Trajectory::load(*trajectory);
     m.trajectoryName = trajectory->string();
   }
+  // The origin is for a cloud that has none: any other input's own origins or poses win,
+  // which the user should hear rather than have the flag silently ignored.
+  if (options.origin && !m.input.fixedOrigin)
+    throw SettingError(SettingError::Kind::Invalid, "RayReaderOptions::origin", "sensor origin",
+                       m.name + ": {} is for a single cloud without origins or poses, and this " + m.input.format +
+                           " input has them (" + (trajectory ? "the trajectory " + trajectory->string()
+                                                  : m.input.posesApplied ? m.input.posesName
+                                                                         : m.input.originFields) + ")");
   m.start();
 }
 
@@ -222,7 +238,10 @@ void RayReader::checkTimeUnits() const {
   const Impl& m = *impl_;
   if (!m.trajectory) return;
   const RayLoadStats& s = m.stats;
-  const uint64_t timed = s.rays + s.skippedOutsideTrajectory;  // points with a finite time
+  // Points inside the span: the rays, and the returns from the robot dropped after their pose
+  // was found.
+  const uint64_t inside = s.rays + s.skippedInBox + s.skippedNearSensor;
+  const uint64_t timed = inside + s.skippedOutsideTrajectory;  // points with a finite time
   if (timed == 0) return;
   const double start = m.trajectory->startTime(), end = m.trajectory->endTime();
   const double lo = std::min(s.rays > 0 ? s.timeMin : m.outsideMin, m.outsideMin);
@@ -232,9 +251,9 @@ void RayReader::checkTimeUnits() const {
                                      " to " + formatTime(end) + ")";
   // Fewer than 1% of the points in the span: a map of what is left would look like a result
   // and be almost nothing. The clocks do not match: another unit, or another run's file.
-  if (s.rays * 100 < timed) {
-    std::string text = m.name + ": " + (s.rays == 0 ? "none" : "only " + std::to_string(s.rays)) + " of the " +
-                       std::to_string(timed) + " " + cloudTimes + " fall" + (s.rays == 1 ? "s" : "") + " inside " +
+  if (inside * 100 < timed) {
+    std::string text = m.name + ": " + (inside == 0 ? "none" : "only " + std::to_string(inside)) + " of the " +
+                       std::to_string(timed) + " " + cloudTimes + " fall" + (inside == 1 ? "s" : "") + " inside " +
                        trajectorySpan;
     if (const TimeUnitGuess* guess = timeUnitGuess(lo, hi, start, end)) {
       text += ", but multiplied by " + formatTime(guess->factor) + " they fall inside it: " + guess->meaning +
@@ -244,7 +263,7 @@ void RayReader::checkTimeUnits() const {
               " apart, as if one were in another unit (seconds, milliseconds, microseconds, nanoseconds); convert "
               "one of them to the other's unit";
     } else {
-      text += ": the two " + std::string(s.rays == 0 ? "do not overlap" : "barely overlap") +
+      text += ": the two " + std::string(inside == 0 ? "do not overlap" : "barely overlap") +
               "; is the trajectory from the same run and clock as the cloud?";
     }
     throw Error(text);
@@ -284,7 +303,7 @@ const std::string& RayReader::format() const { return impl_->input.format; }
 const std::vector<std::string>& RayReader::warnings() const { return impl_->input.warnings; }
 
 std::string RayReader::originFields() const {
-  if (!impl_->input.layout.hasOrigin) return {};
+  if (!impl_->input.layout.hasOrigin && !impl_->input.fixedOrigin) return {};
   return impl_->input.originFields;
 }
 
@@ -300,7 +319,7 @@ std::string RayReader::summary() const {
   else if (m.input.posesApplied)
     text += m.input.posesName;
   else
-    text += (m.input.format == "PLY" ? "the fields " : "") + originFields();
+    text += (m.input.format == "PLY" && !m.input.fixedOrigin ? "the fields " : "") + originFields();
   for (const std::string& note : m.input.notes) text += "; " + note;
   // A recording's time field is reported with its name already quoted, and how it was read.
   if (!m.input.timeField.empty())
@@ -312,6 +331,8 @@ std::string RayReader::summary() const {
   if (s.skippedNonFinite > 0) text += "; " + std::to_string(s.skippedNonFinite) + " skipped for NaN/inf values";
   if (s.skippedBackwards > 0)
     text += "; " + std::to_string(s.skippedBackwards) + " skipped in clouds stamped before the cloud recorded ahead of them";
+  if (s.skippedInBox > 0) text += "; " + std::to_string(s.skippedInBox) + " skipped inside the robot's box";
+  if (s.skippedNearSensor > 0) text += "; " + std::to_string(s.skippedNearSensor) + " skipped nearer the sensor than the minimum range";
   if (s.skippedOutsideTrajectory > 0) {
     text += "; " + std::to_string(s.skippedOutsideTrajectory) + " skipped with times " + formatTime(m.outsideMin) +
             " to " + formatTime(m.outsideMax) + " outside the " +

@@ -113,7 +113,8 @@ class NoPointSource final : public PointSource {
 class RecordingPointSource final : public PointSource {
  public:
   RecordingPointSource(std::unique_ptr<Recording> rec, std::vector<RecordedMessage> clouds, ros::MessageEncoding encoding,
-                       ros::CloudLayout layout, Poser poser, std::string sensorFrame, bool checkFrame, bool deskew)
+                       ros::CloudLayout layout, Poser poser, std::string sensorFrame, bool checkFrame, bool deskew,
+                       const SensorExclusion& exclusion)
       : rec_(std::move(rec)),
         clouds_(std::move(clouds)),
         encoding_(encoding),
@@ -121,7 +122,8 @@ class RecordingPointSource final : public PointSource {
         poser_(std::move(poser)),
         sensorFrame_(std::move(sensorFrame)),
         checkFrame_(checkFrame),
-        deskew_(deskew) {
+        deskew_(deskew),
+        exclusion_(exclusion) {
     topic_ = clouds_.empty() ? std::string() : rec_->topics()[clouds_[0].topic].name;
   }
 
@@ -186,6 +188,7 @@ class RecordingPointSource final : public PointSource {
     // chunks in order): a map made in order must not go back in time.
     skips.orderTime = stamp;
     const bool moves = poser_.movesPoints();
+    const bool excluding = exclusion_.active();
     size_t hint = 0, kept = 0;
     PoseCache& cache = poseCache();
     cache.next();
@@ -206,6 +209,15 @@ class RecordingPointSource final : public PointSource {
         continue;
       }
       const glm::dvec3 p(v[0], v[1], v[2]);
+      // Returns from the robot, in the sensor frame: as measured, or (points already in the
+      // trajectory's frame) relative to the sensor's position.
+      if (excluding) {
+        const SensorExclusion::Verdict verdict = exclusion_.judge(moves ? p : p - pose->translation);
+        if (verdict != SensorExclusion::Verdict::Kept) {
+          ++(verdict == SensorExclusion::Verdict::InBox ? skips.inBox : skips.nearSensor);
+          continue;
+        }
+      }
       const glm::dvec3 world = moves ? applyPose(*pose, p) : p;
       o[0] = world.x, o[1] = world.y, o[2] = world.z, o[3] = t;
       o[4] = pose->translation.x, o[5] = pose->translation.y, o[6] = pose->translation.z;
@@ -235,6 +247,7 @@ class RecordingPointSource final : public PointSource {
   Poser poser_;
   std::string sensorFrame_, topic_;
   bool checkFrame_ = true, deskew_ = true;
+  SensorExclusion exclusion_;
   std::mutex mutex_;                  // pending_ and spare_
   std::unordered_map<uint64_t, std::vector<uint8_t>> pending_;  // bags: bytes read, waiting for finish()
   std::vector<std::vector<uint8_t>> spare_;
@@ -339,7 +352,8 @@ PointInput openRecordingInput(const std::filesystem::path& path, const std::opti
   if (!windowNote.empty()) input.notes.push_back(windowNote);
   input.source = std::make_unique<RecordingPointSource>(std::move(rec), std::move(clouds), choice.encoding, layout,
                                                         std::move(*poser), frameName(sensorFrame), opt.sensorFrame.empty(),
-                                                        opt.deskew);
+                                                        opt.deskew, options.exclusion);
+  input.excludesItself = true;
   return input;
 }
 

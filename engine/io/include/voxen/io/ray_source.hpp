@@ -59,6 +59,10 @@ struct RayLoadStats {
   // Points of a recording's cloud stamped before the cloud recorded ahead of it (time going
   // backwards): the whole cloud is skipped.
   uint64_t skippedBackwards = 0;
+  // Returns from the robot itself (RayReaderOptions::exclusion): inside the body box, and
+  // (of the rest) nearer the sensor than the minimum range.
+  uint64_t skippedInBox = 0;
+  uint64_t skippedNearSensor = 0;
   // Rays whose intensity field was NaN/inf or past a float's range: kept with that intensity
   // (NaN or +-inf) for the integrator to judge (NDT-TM skips them and counts them as rejected).
   uint64_t nonFiniteIntensity = 0;
@@ -96,6 +100,28 @@ struct RecordingOptions {
   }
 };
 
+// Returns from the robot itself, dropped before mapping and counted. Judged in the sensor's
+// frame (the sensor at 0, its axes): a point of a recording posed by tf or by a trajectory
+// with orientations, or of a KITTI scan, as the sensor measured it; a point given in the map
+// frame (a PLY or PCD with origins, a trajectory of positions only, --origin) relative to its
+// ray's origin, with the trajectory's orientation where it has one, else the map's axes.
+struct SensorExclusion {
+  double minRange = 0.0;  // metres; 0: none. A point nearer the sensor than this is dropped
+  // Corners (min, max) of a box around the sensor; a point inside it (edges included) is dropped.
+  std::optional<std::array<glm::dvec3, 2>> box;
+  bool active() const { return minRange > 0.0 || box.has_value(); }
+  enum class Verdict { Kept, InBox, NearSensor };
+  // For a point in the sensor frame: the box first, then the range.
+  Verdict judge(const glm::dvec3& local) const {
+    if (box && local.x >= (*box)[0].x && local.y >= (*box)[0].y && local.z >= (*box)[0].z && local.x <= (*box)[1].x &&
+        local.y <= (*box)[1].y && local.z <= (*box)[1].z)
+      return Verdict::InBox;
+    if (minRange > 0.0 && local.x * local.x + local.y * local.y + local.z * local.z < minRange * minRange)
+      return Verdict::NearSensor;
+    return Verdict::Kept;
+  }
+};
+
 struct RayReaderOptions {
   // Threads reading the cloud. 1: read() does the work on the calling thread. N > 1: N worker
   // threads (at most one per chunk; fewer when the system grants fewer, see threads()) work
@@ -107,6 +133,12 @@ struct RayReaderOptions {
   // them through a stream, as ASCII bodies always are). The rays are the same either way.
   bool mapFile = true;
   RecordingOptions recording;
+  SensorExclusion exclusion;
+  // The sensor's position for every point of a cloud that carries no origins and comes with
+  // no trajectory (a single scan in a PLY): its rays' time is the time field, or 0. Refused
+  // (SettingError, field "RayReaderOptions::origin") for inputs whose points have origins or
+  // poses of their own.
+  std::optional<glm::dvec3> origin;
 };
 
 class RayReader {
