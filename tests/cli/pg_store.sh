@@ -137,6 +137,15 @@ pg_psql "UPDATE voxen_session_rows SET data = '\\x00'::bytea WHERE session = 'b'
 key=$(pg_psql "SELECT '(' || x || ',' || y || ',' || z || ')' FROM voxen_session_rows WHERE session = 'b' ORDER BY x, y, z LIMIT 1")
 expect_failure 1 "corrupt row: session 'b' region $key layer 'hit_miss'" corrupt.log "$voxen" convert "$pg_url" corrupt.vxm --session b
 [ ! -e corrupt.vxm ] || fail "a failed read left corrupt.vxm"
+# Store format 2: row checksums cover the key, and description fields carry their own, so a
+# region moved to another key and a changed resolution are refused by name, not read as
+# another map.
+read -r mx my mz <<< "$(pg_psql "SELECT x, y, z FROM voxen_session_rows WHERE session = 'c' ORDER BY x, y, z LIMIT 1" | tr '|' ' ')"
+pg_psql "UPDATE voxen_session_rows SET x = x + 1000 WHERE session = 'c' AND x = $mx AND y = $my AND z = $mz" > /dev/null
+expect_failure 1 "corrupt row: session 'c' region ($((mx + 1000)),$my,$mz) layer 'occupancy'.*checksum mismatch" moved.log \
+  "$voxen" convert "$pg_url" moved.vxm --session c
+pg_psql "UPDATE voxen_description SET value = '0.5' WHERE key = 'resolution'" > /dev/null
+expect_failure 1 "description field 'resolution'.*does not match its checksum" resolution.log "$voxen" info "$pg_url"
 
 # Three writer threads in one process, each with its own connection, on an empty database.
 "$pg_bin/createdb" -h "$pg_dir" -U voxen threads || fail "createdb threads failed"

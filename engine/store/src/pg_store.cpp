@@ -56,8 +56,10 @@ void PgMapStore::Impl::decode(const PgResult& rows, int row, int first, const st
   std::vector<std::byte>& array = region.layers[id];
   const LayerType& type = layerType(id);
   array.resize(shape.voxelsPerRegion() * type.bytesPerVoxel);
+  // Format 2 rows' checksums cover the key and layer they were written for.
+  const RowIdentity identity{region.key, type.name};
   const std::string why = decodeRow(rows.bytes(row, first), uint64_t(rows.int8(row, first + 1)), uint32_t(rows.int8(row, first + 2)),
-                                    type.elementBytes, array);
+                                    type.elementBytes, stored.formatVersion >= 2 ? &identity : nullptr, array);
   if (!why.empty()) db.fail("corrupt row: " + rowName(rowSession, region.key, id) + ": " + why);
   ++rowsRead;
 }

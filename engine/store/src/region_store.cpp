@@ -11,6 +11,7 @@
 #include "store_transaction.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/map/layer_domain.hpp"
+#include "voxen/store/store_file.hpp"
 
 namespace voxen {
 
@@ -48,6 +49,15 @@ class ReadSnapshot {
  private:
   Db& db_;
 };
+
+// A store whose SQLite header is damaged is named as one (SQLite would say only "file is not
+// a database", and without this check the map file reader would take it for a bad map file).
+void refuseDamagedStore(const std::filesystem::path& path) {
+  std::string damage;
+  if (storeFileKind(path, &damage) == StoreFileKind::DamagedStore)
+    throw Error("store '" + path.string() + "': looks like a damaged region store: " + damage +
+                "; SQLite cannot open it (restore it from a copy)");
+}
 
 }  // namespace
 
@@ -97,8 +107,10 @@ class RegionStore::Impl {
     std::vector<std::byte>& array = region.layers[id];
     const LayerType& type = layerType(id);
     array.resize(shape.voxelsPerRegion() * type.bytesPerVoxel);
-    const std::string why = decodeRow(q.blob(firstColumn), uint64_t(q.integer(firstColumn + 1)),
-                                      uint32_t(q.integer(firstColumn + 2)), type.elementBytes, array);
+    // Format 2 rows' checksums cover the key and layer they were written for.
+    const RowIdentity identity{key, type.name};
+    const std::string why = decodeRow(q.blob(firstColumn), uint64_t(q.integer(firstColumn + 1)), uint32_t(q.integer(firstColumn + 2)),
+                                      type.elementBytes, description.formatVersion >= 2 ? &identity : nullptr, array);
     if (!why.empty()) db.fail("corrupt row: " + rowName(key, id) + ": " + why);
     ++rowsRead;
   }
@@ -137,6 +149,7 @@ RegionStore::~RegionStore() = default;
 RegionStore RegionStore::openForReading(const std::filesystem::path& path, const RegionStoreOptions& options) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error("store '" + path.string() + "': no such file");
+  refuseDamagedStore(path);
   auto impl = std::make_unique<Impl>(path, Db::Mode::ReadOnly, options);
   impl->settle(readDescription(impl->db));
   return RegionStore(std::move(impl));
@@ -146,6 +159,7 @@ RegionStore RegionStore::openForWriting(const std::filesystem::path& path, const
                                         const RegionStoreOptions& options) {
   if (options.compressionLevel < 1 || options.compressionLevel > 19)
     throw Error("store '" + path.string() + "': compression level " + std::to_string(options.compressionLevel) + " is not in 1-19");
+  refuseDamagedStore(path);
   auto impl = std::make_unique<Impl>(path, Db::Mode::ReadWriteCreate, options);
   Db& db = impl->db;
   // WAL: readers keep reading the last commit while a batch is written, and a commit appends
@@ -162,9 +176,17 @@ RegionStore RegionStore::openForWriting(const std::filesystem::path& path, const
     tables.reset();
     if (count > 0) db.fail("an SQLite database but not a Voxen region store; refusing to add to it");
     createSchema(db, description);
-    impl->settle(description);
+    StoreDescription created = description;  // perhaps read from an older store: this one is new
+    created.formatVersion = kRegionStoreFormatVersion;
+    impl->settle(std::move(created));
   } else {
     StoreDescription existing = readDescription(db);
+    // Its rows' checksums do not cover their keys and layers: rows written now would differ.
+    if (existing.formatVersion != kRegionStoreFormatVersion)
+      db.fail("was written by an earlier Voxen (store format " + std::to_string(existing.formatVersion) + ", whose checksums do not " +
+              "cover row keys, layers or the description); this build reads it but writes only format " +
+              std::to_string(kRegionStoreFormatVersion) + ": convert it to a map file and back (voxen convert OLD.vxs MAP.vxm; " +
+              "voxen convert MAP.vxm NEW.vxs), or write to a new store");
     requireSameLayout(db, existing, description);
     impl->settle(std::move(existing));
   }
@@ -204,7 +226,8 @@ void RegionStore::write(const StoreBatch& batch) {
     s.checkRegion(*region);
     for (size_t position = 0; position < ids.size(); ++position) {
       const LayerId id = ids[position];
-      const std::string why = encodeRow(region->layers[id], layerType(id).elementBytes, s.options.compressionLevel, row);
+      const RowIdentity identity{key, layerType(id).name};
+      const std::string why = encodeRow(region->layers[id], layerType(id).elementBytes, s.options.compressionLevel, &identity, row);
       if (!why.empty()) s.db.fail("cannot write " + s.rowName(key, id) + ": " + why);
       put.bind(1, int64_t(key.x)).bind(2, int64_t(key.y)).bind(3, int64_t(key.z)).bind(4, int64_t(position));
       put.bindBlob(5, row.blob).bind(6, int64_t(row.uncompressedBytes)).bind(7, int64_t(row.crc32)).run();

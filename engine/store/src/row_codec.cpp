@@ -19,8 +19,18 @@ void swapElements(std::span<std::byte> bytes, uint32_t elementBytes) {
     std::reverse(bytes.begin() + i, bytes.begin() + i + elementBytes);
 }
 
-uint32_t crcOf(const void* data, size_t bytes) {
-  return uint32_t(crc32_z(0, static_cast<const Bytef*>(data), bytes));
+uint32_t crcOf(const void* data, size_t bytes, const RowIdentity* identity) {
+  uLong crc = crc32_z(0, static_cast<const Bytef*>(data), bytes);
+  if (identity) {
+    // The key as three little-endian int32s, then the layer's name.
+    uint8_t key[12];
+    const int32_t axes[3] = {identity->key.x, identity->key.y, identity->key.z};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 4; ++b) key[4 * a + b] = uint8_t(uint32_t(axes[a]) >> (8 * b));
+    crc = crc32_z(crc, key, sizeof key);
+    crc = crc32_z(crc, reinterpret_cast<const Bytef*>(identity->layerName.data()), identity->layerName.size());
+  }
+  return uint32_t(crc);
 }
 
 std::string hex32(uint32_t v) {
@@ -31,7 +41,8 @@ std::string hex32(uint32_t v) {
 
 }  // namespace
 
-std::string encodeRow(std::span<const std::byte> values, uint32_t elementBytes, int level, EncodedRow& out) {
+std::string encodeRow(std::span<const std::byte> values, uint32_t elementBytes, int level, const RowIdentity* identity,
+                      EncodedRow& out) {
   std::span<const std::byte> source = values;
   std::vector<std::byte> swapped;
   if constexpr (std::endian::native == std::endian::big) {
@@ -40,7 +51,7 @@ std::string encodeRow(std::span<const std::byte> values, uint32_t elementBytes, 
     source = swapped;
   }
   out.uncompressedBytes = source.size();
-  out.crc32 = crcOf(source.data(), source.size());
+  out.crc32 = crcOf(source.data(), source.size(), identity);
   out.blob.resize(ZSTD_compressBound(source.size()));
   const size_t written = ZSTD_compress(out.blob.data(), out.blob.size(), source.data(), source.size(), level);
   if (ZSTD_isError(written)) return std::string("zstd compression failed: ") + ZSTD_getErrorName(written);
@@ -49,7 +60,7 @@ std::string encodeRow(std::span<const std::byte> values, uint32_t elementBytes, 
 }
 
 std::string decodeRow(std::span<const uint8_t> blob, uint64_t storedBytes, uint32_t storedCrc, uint32_t elementBytes,
-                      std::span<std::byte> out) {
+                      const RowIdentity* identity, std::span<std::byte> out) {
   if (storedBytes != out.size())
     return "its stated size is " + std::to_string(storedBytes) + " bytes, the layer's region holds " + std::to_string(out.size());
   const unsigned long long frame = ZSTD_getFrameContentSize(blob.data(), blob.size());
@@ -59,8 +70,12 @@ std::string decodeRow(std::span<const uint8_t> blob, uint64_t storedBytes, uint3
   const size_t got = ZSTD_decompress(out.data(), out.size(), blob.data(), blob.size());
   if (ZSTD_isError(got)) return std::string("zstd decompression failed: ") + ZSTD_getErrorName(got);
   if (got != out.size()) return "it decompresses to " + std::to_string(got) + " bytes, expected " + std::to_string(out.size());
-  const uint32_t computed = crcOf(out.data(), out.size());
-  if (computed != storedCrc) return "checksum mismatch (stored " + hex32(storedCrc) + ", computed " + hex32(computed) + ")";
+  const uint32_t computed = crcOf(out.data(), out.size(), identity);
+  if (computed != storedCrc) {
+    std::string why = "checksum mismatch (stored " + hex32(storedCrc) + ", computed " + hex32(computed) + ")";
+    if (identity) why += ": the checksum covers the row's bytes, its region key and its layer, so a row moved to another key or layer fails it too";
+    return why;
+  }
   if constexpr (std::endian::native == std::endian::big) swapElements(out, elementBytes);
   (void)elementBytes;
   return {};

@@ -13,6 +13,8 @@ namespace voxen::store_detail {
 
 class Db {
  public:
+  // ReadOnly: SQLITE_OPEN_READONLY, and immutable where no connection has the store open
+  // (sqlite_db.cpp); nothing is created beside the file.
   enum class Mode { ReadOnly, ReadWriteCreate };
   Db(const std::filesystem::path& path, Mode mode);
   ~Db();
@@ -21,6 +23,9 @@ class Db {
 
   sqlite3* handle() const { return db_; }
   const std::string& name() const { return name_; }
+  // A reader of a store no connection had open (no -wal beside it): opened immutable=1, it
+  // takes no locks and sees no later commit.
+  bool readOnlyImmutable() const { return readOnlyImmutable_; }
   // Runs SQL with no results (several statements allowed).
   void exec(const std::string& sql);
   // "store 'PATH': <what>: <sqlite message>"
@@ -30,6 +35,7 @@ class Db {
  private:
   sqlite3* db_ = nullptr;
   std::string name_;
+  bool readOnlyImmutable_ = false;
 };
 
 class Statement {

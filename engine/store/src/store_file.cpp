@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -47,12 +48,35 @@ void syncFile(const std::filesystem::path& file, const std::string& context, boo
 
 }  // namespace
 
-bool isRegionStoreFile(const std::filesystem::path& path) {
+StoreFileKind storeFileKind(const std::filesystem::path& path, std::string* damage) {
   std::ifstream in(path, std::ios::binary);
-  char head[sizeof kSqliteMagic] = {};
-  if (!in.read(head, sizeof head)) return false;
-  return std::memcmp(head, kSqliteMagic, sizeof head) == 0;
+  // SQLite's header is 100 bytes; a store's application id sits at byte 68, big-endian.
+  unsigned char head[100] = {};
+  in.read(reinterpret_cast<char*>(head), sizeof head);
+  const size_t got = size_t(in.gcount());
+  if (got < sizeof kSqliteMagic) return StoreFileKind::Other;
+  if (std::memcmp(head, kSqliteMagic, sizeof kSqliteMagic) == 0) return StoreFileKind::Store;
+  if (got < sizeof head) return StoreFileKind::Other;
+  size_t same = 0, first = sizeof kSqliteMagic;
+  for (size_t i = 0; i < sizeof kSqliteMagic; ++i) {
+    if (head[i] == static_cast<unsigned char>(kSqliteMagic[i])) ++same;
+    else if (first == sizeof kSqliteMagic) first = i;
+  }
+  const uint32_t applicationId = uint32_t(head[68]) << 24 | uint32_t(head[69]) << 16 | uint32_t(head[70]) << 8 | head[71];
+  if (applicationId != 0x56585354u && same < 12) return StoreFileKind::Other;
+  if (damage) {
+    const char expected = kSqliteMagic[first];
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "%zu of the 16 bytes of SQLite's header \"SQLite format 3\\0\" differ, the first at byte %zu (0x%02x, not 0x%02x%s%c%s)",
+                  sizeof kSqliteMagic - same, first, head[first], unsigned(static_cast<unsigned char>(expected)), expected ? " '" : "",
+                  expected ? expected : ' ', expected ? "'" : "");
+    *damage = text;
+  }
+  return StoreFileKind::DamagedStore;
 }
+
+bool isRegionStoreFile(const std::filesystem::path& path) { return storeFileKind(path) != StoreFileKind::Other; }
 
 void buildStore(const std::filesystem::path& path, const StoreDescription& description, const RegionStoreOptions& options,
                 const std::function<void(RegionStore&)>& fill) {
@@ -65,7 +89,7 @@ void buildStore(const std::filesystem::path& path, const StoreDescription& descr
   if (std::filesystem::file_size(withSuffix(target.path, "-wal"), ec) > 0 && !ec)
     throw Error(context + ": '" + withSuffix(target.path, "-wal").string() +
                 "' exists: the store there is open in another process or was not closed cleanly; replacing the file would pair "
-                "that log with the new store (open it once with voxen info to fold the log in, or remove both)");
+                "that log with the new store (its writer folds the log in when it ends, or when its run is resumed; or remove both)");
 
   const std::filesystem::path temp = temporarySibling(target.path);
   const int slot = detail::registerTemporaryFile(temp.string());

@@ -12,11 +12,14 @@ namespace voxen::store_detail {
 namespace {
 
 // Rows are looked up by key (x, y, z, layer) through the unique index; the blobs live in a
-// rowid table because SQLite advises against WITHOUT ROWID for rows of kilobytes.
+// rowid table because SQLite advises against WITHOUT ROWID for rows of kilobytes. Format 2:
+// description and layers rows carry a checksum each (layer_table.hpp), region rows' crc32
+// covers their key and layer (row_codec.hpp); format 1 had neither column.
 constexpr const char* kSchema = R"sql(
-CREATE TABLE description(key TEXT PRIMARY KEY, value NOT NULL);
+CREATE TABLE description(key TEXT PRIMARY KEY, value NOT NULL, crc32 INTEGER NOT NULL);
 CREATE TABLE layers(position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, bytes_per_voxel INTEGER NOT NULL,
-                    element_bytes INTEGER NOT NULL, version INTEGER NOT NULL, derived_settings TEXT NOT NULL);
+                    element_bytes INTEGER NOT NULL, version INTEGER NOT NULL, derived_settings TEXT NOT NULL,
+                    crc32 INTEGER NOT NULL);
 CREATE TABLE regions(id INTEGER PRIMARY KEY, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL,
                      layer INTEGER NOT NULL REFERENCES layers(position), data BLOB NOT NULL,
                      uncompressed_bytes INTEGER NOT NULL, crc32 INTEGER NOT NULL, UNIQUE (x, y, z, layer));
@@ -31,7 +34,21 @@ std::string number(double v) {
 }
 
 void putReal(Statement& put, const char* key, double value) {
-  put.bind(1, std::string(key)).bind(2, value).run();
+  put.bind(1, std::string(key)).bind(2, value).bind(3, int64_t(descriptionFieldCrc(key, value))).run();
+}
+
+void putInteger(Statement& put, const char* key, int64_t value) {
+  put.bind(1, std::string(key)).bind(2, value).bind(3, int64_t(descriptionFieldCrc(key, double(value)))).run();
+}
+
+// Whether `table` has a crc32 column (format 2 on; a format 1 store has none).
+bool hasChecksumColumn(Db& db, const char* table) {
+  Statement q(db, "SELECT count(*) FROM pragma_table_info(?1) WHERE name = 'crc32'");
+  q.bind(1, std::string(table));
+  q.step();
+  const bool has = q.integer(0) > 0;
+  q.reset();
+  return has;
 }
 
 }  // namespace
@@ -47,11 +64,11 @@ bool hasSchema(Db& db) {
 void createSchema(Db& db, const StoreDescription& d) {
   db.exec(kSchema);
   db.exec("PRAGMA application_id = " + std::to_string(kStoreApplicationId));
-  Statement put(db, "INSERT INTO description(key, value) VALUES (?1, ?2)");
-  put.bind(1, std::string("format_version")).bind(2, int64_t(d.formatVersion)).run();
+  Statement put(db, "INSERT INTO description(key, value, crc32) VALUES (?1, ?2, ?3)");
+  putInteger(put, "format_version", int64_t(kRegionStoreFormatVersion));
   const OccupancyModel& m = d.model;
   putReal(put, "resolution", m.resolution);
-  put.bind(1, std::string("region_size")).bind(2, int64_t(m.regionSize)).run();
+  putInteger(put, "region_size", int64_t(m.regionSize));
   // Floats widen to doubles exactly, so the model comes back bit for bit.
   putReal(put, "hit_probability", m.hitProbability);
   putReal(put, "miss_probability", m.missProbability);
@@ -59,18 +76,19 @@ void createSchema(Db& db, const StoreDescription& d) {
   putReal(put, "clamp_min", m.clampMin);
   putReal(put, "clamp_max", m.clampMax);
   putReal(put, "time_origin", d.timeOrigin);
-  Statement layer(db, "INSERT INTO layers VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  Statement layer(db, "INSERT INTO layers VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   int64_t position = 0;
   for (const LayerId id : d.layout.ids()) {
     const LayerType& type = layerType(id);
-    layer.bind(1, position++).bind(2, type.name).bind(3, int64_t(type.bytesPerVoxel)).bind(4, int64_t(type.elementBytes));
-    layer.bind(5, int64_t(type.version)).bind(6, d.derivedSettings[id]).run();
+    const StoredLayerRow row{position++, type.name, type.bytesPerVoxel, type.elementBytes, type.version, d.derivedSettings[id], {}};
+    layer.bind(1, row.position).bind(2, row.name).bind(3, int64_t(row.bytesPerVoxel)).bind(4, int64_t(row.elementBytes));
+    layer.bind(5, int64_t(row.version)).bind(6, row.derivedSettings).bind(7, int64_t(layerRowCrc(row))).run();
   }
 }
 
 void writeTimeOrigin(Db& db, double timeOrigin) {
-  Statement put(db, "UPDATE description SET value = ?1 WHERE key = 'time_origin'");
-  put.bind(1, timeOrigin).run();
+  Statement put(db, "UPDATE description SET value = ?1, crc32 = ?2 WHERE key = 'time_origin'");
+  put.bind(1, timeOrigin).bind(2, int64_t(descriptionFieldCrc("time_origin", timeOrigin))).run();
 }
 
 StoreDescription readDescription(Db& db) {
@@ -81,16 +99,23 @@ StoreDescription readDescription(Db& db) {
   if (app != kStoreApplicationId || !hasSchema(db))
     db.fail("an SQLite database but not a Voxen region store (application_id " + std::to_string(app) + ")");
   StoreDescription d;
-  Statement get(db, "SELECT key, value FROM description");
+  // A format 1 store has no checksum columns: NULL stands in for them.
+  const bool checksums = hasChecksumColumn(db, "description") && hasChecksumColumn(db, "layers");
+  Statement get(db, checksums ? "SELECT key, value, crc32 FROM description" : "SELECT key, value, NULL FROM description");
   DescriptionFields fields(true);
-  while (get.step()) fields.set(get.text(0), get.real(1), d);
+  while (get.step())
+    fields.set(get.text(0), get.real(1), d, get.isNull(2) ? std::nullopt : std::optional<uint32_t>(uint32_t(get.integer(2))));
   fields.check(d, [&db](const std::string& why) { db.fail(why); });
+  if (d.formatVersion >= 2 && !checksums)
+    db.fail("a store of format version " + std::to_string(d.formatVersion) + " without the checksum columns that format has");
 
-  Statement layers(db, "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings FROM layers ORDER BY position");
+  Statement layers(db, checksums ? "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings, crc32 FROM layers ORDER BY position"
+                                 : "SELECT position, name, bytes_per_voxel, element_bytes, version, derived_settings, NULL FROM layers ORDER BY position");
   std::vector<StoredLayerRow> rows;
   while (layers.step())
     rows.push_back({layers.integer(0), layers.text(1), uint32_t(layers.integer(2)), uint32_t(layers.integer(3)),
-                    uint32_t(layers.integer(4)), layers.text(5)});
+                    uint32_t(layers.integer(4)), layers.text(5),
+                    layers.isNull(6) ? std::nullopt : std::optional<uint32_t>(uint32_t(layers.integer(6)))});
   settleLayerTable(rows, d, [&db](const std::string& why) { db.fail(why); });
   return d;
 }

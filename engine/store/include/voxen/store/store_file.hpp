@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "voxen/map/map.hpp"
 #include "voxen/store/region_store.hpp"
@@ -14,8 +15,19 @@ namespace voxen {
 // "SQLite format 3\0": the first 16 bytes of every SQLite database.
 inline constexpr char kSqliteMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
 
-// Whether the file at `path` starts with SQLite's magic (false for a missing or short file:
-// the map file reader then reports what is wrong with it).
+// What a file's first 100 bytes (SQLite's database header) say it is.
+enum class StoreFileKind {
+  Other,         // not an SQLite database (a map file, anything else; a missing or short file)
+  Store,         // starts with SQLite's magic
+  DamagedStore,  // the magic damaged, but the rest of the header is a Voxen store's (its
+                 // application id "VXST" at byte 68) or at least 12 of the magic's 16 bytes hold
+};
+// `damage`, when given and the file is a damaged store: which byte differs and how.
+StoreFileKind storeFileKind(const std::filesystem::path& path, std::string* damage = nullptr);
+
+// Whether the file at `path` is a region store, or a damaged one (so that its reader names it
+// as a store rather than the map file reader calling it a bad map file); false for a missing
+// or short file: the map file reader then reports what is wrong with it.
 bool isRegionStoreFile(const std::filesystem::path& path);
 
 // Writes the map as a new store at `path`, replacing any file there only once the store is

@@ -13,7 +13,11 @@
 
 namespace voxen {
 
-inline constexpr uint32_t kRegionStoreFormatVersion = 1;
+// Format 2: every row's checksum covers its region key and layer as well as its bytes, and
+// every description field and layer-table row has a checksum of its own. Format 1 stores
+// (checksums over the row bytes only) are still read, never written to.
+inline constexpr uint32_t kRegionStoreFormatVersion = 2;
+inline constexpr uint32_t kOldestReadableRegionStoreFormat = 1;
 
 // An axis-aligned box in metres (min <= max on every axis).
 struct StoreBox {
