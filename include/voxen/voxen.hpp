@@ -26,6 +26,7 @@
 #include "voxen/mapper.hpp"
 #include "voxen/render_map.hpp"
 
+#include "voxen/host/allocation.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/device_requirements.hpp"

@@ -14,6 +14,7 @@
 #include "voxen/io/pcd.hpp"
 #include "voxen/io/ply.hpp"
 #include "voxen/io/ray_source.hpp"
+#include "voxen/io/recording_info.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 
 using Catch::Matchers::Contains;
@@ -144,7 +145,7 @@ TEST_CASE("Bad PCD files are errors naming the file and the line, field or bytes
   CHECK_THAT(error("type.pcd", "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 2\nTYPE F F F\nWIDTH 1\nPOINTS 1\nDATA ascii\n1 2 3\n"),
              Contains("type.pcd:2: field z has TYPE F and SIZE 2"));
   CHECK_THAT(error("points.pcd", "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 3\nPOINTS 2\nDATA ascii\n"),
-             Contains("points.pcd: POINTS 2 is not WIDTH x HEIGHT (3 x 1)"));
+             Contains("points.pcd:6: POINTS 2 is not WIDTH x HEIGHT (3 x 1)"));
   CHECK_THAT(error("nodata.pcd", "VERSION 0.7\nFIELDS x y z\n"), Contains("nodata.pcd: truncated PCD header: no DATA line"));
   CHECK_THAT(error("binary.pcd", head + "DATA binary\n" + std::string(20, '\0')),
              Contains("binary.pcd: the binary body holds 20 bytes, but POINTS 2 of 12 bytes need 24 (the file is truncated)"));
@@ -186,4 +187,68 @@ TEST_CASE("Bad PCD files are errors naming the file and the line, field or bytes
                   PcdData::Binary, std::array<double, 7>{0, 0, 0, 1, 0, 0, 0});
   CHECK_THAT(vt::errorOf([&] { voxen::RayReader reader(dir / "mixed"); }),
              Contains("2.pcd: the PCD has no field t, which") && Contains("1.pcd has"));
+}
+
+TEST_CASE("Crafted PCD headers are refused by name before anything is allocated for them, sizes read in full",
+          "[pcd][input]") {
+  vt::TempDir dir("pcd-crafted");
+  auto header = [](const std::string& fields, const std::string& size, const std::string& type, const std::string& count,
+                   const std::string& width, const std::string& height, const std::string& points, const std::string& data) {
+    return "VERSION 0.7\nFIELDS " + fields + "\nSIZE " + size + "\nTYPE " + type + "\nCOUNT " + count + "\nWIDTH " + width +
+           "\nHEIGHT " + height + "\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS " + points + "\nDATA " + data + "\n";
+  };
+  auto error = [&](const std::string& name, const std::string& text) {
+    dir.write(name, text);
+    // Every reader of the file: the header alone, the points, and what inspect reads.
+    const std::string fromHeader = vt::errorOf([&] { voxen::readPcdHeader(dir / name); });
+    CHECK(vt::errorOf([&] { voxen::readRays(dir / name); }) == fromHeader);
+    return fromHeader;
+  };
+  // 2^34 rows of 2^30 bytes: 2^64 bytes, which wrapped to 0 and matched an empty body; the
+  // reader then ran off the file.
+  CHECK_THAT(error("wrap.pcd", header("x y z pad", "4 4 4 4", "F F F U", "1 1 1 268435456", "17179869184", "1",
+                                      "17179869184", "binary")),
+             Contains("wrap.pcd:5: COUNT of field pad 268435456 is more than 1048576 (a point's fields may take at most "
+                      "1048576 bytes)"));
+  // Rows within the limit, a count within the limit, but no body for them.
+  CHECK_THAT(error("nobody.pcd", header("x y z", "4 4 4", "F F F", "1 1 1", "17179869184", "1", "17179869184", "binary")),
+             Contains("nobody.pcd: the binary body holds 0 bytes, but POINTS 17179869184 of 12 bytes need 206158430208 "
+                      "(the file is truncated)"));
+  // Sizes past a 32-bit int were cut to fit: SIZE 4294967300 read as 4, COUNT 4294967297 as 1.
+  CHECK_THAT(error("size.pcd", header("x y z", "4294967300 4 4", "F F F", "1 1 1", "1", "1", "1", "ascii") + "1 2 3\n"),
+             Contains("size.pcd:3: SIZE of field x 4294967300 is more than 8 (a value takes 1, 2, 4 or 8 bytes)"));
+  CHECK_THAT(error("count.pcd", header("x y z", "4 4 4", "F F F", "4294967297 1 1", "1", "1", "1", "ascii") + "1 2 3\n"),
+             Contains("count.pcd:5: COUNT of field x 4294967297 is more than 1048576"));
+  CHECK_THAT(error("count0.pcd", header("x y z", "4 4 4", "F F F", "1 0 1", "1", "1", "1", "ascii") + "1 2 3\n"),
+             Contains("count0.pcd:5: field y has COUNT 0 (at least 1)"));
+  // Many fields whose sizes add up past the limit.
+  CHECK_THAT(error("row.pcd", header("x y z a b", "4 4 4 8 8", "F F F F F", "1 1 1 100000 100000", "1", "1", "1", "binary")),
+             Contains("row.pcd:5: the fields up to b take 1600012 bytes a point (SIZE x COUNT summed), more than the "
+                      "1048576 bytes a PCD point may have"));
+  // Counts past 64 bits, past the stated limit, and products that wrap.
+  CHECK_THAT(error("points64.pcd", header("x y z", "4 4 4", "F F F", "1 1 1", "1", "1", "18446744073709551617", "ascii")),
+             Contains("points64.pcd:9: POINTS 18446744073709551617 is more than 1099511627776 (the most points a PCD "
+                      "header may state, 2^40)"));
+  CHECK_THAT(error("points41.pcd", header("x y z", "4 4 4", "F F F", "1 1 1", "2199023255552", "1", "2199023255552", "ascii")),
+             Contains("points41.pcd:6: WIDTH 2199023255552 is more than 1099511627776"));
+  CHECK_THAT(error("area.pcd", header("x y z", "4 4 4", "F F F", "1 1 1", "4294967296", "4294967296", "0", "ascii")),
+             Contains("area.pcd:6: WIDTH x HEIGHT (4294967296 x 4294967296) is more than 1099511627776 points"));
+  CHECK_THAT(error("negative.pcd", header("x y z", "4 4 4", "F F F", "1 1 1", "-1", "1", "1", "ascii")),
+             Contains("negative.pcd:6: WIDTH must be a whole number, not '-1'"));
+  CHECK_THAT(error("mismatch.pcd", header("x y z", "4 4 4", "F F F", "1 1 1", "2", "1", "3", "ascii")),
+             Contains("mismatch.pcd:9: POINTS 3 is not WIDTH x HEIGHT (2 x 1)"));
+  // A compressed body that cannot expand to the header's points, refused by the header.
+  CHECK_THAT(error("packed.pcd", header("x y z", "8 8 8", "F F F", "1 1 1", "1000000", "1", "1000000", "binary_compressed") +
+                                     std::string(16, '\0')),
+             Contains("packed.pcd: the binary_compressed body cannot expand from 8 to 24000000 bytes"));
+
+  // An ascii body is checked line by line: a trillion points promised over one line end as
+  // a short body, named by its line, with nothing allocated for the trillion.
+  dir.write("trillion.pcd", header("x y z", "4 4 4", "F F F", "1 1 1", "1000000000000", "1", "1000000000000", "ascii") +
+                                "1 2 3\n");
+  CHECK(voxen::readPcdHeader(dir / "trillion.pcd").points == 1000000000000ull);
+  CHECK_THAT(vt::errorOf([&] { voxen::readRays(dir / "trillion.pcd"); }),
+             Contains("trillion.pcd:11: the body ends after 1 of POINTS 1000000000000 points (the file is truncated)"));
+  CHECK_THAT(vt::errorOf([&] { voxen::inspectRecording(dir / "trillion.pcd"); }),
+             Contains("trillion.pcd:11: the body ends after 1 of POINTS 1000000000000 points"));
 }

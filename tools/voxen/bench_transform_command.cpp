@@ -19,6 +19,7 @@
 #include "option_checks.hpp"
 #include "stopwatch.hpp"
 #include "text_format.hpp"
+#include "voxen/host/allocation.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
@@ -29,6 +30,10 @@
 namespace voxen::cli {
 
 namespace {
+
+// Host memory a node of the benchmark's forests takes: two trees (CPU and GPU) of ~300 bytes
+// per node, and the device arrays.
+constexpr uint64_t kBytesPerNode = 900;
 
 struct BenchTransformArgs {
   std::vector<uint64_t> nodes{16384, 1u << 20};
@@ -138,7 +143,7 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
 int benchTransform(const CommonOptions& options, const BenchTransformArgs& args) {
   const uint64_t largest = *std::max_element(args.nodes.begin(), args.nodes.end());
   try {  // two trees (CPU and GPU) of ~300 bytes per node, and the device arrays
-    checkMemoryBudget(largest * 900, options.memoryBudgetBytes(), "--nodes " + std::to_string(largest),
+    checkMemoryBudget(largest * kBytesPerNode, options.memoryBudgetBytes(), "--nodes " + std::to_string(largest),
                       options.memoryBudgetHint() + " or lower --nodes");
   } catch (const Error& e) {
     throw UsageError(e.what());
@@ -150,8 +155,19 @@ int benchTransform(const CommonOptions& options, const BenchTransformArgs& args)
   for (uint64_t nodes : args.nodes)
     for (uint32_t depth : args.depths)
       for (double dirty : args.dirty)
-        for (const std::string& product : args.products)
-          results.push_back(runConfiguration(scheduler, nodes, depth, dirty, parseProduct(product), args.repeat, options.profile));
+        for (const std::string& product : args.products) {
+          // The budget check above trusts --memory-budget; memory the process cannot get
+          // after all (a ulimit, other programs) is named here, not as a bare bad_alloc.
+          const std::string what = "the transform trees of " + withCommas(nodes) +
+                                   " nodes (the CPU reference's, the GPU's copy and their arrays, about " +
+                                   std::to_string(kBytesPerNode) + " bytes a node)";
+          const std::string setBy = "set by --nodes " + std::to_string(nodes) + ": lower it; --memory-budget " +
+                                    std::to_string(options.memoryBudgetBytes() >> 20) +
+                                    " MB allowed it, but this process could not get the memory";
+          results.push_back(allocating(what, allocationBytes(nodes, kBytesPerNode), setBy, [&] {
+            return runConfiguration(scheduler, nodes, depth, dirty, parseProduct(product), args.repeat, options.profile);
+          }));
+        }
   if (options.json) {
     Json out = Json::array();
     for (const Result& r : results)

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
+
+#include <sys/resource.h>
 
 #include "json_output.hpp"
 
@@ -48,6 +51,17 @@ long lineAfter(const std::string& message, const std::string& file) {
 }
 
 }  // namespace
+
+std::string outOfMemoryMessage(const std::string& what) {
+  std::string limit;
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    limit = "; this process may use at most " + std::to_string(uint64_t(as.rlim_cur) >> 20) +
+            " MiB of address space (ulimit -v)";
+  return "out of memory: an allocation failed (" + what + ") that this command does not name" + limit +
+         ". Give smaller inputs or sizes (a lower --memory-budget where the command has one makes it refuse sizes "
+         "before allocating), or run where more memory is free";
+}
 
 bool wantsJson(const std::vector<std::string>& args) {
   for (const auto& arg : args) {

@@ -21,6 +21,13 @@ struct ErrorReport {
 
 void printError(const ErrorReport& report, bool json, const std::vector<std::string>& args);
 
+// The message for an allocation failure no command site named (std::bad_alloc, or a
+// std::length_error such as "vector::_M_default_append" from a size past what memory holds):
+// says that memory ran out, what the exception said, and the process's address-space limit
+// (ulimit -v) when one is set. Sites that size memory from an input or a flag name it
+// themselves (voxen/host/allocation.hpp); this is the last resort.
+std::string outOfMemoryMessage(const std::string& what);
+
 // Whether the arguments ask for --json (also usable before they are parsed).
 bool wantsJson(const std::vector<std::string>& args);
 

@@ -6,7 +6,9 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -146,6 +148,10 @@ int main(int argc, char** argv) {
   const std::string name = commandName(command);
   testHooks(name);
   try {
+    // Test hook: the command named by VOXEN_TEST_HOOK_BAD_ALLOC_COMMAND fails as an allocation
+    // no site names would, to test the message below.
+    if (const char* badAlloc = std::getenv("VOXEN_TEST_HOOK_BAD_ALLOC_COMMAND"); badAlloc && name == badAlloc)
+      throw std::bad_alloc();
     noteCommonOptions(*command, common);
     quietLibraryNotes(*command);
     return runs.at(command)(common);
@@ -159,6 +165,15 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     printError({name, e.what(), 2, true, ""}, common.json, args);
     return 2;
+  } catch (const std::bad_alloc& e) {
+    // A failed allocation that no site named (those that size memory from an input or a flag
+    // throw an error saying so): never a bare "std::bad_alloc".
+    printError({name, outOfMemoryMessage(e.what()), 1, false, ""}, common.json, args);
+    return 1;
+  } catch (const std::length_error& e) {
+    printError({name, outOfMemoryMessage(std::string("a size past what memory can hold: ") + e.what()), 1, false, ""},
+               common.json, args);
+    return 1;
   } catch (const std::exception& e) {
     printError({name, e.what(), 1, false, ""}, common.json, args);
     return 1;

@@ -8,10 +8,12 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "input_file.hpp"
 #include "mapped_file.hpp"
+#include "voxen/host/allocation.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/output/atomic_file.hpp"
 
@@ -67,12 +69,55 @@ void encodeValue(char* p, char type, int size, double value) {
   std::memcpy(p, &i, size_t(size));  // little-endian: the low bytes first
 }
 
-uint64_t parseCount(const std::string& name, int line, const std::string& key, const std::string& text) {
+std::string at(const std::string& name, uint64_t line) { return name + ":" + std::to_string(line) + ": "; }
+
+// A whole number as a header writes it, read in full 64 bits: anything but digits, or a
+// value past `max` (the field's range, or the stated limit), is refused naming the line and
+// the key, never cut to fit.
+uint64_t parseCount(const std::string& name, uint64_t line, const std::string& key, const std::string& text,
+                    uint64_t max, const std::string& why) {
   uint64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size())
-    throw Error(name + ":" + std::to_string(line) + ": " + key + " must be a whole number, not '" + text + "'");
+  const bool digits = !text.empty() && end == text.data() + text.size() &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits) throw Error(at(name, line) + key + " must be a whole number, not '" + text + "'");
+  if (ec == std::errc::result_out_of_range || v > max)
+    throw Error(at(name, line) + key + " " + text + " is more than " + std::to_string(max) + " (" + why + ")");
   return v;
+}
+
+const std::string kPointsLimit = "the most points a PCD header may state, 2^40";
+
+// a x b, or nullopt when it does not fit 64 bits.
+std::optional<uint64_t> product(uint64_t a, uint64_t b) {
+  uint64_t p = 0;
+  if (__builtin_mul_overflow(a, b, &p)) return std::nullopt;
+  return p;
+}
+
+// The body's size against what the header says it holds, before anything is allocated for it.
+void checkBodyAgainstHeader(const std::string& name, const PcdHeader& h, uint64_t bodyBytes) {
+  const std::optional<uint64_t> bytes = product(h.points, h.rowBytes);  // at most 2^40 x 2^20 from readPcdHeader
+  if (!bytes || h.points > kPcdMaxPoints || h.rowBytes > kPcdMaxRowBytes)
+    throw Error(name + ": POINTS " + std::to_string(h.points) + " of " + std::to_string(h.rowBytes) +
+                " bytes is past the limits of a PCD header (2^40 points of at most " + std::to_string(kPcdMaxRowBytes) + " bytes)");
+  const uint64_t need = *bytes;
+  if (h.data == PcdData::Binary && bodyBytes != need)
+    throw Error(name + ": the binary body holds " + std::to_string(bodyBytes) + " bytes, but POINTS " +
+                std::to_string(h.points) + " of " + std::to_string(h.rowBytes) + " bytes need " + std::to_string(need) +
+                (bodyBytes < need ? " (the file is truncated)" : " (bytes follow the last point)"));
+  if (h.data == PcdData::BinaryCompressed && need > 0) {
+    if (bodyBytes < 8)
+      throw Error(name + ": truncated binary_compressed body: " + std::to_string(bodyBytes) +
+                  " bytes, less than its 8-byte sizes");
+    // An LZF back reference of 2-3 bytes expands to at most 264: a header promising more than
+    // the body can expand to is corrupt, and must not make a small file allocate gigabytes.
+    const uint64_t packed = bodyBytes - 8;
+    if (need > packed * 132 + 64)
+      throw Error(name + ": the binary_compressed body cannot expand from " + std::to_string(packed) + " to " +
+                  std::to_string(need) + " bytes (LZF expands at most 132 times): POINTS " + std::to_string(h.points) +
+                  " of " + std::to_string(h.rowBytes) + " bytes, or the file, is wrong");
+  }
 }
 
 }  // namespace
@@ -99,17 +144,17 @@ PcdHeader readPcdHeader(const std::filesystem::path& path) {
   std::ifstream in = detail::openInputFile(path, "PCD file");
   PcdHeader h;
   std::vector<std::string> names, sizes, types, counts;
-  int fieldsLine = 0;
+  uint64_t fieldsLine = 0, sizeLine = 0, countLine = 0, widthLine = 0, pointsLine = 0;
   bool haveWidth = false, havePoints = false, haveData = false;
   std::string line;
-  int lineNo = 0;
+  uint64_t lineNo = 0;
   while (!haveData && std::getline(in, line)) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const auto w = words(line);
     if (w.empty() || w[0][0] == '#') continue;
     const std::string& key = w[0];
-    auto fail = [&](const std::string& why) { throw Error(name + ":" + std::to_string(lineNo) + ": " + why); };
+    auto fail = [&](const std::string& why) { throw Error(at(name, lineNo) + why); };
     auto need = [&](size_t n) {
       if (w.size() != n + 1) fail(key + " takes " + std::to_string(n) + " value" + (n == 1 ? "" : "s") + ", found " +
                                   std::to_string(w.size() - 1));
@@ -122,21 +167,25 @@ PcdHeader readPcdHeader(const std::filesystem::path& path) {
       fieldsLine = lineNo;
     } else if (key == "SIZE") {
       sizes.assign(w.begin() + 1, w.end());
+      sizeLine = lineNo;
     } else if (key == "TYPE") {
       types.assign(w.begin() + 1, w.end());
     } else if (key == "COUNT") {
       counts.assign(w.begin() + 1, w.end());
+      countLine = lineNo;
     } else if (key == "WIDTH") {
       need(1);
-      h.width = parseCount(name, lineNo, key, w[1]);
+      h.width = parseCount(name, lineNo, key, w[1], kPcdMaxPoints, kPointsLimit);
       haveWidth = true;
+      widthLine = lineNo;
     } else if (key == "HEIGHT") {
       need(1);
-      h.height = parseCount(name, lineNo, key, w[1]);
+      h.height = parseCount(name, lineNo, key, w[1], kPcdMaxPoints, kPointsLimit);
     } else if (key == "POINTS") {
       need(1);
-      h.points = parseCount(name, lineNo, key, w[1]);
+      h.points = parseCount(name, lineNo, key, w[1], kPcdMaxPoints, kPointsLimit);
       havePoints = true;
+      pointsLine = lineNo;
     } else if (key == "VIEWPOINT") {
       need(7);
       for (int i = 0; i < 7; ++i) {
@@ -159,36 +208,47 @@ PcdHeader readPcdHeader(const std::filesystem::path& path) {
   }
   if (!haveData) throw Error(name + ": truncated PCD header: no DATA line (the file ends after line " + std::to_string(lineNo) + ")");
   h.headerLines = lineNo;
-  h.bodyOffset = uint64_t(in.tellg());
-  if (in.eof()) h.bodyOffset = std::filesystem::file_size(path);
-  const std::string at = name + ":" + std::to_string(fieldsLine) + ": ";
+  const uint64_t fileSize = std::filesystem::file_size(path);
+  h.bodyOffset = in.eof() ? fileSize : uint64_t(in.tellg());
   if (names.empty()) throw Error(name + ": the PCD header has no FIELDS line");
   if (sizes.size() != names.size() || types.size() != names.size() || (!counts.empty() && counts.size() != names.size()))
-    throw Error(at + "FIELDS names " + std::to_string(names.size()) + " fields but SIZE has " + std::to_string(sizes.size()) +
+    throw Error(at(name, fieldsLine) + "FIELDS names " + std::to_string(names.size()) + " fields but SIZE has " + std::to_string(sizes.size()) +
                 ", TYPE " + std::to_string(types.size()) + (counts.empty() ? "" : ", COUNT " + std::to_string(counts.size())));
-  size_t offset = 0;
+  const std::string rowLimit = "a point's fields may take at most " + std::to_string(kPcdMaxRowBytes) + " bytes";
+  uint64_t offset = 0;
   for (size_t i = 0; i < names.size(); ++i) {
     PcdField f;
     f.name = names[i];
     f.type = types[i].size() == 1 ? types[i][0] : '?';
-    f.size = int(parseCount(name, fieldsLine, "SIZE of field " + f.name, sizes[i]));
-    f.count = counts.empty() ? 1 : int(parseCount(name, fieldsLine, "COUNT of field " + f.name, counts[i]));
-    const bool sizeOk = f.type == 'F' ? (f.size == 4 || f.size == 8)
-                                      : (f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8);
+    const uint64_t size = parseCount(name, sizeLine, "SIZE of field " + f.name, sizes[i], 8, "a value takes 1, 2, 4 or 8 bytes");
+    const uint64_t count = counts.empty() ? 1 : parseCount(name, countLine, "COUNT of field " + f.name, counts[i],
+                                                           kPcdMaxRowBytes, rowLimit);
+    const bool sizeOk = f.type == 'F' ? (size == 4 || size == 8) : (size == 1 || size == 2 || size == 4 || size == 8);
     if ((f.type != 'F' && f.type != 'I' && f.type != 'U') || !sizeOk)
-      throw Error(at + "field " + f.name + " has TYPE " + types[i] + " and SIZE " + sizes[i] +
+      throw Error(at(name, fieldsLine) + "field " + f.name + " has TYPE " + types[i] + " and SIZE " + sizes[i] +
                   " (expected F 4/8, or I or U 1/2/4/8)");
-    if (f.count < 1) throw Error(at + "field " + f.name + " has COUNT " + std::to_string(f.count) + " (at least 1)");
-    f.offset = offset;
-    offset += size_t(f.size) * size_t(f.count);
+    if (count < 1) throw Error(at(name, countLine) + "field " + f.name + " has COUNT 0 (at least 1)");
+    f.size = int(size);
+    f.count = int(count);  // at most kPcdMaxRowBytes
+    f.offset = size_t(offset);
+    offset += size * count;  // each term at most 8 x 2^20: no overflow before the check below
+    if (offset > kPcdMaxRowBytes)
+      throw Error(at(name, countLine ? countLine : sizeLine) + "the fields up to " + f.name + " take " + std::to_string(offset) +
+                  " bytes a point (SIZE x COUNT summed), more than the " + std::to_string(kPcdMaxRowBytes) +
+                  " bytes a PCD point may have");
     h.fields.push_back(f);
   }
-  h.rowBytes = offset;
+  h.rowBytes = size_t(offset);
   if (!haveWidth) throw Error(name + ": the PCD header has no WIDTH line");
-  if (!havePoints) h.points = h.width * h.height;
-  if (h.points != h.width * h.height)
-    throw Error(name + ": POINTS " + std::to_string(h.points) + " is not WIDTH x HEIGHT (" + std::to_string(h.width) +
+  const std::optional<uint64_t> area = product(h.width, h.height);
+  if (!area || *area > kPcdMaxPoints)
+    throw Error(at(name, widthLine) + "WIDTH x HEIGHT (" + std::to_string(h.width) + " x " + std::to_string(h.height) +
+                ") is more than " + std::to_string(kPcdMaxPoints) + " points (" + kPointsLimit + ")");
+  if (!havePoints) h.points = *area;
+  if (h.points != *area)
+    throw Error(at(name, pointsLine) + "POINTS " + std::to_string(h.points) + " is not WIDTH x HEIGHT (" + std::to_string(h.width) +
                 " x " + std::to_string(h.height) + ")");
+  checkBodyAgainstHeader(name, h, fileSize - std::min(fileSize, h.bodyOffset));
   return h;
 }
 
@@ -197,15 +257,20 @@ void readPcdPoints(const std::filesystem::path& path, const PcdHeader& h, std::s
   const std::string name = path.string();
   const size_t ncol = fields.size();
   count = std::min(count, h.points - std::min(first, h.points));
-  out.resize(size_t(count) * ncol);
   const uint64_t fileSize = std::filesystem::file_size(path);
   const uint64_t bodyBytes = fileSize - std::min(fileSize, h.bodyOffset);
+  // Checked again: the file may have changed since its header was read.
+  checkBodyAgainstHeader(name, h, bodyBytes);
+  size_t tokens = 0;  // values a point has (ascii)
+  for (const PcdField& f : h.fields) tokens += size_t(f.count);
+  if (h.data == PcdData::Ascii) {
+    // Every value takes a character and a space or line end after it: a body of B bytes holds
+    // at most (B + 1) / (2 x values) points, whatever POINTS says (more is found short below).
+    count = std::min<uint64_t>(count, (bodyBytes + 1) / std::max<uint64_t>(2 * tokens, 1));
+  }
+  const std::string pointsSetBy = "set by POINTS " + std::to_string(h.points) + " in its header";
+  resizeFor(out, allocationBytes(count, ncol), "the values of " + std::to_string(count) + " points of " + name, pointsSetBy);
   if (h.data == PcdData::Binary) {
-    const uint64_t need = h.points * h.rowBytes;
-    if (bodyBytes != need)
-      throw Error(name + ": the binary body holds " + std::to_string(bodyBytes) + " bytes, but POINTS " +
-                  std::to_string(h.points) + " of " + std::to_string(h.rowBytes) + " bytes need " + std::to_string(need) +
-                  (bodyBytes < need ? " (the file is truncated)" : " (bytes follow the last point)"));
     if (count == 0) return;
     std::optional<detail::MappedFile> file = detail::MappedFile::open(path);
     if (!file) throw Error(name + ": cannot map the binary body");
@@ -223,13 +288,16 @@ void readPcdPoints(const std::filesystem::path& path, const PcdHeader& h, std::s
   }
   std::ifstream in = detail::openInputFile(path, "PCD file");
   in.seekg(std::streamoff(h.bodyOffset));
-  std::string body(size_t(bodyBytes), '\0');
+  std::string body;
+  allocating("the " + std::string(pcdDataName(h.data)) + " body of " + name, bodyBytes, "the file's size", [&] {
+    body.resize(size_t(bodyBytes));
+  });
   in.read(body.data(), std::streamsize(body.size()));
   if (h.data == PcdData::BinaryCompressed) {
     uint32_t sizes[2] = {0, 0};
     if (body.size() < 8) throw Error(name + ": truncated binary_compressed body: " + std::to_string(body.size()) + " bytes, less than its 8-byte sizes");
     std::memcpy(sizes, body.data(), 8);
-    const uint64_t need = h.points * h.rowBytes;
+    const uint64_t need = h.points * h.rowBytes;  // at most 2^40 x 2^20 (checked above)
     if (sizes[1] != need)
       throw Error(name + ": the binary_compressed body says it expands to " + std::to_string(sizes[1]) + " bytes, but POINTS " +
                   std::to_string(h.points) + " of " + std::to_string(h.rowBytes) + " bytes need " + std::to_string(need));
@@ -241,7 +309,8 @@ void readPcdPoints(const std::filesystem::path& path, const PcdHeader& h, std::s
     if (need > uint64_t(sizes[0]) * 132 + 64)
       throw Error(name + ": the binary_compressed body cannot expand from " + std::to_string(sizes[0]) + " to " +
                   std::to_string(need) + " bytes (LZF expands at most 132 times): the header or the sizes are corrupt");
-    std::vector<char> raw(need);
+    std::vector<char> raw;
+    resizeFor(raw, need, "the decompressed binary_compressed body of " + name, pointsSetBy);
     if (need > 0) {
       const unsigned got = lzf_decompress(body.data() + 8, sizes[0], raw.data(), unsigned(need));
       if (got != need)
@@ -260,11 +329,10 @@ void readPcdPoints(const std::filesystem::path& path, const PcdHeader& h, std::s
   // ascii: a point a line, every field's COUNT values.
   std::vector<size_t> column(h.fields.size() + 1, 0);  // token index of each field's first value
   for (size_t i = 0; i < h.fields.size(); ++i) column[i + 1] = column[i] + size_t(h.fields[i].count);
-  const size_t tokens = column.back();
   std::vector<double> values(tokens);
   size_t pos = 0;
   uint64_t point = 0, stored = 0;
-  int lineNo = h.headerLines;
+  uint64_t lineNo = h.headerLines;
   while (pos < body.size() && point < h.points) {
     size_t end = body.find('\n', pos);
     if (end == std::string::npos) end = body.size();

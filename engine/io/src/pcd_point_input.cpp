@@ -136,7 +136,8 @@ PointInput openPcdInput(const std::filesystem::path& path, const std::optional<s
   }
   const bool hasOrigin = !trajectory;
   if (hasOrigin) input.originFields = "VIEWPOINT";
-  input.layout = {.columns = 3 + (input.timeField.empty() ? 0 : 1) + (hasOrigin ? 3 : 0) + (input.intensityField.empty() ? 0 : 1),
+  const size_t columns = 3 + (input.timeField.empty() ? 0 : 1) + (hasOrigin ? 3 : 0) + (input.intensityField.empty() ? 0 : 1);
+  input.layout = {.columns = columns,
                   .hasTime = !input.timeField.empty(),
                   .hasOrigin = hasOrigin,
                   .hasIntensity = !input.intensityField.empty()};

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace voxen {
@@ -23,6 +24,15 @@ struct PcdField {
   size_t offset = 0;  // of its first value in a binary row
 };
 
+// The limits a header is held to, so that a crafted one is refused by name before anything is
+// allocated for it: WIDTH, HEIGHT and POINTS at most 2^40 points each, a point's fields (SIZE
+// x COUNT summed) at most 1 MiB. Every size is read as a full 64-bit number (a value past
+// the field's range is refused, never cut to fit) and every product is checked for overflow.
+// A binary body must hold exactly POINTS rows, and a binary_compressed body must be able to
+// expand to them (LZF expands at most 132 times); an ascii body is checked line by line.
+inline constexpr uint64_t kPcdMaxPoints = uint64_t(1) << 40;
+inline constexpr uint64_t kPcdMaxRowBytes = uint64_t(1) << 20;
+
 struct PcdHeader {
   std::string version;
   std::vector<PcdField> fields;
@@ -33,10 +43,9 @@ struct PcdHeader {
   PcdData data = PcdData::Ascii;
   uint64_t bodyOffset = 0;  // the byte after the DATA line
   size_t rowBytes = 0;      // a binary row: the fields' size x count summed
-  int headerLines = 0;      // lines up to and including DATA (ascii points start after it)
+  uint64_t headerLines = 0; // lines up to and including DATA (ascii points start after it)
 
-  const PcdField* find(std::string_view name) const;
-};
+  const PcdField* find(std::string_view name) const;};
 
 const char* pcdDataName(PcdData data);
 // A field's type as the header spells it, e.g. "F4" (float32) or "U2".
