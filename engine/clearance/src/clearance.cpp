@@ -10,6 +10,7 @@
 
 #include "voxen/host/error.hpp"
 #include "voxen/map/builtin_layers.hpp"
+#include "voxen/map/decimal_voxel.hpp"
 
 namespace voxen {
 
@@ -38,28 +39,11 @@ std::string number(double value) {
   return text;
 }
 
-// The smallest voxel layer whose centre ((z + 0.5) * resolution, as voxelCentre computes it)
-// is at or above `metres`; the largest at or below it.
-// Heights past 2^40 layers either way (or NaN) give that bound: ObstacleBand clamps further.
-constexpr double kFarLayers = 0x1p40;
-
-int64_t firstLayerAtOrAbove(double metres, double resolution) {
-  const double layers = metres / resolution;
-  if (!(std::abs(layers) < kFarLayers)) return layers < 0 ? -int64_t(kFarLayers) : int64_t(kFarLayers);
-  int64_t z = int64_t(std::ceil(layers - 0.5));
-  while ((double(z) + 0.5) * resolution < metres) ++z;
-  while ((double(z - 1) + 0.5) * resolution >= metres) --z;
-  return z;
-}
-
-int64_t lastLayerAtOrBelow(double metres, double resolution) {
-  const double layers = metres / resolution;
-  if (!(std::abs(layers) < kFarLayers)) return layers < 0 ? -int64_t(kFarLayers) : int64_t(kFarLayers);
-  int64_t z = int64_t(std::floor(layers - 0.5));
-  while ((double(z) + 0.5) * resolution > metres) --z;
-  while ((double(z + 1) + 0.5) * resolution <= metres) ++z;
-  return z;
-}
+// The smallest voxel layer whose centre is at or above `metres`; the largest at or below it:
+// compared on the decimals as written (voxen/map/decimal_voxel.hpp), so --ignore-above 0.15
+// at 0.1 m keeps layer 1, whose centre is 0.15 m.
+int64_t firstLayerAtOrAbove(double metres, double resolution) { return firstVoxelCentredAtOrAbove(metres, resolution); }
+int64_t lastLayerAtOrBelow(double metres, double resolution) { return lastVoxelCentredAtOrBelow(metres, resolution); }
 
 }  // namespace
 

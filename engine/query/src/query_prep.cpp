@@ -6,6 +6,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "voxen/map/decimal_voxel.hpp"
+
 namespace voxen {
 
 namespace {
@@ -30,8 +32,10 @@ glm::dvec3 voxelUnits(const OccupancyModel& model, const glm::dvec3& point, size
 }  // namespace
 
 VoxelCoord queryPointVoxel(const OccupancyModel& model, const glm::dvec3& point, size_t index) {
-  const glm::dvec3 u = voxelUnits(model, point, index, "point");
-  return {int32_t(std::floor(u.x)), int32_t(std::floor(u.y)), int32_t(std::floor(u.z))};
+  voxelUnits(model, point, index, "point");  // checked to be finite and within the voxel range
+  // On the decimals as written: a point at z = 1.2 m lies in voxel 12 at 0.1 m, not 11.
+  auto voxel = [&](double metres) { return int32_t(voxelIndexOfDecimal(metres, model.resolution)); };
+  return {voxel(point.x), voxel(point.y), voxel(point.z)};
 }
 
 ClearanceCell clearanceCell(const OccupancyModel& model, const glm::dvec3& point, size_t index) {
