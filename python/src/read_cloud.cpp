@@ -31,12 +31,27 @@ struct CloudColumns {
   bool hasIntensity = false;
   bool skipped = false;
   std::string summary;
+  std::vector<std::string> warnings;  // the reader's setting warnings, worded with the keywords
 };
 
+// The Python keyword of a setting the reader names by its field.
+std::string keywordOf(const std::string& field) {
+  if (field == "RayReaderOptions::pcdViewpoint") return "pcd_viewpoint";
+  return field;
+}
+
 CloudColumns readColumns(const std::filesystem::path& cloud, const std::optional<std::filesystem::path>& trajectory,
-                         bool withOrigins, const RecordingOptions& recording) {
-  RayReader reader(cloud, trajectory, {.recording = recording});
+                         bool withOrigins, const RecordingOptions& recording, std::optional<PcdViewpoint> pcdViewpoint) {
+  RayReader reader = [&] {
+    try {
+      return RayReader(cloud, trajectory, {.recording = recording, .pcdViewpoint = pcdViewpoint});
+    } catch (const SettingError& e) {
+      if (e.field() != "RayReaderOptions::pcdViewpoint") throw;
+      throw SettingError(e.kind(), e.field(), "pcd_viewpoint", "read_cloud: " + e.naming("pcd_viewpoint"));
+    }
+  }();
   CloudColumns out;
+  for (const SettingWarning& w : reader.settingWarnings()) out.warnings.push_back(w.naming(keywordOf(w.field)));
   // Only the columns the caller gets: no origins unless asked, no intensity the cloud lacks.
   out.hasIntensity = !reader.intensityField().empty();
   // The header's count bounds the rays, but a corrupt header may claim billions: reserve at
@@ -74,7 +89,7 @@ py::array_t<Scalar> handOver(std::vector<Element>&& values, size_t columns) {
 
 py::tuple readCloud(const py::object& path, const py::object& trajectory, bool origins, const py::object& cloudTopic,
                     const py::object& fixedFrame, const py::object& sensorFrame, double start, const py::object& duration,
-                    bool deskew) {
+                    bool deskew, const py::object& pcdViewpoint) {
   const std::filesystem::path cloud = pathOf(path);
   // The recording options as `voxen map` takes them (its flags refuse NaN and negatives too).
   RecordingOptions recording;
@@ -93,13 +108,23 @@ py::tuple readCloud(const py::object& path, const py::object& trajectory, bool o
     recording.duration = d;
   }
   recording.deskew = deskew;
+  std::optional<PcdViewpoint> viewpoint;
+  if (!pcdViewpoint.is_none()) {
+    const std::string name = pcdViewpoint.cast<std::string>();
+    viewpoint = parsePcdViewpoint(name);
+    if (!viewpoint)
+      throw SettingError(SettingError::Kind::Invalid, "RayReaderOptions::pcdViewpoint", "pcd_viewpoint",
+                         "read_cloud: {} must be 'origin' or 'pose' (or None), got '" + name + "'");
+  }
   std::optional<std::filesystem::path> poses;
   if (!trajectory.is_none()) poses = pathOf(trajectory);
   CloudColumns columns;
   {
     py::gil_scoped_release release;
-    columns = readColumns(cloud, poses, origins, recording);
+    columns = readColumns(cloud, poses, origins, recording, viewpoint);
   }
+  for (const std::string& warning : columns.warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, ("voxen.read_cloud: " + warning).c_str(), 1) != 0) throw py::error_already_set();
   // Skipped points are the engine's rule (NaN/inf values, times outside the trajectory), but
   // the arrays alone would not say that rows are missing.
   if (columns.skipped && PyErr_WarnEx(PyExc_RuntimeWarning, ("voxen.read_cloud: " + columns.summary).c_str(), 1) != 0)
@@ -118,7 +143,7 @@ void bindReadCloud(py::module_& m) {
   m.def("read_cloud", &readCloud, py::arg("path"), py::arg("trajectory") = py::none(), py::arg("origins") = false,
         py::kw_only(), py::arg("cloud_topic") = py::none(), py::arg("fixed_frame") = py::none(),
         py::arg("sensor_frame") = py::none(), py::arg("start") = 0.0, py::arg("duration") = py::none(),
-        py::arg("deskew") = true,
+        py::arg("deskew") = true, py::arg("pcd_viewpoint") = py::none(),
         R"doc(
 Reads a recording as `voxen map --input PATH [--trajectory TRAJECTORY]` does, with the
 engine's reader, the format told by the content (`voxen inspect PATH` says what is there):
@@ -128,6 +153,13 @@ oz or origin_x, origin_y, origin_z); a ROS 1 bag or an MCAP file (ROS 2), whose
 PointCloud2 clouds are posed by tf at each point's time (see below); a PCD file (ascii, binary or binary_compressed; its
 VIEWPOINT is the origin without a trajectory) or a folder of them, read in name order; a
 KITTI odometry sequence folder (or one velodyne .bin scan). Any scalar type.
+
+pcd_viewpoint (--pcd-viewpoint) says how a PCD file's VIEWPOINT (tx ty tz qw qx qy qz) is
+read: "origin" (the points are already in the cloud's frame, recorded from VIEWPOINT's
+position, as PCL's reader takes it) or "pose" (the points are in the sensor's frame and
+VIEWPOINT is the sensor's pose, applied to them, as PCLVisualizer and CloudCompare take it).
+None reads it as "origin", with a UserWarning naming both readings when a file's VIEWPOINT
+is not the identity. Other formats raise voxen.SettingError for a reading given.
 
 Returns (points, times, intensity): points (N, 3) float64 (x, y, z), times (N,) float64 (the
 first of the fields time, timestamp, gps_time, offset_time, internal_time; zeros when the

@@ -213,3 +213,29 @@ def test_recordings_read_with_the_options_of_voxen_map(tmp_path, voxen_cli):
         voxen.read_cloud(bag, cloud_topic="/nope")
     with pytest.raises(ValueError, match="duration"):
         voxen.read_cloud(bag, duration=float("nan"))
+
+
+def test_pcd_viewpoint_read_as_origin_or_pose(tmp_path):
+    """VIEWPOINT 1 2 3, half a turn about z (qw qx qy qz = 0 0 0 1): as an origin the points are
+    as stored; as the sensor's pose (x, y, z) -> (-x, -y, z) + (1, 2, 3). Not chosen: origin,
+    with a warning naming both readings and the keyword."""
+    rows = [[1.0, 0.0, 0.0, 5.0], [0.0, 2.0, 5.0, 6.0]]
+    path = tmp_path / "turned.pcd"
+    write_ascii_pcd(path, (1, 2, 3, 0, 0, 0, 1), rows)
+    as_origin = voxen.read_cloud(path, origins=True, pcd_viewpoint="origin")
+    np.testing.assert_array_equal(as_origin[0], [[1, 0, 0], [0, 2, 5]])
+    np.testing.assert_array_equal(as_origin[3], [[1, 2, 3], [1, 2, 3]])
+    as_pose = voxen.read_cloud(path, origins=True, pcd_viewpoint="pose")
+    np.testing.assert_array_equal(as_pose[0], [[0, 2, 3], [1, 0, 8]])
+    np.testing.assert_array_equal(as_pose[3], [[1, 2, 3], [1, 2, 3]])
+    np.testing.assert_array_equal(as_pose[2], np.float32([5, 6]))
+    with pytest.warns(UserWarning, match=r"turned\.pcd:\d+: VIEWPOINT 1 2 3 0 0 0 1 is not the identity.*read as "
+                      r"origin.*as pose.*set pcd_viewpoint to origin or pose"):
+        unchosen = voxen.read_cloud(path, origins=True)
+    np.testing.assert_array_equal(unchosen[0], as_origin[0])
+    with pytest.raises(ValueError, match="pcd_viewpoint must be 'origin' or 'pose'"):
+        voxen.read_cloud(path, pcd_viewpoint="sideways")
+    ply = tmp_path / "rays.ply"
+    write_ascii_ply(ply, ["x", "y", "z", "ox", "oy", "oz"], [[1, 2, 3, 0, 0, 0]])
+    with pytest.raises(voxen.SettingError, match=r"rays\.ply: is a PLY: pcd_viewpoint applies to PCD files only"):
+        voxen.read_cloud(ply, pcd_viewpoint="pose")

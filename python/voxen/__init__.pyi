@@ -138,13 +138,13 @@ def import_octomap(
 def read_cloud(
     path: _Path, trajectory: _Path | None = None, origins: Literal[False] = False, *, cloud_topic: str | None = None,
     fixed_frame: str | None = None, sensor_frame: str | None = None, start: float = 0.0, duration: float | None = None,
-    deskew: bool = True
+    deskew: bool = True, pcd_viewpoint: Literal["origin", "pose"] | None = None
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32] | None]: ...
 @overload
 def read_cloud(
     path: _Path, trajectory: _Path | None = None, *, origins: Literal[True], cloud_topic: str | None = None,
     fixed_frame: str | None = None, sensor_frame: str | None = None, start: float = 0.0, duration: float | None = None,
-    deskew: bool = True
+    deskew: bool = True, pcd_viewpoint: Literal["origin", "pose"] | None = None
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32] | None, npt.NDArray[np.float64]]: ...
 
 class TransformTree:

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "voxen/io/ply.hpp"
 #include "voxen/io/ray_source.hpp"
 #include "voxen/io/recording_info.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 
 using Catch::Matchers::Contains;
@@ -251,4 +253,108 @@ TEST_CASE("Crafted PCD headers are refused by name before anything is allocated 
              Contains("trillion.pcd:11: the body ends after 1 of POINTS 1000000000000 points (the file is truncated)"));
   CHECK_THAT(vt::errorOf([&] { voxen::inspectRecording(dir / "trillion.pcd"); }),
              Contains("trillion.pcd:11: the body ends after 1 of POINTS 1000000000000 points"));
+}
+
+namespace {
+
+// x y z as float64 (exact), one ascii PCD with the VIEWPOINT given.
+std::filesystem::path viewpointCloud(const vt::TempDir& dir, const std::string& name, const std::array<double, 7>& viewpoint) {
+  const auto path = dir / name;
+  voxen::writePcd(path, {{{"x", 'F', 8}, {"y", 'F', 8}, {"z", 'F', 8}}}, std::vector<double>{1, 0, 0, 0, 2, 5},
+                  PcdData::Ascii, viewpoint);
+  return path;
+}
+
+std::vector<Ray> raysRead(const std::filesystem::path& path, std::optional<voxen::PcdViewpoint> reading,
+                          std::vector<voxen::SettingWarning>* warnings = nullptr) {
+  voxen::RayReader reader(path, std::nullopt, {.pcdViewpoint = reading});
+  if (warnings) *warnings = reader.settingWarnings();
+  std::vector<Ray> rays;
+  while (reader.read(rays, 1024) > 0) {
+  }
+  return rays;
+}
+
+}  // namespace
+
+TEST_CASE("PCD VIEWPOINT is read as the points' origin or as the sensor's pose, as chosen, with a warning when not",
+          "[pcd][input]") {
+  vt::TempDir dir("pcd-viewpoint");
+  // Half a turn about z (qw qx qy qz = 0 0 0 1) at (1, 2, 3): the rotation is exact.
+  const auto turned = viewpointCloud(dir, "turned.pcd", {1, 2, 3, 0, 0, 0, 1});
+  const glm::dvec3 origin(1, 2, 3);
+
+  SECTION("origin: the points as stored, from VIEWPOINT's position") {
+    const std::vector<Ray> rays = raysRead(turned, voxen::PcdViewpoint::Origin);
+    REQUIRE(rays.size() == 2);
+    CHECK(rays[0].sample == glm::dvec3(1, 0, 0));
+    CHECK(rays[1].sample == glm::dvec3(0, 2, 5));
+    CHECK(rays[0].origin == origin);
+    CHECK(rays[1].origin == origin);
+  }
+  SECTION("pose: the points turned and moved by VIEWPOINT, from its position") {
+    voxen::RayReader reader(turned, std::nullopt, {.pcdViewpoint = voxen::PcdViewpoint::Pose});
+    CHECK(reader.settingWarnings().empty());
+    CHECK_THAT(reader.originFields(), Contains("the sensor's pose"));
+    const std::vector<Ray> rays = raysRead(turned, voxen::PcdViewpoint::Pose);
+    REQUIRE(rays.size() == 2);
+    // (x, y, z) -> (-x, -y, z) + (1, 2, 3)
+    CHECK(rays[0].sample == glm::dvec3(0, 2, 3));
+    CHECK(rays[1].sample == glm::dvec3(1, 0, 8));
+    CHECK(rays[0].origin == origin);
+    CHECK(rays[1].origin == origin);
+  }
+  SECTION("pose with a quarter turn about x, normalised from the digits a writer prints") {
+    // qw = qx = 0.7071068 (sqrt(1/2) to 7 digits): y goes to z, z to -y.
+    const auto quarter = viewpointCloud(dir, "quarter.pcd", {0, 0, 1, 0.7071068, 0.7071068, 0, 0});
+    const std::vector<Ray> rays = raysRead(quarter, voxen::PcdViewpoint::Pose);
+    REQUIRE(rays.size() == 2);
+    const glm::dvec3 expected[2] = {{1, 0, 1}, {0, -5, 3}};
+    for (int i = 0; i < 2; ++i)
+      for (int a = 0; a < 3; ++a) CHECK(rays[i].sample[a] == Approx(expected[i][a]).margin(1e-12));
+    CHECK(rays[0].origin == glm::dvec3(0, 0, 1));
+  }
+  SECTION("not chosen: read as origin, with one warning naming both readings and the setting") {
+    std::vector<voxen::SettingWarning> warnings;
+    const std::vector<Ray> rays = raysRead(turned, std::nullopt, &warnings);
+    REQUIRE(rays.size() == 2);
+    CHECK(rays[1].sample == glm::dvec3(0, 2, 5));
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].field == "RayReaderOptions::pcdViewpoint");
+    const std::string text = warnings[0].naming("--pcd-viewpoint");
+    CHECK_THAT(text, Contains("turned.pcd:") && Contains("VIEWPOINT 1 2 3 0 0 0 1 is not the identity") &&
+                         Contains("read as origin (taken now") && Contains("or as pose") &&
+                         Contains("set --pcd-viewpoint to origin or pose"));
+    // Chosen either way, or an identity VIEWPOINT: nothing to warn of.
+    raysRead(turned, voxen::PcdViewpoint::Origin, &warnings);
+    CHECK(warnings.empty());
+    raysRead(viewpointCloud(dir, "identity.pcd", {0, 0, 0, 1, 0, 0, 0}), std::nullopt, &warnings);
+    CHECK(warnings.empty());
+  }
+  SECTION("a folder: one warning, counting the files") {
+    std::filesystem::create_directories(dir / "scans");
+    viewpointCloud(dir, "scans/a.pcd", {0, 0, 0, 1, 0, 0, 0});
+    viewpointCloud(dir, "scans/b.pcd", {0, 0, 2, 1, 0, 0, 0});
+    viewpointCloud(dir, "scans/c.pcd", {0, 0, 3, 1, 0, 0, 0});
+    std::vector<voxen::SettingWarning> warnings;
+    raysRead(dir / "scans", std::nullopt, &warnings);
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0].message(), Contains("b.pcd:") && Contains("(2 of 3 files have such a VIEWPOINT)"));
+  }
+  SECTION("a VIEWPOINT whose quaternion is no rotation cannot be read as a pose") {
+    const auto stretched = viewpointCloud(dir, "stretched.pcd", {0, 0, 0, 2, 0, 0, 0});
+    CHECK_THAT(vt::errorOf([&] { raysRead(stretched, voxen::PcdViewpoint::Pose); }),
+               Contains("stretched.pcd:9: VIEWPOINT 0 0 0 2 0 0 0: its rotation (qw qx qy qz) has length 2, not 1"));
+    CHECK(raysRead(stretched, voxen::PcdViewpoint::Origin).size() == 2);
+  }
+  SECTION("other formats refuse a reading, naming the setting") {
+    voxen::writeRayCloud(dir / "rays.ply", std::vector<Ray>(1));
+    try {
+      voxen::RayReader reader(dir / "rays.ply", std::nullopt, {.pcdViewpoint = voxen::PcdViewpoint::Pose});
+      FAIL("a PLY took a PCD viewpoint reading");
+    } catch (const voxen::SettingError& e) {
+      CHECK(e.field() == "RayReaderOptions::pcdViewpoint");
+      CHECK_THAT(e.naming("--pcd-viewpoint"), Contains("rays.ply: is a PLY") && Contains("--pcd-viewpoint applies to PCD files only"));
+    }
+  }
 }

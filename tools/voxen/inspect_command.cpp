@@ -3,10 +3,12 @@
 // without opening a device.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
 #include "json_output.hpp"
+#include "pcd_viewpoint_option.hpp"
 #include "text_format.hpp"
 #include "voxen/io/recording_info.hpp"
 #include "voxen/io/trajectory.hpp"
@@ -32,8 +34,9 @@ std::string mapDefault(const RecordingInfo& info) {
                 "sensor origins)";
 }
 
-int inspect(const CommonOptions& options, const std::string& path) {
-  const RecordingInfo info = inspectRecording(path);
+int inspect(const CommonOptions& options, const std::string& path, std::optional<PcdViewpoint> pcdViewpoint) {
+  const RecordingInfo info = inspectRecording(path, pcdViewpoint);
+  printSettingWarnings("inspect", info.warnings);
   if (options.json) {
     Json fields = Json::array();
     for (const auto& f : info.fields) fields.push_back({{"name", f.name}, {"type", f.type}});
@@ -52,6 +55,7 @@ int inspect(const CommonOptions& options, const std::string& path) {
                {"origins", info.origins.empty() ? Json(nullptr) : Json(info.origins)},
                {"map_default", mapDefault(info)},
                {"notes", info.notes},
+               {"pcd_viewpoint", pcdViewpoint ? Json(pcdViewpointName(*pcdViewpoint)) : Json(nullptr)},
                {"topics", topics},
                {"tf", info.frames},
                {"cloud_topic", info.cloudTopic.empty() ? Json(nullptr) : Json(info.cloudTopic)},
@@ -81,10 +85,12 @@ int inspect(const CommonOptions& options, const std::string& path) {
 
 CommandRun setupInspect(CLI::App& command) {
   auto path = std::make_shared<std::string>();
+  auto pcdViewpoint = std::make_shared<std::optional<PcdViewpoint>>();
   command.add_option("recording", *path, "a ROS 1 bag, an MCAP file, a PLY, PCD or KITTI .bin file, or a folder of PCD files or a KITTI sequence")
       ->type_name("FILE_OR_FOLDER")
       ->required();
-  return [path](const CommonOptions& options) { return inspect(options, *path); };
+  addPcdViewpointOption(command, *pcdViewpoint);
+  return [path, pcdViewpoint](const CommonOptions& options) { return inspect(options, *path, *pcdViewpoint); };
 }
 
 }  // namespace

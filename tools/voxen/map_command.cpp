@@ -19,6 +19,7 @@
 #include "ndt_options.hpp"
 #include "update_order_option.hpp"
 #include "option_checks.hpp"
+#include "pcd_viewpoint_option.hpp"
 #include "output_checks.hpp"
 #include "progress.hpp"
 #include "text_format.hpp"
@@ -41,6 +42,7 @@ namespace {
 struct MapArgs {
   std::string cloud, input, trajectory, output;
   RecordingOptions recording;  // ROS 1 bags and MCAP files
+  std::optional<PcdViewpoint> pcdViewpoint;  // --pcd-viewpoint: how PCD files' VIEWPOINT is read
   std::string preset = "ohm";  // the model the probabilities start from
   // Model values given on the command line: they override the preset's, whatever the order.
   std::optional<double> resolution, hit, miss, threshold;
@@ -208,6 +210,7 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       ->expected(3)
       ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
   addRecordingOptions(command, args.recording);
+  addPcdViewpointOption(command, args.pcdViewpoint);
   command.add_option("--output", args.output, "the map file to write (or --store)")->type_name("MAP.vxm");
   addStoreOptions(command, args);
   addModelOptions(command, args);
@@ -302,6 +305,7 @@ RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, cons
                    {"--start", number(args.recording.start)},
                    {"--duration", args.recording.duration ? number(*args.recording.duration) : ""},
                    {"--no-deskew", args.recording.deskew ? "" : "yes"},
+                   {"--pcd-viewpoint", args.pcdViewpoint ? pcdViewpointName(*args.pcdViewpoint) : ""},
                    {"--resolution", number(model.resolution)},
                    {"--region", std::to_string(model.regionSize)},
                    {"--hit", number(model.hitProbability)},
@@ -468,9 +472,11 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   // Constructed first: with worker threads, reading starts while the device is set up.
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory),
-                   {.threads = unsigned(args.threads), .recording = args.recording, .exclusion = exclusionOf(args),
+                   {.threads = unsigned(args.threads), .recording = args.recording, .pcdViewpoint = args.pcdViewpoint,
+                    .exclusion = exclusionOf(args),
                     .origin = args.origin.empty() ? std::nullopt
                                                   : std::optional<glm::dvec3>(glm::dvec3(args.origin[0], args.origin[1], args.origin[2]))});
+  printSettingWarnings("map", reader.settingWarnings());
   MapperOptions mapperOptions = MapperOptions::fromModel(model);
   mapperOptions.extraLayers = args.layers;
   MapperRunOptions& run = mapperOptions.run;

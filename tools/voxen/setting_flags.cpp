@@ -32,6 +32,7 @@ std::optional<std::string> flagForSetting(const std::string& field, const CLI::A
       {"DeviceOptions::selector", {"--device"}},
       {"RecordingOptions::cloudTopic", {"--cloud-topic"}},
       {"RecordingOptions::sensorFrame", {"--sensor-frame"}},
+      {"RayReaderOptions::pcdViewpoint", {"--pcd-viewpoint"}},
       {"RayReaderOptions::origin", {"--origin"}},
   };
   // Remedies that another command provides (the library names the function or the field

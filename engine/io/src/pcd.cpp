@@ -137,7 +137,20 @@ const char* pcdDataName(PcdData data) {
   return "?";
 }
 
+const char* pcdViewpointName(PcdViewpoint reading) { return reading == PcdViewpoint::Pose ? "pose" : "origin"; }
+
+std::optional<PcdViewpoint> parsePcdViewpoint(std::string_view name) {
+  if (name == "origin") return PcdViewpoint::Origin;
+  if (name == "pose") return PcdViewpoint::Pose;
+  return std::nullopt;
+}
+
 std::string pcdTypeName(const PcdField& field) { return std::string(1, field.type) + std::to_string(field.size); }
+
+bool PcdHeader::viewpointIsIdentity() const {
+  const std::array<double, 7> identity{0, 0, 0, 1, 0, 0, 0};
+  return viewpoint == identity;
+}
 
 PcdHeader readPcdHeader(const std::filesystem::path& path) {
   const std::string name = path.string();
@@ -195,6 +208,7 @@ PcdHeader readPcdHeader(const std::filesystem::path& path) {
           fail("VIEWPOINT value " + std::to_string(i + 1) + " is not a finite number: '" + w[size_t(i) + 1] + "'");
       }
       h.hasViewpoint = true;
+      h.viewpointLine = lineNo;
     } else if (key == "DATA") {
       need(1);
       if (w[1] == "ascii") h.data = PcdData::Ascii;

@@ -1,10 +1,19 @@
-// PCD files (one, or a folder read in name order) as a point input. The points are taken in
-// the frame they are stored in, as a PLY cloud's: the origin is each file's VIEWPOINT (the
-// sensor's position when that file was recorded) or, with a trajectory, interpolated at the
-// per-point time.
+// PCD files (one, or a folder read in name order) as a point input. Each file's VIEWPOINT is
+// read one of two ways (PcdViewpoint): as an origin, the points taken in the frame they are
+// stored in as a PLY cloud's, the sensor at VIEWPOINT's position; or as the sensor's pose,
+// applied to the points. The origin is VIEWPOINT's position or, with a trajectory,
+// interpolated at the per-point time. With no reading chosen, a VIEWPOINT that is not the
+// identity is read as an origin with a warning naming both readings.
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/vec3.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "point_source.hpp"
 #include "voxen/host/error.hpp"
@@ -23,7 +32,41 @@ struct PcdFile {
   std::filesystem::path path;
   PcdHeader header;
   std::vector<size_t> fields;  // x, y, z, [time], [intensity] as indices into header.fields
+  // Read as a pose: every point p becomes rotation p + translation (VIEWPOINT's own values).
+  std::optional<glm::dmat3> rotation;
+  glm::dvec3 translation{0.0};
 };
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  // The shortest of %.17g and a round trip through fewer digits.
+  for (int digits = 1; digits < 17; ++digits) {
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", digits, v);
+    if (std::strtod(shorter, nullptr) == v) return shorter;
+  }
+  return text;
+}
+
+std::string viewpointText(const PcdHeader& h) {
+  std::string text;
+  for (const double v : h.viewpoint) text += (text.empty() ? "" : " ") + number(v);
+  return text;
+}
+
+// VIEWPOINT as the sensor's pose: its quaternion (qw qx qy qz) must be a rotation, up to the
+// rounding of the digits a writer prints (squared length within 0.01 of 1, tf2's tolerance,
+// as for trajectories); it is normalised.
+glm::dmat3 viewpointRotation(const std::string& name, const PcdHeader& h) {
+  const glm::dquat q(h.viewpoint[3], h.viewpoint[4], h.viewpoint[5], h.viewpoint[6]);
+  const double squared = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+  const double length = std::sqrt(squared);
+  if (!(std::abs(squared - 1.0) <= 0.01))
+    throw Error(name + ":" + std::to_string(h.viewpointLine) + ": VIEWPOINT " + viewpointText(h) + ": its rotation (qw qx qy qz) has length " +
+                number(length) + ", not 1: it is no rotation, so it cannot be read as the sensor's pose");
+  return glm::mat3_cast(q / length);
+}
 
 struct PcdChunk {
   size_t file;
@@ -61,7 +104,13 @@ class PcdPointSource final : public PointSource {
       const double* v = values.data() + r * in;
       double* o = out.data() + r * ncol;
       size_t i = 0, j = 0;
-      o[j++] = v[i++], o[j++] = v[i++], o[j++] = v[i++];
+      if (f.rotation) {
+        const glm::dvec3 p = *f.rotation * glm::dvec3(v[0], v[1], v[2]) + f.translation;
+        o[j++] = p.x, o[j++] = p.y, o[j++] = p.z;
+        i = 3;
+      } else {
+        o[j++] = v[i++], o[j++] = v[i++], o[j++] = v[i++];
+      }
       if (layout_.hasTime) o[j++] = v[i++];
       if (layout_.hasOrigin)
         for (int a = 0; a < 3; ++a) o[j++] = f.header.viewpoint[size_t(a)];
@@ -88,12 +137,37 @@ std::vector<std::filesystem::path> pcdFiles(const std::filesystem::path& path) {
   return files;
 }
 
+// With no reading chosen, files whose VIEWPOINT is not the identity are read as origins: the
+// user is told that the other reading exists, and how to choose.
+void warnOfTwoReadings(const std::vector<PcdFile>& files, bool trajectory, std::vector<SettingWarning>& warnings) {
+  const PcdFile* first = nullptr;
+  size_t count = 0;
+  for (const PcdFile& f : files) {
+    if (f.header.viewpointIsIdentity()) continue;
+    if (!first) first = &f;
+    ++count;
+  }
+  if (!first) return;
+  const PcdHeader& h = first->header;
+  const std::string position = number(h.viewpoint[0]) + " " + number(h.viewpoint[1]) + " " + number(h.viewpoint[2]);
+  std::string text = first->path.string() + ":" + std::to_string(h.viewpointLine) + ": VIEWPOINT " + viewpointText(h) +
+                     " is not the identity, and PCD files are written two ways: read as origin (taken now: the points "
+                     "are already in the cloud's frame" +
+                     (trajectory ? std::string(" and VIEWPOINT is not used") : ", recorded from " + position) +
+                     ", as PCL's reader and pcl_ros take it) or as pose (the points are in the sensor's frame and this "
+                     "pose moves them, as PCLVisualizer and CloudCompare take it); set {} to origin or pose to choose";
+  if (files.size() > 1)
+    text += " (" + std::to_string(count) + " of " + std::to_string(files.size()) + " files have such a VIEWPOINT)";
+  warnings.push_back({.field = "RayReaderOptions::pcdViewpoint", .words = "the PCD viewpoint reading", .text = text});
+}
+
 }  // namespace
 
 PointInput openPcdInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                         const PointInputOptions& options) {
   PointInput input;
   input.format = "PCD";
+  const PcdViewpoint reading = options.pcdViewpoint.value_or(PcdViewpoint::Origin);
   std::vector<PcdFile> files;
   for (auto& p : pcdFiles(path)) files.push_back({p, readPcdHeader(p), {}});
   const PcdHeader& first = files.front().header;
@@ -132,10 +206,16 @@ PointInput openPcdInput(const std::filesystem::path& path, const std::optional<s
     if (!trajectory && !f.header.hasViewpoint)
       throw Error(f.path.string() + ": the PCD has no VIEWPOINT line, so where the sensor was is unknown: give a "
                                     "trajectory (with a per-point time field)");
+    if (reading == PcdViewpoint::Pose && !f.header.viewpointIsIdentity()) {
+      f.rotation = viewpointRotation(f.path.string(), f.header);
+      f.translation = glm::dvec3(f.header.viewpoint[0], f.header.viewpoint[1], f.header.viewpoint[2]);
+    }
     input.points += f.header.points;
   }
+  if (!options.pcdViewpoint) warnOfTwoReadings(files, bool(trajectory), input.settingWarnings);
   const bool hasOrigin = !trajectory;
-  if (hasOrigin) input.originFields = "VIEWPOINT";
+  if (hasOrigin) input.originFields = reading == PcdViewpoint::Pose ? "VIEWPOINT (the sensor's pose, applied to the points)" : "VIEWPOINT";
+  else if (reading == PcdViewpoint::Pose) input.notes.push_back("the points moved by each file's VIEWPOINT (the sensor's pose)");
   const size_t columns = 3 + (input.timeField.empty() ? 0 : 1) + (hasOrigin ? 3 : 0) + (input.intensityField.empty() ? 0 : 1);
   input.layout = {.columns = columns,
                   .hasTime = !input.timeField.empty(),

@@ -1,13 +1,22 @@
 // The one door every format comes in by: the content says which reader opens the path.
 #include "point_source.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/io/input_format.hpp"
 
 namespace voxen::detail {
 
+void checkPcdViewpointApplies(const std::filesystem::path& path, InputFormat format, std::optional<PcdViewpoint> reading) {
+  if (reading && format != InputFormat::Pcd && format != InputFormat::PcdFolder)
+    throw SettingError(SettingError::Kind::Invalid, "RayReaderOptions::pcdViewpoint", "the PCD viewpoint reading",
+                       path.string() + ": is a " + std::string(inputFormatName(format)) +
+                           ": {} applies to PCD files only (their VIEWPOINT line)");
+}
+
 PointInput openPointInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                           const PointInputOptions& options) {
   const InputFormat format = detectInputFormat(path);
+  checkPcdViewpointApplies(path, format, options.pcdViewpoint);
   if (format == InputFormat::RosBag || format == InputFormat::Mcap) return openRecordingInput(path, trajectory, options);
   if (!options.recording.isDefault())
     throw Error(path.string() + ": is a " + std::string(inputFormatName(format)) +

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "voxen/io/input_format.hpp"
 #include "voxen/io/ray_source.hpp"
 
 namespace voxen::detail {
@@ -100,6 +101,9 @@ struct PointInput {
   std::vector<std::string> notes;
   // What the user should be told apart from the summary (RayReader::warnings).
   std::vector<std::string> warnings;
+  // Warnings a setting answers (RayReader::settingWarnings): a PCD VIEWPOINT read as an origin
+  // when no reading was chosen.
+  std::vector<SettingWarning> settingWarnings;
   std::unique_ptr<PointSource> source;
 };
 
@@ -107,6 +111,7 @@ struct PointInputOptions {
   size_t chunkPoints = 16384;
   bool mapFile = true;
   RecordingOptions recording;
+  std::optional<PcdViewpoint> pcdViewpoint;  // RayReaderOptions::pcdViewpoint
   SensorExclusion exclusion;                 // RayReaderOptions::exclusion
   std::optional<glm::dvec3> origin;          // RayReaderOptions::origin
 };
@@ -116,6 +121,9 @@ struct PointInputOptions {
 // they must carry their origin. Throws Error naming the file and what is missing.
 PointInput openPointInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                           const PointInputOptions& options);
+
+// A PCD viewpoint reading given for another format: a SettingError naming the file.
+void checkPcdViewpointApplies(const std::filesystem::path& path, InputFormat format, std::optional<PcdViewpoint> reading);
 
 PointInput openPcdInput(const std::filesystem::path& path, const std::optional<std::filesystem::path>& trajectory,
                         const PointInputOptions& options);

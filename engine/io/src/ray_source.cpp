@@ -166,7 +166,7 @@ RayReader::RayReader(const std::filesystem::path& cloud, std::optional<std::file
   m.options = options;
   m.path = cloud;
   m.name = cloud.string();
-  m.input = detail::openPointInput(cloud, trajectory, {.chunkPoints = options.chunkPoints, .mapFile = options.mapFile, .recording = options.recording, .exclusion = options.exclusion, .origin = options.origin});
+  m.input = detail::openPointInput(cloud, trajectory, {.chunkPoints = options.chunkPoints, .mapFile = options.mapFile, .recording = options.recording, .pcdViewpoint = options.pcdViewpoint, .exclusion = options.exclusion, .origin = options.origin});
   if (trajectory) {
     m.trajectory = Trajectory::load(*trajectory);
     m.trajectoryName = trajectory->string();
@@ -300,6 +300,7 @@ const Trajectory* RayReader::trajectory() const { return impl_->trajectory ? &*i
 const std::string& RayReader::timeField() const { return impl_->input.timeField; }
 const std::string& RayReader::intensityField() const { return impl_->input.intensityField; }
 const std::string& RayReader::format() const { return impl_->input.format; }
+const std::vector<SettingWarning>& RayReader::settingWarnings() const { return impl_->input.settingWarnings; }
 const std::vector<std::string>& RayReader::warnings() const { return impl_->input.warnings; }
 
 std::string RayReader::originFields() const {

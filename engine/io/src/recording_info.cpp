@@ -113,28 +113,32 @@ void inspectKitti(const std::filesystem::path& path, RecordingInfo& info) {
 
 }  // namespace
 
-RecordingInfo inspectRecording(const std::filesystem::path& path) {
+RecordingInfo inspectRecording(const std::filesystem::path& path, std::optional<PcdViewpoint> pcdViewpoint) {
   RecordingInfo info;
   info.format = detectInputFormat(path);
+  detail::checkPcdViewpointApplies(path, info.format, pcdViewpoint);
   if (info.format == InputFormat::RosBag || info.format == InputFormat::Mcap) {
     detail::inspectRosRecording(path, info);
     return info;
   }
   // The fields voxen map picks, as the readers pick them.
   try {
-    const detail::PointInput input = detail::openPointInput(path, std::nullopt, {});
+    const detail::PointInput input = detail::openPointInput(path, std::nullopt, {.pcdViewpoint = pcdViewpoint});
     info.timeField = input.timeField;
     info.intensityField = input.intensityField;
     info.origins = input.originFields;
+    info.warnings = input.settingWarnings;
   } catch (const Error& e) {
     info.withoutTrajectory = e.what();
   }
   if (info.timeField.empty() && info.format != InputFormat::KittiScan && info.format != InputFormat::KittiSequence) {
     // Not mappable without a trajectory: which time field one would use.
     try {
-      const detail::PointInput input = detail::openPointInput(path, std::filesystem::path("a trajectory"), {});
+      const detail::PointInput input =
+          detail::openPointInput(path, std::filesystem::path("a trajectory"), {.pcdViewpoint = pcdViewpoint});
       info.timeField = input.timeField;
       info.intensityField = input.intensityField;
+      if (info.warnings.empty()) info.warnings = input.settingWarnings;
     } catch (const Error&) {
     }
   }

@@ -16,6 +16,21 @@ namespace voxen {
 
 enum class PcdData { Ascii, Binary, BinaryCompressed };
 
+// How a PCD file's VIEWPOINT (tx ty tz qw qx qy qz) is read. Files are written both ways, and
+// the two readings give other points whenever it is not the identity.
+enum class PcdViewpoint {
+  // The points are already in the cloud's frame; VIEWPOINT's position is where they were
+  // recorded from (the sensor origin of every ray), its rotation unused. PCL's reader and
+  // pcl_ros take it so; Voxen's default.
+  Origin,
+  // The points are in the sensor's frame; VIEWPOINT is the sensor's pose in the cloud's frame,
+  // applied to every point (rotation, then translation), its position the rays' origin.
+  // PCLVisualizer, CloudCompare's exports and perception_pcl #441/#442 take it so.
+  Pose,
+};
+const char* pcdViewpointName(PcdViewpoint reading);  // "origin", "pose"
+std::optional<PcdViewpoint> parsePcdViewpoint(std::string_view name);
+
 struct PcdField {
   std::string name;
   char type = 'F';  // 'F' float, 'I' signed, 'U' unsigned
@@ -37,15 +52,21 @@ struct PcdHeader {
   std::string version;
   std::vector<PcdField> fields;
   uint64_t width = 0, height = 1, points = 0;
-  // tx ty tz qw qx qy qz: the sensor's pose in the cloud's frame when it was recorded.
+  // tx ty tz qw qx qy qz, as the file has it. PCL's reader takes it as where the points were
+  // recorded from, the points already in the cloud's frame; PCLVisualizer and CloudCompare as
+  // the sensor's pose, applied to points in the sensor's frame (see PcdViewpoint).
   std::array<double, 7> viewpoint{0, 0, 0, 1, 0, 0, 0};
   bool hasViewpoint = false;
+  uint64_t viewpointLine = 0;  // the VIEWPOINT line's number, 0 without one
   PcdData data = PcdData::Ascii;
   uint64_t bodyOffset = 0;  // the byte after the DATA line
   size_t rowBytes = 0;      // a binary row: the fields' size x count summed
   uint64_t headerLines = 0; // lines up to and including DATA (ascii points start after it)
 
-  const PcdField* find(std::string_view name) const;};
+  const PcdField* find(std::string_view name) const;
+  // VIEWPOINT 0 0 0 1 0 0 0 (or none): both readings of it give the same points.
+  bool viewpointIsIdentity() const;
+};
 
 const char* pcdDataName(PcdData data);
 // A field's type as the header spells it, e.g. "F4" (float32) or "U2".

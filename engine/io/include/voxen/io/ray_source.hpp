@@ -41,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "voxen/io/pcd.hpp"
 #include "voxen/io/ply.hpp"
 #include "voxen/map/ray.hpp"
 #include "voxen/io/trajectory.hpp"
@@ -100,6 +101,22 @@ struct RecordingOptions {
   }
 };
 
+// A warning about the input that a setting answers (a PCD VIEWPOINT that can be read two ways
+// when no reading was chosen), worded as SettingError words its errors: `field` names the
+// setting as its struct spells it, `text` has "{}" where the setting is named, so that a
+// program calls it by its own name (the voxen tool: its flag; Python: its keyword).
+struct SettingWarning {
+  std::string field;  // "RayReaderOptions::pcdViewpoint"
+  std::string words;  // the setting in the library's words: "the PCD viewpoint reading"
+  std::string text;
+  std::string naming(const std::string& name) const {
+    std::string out = text;
+    if (const size_t at = out.find("{}"); at != std::string::npos) out.replace(at, 2, name);
+    return out;
+  }
+  std::string message() const { return naming(words); }
+};
+
 // Returns from the robot itself, dropped before mapping and counted. Judged in the sensor's
 // frame (the sensor at 0, its axes): a point of a recording posed by tf or by a trajectory
 // with orientations, or of a KITTI scan, as the sensor measured it; a point given in the map
@@ -133,6 +150,10 @@ struct RayReaderOptions {
   // them through a stream, as ASCII bodies always are). The rays are the same either way.
   bool mapFile = true;
   RecordingOptions recording;
+  // How PCD files' VIEWPOINT is read (see PcdViewpoint; other formats refuse a reading). None:
+  // as an origin, and a VIEWPOINT that is not the identity gets a warning (settingWarnings()) naming
+  // both readings and this setting.
+  std::optional<PcdViewpoint> pcdViewpoint;
   SensorExclusion exclusion;
   // The sensor's position for every point of a cloud that carries no origins and comes with
   // no trajectory (a single scan in a PLY): its rays' time is the time field, or 0. Refused
@@ -182,6 +203,10 @@ class RayReader {
   const std::string& intensityField() const;  // the intensity property used; empty when none (rays get 0)
   std::string originFields() const;        // e.g. "ox, oy, oz"; empty with a trajectory
   const std::string& format() const;       // the recording's format: "PLY", "PCD", "KITTI odometry"
+  // Warnings that a setting answers (a PCD VIEWPOINT read one of two ways when no reading was
+  // chosen), for the caller to word with its own name of the setting: the reader prints
+  // nothing itself. Empty for most inputs.
+  const std::vector<SettingWarning>& settingWarnings() const;
   // One line for the user: points, rays, skip counts, the outside-span times against the
   // trajectory's span.
   std::string summary() const;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "voxen/io/input_format.hpp"
+#include "voxen/io/ray_source.hpp"
 
 namespace voxen {
 
@@ -28,6 +29,8 @@ struct RecordingInfo {
   // recording without one) why not.
   std::string origins, withoutTrajectory;
   std::vector<std::string> notes;  // the format's own facts: VIEWPOINT, poses file, ...
+  // What a setting answers (a PCD VIEWPOINT read one of two ways when no reading was given).
+  std::vector<SettingWarning> warnings;
 
   // ROS 1 bags and MCAP files:
   struct Topic {
@@ -44,6 +47,8 @@ struct RecordingInfo {
 // that is short, long or malformed is an Error as when mapping. ROS 1 bags and MCAP files:
 // their topics, the tf tree, and the first cloud's fields (every tf message is decoded, the
 // clouds are not: their points are counted as the first cloud's times the clouds).
-RecordingInfo inspectRecording(const std::filesystem::path& path);
+// `pcdViewpoint`: how PCD files' VIEWPOINT is read, as RayReaderOptions::pcdViewpoint (a
+// SettingError for other formats).
+RecordingInfo inspectRecording(const std::filesystem::path& path, std::optional<PcdViewpoint> pcdViewpoint = std::nullopt);
 
 }  // namespace voxen
