@@ -43,8 +43,18 @@ std::string keywordOf(const std::string& field) {
 CloudColumns readColumns(const std::filesystem::path& cloud, const std::optional<std::filesystem::path>& trajectory,
                          bool withOrigins, const RecordingOptions& recording, std::optional<PcdViewpoint> pcdViewpoint) {
   RayReader reader = [&] {
+    RayReaderOptions options{.recording = recording, .pcdViewpoint = pcdViewpoint};
     try {
-      return RayReader(cloud, trajectory, {.recording = recording, .pcdViewpoint = pcdViewpoint});
+      try {
+        return RayReader(cloud, trajectory, options);
+      } catch (const SettingError& e) {
+        // A plain cloud, with neither origins nor a trajectory: only mapping needs to know where
+        // the sensor was, so without origins=True its points are read as they are (the origin
+        // the rays get is never returned).
+        if (e.field() != "RayReaderOptions::origin" || withOrigins || trajectory) throw;
+        options.origin = glm::dvec3(0.0);
+        return RayReader(cloud, trajectory, options);
+      }
     } catch (const SettingError& e) {
       if (e.field() != "RayReaderOptions::pcdViewpoint") throw;
       throw SettingError(e.kind(), e.field(), "pcd_viewpoint", "read_cloud: " + e.naming("pcd_viewpoint"));
@@ -168,7 +178,9 @@ reflectance), or None when the cloud has no intensity field.
 
 origins=True adds a 4th element: the sensor origin of each point, (N, 3) float64 (the
 cloud's origin fields, or the trajectory's position interpolated at the point's time).
-`voxen map` integrates the rays from origins[i] to points[i].
+`voxen map` integrates the rays from origins[i] to points[i]. Only origins need to know where
+the sensor was: without origins=True a plain cloud (a PLY of x, y, z with or without time and
+intensity, no origin fields) is read without a trajectory too.
 
 Bags and MCAP files take the keywords of `voxen map`'s flags: cloud_topic (--cloud-topic;
 default the only PointCloud2 topic), fixed_frame and sensor_frame (--fixed-frame,
@@ -181,8 +193,8 @@ Points with a NaN/inf coordinate, origin or time, points whose time lies outside
 trajectory (or the tf data), and the clouds of a recording stamped before the cloud recorded
 ahead of them, are left out as the CLI leaves them out; a RuntimeWarning then says how many.
 Raises voxen.Error naming the file (and the line, vertex or field) for a missing or
-malformed file, a missing field, a cloud without origins and no trajectory, or clocks that
-do not match the trajectory's. The file is read with the GIL released.
+malformed file, a missing field, origins=True for a cloud without origins and no trajectory,
+or clocks that do not match the trajectory's. The file is read with the GIL released.
 )doc");
 }
 

@@ -114,9 +114,9 @@ def test_errors_name_the_file(tmp_path, generated):
     truncated.write_bytes(generated[0].read_bytes()[:-10])
     with pytest.raises(voxen.Error, match="truncated.ply"):
         voxen.read_cloud(truncated, generated[1])
-    # A point cloud needs its trajectory to know where the sensor was.
+    # Origins of a point cloud need its trajectory to know where the sensor was.
     with pytest.raises(voxen.Error, match="run.ply: cannot tell where the sensor was"):
-        voxen.read_cloud(generated[0])
+        voxen.read_cloud(generated[0], origins=True)
     with pytest.raises(voxen.Error, match="no-trajectory.txt"):
         voxen.read_cloud(generated[0], tmp_path / "no-trajectory.txt")
     with pytest.raises(TypeError):
@@ -167,7 +167,7 @@ def test_pcd_files_read_as_voxen_map_input_reads_them(tmp_path, voxen_cli, conte
                                 rng.uniform(0, 100, size=200).astype(np.float32)])
         write_ascii_pcd(folder / f"scan_{i:02d}.pcd", (*origin, 1, 0, 0, 0), rows)
         written.append((np.asarray(origin), rows))
-    points, times, intensity, origins = voxen.read_cloud(folder, origins=True)
+    points, times, intensity, origins = voxen.read_cloud(folder, origins=True, pcd_viewpoint="origin")
     # Name order; the VIEWPOINT of each file is its points' origin (identity rotation here).
     np.testing.assert_array_equal(points, np.concatenate([r[:, :3] for _, r in written]).astype(np.float64))
     np.testing.assert_array_equal(intensity, np.concatenate([r[:, 3] for _, r in written]))
@@ -213,6 +213,33 @@ def test_recordings_read_with_the_options_of_voxen_map(tmp_path, voxen_cli):
         voxen.read_cloud(bag, cloud_topic="/nope")
     with pytest.raises(ValueError, match="duration"):
         voxen.read_cloud(bag, duration=float("nan"))
+
+
+def test_plain_cloud_reads_without_origins_or_trajectory(tmp_path, generated):
+    """Only mapping needs the sensor's position: a cloud with neither origin fields nor a
+    trajectory gives its points, times and intensity."""
+    rows = [[1.5, -2.0, 0.25, 10.0, 7.0], [0.0, 4.0, -1.0, 10.5, 3.5]]
+    path = tmp_path / "scan.ply"
+    write_ascii_ply(path, ["x", "y", "z", "time", "intensity"], rows, ["double"] * 4 + ["float"])
+    points, times, intensity = voxen.read_cloud(path)
+    table = np.array(rows)
+    np.testing.assert_array_equal(points, table[:, 0:3])
+    np.testing.assert_array_equal(times, table[:, 3])
+    np.testing.assert_array_equal(intensity, table[:, 4].astype(np.float32))
+    bare = tmp_path / "bare.ply"
+    write_ascii_ply(bare, ["x", "y", "z"], [[1, 2, 3]])
+    points, times, intensity = voxen.read_cloud(bare)
+    np.testing.assert_array_equal(points, [[1, 2, 3]])
+    np.testing.assert_array_equal(times, [0.0])
+    assert intensity is None
+    # The generated run's cloud alone: the trajectory run's points and times, bit for bit.
+    cloud, trajectory = generated
+    alone = voxen.read_cloud(cloud)
+    with_trajectory = voxen.read_cloud(cloud, trajectory)
+    for a, b in zip(alone, with_trajectory):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(voxen.Error, match="scan.ply: cannot tell where the sensor was"):
+        voxen.read_cloud(path, origins=True)
 
 
 def test_pcd_viewpoint_read_as_origin_or_pose(tmp_path):
