@@ -89,7 +89,7 @@ status=0
 
 # The occupancy slice: a legend below the slice, and by default scaled up to about 800 pixels.
 "$voxen" export all.vxm --slice-png slice.png --z 1.0 > slice.log
-grep -q "pixels per voxel with a legend" slice.log || fail "--slice-png: $(cat slice.log)"
+grep -q "with metre axes and a legend" slice.log || fail "--slice-png: $(cat slice.log)"
 [ "$(png_width slice.png)" -ge 700 ] || fail "--slice-png: default scale gives $(png_width slice.png) pixels across"
 "$voxen" export all.vxm --slice-png slice1.png --z 1.0 --scale 1 > slice1.log
 grep -q "at 1 pixels per voxel" slice1.log || fail "--scale 1: $(cat slice1.log)"

@@ -8,17 +8,25 @@
 #include <cstring>
 #include <set>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "support/clearance_reference.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "support/png_reader.hpp"
 #include "voxen/io/clearance_export.hpp"
+#include "voxen/io/layer_export.hpp"
 
 namespace {
 
 using namespace voxen;
 using namespace vt::clearance;
+
+std::vector<uint8_t> fileBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 std::string readFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -61,9 +69,11 @@ TEST_CASE("Clearance PNG: obstacles black, distances by the scale, a colour bar;
   options.unknownFree = true;
   computeClearanceCpu(map, options);
   vt::TempDir dir("clearance");
-  const SliceImage slice = exportClearancePng(map, dir.path() / "c.png", 5, 2, 2.0);
-  CHECK(slice.width == 64);
-  CHECK(slice.height == 64);
+  const ClearanceImage image = exportClearancePng(map, dir.path() / "c.png", 5, 2, 2.0);
+  CHECK(image.slice.width == 64);
+  CHECK(image.slice.height == 64);
+  CHECK(image.top == 2.0);
+  CHECK(std::filesystem::exists(dir.path() / "c.yaml"));
   CHECK(std::filesystem::file_size(dir.path() / "c.png") > 100);
   uint8_t rgb[3];
   clearanceColour(0.0, rgb);
@@ -107,38 +117,58 @@ TEST_CASE("Clearance PNG: the scale spans the voxels drawn, and the bar has labe
     }
   REQUIRE(drawn < everywhere - 1.0f);
   const ClearanceImage image = renderClearanceImage(map, 5, 2);
-  CHECK(image.legend.top == Approx(drawn));
+  CHECK(image.top == Approx(drawn));
   // The farthest voxel drawn takes the scale's top colour: the picture is not one colour.
   uint8_t blue[3], red[3];
   clearanceColour(1.0, blue);
   clearanceColour(0.0, red);
   std::set<std::array<uint8_t, 3>> colours;
-  for (uint32_t y = 0; y < image.slice.height; ++y)
-    for (uint32_t x = 0; x < image.slice.width; ++x) {
-      const uint8_t* p = &image.rgb[(size_t(y) * image.width + x) * 3];
+  const SliceImage& slice = image.slice;
+  for (uint32_t y = 0; y < slice.height; ++y)
+    for (uint32_t x = 0; x < slice.width; ++x) {
+      const uint8_t* p = &slice.rgb[(size_t(y) * slice.width + x) * 3];
       colours.insert({p[0], p[1], p[2]});
     }
   CHECK(colours.count({blue[0], blue[1], blue[2]}) == 1);
   CHECK(colours.size() > 10);
-  // Ticks from 0 to the top, each with a mark beside the bar and a label.
-  const ClearanceLegend& legend = image.legend;
-  REQUIRE(legend.ticks.size() >= 4);
-  CHECK(legend.ticks.front() == 0.0);
-  CHECK(legend.ticks.back() == Approx(drawn));
-  CHECK(std::is_sorted(legend.ticks.begin(), legend.ticks.end()));
-  for (size_t k = 0; k < legend.ticks.size(); ++k) {
-    const uint32_t row = legend.tickRows[k];
-    uint32_t ink = 0;
-    for (uint32_t y = row >= 4 ? row - 4 : 0; y <= row + 4 && y < image.height; ++y)
-      for (uint32_t x = legend.labelX; x < image.width; ++x) ink += image.rgb[(size_t(y) * image.width + x) * 3] == 0;
-    INFO("tick " << legend.ticks[k] << " m at row " << row);
-    CHECK(ink >= 10);
-    CHECK(image.rgb[(size_t(row) * image.width + legend.labelX - 4) * 3] == 0);  // its mark
-  }
-  // Round steps: 2.26 m gets 0, 0.5, ... 2 and the top.
-  const ClearanceLegend round = clearanceLegend(2.26, 6, 125, 10);
-  CHECK(round.ticks == std::vector<double>{0.0, 0.5, 1.0, 1.5, 2.0, 2.26});
-  CHECK(clearanceLegend(5.0, 6, 125, 10).ticks == std::vector<double>{0.0, 1.0, 2.0, 3.0, 4.0, 5.0});
+  // The picture: a colour bar from red to blue below the plot, with black tick labels.
+  vt::TempDir dir("clearance");
+  const ClearanceImage written = exportClearancePng(map, dir.path() / "c.png", 5, 2, 0.0, "patch.vxm");
+  const vt::Png png = vt::decodePng(fileBytes(dir.path() / "c.png"));
+  size_t barRed = 0, barBlue = 0, ink = 0;
+  for (uint32_t y = written.slice.pictureTop + written.slice.height + 2; y < png.height; ++y)
+    for (uint32_t x = 0; x < png.width; ++x) {
+      const uint8_t* p = png.at(x, y);
+      barRed += std::memcmp(p, red, 3) == 0, barBlue += std::memcmp(p, blue, 3) == 0, ink += p[0] + p[1] + p[2] == 0;
+    }
+  CHECK(barRed > 10);
+  CHECK(barBlue > 10);
+  CHECK(ink > 500);
+}
+
+TEST_CASE("--layer clearance --slice-png and --clearance-png draw one picture: one palette, unknown grey", "[clearance]") {
+  OccupancyMap map = freeMap(0.25, {0, 0, 0}, {0, 0, 0});
+  Region& region = map.region({0, 0, 0});
+  for (int y = 10; y < 16; ++y)  // a strip of layer 5 unobserved
+    for (int x = 0; x < 32; ++x) region.occupancy()[map.localIndex({x, y, 5})] = kUnobserved;
+  setOccupied(map, {3, 4, 5});
+  ClearanceOptions options;
+  options.range = 3.0;
+  options.unknownFree = true;
+  computeClearanceCpu(map, options);
+  vt::TempDir dir("clearance");
+  const ClearanceImage heat = exportClearancePng(map, dir.path() / "heat.png", 5, 2);
+  const LayerSlice layer = exportLayerSlicePng(map, clearanceLayer(), dir.path() / "layer.png", {.z = 5, .scale = 2});
+  CHECK(layer.field == "distance");
+  CHECK(layer.max == heat.top);
+  CHECK(layer.slice.rgb == heat.slice.rgb);
+  CHECK(fileBytes(dir.path() / "layer.png") == fileBytes(dir.path() / "heat.png"));
+  const vt::Png png = vt::decodePng(fileBytes(dir.path() / "layer.png"));
+  const uint8_t* unknown = png.at(layer.slice.pictureLeft + 1, layer.slice.pictureTop + uint32_t(layer.slice.maxY - 12) * 2);  // (0, 12)
+  CHECK(std::memcmp(unknown, kSliceUnknownRgb, 3) == 0);
+  const uint8_t* obstacle =
+      png.at(layer.slice.pictureLeft + 3 * 2, layer.slice.pictureTop + uint32_t(layer.slice.maxY - 4) * 2);  // voxel (3, 4)
+  CHECK((obstacle[0] == 0 && obstacle[1] == 0 && obstacle[2] == 0));
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include "export_helpers.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "voxen/io/map_picture_file.hpp"
+#include "voxen/io/plot_frame.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/output/atomic_file.hpp"
 
@@ -28,48 +30,6 @@ LayerId requireClearance(const OccupancyMap& map) {
     throw SettingError(SettingError::Kind::Change, "GpuClearance::compute", "GpuClearance::compute or computeClearanceCpu",
                        "the map has no clearance layer (it has " + map.layout().names() + "): compute it with {}");
   return *id;
-}
-
-// A 3 x 5 pixel font for the colour bar's labels: digits, '.', 'm' and '-'.
-const char* glyph(char c) {
-  switch (c) {
-    case '0': return "111101101101111";
-    case '1': return "010110010010111";
-    case '2': return "111001111100111";
-    case '3': return "111001111001111";
-    case '4': return "101101111001001";
-    case '5': return "111100111001111";
-    case '6': return "111100111101111";
-    case '7': return "111001001001001";
-    case '8': return "111101111101111";
-    case '9': return "111101111001111";
-    case '.': return "000000000000010";
-    case 'm': return "000000111111101";
-    case '-': return "000000111000000";
-    default: return "000000000000000";
-  }
-}
-
-void drawText(std::vector<uint8_t>& rgb, uint32_t width, uint32_t height, uint32_t x0, uint32_t y0, const std::string& text,
-              uint32_t size) {
-  for (size_t k = 0; k < text.size(); ++k) {
-    const char* g = glyph(text[k]);
-    for (uint32_t gy = 0; gy < 5; ++gy)
-      for (uint32_t gx = 0; gx < 3; ++gx) {
-        if (g[gy * 3 + gx] != '1') continue;
-        for (uint32_t sy = 0; sy < size; ++sy)
-          for (uint32_t sx = 0; sx < size; ++sx) {
-            const uint32_t x = x0 + uint32_t(k) * 4 * size + gx * size + sx, y = y0 + gy * size + sy;
-            if (x < width && y < height) std::memset(&rgb[(size_t(y) * width + x) * 3], 0, 3);
-          }
-      }
-  }
-}
-
-std::string tickLabel(double metres) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3gm", metres);
-  return text;
 }
 
 }  // namespace
@@ -114,40 +74,15 @@ uint64_t exportClearancePly(const OccupancyMap& map, const std::filesystem::path
   return count;
 }
 
-ClearanceLegend clearanceLegend(double top, uint32_t barTop, uint32_t barBottom, uint32_t labelHeight) {
-  ClearanceLegend legend;
-  legend.top = top;
-  // A round step (1, 2, 2.5 or 5 times a power of ten) that gives 4 to 7 intervals.
-  const double rough = top / 5.0, power = std::pow(10.0, std::floor(std::log10(rough)));
-  double step = 10.0 * power;
-  for (double m : {1.0, 2.0, 2.5, 5.0})
-    if (m * power >= rough * 0.8) {
-      step = m * power;
-      break;
-    }
-  auto row = [&](double value) {
-    return uint32_t(std::lround(double(barBottom) - (double(barBottom) - double(barTop)) * value / top));
-  };
-  for (int k = 0; double(k) * step <= top * (1.0 + 1e-9); ++k) legend.ticks.push_back(double(k) * step);
-  // The top is labelled too, unless a tick is there already; a tick too close below it to
-  // leave room for both labels gives way.
-  if (top - legend.ticks.back() > top * 1e-9) {
-    if (row(legend.ticks.back()) - row(top) < labelHeight + 2 && legend.ticks.size() > 1) legend.ticks.pop_back();
-    legend.ticks.push_back(top);
-  }
-  for (double t : legend.ticks) legend.tickRows.push_back(row(t));
-  return legend;
-}
-
 ClearanceImage renderClearanceImage(const OccupancyMap& map, int32_t z, uint32_t scale, double range) {
   const LayerId layer = requireClearance(map);
   ClearanceImage image;
-  image.slice = renderSlice(map, z, scale);  // the bounds and the counts
-  const SliceImage& slice = image.slice;
+  image.slice = renderSlice(map, z, scale);  // the bounds, the scale, the counts and the unknown background
+  SliceImage& slice = image.slice;
   const int32_t n = map.regionSize();
   const int32_t regionZ = floorDiv(z, n), localZ = z - regionZ * n;
-  // The voxels drawn: observed ones of layer z within the slice's bounds (unobserved voxels
-  // are drawn grey whatever their clearance, so they do not set the scale).
+  // The voxels drawn: observed ones of layer z (unobserved voxels stay grey whatever their
+  // clearance, so they do not set the scale either).
   auto forDrawn = [&](auto&& visit) {
     for (const auto& [key, region] : map.regions()) {
       if (key.z != regionZ) continue;
@@ -156,9 +91,7 @@ ClearanceImage renderClearanceImage(const OccupancyMap& map, int32_t z, uint32_t
         for (int32_t x = 0; x < n; ++x) {
           const size_t i = size_t(x + n * (y + n * localZ));
           if (!isObserved(region.occupancy()[i])) continue;
-          const int32_t vx = key.x * n + x, vy = key.y * n + y;
-          if (vx < slice.minX || vx > slice.maxX || vy < slice.minY || vy > slice.maxY) continue;
-          visit(vx, vy, clearance[i]);
+          visit(key.x * n + x, key.y * n + y, clearance[i]);
         }
     }
   };
@@ -166,49 +99,44 @@ ClearanceImage renderClearanceImage(const OccupancyMap& map, int32_t z, uint32_t
     forDrawn([&](int32_t, int32_t, float c) { range = std::max(range, double(c)); });
     if (!(range > 0.0)) range = 1.0;
   }
-  // The picture: the slice, then a margin with the colour bar, its ticks and their labels.
-  const uint32_t barHeight = std::max<uint32_t>(slice.height, 120), labelSize = 2;
-  const uint32_t margin = 16, barWidth = 20, tickWidth = 5, labelWidth = 4 * labelSize * 8;
-  const uint32_t width = slice.width + margin + barWidth + tickWidth + 3 + labelWidth;
-  const uint32_t height = std::max(slice.height, barHeight) + 12;
-  image.width = width, image.height = height;
-  std::vector<uint8_t>& rgb = image.rgb;
-  rgb.assign(size_t(width) * height * 3, 255);
-  for (uint32_t y = 0; y < slice.height; ++y)  // unknown: light grey, so that black obstacles stand out
-    std::memset(&rgb[(size_t(y) * width) * 3], 170, size_t(slice.width) * 3);
+  image.top = range;
+  const uint32_t s = slice.scale;
   forDrawn([&](int32_t vx, int32_t vy, float c) {
     uint8_t colour[3] = {255, 255, 255};
-    if (c == 0.0f) colour[0] = colour[1] = colour[2] = 0;
-    else if (c > 0.0f) clearanceColour(double(c) / range, colour);
-    const uint32_t px = uint32_t(vx - slice.minX) * scale, py = uint32_t(slice.maxY - vy) * scale;
-    for (uint32_t sy = 0; sy < scale; ++sy)
-      for (uint32_t sx = 0; sx < scale; ++sx) std::memcpy(&rgb[(size_t(py + sy) * width + px + sx) * 3], colour, 3);
+    if (c == 0.0f) colour[0] = colour[1] = colour[2] = 0, ++image.obstacles;
+    else if (c > 0.0f) clearanceColour(double(c) / range, colour), ++image.distances;
+    else ++image.noneInRange;
+    const size_t px = size_t(vx - slice.minX) * s, py = size_t(slice.maxY - vy) * s;
+    for (uint32_t sy = 0; sy < s; ++sy)
+      for (uint32_t sx = 0; sx < s; ++sx) std::memcpy(&slice.rgb[((py + sy) * slice.width + px + sx) * 3], colour, 3);
   });
-  const uint32_t bx = slice.width + margin, top = 6, bottom = top + barHeight - 1;
-  for (uint32_t y = top; y <= bottom; ++y) {
-    uint8_t colour[3];
-    clearanceColour(double(bottom - y) / double(bottom - top), colour);
-    for (uint32_t x = bx; x < bx + barWidth; ++x) std::memcpy(&rgb[(size_t(y) * width + x) * 3], colour, 3);
-  }
-  const uint32_t labelHeight = 5 * labelSize;
-  image.legend = clearanceLegend(range, top, bottom, labelHeight);
-  image.legend.labelX = bx + barWidth + tickWidth + 3;
-  for (size_t k = 0; k < image.legend.ticks.size(); ++k) {
-    const uint32_t y = image.legend.tickRows[k];
-    for (uint32_t x = bx + barWidth; x < bx + barWidth + tickWidth; ++x) std::memset(&rgb[(size_t(y) * width + x) * 3], 0, 3);
-    // The label centred on its tick, kept inside the picture.
-    const uint32_t labelTop = std::min(height - labelHeight, y >= labelHeight / 2 ? y - labelHeight / 2 : 0u);
-    drawText(rgb, width, height, image.legend.labelX, labelTop, tickLabel(image.legend.ticks[k]), labelSize);
-  }
   return image;
 }
 
-SliceImage exportClearancePng(const OccupancyMap& map, const std::filesystem::path& path, int32_t z, uint32_t scale,
-                              double range, ClearanceLegend* legend) {
-  const ClearanceImage image = renderClearanceImage(map, z, scale, range);
-  writePng(path, image.width, image.height, image.rgb);
-  if (legend) *legend = image.legend;
-  return image.slice;
+ClearanceImage exportClearancePng(const OccupancyMap& map, const std::filesystem::path& path, int32_t z, uint32_t scale,
+                                  double range, const std::string& mapName) {
+  ClearanceImage image;
+  try {
+    image = renderClearanceImage(map, z, scale, range);
+  } catch (const SettingError&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error("cannot save PNG to '" + path.string() + "': " + e.what());
+  }
+  const std::string title = io_detail::titled(mapName, "clearance at " + io_detail::layerHeights(map, z));
+  io_detail::PlotFrame frame(title, io_detail::worldOf(map, image.slice), image.slice.width, image.slice.height);
+  frame.addColourBar(io_detail::ColourRange{0.0, image.top}, "clearance: distance to the nearest obstacle (m)", [](double t) {
+    uint8_t c[3];
+    clearanceColour(t, c);
+    return io_detail::Rgb{c[0], c[1], c[2]};
+  });
+  frame.addSwatches({{io_detail::kBlack, "obstacle (" + std::to_string(image.obstacles) + ")"},
+                     {io_detail::kWhite, "none within range (" + std::to_string(image.noneInRange) + ")"},
+                     {{kSliceUnknownRgb[0], kSliceUnknownRgb[1], kSliceUnknownRgb[2]}, "unobserved"}});
+  frame.addNote(io_detail::pixelNote(map, image.slice.scale, path));
+  const io_detail::FramedPicture picture = frame.draw(image.slice.rgb);
+  io_detail::placeSlice(image.slice, picture, io_detail::writeMapPicture(path, picture, title));
+  return image;
 }
 
 }  // namespace voxen

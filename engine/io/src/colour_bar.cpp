@@ -1,4 +1,4 @@
-#include "colour_bar.hpp"
+#include "voxen/io/colour_bar.hpp"
 
 #include <algorithm>
 #include <cmath>

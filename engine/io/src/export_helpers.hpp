@@ -4,10 +4,14 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include <glm/vec3.hpp>
 
+#include "voxen/io/map_export.hpp"
+#include "voxen/io/plot_frame.hpp"
 #include "voxen/output/atomic_file.hpp"
 #include "voxen/map/map.hpp"
 
@@ -29,6 +33,47 @@ inline std::vector<const Region*> sortedRegions(const OccupancyMap& map) {
   std::sort(regions.begin(), regions.end(), [](const Region* a, const Region* b) { return a->key < b->key; });
   return regions;
 }
+
+// Inclusive voxel bounds in x and y.
+struct VoxelBoundsXY {
+  int32_t minX = 0, minY = 0, maxX = -1, maxY = -1;
+  bool empty() const { return maxX < minX; }
+  uint64_t wide() const { return empty() ? 0 : uint64_t(int64_t(maxX) - minX + 1); }
+  uint64_t high() const { return empty() ? 0 : uint64_t(int64_t(maxY) - minY + 1); }
+  void add(int32_t x, int32_t y) {
+    if (empty()) minX = maxX = x, minY = maxY = y;
+    minX = std::min(minX, x), maxX = std::max(maxX, x), minY = std::min(minY, y), maxY = std::max(maxY, y);
+  }
+};
+
+// The x and y bounds, over every height, of the voxels `holds(region, index)` accepts: the
+// extent every picture of the map shares, whatever its height, so that pictures of two
+// heights overlay pixel for pixel.
+template <class Holds>
+VoxelBoundsXY xyBounds(const OccupancyMap& map, Holds&& holds) {
+  VoxelBoundsXY bounds;
+  const int32_t n = map.regionSize();
+  for (const auto& [key, region] : map.regions()) {
+    for (size_t i = 0; i < map.voxelsPerRegion(); ++i) {
+      if (!holds(region, i)) continue;
+      const int32_t x = int32_t(i % size_t(n)), y = int32_t(i / size_t(n) % size_t(n));
+      bounds.add(key.x * n + x, key.y * n + y);
+    }
+  }
+  return bounds;
+}
+
+// What the map pictures (slices, layer heat maps, clearance) share, defined in map_export.cpp.
+// "z 0.3 to 0.4 m (voxel layer 3)"
+std::string layerHeights(const OccupancyMap& map, int32_t z);
+// The metres a slice's pixels cover.
+WorldRect worldOf(const OccupancyMap& map, const SliceImage& image);
+// "office.vxm: what", or `what` for an unnamed map.
+std::string titled(const std::string& mapName, const std::string& what);
+// "1 pixel = 0.025 m (4 per 0.1 m voxel); the .yaml beside it places it in the world"
+std::string pixelNote(const OccupancyMap& map, uint32_t scale, const std::filesystem::path& png);
+// Records in `image` where the slice lies in the picture written and the YAML's path.
+void placeSlice(SliceImage& image, const FramedPicture& picture, std::filesystem::path yaml);
 
 // The body of a binary little-endian PLY of voxel records (a centre, then the record's
 // properties): records are gathered and handed to the file in chunks of about 1 MiB, since

@@ -9,10 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "colour_bar.hpp"
+#include "voxen/io/colour_bar.hpp"
 #include "export_helpers.hpp"
-#include "raster_canvas.hpp"
+#include "voxen/io/raster_canvas.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/io/clearance_export.hpp"
+#include "voxen/io/map_picture_file.hpp"
+#include "voxen/io/plot_frame.hpp"
 #include "voxen/io/png_writer.hpp"
 #include "voxen/output/atomic_file.hpp"
 
@@ -94,6 +97,19 @@ void appendField(std::vector<uint8_t>& out, const LayerField& f, const std::byte
     }
   }
   appendLE(out, quantity);
+}
+
+// The clearance layer is drawn as voxen export --clearance-png draws it (one palette:
+// obstacles black, unknown grey, none within range white), not as a plain heat map that
+// would colour -1 (none within range) as the smallest distance.
+LayerSlice clearanceSlice(const OccupancyMap& map, const std::filesystem::path& path, const LayerSliceOptions& options) {
+  const ClearanceImage image = exportClearancePng(map, path, options.z, options.scale, 0.0, options.mapName);
+  LayerSlice result;
+  result.slice = image.slice;
+  result.field = "distance";
+  result.min = 0.0, result.max = image.top;
+  result.drawn = image.obstacles + image.noneInRange + image.distances;
+  return result;
 }
 
 }  // namespace
@@ -185,6 +201,7 @@ LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std
   if (options.scale > 1024) throw Error(target + "scale " + std::to_string(options.scale) + " is not in 1-1024");
 
   const int32_t n = map.regionSize(), z = options.z;
+  if (type.name == "clearance") return clearanceSlice(map, path, options);
   const int32_t regionZ = floorDiv(z, n), localZ = z - regionZ * n;
   std::vector<const Region*> slab;
   for (const Region* r : sortedRegions(map))
@@ -201,17 +218,16 @@ LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std
       for (int32_t x = 0; x < n; ++x) {
         const size_t i = size_t(x + n * (y + n * localZ));
         if (!reader.holdsData(*r, i)) continue;
-        const int32_t vx = r->key.x * n + x, vy = r->key.y * n + y;
-        if (!any) s.minX = s.maxX = vx, s.minY = s.maxY = vy, any = true;
-        s.minX = std::min(s.minX, vx), s.maxX = std::max(s.maxX, vx);
-        s.minY = std::min(s.minY, vy), s.maxY = std::max(s.maxY, vy);
+        any = true;
         const double q = reader.quantity(*r, i, field);
         if (std::isfinite(q)) lo = std::min(lo, q), hi = std::max(hi, q);
       }
-  const double res = map.model().resolution;
-  const std::string heights = "z " + number(z * res) + " to " + number((z + 1) * res) + " m (voxel layer " + std::to_string(z) + ")";
+  const std::string heights = io_detail::layerHeights(map, z);
   if (!any) throw Error(target + "no voxel of " + heights + " holds data in layer '" + type.name + "'");
-  const uint64_t voxelsWide = uint64_t(int64_t(s.maxX) - s.minX + 1), voxelsHigh = uint64_t(int64_t(s.maxY) - s.minY + 1);
+  // The extent of the layer's data at every height: pictures of two heights overlay.
+  const io_detail::VoxelBoundsXY bounds = io_detail::xyBounds(map, [&](const Region& r, size_t i) { return reader.holdsData(r, i); });
+  s.minX = bounds.minX, s.maxX = bounds.maxX, s.minY = bounds.minY, s.maxY = bounds.maxY;
+  const uint64_t voxelsWide = bounds.wide(), voxelsHigh = bounds.high();
   s.scale = options.scale ? options.scale : autoSliceScale(voxelsWide, voxelsHigh);
   const uint64_t widthPx = voxelsWide * s.scale, heightPx = voxelsHigh * s.scale;
   if (widthPx > (1u << 20) || heightPx > (1u << 20) || widthPx * heightPx > (uint64_t(1) << 28))
@@ -234,41 +250,16 @@ LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std
         slice.fill(px, py, s.scale, s.scale, colour);
       }
 
-  // The legend below the slice.
-  const uint32_t text = 2, pad = 12, line = Canvas::textHeight(text), gap = 10, swatch = line + 2;
-  const std::string title = "layer " + type.name + ", field " + f.name + unitText(f) + ", " + heights;
+  const std::string title = io_detail::titled(options.mapName, "layer " + type.name + ", field " + f.name + unitText(f) + ", " + heights);
   const std::string caption = f.name + unitText(f) + (lo <= hi ? ", " + number(lo) + " to " + number(hi) : ", no finite value");
-  struct Entry {
-    Rgb colour;
-    std::string label;
-  };
-  std::vector<Entry> entries = {{kNoDataRgb, "no data"}};
+  io_detail::PlotFrame frame(title, io_detail::worldOf(map, s), s.width, s.height);
+  frame.addColourBar(range, caption, io_detail::heatColour);
+  std::vector<io_detail::LegendSwatch> entries = {{kNoDataRgb, "no data"}};
   if (result.nonFinite) entries.push_back({kNonFiniteRgb, "not finite (" + std::to_string(result.nonFinite) + ")"});
-  uint32_t swatchesWidth = 0;
-  for (const Entry& e : entries) swatchesWidth += swatch + 6 + Canvas::textWidth(e.label, text) + 18;
-  io_detail::ColourBarStyle bar;
-  bar.textSize = text;
-  // Room beside the bar for half a tick label at either end.
-  const uint32_t barMargin = pad + 4 * 6 * text;
-  bar.width = std::clamp<uint32_t>(s.width > 2 * barMargin ? s.width - 2 * barMargin : 0, 320, 640);
-  const uint32_t legendWidth = std::max({2 * pad + Canvas::textWidth(title, text), 2 * pad + Canvas::textWidth(caption, text),
-                                         2 * barMargin + bar.width, 2 * pad + swatchesWidth});
-  const uint32_t legendHeight = pad + line + gap + 2 + io_detail::colourBarHeight(bar) + gap + swatch + pad;
-  Canvas canvas(std::max(s.width, legendWidth), s.height + legendHeight, kWhite);
-  canvas.blit(slice.rgb(), s.width, s.height, 0, 0);
-  canvas.fill(0, s.height, canvas.width(), 1, Rgb{128, 128, 128});  // where the slice ends
-  int64_t y = s.height + pad;
-  canvas.text(pad, y, title, text, kBlack);
-  y += line + gap + 2;
-  y += io_detail::drawColourBar(canvas, barMargin, y, range, caption, bar) + gap;
-  int64_t x = pad;
-  for (const Entry& e : entries) {
-    canvas.fill(x, y, swatch, swatch, e.colour);
-    canvas.frame(x, y, swatch, swatch, kBlack);
-    canvas.text(x + swatch + 6, y + 1, e.label, text, kBlack);
-    x += swatch + 6 + Canvas::textWidth(e.label, text) + 18;
-  }
-  writePng(path, canvas.width(), canvas.height(), canvas.rgb());
+  frame.addSwatches(entries);
+  frame.addNote(io_detail::pixelNote(map, s.scale, path));
+  const io_detail::FramedPicture picture = frame.draw(slice.rgb());
+  io_detail::placeSlice(s, picture, io_detail::writeMapPicture(path, picture, title));
   return result;
 }
 

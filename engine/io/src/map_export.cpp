@@ -10,9 +10,11 @@
 
 #include "voxen/output/atomic_file.hpp"
 #include "voxen/io/png_writer.hpp"
-#include "colour_bar.hpp"
+#include "voxen/io/colour_bar.hpp"
 #include "export_helpers.hpp"
-#include "raster_canvas.hpp"
+#include "voxen/io/map_picture_file.hpp"
+#include "voxen/io/plot_frame.hpp"
+#include "voxen/io/raster_canvas.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 
@@ -22,7 +24,6 @@ using io_detail::appendLE;
 using io_detail::Canvas;
 using io_detail::kBlack;
 using io_detail::kWhite;
-using io_detail::niceLength;
 using io_detail::Rgb;
 using io_detail::sortedRegions;
 
@@ -82,25 +83,9 @@ SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale) {
   for (const auto& [key, region] : map.regions())
     if (key.z == regionZ) layer.push_back(&region);
 
-  SliceImage image;
-  image.z = z;
-  image.scale = scale;
   bool any = false;
-  for (const Region* r : layer) {
-    for (int32_t y = 0; y < n; ++y) {
-      for (int32_t x = 0; x < n; ++x) {
-        if (!std::isfinite(r->occupancy()[size_t(x + n * (y + n * localZ))])) continue;
-        const int32_t vx = r->key.x * n + x, vy = r->key.y * n + y;
-        if (!any) {
-          image.minX = image.maxX = vx;
-          image.minY = image.maxY = vy;
-          any = true;
-        }
-        image.minX = std::min(image.minX, vx), image.maxX = std::max(image.maxX, vx);
-        image.minY = std::min(image.minY, vy), image.maxY = std::max(image.maxY, vy);
-      }
-    }
-  }
+  for (const Region* r : layer)
+    for (size_t i = size_t(n) * n * localZ; i < size_t(n) * n * (localZ + 1) && !any; ++i) any = std::isfinite(r->occupancy()[i]);
   if (!any) {
     // Say where there is something to see.
     int32_t lo = INT32_MAX, hi = INT32_MIN;
@@ -118,8 +103,14 @@ SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale) {
                         : std::string("the map has no observed voxel");
     throw Error(message);
   }
+  // The map's extent, not the layer's: every height's picture covers the same ground.
+  const io_detail::VoxelBoundsXY bounds =
+      io_detail::xyBounds(map, [](const Region& r, size_t i) { return std::isfinite(r.occupancy()[i]); });
+  SliceImage image;
+  image.z = z;
+  image.minX = bounds.minX, image.maxX = bounds.maxX, image.minY = bounds.minY, image.maxY = bounds.maxY;
 
-  const uint64_t voxelsWide = uint64_t(int64_t(image.maxX) - image.minX + 1), voxelsHigh = uint64_t(int64_t(image.maxY) - image.minY + 1);
+  const uint64_t voxelsWide = bounds.wide(), voxelsHigh = bounds.high();
   if (scale == 0) scale = autoSliceScale(voxelsWide, voxelsHigh);
   image.scale = scale;
   const uint64_t widthPx = voxelsWide * scale;
@@ -160,8 +151,7 @@ SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale) {
 
 uint32_t autoSliceScale(uint64_t voxelsWide, uint64_t voxelsHigh) {
   const uint64_t longer = std::max<uint64_t>({voxelsWide, voxelsHigh, 1});
-  const uint64_t wanted = (800 + std::max<uint64_t>(voxelsWide, 1) - 1) / std::max<uint64_t>(voxelsWide, 1);
-  return uint32_t(std::max<uint64_t>(1, std::min<uint64_t>({wanted, 32, 4096 / longer})));
+  return uint32_t(std::clamp<uint64_t>((800 + longer - 1) / longer, 1, 32));
 }
 
 namespace {
@@ -172,60 +162,43 @@ std::string metres(double v) {
   return text;
 }
 
-// The slice at the top-left, the legend below it on white.
-Canvas sliceWithLegend(const OccupancyMap& map, const SliceImage& image) {
-  const uint32_t text = 2, pad = 12, line = Canvas::textHeight(text), gap = 10, swatch = line + 2;
-  const double res = map.model().resolution;
-  const std::string title = "occupancy at z " + metres(image.z * res) + " to " + metres((image.z + 1) * res) +
-                            " m (voxel layer " + std::to_string(image.z) + ")";
-  struct Entry {
-    Rgb colour;
-    std::string label;
-  };
-  const std::vector<Entry> entries = {
-      {{kSliceOccupiedRgb[0], kSliceOccupiedRgb[1], kSliceOccupiedRgb[2]}, "occupied (" + std::to_string(image.occupied) + ")"},
-      {{kSliceFreeRgb[0], kSliceFreeRgb[1], kSliceFreeRgb[2]}, "free (" + std::to_string(image.free) + ")"},
-      {{kSliceUnknownRgb[0], kSliceUnknownRgb[1], kSliceUnknownRgb[2]}, "unobserved"}};
-  uint32_t swatchesWidth = 0;
-  for (const Entry& e : entries) swatchesWidth += swatch + 6 + Canvas::textWidth(e.label, text) + 18;
-  const std::string invalid =
-      image.nonFinite ? std::to_string(image.nonFinite) + " voxels with a NaN or -inf value not drawn" : std::string();
-  // The scale bar: a round length near a third of the slice's width (at least 40 pixels).
-  const double pixelsPerMetre = double(image.scale) / res;
-  const double targetPixels = std::clamp(double(image.width) / 3.0, 40.0, 300.0);
-  const double length = niceLength(targetPixels / pixelsPerMetre);
-  const uint32_t barPixels = uint32_t(std::max(1.0, std::round(length * pixelsPerMetre)));
-  const std::string barLabel = metres(length) + " m";
-  const uint32_t legendWidth = 2 * pad + std::max({Canvas::textWidth(title, text), swatchesWidth,
-                                                   barPixels + 10 + Canvas::textWidth(barLabel, text),
-                                                   Canvas::textWidth(invalid, text)});
-  const uint32_t legendHeight = pad + line + gap + swatch + gap + swatch + (invalid.empty() ? 0 : gap + line) + pad;
-  Canvas canvas(std::max(image.width, legendWidth), image.height + legendHeight, kWhite);
-  canvas.blit(image.rgb, image.width, image.height, 0, 0);
-  canvas.fill(0, image.height, canvas.width(), 1, Rgb{128, 128, 128});  // where the slice ends
-  int64_t y = image.height + pad;
-  canvas.text(pad, y, title, text, kBlack);
-  y += line + gap;
-  int64_t x = pad;
-  for (const Entry& e : entries) {
-    canvas.fill(x, y, swatch, swatch, e.colour);
-    canvas.frame(x, y, swatch, swatch, kBlack);
-    canvas.text(x + swatch + 6, y + 1, e.label, text, kBlack);
-    x += swatch + 6 + Canvas::textWidth(e.label, text) + 18;
-  }
-  y += swatch + gap;
-  canvas.fill(pad, y + swatch / 2 - 3, barPixels, 6, kBlack);
-  canvas.fill(pad, y, 2, swatch, kBlack);
-  canvas.fill(pad + barPixels - 2, y, 2, swatch, kBlack);
-  canvas.text(pad + barPixels + 10, y + 1, barLabel, text, kBlack);
-  y += swatch;
-  if (!invalid.empty()) canvas.text(pad, y + gap, invalid, text, kBlack);
-  return canvas;
-}
+Rgb rgbOf(const uint8_t c[3]) { return {c[0], c[1], c[2]}; }
 
 }  // namespace
 
-SliceImage exportSlicePng(const OccupancyMap& map, const std::filesystem::path& path, int32_t z, uint32_t scale) {
+namespace io_detail {
+
+std::string layerHeights(const OccupancyMap& map, int32_t z) {
+  const double res = map.model().resolution;
+  return "z " + metres(z * res) + " to " + metres((z + 1) * res) + " m (voxel layer " + std::to_string(z) + ")";
+}
+
+WorldRect worldOf(const OccupancyMap& map, const SliceImage& image) {
+  const double res = map.model().resolution;
+  return {image.minX * res, image.minY * res, (image.maxX + 1.0) * res, (image.maxY + 1.0) * res};
+}
+
+std::string titled(const std::string& mapName, const std::string& what) {
+  return mapName.empty() ? what : mapName + ": " + what;
+}
+
+std::string pixelNote(const OccupancyMap& map, uint32_t scale, const std::filesystem::path& png) {
+  const double res = map.model().resolution;
+  const std::filesystem::path yaml = pictureYamlPath(png);
+  return "1 pixel = " + metres(res / scale) + " m (" + std::to_string(scale) + " per " + metres(res) + " m voxel)" +
+         (yaml.empty() ? std::string() : "; the .yaml beside it places it in the world");
+}
+
+void placeSlice(SliceImage& image, const FramedPicture& picture, std::filesystem::path yaml) {
+  image.pictureLeft = picture.plotLeft, image.pictureTop = picture.plotTop;
+  image.pictureWidth = picture.canvas.width(), image.pictureHeight = picture.canvas.height();
+  image.yaml = std::move(yaml);
+}
+
+}  // namespace io_detail
+
+SliceImage exportSlicePng(const OccupancyMap& map, const std::filesystem::path& path, int32_t z, uint32_t scale,
+                          const std::string& mapName) {
   SliceImage image;
   try {
     image = renderSlice(map, z, scale);
@@ -234,8 +207,15 @@ SliceImage exportSlicePng(const OccupancyMap& map, const std::filesystem::path& 
   } catch (const Error& e) {
     throw Error("cannot save PNG to '" + path.string() + "': " + e.what());
   }
-  const Canvas canvas = sliceWithLegend(map, image);
-  writePng(path, canvas.width(), canvas.height(), canvas.rgb());
+  const std::string title = io_detail::titled(mapName, "occupancy at " + io_detail::layerHeights(map, z));
+  io_detail::PlotFrame frame(title, io_detail::worldOf(map, image), image.width, image.height);
+  frame.addSwatches({{rgbOf(kSliceOccupiedRgb), "occupied (" + std::to_string(image.occupied) + ")"},
+                     {rgbOf(kSliceFreeRgb), "free (" + std::to_string(image.free) + ")"},
+                     {rgbOf(kSliceUnknownRgb), "unobserved"}});
+  if (image.nonFinite) frame.addNote(std::to_string(image.nonFinite) + " voxels with a NaN or -inf value not drawn");
+  frame.addNote(io_detail::pixelNote(map, image.scale, path));
+  const io_detail::FramedPicture picture = frame.draw(image.rgb);
+  io_detail::placeSlice(image, picture, io_detail::writeMapPicture(path, picture, title));
   return image;
 }
 

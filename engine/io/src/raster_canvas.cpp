@@ -1,4 +1,4 @@
-#include "raster_canvas.hpp"
+#include "voxen/io/raster_canvas.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -34,6 +34,7 @@ struct LayerSliceOptions {
   int32_t z = 0;         // voxel layer
   uint32_t scale = 0;    // pixels per voxel edge; 0: autoSliceScale
   std::string field;     // the field drawn; empty: the layer's first
+  std::string mapName;   // named in the picture's title; empty: none
 };
 
 struct LayerSlice {
@@ -45,9 +46,11 @@ struct LayerSlice {
 };
 
 // The field's quantities of voxel layer z as a heat map (voxels without data grey,
-// non-finite ones magenta), the slice at the top-left and below it a legend: the layer, the
-// field and z, the colour bar with round ticks and the unit, and the swatches. Throws Error
-// for an unknown field (naming the layer's) or when no voxel of layer z holds data.
+// non-finite ones magenta) over the extent of the layer's data at every height, framed as
+// exportSlicePng frames a slice (metre axes, a title naming the map, the layer, the field and
+// z, the colour bar with round ticks and the unit, the swatches, the map_server YAML beside
+// it). The clearance layer is drawn as exportClearancePng draws it (one palette). Throws
+// Error for an unknown field (naming the layer's) or when no voxel of layer z holds data.
 LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std::filesystem::path& path,
                                const LayerSliceOptions& options);
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "raster_canvas.hpp"
+#include "voxen/io/raster_canvas.hpp"
 
 namespace voxen::io_detail {
 
