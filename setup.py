@@ -3,6 +3,11 @@
 The extension (_voxen, pybind11) links the engine's static libraries, which carry the
 shaders, so the installed package needs nothing from this tree at run time.
 
+Progress: pip hides a build backend's output unless it runs with -v (pypa/pip#2688; without
+it a build of minutes shows a spinner only), so `pip install -v .` is the way to watch it:
+this script streams CMake's own progress lines ("[ 45%] Building CXX object ...") and says
+what it runs, line by line as they come.
+
 Environment:
   VOXEN_BUILD_DIR  the CMake build tree to use (default: build/pip in this tree). An
                    existing, configured tree (such as the README's build/) is only built,
@@ -43,6 +48,8 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build_dir = pathlib.Path(os.environ.get("VOXEN_BUILD_DIR", ROOT / "build" / "pip")).resolve()
         cache = build_dir / "CMakeCache.txt"
+        print(f"voxen: building the extension _voxen with CMake in {build_dir} "
+              f"({'configured: only what changed' if cache.exists() else 'a first build: minutes'})", flush=True)
         if not cache.exists():
             self.configure(build_dir)
         else:

@@ -4,6 +4,9 @@
 # stubs, py.typed), its version (CMakeLists.txt's), a small map equal to the build tree's.
 # The build is the test's own CMake tree (VOXEN_BUILD_DIR), so nothing is compiled again;
 # the package sources are copied so the test writes nothing into the source tree.
+# pip hides a build's output unless given -v (pypa/pip#2688); the README tells users to pass
+# it, so the install runs with -v and its log must show the build as it runs: setup.py's
+# lines and CMake's own progress.
 # Also: a build tree configured without Python is refused with a message saying so.
 # Usage: pip_install.sh PYTHON SOURCE_DIR BUILD_DIR
 set -euo pipefail
@@ -16,8 +19,12 @@ mkdir -p "$work/src/python"
 cp "$source"/{pyproject.toml,setup.py,README.md,CMakeLists.txt} "$work/src/"
 cp -r "$source/python/voxen" "$work/src/python/"
 "$python" -m venv --system-site-packages "$work/venv"
-(cd "$work/src" && VOXEN_BUILD_DIR="$build" "$work/venv/bin/pip" install -q --no-build-isolation --no-index .) \
-  || fail "pip install . failed"
+(cd "$work/src" && VOXEN_BUILD_DIR="$build" "$work/venv/bin/pip" install -v --no-build-isolation --no-index . \
+  >"$work/install.log" 2>&1) || { cat "$work/install.log"; fail "pip install . failed"; }
+grep -qF "voxen: building the extension _voxen with CMake in $build" "$work/install.log" \
+  || { cat "$work/install.log"; fail "pip install -v did not show setup.py's build line"; }
+grep -q "voxen: cmake --build" "$work/install.log" && grep -q "Built target _voxen" "$work/install.log" \
+  || { cat "$work/install.log"; fail "pip install -v did not show CMake's build progress"; }
 
 installed=$(cd "$work" && "$work/venv/bin/python" -c 'import os, voxen; print(os.path.dirname(voxen.__file__))')
 case "$installed" in "$work/venv/"*) ;; *) fail "voxen imported from $installed, not the virtual environment";; esac
