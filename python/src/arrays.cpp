@@ -14,15 +14,27 @@ std::string dtypeName(const py::array& array) { return py::str(array.dtype()).ca
 
 py::array asArray(const py::handle& object, const char* argument) {
   if (py::isinstance<py::array>(object)) return py::reinterpret_borrow<py::array>(object);
-  // Lists and tuples of numbers are taken as float64 (NumPy would make int64 of integer
-  // lists, which the dtype check refuses for arrays).
-  auto converted = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(object);
-  if (converted) return converted;
-  throw py::value_error(std::string(argument) + " must be an array of shape (N, 3) with dtype float32 or float64; got " +
+  // Lists and tuples of numbers are taken as float64.
+  if (!py::isinstance<py::str>(object)) {
+    auto converted = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(object);
+    if (converted) return converted;
+    PyErr_Clear();
+  }
+  throw py::value_error(std::string(argument) + " must be an array of shape (N, 3) " + kNumberDtypes + "; got " +
                         py::str(py::type::of(object)).cast<std::string>());
 }
 
 }  // namespace
+
+bool holdsRealNumbers(const py::array& array) {
+  const char kind = array.dtype().kind();
+  return kind == 'f' || kind == 'i' || kind == 'u';
+}
+
+py::array floatOrConverted(const py::array& array) {
+  if (array.dtype().is(py::dtype::of<double>()) || array.dtype().is(py::dtype::of<float>())) return array;
+  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
+}
 
 std::string describeArray(const py::array& array) {
   std::ostringstream text;
@@ -34,13 +46,13 @@ std::string describeArray(const py::array& array) {
 }
 
 Points3::Points3(const py::handle& object, const char* argument) {
-  py::array array = asArray(object, argument);
-  const bool isFloat64 = array.dtype().is(py::dtype::of<double>());
-  const bool isFloat32 = array.dtype().is(py::dtype::of<float>());
-  if (array.ndim() != 2 || array.shape(1) != 3 || (!isFloat64 && !isFloat32)) {
-    throw py::value_error(std::string(argument) + " must be an array of shape (N, 3) with dtype float32 or float64; got " +
-                          describeArray(array));
+  const py::array given = asArray(object, argument);
+  if (given.ndim() != 2 || given.shape(1) != 3 || !holdsRealNumbers(given)) {
+    throw py::value_error(std::string(argument) + " must be an array of shape (N, 3) " + kNumberDtypes + "; got " +
+                          describeArray(given));
   }
+  const py::array array = floatOrConverted(given);  // integers as float64, once
+  const bool isFloat64 = array.dtype().is(py::dtype::of<double>());
   const size_t n = static_cast<size_t>(array.shape(0));
   if (n == 0) return;
   if (isFloat64 && (array.flags() & py::array::c_style)) {

@@ -13,8 +13,9 @@ namespace voxen::python {
 
 // An (N, 3) array of points as the engine's glm::dvec3 span. A C-contiguous float64 array
 // is read in place (no copy: its memory is 3 doubles per row, as dvec3's); float32 and
-// other layouts (strided views, Fortran order) are converted once. Anything else (another
-// dtype, another shape) is refused with ValueError.
+// other layouts (strided views, Fortran order) are converted once, as are integer arrays
+// (np.int64, np.int32, ...: coordinates in whole metres are coordinates). Anything else
+// (bool, complex, strings, objects; another shape) is refused with ValueError.
 class Points3 {
  public:
   Points3(const pybind11::handle& object, const char* argument);
@@ -45,5 +46,16 @@ pybind11::array_t<T> newArray(size_t n, size_t columns) {
 
 // "shape (4, 2) and dtype int64", for messages.
 std::string describeArray(const pybind11::array& array);
+
+// What the float-array readers take, for their messages: "float or integer numbers".
+inline constexpr const char* kNumberDtypes = "with a float or integer dtype";
+
+// Whether an array's dtype is a real number type: float or (unsigned) integer, not bool,
+// complex, strings or objects.
+bool holdsRealNumbers(const pybind11::array& array);
+
+// An array of real numbers other than float32 and float64 (integers, float16, longdouble) as
+// a new C-contiguous float64 array; float32 and float64 arrays as they are.
+pybind11::array floatOrConverted(const pybind11::array& array);
 
 }  // namespace voxen::python

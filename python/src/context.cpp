@@ -84,7 +84,10 @@ std::shared_ptr<PyContext> contextOrDefault(const py::object& context) {
   // Held by the module for the interpreter's life: every Mapper made without a context
   // shares one device and its compiled pipelines, as C++ programs share one Context.
   static std::shared_ptr<PyContext>* defaultContext = new std::shared_ptr<PyContext>();
-  if (!*defaultContext) *defaultContext = std::make_shared<PyContext>(py::none(), false);
+  if (!*defaultContext) {
+    *defaultContext = std::make_shared<PyContext>(py::none(), false);
+    (*defaultContext)->sharedDefault = true;
+  }
   return *defaultContext;
 }
 
@@ -101,11 +104,20 @@ VOXEN_VALIDATION=1); its messages are kept in validation_messages.
 
 The device opens at the first GPU work (or open()); errors opening it raise voxen.Error
 naming the devices found. One Context serves any number of Mappers.
+
+Threads: a Context, with every Mapper and TransformTree on it, is used by one thread at a
+time. Calls release the GIL while the GPU works, so another thread runs meanwhile, but a
+call on the same Context from a second thread while one is running raises voxen.Error
+naming this rule, the call running and its thread (the engine cannot yet be driven from
+two threads at once). Mappers made without context= all share the default Context. To map
+in parallel, give each thread its own Context; to share one, hold a threading.Lock around
+the calls. Separate Contexts on one device run side by side.
 )doc")
       .def(py::init<const py::object&, bool>(), py::arg("device") = py::none(), py::arg("validation") = false)
       .def(
           "open",
           [](PyContext& self) {
+            ContextUse use(self, &self, "Context.open");
             py::gil_scoped_release release;
             self.get().open();
           },
@@ -115,6 +127,7 @@ naming the devices found. One Context serves any number of Mappers.
           [](PyContext& self) {
             std::string name;
             {
+              ContextUse use(self, &self, "Context.device_name");
               py::gil_scoped_release release;
               name = self.get().deviceInfo().name;
             }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "context_use.hpp"
 #include "voxen/context.hpp"
 
 namespace voxen::python {
@@ -18,6 +19,11 @@ class PyContext {
   voxen::Context& get() { return *context_; }
   std::vector<std::string> validationMessages() const;
   void clearValidationMessages();
+  // Which thread uses the Context now (context_use.hpp: one at a time).
+  ContextUseState& useState() { return use_; }
+  // The module's default Context, which every Mapper made without context= shares: the
+  // one-thread message says so, since those Mappers look unrelated to their caller.
+  bool sharedDefault = false;
 
  private:
   struct Messages {
@@ -26,6 +32,7 @@ class PyContext {
   };
   std::shared_ptr<Messages> messages_ = std::make_shared<Messages>();
   std::unique_ptr<voxen::Context> context_;
+  ContextUseState use_;
 };
 
 // `context` or, for None, the module's default Context (made at first use, best device).

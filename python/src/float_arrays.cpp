@@ -36,14 +36,14 @@ FloatArray FloatArray::vector(const py::handle& object, const char* argument) {
 
 FloatArray FloatArray::table(const py::handle& object, const char* argument, std::initializer_list<size_t> columns) {
   const bool isTable = columns.size() > 0;
-  const std::string what = std::string(argument) + " must be an array of shape " + expectedShape(isTable, columns) +
-                           " with dtype float32 or float64";
-  py::array array = asArray(object, what);
+  const std::string what = std::string(argument) + " must be an array of shape " + expectedShape(isTable, columns) + " " +
+                           kNumberDtypes;
+  const py::array given = asArray(object, what);
+  const bool shapeFits = isTable ? given.ndim() == 2 && std::find(columns.begin(), columns.end(), size_t(given.shape(1))) != columns.end()
+                                 : given.ndim() == 1;
+  if (!shapeFits || !holdsRealNumbers(given)) throw py::value_error(what + "; got " + describeArray(given));
+  const py::array array = floatOrConverted(given);  // integers as float64, once
   const bool isFloat64 = array.dtype().is(py::dtype::of<double>());
-  const bool isFloat32 = array.dtype().is(py::dtype::of<float>());
-  const bool shapeFits = isTable ? array.ndim() == 2 && std::find(columns.begin(), columns.end(), size_t(array.shape(1))) != columns.end()
-                                 : array.ndim() == 1;
-  if (!shapeFits || (!isFloat64 && !isFloat32)) throw py::value_error(what + "; got " + describeArray(array));
 
   FloatArray result;
   result.rows_ = size_t(array.shape(0));

@@ -11,8 +11,8 @@
 
 namespace voxen::python {
 
-// float32 or float64 values as doubles, row-major: read in place when the array is a
-// C-contiguous float64 one, converted once otherwise (float32, strided views, Fortran order).
+// Real numbers as doubles, row-major: read in place when the array is a C-contiguous float64
+// one, converted once otherwise (float32, integers, strided views, Fortran order).
 class FloatArray {
  public:
   // An (N,) array.

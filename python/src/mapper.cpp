@@ -60,7 +60,7 @@ PyMapper makeMapper(double resolution, int32_t region, const std::string& model,
   options.extraLayers = layersNamed(layers);
   options.run.backend = backendNamed(backend);
   options.run.integration.ndt.mode = ndtNamed(ndt);
-  PyMapper result{contextOrDefault(context), nullptr};
+  PyMapper result(contextOrDefault(context));
   result.mapper = std::make_unique<voxen::Mapper>(result.context->get(), options);
   return result;
 }
@@ -177,7 +177,7 @@ PyMapper loadMapper(const py::object& path, const py::object& context, const std
   const std::filesystem::path file = pathOf(path);
   MapperRunOptions run;
   run.backend = backendNamed(backend);
-  PyMapper result{contextOrDefault(context), nullptr};
+  PyMapper result(contextOrDefault(context));
   {
     py::gil_scoped_release release;
     result.mapper = std::make_unique<voxen::Mapper>(voxen::Mapper::load(result.context->get(), file, run));
@@ -186,6 +186,12 @@ PyMapper loadMapper(const py::object& path, const py::object& context, const std
 }
 
 }  // namespace
+
+PyMapper::~PyMapper() {
+  if (!mapper) return;
+  releaseOnContext(
+      *context, this, "Mapper.__del__", [this] { mapper.reset(); }, [this] { (void)mapper.release(); });
+}
 
 py::dict submittedDelta(const IntegrationStats& before, const IntegrationStats& after) {
   py::dict stats;
@@ -218,16 +224,22 @@ layers ("voxel_mean", "traversal", "hit_miss", "touch_time"); ndt: None, "om" or
 context: a voxen.Context, None for the shared default; backend: "gpu", or "cpu" for the
 single-threaded CPU reference the GPU is tested against (the same map bit for bit).
 A setting out of range raises voxen.SettingError (a ValueError) naming it.
+
+Arrays of points take any real dtype: float32 and float64 as they are, integers converted.
+Threads: the Mapper's Context (and so every Mapper on it: all those made without context=
+share the default one) is used by one thread at a time; a call from another thread while
+one runs raises voxen.Error naming the rule (voxen.Context says more).
 )doc");
   mapperClass
       .def(py::init(&makeMapper), py::arg("resolution") = 0.1, py::arg("region") = 32, py::arg("model") = "ohm",
            py::arg("layers") = py::tuple(), py::arg("ndt") = py::none(), py::arg("context") = py::none(),
            py::arg("backend") = "gpu")
-      .def("integrate_rays", &integrateRays, py::arg("origins"), py::arg("ends"), R"doc(
+      .def("integrate_rays", onContext("Mapper.integrate_rays", &integrateRays),
+           py::arg("origins"), py::arg("ends"), R"doc(
 Integrates the rays from origins[i] to ends[i] (the samples), in order.
 
-origins, ends: (N, 3) float32 or float64 arrays (a C-contiguous float64 array is read
-without a copy). Returns as soon as the rays are submitted, with this call's statistics:
+origins, ends: (N, 3) arrays of real numbers (a C-contiguous float64 array is read without
+a copy; float32 and integer arrays are converted). Returns as soon as the rays are submitted, with this call's statistics:
 a dict of rays, clipped_rays, rejected_rays (non-finite or out-of-range rays, skipped) and
 batches. The GPU's own counts (voxel updates) come from stats(), which waits for the GPU;
 any read of the map (occupancy, save, ...) waits too.
@@ -235,6 +247,7 @@ any read of the map (occupancy, save, ...) waits too.
       .def(
           "sync",
           [](PyMapper& self) {
+            ContextUse use(*self.context, &self, "Mapper.sync");
             py::gil_scoped_release release;
             self.mapper->sync();
           },
@@ -242,21 +255,22 @@ any read of the map (occupancy, save, ...) waits too.
 Waits until the GPU has applied every ray submitted so far and the host's map holds them.
 Reads (occupancy, save, stats, ...) do this themselves; call it to time the GPU's work.
 )doc")
-      .def("stats", &mapperStats, R"doc(
+      .def("stats", onContext("Mapper.stats", &mapperStats), R"doc(
 Every integration so far, after waiting for the GPU: a dict of rays, clipped_rays,
 rejected_rays, batches, voxel_updates, dropped_updates (updates the GPU had to give up,
 0 unless a voxel is hit tens of thousands of times in one batch), and the map's
 occupied_voxels, free_voxels and regions.
 )doc")
-      .def("occupancy", &occupancy, py::arg("points"), R"doc(
+      .def("occupancy", onContext("Mapper.occupancy", &occupancy), py::arg("points"), R"doc(
 The log-odds of the voxel holding each point: an (N,) float32 array, NaN where no ray
-touched the voxel. points: (N, 3) float32 or float64.
+touched the voxel. points: (N, 3) real numbers (float or integer).
 )doc")
-      .def("classify", &classify, py::arg("points"), R"doc(
+      .def("classify", onContext("Mapper.classify", &classify), py::arg("points"), R"doc(
 The class of the voxel holding each point: an (N,) int8 array, -1 unknown, 0 free,
-1 occupied (at or above the model's threshold). points: (N, 3) float32 or float64.
+1 occupied (at or above the model's threshold). points: (N, 3) real numbers (float or integer).
 )doc")
-      .def("raycast", &raycast, py::arg("origins"), py::arg("directions"), py::arg("max_range"),
+      .def("raycast", onContext("Mapper.raycast", &raycast),
+           py::arg("origins"), py::arg("directions"), py::arg("max_range"),
            py::arg("unknown_blocks") = false, R"doc(
 Casts rays to the first occupied voxel (or unobserved one, with unknown_blocks).
 
@@ -270,12 +284,17 @@ hit the other fields are zero.
           "save",
           [](PyMapper& self, const py::object& path) {
             const std::filesystem::path file = pathOf(path);
+            ContextUse use(*self.context, &self, "Mapper.save");
             py::gil_scoped_release release;
             self.mapper->save(file);
           },
           py::arg("path"), "Writes the map file (atomically: a reader sees the old file or the new one).")
       .def_property_readonly(
-          "resolution", [](PyMapper& self) { return self.mapper->map().model().resolution; },
+          "resolution",
+          [](PyMapper& self) {
+            ContextUse use(*self.context, &self, "Mapper.resolution");  // map() syncs with the GPU
+            return self.mapper->map().model().resolution;
+          },
           "Metres per voxel edge.")
       .def_property_readonly(
           "context", [](PyMapper& self) { return self.context; }, "The voxen.Context this map runs on.");

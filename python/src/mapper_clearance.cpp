@@ -93,7 +93,8 @@ py::object clearance(PyMapper& self, const py::object& points, bool gradient) {
 
 void bindMapperClearance(MapperClass& mapperClass) {
   mapperClass
-      .def("compute_clearance", &computeClearance, py::arg("range"), py::arg("technique") = "exact",
+      .def("compute_clearance", onContext("Mapper.compute_clearance", &computeClearance),
+           py::arg("range"), py::arg("technique") = "exact",
            py::arg("unknown_free") = false, py::kw_only(), py::arg("axis_scale") = py::make_tuple(1.0, 1.0, 1.0),
            py::arg("ignore_below") = py::none(), py::arg("ignore_above") = py::none(), R"doc(
 Computes the clearance layer: each voxel's distance (metres) from its centre to the
@@ -113,10 +114,11 @@ cannot work raises voxen.SettingError naming it. Returns a dict: regions (comput
 seconds (wall time), batches and cache_regions (GPU: batches of target regions, regions
 the GPU cache held).
 )doc")
-      .def("clearance", &clearance, py::arg("points"), py::arg("gradient") = false, R"doc(
+      .def("clearance", onContext("Mapper.clearance", &clearance),
+           py::arg("points"), py::arg("gradient") = false, R"doc(
 The clearance at each point, trilinear between the 8 voxel centres around it.
 
-points: (N, 3) float32 or float64. Returns an (N,) float32 array of metres, or with
+points: (N, 3) real numbers (float or integer). Returns an (N,) float32 array of metres, or with
 gradient=True a tuple of it and the (N, 3) float32 gradients (metres per metre, pointing
 away from obstacles). A point gets NaN (and a NaN gradient) where one of its 8 voxels has
 no value: no obstacle within the range the layer was computed with, or a region the map

@@ -91,10 +91,12 @@ py::dict integrateCloud(PyMapper& self, const py::object& points, const py::obje
 }  // namespace
 
 void bindMapperCloud(MapperClass& mapperClass) {
-  mapperClass.def("integrate_cloud", &integrateCloud, py::arg("points"), py::arg("times"), py::arg("trajectory"), R"doc(
+  mapperClass.def("integrate_cloud", onContext("Mapper.integrate_cloud", &integrateCloud),
+                  py::arg("points"), py::arg("times"),
+                  py::arg("trajectory"), R"doc(
 Integrates a scan: a ray from the sensor's position at each point's time to the point.
 
-points: (N, 3) float32 or float64, in the map's frame; times: (N,) float32 or float64,
+points: (N, 3) real numbers (float or integer dtype), in the map's frame; times: (N,),
 seconds on the trajectory's clock; trajectory: (M, 4) rows t x y z, or (M, 8) rows
 t x y z qx qy qz qw, sorted by t. The sensor's position at a point's time is interpolated
 linearly between the poses either side; the orientation columns are checked (finite,

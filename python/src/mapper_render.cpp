@@ -77,7 +77,8 @@ py::array_t<uint8_t> render(PyMapper& self, int64_t width, int64_t height, const
 }  // namespace
 
 void bindMapperRender(MapperClass& mapperClass) {
-  mapperClass.def("render", &render, py::arg("width"), py::arg("height"), py::arg("camera") = py::none(), R"doc(
+  mapperClass.def("render", onContext("Mapper.render", &render),
+                  py::arg("width"), py::arg("height"), py::arg("camera") = py::none(), R"doc(
 Draws the map's occupied voxels (a marching-cubes mesh, shaded) as `voxen render` does:
 an (height, width, 4) uint8 RGBA array, top row first.
 

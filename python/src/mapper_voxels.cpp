@@ -67,6 +67,22 @@ VoxelClass kindNamed(const std::string& kind) {
 }
 
 py::tuple voxels(PyMapper& self, const std::string& kind) {
+// (centres, values) of voxels already in voxels()'s order (z, then y, then x).
+py::tuple centresAndValues(const std::vector<std::pair<VoxelCoord, float>>& found, double resolution) {
+  auto centres = newArray<double>(found.size(), 3);
+  auto values = newArray<float>(found.size());
+  double* c = centres.mutable_data();
+  float* v = values.mutable_data();
+  for (size_t i = 0; i < found.size(); ++i) {
+    const VoxelCoord& k = found[i].first;
+    c[3 * i + 0] = (k.x + 0.5) * resolution;  // as OccupancyMap::voxelCentre
+    c[3 * i + 1] = (k.y + 0.5) * resolution;
+    c[3 * i + 2] = (k.z + 0.5) * resolution;
+    v[i] = valueOrNaN(found[i].second);
+  }
+  return py::make_tuple(centres, values);
+}
+
   const VoxelClass wanted = kindNamed(kind);
   std::vector<std::pair<VoxelCoord, float>> found;
   double resolution = 0.0;
@@ -87,18 +103,53 @@ py::tuple voxels(PyMapper& self, const std::string& kind) {
       return p.z != q.z ? p.z < q.z : p.y != q.y ? p.y < q.y : p.x < q.x;
     });
   }
-  auto centres = newArray<double>(found.size(), 3);
-  auto values = newArray<float>(found.size());
-  double* c = centres.mutable_data();
-  float* v = values.mutable_data();
-  for (size_t i = 0; i < found.size(); ++i) {
-    const VoxelCoord& k = found[i].first;
-    c[3 * i + 0] = (k.x + 0.5) * resolution;  // as OccupancyMap::voxelCentre
-    c[3 * i + 1] = (k.y + 0.5) * resolution;
-    c[3 * i + 2] = (k.z + 0.5) * resolution;
-    v[i] = valueOrNaN(found[i].second);
+  return centresAndValues(found, resolution);
+}
+
+// A box corner: 3 numbers (x, y, z) in metres, finite.
+glm::dvec3 boxCorner(const py::object& corner, const char* argument) {
+  std::vector<double> values;
+  if (!py::isinstance<py::str>(corner)) {
+    const py::array given = py::array::ensure(corner);
+    if (given && given.ndim() == 1 && given.shape(0) == 3 && holdsRealNumbers(given))
+      values = floatOrConverted(given).attr("tolist")().cast<std::vector<double>>();
+    PyErr_Clear();
   }
-  return py::make_tuple(centres, values);
+  if (values.size() != 3)
+    throw py::value_error(std::string(argument) + " must be 3 numbers (x, y, z) in metres; got " +
+                          py::repr(corner).cast<std::string>());
+  for (int a = 0; a < 3; ++a)
+    if (!std::isfinite(values[a]))
+      throw py::value_error(std::string(argument) + "[" + std::to_string(a) + "] is " + std::to_string(values[a]) +
+                            ": a box corner must be finite");
+  return {values[0], values[1], values[2]};
+}
+
+// The engine's batched box query (on the GPU, or on the host for a small box), with each
+// voxel's value read from the synced host map it answered from.
+py::tuple voxelsInBox(PyMapper& self, const py::object& loArg, const py::object& hiArg, const std::string& kind) {
+  const VoxelClass wanted = kindNamed(kind);
+  QueryBox box{boxCorner(loArg, "lo"), boxCorner(hiArg, "hi")};
+  for (int a = 0; a < 3; ++a)
+    if (box.min[a] > box.max[a])
+      throw py::value_error(std::string("lo[") + std::to_string(a) + "] " + std::to_string(box.min[a]) + " is above hi[" +
+                            std::to_string(a) + "] " + std::to_string(box.max[a]) + ": lo is the box's lower corner");
+  std::vector<std::pair<VoxelCoord, float>> found;
+  double resolution = 0.0;
+  {
+    py::gil_scoped_release release;
+    BoxVoxels inside;
+    try {
+      inside = self.mapper->voxelsInBox(box, wanted);
+    } catch (const QueryInputError& e) {
+      throw QueryInputError(e.index(), std::string("voxels_in_box(lo, hi): ") + e.what());
+    }
+    const OccupancyMap& map = self.mapper->map();
+    resolution = map.model().resolution;
+    found.reserve(inside.voxels.size());
+    for (const VoxelCoord& v : inside.voxels) found.emplace_back(v, map.value(v));
+  }
+  return centresAndValues(found, resolution);
 }
 
 // A window corner: 2 numbers (x, y), or 3 (a bounds corner; its z is not used).
@@ -187,7 +238,7 @@ py::array_t<int8_t> slice(PyMapper& self, double z, const py::object& loArg, con
 
 void bindMapperVoxels(MapperClass& mapperClass) {
   mapperClass
-      .def("voxels", &voxels, py::arg("kind") = "occupied", R"doc(
+      .def("voxels", onContext("Mapper.voxels", &voxels), py::arg("kind") = "occupied", R"doc(
 The voxels of one class: a tuple of their (K, 3) float64 centres and (K,) float32 values.
 
 kind: "occupied", "free" (observed, below the occupancy threshold) or "unknown": the
@@ -195,13 +246,27 @@ voxels no ray touched inside the regions the map holds (the map's dense blocks, 
 voxels each by default, around what was observed), with NaN values. Values are log-odds.
 Sorted by z, then y, then x (the order of a C-order array indexed [z, y, x]).
 )doc")
-      .def_property_readonly("bounds", &bounds, R"doc(
+      .def("voxels_in_box", onContext("Mapper.voxels_in_box", &voxelsInBox), py::arg("lo"), py::arg("hi"),
+           py::arg("kind") = "occupied", R"doc(
+The voxels of one class inside an axis-aligned box, as voxels() gives them: a tuple of
+their (K, 3) float64 centres and (K,) float32 values (log-odds; NaN for unknown ones),
+sorted by z, then y, then x.
+
+lo, hi: the box's lower and upper corners, 3 numbers (x, y, z) in metres each (lo <= hi on
+every axis). Every voxel holding a point of the box is in it, faces included: a corner on
+a voxel edge takes the voxel above the edge too. kind: "occupied", "free" or "unknown" (here
+every voxel of the box no ray touched, in a region the map holds or not). The engine's
+batched query: on the GPU, or on the synced host map for a box of at most 512 voxels, the
+same voxels either way. A box of more than 2^28 voxels raises voxen.InputError (a ValueError).
+)doc")
+      .def_property_readonly("bounds", onContext("Mapper.bounds", &bounds), R"doc(
 The box of the observed (free or occupied) voxels: a tuple (lo, hi) of (3,) float64
 arrays in metres, on voxel edges (lo is the lowest voxel's lower corner, hi the highest
 voxel's upper corner), or None when no voxel is observed. A slice plots with
 plt.imshow(mapper.slice(z), origin="lower", extent=(lo[0], hi[0], lo[1], hi[1])).
 )doc")
-      .def("slice", &slice, py::arg("z"), py::arg("lo") = py::none(), py::arg("hi") = py::none(), R"doc(
+      .def("slice", onContext("Mapper.slice", &slice),
+           py::arg("z"), py::arg("lo") = py::none(), py::arg("hi") = py::none(), R"doc(
 The classes of one horizontal layer of voxels: a 2D int8 array, -1 unknown, 0 free,
 1 occupied, indexed [row, column] = [y, x] with row 0 at the lowest y (plot it with
 origin="lower").

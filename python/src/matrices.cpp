@@ -16,7 +16,8 @@ std::string typeName(const py::handle& object) { return py::str(py::type::of(obj
 }  // namespace
 
 Matrices matricesOf(const py::handle& object, const char* argument) {
-  const std::string expected = std::string(argument) + " must be an array of shape (4, 4) or (N, 4, 4) with dtype float32 or float64; got ";
+  const std::string expected =
+      std::string(argument) + " must be an array of shape (4, 4) or (N, 4, 4) " + kNumberDtypes + "; got ";
   py::array array;
   if (py::isinstance<py::array>(object)) {
     array = py::reinterpret_borrow<py::array>(object);
@@ -27,11 +28,11 @@ Matrices matricesOf(const py::handle& object, const char* argument) {
   } else {
     throw py::value_error(expected + typeName(object));
   }
-  const bool isFloat64 = array.dtype().is(py::dtype::of<double>());
-  const bool isFloat32 = array.dtype().is(py::dtype::of<float>());
   const bool goodShape = (array.ndim() == 2 || array.ndim() == 3) && array.shape(array.ndim() - 1) == 4 &&
                          array.shape(array.ndim() - 2) == 4;
-  if (!goodShape || (!isFloat64 && !isFloat32)) throw py::value_error(expected + describeArray(array));
+  if (!goodShape || !holdsRealNumbers(array)) throw py::value_error(expected + describeArray(array));
+  array = floatOrConverted(array);  // integers as float64, once
+  const bool isFloat64 = array.dtype().is(py::dtype::of<double>());
   Matrices out;
   out.single = array.ndim() == 2;
   const size_t n = out.single ? 1 : size_t(array.shape(0));

@@ -12,7 +12,7 @@
 
 namespace voxen::python {
 
-// A (4, 4) or (N, 4, 4) float32 or float64 array of finite values (any layout) as glm
+// A (4, 4) or (N, 4, 4) array of finite real numbers (float or integer, any layout) as glm
 // matrices in float32, the transform tree's precision. ValueError naming `argument`, the
 // shape and dtype expected and given, or the first matrix with a NaN/inf entry.
 struct Matrices {

@@ -25,7 +25,7 @@ PyMapper importOctomapFile(const py::object& path, int32_t region, const py::obj
   base.validate();  // before the file is read
   MapperRunOptions run;
   run.backend = backendNamed(backend);
-  PyMapper result{contextOrDefault(context), nullptr};
+  PyMapper result(contextOrDefault(context));
   voxen::Context& engine = result.context->get();
   {
     py::gil_scoped_release release;
@@ -52,7 +52,7 @@ py::dict exportOctomapFile(PyMapper& self, const py::object& path) {
 }  // namespace
 
 void bindMapperOctomap(py::module_& m, MapperClass& mapperClass) {
-  mapperClass.def("export_octomap", &exportOctomapFile, py::arg("path"), R"doc(
+  mapperClass.def("export_octomap", onContext("Mapper.export_octomap", &exportOctomapFile), py::arg("path"), R"doc(
 Writes the map as an OctoMap binary tree (.bt, OcTree::writeBinary's format, which octovis
 and the ROS tools read), as `voxen export MAP --octomap PATH` does: occupied and free
 leaves at the finest level, pruned; unobserved voxels unknown. Classes only: log-odds and

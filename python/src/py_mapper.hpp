@@ -14,8 +14,15 @@
 
 namespace voxen::python {
 
-// The Mapper and the Context it runs on, kept alive together.
+// The Mapper and the Context it runs on, kept alive together. Its methods hold the Context
+// for their call (context_use.hpp: one thread at a time); freeing the engine's Mapper, which
+// frees GPU memory through the Context, waits until no other thread holds it.
 struct PyMapper {
+  explicit PyMapper(std::shared_ptr<PyContext> on) : context(std::move(on)) {}
+  PyMapper(PyMapper&&) = default;
+  PyMapper& operator=(PyMapper&&) = delete;
+  ~PyMapper();
+
   std::shared_ptr<PyContext> context;
   std::unique_ptr<voxen::Mapper> mapper;
 };

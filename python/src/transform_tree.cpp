@@ -22,8 +22,19 @@ namespace voxen::python {
 namespace {
 
 // Members in this order: the GPU tree refers to `tree` and to the Context's scheduler, so it
-// goes first.
+// goes first. Its methods hold the Context for their call (context_use.hpp): process() reads
+// the tree with the GIL released, so even add() on another thread would race it.
 struct PyTransformTree {
+  PyTransformTree() = default;
+  PyTransformTree(PyTransformTree&&) = default;
+  PyTransformTree& operator=(PyTransformTree&&) = delete;
+  ~PyTransformTree() {
+    // The GPU tree frees device memory through the Context: not while another thread uses it.
+    if (!gpu) return;
+    releaseOnContext(
+        *context, this, "TransformTree.__del__", [this] { gpu.reset(); }, [this] { (void)gpu.release(); });
+  }
+
   std::shared_ptr<PyContext> context;
   bool onGpu = true;
   TransformTree tree;
@@ -163,10 +174,13 @@ single-threaded CPU reference. Matrices are float32, the engine's precision: flo
 is rounded to float32. The GPU's worlds agree with the CPU reference to a relative
 1e-5 per level of depth (float products in another order).
 
-Node ids are ints from 1 up, reused after remove(). One thread at a time per tree.
+Node ids are ints from 1 up, reused after remove(). Local matrices may be integer arrays
+too (converted). One thread at a time: a tree's Context, with every Mapper and tree on it,
+is used by one thread at a time, and a call from a second thread while one runs raises
+voxen.Error naming the rule (voxen.Context says more).
 )doc")
       .def(py::init(&makeTree), py::arg("context") = py::none(), py::arg("backend") = "gpu")
-      .def("add", &add, py::arg("parent"), py::arg("local"), R"doc(
+      .def("add", onContext("TransformTree.add", &add), py::arg("parent"), py::arg("local"), R"doc(
 Adds nodes; returns their ids.
 
 parent None adds a top-level node; else the id of a node of this tree. local: a (4, 4)
@@ -175,32 +189,46 @@ integer array of ids in which -1 marks a top-level node (returns an (N,) int64 a
 A parent must exist before the call: nodes added by the same call cannot be parents in it.
 A bad parent, shape, dtype or non-finite entry raises ValueError and adds nothing.
 )doc")
-      .def("set_local", &setLocal, py::arg("ids"), py::arg("local"), R"doc(
+      .def("set_local", onContext("TransformTree.set_local", &setLocal), py::arg("ids"), py::arg("local"), R"doc(
 Sets the local matrices of existing nodes: an int id with a (4, 4) matrix, or (N,) ids
 with (N, 4, 4) matrices (N may be 0). A bad id, shape, dtype or non-finite entry raises
 ValueError and changes nothing. The worlds change at the next process().
 )doc")
-      .def("set_parent", &setParent, py::arg("node"), py::arg("parent"), R"doc(
+      .def("set_parent", onContext("TransformTree.set_parent", &setParent), py::arg("node"), py::arg("parent"), R"doc(
 Moves a node and its subtree under `parent` (None: to the top level), keeping its local
 matrix. Raises voxen.Error when the parent lies inside the node's own subtree (a cycle).
 )doc")
       .def(
-          "remove", [](PyTransformTree& self, int64_t node) { self.tree.remove(liveNode(self, node, "node", 0, true)); },
+          "remove",
+          [](PyTransformTree& self, int64_t node) {
+            ContextUse use(*self.context, &self, "TransformTree.remove");
+            self.tree.remove(liveNode(self, node, "node", 0, true));
+          },
           py::arg("node"), "Removes a node and its whole subtree; their ids are reused by later adds.")
-      .def("process", &process, R"doc(
+      .def("process", onContext("TransformTree.process", &process), R"doc(
 Computes the world matrix of every node whose local matrix, or an ancestor's, changed
 since the last process() (on the GPU: submitted with the GIL released; world() waits).
 )doc")
-      .def("world", &world, py::arg("ids") = py::none(), R"doc(
+      .def("world", onContext("TransformTree.world", &world), py::arg("ids") = py::none(), R"doc(
 World matrices as of the last process(), float32: with no ids, a (capacity, 4, 4) array
 indexed by node id (rows of ids that are no node, such as 0 or removed ones, are NaN);
 with an int id, its (4, 4) matrix; with an (N,) integer array of ids, (N, 4, 4).
 Raises ValueError for an id that is no node, and voxen.Error when the tree changed since
 the last process().
 )doc")
-      .def("__len__", [](const PyTransformTree& self) { return self.tree.size(); }, "The number of nodes.")
+      .def(
+          "__len__",
+          [](PyTransformTree& self) {
+            ContextUse use(*self.context, &self, "TransformTree.__len__");
+            return self.tree.size();
+          },
+          "The number of nodes.")
       .def_property_readonly(
-          "capacity", [](const PyTransformTree& self) { return self.tree.capacity(); },
+          "capacity",
+          [](PyTransformTree& self) {
+            ContextUse use(*self.context, &self, "TransformTree.capacity");
+            return self.tree.capacity();
+          },
           "One more than the largest node id in use or free: the rows of world().")
       .def_property_readonly(
           "context", [](const PyTransformTree& self) { return self.context; }, "The voxen.Context this tree runs on.");

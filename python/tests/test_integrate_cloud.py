@@ -106,6 +106,23 @@ def test_float32_and_strided_inputs(context, scan):
     np.testing.assert_array_equal(reference.occupancy(probes), other.occupancy(probes))
 
 
+def test_integer_inputs_are_converted(context):
+    """Points, times and a trajectory given as integers (whole metres, whole seconds) map as the
+    same numbers in float64 do."""
+    rng = np.random.default_rng(12)
+    points = rng.integers(-3, 4, size=(800, 3))
+    times = rng.integers(0, 11, size=800)
+    trajectory = np.array([[0, -1, 0, 0], [5, 0, 1, 0], [10, 1, 0, 1]])
+    reference = voxen.Mapper(resolution=0.25, context=context, backend="cpu")
+    reference.integrate_cloud(points.astype(np.float64), times.astype(np.float64), trajectory.astype(np.float64))
+    probes = rng.uniform(-3.5, 3.5, size=(2000, 3))
+    for dtype in (np.int64, np.int32, np.int16):
+        mapper = voxen.Mapper(resolution=0.25, context=context, backend="cpu")
+        stats = mapper.integrate_cloud(points.astype(dtype), times.astype(dtype), trajectory.astype(dtype))
+        assert stats["rays"] == 800
+        np.testing.assert_array_equal(mapper.occupancy(probes), reference.occupancy(probes))
+
+
 def test_empty_cloud(context, scan):
     mapper = voxen.Mapper(context=context)
     stats = mapper.integrate_cloud(np.empty((0, 3)), np.empty(0), scan[2])
@@ -125,10 +142,12 @@ def test_nan_points_and_times_are_counted(context, scan):
 @pytest.mark.parametrize(
     "trajectory, words",
     [
-        (np.zeros((3, 5)), r"trajectory must be an array of shape \(M, 4\) or \(M, 8\) with dtype float32 or float64; "
+        (np.zeros((3, 5)), r"trajectory must be an array of shape \(M, 4\) or \(M, 8\) with a float or integer dtype; "
                            r"got shape \(3, 5\)"),
         (np.zeros(4), r"got shape \(4,\)"),
-        (np.zeros((3, 4), dtype=np.int64), "dtype int64"),
+        (np.zeros((3, 5), dtype=np.int64), r"got shape \(3, 5\) and dtype int64"),
+        (np.zeros((3, 4), dtype=bool), "dtype bool"),
+        (np.zeros((3, 4), dtype=np.complex64), "dtype complex64"),
         (np.empty((0, 4)), "trajectory has no rows"),
         (np.array([[0.0, 0, 0, 0], [2.0, 1, 0, 0], [1.0, 2, 0, 0]]), r"pose 2 \(time 1.0+\) is earlier than pose 1"),
         (np.array([[0.0, 0, 0, 0], [0.0, 1, 0, 0]]), "same time"),
@@ -152,8 +171,10 @@ def test_bad_points_and_times(context, scan):
         mapper.integrate_cloud(np.zeros((3, 3)), np.zeros(2), trajectory)
     with pytest.raises(ValueError, match=r"times must be an array of shape \(N,\) .*got shape \(3, 1\)"):
         mapper.integrate_cloud(np.zeros((3, 3)), np.zeros((3, 1)), trajectory)
-    with pytest.raises(ValueError, match=r"times must be .*dtype int64"):
-        mapper.integrate_cloud(np.zeros((3, 3)), np.zeros(3, dtype=np.int64), trajectory)
+    with pytest.raises(ValueError, match=r"times must be .*dtype bool"):
+        mapper.integrate_cloud(np.zeros((3, 3)), np.zeros(3, dtype=bool), trajectory)
+    with pytest.raises(ValueError, match=r"times must be .*dtype <U1"):
+        mapper.integrate_cloud(np.zeros((3, 3)), np.full(3, "0"), trajectory)
     with pytest.raises(ValueError, match=r"points must be an array of shape \(N, 3\)"):
         mapper.integrate_cloud(np.zeros((3, 2)), np.zeros(3), trajectory)
 

@@ -127,9 +127,15 @@ def test_empty_arrays(context):
     [
         (np.zeros((4, 2)), "shape (4, 2) and dtype float64"),
         (np.zeros(3), "shape (3,) and dtype float64"),
-        (np.zeros((4, 3), dtype=np.int64), "shape (4, 3) and dtype int64"),
+        (np.zeros((4, 2), dtype=np.int64), "shape (4, 2) and dtype int64"),
         (np.zeros((2, 3, 1)), "shape (2, 3, 1)"),
         ("not an array", "got <class 'str'>"),
+        # Integers are numbers (test_integer_arrays_are_converted); these are not.
+        (np.zeros((4, 3), dtype=bool), "with a float or integer dtype; got shape (4, 3) and dtype bool"),
+        (np.zeros((4, 3), dtype=np.complex128), "dtype complex128"),
+        (np.full((4, 3), "1"), "dtype <U1"),
+        (np.zeros((4, 3), dtype=object), "dtype object"),
+        ([["a", "b", "c"]], "got <class 'list'>"),
     ],
 )
 def test_bad_arrays_are_refused_naming_the_argument(context, bad, words):
@@ -141,6 +147,31 @@ def test_bad_arrays_are_refused_naming_the_argument(context, bad, words):
     assert words in str(error.value)
     with pytest.raises(ValueError, match="points must be"):
         mapper.occupancy(bad)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.uint8, np.float16])
+def test_integer_arrays_are_converted(context, dtype):
+    """Whole-metre coordinates in an integer array are the same numbers as in a float one."""
+    rng = np.random.default_rng(8)
+    ends = rng.integers(-3, 4, size=(500, 3)) if dtype != np.uint8 else rng.integers(0, 4, size=(500, 3))
+    origins = np.zeros((500, 3))
+    probes = rng.integers(-4, 5, size=(300, 3)) if dtype != np.uint8 else rng.integers(0, 5, size=(300, 3))
+    reference = voxen.Mapper(resolution=0.25, context=context, backend="cpu")
+    reference.integrate_rays(origins, ends.astype(np.float64))
+    for backend in ("cpu", "gpu"):
+        mapper = voxen.Mapper(resolution=0.25, context=context, backend=backend)
+        stats = mapper.integrate_rays(origins.astype(dtype), ends.astype(dtype))
+        assert stats["rays"] == 500 and stats["rejected_rays"] == 0
+        np.testing.assert_array_equal(mapper.occupancy(probes.astype(dtype)), reference.occupancy(probes.astype(np.float64)))
+        np.testing.assert_array_equal(mapper.classify(probes.astype(dtype)), reference.classify(probes.astype(np.float64)))
+        directions = ends[np.any(ends != 0, axis=1)][:50]  # a ray needs a direction
+        hits = mapper.raycast(origins[:50].astype(dtype), directions.astype(dtype), np.full(50, 9, dtype=dtype))
+        expected = reference.raycast(origins[:50], directions.astype(np.float64), 9.0)
+        for key in ("hit", "distance", "voxel", "value"):
+            np.testing.assert_array_equal(hits[key], expected[key])
+    # A strided integer view reads as its values.
+    view = np.asarray(ends.astype(dtype))[::2]
+    np.testing.assert_array_equal(reference.occupancy(view), reference.occupancy(view.astype(np.float64)))
 
 
 def test_bad_arguments(context):

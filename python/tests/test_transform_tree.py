@@ -137,6 +137,20 @@ def test_layouts_and_empty_updates(context):
     assert empty.world().shape == (1, 4, 4) and len(empty) == 0
 
 
+def test_integer_matrices_are_converted(context):
+    """A translation by whole metres in an integer array is the same matrix as in float64."""
+    moves = np.tile(np.eye(4, dtype=np.int64), (3, 1, 1))
+    moves[:, :3, 3] = [[1, 2, 3], [-4, 0, 5], [0, 0, -7]]
+    for backend in ("cpu", "gpu"):
+        tree = voxen.TransformTree(context=context, backend=backend)
+        root = tree.add(None, moves[0].astype(np.int32))
+        children = tree.add(np.array([root, root]), moves[1:])
+        tree.set_local(children[1], moves[2].astype(np.int16))
+        tree.process()
+        np.testing.assert_array_equal(tree.world(root), translation(1, 2, 3))
+        np.testing.assert_array_equal(tree.world(children), [translation(-3, 2, 8), translation(1, 2, -4)])
+
+
 def test_remove_and_set_parent(context):
     for backend in ("gpu", "cpu"):
         tree = voxen.TransformTree(context=context, backend=backend)
@@ -159,9 +173,10 @@ def test_remove_and_set_parent(context):
 @pytest.mark.parametrize(
     "parent, local, words",
     [
-        (None, np.eye(3), "local must be an array of shape (4, 4) or (N, 4, 4) with dtype float32 or float64; got shape (3, 3)"),
+        (None, np.eye(3), "local must be an array of shape (4, 4) or (N, 4, 4) with a float or integer dtype; got shape (3, 3)"),
         (None, np.zeros((2, 4, 3)), "got shape (2, 4, 3)"),
-        (None, np.eye(4, dtype=np.int64), "dtype int64"),
+        (None, np.eye(3, dtype=np.int64), "got shape (3, 3) and dtype int64"),
+        (None, np.eye(4, dtype=bool), "dtype bool"),
         (None, "eye", "got <class 'str'>"),
         (None, np.full((4, 4), np.nan), r"local[0, 0] is nan"),
         (None, np.stack([np.eye(4), np.full((4, 4), np.inf)]), r"local[1][0, 0] is inf"),

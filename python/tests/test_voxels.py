@@ -76,6 +76,69 @@ def test_voxels_of_an_empty_map_and_bad_kind(context):
         mapper.voxels("walls")
 
 
+def box_reference(reference, lo, hi, code):
+    """The voxels of class `code` that hold a point of the box lo..hi, by classify() on every
+    voxel centre of the box's voxel range (corners off voxel edges or on whole metres, so that
+    the range is floor(lo / RES) to floor(hi / RES) without a rounding question)."""
+    first = np.floor(np.asarray(lo, dtype=float) / RES).astype(int)
+    last = np.floor(np.asarray(hi, dtype=float) / RES).astype(int)
+    axes = [(np.arange(first[a], last[a] + 1) + 0.5) * RES for a in range(3)]
+    z, y, x = np.meshgrid(axes[2], axes[1], axes[0], indexing="ij")  # sorted by z, then y, then x
+    centres = np.column_stack([x.ravel(), y.ravel(), z.ravel()])
+    keep = reference.classify(centres) == code
+    return centres[keep], reference.occupancy(centres)[keep]
+
+
+BOXES = [
+    ((-1.03, -2.47, -0.51), (2.26, 0.98, 1.33)),  # 33 x 35 x 19 voxels: the GPU's batched query
+    ((1.87, -0.33, -0.12), (2.13, 0.04, 0.21)),  # 3 x 4 x 4: answered on the host map
+    ((1.55, 1.52, 1.57), (3.04, 3.01, 3.08)),  # reaches past the map's regions
+    (np.array([-1, -1, 0]), np.array([1, 1, 1])),  # integer corners, on voxel edges
+]
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+@pytest.mark.parametrize("box", BOXES)
+def test_voxels_in_box_are_the_classified_centres(context, scene, backend, box):
+    mapper = mapped(context, scene, backend)
+    reference = mapped(context, scene, "cpu")
+    lo, hi = box
+    for kind, code in (("occupied", 1), ("free", 0), ("unknown", -1)):
+        centres, values = mapper.voxels_in_box(lo, hi, kind)
+        expected, expected_values = box_reference(reference, lo, hi, code)
+        assert centres.dtype == np.float64 and centres.shape == (len(expected), 3) and values.dtype == np.float32
+        np.testing.assert_allclose(centres, expected, atol=1e-9, err_msg=kind)
+        np.testing.assert_array_equal(values, expected_values)
+    # The big box holds some of each class; inside the map's voxels() the same set.
+    if box is BOXES[0]:
+        for kind in ("occupied", "free"):
+            inside, _ = mapper.voxels_in_box(lo, hi, kind)
+            everywhere, _ = mapper.voxels(kind)
+            within = everywhere[((everywhere >= np.floor(np.array(lo) / RES) * RES) &
+                                 (everywhere < (np.floor(np.array(hi) / RES) + 1) * RES)).all(axis=1)]
+            assert len(inside) > 50
+            np.testing.assert_allclose(inside, within, atol=1e-9)
+
+
+def test_voxels_in_box_bad_arguments(context, scene):
+    mapper = mapped(context, scene, "cpu")
+    assert voxen.Mapper(context=context).voxels_in_box((0, 0, 0), (1, 1, 1))[0].shape == (0, 3)
+    with pytest.raises(ValueError, match=r"lo\[2\] 1.000000 is above hi\[2\] 0.500000"):
+        mapper.voxels_in_box((0, 0, 1), (1, 1, 0.5))
+    with pytest.raises(ValueError, match=r"lo must be 3 numbers \(x, y, z\) in metres; got \(0, 0\)"):
+        mapper.voxels_in_box((0, 0), (1, 1, 1))
+    with pytest.raises(ValueError, match=r"hi must be 3 numbers .*got 'abc'"):
+        mapper.voxels_in_box((0, 0, 0), "abc")
+    with pytest.raises(ValueError, match=r"hi must be 3 numbers .*got \['a', 'b', 'c'\]"):
+        mapper.voxels_in_box((0, 0, 0), ["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"lo\[1\] is nan: a box corner must be finite"):
+        mapper.voxels_in_box((0, float("nan"), 0), (1, 1, 1))
+    with pytest.raises(voxen.InputError, match=r"voxels_in_box\(lo, hi\): box of .* larger than the limit"):
+        mapper.voxels_in_box((-1e3, -1e3, -1e3), (1e3, 1e3, 1e3))
+    with pytest.raises(ValueError, match="kind must be"):
+        mapper.voxels_in_box((0, 0, 0), (1, 1, 1), "walls")
+
+
 @pytest.mark.parametrize("z", [-1.95, 0.0, 0.43, 2.05])
 def test_slice_is_classify_on_the_plane(context, scene, z):
     mapper = mapped(context, scene, "gpu")

@@ -2,9 +2,14 @@
 
     import numpy as np, voxen
     mapper = voxen.Mapper(resolution=0.1)
-    mapper.integrate_rays(origins, ends)        # (N, 3) float32 or float64 arrays
+    mapper.integrate_rays(origins, ends)        # (N, 3) arrays of real numbers (float or integer)
     values = mapper.occupancy(points)           # (N,) float32 log-odds, NaN where unobserved
     mapper.save("map.vxm")
+
+Threads: a Context, with every Mapper and TransformTree on it, is used by one thread at a
+time; a call from a second thread while another runs raises voxen.Error naming the rule.
+Mappers made without context= share the default Context; give each thread its own
+voxen.Context to map in parallel (help(voxen.Context) says more).
 
 The names below come from the extension module ``voxen._voxen`` (C++, pybind11); this
 package re-exports them so that programs import ``voxen`` only.
