@@ -66,7 +66,6 @@ VoxelClass kindNamed(const std::string& kind) {
   throw py::value_error("kind must be \"occupied\", \"free\" or \"unknown\"; got \"" + kind + "\"");
 }
 
-py::tuple voxels(PyMapper& self, const std::string& kind) {
 // (centres, values) of voxels already in voxels()'s order (z, then y, then x).
 py::tuple centresAndValues(const std::vector<std::pair<VoxelCoord, float>>& found, double resolution) {
   auto centres = newArray<double>(found.size(), 3);
@@ -83,6 +82,7 @@ py::tuple centresAndValues(const std::vector<std::pair<VoxelCoord, float>>& foun
   return py::make_tuple(centres, values);
 }
 
+py::tuple voxels(PyMapper& self, const std::string& kind) {
   const VoxelClass wanted = kindNamed(kind);
   std::vector<std::pair<VoxelCoord, float>> found;
   double resolution = 0.0;
