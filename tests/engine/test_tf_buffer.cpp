@@ -254,7 +254,7 @@ TEST_CASE("tf: conflicts are stamps of a moving link with transforms that differ
 
 TEST_CASE("tf: quaternions are normalised; moving links that share no time give no pose at any time", "[tf]") {
   TfBuffer b;
-  b.add(tf("a", "b", 0, {0, 0, 0}, {2, 0, 0, 0}), true);
+  b.add(tf("a", "b", 0, {0, 0, 0}, {1.004, 0, 0, 0}), true);
   b.add(tf("a", "c", 0, {0, 0, 0}), false);
   b.add(tf("a", "c", kSecond, {0, 0, 0}), false);
   b.add(tf("a", "d", 2 * kSecond, {0, 0, 0}), false);
@@ -273,6 +273,9 @@ TEST_CASE("tf: second parents, cycles, non-finite values and zero quaternions ar
   const std::string cycle = errorOf([&] { b.add(tf("lidar", "map", 0, {0, 0, 0}), true); });
   CHECK_THAT(cycle, Contains("cycle") && Contains("'lidar' -> 'base_link' -> 'odom' -> 'map' -> 'lidar'"));
   CHECK_THAT(errorOf([&] { b.add(tf("x", "x", 0, {0, 0, 0}), false); }), Contains("cycle") && Contains("'x'"));
+  // A quaternion of length 2 would scale as it turns: refused, as tf2 ignores it.
+  CHECK_THAT(errorOf([&] { b.add(tf("base_link", "camera", 0, {0, 0, 0}, {2, 0, 0, 0}), true); }),
+             Contains("'camera'") && Contains("quaternion") && Contains("length 2,"));
   CHECK_THAT(errorOf([&] { b.add(tf("base_link", "wheel", 0, {0, kNan, 0}), false); }),
              Contains("'wheel'") && Contains("non-finite translation"));
   CHECK_THAT(errorOf([&] { b.add(tf("base_link", "wheel", 0, {0, 0, 0}, {1, kInf, 0, 0}), false); }),

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 
+#include "rigid_pose_checks.hpp"
 #include "tf_chain_data.hpp"
 #include "voxen/host/error.hpp"
 
@@ -116,6 +117,10 @@ void TfBuffer::add(const ros::TransformStamped& transform, bool isStatic) {
   const double length = glm::length(transform.rotation);
   if (!(length > 0.0)) throw Error(what + " has a zero rotation quaternion");
   if (!std::isfinite(length)) throw Error(what + " has a rotation quaternion too long to normalise");
+  // As tf2 does (it ignores such a transform), a quaternion far from unit length is no
+  // rotation: refused, which sets the transform aside (an error only on the sensor's chain).
+  if (const std::string problem = detail::quaternionProblem(transform.rotation); !problem.empty())
+    throw Error(what + ": " + problem);
   const RawSample sample{transform.stampNs, {transform.translation, glm::normalize(transform.rotation)}};
 
   // Copies share the frames until one of them adds.

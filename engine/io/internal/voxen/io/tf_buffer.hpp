@@ -49,7 +49,8 @@ class TfBuffer {
   // not leave to order). A static transform replaces an earlier one of the same child.
   // Throws Error naming both parents when a child frame is given a second, different parent,
   // and naming the frame when a transform would close a cycle or has a non-finite value or
-  // a zero quaternion (quaternions are normalised), an empty frame name, or a child given
+  // a zero quaternion or one whose squared length is more than 0.01 from 1 (tf2's tolerance;
+  // nearer ones are normalised), an empty frame name, or a child given
   // both static and moving transforms. Stamps that are equal once in seconds
   // (stampSeconds) count as equal.
   void add(const ros::TransformStamped& transform, bool isStatic);
