@@ -69,10 +69,10 @@ int convert(const CommonOptions& options, const ConvertArgs& args) {
   if (toServer && args.session.empty())
     throw UsageError("OUT is a PostgreSQL store: give --session NAME, the session this map is pushed to");
   const bool fromStore = fromServer || isRegionStoreFile(args.input);
-  if (toServer && fromStore) throw UsageError("IN '" + args.input + "' is a store: convert it to a map file first, then push that");
+  if (toServer && fromStore) throw UsageError("IN '" + redactedStoreName(args.input) + "' is a store: convert it to a map file first, then push that");
   const bool toStore = !fromStore;
   if (toStore && !toServer && args.output.ends_with(".vxm"))
-    throw UsageError("OUT '" + args.output + "' ends in .vxm, but IN is a map file and converts to a region store; name the store "
+    throw UsageError("OUT '" + redactedStoreName(args.output) + "' ends in .vxm, but IN is a map file and converts to a region store; name the store "
                      "otherwise (OUT.vxs)");
   if (!toServer) checkOutputs({{"OUT", args.output}}, {{"IN", args.input}});
   const auto start = std::chrono::steady_clock::now();
@@ -85,8 +85,8 @@ int convert(const CommonOptions& options, const ConvertArgs& args) {
     saveMap(map, args.output);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto kind = [](bool server, bool store) { return server ? "PostgreSQL store" : store ? "region store" : "map file"; };
-  std::printf("converted %s (%s) -> %s (%s%s): %zu regions, layers %s, in %.2f s\n", redactedTarget(args.input).c_str(),
-              kind(fromServer, fromStore), redactedTarget(args.output).c_str(), kind(toServer, toStore),
+  std::printf("converted %s (%s) -> %s (%s%s): %zu regions, layers %s, in %.2f s\n", redactedStoreName(args.input).c_str(),
+              kind(fromServer, fromStore), redactedStoreName(args.output).c_str(), kind(toServer, toStore),
               args.session.empty() ? "" : (", session '" + args.session + "'").c_str(), map.regions().size(), map.layout().names().c_str(),
               seconds);
   return 0;

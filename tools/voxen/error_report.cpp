@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "json_output.hpp"
+#include "voxen/store/store_name.hpp"
 
 namespace voxen::cli {
 
@@ -71,7 +72,25 @@ bool wantsJson(const std::vector<std::string>& args) {
   return false;
 }
 
-void printError(const ErrorReport& report, bool json, const std::vector<std::string>& args) {
+namespace {
+
+// The last guard on a store's password: the commands name stores through redactedStoreName,
+// but a message from deep in a library (a map file reader handed a URL) may quote an argument
+// as the user wrote it.
+std::string withoutArgumentSecrets(std::string message, const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    const size_t eq = arg.find('=');
+    message = withoutStoreSecrets(message, arg.starts_with("--") && eq != std::string::npos ? arg.substr(eq + 1) : arg);
+  }
+  return message;
+}
+
+}  // namespace
+
+void printError(const ErrorReport& given, bool json, const std::vector<std::string>& args) {
+  ErrorReport report = given;
+  report.message = withoutArgumentSecrets(report.message, args);
+  report.hint = withoutArgumentSecrets(report.hint, args);
   if (!json) {
     std::cerr << "voxen" << (report.command.empty() ? "" : " " + report.command) << ": "
               << (report.usage ? "" : "error: ") << report.message << "\n";
@@ -83,7 +102,7 @@ void printError(const ErrorReport& report, bool json, const std::vector<std::str
   if (!report.command.empty()) out["command"] = report.command;
   // A usage error is about a flag or a command, not a file.
   if (const std::string file = report.usage ? std::string() : fileNamedBy(report.message, args); !file.empty()) {
-    out["file"] = file;
+    out["file"] = redactedStoreName(file);
     if (const long line = lineAfter(report.message, file); line > 0) out["line"] = line;
   }
   out["exit_status"] = report.exitStatus;

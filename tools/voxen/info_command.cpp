@@ -106,7 +106,7 @@ CommandRun setupInfo(CLI::App& command) {
     }
     options.refuseWith({"--device", "--validation"}, "a map file", "voxen info MAP.vxm reads the file and opens no device");
     if (!args->mapPath.ends_with(".vxm") && !isPostgresTarget(args->mapPath) && !std::filesystem::is_regular_file(args->mapPath))
-      throw UsageError("unexpected argument '" + args->mapPath + "' (not a map file)");
+      throw UsageError("unexpected argument '" + redactedStoreName(args->mapPath) + "' (not a map file)");
     return mapInfo(options, args->mapPath, args->verify, args->session);
   };
 }

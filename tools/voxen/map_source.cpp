@@ -42,8 +42,8 @@ namespace {
 
 void requireSessionTarget(const std::string& path, const std::string& session) {
   if (!session.empty() && !isPostgresTarget(path))
-    throw UsageError("--session " + session + ": '" + path + "' is not a PostgreSQL store (a postgresql:// URL); only a server store " +
-                     "holds sessions");
+    throw UsageError("--session " + session + ": '" + redactedStoreName(path) +
+                     "' is not a PostgreSQL store (a postgresql:// URL); only a server store holds sessions");
 }
 
 // A server store, read region by region through MapStore (an SQLite store reads in one query).
@@ -84,7 +84,7 @@ OccupancyMap loadMapOrStore(const std::string& path, const MapLoadOptions& optio
       if (range.contains(key)) part.region(key).layers = region.layers;
     if (who)
       std::fprintf(stderr, "%s: --bbox: kept %zu of %zu regions of map file %s (a map file is read whole)\n", who,
-                   part.regions().size(), map.regions().size(), path.c_str());
+                   part.regions().size(), map.regions().size(), redactedStoreName(path).c_str());
     return part;
   }
   RegionStore store = RegionStore::openForReading(path);
@@ -92,11 +92,11 @@ OccupancyMap loadMapOrStore(const std::string& path, const MapLoadOptions& optio
   const uint64_t regions = box ? store.keys(box).size() : total;
   const OccupancyMap shape = store.description().emptyMap();
   checkMemoryBudget(regions * shape.bytesPerRegion(), options.memoryBudgetBytes,
-                    path + ": loading " + std::to_string(regions) + " regions", options.budgetHint);
+                    redactedStoreName(path) + ": loading " + std::to_string(regions) + " regions", options.budgetHint);
   OccupancyMap map = store.readMap(box);
   if (box && who)
     std::fprintf(stderr, "%s: --bbox: read %zu of %llu regions of store %s (%llu rows)\n", who, map.regions().size(),
-                 (unsigned long long)total, path.c_str(), (unsigned long long)store.rowsRead());
+                 (unsigned long long)total, redactedStoreName(path).c_str(), (unsigned long long)store.rowsRead());
   return map;
 }
 
@@ -138,6 +138,7 @@ MapFileInfo storeInfo(const std::string& path, const std::string& session) {
   // The database and its write-ahead log: during a run most of a store can be in the log.
   std::error_code ec;
   info.fileBytes = std::filesystem::file_size(path, ec);
+  // store-name: not shown
   if (const auto wal = std::filesystem::file_size(path + "-wal", ec); !ec) info.fileBytes += wal;
   for (const RegionStore::RegionSizes& r : store.regionSizes())
     info.regions.push_back({.key = r.key, .uncompressedBytes = uint32_t(r.uncompressedBytes), .compressedBytes = uint32_t(r.compressedBytes)});

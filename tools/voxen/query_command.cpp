@@ -134,7 +134,7 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
   clearanceLayer();  // so that a map saved with clearance loads
   const OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(common), std::nullopt, nullptr, args.session);
   if (args.kind == "clearance" && !map.layout().has(clearanceLayer()))
-    throw Error(args.mapPath + ": the map has no clearance layer (compute it with voxen clearance)");
+    throw Error(redactedStoreName(args.mapPath) + ": the map has no clearance layer (compute it with voxen clearance)");
 
   // Long batches (millions of rays) show a rate and an ETA on stderr; short ones finish
   // before the first line is due.

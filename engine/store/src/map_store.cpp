@@ -15,30 +15,19 @@ bool isPostgresTarget(const std::string& target) {
   return target.starts_with("postgresql://") || target.starts_with("postgres://");
 }
 
-std::string redactedTarget(const std::string& target) {
-  if (!isPostgresTarget(target)) return target;
-  std::string out = target;
-  const size_t start = out.find("://") + 3;
-  const size_t end = out.find_first_of("/?", start);
-  const size_t at = out.rfind('@', end == std::string::npos ? out.size() : end);
-  if (at != std::string::npos && at >= start) {
-    const size_t colon = out.find(':', start);
-    if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
-  }
-  for (size_t p = out.find("password="); p != std::string::npos; p = out.find("password=", p + 1)) {
-    if (p > 0 && out[p - 1] != '?' && out[p - 1] != '&') continue;
-    const size_t value = p + 9;
-    const size_t stop = out.find('&', value);
-    out.replace(value, (stop == std::string::npos ? out.size() : stop) - value, "***");
-  }
-  return out;
-}
-
 namespace {
+
+// A keyword/value string would otherwise be taken for a file path, and a store created under
+// a name holding its password.
+void refuseKeywordString(const std::string& target) {
+  if (isKeywordConnectionString(target))
+    throw Error("store '" + redactedStoreName(target) + "': a libpq keyword/value connection string; Voxen names a PostgreSQL "
+                "store by a URL: postgresql://USER@HOST/DATABASE?host=...&sslmode=... (a password in it is never shown)");
+}
 
 #ifndef VOXEN_HAVE_POSTGRES
 [[noreturn]] void noPostgres(const std::string& target) {
-  throw Error("store '" + redactedTarget(target) + "': this build of Voxen has no PostgreSQL support (it was "
+  throw Error("store '" + redactedStoreName(target) + "': this build of Voxen has no PostgreSQL support (it was "
               "built without libpq-dev; install it and build again)");
 }
 #endif
@@ -47,6 +36,7 @@ namespace {
 
 std::unique_ptr<MapStore> openMapStoreForWriting(const std::string& target, const StoreDescription& description,
                                                  const MapStoreOptions& options) {
+  refuseKeywordString(target);
   if (isPostgresTarget(target)) {
 #ifdef VOXEN_HAVE_POSTGRES
     return PgMapStore::openForWriting(target, description, options.session, options.sqlite);
@@ -55,15 +45,17 @@ std::unique_ptr<MapStore> openMapStoreForWriting(const std::string& target, cons
 #endif
   }
   if (!options.session.empty())
-    throw Error("store '" + target + "': a session was named, but sessions belong to PostgreSQL stores; an SQLite store holds one map");
+    throw Error("store '" + redactedStoreName(target) +
+                "': a session was named, but sessions belong to PostgreSQL stores; an SQLite store holds one map");
   // Some other file (a cloud, a map file) given as a store: named, never written to.
   std::error_code ec;
   if (std::filesystem::file_size(target, ec) > 0 && !ec && !isRegionStoreFile(target))
-    throw Error("store '" + target + "': not a region store (an SQLite file): refusing to write to it");
+    throw Error("store '" + redactedStoreName(target) + "': not a region store (an SQLite file): refusing to write to it");
   return std::make_unique<RegionStore>(RegionStore::openForWriting(target, description, options.sqlite));
 }
 
 std::unique_ptr<MapStore> openMapStoreForReading(const std::string& target, const MapStoreOptions& options) {
+  refuseKeywordString(target);
   if (isPostgresTarget(target)) {
 #ifdef VOXEN_HAVE_POSTGRES
     return PgMapStore::openForReading(target, options.session);
@@ -72,7 +64,8 @@ std::unique_ptr<MapStore> openMapStoreForReading(const std::string& target, cons
 #endif
   }
   if (!options.session.empty())
-    throw Error("store '" + target + "': a session was named, but sessions belong to PostgreSQL stores; an SQLite store holds one map");
+    throw Error("store '" + redactedStoreName(target) +
+                "': a session was named, but sessions belong to PostgreSQL stores; an SQLite store holds one map");
   return std::make_unique<RegionStore>(RegionStore::openForReading(target, options.sqlite));
 }
 

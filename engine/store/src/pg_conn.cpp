@@ -28,8 +28,6 @@ std::string trimmed(const char* message) {
 
 }  // namespace
 
-std::string redactedUrl(const std::string& url) { return redactedTarget(url); }
-
 int32_t PgResult::int4(int row, int column) const {
   uint32_t v;
   std::memcpy(&v, PQgetvalue(r_.get(), row, column), 4);
@@ -84,7 +82,7 @@ const char* const* PgParams::values() const {
   return pointers_.data();
 }
 
-Pg::Pg(const std::string& url) : url_(url), name_(redactedUrl(url)) { connect(); }
+Pg::Pg(const std::string& url) : url_(url), name_(redactedStoreName(url)) { connect(); }
 
 Pg::~Pg() {
   if (conn_) PQfinish(conn_);
@@ -93,7 +91,8 @@ Pg::~Pg() {
 void Pg::connect() {
   conn_ = PQconnectdb(url_.c_str());
   if (PQstatus(conn_) != CONNECTION_OK) {
-    const std::string why = trimmed(PQerrorMessage(conn_));
+    // libpq's message may quote the URL, or a piece of a password it could not parse.
+    const std::string why = withoutStoreSecrets(trimmed(PQerrorMessage(conn_)), url_);
     PQfinish(conn_);
     conn_ = nullptr;
     throw PgError("store '" + name_ + "': cannot connect: " + why, "08001", true);
@@ -119,7 +118,7 @@ PgResult Pg::check(PGresult* raw, const std::string& sql) {
   // (57P0x) all leave this connection useless: the caller may reconnect.
   const std::string code = state ? state : "";
   const bool lost = !conn_ || PQstatus(conn_) != CONNECTION_OK || code.empty() || code.starts_with("08") || code.starts_with("57P");
-  const std::string message = trimmed(raw ? PQresultErrorMessage(raw) : PQerrorMessage(conn_));
+  const std::string message = withoutStoreSecrets(trimmed(raw ? PQresultErrorMessage(raw) : PQerrorMessage(conn_)), url_);
   const std::string first = sql.substr(0, sql.find_first_of("(\n"));
   throw PgError("store '" + name_ + "': " + (lost ? "lost the server: " : "") + message + " (in: " + first + ")",
                 code.empty() ? "08006" : code, lost);

@@ -1,6 +1,8 @@
 #pragma once
 // Private: a thin RAII layer over libpq for the PostgreSQL store (pg_store.cpp). Every failure
-// is thrown as a PgError naming the server (its URL without the password) and carrying the
+// is thrown as a PgError naming the server (redactedStoreName: its URL without the password;
+// libpq's own words pass through withoutStoreSecrets, as they may quote the URL or a piece of
+// its password) and carrying the
 // SQLSTATE, so that the push loop can tell a deadlock or a lost connection (retried) from
 // anything else (reported).
 #include <libpq-fe.h>
@@ -13,12 +15,9 @@
 #include <vector>
 
 #include "voxen/host/error.hpp"
+#include "voxen/store/store_name.hpp"
 
 namespace voxen::store_detail {
-
-// `url` without its password (the user:password@ part and a password= parameter), for
-// messages: a password is never printed.
-std::string redactedUrl(const std::string& url);
 
 class PgError : public Error {
  public:

@@ -23,10 +23,10 @@ PgParams& addRange(PgParams& p, const RegionKeyRange& r) {
 }
 
 void checkSessionName(const std::string& url, const std::string& session) {
-  if (session.size() > 200) throw Error("store '" + redactedUrl(url) + "': session name longer than 200 characters");
+  if (session.size() > 200) throw Error("store '" + redactedStoreName(url) + "': session name longer than 200 characters");
   for (const char c : session)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      throw Error("store '" + redactedUrl(url) + "': session name '" + session + "' holds a control character");
+      throw Error("store '" + redactedStoreName(url) + "': session name '" + session + "' holds a control character");
 }
 
 }  // namespace
@@ -102,16 +102,16 @@ PgMapStore::~PgMapStore() {
 std::unique_ptr<PgMapStore> PgMapStore::openForWriting(const std::string& url, const StoreDescription& description,
                                                        const std::string& session, const RegionStoreOptions& options) {
   if (session.empty())
-    throw Error("store '" + redactedUrl(url) + "': a writer to a PostgreSQL store needs a session name: the server "
+    throw Error("store '" + redactedStoreName(url) + "': a writer to a PostgreSQL store needs a session name: the server "
                 "keeps each session's rows and their fused map");
   checkSessionName(url, session);
   if (options.compressionLevel < 1 || options.compressionLevel > 19)
-    throw Error("store '" + redactedUrl(url) + "': compression level " + std::to_string(options.compressionLevel) + " is not in 1-19");
+    throw Error("store '" + redactedStoreName(url) + "': compression level " + std::to_string(options.compressionLevel) + " is not in 1-19");
   // The fused map is every session's rows merged: a layer with no merge rule cannot be kept.
   for (const LayerId id : description.layout.ids())
     if (id != kClearanceLayer)
       if (const auto problem = mergeRuleProblem(id))
-        throw Error("store '" + redactedUrl(url) + "': cannot keep a fused map of this map's layers: " + *problem +
+        throw Error("store '" + redactedStoreName(url) + "': cannot keep a fused map of this map's layers: " + *problem +
                     " (write it to an SQLite store instead)");
   auto impl = std::make_unique<Impl>(url, session);
   impl->options = options;
@@ -122,7 +122,7 @@ std::unique_ptr<PgMapStore> PgMapStore::openForWriting(const std::string& url, c
     const std::string& mine = description.derivedSettings[kNdtCovarianceLayer];
     const std::string& theirs = impl->stored.derivedSettings[kNdtCovarianceLayer];
     if (mine != theirs)
-      throw Error("store '" + redactedUrl(url) + "': its sessions' NDT Gaussians were made with '" + theirs + "', this map's with '" +
+      throw Error("store '" + redactedStoreName(url) + "': its sessions' NDT Gaussians were made with '" + theirs + "', this map's with '" +
                   (mine.empty() ? std::string("(not recorded)") : mine) + "': their fused map cannot pool them");
     impl->ndt = ndtMergeModel(theirs, impl->stored.model.resolution);
   }
@@ -151,7 +151,7 @@ std::unique_ptr<PgMapStore> PgMapStore::openForReading(const std::string& url, c
       std::string names;
       const PgResult all = db.query("SELECT name FROM voxen_sessions ORDER BY name");
       for (int r = 0; r < all.rows(); ++r) names += (names.empty() ? "'" : ", '") + all.text(r, 0) + "'";
-      throw Error("store '" + redactedUrl(url) + "': no session '" + session + "' (its sessions: " + (names.empty() ? "none" : names) + ")");
+      throw Error("store '" + redactedStoreName(url) + "': no session '" + session + "' (its sessions: " + (names.empty() ? "none" : names) + ")");
     }
     impl->description.timeOrigin = s.float8(0, 0);
   } else {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "voxen/store/store_name.hpp"
 #include "voxen/store/store_types.hpp"
 
 namespace voxen {
@@ -34,6 +35,10 @@ class MapStore {
   virtual void setValue(const std::string& key, const std::string& value) = 0;
   // Rows read and decompressed since opening.
   virtual uint64_t rowsRead() const = 0;
+  // After a write: makes the store's main file hold every commit, so that the file alone (a
+  // copy of it, or what a killed writer leaves without its SQLite -wal file) is complete. A
+  // server store has nothing to do.
+  virtual void foldLog() {}
 };
 
 struct MapStoreOptions {
@@ -43,11 +48,11 @@ struct MapStoreOptions {
   std::string session;
 };
 
-// Whether `target` names a PostgreSQL server rather than a file.
+// Whether `target` names a PostgreSQL server rather than a file. Messages name a target
+// through redactedStoreName (voxen/store/store_name.hpp), never as given.
 bool isPostgresTarget(const std::string& target);
-// `target` as messages show it: a URL without its password (the user:password@ part and a
-// password= parameter replaced by ***); a path as it is.
-std::string redactedTarget(const std::string& target);
+// The former name of redactedStoreName, kept only while callers move to it.
+inline std::string redactedTarget(const std::string& target) { return redactedStoreName(target); }
 
 // Opens (creating it when missing) the store `target` names for a writer; see
 // RegionStore::openForWriting. Throws Error naming the target; for a server when this build
