@@ -108,9 +108,9 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
     try {
       return work();
     } catch (const SettingError& e) {
-      throw e.withContext(args.mapPath + ": " + flag + ": ");  // the tool names the flag to change
+      throw e.withContext(redactedStoreName(args.mapPath) + ": " + flag + ": ");  // the tool names the flag to change
     } catch (const Error& e) {
-      throw Error(args.mapPath + ": " + flag + ": " + e.what());
+      throw Error(redactedStoreName(args.mapPath) + ": " + flag + ": " + e.what());
     }
   };
   const std::optional<LayerId> layer =

@@ -337,12 +337,12 @@ void checkStoreOptions(const MapArgs& args) {
   if (!args.output.empty())
     throw UsageError("--store and --output: a run maps into one of them (voxen convert STORE MAP.vxm makes a map file of a store)");
   if (args.withClearance)
-    throw UsageError("--clearance does not go with --store (the store holds the map as it grows; voxen clearance " + args.store +
+    throw UsageError("--clearance does not go with --store (the store holds the map as it grows; voxen clearance " + redactedStoreName(args.store) +
                      " --range R computes the layer afterwards)");
   if (isPostgresTarget(args.store) && args.session.empty())
-    throw UsageError("--store " + args.store + " is a server: --session NAME names this run's session");
+    throw UsageError("--store " + redactedStoreName(args.store) + " is a server: --session NAME names this run's session");
   if (!isPostgresTarget(args.store) && !args.session.empty())
-    throw UsageError("--session is for a server store (postgresql://...); " + args.store + " is a file with one run");
+    throw UsageError("--session is for a server store (postgresql://...); " + redactedStoreName(args.store) + " is a file with one run");
 }
 
 int peakResidentMb() {
@@ -514,7 +514,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
     std::fprintf(stderr,
                  "voxen map: %s (%s) -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
                  "region %d^3, layers: %s; %s; %s order, batches of %llu rays; input threads %d; memory budget %llu MB)\n",
-                 args.cloud.c_str(), reader.format().c_str(), (args.store.empty() ? args.output : args.store).c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
+                 args.cloud.c_str(), reader.format().c_str(), (args.store.empty() ? args.output : redactedStoreName(args.store)).c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
                  model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize,
                  map.layout().names().c_str(), ndtSettingsText(args.integration.ndt).c_str(),
                  updateOrderName(args.integration.order), (unsigned long long)batchSize, args.threads,
@@ -542,7 +542,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
     };
     if (!args.quiet && !options.json && storeRun->resumed())
       std::fprintf(stderr, "voxen map: resuming the run in %s from its last checkpoint: %s rays are read again and passed over\n",
-                   args.store.c_str(), withCommas(storeRun->resumeRays()).c_str());
+                   redactedStoreName(args.store).c_str(), withCommas(storeRun->resumeRays()).c_str());
   }
   // The store is the map's region source from the first ray: regions come back from it.
   if (storeRun) mapper.setRegionSource(storeRun.get());
@@ -556,7 +556,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   // loudly rather than write an empty map that looks like a result. Empty is what the map
   // holds after every skip and rejection: no voxel updated (a resumed run's store may hold
   // the voxels of the run it continues).
-  const std::string written = storeRun ? args.store : args.output;
+  const std::string written = storeRun ? redactedStoreName(args.store) : args.output;  // a URL without its password
   if (!args.allowEmpty && mapper.submittedStats().voxelUpdates == 0) {
     const OccupancyMap::Counts held = storeRun ? storeRun->counts() : map.counts();
     const std::string why = reader.summary() + ": " + emptyMapReasons(reader.stats(), mapper.submittedStats());
@@ -672,7 +672,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
       std::printf("store %s: %s checkpoints (%.3f s in all with their syncs, writing %.3f s; longest write %.3f s for %s "
                   "regions), %s regions written, %s dropped from host memory and %s read back; host map at most %.1f MB; "
                   "peak resident memory %d MB%s\n",
-                  args.store.c_str(), withCommas(st.checkpoints).c_str(), st.checkpointSeconds, st.writeSeconds,
+                  redactedStoreName(args.store).c_str(), withCommas(st.checkpoints).c_str(), st.checkpointSeconds, st.writeSeconds,
                   st.longestWriteSeconds, withCommas(st.longestWriteRegions).c_str(),
                   withCommas(st.regionsWritten).c_str(), withCommas(st.evictions).c_str(), withCommas(st.fetches).c_str(),
                   double(st.peakHostBytes) / double(1 << 20), peakResidentMb(),

@@ -113,11 +113,11 @@ std::optional<StoreRun> storeRunOf(const std::string& target, const std::string&
 int mapInfo(const CommonOptions& options, const std::string& target, bool verify, const std::string& session) {
   const bool server = isPostgresTarget(target);
   if (!session.empty() && !server)
-    throw UsageError("--session " + session + ": '" + target + "' is not a PostgreSQL store (a postgresql:// URL); only a server store holds sessions");
+    throw UsageError("--session " + session + ": '" + redactedStoreName(target) + "' is not a PostgreSQL store (a postgresql:// URL); only a server store holds sessions");
   const bool store = server || isRegionStoreFile(target);
   const MapFileInfo info = store ? storeInfo(target, session) : readMapInfo(target);
   // A URL is shown without its password.
-  const std::string path = redactedTarget(target) + (session.empty() ? "" : " session '" + session + "'");
+  const std::string path = redactedStoreName(target) + (session.empty() ? "" : " session '" + session + "'");
   const OccupancyModel& m = info.model;
   const uint64_t voxelsPerRegion = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
   RegionKey lo, hi;
@@ -212,7 +212,7 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
     std::printf("mapping run:             %s: %s checkpoints, the last at %s with %s rays of the input%s\n",
                 run->state.c_str(), run->checkpoints.c_str(), run->savedAt.c_str(), withCommas(std::stoull(run->rays)).c_str(),
                 run->state == "complete" ? ""
-                : (" (voxen map --store " + redactedTarget(target) + (session.empty() ? "" : " --session " + session) +
+                : (" (voxen map --store " + redactedStoreName(target) + (session.empty() ? "" : " --session " + session) +
                    " --resume continues it)").c_str());
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %zu\n", info.regions.size());

@@ -1,6 +1,7 @@
-// `voxen merge IN... --output OUT [--level N]`: maps (.vxm) or region stores of several runs,
-// robots or sessions merged into one (voxen/store/map_merge.hpp has the rules; OUT is a map
-// file when its name ends in .vxm, a store otherwise, as for `voxen convert`).
+// `voxen merge IN... --output OUT [--level N]`: maps (.vxm), region stores or PostgreSQL
+// stores (their fused maps) of several runs, robots or sessions merged into one
+// (voxen/store/map_merge.hpp has the rules; OUT is a map file when its name ends in .vxm, an
+// SQLite store otherwise, as for `voxen convert`).
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -16,7 +17,9 @@
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/store/map_merge.hpp"
+#include "voxen/store/map_store.hpp"
 #include "voxen/store/store_file.hpp"
+#include "voxen/store/store_name.hpp"
 
 namespace voxen::cli {
 
@@ -40,7 +43,7 @@ void recomputeClearance(const CommonOptions& options, const MergeArgs& args, con
     for (const std::string& s : result.clearanceSettings) which += "\n  " + (s.empty() ? std::string("(not recorded)") : s);
     std::printf("note: clearance is left out of %s: the inputs' clearance was computed with %s settings;%s\nrecompute it "
                 "with voxen clearance\n",
-                args.output.c_str(), result.clearanceSettings.size() == 1 ? "unrecorded" : "different", which.c_str());
+                redactedStoreName(args.output).c_str(), result.clearanceSettings.size() == 1 ? "unrecorded" : "different", which.c_str());
     return;
   }
   OccupancyMap map = loadMapOrStore(args.output, budgetedLoad(options), std::nullopt, "voxen merge");
@@ -60,6 +63,10 @@ void recomputeClearance(const CommonOptions& options, const MergeArgs& args, con
 int merge(const CommonOptions& options, const MergeArgs& args) {
   if (args.inputs.size() < 2)
     throw UsageError("merge needs at least two maps or stores (IN...); " + std::to_string(args.inputs.size()) + " given");
+  // A server store is an input (its fused map), not an output: the server fuses its sessions itself.
+  if (isPostgresTarget(args.output))
+    throw UsageError("--output " + redactedStoreName(args.output) + ": merge writes a map file (.vxm) or an SQLite store; to put "
+                     "the merged map on a server, push it: voxen convert MERGED.vxm postgresql://... --session NAME");
   std::vector<NamedPath> inputs;
   std::vector<std::filesystem::path> paths;
   for (const std::string& in : args.inputs) {
@@ -81,7 +88,7 @@ int merge(const CommonOptions& options, const MergeArgs& args) {
   const MergeResult result = mergeMaps(paths, args.output, merge);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("merged %zu inputs -> %s (%s): %llu regions (%llu held by several inputs), layers %s, in %.2f s\n",
-              args.inputs.size(), args.output.c_str(), toMapFile ? "map file" : "region store",
+              args.inputs.size(), redactedStoreName(args.output).c_str(), toMapFile ? "map file" : "region store",
               (unsigned long long)result.regions, (unsigned long long)result.sharedRegions, result.layout.names().c_str(), seconds);
   if (!result.droppedLayers.empty()) recomputeClearance(options, args, result);
   return 0;
@@ -89,7 +96,10 @@ int merge(const CommonOptions& options, const MergeArgs& args) {
 
 CommandRun setupMerge(CLI::App& command) {
   auto args = std::make_shared<MergeArgs>();
-  command.add_option("IN", args->inputs, "maps (.vxm) or region stores (told by content), at least two")->required();
+  command.add_option("IN", args->inputs,
+                     "maps (.vxm), region stores (told by content) or PostgreSQL stores (postgresql://...: the fused map of "
+                     "their sessions), at least two")
+      ->required();
   command.add_option("--output,-o", args->output, "the merged map: a map file when it ends in .vxm, a region store otherwise")
       ->type_name("OUT")
       ->required();

@@ -94,9 +94,9 @@ int render(const CommonOptions& options, const RenderArgs& args) {
     try {
       return renderMap(context, map, render);
     } catch (const SettingError& e) {
-      throw e.withContext(mapPath + ": ");  // the tool names the flag to change
+      throw e.withContext(redactedStoreName(mapPath) + ": ");  // the tool names the flag to change
     } catch (const Error& e) {
-      throw Error(mapPath + ": " + e.what());
+      throw Error(redactedStoreName(mapPath) + ": " + e.what());
     }
   }();
   writePng(outputPath, image.width, image.height, image.pixels, PngFormat::Rgba8);
@@ -108,7 +108,7 @@ int render(const CommonOptions& options, const RenderArgs& args) {
 
   const std::string device = context.deviceInfo().name;
   if (options.json) {
-    printJson({{"map", mapPath},
+    printJson({{"map", redactedStoreName(mapPath)},
                {"output", outputPath},
                {"width", image.width},
                {"height", image.height},
@@ -120,7 +120,7 @@ int render(const CommonOptions& options, const RenderArgs& args) {
                {"device", device},
                {"warning", nothingDrawn.empty() ? Json(nullptr) : Json(nothingDrawn)}});
   } else {
-    std::printf("voxen render: %s -> %s (%ux%u) on %s\n", mapPath.c_str(), outputPath.c_str(), image.width,
+    std::printf("voxen render: %s -> %s (%ux%u) on %s\n", redactedStoreName(mapPath).c_str(), outputPath.c_str(), image.width,
                 image.height, device.c_str());
     std::printf("%s occupied voxels on a %u x %u x %u grid, %s triangles (%s drawn), %.2f s\n",
                 withCommas(image.occupiedVoxels).c_str(), image.grid[0], image.grid[1], image.grid[2],

@@ -7,7 +7,9 @@
 #include "voxen/host/error.hpp"
 #include "voxen/map/layer_merge.hpp"
 #include "voxen/map/memory_budget.hpp"
+#include "voxen/store/map_store.hpp"
 #include "voxen/store/store_file.hpp"
+#include "voxen/store/store_name.hpp"
 
 namespace voxen {
 
@@ -15,14 +17,15 @@ namespace {
 
 constexpr uint64_t kBatchBytes = 32ull << 20;
 
-// One input, read region by region: a map file or a store.
+// One input, read region by region: a map file, or a store (an SQLite file, or a server's fused
+// map, read through MapStore).
 struct MergeInput {
   std::filesystem::path path;
   OccupancyModel model;
   MapLayout layout;
   double timeOrigin = 0.0;
   std::optional<MapFileRegionReader> map;
-  std::optional<RegionStore> store;
+  std::unique_ptr<MapStore> store;
 
   // The NDT settings the map records (empty: none recorded).
   std::string ndtSettings() const {
@@ -32,8 +35,8 @@ struct MergeInput {
   static MergeInput open(const std::filesystem::path& path) {
     MergeInput in;
     in.path = path;
-    if (isRegionStoreFile(path)) {
-      in.store.emplace(RegionStore::openForReading(path));
+    if (isPostgresTarget(path.string()) || isRegionStoreFile(path)) {
+      in.store = openMapStoreForReading(path.string());
       in.model = in.store->description().model;
       in.layout = in.store->description().layout;
       in.timeOrigin = in.store->description().timeOrigin;
@@ -61,7 +64,8 @@ struct MergeInput {
   }
 };
 
-std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+// An input as messages name it: a server's URL without its password.
+std::string quoted(const std::filesystem::path& p) { return "'" + redactedStoreName(p.string()) + "'"; }
 
 std::string number(double v) {
   char text[40];
@@ -149,7 +153,7 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
   for (size_t i = 0; i < paths.size(); ++i)
     for (size_t j = i + 1; j < paths.size(); ++j) {
       std::error_code ec;
-      if (std::filesystem::equivalent(paths[i], paths[j], ec) && !ec)
+      if (paths[i] == paths[j] || (std::filesystem::equivalent(paths[i], paths[j], ec) && !ec))
         throw Error("cannot merge: " + quoted(paths[i]) + " and " + quoted(paths[j]) +
                     " are the same file (merging a map with itself would count its observations twice)");
     }

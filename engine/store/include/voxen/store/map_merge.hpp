@@ -1,10 +1,11 @@
 #pragma once
-// Merging maps of several runs, robots or sessions into one (`voxen merge`): maps (.vxm) or
-// region stores, any mix, of the same resolution, region size, model and layers, merged
+// Merging maps of several runs, robots or sessions into one (`voxen merge`): maps (.vxm),
+// region stores or PostgreSQL stores (a postgresql:// URL: its fused map), any mix, of the same
+// resolution, region size, model and layers, merged
 // region by region with the per-layer rules of voxen/map/layer_merge.hpp.
 //
 // Memory: every input is read one region at a time (a map file through MapFileRegionReader,
-// a store by RegionStore::readRegion) and a store output is written in transactions of at
+// a store by MapStore::readRegion) and a store output is written in transactions of at
 // most 32 MiB, so a merge into a store holds a few regions at once (plus every input's key
 // list). A .vxm output is built whole in memory before it is saved (a map file is written in
 // one piece), within MergeOptions::memoryBudgetBytes.
@@ -56,7 +57,8 @@ bool mergeOutputIsMapFile(const std::filesystem::path& output);
 // resolution, region size, model, layers or recorded NDT settings (the ndt_covariance layer's
 // derived settings, which the NDT rule needs), naming the file when an NDT map does not
 // record them, naming the layer when one has no merge rule (a layer unknown to this build),
-// and naming both paths when two name the same file.
+// and naming both paths when two name the same file or URL; a URL is named without its
+// password (redactedStoreName). The output is a file: a map file or an SQLite store.
 MergeResult mergeMaps(const std::vector<std::filesystem::path>& inputs, const std::filesystem::path& output,
                       const MergeOptions& options = {});
 

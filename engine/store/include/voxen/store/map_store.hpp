@@ -51,8 +51,6 @@ struct MapStoreOptions {
 // Whether `target` names a PostgreSQL server rather than a file. Messages name a target
 // through redactedStoreName (voxen/store/store_name.hpp), never as given.
 bool isPostgresTarget(const std::string& target);
-// The former name of redactedStoreName, kept only while callers move to it.
-inline std::string redactedTarget(const std::string& target) { return redactedStoreName(target); }
 
 // Opens (creating it when missing) the store `target` names for a writer; see
 // RegionStore::openForWriting. Throws Error naming the target; for a server when this build
