@@ -111,8 +111,11 @@ def main():
     mapper.sync()  # integrate_cloud returns once the rays are submitted; wait for the GPU to time it
     print(f"mapped {stats['rays']:,} rays in {time.perf_counter() - started:.2f} s")
 
-    # Clearance up to 1.5 m; unknown space counts as an obstacle (unknown_free=False).
-    mapper.compute_clearance(1.5)
+    # Clearance up to 1.5 m; unknown space counts as an obstacle (unknown_free=False). The floor
+    # is left out (ignore_below: voxels whose centre is below 0.2 m are never obstacles): a ground
+    # robot drives on it, and with it every free voxel at 1.2 m would read about 1.2 m, the
+    # distance down to the floor, instead of the room to the walls and pillars.
+    mapper.compute_clearance(1.5, ignore_below=0.2)
     lo, hi = mapper.bounds
     classes = mapper.slice(args.height)  # [row = y, col = x]
     rows, cols = classes.shape

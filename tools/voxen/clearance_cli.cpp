@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "option_checks.hpp"
+#include "voxen/clearance/floor_check.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/map/region_cache.hpp"
@@ -36,8 +37,9 @@ void addClearanceSettings(CLI::App& command, ClearanceOptions& options, std::vec
   command
       .add_option_function<double>(
           "--ignore-below", [&options](const double& z) { options.ignoreBelow = z; },
-          "voxels whose centre is below this height (metres) are never obstacles: e.g. 0.3 leaves out the floor and "
-          "what lies on it lower than 0.3 m")
+          "voxels whose centre is below this height (metres, compared as written) are never obstacles: e.g. 0.3 "
+          "leaves out the floor and what lies on it lower than 0.3 m. A ground robot wants the floor left out: without "
+          "it the floor is the nearest obstacle almost everywhere (voxen clearance warns when it is)")
       ->type_name("Z")
       ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
   command
@@ -75,6 +77,12 @@ void warnIfSlow(const GpuClearance& clearance, const ClearanceOptions& options) 
                "times the exact technique's work per region: expect it to be slow (--technique exact is exact and the "
                "default)\n",
                clearanceTechniqueName(options.technique), options.range, clearance.iterationsPerBatch(), work);
+}
+
+void warnIfFloorDominates(const OccupancyMap& map, const ClearanceOptions& options) {
+  const FloorDominance floor = floorDominance(map, options);
+  if (floor.dominates())
+    std::fprintf(stderr, "voxen clearance: warning: %s\n", floorWarning(floor, map.model().resolution).c_str());
 }
 
 }  // namespace voxen::cli

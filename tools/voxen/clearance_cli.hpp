@@ -37,4 +37,9 @@ void validateClearanceSettings(const ClearanceOptions& options, const OccupancyM
 // at this range.
 void warnIfSlow(const GpuClearance& clearance, const ClearanceOptions& options);
 
+// One warning line on stderr when most free voxels' nearest obstacle lies straight below
+// (voxen/clearance/floor_check.hpp): the field then shows the height above the floor, not the
+// room a ground robot has; it suggests an --ignore-below just above the floor.
+void warnIfFloorDominates(const OccupancyMap& map, const ClearanceOptions& options);
+
 }  // namespace voxen::cli
