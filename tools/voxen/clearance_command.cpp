@@ -64,7 +64,7 @@ void refuseGpuFlagsWithCpu(const CommonOptions& common, const ClearanceArgs& arg
 // the same file under another name or link). Checked before the map is read.
 std::string settleOutput(const ClearanceArgs& args, bool& inPlace) {
   if (args.output.empty() && !args.inPlace)
-    throw UsageError("give --output OUT.vxm for the map with its clearance, or --in-place to replace " + args.mapPath);
+    throw UsageError("give --output OUT.vxm for the map with its clearance, or --in-place to replace " + redactedStoreName(args.mapPath));
   if (isPostgresTarget(args.mapPath) && (args.inPlace || args.output.empty() || isPostgresTarget(args.output)))
     throw UsageError("a PostgreSQL store's map is read, not replaced: give --output OUT.vxm for the map with its clearance");
   std::error_code error;
@@ -107,11 +107,11 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   run.progress = [&progress](uint64_t done, uint64_t) { progress.update(done); };
   const size_t regions = map.regions().size();
   if (talk && args.cpu)
-    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on the CPU reference, %zu regions\n", redactedTarget(args.mapPath).c_str(),
+    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on the CPU reference, %zu regions\n", redactedStoreName(args.mapPath).c_str(),
                  output.c_str(), settings.c_str(), regions);
   run.onStart = [&](const GpuClearance& clearance) {
     if (!talk) return;
-    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on %s, %zu regions\n", redactedTarget(args.mapPath).c_str(), output.c_str(),
+    std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on %s, %zu regions\n", redactedStoreName(args.mapPath).c_str(), output.c_str(),
                  settings.c_str(), device.c_str(), regions);
     warnIfSlow(clearance, args.options);
   };
@@ -133,7 +133,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   const double rate = stats.seconds > 0 ? double(stats.regions) / stats.seconds : 0.0;
   const ClearanceOptions& o = args.options;
   if (common.json) {
-    printJson({{"map", args.mapPath},
+    printJson({{"map", redactedStoreName(args.mapPath)},
                {"output", output},
                {"in_place", inPlace},
                {"technique", clearanceTechniqueName(o.technique)},
@@ -153,7 +153,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
                {"device", device}});
     return 0;
   }
-  std::printf("clearance of %s (%s) on %s\n", args.mapPath.c_str(), settings.c_str(), device.c_str());
+  std::printf("clearance of %s (%s) on %s\n", redactedStoreName(args.mapPath).c_str(), settings.c_str(), device.c_str());
   std::printf("regions %llu in %.3f s: %.2f ms per region, %.1f regions/s", (unsigned long long)stats.regions, stats.seconds,
               perRegion, rate);
   if (!args.cpu)
