@@ -82,7 +82,7 @@ void warnIfSlow(const GpuClearance& clearance, const ClearanceOptions& options) 
 void warnIfFloorDominates(const OccupancyMap& map, const ClearanceOptions& options) {
   const FloorDominance floor = floorDominance(map, options);
   if (floor.dominates())
-    std::fprintf(stderr, "voxen clearance: warning: %s\n", floorWarning(floor, map.model().resolution).c_str());
+    std::fprintf(stderr, "voxen clearance: warning: %s\n", floorWarning(floor, map.model().resolution, "--ignore-below ").c_str());
 }
 
 }  // namespace voxen::cli

@@ -84,7 +84,7 @@ FloorDominance floorDominance(const OccupancyMap& map, const ClearanceOptions& o
   return result;
 }
 
-std::string floorWarning(const FloorDominance& floor, double resolution) {
+std::string floorWarning(const FloorDominance& floor, double resolution, const std::string& ignoreBelowSetting) {
   const std::string where = floor.layers == 1 ? "in voxel layer " + std::to_string(floor.firstLayer)
                                               : "in " + std::to_string(floor.layers) + " voxel layers from " +
                                                     std::to_string(floor.firstLayer) + " to " + std::to_string(floor.lastLayer);
@@ -93,8 +93,8 @@ std::string floorWarning(const FloorDominance& floor, double resolution) {
          std::to_string(int(std::lround(100.0 * floor.largestShare))) + " % are exactly that far; the floor: layer " +
          std::to_string(floor.floorLayer) + ", z " + number(floor.floorLayer * resolution) + " to " +
          number((floor.floorLayer + 1) * resolution) +
-         " m): the field shows the height above the floor, not the room a ground robot has; give --ignore-below just above "
-         "the floor (e.g. --ignore-below " + number((floor.floorLayer + 2) * resolution) + ")";
+         " m): the field shows the height above the floor, not the room a ground robot has; leave the floor out (e.g. " +
+         ignoreBelowSetting + number((floor.floorLayer + 2) * resolution) + ", just above it)";
 }
 
 }  // namespace voxen

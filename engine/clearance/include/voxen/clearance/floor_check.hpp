@@ -38,8 +38,10 @@ struct FloorDominance {
 // clearance layer, computed with `options`.
 FloorDominance floorDominance(const OccupancyMap& map, const ClearanceOptions& options, std::optional<int32_t> layer = std::nullopt);
 
-// The warning's words (no prefix, no newline): where the floor dominates, how much, the
-// floor's layer and the --ignore-below that would leave it out.
-std::string floorWarning(const FloorDominance& floor, double resolution);
+// The warning's words (no prefix, no newline): where the floor caps the clearance, how
+// much, the floor's layer and the ignore-below height that would leave it out, written after
+// `ignoreBelowSetting` (the caller's name for it: "--ignore-below " on the command line,
+// "ignore_below=" in Python; the library names no flag).
+std::string floorWarning(const FloorDominance& floor, double resolution, const std::string& ignoreBelowSetting);
 
 }  // namespace voxen
