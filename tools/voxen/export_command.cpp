@@ -7,6 +7,7 @@
 // Any of the outputs may be combined in one run; the map is loaded once. With --layer,
 // --slice-png draws that layer as a heat map instead of the occupancy classes.
 #include <climits>
+#include <filesystem>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -16,14 +17,19 @@
 #include "map_source.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/floor_check.hpp"
 #include "voxen/io/map_export.hpp"
 #include "voxen/io/clearance_export.hpp"
+#include "voxen/io/export_box.hpp"
 #include "voxen/io/layer_export.hpp"
+#include "voxen/io/map_picture_file.hpp"
 #include "voxen/io/ndt_ellipsoids.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/io/octomap_io.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "voxen/store/map_store.hpp"
 
 namespace voxen::cli {
 
@@ -63,6 +69,24 @@ std::string fieldList(LayerId layer) {
   return text;
 }
 
+// "voxels x -3..4, y -2..5 at 4 pixels per voxel (0.025 m per pixel), placed by OUT.yaml"
+std::string placement(const SliceImage& slice, double resolution) {
+  char text[200];
+  std::snprintf(text, sizeof text, "voxels x %d..%d, y %d..%d at %u pixels per voxel (%g m per pixel)", slice.minX, slice.maxX,
+                slice.minY, slice.maxY, slice.scale, resolution / slice.scale);
+  return text + (slice.yaml.empty() ? std::string() : ", placed in the world by " + slice.yaml.string());
+}
+
+// A clearance picture that mostly shows the height above the floor says so (one line), with
+// the settings the map's clearance was computed with.
+void warnIfFloorDominates(const OccupancyMap& map, int32_t z, const char* flag) {
+  const std::optional<ClearanceOptions> settings = ClearanceOptions::parseSettings(map.derivedSettings(clearanceLayer()));
+  if (!settings) return;
+  const FloorDominance floor = floorDominance(map, *settings, z);
+  if (floor.dominates())
+    std::fprintf(stderr, "voxen export: warning: %s at layer z=%d: %s\n", flag, z, floorWarning(floor, map.model().resolution, "--ignore-below ").c_str());
+}
+
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty() &&
       args.clearancePlyPath.empty() && args.clearancePngPath.empty() && args.voxelsPlyPath.empty())
@@ -85,15 +109,27 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.plyPath.empty() && args.ellipsoidsPath.empty() && args.clearancePlyPath.empty() && args.voxelsPlyPath.empty() &&
       args.ply.doublePrecision)
     throw UsageError("--double goes with --occupied-ply, --ellipsoids-ply, --clearance-ply or --voxels-ply");
+  // A picture's map_server YAML (OUT.png -> OUT.yaml) is an output too.
+  auto yamlOf = [](const std::string& png) { return png.empty() ? png : io_detail::pictureYamlPath(png).string(); };
   checkOutputs({{"--occupied-ply", args.plyPath},
                 {"--slice-png", args.pngPath},
+                {"--slice-png's YAML", yamlOf(args.pngPath)},
                 {"--octomap", args.octomapPath},
                 {"--ellipsoids-ply", args.ellipsoidsPath},
                 {"--clearance-ply", args.clearancePlyPath},
                 {"--clearance-png", args.clearancePngPath},
+                {"--clearance-png's YAML", yamlOf(args.clearancePngPath)},
                 {"--voxels-ply", args.voxelsPlyPath}},
                {{"the map", args.mapPath}});
-  const OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(options), bboxOf(args.bbox), "voxen export", args.session);
+  const std::optional<StoreBox> box = bboxOf(args.bbox);
+  OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(options), box, "voxen export", args.session);
+  // A store is read by region: what lies past the box in those regions is not exported.
+  if (box) cropToBox(map, {box->min, box->max});
+  // The pictures' titles name the map by its file name (a server store by its kind and
+  // session only: a URL may hold a password).
+  const std::string mapName = isPostgresTarget(args.mapPath)
+                                  ? "PostgreSQL store" + (args.session.empty() ? std::string() : ", session " + args.session)
+                                  : std::filesystem::path(args.mapPath).filename().string();
   // Layers whose type this build does not know have no fields to write: say so rather than
   // leave a reader to wonder where they went.
   for (const LayerId id : map.layout().ids())
@@ -130,22 +166,24 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (!args.pngPath.empty() && layer) {
     const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
     const LayerSlice drawn = withMapName(
-        [&] { return exportLayerSlicePng(map, *layer, args.pngPath, {.z = z, .scale = args.scale.value_or(0), .field = args.field}); },
+        [&] {
+          return exportLayerSlicePng(map, *layer, args.pngPath,
+                                     {.z = z, .scale = args.scale.value_or(0), .field = args.field, .mapName = mapName});
+        },
         "--slice-png");
     const double res = map.model().resolution;
     std::printf("wrote %s: layer %s, field %s of voxel layer z=%d (%g..%g m) as a heat map from %g to %g with a colour bar, "
-                "%u pixels per voxel; voxels x %d..%d, y %d..%d; %llu drawn%s\n",
+                "%s; %llu drawn%s\n",
                 args.pngPath.c_str(), args.layer.c_str(), drawn.field.c_str(), z, z * res, (z + 1) * res, drawn.min, drawn.max,
-                drawn.slice.scale, drawn.slice.minX, drawn.slice.maxX, drawn.slice.minY, drawn.slice.maxY,
-                (unsigned long long)drawn.drawn, nonFiniteNote(drawn.nonFinite).c_str());
+                placement(drawn.slice, res).c_str(), (unsigned long long)drawn.drawn, nonFiniteNote(drawn.nonFinite).c_str());
+    if (*layer == clearanceLayer()) warnIfFloorDominates(map, z, "--layer clearance --slice-png");
   } else if (!args.pngPath.empty()) {
     const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
-    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale.value_or(0));
+    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale.value_or(0), mapName);
     const double res = map.model().resolution;
-    std::printf("wrote %s: layer z=%d (%g..%g m) at %u pixels per voxel with a legend, voxels x %d..%d, y %d..%d; %llu "
-                "occupied, %llu free%s\n",
-                args.pngPath.c_str(), z, z * res, (z + 1) * res, slice.scale, slice.minX, slice.maxX, slice.minY, slice.maxY,
-                (unsigned long long)slice.occupied, (unsigned long long)slice.free, nonFiniteNote(slice.nonFinite).c_str());
+    std::printf("wrote %s: layer z=%d (%g..%g m) with metre axes and a legend, %s; %llu occupied, %llu free%s\n",
+                args.pngPath.c_str(), z, z * res, (z + 1) * res, placement(slice, res).c_str(), (unsigned long long)slice.occupied,
+                (unsigned long long)slice.free, nonFiniteNote(slice.nonFinite).c_str());
   }
   if (!args.ellipsoidsPath.empty()) {
     EllipsoidOptions ellipsoids = args.ellipsoids;
@@ -166,12 +204,13 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   }
   if (!args.clearancePngPath.empty()) {
     const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
-    const SliceImage slice = withMapName(
-        [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale.value_or(1), args.clearanceRange); },
+    const ClearanceImage drawn = withMapName(
+        [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale.value_or(0), args.clearanceRange, mapName); },
         "--clearance-png");
-    std::printf("wrote %s: clearance of layer z=%d as a heat map (red near obstacles to blue at the scale's top, black "
-                "obstacles, white none within range, light grey unknown) with a colour bar; voxels x %d..%d, y %d..%d\n",
-                args.clearancePngPath.c_str(), z, slice.minX, slice.maxX, slice.minY, slice.maxY);
+    std::printf("wrote %s: clearance of layer z=%d as a heat map (red near obstacles to blue at %g m, black obstacles, white "
+                "none within range, light grey unknown) with a colour bar, %s\n",
+                args.clearancePngPath.c_str(), z, drawn.top, placement(drawn.slice, map.model().resolution).c_str());
+    warnIfFloorDominates(map, z, "--clearance-png");
   }
   if (!args.octomapPath.empty()) {
     const ExportCounts counts = exportOctomap(map, args.octomapPath);
@@ -184,21 +223,25 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
 CommandRun setupExport(CLI::App& command) {
   auto args = std::make_shared<ExportArgs>();
   command.add_option("map", args->mapPath, "the map file or region store to export from")->type_name("MAP.vxm|STORE")->required();
-  addBboxOption(command, args->bbox, "read only the regions intersecting this box (metres; a store reads only their rows)");
+  addBboxOption(command, args->bbox,
+                "export only the voxels whose centre lies in this box (metres, faces included); a store reads only the "
+                "rows of the regions it touches");
   addSessionOption(command, args->session);
   command.add_option("--occupied-ply", args->plyPath, "write the occupied voxel centres as a PLY cloud")->type_name("OUT.ply");
   command.add_flag("--with-value", args->ply.withValue, "PLY: add each voxel's occupancy value");
   command.add_flag("--double", args->ply.doublePrecision, "PLY: double-precision coordinates");
   command.add_option("--slice-png", args->pngPath, "write one height layer as a PNG image")->type_name("OUT.png");
-  command.add_option("--z", args->zMetres, "slice: the layer at this height")->type_name("METRES")
+  command.add_option("--z", args->zMetres,
+                     "slice: the layer holding this height as written (a boundary belongs to the layer above it: 0.3 at "
+                     "0.1 m per voxel is layer 3, 0.3 to 0.4 m)")->type_name("METRES")
       ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
   command.add_option("--z-voxel", args->zVoxel, "slice: the layer with this voxel index")
       ->type_name("K")
       ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
   command
       .add_option("--scale", args->scale,
-                  "slice: pixels per voxel edge (default: enough for about 800 pixels across, at most 32 and 4096 "
-                  "pixels on the longer side; the clearance PNG: 1)")
+                  "slice and clearance PNG: pixels per voxel edge (default: enough for about 800 pixels on the map's "
+                  "longer side, at most 32)")
       ->type_name("S")
       ->check(integerIn(1, 1024));
   command
