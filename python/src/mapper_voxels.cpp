@@ -12,6 +12,7 @@
 
 #include "arrays.hpp"
 #include "py_mapper.hpp"
+#include "voxen/map/decimal_voxel.hpp"
 
 namespace py = pybind11;
 
@@ -215,7 +216,7 @@ py::array_t<int8_t> slice(PyMapper& self, double z, const py::object& loArg, con
     py::gil_scoped_release release;
     std::fill(out, out + width * height, int8_t(-1));
     const int32_t n = map.regionSize();
-    const int32_t layer = map.voxelAt({0.0, 0.0, z}).z;  // as `voxen export --slice-png --z`
+    const int32_t layer = int32_t(voxelIndexOfDecimal(z, res));  // as `voxen export --slice-png --z`: 0.3 m is layer 3 at 0.1 m
     const int32_t regionZ = floorDiv(layer, n), localZ = layer - regionZ * n;
     for (const auto& [key, region] : map.regions()) {
       if (key.z != regionZ) continue;
