@@ -8,11 +8,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "commands.hpp"
+#include "error_report.hpp"
 #include "host_stage_report.hpp"
 #include "startup_report.hpp"
 #include "json_output.hpp"
@@ -22,6 +24,8 @@
 #include "pcd_viewpoint_option.hpp"
 #include "output_checks.hpp"
 #include "progress.hpp"
+#include "run_arguments.hpp"
+#include "stop_request.hpp"
 #include "text_format.hpp"
 #include "clearance_cli.hpp"
 #include "voxen/context.hpp"
@@ -31,6 +35,7 @@
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
+#include "voxen/store/input_fingerprint.hpp"
 #include "voxen/store/store_mapping.hpp"
 
 #include <sys/resource.h>
@@ -63,6 +68,11 @@ struct MapArgs {
   StoreMappingOptions storeMapping;
   bool resume = false;
   std::vector<CLI::Option*> storeSettings;  // options that need --store
+  // The command these were parsed from (a store run records its given options), and with
+  // --resume the one parsed from the run's recorded options (takeRecordedOptions) they now
+  // come from, kept alive for the Option pointers here.
+  CLI::App* command = nullptr;
+  std::shared_ptr<void> resumedCommand;
   ClearanceOptions clearance;  // computed after mapping when clearance.range > 0 (--clearance)
   bool withClearance = false;
   // Threads reading the cloud (--threads): the machine's cores by default.
@@ -188,12 +198,15 @@ void addStoreOptions(CLI::App& command, MapArgs& args) {
                          "position, in one transaction; 0: after every chunk read)")
           ->type_name("S")->check(numberIn(0.0, 1e7, "seconds"))->capture_default_str()->group(group),
       command.add_flag("--resume", args.resume,
-                       "continue the unfinished run in --store from its last checkpoint (same input and settings): the "
-                       "input is read again up to the checkpoint's position, and the map ends as an uninterrupted "
-                       "run's")->group(group)};
+                       "continue the unfinished run in --store from its last checkpoint, with the input and settings it "
+                       "recorded (voxen map --store STORE --resume; any given again must be the same, and an input "
+                       "whose content changed is refused): the input is read again up to the checkpoint's position, and "
+                       "the map ends as an uninterrupted run's. Ctrl-C stops a store run at its next checkpoint and "
+                       "prints this command")->group(group)};
 }
 
 void addMapOptions(CLI::App& command, MapArgs& args) {
+  args.command = &command;
   auto* cloud = command.add_option("--cloud", args.cloud, "the point cloud or ray cloud to map (as --input)")->type_name("CLOUD.ply");
   command
       .add_option("--input", args.input,
@@ -295,9 +308,8 @@ RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, cons
   auto number = [](double v) { return formatNumber(v); };
   std::error_code ec;
   const std::filesystem::path input = std::filesystem::absolute(args.cloud, ec);
-  const auto bytes = std::filesystem::is_regular_file(args.cloud, ec) ? std::filesystem::file_size(args.cloud, ec) : 0;
+  // (The inputs' contents are compared through their fingerprints: inputFingerprints.)
   RunSettings s = {{"--input", input.string()},
-                   {"--input (bytes)", std::to_string(bytes)},
                    {"--trajectory", args.trajectory.empty() ? "" : std::filesystem::absolute(args.trajectory, ec).string()},
                    {"--cloud-topic", args.recording.cloudTopic},
                    {"--fixed-frame", args.recording.fixedFrame},
@@ -324,6 +336,105 @@ RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, cons
   // The two-phase order's map depends on the batches; the sequential order's does not.
   if (args.integration.order != UpdateOrder::Sequential) s.emplace_back("--batch-size", std::to_string(args.gpu.maxRaysPerBatch));
   return s;
+}
+
+// The content fingerprint of each input (voxen/store/input_fingerprint.hpp), as "FLAG
+// (content)" settings: a resumed run refuses an input that changed since the run started. Read
+// whole once, with progress when that takes a while. An input that is not there is left to
+// the reader, which names it.
+RunSettings inputFingerprints(const MapArgs& args, bool showProgress) {
+  RunSettings prints;
+  for (const auto& [flag, path] : {std::pair<std::string, std::string>{"--input", args.cloud}, {"--trajectory", args.trajectory}}) {
+    std::error_code ec;
+    if (path.empty() || !std::filesystem::exists(path, ec)) continue;
+    const uint64_t total = fingerprintBytes(path);
+    Progress progress("fingerprinting " + flag, total, showProgress && total >= (uint64_t(512) << 20), "bytes");
+    prints.emplace_back(flag + " (content)", inputFingerprint(path, [&progress](uint64_t read) { progress.update(read); }));
+    progress.finish(total);
+  }
+  return prints;
+}
+
+// A store run records the map command's options as given (but the store's name, --resume and
+// --quiet), the inputs' paths made absolute, so that --resume alone continues it.
+const std::set<std::string> kPathOptions = {"--cloud", "--input", "--trajectory"};
+
+std::set<std::string> recordedOptionNames() {
+  CLI::App app;
+  MapArgs unused;
+  addMapOptions(app, unused);
+  std::set<std::string> names;
+  for (const CLI::Option* option : app.get_options())
+    if (!option->get_lnames().empty()) names.insert("--" + option->get_lnames().front());
+  for (const char* runOnly : {"--store", "--session", "--resume", "--quiet"}) names.erase(runOnly);
+  return names;
+}
+
+RunSettings recordedOptions(const MapArgs& args) {
+  return {{"arguments", encodeOptions(givenOptions(*args.command, recordedOptionNames(), kPathOptions))}};
+}
+
+// --resume: the options the run recorded when it started, each one this command gives in its
+// place (the run's settings are then compared as always). Refuses a store that does not exist
+// (before anything could create it) or holds no run to resume.
+void takeRecordedOptions(MapArgs& args) {
+  if (args.store.empty() || (isPostgresTarget(args.store) && args.session.empty())) return;  // refused by checkStoreOptions
+  std::error_code ec;
+  if (!isPostgresTarget(args.store) && !std::filesystem::exists(args.store, ec))
+    throw Error("store '" + redactedStoreName(args.store) + "' does not exist: --resume continues the unfinished run in an " +
+                "existing store (without --resume, voxen map --store " + redactedStoreName(args.store) + " starts a new run)");
+  const std::unique_ptr<MapStore> store = openMapStoreForReading(args.store, {.session = args.session});
+  StoreMapping::requireResumable(*store);
+  const std::optional<std::string> recorded = StoreMapping::recordedNote(*store, "arguments");
+  if (!recorded) {
+    if (args.cloud.empty() && args.input.empty())
+      throw UsageError("the run in store '" + store->name() + "' recorded no options (an earlier Voxen started it): give " +
+                       "its input and settings with --resume");
+    return;
+  }
+  const GivenOptions merged = mergedOptions(decodeOptions(*recorded, "store '" + store->name() + "': the run's recorded options"),
+                                            givenOptions(*args.command, recordedOptionNames(), kPathOptions),
+                                            {{"--cloud", "--input"}});
+  struct Resumed {
+    CLI::App app;
+    MapArgs args;
+  };
+  auto resumed = std::make_shared<Resumed>();
+  addMapOptions(resumed->app, resumed->args);
+  std::vector<std::string> arguments = argumentsOf(merged);
+  std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last first
+  try {
+    resumed->app.parse(arguments);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError("--resume: the run's recorded options with this command's do not parse: " + std::string(e.what()));
+  }
+  MapArgs taken = resumed->args;
+  taken.store = args.store, taken.session = args.session, taken.resume = true, taken.quiet = args.quiet;
+  taken.resumedCommand = resumed;
+  args = taken;
+}
+
+// The command that continues the run in the store.
+std::string resumeCommand(const MapArgs& args) {
+  return "voxen map --store " + redactedStoreName(args.store) + (args.session.empty() ? "" : " --session " + args.session) + " --resume";
+}
+
+// A store run stopped by a signal at a chunk boundary, after its checkpoint (not an
+// std::exception: nothing on the way may take it for an error and reword it).
+struct StoppedRun {
+  uint64_t checkpoint = 0, raysTaken = 0;
+  int signal = 0;
+};
+
+// Exit status 128 + the signal, as a shell reports a process the signal ended.
+int reportStoppedRun(const StoppedRun& stopped, const MapArgs& args, const CommonOptions& options) {
+  const std::string message = "stopped by " + std::string(StopRequest::signalName(stopped.signal)) + ": checkpoint " +
+                              std::to_string(stopped.checkpoint) + " kept in " + redactedStoreName(args.store) + " (" +
+                              withCommas(stopped.raysTaken) + " rays of the input); resume with: " + resumeCommand(args);
+  const int status = 128 + stopped.signal;
+  if (options.json) printError({"map", message, status, false, ""}, true, {});
+  else std::fprintf(stderr, "voxen map: %s\n", message.c_str());
+  return status;
 }
 
 // The options that only mean something with --store, and those that do not go with it.
@@ -458,6 +569,7 @@ void refuseIneffectiveFlags(const CommonOptions& options, const MapArgs& args) {
 }
 
 int mapCloud(const CommonOptions& options, MapArgs& args) {
+  if (args.resume) takeRecordedOptions(args);
   if (args.cloud.empty() && args.input.empty()) throw UsageError("--input FILE_OR_FOLDER (or --cloud CLOUD.ply) is required");
   const std::string inputFlag = args.input.empty() ? "--cloud" : "--input";
   if (!args.input.empty()) args.cloud = args.input;
@@ -470,6 +582,8 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   checkCacheFitsBudget(options, args);
   if (args.withClearance) validateClearanceSettings(args.clearance, model, {{"range", "--clearance"}, {"axis-scale", ""}});
   const auto start = std::chrono::steady_clock::now();
+  // Before the reader starts: the fingerprints read the inputs whole.
+  const RunSettings fingerprints = args.store.empty() ? RunSettings{} : inputFingerprints(args, !args.quiet && !options.json);
   // Constructed first: with worker threads, reading starts while the device is set up.
   RayReader reader(args.cloud, args.trajectory.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.trajectory),
                    {.threads = unsigned(args.threads), .recording = args.recording, .pcdViewpoint = args.pcdViewpoint,
@@ -492,7 +606,8 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   // before anything is read, so that a wrong store fails at once.
   std::unique_ptr<StoreMapping> storeRun;
   if (!args.store.empty()) {
-    const RunSettings settings = runSettingsOf(args, model, map.layout());
+    RunSettings settings = runSettingsOf(args, model, map.layout());
+    settings.insert(settings.end(), fingerprints.begin(), fingerprints.end());
     // The NDT settings the integrator will record in the map, recorded in the store's
     // description now (it is written when the store is made), so that merges know them.
     StoreDescription description = StoreDescription::of(map);
@@ -500,7 +615,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
       description.derivedSettings[ndtCovarianceLayer()] = ndtRecordedSettings(args.integration.ndt);
     std::unique_ptr<MapStore> store = openMapStoreForWriting(args.store, description, {.session = args.session});
     storeRun = args.resume ? StoreMapping::resume(std::move(store), settings, args.storeMapping)
-                           : StoreMapping::start(std::move(store), settings, args.storeMapping);
+                           : StoreMapping::start(std::move(store), settings, args.storeMapping, recordedOptions(args));
   }
   Mapper* gpuRun = run.backend == MapperBackend::Gpu ? &mapper : nullptr;
   const std::string device = gpuRun ? context.deviceInfo().name
@@ -534,9 +649,15 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                                              std::chrono::steady_clock::now() - integrationStart).count();
                                        progress.update(byBytes ? reader.bytesRead() : points);
                                      }};
+  // A store run asked to stop (Ctrl-C, SIGTERM) checkpoints at the next chunk boundary and
+  // ends there, saying which checkpoint it kept and how to resume.
+  std::optional<StopRequest> stopRequest;
   if (storeRun) {
+    stopRequest.emplace();
     fileOptions.skipRays = storeRun->resumeRays();
-    fileOptions.betweenChunks = [&storeRun](MapperChunkBoundary& b) {
+    fileOptions.betweenChunks = [&storeRun, &stopRequest](MapperChunkBoundary& b) {
+      if (stopRequest->signal() != 0 && !b.last())
+        throw StoppedRun{storeRun->checkpointNow(b.map(), b.raysTaken(), [&b] { b.sync(); }), b.raysTaken(), stopRequest->signal()};
       if (b.raysTaken() == 0 && !b.last()) return;
       storeRun->betweenChunks(b.map(), b.raysTaken(), b.last(), [&b] { b.sync(); });
     };
@@ -546,7 +667,12 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   }
   // The store is the map's region source from the first ray: regions come back from it.
   if (storeRun) mapper.setRegionSource(storeRun.get());
-  mapper.integrateFile(reader, fileOptions);
+  try {
+    mapper.integrateFile(reader, fileOptions);
+  } catch (const StoppedRun& stopped) {
+    return reportStoppedRun(stopped, args, options);
+  }
+  stopRequest.reset();  // done: a signal now ends the process as usual
   mapper.sync();
   runStart.syncSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - integrationStart).count() - runStart.firstBatchSeconds;
@@ -637,6 +763,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                           {"write_s", rounded(st.writeSeconds, 4)},
                           {"longest_write_s", rounded(st.longestWriteSeconds, 4)},
                           {"longest_write_regions", st.longestWriteRegions},
+                          {"fold_s", rounded(st.foldSeconds, 4)},
                           {"regions_written", st.regionsWritten},
                           {"evictions", st.evictions},
                           {"fetches", st.fetches},

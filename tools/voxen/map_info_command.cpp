@@ -17,6 +17,7 @@
 #include "voxen/map/layer_domain.hpp"
 #include "voxen/map/map_file.hpp"
 #include "map_source.hpp"
+#include "store_run_info.hpp"
 #include "voxen/store/map_store.hpp"
 #include "voxen/store/store_file.hpp"
 #include "voxen/host/memory_stats.hpp"
@@ -92,22 +93,6 @@ void printLayers(const MapLayout& layout) {
   }
 }
 
-// A store a voxen map run maps into records its progress (voxen/store/store_mapping.hpp):
-// what a second terminal watching the run wants to see.
-struct StoreRun {
-  std::string state, checkpoints, rays, savedAt;
-};
-
-// (A server store's runs are its sessions': its fused map has none.)
-std::optional<StoreRun> storeRunOf(const std::string& target, const std::string& session) {
-  if (isPostgresTarget(target) && session.empty()) return std::nullopt;
-  const std::unique_ptr<MapStore> store = openMapStoreForReading(target, {.session = session});
-  const auto state = store->value("run.state");
-  if (!state) return std::nullopt;
-  return StoreRun{*state, store->value("run.checkpoints").value_or("0"), store->value("run.rays").value_or("0"),
-                  store->value("run.saved_at").value_or("?")};
-}
-
 }  // namespace
 
 int mapInfo(const CommonOptions& options, const std::string& target, bool verify, const std::string& session) {
@@ -143,7 +128,9 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
     gaussians = ndtSummary(map);
   }
 
-  const std::optional<StoreRun> run = store ? storeRunOf(target, session) : std::nullopt;
+  // A store a voxen map run maps into records its progress: what a second terminal watching
+  // the run wants to see (store_run_info.hpp).
+  const std::optional<StoreRunInfo> run = store ? storeRunOf(target, session) : std::nullopt;
   if (options.json) {
     Json summary = {{"file", path},
                     {"kind", server ? "postgresql_store" : store ? "region_store" : "map_file"},
@@ -171,9 +158,7 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
     summary["memory_bytes"] = info.memoryBytes();
     summary["compressed_bytes"] = info.compressedBytes();
     summary["compression_ratio"] = rounded(ratio, 4);
-    if (run)
-      summary["mapping_run"] = {{"state", run->state}, {"checkpoints", std::stoull(run->checkpoints)},
-                                {"rays", std::stoull(run->rays)}, {"saved_at", run->savedAt}};
+    if (run) summary["mapping_run"] = storeRunJson(*run);
     summary["verified"] = verify;  // false: the voxels were not read (--verify reads and checks them)
     if (verify) {
       summary["load_ms"] = rounded(loadMs, 3);
@@ -208,12 +193,7 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
                 ndt == NdtMode::Tm ? "TM" : "OM", ndt == NdtMode::Tm ? ", plus hit_miss and ndt_intensity" : "");
   if (const std::string c = clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()]); !c.empty())
     std::printf("clearance:               %s\n", c.c_str());
-  if (run)
-    std::printf("mapping run:             %s: %s checkpoints, the last at %s with %s rays of the input%s\n",
-                run->state.c_str(), run->checkpoints.c_str(), run->savedAt.c_str(), withCommas(std::stoull(run->rays)).c_str(),
-                run->state == "complete" ? ""
-                : (" (voxen map --store " + redactedStoreName(target) + (session.empty() ? "" : " --session " + session) +
-                   " --resume continues it)").c_str());
+  if (run) std::printf("mapping run:             %s\n", storeRunText(*run, target, session).c_str());
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %zu\n", info.regions.size());
   if (any) {

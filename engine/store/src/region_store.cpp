@@ -248,6 +248,11 @@ void RegionStore::write(const StoreBatch& batch) {
   }
 }
 
+void RegionStore::foldLog() {
+  if (!impl_->writer) impl_->db.fail("opened for reading: cannot fold the write-ahead log");
+  foldLogIntoFile(impl_->db, impl_->options.busyTimeoutMs);
+}
+
 std::optional<Region> RegionStore::readRegion(const RegionKey& key, std::optional<std::vector<LayerId>> layers) {
   Impl& s = *impl_;
   if (layers)

@@ -14,7 +14,46 @@ constexpr const char* kStateKey = "run.state";        // "running" or "complete"
 constexpr const char* kRaysKey = "run.rays";          // rays taken from the reader at the last checkpoint
 constexpr const char* kCheckpointsKey = "run.checkpoints";
 constexpr const char* kSavedAtKey = "run.saved_at";   // UTC time of the last checkpoint
+// The process that started the run or last resumed it (WriterProcess).
+constexpr const char* kWriterPidKey = "run.writer_pid";
+constexpr const char* kWriterHostKey = "run.writer_host";
+constexpr const char* kWriterStartedKey = "run.writer_started";
 const std::string kSettingPrefix = "setting:";
+const std::string kNotePrefix = "note:";
+const std::string kContentSuffix = " (content)";
+
+void addWriter(StoreBatch& batch) {
+  const WriterProcess self = WriterProcess::self();
+  batch.state.emplace_back(kWriterPidKey, std::to_string(self.pid));
+  batch.state.emplace_back(kWriterHostKey, self.host);
+  batch.state.emplace_back(kWriterStartedKey, self.started);
+}
+
+std::string valueOf(const RunSettings& settings, const std::string& name) {
+  for (const auto& [setting, value] : settings)
+    if (setting == name) return value;
+  return {};
+}
+
+// A recorded setting that differs from this command's: refused naming the flag and both
+// values, or, for an input's content fingerprint, as a changed file.
+[[noreturn]] void refuseOtherSetting(const std::string& store, const RunSettings& settings, const std::string& setting,
+                                     const std::optional<std::string>& recorded, const std::string& value) {
+  if (setting.size() > kContentSuffix.size() && setting.ends_with(kContentSuffix)) {
+    const std::string flag = setting.substr(0, setting.size() - kContentSuffix.size());
+    const std::string path = valueOf(settings, flag);
+    if (!recorded || recorded->empty())
+      throw Error("the run in store '" + store + "' recorded no content fingerprint of " + flag + " " + path +
+                  " (it was started by an earlier Voxen), so that the file cannot be checked to be the one it read: map it "
+                  "into a new store");
+    throw Error(flag + " " + path + " has changed since the run in store '" + store + "' started (its content fingerprint was " +
+                *recorded + ", it is now " + value + "): resuming would give a map of neither version; restore the file, or "
+                "map it into a new store");
+  }
+  throw Error("the run in store '" + store + "' was started with " + setting + " " +
+              (recorded && !recorded->empty() ? *recorded : "(not given)") + ", this command gives " +
+              (value.empty() ? "(not given)" : value) + ": give the same settings to continue it");
+}
 
 std::string utcNow() {
   const std::time_t now = std::time(nullptr);
@@ -39,7 +78,7 @@ StoreMapping::StoreMapping(std::unique_ptr<MapStore> store, const StoreMappingOp
 StoreMapping::~StoreMapping() = default;
 
 std::unique_ptr<StoreMapping> StoreMapping::start(std::unique_ptr<MapStore> store, const RunSettings& settings,
-                                                  const StoreMappingOptions& options) {
+                                                  const StoreMappingOptions& options, const RunSettings& notes) {
   const std::string name = store->name();
   if (const auto state = store->value(kStateKey))
     throw Error("store '" + name + "' already holds a mapping run (" + *state + ", " + store->value(kRaysKey).value_or("0") +
@@ -51,22 +90,46 @@ std::unique_ptr<StoreMapping> StoreMapping::start(std::unique_ptr<MapStore> stor
   StoreBatch batch;
   batch.state = {{kStateKey, "running"}, {kRaysKey, "0"}, {kCheckpointsKey, "0"}, {kSavedAtKey, utcNow()}};
   for (const auto& [setting, value] : settings) batch.state.emplace_back(kSettingPrefix + setting, value);
+  for (const auto& [note, value] : notes) batch.state.emplace_back(kNotePrefix + note, value);
+  addWriter(batch);
   mapping->store_->write(batch);
+  mapping->store_->foldLog();
   return mapping;
+}
+
+void StoreMapping::requireResumable(MapStore& store) {
+  const std::string name = store.name();
+  const auto state = store.value(kStateKey);
+  if (!state) throw Error("store '" + name + "' holds no mapping run to resume (it was made by voxen convert or voxen merge, or is new)");
+  if (*state == "complete") throw Error("the run in store '" + name + "' is complete: there is nothing to resume");
+}
+
+std::optional<std::string> StoreMapping::recordedNote(MapStore& store, const std::string& name) {
+  return store.value(kNotePrefix + name);
+}
+
+std::optional<WriterProcess> StoreMapping::recordedWriter(MapStore& store) {
+  const auto pid = store.value(kWriterPidKey);
+  const auto host = store.value(kWriterHostKey);
+  if (!pid || !host) return std::nullopt;
+  WriterProcess writer;
+  try {
+    writer.pid = std::stoll(*pid);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  writer.host = *host;
+  writer.started = store.value(kWriterStartedKey).value_or("");
+  return writer;
 }
 
 std::unique_ptr<StoreMapping> StoreMapping::resume(std::unique_ptr<MapStore> store, const RunSettings& settings,
                                                    const StoreMappingOptions& options) {
   const std::string name = store->name();
-  const auto state = store->value(kStateKey);
-  if (!state) throw Error("store '" + name + "' holds no mapping run to resume (it was made by voxen convert or voxen merge, or is new)");
-  if (*state == "complete") throw Error("the run in store '" + name + "' is complete: there is nothing to resume");
+  requireResumable(*store);
   for (const auto& [setting, value] : settings) {
     const auto recorded = store->value(kSettingPrefix + setting);
-    if (recorded.value_or("") != value)
-      throw Error("the run in store '" + name + "' was started with " + setting + " " +
-                  (recorded && !recorded->empty() ? *recorded : "(not given)") + ", this command gives " +
-                  (value.empty() ? "(not given)" : value) + ": give the same settings to continue it");
+    if (recorded.value_or("") != value) refuseOtherSetting(name, settings, setting, recorded, value);
   }
   std::unique_ptr<StoreMapping> mapping(new StoreMapping(std::move(store), options));
   mapping->resumed_ = true;
@@ -86,6 +149,11 @@ std::unique_ptr<StoreMapping> StoreMapping::resume(std::unique_ptr<MapStore> sto
     const std::optional<Region> region = mapping->store_->readRegion(key, std::vector<LayerId>{kOccupancyLayer});
     mapping->stored_[key] = mapping->countsOf(*region);
   }
+  // This process writes the run now.
+  StoreBatch batch;
+  addWriter(batch);
+  mapping->store_->write(batch);
+  mapping->store_->foldLog();
   return mapping;
 }
 
@@ -130,6 +198,17 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
   }
   const double writeSeconds = secondsSince(writeStart);
   stats_.writeSeconds += writeSeconds;
+  // The checkpoint into the store's file, so that the file alone holds it (a copy, or a
+  // killed run's file without its -wal).
+  const auto foldStart = std::chrono::steady_clock::now();
+  try {
+    store_->foldLog();
+  } catch (const Error& e) {
+    // A full disk: the checkpoint is committed, in the log (SQLite's -wal file) only.
+    throw Error(std::string(e.what()) + " (the checkpoint is committed in the store's -wal file, which a resumed run "
+                "continues: keep that file beside the store)");
+  }
+  stats_.foldSeconds += secondsSince(foldStart);
   if (writeSeconds > stats_.longestWriteSeconds) {
     stats_.longestWriteSeconds = writeSeconds;
     stats_.longestWriteRegions = batch.regions.size();
@@ -142,6 +221,11 @@ void StoreMapping::checkpoint(OccupancyMap& map, uint64_t raysTaken, bool last, 
   stats_.checkpointSeconds += seconds;
   stats_.longestCheckpointSeconds = std::max(stats_.longestCheckpointSeconds, seconds);
   lastCheckpoint_ = std::chrono::steady_clock::now();
+}
+
+uint64_t StoreMapping::checkpointNow(OccupancyMap& map, uint64_t raysTaken, const std::function<void()>& sync) {
+  checkpoint(map, raysTaken, false, sync);
+  return earlierCheckpoints_ + stats_.checkpoints;
 }
 
 bool StoreMapping::evictTo(OccupancyMap& map, uint64_t targetBytes) {

@@ -1,27 +1,19 @@
 #include "store_transaction.hpp"
 
-#include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <climits>
+#include <algorithm>
 
 #include "voxen/host/error.hpp"
+#include "voxen/store/writer_process.hpp"
 
 namespace voxen::store_detail {
 
 namespace {
 
-std::string hostName() {
-  char name[HOST_NAME_MAX + 1] = {};
-  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
-  return name;
-}
-
-bool processAlive(int64_t pid) {
-  if (pid <= 0 || pid > INT_MAX) return false;
-  return kill(pid_t(pid), 0) == 0 || errno == EPERM;
-}
+// On this host: a pid that answers and is not a zombie (a killed writer its parent has not
+// reaped yet holds no lock and writes nothing).
+bool processAlive(int64_t pid) { return writerStatus({.pid = pid, .host = thisHostName(), .started = {}}) == WriterStatus::Alive; }
 
 }  // namespace
 
@@ -68,7 +60,7 @@ std::string registeredWriter(Db& db) {
 }
 
 void registerWriter(Db& db) {
-  const std::string host = hostName();
+  const std::string host = thisHostName();
   {
     Statement q(db, "SELECT pid, host FROM writer WHERE id = 1");
     if (q.step()) {
@@ -88,10 +80,21 @@ void unregisterWriter(Db& db) noexcept {
   try {
     WriteTransaction t(db);
     Statement del(db, "DELETE FROM writer WHERE id = 1 AND pid = ?1 AND host = ?2");
-    del.bind(1, int64_t(getpid())).bind(2, hostName()).run();
+    del.bind(1, int64_t(getpid())).bind(2, thisHostName()).run();
     t.commit();
   } catch (...) {
   }
+}
+
+void foldLogIntoFile(Db& db, int busyTimeoutMs) {
+  // No busy wait: TRUNCATE would otherwise wait (up to the timeout) for every reader to leave
+  // the log, stalling the run behind a long export.
+  sqlite3_busy_timeout(db.handle(), 0);
+  int logFrames = 0, foldedFrames = 0;
+  const int code = sqlite3_wal_checkpoint_v2(db.handle(), nullptr, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &foldedFrames);
+  sqlite3_busy_timeout(db.handle(), std::max(0, busyTimeoutMs));
+  if (code != SQLITE_OK && (code & 0xff) != SQLITE_BUSY && (code & 0xff) != SQLITE_LOCKED)
+    db.fail("cannot fold the write-ahead log into the file", code);
 }
 
 }  // namespace voxen::store_detail

@@ -31,5 +31,11 @@ std::string registeredWriter(Db& db);
 void registerWriter(Db& db);
 // Removes this process's registration (best effort: never throws).
 void unregisterWriter(Db& db) noexcept;
+// Outside a transaction: copies the write-ahead log's frames into the database file and
+// truncates the log (PRAGMA wal_checkpoint(TRUNCATE)), so that the file alone holds every
+// commit. It does not wait for readers: frames a reader's older snapshot still needs stay in
+// the log until the next fold (SQLITE_BUSY is not an error here). Then restores the busy
+// timeout `busyTimeoutMs`.
+void foldLogIntoFile(Db& db, int busyTimeoutMs);
 
 }  // namespace voxen::store_detail

@@ -57,6 +57,9 @@ class RegionStore : public MapStore {
   // Writes the batch in one transaction; on any error (an invalid region, a full disk, the
   // write lock not granted in time) nothing of it is kept and an Error is thrown.
   void write(const StoreBatch& batch) override;
+  // Folds the write-ahead log into the file (a TRUNCATE checkpoint; without waiting for
+  // readers on older snapshots, whose frames stay in the log until the next fold).
+  void foldLog() override;
 
   // One region's layers (those in `layers`, each one of the store's; nullopt: all of them), or
   // nullopt when the store has no such region. The arrays of layers not asked for are left

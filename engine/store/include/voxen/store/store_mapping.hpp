@@ -10,7 +10,14 @@
 //   again and the rays before the checkpoint are passed over (FileIntegrationOptions::skipRays);
 //   the run's settings, recorded when it started, must be the same (an Error names the first
 //   that differs). In the sequential order (the default) the map then equals an uninterrupted
-//   run's bit for bit, as it does at any batch size.
+//   run's bit for bit, as it does at any batch size. A setting named "FLAG (content)" is an
+//   input file's content fingerprint (voxen/store/input_fingerprint.hpp): one that differs is
+//   refused as a changed file, named by the setting FLAG's value (its path).
+// - The store's file alone holds every checkpoint: SQLite's write-ahead log is folded into
+//   the file after each one (MapStore::foldLog), so a copy of the file taken after a
+//   checkpoint, or left by a killed run without its -wal file, has it.
+// - The writer: the run records its process (voxen/store/writer_process.hpp) when it starts
+//   or resumes, so that a reader can tell a run in progress from one whose writer is gone.
 // - Bounded host memory: with hostMemoryBytes set, once the host map holds more, the regions
 //   unchanged since the last checkpoint (they are in the store as they are) are dropped,
 //   least recently changed first, down to three quarters of the limit; when that is not
@@ -24,6 +31,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -31,6 +39,7 @@
 
 #include "voxen/map/map.hpp"
 #include "voxen/store/map_store.hpp"
+#include "voxen/store/writer_process.hpp"
 
 namespace voxen {
 
@@ -52,6 +61,8 @@ struct StoreMappingStats {
   double writeSeconds = 0.0;
   double longestWriteSeconds = 0.0;
   uint64_t longestWriteRegions = 0;
+  // Folding SQLite's write-ahead log into the store's file after each write (MapStore::foldLog).
+  double foldSeconds = 0.0;
   uint64_t regionsWritten = 0;        // over every checkpoint
   uint64_t evictions = 0;             // regions dropped from host memory
   uint64_t fetches = 0;               // regions read back from the store
@@ -62,12 +73,20 @@ struct StoreMappingStats {
 class StoreMapping final : public RegionSource {
  public:
   // A new run into `store`, which must hold no map and no run yet (an Error says what it
-  // holds and that --resume continues an unfinished run).
+  // holds and that --resume continues an unfinished run). `notes` are recorded with the run
+  // and not compared on resume (the command line that started it: recordedNote reads them).
   static std::unique_ptr<StoreMapping> start(std::unique_ptr<MapStore> store, const RunSettings& settings,
-                                             const StoreMappingOptions& options);
+                                             const StoreMappingOptions& options, const RunSettings& notes = {});
   // The unfinished run in `store`, to be continued with the same settings.
   static std::unique_ptr<StoreMapping> resume(std::unique_ptr<MapStore> store, const RunSettings& settings,
                                               const StoreMappingOptions& options);
+  // Throws the Error resume() would when `store` holds no run to resume (none, or a complete
+  // one): for a caller that reads the run's notes before it opens the store for writing.
+  static void requireResumable(MapStore& store);
+  // A note start() recorded, or nullopt.
+  static std::optional<std::string> recordedNote(MapStore& store, const std::string& name);
+  // The writer the run's store records (the process that started or last resumed it), if any.
+  static std::optional<WriterProcess> recordedWriter(MapStore& store);
   ~StoreMapping() override;
 
   // Rays the store's map holds (taken from the reader up to the last checkpoint); 0 for a
@@ -82,6 +101,9 @@ class StoreMapping final : public RegionSource {
   // Checkpoints when due (always after the last chunk, which also marks the run complete)
   // and keeps the host map within its limit.
   void betweenChunks(OccupancyMap& map, uint64_t raysTaken, bool last, const std::function<void()>& sync);
+  // A checkpoint now, whether due or not (a run asked to stop saves its work first); its
+  // number, counted over the run and the runs it resumes.
+  uint64_t checkpointNow(OccupancyMap& map, uint64_t raysTaken, const std::function<void()>& sync);
 
   // The store's map, once complete: voxel counts over every region (in memory or not).
   OccupancyMap::Counts counts() const;
