@@ -304,6 +304,19 @@ TEST_CASE("PCD VIEWPOINT is read as the points' origin or as the sensor's pose, 
     CHECK(rays[0].origin == origin);
     CHECK(rays[1].origin == origin);
   }
+  SECTION("pose: returns from the robot are judged as the sensor measured them, the box turning with it") {
+    // A box around the sensor's +x axis in its own frame holds the stored (1, 0, 0); posed, that
+    // point lies along the map's -x from the sensor, where a box on the map's axes misses it.
+    voxen::SensorExclusion box{.box = std::array<glm::dvec3, 2>{glm::dvec3(0.5, -0.5, -0.5), glm::dvec3(1.5, 0.5, 0.5)}};
+    voxen::RayReader reader(turned, std::nullopt, {.pcdViewpoint = voxen::PcdViewpoint::Pose, .exclusion = box});
+    std::vector<Ray> rays;
+    while (reader.read(rays, 1024) > 0) {
+    }
+    REQUIRE(rays.size() == 1);
+    CHECK(rays[0].sample == glm::dvec3(1, 0, 8));
+    CHECK(reader.stats().skippedInBox == 1);
+    CHECK(reader.stats().points == 2);
+  }
   SECTION("pose with a quarter turn about x, normalised from the digits a writer prints") {
     // qw = qx = 0.7071068 (sqrt(1/2) to 7 digits): y goes to z, z to -y.
     const auto quarter = viewpointCloud(dir, "quarter.pcd", {0, 0, 1, 0.7071068, 0.7071068, 0, 0});

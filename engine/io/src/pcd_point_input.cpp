@@ -81,14 +81,17 @@ std::string fieldList(const PcdHeader& h) {
 
 class PcdPointSource final : public PointSource {
  public:
-  PcdPointSource(std::vector<PcdFile> files, RayRowLayout layout, size_t chunkPoints)
-      : files_(std::move(files)), layout_(layout) {
+  // `exclusion`: returns from the robot judged here, on the points as the sensor measured them
+  // (read as poses without a trajectory); nullopt: the pipeline judges them.
+  PcdPointSource(std::vector<PcdFile> files, RayRowLayout layout, size_t chunkPoints, std::optional<SensorExclusion> exclusion)
+      : files_(std::move(files)), layout_(layout), exclusion_(std::move(exclusion)) {
     for (size_t i = 0; i < files_.size(); ++i) {
       const PcdHeader& h = files_[i].header;
       // Binary bodies are read in place, a chunk at a time; the others are decoded whole.
       const uint64_t step = h.data == PcdData::Binary ? std::max<uint64_t>(chunkPoints, 1) : std::max<uint64_t>(h.points, 1);
       for (uint64_t first = 0; first < h.points; first += step) chunks_.push_back({i, first, std::min(step, h.points - first)});
     }
+    if (exclusion_) excluded_.resize(chunks_.size());
   }
   uint64_t chunks() const override { return chunks_.size(); }
   bool concurrent() const override { return true; }
@@ -100,9 +103,18 @@ class PcdPointSource final : public PointSource {
     readPcdPoints(f.path, f.header, f.fields, c.first, c.count, values);
     const size_t in = f.fields.size(), ncol = layout_.columns;
     out.resize(size_t(c.count) * ncol);
+    size_t kept = 0;
+    if (exclusion_) excluded_[k] = {};  // this chunk's alone: no other thread reads chunk k
     for (uint64_t r = 0; r < c.count; ++r) {
       const double* v = values.data() + r * in;
-      double* o = out.data() + r * ncol;
+      if (exclusion_) {
+        const SensorExclusion::Verdict verdict = exclusion_->judge(glm::dvec3(v[0], v[1], v[2]));
+        if (verdict != SensorExclusion::Verdict::Kept) {
+          ++(verdict == SensorExclusion::Verdict::InBox ? excluded_[k].inBox : excluded_[k].nearSensor);
+          continue;
+        }
+      }
+      double* o = out.data() + kept++ * ncol;
       size_t i = 0, j = 0;
       if (f.rotation) {
         const glm::dvec3 p = *f.rotation * glm::dvec3(v[0], v[1], v[2]) + f.translation;
@@ -116,13 +128,21 @@ class PcdPointSource final : public PointSource {
         for (int a = 0; a < 3; ++a) o[j++] = f.header.viewpoint[size_t(a)];
       if (layout_.hasIntensity) o[j++] = v[i++];
     }
-    return size_t(c.count);
+    out.resize(kept * ncol);
+    return kept;
+  }
+
+  size_t finish(uint64_t k, std::vector<double>&, size_t count, SourceSkips& skips) override {
+    if (exclusion_) skips.inBox = excluded_[k].inBox, skips.nearSensor = excluded_[k].nearSensor;
+    return count;
   }
 
  private:
   std::vector<PcdFile> files_;
   RayRowLayout layout_;
   std::vector<PcdChunk> chunks_;
+  std::optional<SensorExclusion> exclusion_;
+  std::vector<SourceSkips> excluded_;  // per chunk: what read() dropped, reported by finish()
 };
 
 std::vector<std::filesystem::path> pcdFiles(const std::filesystem::path& path) {
@@ -221,7 +241,16 @@ PointInput openPcdInput(const std::filesystem::path& path, const std::optional<s
                   .hasTime = !input.timeField.empty(),
                   .hasOrigin = hasOrigin,
                   .hasIntensity = !input.intensityField.empty()};
-  input.source = std::make_unique<PcdPointSource>(std::move(files), input.layout, options.chunkPoints);
+  // Read as poses, the stored points are as the sensor measured them, around VIEWPOINT's
+  // position with its axes: returns from the robot are judged on them here (the box turns with
+  // the sensor). Otherwise (points in the cloud's frame) the pipeline judges them around each
+  // ray's origin.
+  std::optional<SensorExclusion> exclusion;
+  if (reading == PcdViewpoint::Pose && !trajectory && options.exclusion.active()) {
+    exclusion = options.exclusion;
+    input.excludesItself = true;
+  }
+  input.source = std::make_unique<PcdPointSource>(std::move(files), input.layout, options.chunkPoints, std::move(exclusion));
   return input;
 }
 
