@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# voxen merge on the command line: two runs merged in both orders give the same bytes, a store
+# voxen merge on the command line: two runs merged in both orders give the same bytes, a run's
+# thirds merged in every grouping give the same bytes, a store
 # output converts back to the same .vxm, a mix of store and map inputs, and the refusals
 # (another resolution, one input, a missing input) with no output left behind.
 #   merge.sh VOXEN_BINARY WORK_DIR
@@ -23,6 +24,42 @@ grep -q "merged 2 inputs -> ab.vxm (map file): [0-9]* regions ([1-9][0-9]* held 
 hits() { "$voxen" export "$1" --occupied-ply "$1.ply" > /dev/null && grep -a -m1 "^element vertex" "$1.ply" | awk '{print $3}'; }
 [ "$(hits ab.vxm)" -gt "$(hits a.vxm)" ] && [ "$(hits ab.vxm)" -gt "$(hits b.vxm)" ] ||
   fail "the merge has $(hits ab.vxm) occupied voxels, a $(hits a.vxm), b $(hits b.vxm)"
+
+# Associativity: one run cut in three thirds by time, merged in every grouping, gives the same
+# bytes (each partial merge used to clamp what a later one still needed); the clamped-off rest
+# is kept in occupancy_remainder, which --no-remainder leaves out (the same occupancy).
+"$voxen" generate --recording run.mcap --rings 16 --columns 256 --scans 6 --rate 10 --seed 3 > generate-run.log
+map_third() {
+  "$voxen" map --input run.mcap --start "$2" --duration 0.2 --output "$1" --resolution 0.25 --quiet --cpu --voxel-mean \
+    --hit-miss --traversal --touch-time > "map-$1.log" 2>&1 || fail "map $1: $(cat "map-$1.log")"
+}
+map_third t1.vxm 0
+map_third t2.vxm 0.2
+map_third t3.vxm 0.4
+merge_into() {
+  local out=$1
+  shift
+  "$voxen" merge "$@" --output "$out" > "$out.log" 2> "$out.err" || fail "merge $* into $out: $(cat "$out.err")"
+}
+merge_into t12.vxm t1.vxm t2.vxm
+merge_into t23.vxm t2.vxm t3.vxm
+merge_into t13.vxm t1.vxm t3.vxm
+merge_into t123.vxm t1.vxm t2.vxm t3.vxm
+grep -q "([1-9][0-9]* held by several inputs)" t123.vxm.log || fail "the thirds do not overlap: $(cat t123.vxm.log)"
+merge_into t12_3.vxm t12.vxm t3.vxm
+merge_into t1_23.vxm t1.vxm t23.vxm
+merge_into t13_2.vxm t13.vxm t2.vxm
+merge_into t3_12.vxs t3.vxm t12.vxm
+"$voxen" convert t3_12.vxs t3_12.vxm > /dev/null
+for grouping in t12_3 t1_23 t13_2 t3_12; do
+  cmp t123.vxm $grouping.vxm || fail "merging the thirds as $grouping gives another map than merging them at once"
+done
+grep -q "layers .*occupancy_remainder" t123.vxm.log || fail "the merge keeps no occupancy_remainder: $(cat t123.vxm.log)"
+"$voxen" merge t1.vxm t2.vxm t3.vxm --no-remainder --output plain.vxm > plain.log 2> plain.err || fail "--no-remainder: $(cat plain.err)"
+grep -q "layers occupancy, voxel_mean, traversal, hit_miss, touch_time," plain.log || fail "--no-remainder kept a layer: $(cat plain.log)"
+"$voxen" export t123.vxm --occupied-ply t123.ply > /dev/null
+"$voxen" export plain.vxm --occupied-ply plain.ply > /dev/null
+cmp t123.ply plain.ply || fail "the map without its remainder reads differently"
 
 # Into a store (told by the name), back to the same .vxm; a store among the inputs.
 "$voxen" merge a.vxm b.vxm --output ab.vxs > ab-store.log 2> ab-store.err || fail "merge into a store: $(cat ab-store.err)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Three `voxen map` processes map overlapping generated runs into one PostgreSQL store at the
 # same time, each under its own session, checkpointing often; then the fused map equals
-# `voxen merge` of the three runs mapped to files, bit for bit, and each session equals its
+# `voxen merge --no-remainder` of the three runs mapped to files, bit for bit (the fused map
+# keeps no occupancy_remainder), and each session equals its
 # run's map.
 #   pg_map_sessions.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
@@ -14,7 +15,7 @@ for run in a:2:0 b:5:100 c:7:200; do
   "$voxen" generate --cloud $name.ply --trajectory $name.txt --rings 16 --columns 256 --scans 6 --seed $seed --start-time $start > generate-$name.log
   "$voxen" map --cloud $name.ply --trajectory $name.txt --output $name.vxm --resolution 0.25 --quiet --cpu "${layers[@]}" > map-$name.log
 done
-"$voxen" merge a.vxm b.vxm c.vxm --output merged.vxm > merge.log 2> merge.err || fail "merge: $(cat merge.err)"
+"$voxen" merge a.vxm b.vxm c.vxm --no-remainder --output merged.vxm > merge.log 2> merge.err || fail "merge: $(cat merge.err)"
 
 pids=()
 for name in a b c; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The PostgreSQL store on a throwaway cluster (pg_cluster.sh): three concurrent writers push
-# overlapping maps, many pushes each, and the fused map equals `voxen merge` of the three maps
-# bit for bit; each session reads back as pushed; a second writer on a live session is refused
+# overlapping maps, many pushes each, and the fused map equals `voxen merge --no-remainder` of
+# the three maps bit for bit (the fused map is merged from every session at once and keeps no
+# occupancy_remainder); each session reads back as pushed; a second writer on a live session is refused
 # naming the first; another model is refused naming both; a corrupt row is an error naming the
 # region and layer; a writer whose connection is cut reconnects and finishes; a server killed
 # mid-push leaves a consistent, readable store.
@@ -18,7 +19,7 @@ for run in a:2:0 b:5:100 c:7:200; do
   "$voxen" generate --cloud $name.ply --trajectory $name.txt --rings 16 --columns 256 --scans 3 --seed $seed --start-time $start > generate-$name.log
   "$voxen" map --cloud $name.ply --trajectory $name.txt --output $name.vxm --resolution 0.25 --quiet --cpu "${layers[@]}" > map-$name.log
 done
-"$voxen" merge a.vxm b.vxm c.vxm --output merged.vxm > merge.log 2> merge.err || fail "merge: $(cat merge.err)"
+"$voxen" merge a.vxm b.vxm c.vxm --no-remainder --output merged.vxm > merge.log 2> merge.err || fail "merge: $(cat merge.err)"
 grep -q "([1-9][0-9]* held by several inputs)" merge.log || fail "the three runs do not overlap: $(cat merge.log)"
 
 # Three writers at once, a few regions per push: many pushes each, racing for shared regions.
@@ -74,7 +75,7 @@ expect_failure 1 "holds a map of resolution 0.25 m, not 0.5 m" coarse.log "$voxe
 ndt_url="postgresql:///ndt?host=$pg_dir&user=voxen"
 "$voxen" convert ndt-a.vxm "$ndt_url" --session a > ndt.log 2>&1 || fail "push of an NDT map: $(cat ndt.log)"
 "$voxen" convert ndt-b.vxm "$ndt_url" --session b >> ndt.log 2>&1 || fail "push of an NDT map: $(cat ndt.log)"
-"$voxen" merge ndt-a.vxm ndt-b.vxm --output ndt-merged.vxm > /dev/null
+"$voxen" merge ndt-a.vxm ndt-b.vxm --no-remainder --output ndt-merged.vxm > /dev/null
 "$voxen" convert "$ndt_url" ndt-fused.vxm > /dev/null 2>> ndt.log || fail "read of the NDT fused map: $(cat ndt.log)"
 cmp ndt-fused.vxm ndt-merged.vxm || fail "the fused NDT map differs from voxen merge of the two NDT maps"
 "$voxen" map --cloud a.ply --trajectory a.txt --output ndt-wide.vxm --resolution 0.25 --quiet --cpu --ndt om --ndt-initial-deviation 0.3 > /dev/null
@@ -84,7 +85,7 @@ expect_failure 1 "NDT Gaussians were made with" ndt-wide.log "$voxen" convert nd
 # of the maps without it.
 "$pg_bin/createdb" -h "$pg_dir" -U voxen clear || fail "createdb clear failed"
 clear_url="postgresql:///clear?host=$pg_dir&user=voxen"
-"$voxen" merge a.vxm b.vxm --output ab.vxm > /dev/null
+"$voxen" merge a.vxm b.vxm --no-remainder --output ab.vxm > /dev/null
 for name in a b; do
   "$voxen" clearance $name.vxm --output clear-$name.vxm --range 1 --cpu --quiet > /dev/null
   "$voxen" convert clear-$name.vxm "$clear_url" --session $name --quiet > /dev/null 2> clear-$name.err || fail "push with clearance: $(cat clear-$name.err)"
@@ -128,7 +129,7 @@ pg_restart_immediate
 wait $crash && echo "note: the writer finished after the restart (it reconnected)" >&2 || true
 "$voxen" convert "$pg_url" crash.vxm --session crash > /dev/null 2> crash-read.err || fail "the store is unreadable after the crash: $(cat crash-read.err)"
 [ "$(pg_psql "SELECT count(DISTINCT (x, y, z)) FROM voxen_session_rows WHERE session = 'crash'")" -ge 5 ] || fail "committed pushes were lost"
-"$voxen" merge a.vxm b.vxm c.vxm back-big.vxm crash.vxm --output all.vxm > /dev/null 2> all.err || fail "merge: $(cat all.err)"
+"$voxen" merge a.vxm b.vxm c.vxm back-big.vxm crash.vxm --no-remainder --output all.vxm > /dev/null 2> all.err || fail "merge: $(cat all.err)"
 "$voxen" convert "$pg_url" fused-all.vxm > /dev/null
 cmp fused-all.vxm all.vxm || fail "after the crash the fused map differs from the merge of the sessions as stored"
 

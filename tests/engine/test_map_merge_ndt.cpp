@@ -194,8 +194,10 @@ TEST_CASE("NDT halves of a run merge into the whole run's Gaussians", "[merge][n
   mergeMaps({dir / "second.vxm", dir / "first.vxm"}, dir / "reversed.vxm");
   CHECK(fileBytes(dir / "merged.vxm") == fileBytes(dir / "reversed.vxm"));
   const OccupancyMap merged = loadMap(dir / "merged.vxm");
-  // The same layers; a merge's are in id order (ndtLayout puts hit_miss after ndt_covariance).
-  REQUIRE(merged.layout().optionalLayers() == h.whole.layout().optionalLayers());
+  // The same layers, and what the merge's clamping and rounding left out of occupancy (the
+  // halves share regions); a merge's are in id order (ndtLayout puts hit_miss after
+  // ndt_covariance).
+  REQUIRE(merged.layout().optionalLayers() == (h.whole.layout().optionalLayers() | kOccupancyRemainderLayer));
   CHECK(merged.derivedSettings(kNdtCovarianceLayer) == h.whole.derivedSettings(kNdtCovarianceLayer));
   const bool tm = mode == NdtMode::Tm;
   uint64_t aloneRegions = 0, oneSided = 0, pooled = 0, restarted = 0;
@@ -206,7 +208,7 @@ TEST_CASE("NDT halves of a run merge into the whole run's Gaussians", "[merge][n
     const Region *a = h.first.findRegion(key), *b = h.second.findRegion(key);
     if (!a || !b) {
       ++aloneRegions;
-      for (const LayerId id : merged.layout().ids()) REQUIRE(m->layers[id] == whole.layers[id]);
+      for (const LayerId id : h.whole.layout().ids()) REQUIRE(m->layers[id] == whole.layers[id]);
       continue;
     }
     const auto cov = [](const Region& r) { return r.values<gpu::NdtCovariance>(kNdtCovarianceLayer); };
@@ -263,7 +265,9 @@ TEST_CASE("NDT merges are associative to float rounding of the covariance", "[me
   for (const auto& [key, l] : left.regions()) {
     const Region* r = right.findRegion(key);
     REQUIRE(r);
-    for (const LayerId id : {kVoxelMeanLayer, kHitMissLayer}) REQUIRE(l.layers[id] == r->layers[id]);
+    // Everything but the Gaussians bit for bit, occupancy through its exact sum.
+    for (const LayerId id : {kOccupancyLayer, kOccupancyRemainderLayer, kVoxelMeanLayer, kHitMissLayer})
+      REQUIRE(l.layers[id] == r->layers[id]);
     const auto lc = l.values<gpu::NdtCovariance>(kNdtCovarianceLayer);
     const auto rc = r->values<gpu::NdtCovariance>(kNdtCovarianceLayer);
     for (size_t i = 0; i < lc.size(); ++i) {

@@ -29,6 +29,7 @@ struct MergeArgs {
   std::vector<std::string> inputs;
   std::string output;
   int level = 1;
+  bool noRemainder = false;
 };
 
 // Clearance is derived from occupancy, so the merged map's is computed afresh (CPU reference,
@@ -79,6 +80,7 @@ int merge(const CommonOptions& options, const MergeArgs& args) {
   merge.memoryBudgetBytes = options.memoryBudgetBytes();
   merge.budgetHint = options.memoryBudgetHint();
   merge.storeOutput.compressionLevel = args.level;
+  merge.keepRemainder = !args.noRemainder;
   Progress progress("merging", 0, !options.json, "regions");
   merge.progress = [&](uint64_t done, uint64_t total) {
     if (done == 1) progress = Progress("merging", total, !options.json, "regions");
@@ -106,13 +108,18 @@ CommandRun setupMerge(CLI::App& command) {
   command.add_option("--level", args->level, "zstd level of a store output's rows (default 1: fastest)")
       ->type_name("N")
       ->check(integerIn(1, 19));
+  command.add_flag("--no-remainder", args->noRemainder,
+                   "leave out occupancy_remainder (what clamping and rounding cut from the summed log-odds): a smaller "
+                   "map that reads the same, but merging it again is no longer exact (not associative)");
   return [args](const CommonOptions& options) { return merge(options, *args); };
 }
 
 }  // namespace
 
-static CommandRegistration registration{"merge", "merge maps or region stores of several runs into one (log-odds added, counts pooled, NDT Gaussians pooled as "
-                                        "sample sets; NDT maps must record the same NDT settings)",
+static CommandRegistration registration{"merge", "merge maps or region stores of several runs into one (log-odds added exactly, the clamped sum stored "
+                                        "and the clamped-off rest kept in occupancy_remainder, so merges in any order and "
+                                        "grouping give the same bytes; counts pooled, NDT Gaussians pooled as sample sets; "
+                                        "NDT maps must record the same NDT settings)",
                                         &setupMerge, Uses::MemoryBudget};
 
 }  // namespace voxen::cli

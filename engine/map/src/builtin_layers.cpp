@@ -150,11 +150,27 @@ LayerType ndtIntensityType() {
   return t;
 }
 
+// Written by merges only: occupancy + remainder is the exact log-odds sum of every merged
+// observation, which later merges add instead of the clamped, rounded float (so that merges
+// associate bit for bit). Zero for unobserved voxels and for voxels nothing was cut from.
+LayerType occupancyRemainderType() {
+  LayerType t;
+  t.name = "occupancy_remainder";
+  t.bytesPerVoxel = 8;
+  t.elementBytes = 8;
+  t.description = "log-odds a merge's clamping and rounding left out of occupancy (exact sum = occupancy + remainder)";
+  LayerField remainder = field("log_odds", FieldType::I64, "log-odds");
+  remainder.scale = std::ldexp(1.0, -kOccupancyRemainderFractionBits);
+  t.fields = {remainder};
+  return t;
+}
+
 }  // namespace
 
 std::vector<LayerType> builtinLayerTypes() {
-  std::vector<LayerType> types = {occupancyType(), voxelMeanType(),  traversalType(),    hitMissType(),
-                                  touchTimeType(), clearanceType(),  ndtCovarianceType(), ndtIntensityType()};
+  std::vector<LayerType> types = {occupancyType(),   voxelMeanType(),     traversalType(),   hitMissType(),
+                                  touchTimeType(),   clearanceType(),     ndtCovarianceType(), ndtIntensityType(),
+                                  occupancyRemainderType()};
   for (LayerType& t : types) t.initialValue.resize(t.bytesPerVoxel);
   return types;
 }

@@ -30,28 +30,51 @@ void store(std::span<std::byte> array, size_t index, T value) {
 
 size_t voxelCount(std::span<std::byte> out, size_t bytesPerVoxel) { return out.size() / bytesPerVoxel; }
 
-// Independent observations: log-odds add. Sorting the finite values first makes the double
-// sum (and so its rounding) the same for every order of the inputs.
-void mergeOccupancy(const OccupancyModel& model, std::span<const std::span<const std::byte>> inputs, std::span<std::byte> out) {
-  std::vector<float> values;
-  values.reserve(inputs.size());
+// An observed occupancy value as an exact fixed-point log-odds count (2^-40 log-odds): the
+// conversion is deterministic (a scaling by a power of two, rounded to nearest) and integer
+// sums do not depend on order or grouping, which float sums do.
+__int128 fixedLogOdds(float v, size_t voxel) {
+  constexpr double kLimit = 0x1p22;  // log-odds; a clamp range is a few units wide
+  if (!(std::abs(v) < kLimit))
+    throw Error("cannot merge occupancy: voxel " + std::to_string(voxel) + " holds log-odds " + std::to_string(v) +
+                ", beyond the +-4194304 the exact merge sum takes");
+  return __int128(std::llround(std::ldexp(double(v), kOccupancyRemainderFractionBits)));
+}
+
+// Independent observations: log-odds add, exactly: every observed input contributes its
+// occupancy plus its remainder (what earlier merges clamped or rounded away), the integer sum
+// is clamped and rounded once to the stored float, and what that left out is the output's
+// remainder. A voxel one input observed keeps that input's bits.
+void mergeOccupancy(const OccupancyModel& model, std::span<const std::span<const std::byte>> inputs,
+                    std::span<const std::span<const std::byte>> remainders, std::span<std::byte> out,
+                    std::span<std::byte> remainderOut) {
+  constexpr __int128 kSumLimit = __int128(1) << 62;
   const size_t n = voxelCount(out, 4);
+  const auto remainderOf = [&](size_t k, size_t i) { return remainders[k].empty() ? int64_t(0) : load<int64_t>(remainders[k], i); };
   for (size_t i = 0; i < n; ++i) {
-    values.clear();
-    for (const auto& in : inputs) {
-      const float v = load<float>(in, i);
-      if (isObserved(v)) values.push_back(v);
+    size_t observed = 0, only = 0;
+    __int128 sum = 0;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const float v = load<float>(inputs[k], i);
+      if (!isObserved(v)) continue;
+      ++observed, only = k;
+      sum += fixedLogOdds(v, i) + remainderOf(k, i);
     }
     float merged = kUnobserved;
-    if (values.size() == 1) {
-      merged = values[0];
-    } else if (!values.empty()) {
-      std::sort(values.begin(), values.end());
-      double sum = 0.0;
-      for (const float v : values) sum += v;
-      merged = std::clamp(float(sum), model.clampMin, model.clampMax);
+    int64_t remainder = 0;
+    if (observed == 1) {
+      merged = load<float>(inputs[only], i);
+      remainder = remainderOf(only, i);
+    } else if (observed > 1) {
+      if (sum >= kSumLimit || sum <= -kSumLimit)
+        throw Error("cannot merge occupancy: the exact log-odds sum of voxel " + std::to_string(i) +
+                    " is beyond the +-4194304 it can hold");
+      const double exact = std::ldexp(double(int64_t(sum)), -kOccupancyRemainderFractionBits);
+      merged = std::clamp(float(exact), model.clampMin, model.clampMax);
+      remainder = int64_t(sum - fixedLogOdds(merged, i));
     }
     store(out, i, merged);
+    if (!remainderOut.empty()) store(remainderOut, i, remainder);
   }
 }
 
@@ -203,7 +226,7 @@ void mergeNdtVoxel(std::span<const NdtVoxelStats> inputs, const NdtMergeModel& n
 
 std::optional<std::string> mergeRuleProblem(LayerId id) {
   if (id == kOccupancyLayer || id == kHitMissLayer || id == kTraversalLayer || id == kVoxelMeanLayer || id == kTouchTimeLayer ||
-      id == kNdtCovarianceLayer || id == kNdtIntensityLayer)
+      id == kNdtCovarianceLayer || id == kNdtIntensityLayer || id == kOccupancyRemainderLayer)
     return std::nullopt;
   const LayerType& type = layerType(id);
   if (type.opaque)
@@ -217,12 +240,14 @@ void mergeLayer(LayerId id, const OccupancyModel& model, std::span<const std::sp
   if (const auto problem = mergeRuleProblem(id)) throw Error("cannot merge: " + *problem);
   if (id == kNdtCovarianceLayer || id == kNdtIntensityLayer)
     throw Error("cannot merge layer '" + layerType(id).name + "' alone: the NDT rule reads the voxel means too (mergeRegions)");
+  if (id == kOccupancyRemainderLayer)
+    throw Error("cannot merge layer 'occupancy_remainder' alone: it is merged with occupancy (mergeRegions)");
   for (const auto& in : inputs)
     if (in.size() != out.size())
       throw Error("cannot merge layer '" + layerType(id).name + "': an input array has " + std::to_string(in.size()) +
                   " bytes, the region " + std::to_string(out.size()));
   if (id == kOccupancyLayer)
-    mergeOccupancy(model, inputs, out);
+    mergeOccupancy(model, inputs, std::vector<std::span<const std::byte>>(inputs.size()), out, {});
   else if (id == kHitMissLayer)
     mergeSaturatingSums<uint32_t>(inputs, out);  // hits and misses alike: u32 each
   else if (id == kTraversalLayer)
@@ -276,9 +301,20 @@ Region mergeRegions(const MapLayout& layout, const OccupancyModel& model, std::s
     if (!ndt) throw Error("cannot merge the NDT layers: the NDT model the maps were made with is not known");
     mergeNdtLayers(layout, model, inputs, *ndt, merged);
   }
-  std::vector<std::span<const std::byte>> arrays(inputs.size());
+  std::vector<std::span<const std::byte>> arrays(inputs.size()), remainders(inputs.size());
+  const size_t occupancyBytes = inputs.front()->layers[kOccupancyLayer].size();
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    arrays[k] = inputs[k]->layers[kOccupancyLayer];
+    remainders[k] = inputs[k]->layers[kOccupancyRemainderLayer];  // empty: an input that was never merged
+    if (arrays[k].size() != occupancyBytes || (!remainders[k].empty() && remainders[k].size() != 2 * occupancyBytes))
+      throw Error("cannot merge layer 'occupancy': an input array has " + std::to_string(arrays[k].size()) + " bytes (remainder " +
+                  std::to_string(remainders[k].size()) + "), another " + std::to_string(occupancyBytes));
+  }
+  merged.layers[kOccupancyLayer].resize(occupancyBytes);
+  if (layout.has(kOccupancyRemainderLayer)) merged.layers[kOccupancyRemainderLayer].resize(2 * occupancyBytes);
+  mergeOccupancy(model, arrays, remainders, merged.layers[kOccupancyLayer], merged.layers[kOccupancyRemainderLayer]);
   for (const LayerId id : layout.ids()) {
-    if (id == kNdtCovarianceLayer || id == kNdtIntensityLayer) continue;
+    if (id == kOccupancyLayer || id == kOccupancyRemainderLayer || id == kNdtCovarianceLayer || id == kNdtIntensityLayer) continue;
     for (size_t k = 0; k < inputs.size(); ++k) arrays[k] = inputs[k]->layers[id];
     merged.layers[id].resize(inputs.front()->layers[id].size());
     mergeLayer(id, model, arrays, merged.layers[id]);

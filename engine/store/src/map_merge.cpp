@@ -90,8 +90,11 @@ void checkSameModel(const MergeInput& a, const MergeInput& b) {
                   number(f.second) + " (only maps of the same resolution, region size and model merge)");
 }
 
-// The layers every input must hold alike; clearance may differ, as it is dropped.
-LayerSet mergedLayers(const MapLayout& layout) { return layout.optionalLayers().remove(kClearanceLayer); }
+// The layers every input must hold alike; clearance may differ, as it is dropped, and so may
+// occupancy_remainder, which only merged maps hold (0 where absent).
+LayerSet mergedLayers(const MapLayout& layout) {
+  return layout.optionalLayers().remove(kClearanceLayer).remove(kOccupancyRemainderLayer);
+}
 
 void checkSameLayers(const MergeInput& a, const MergeInput& b) {
   if (mergedLayers(a.layout) != mergedLayers(b.layout))
@@ -194,6 +197,14 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
     keys.insert(keys.end(), more.begin(), more.end());
   }
   std::sort(keys.begin(), keys.end());
+  // The output keeps occupancy_remainder when an input has it or two inputs share a region
+  // (where log-odds are added): by induction, exactly when two of the maps that were never
+  // merged share a region, whatever the grouping, so (a + b) + c and a + (b + c) have the
+  // same layers. A merge of maps that share nothing (one with an empty map) adds no layer.
+  const bool remainder =
+      std::any_of(inputs.begin(), inputs.end(), [](const MergeInput& in) { return in.layout.has(kOccupancyRemainderLayer); }) ||
+      std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+  if (remainder && options.keepRemainder) result.layout = MapLayout::of(mergedLayers(inputs.front().layout) | kOccupancyRemainderLayer);
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
 
   // Calls emit(region) for every merged region in ascending key order.
@@ -212,7 +223,12 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
   };
 
   OccupancyMap empty(model, result.layout);
-  empty.setTimeOrigin(timeOrigin.value_or(inputs.front().timeOrigin));
+  // No input holds a region: the earliest origin of all (not the first input's, which would
+  // make the output depend on the inputs' order).
+  const auto earliest = std::min_element(inputs.begin(), inputs.end(), [](const MergeInput& a, const MergeInput& b) {
+    return a.timeOrigin < b.timeOrigin;
+  });
+  empty.setTimeOrigin(timeOrigin.value_or(earliest->timeOrigin));
   // The merged Gaussians were made with the inputs' (equal) NDT settings.
   if (ndt) empty.setDerivedSettings(kNdtCovarianceLayer, inputs.front().ndtSettings());
   if (mergeOutputIsMapFile(output)) {

@@ -8,7 +8,7 @@
 // from: `voxen info --verify` and loading refuse values outside their domains, and `voxen
 // export --layer` writes them as PLY properties and heat maps. Every type the engine defines
 // (occupancy, voxel_mean, traversal, hit_miss, touch_time, clearance, ndt_covariance,
-// ndt_intensity) is known from the start under a fixed id, so a map file that holds them
+// ndt_intensity, occupancy_remainder) is known from the start under a fixed id, so a map file that holds them
 // loads with no registration call. A program's own per-voxel quantity is registered once
 // (registerLayer) with the shader code that uses it; the region cache, the host map and the
 // map file handle every layer through one loop over the layout. A layer a map file holds but
@@ -58,7 +58,12 @@ inline constexpr LayerId kTouchTimeLayer{gpu::kLayerIdTouchTime};  // latest tim
 inline constexpr LayerId kClearanceLayer{gpu::kBuiltinLayerCount};                // clearance module
 inline constexpr LayerId kNdtCovarianceLayer{kClearanceLayer.index() + 1};        // occupancy module, NDT
 inline constexpr LayerId kNdtIntensityLayer{kNdtCovarianceLayer.index() + 1};
-inline constexpr uint32_t kEngineLayerCount = kNdtIntensityLayer.index() + 1;  // ids below are the engine's own
+// What a merge's clamping and rounding left out of occupancy (voxen/map/layer_merge.hpp): the
+// exact log-odds sum minus the stored occupancy, in 2^-kOccupancyRemainderFractionBits
+// log-odds; only merged maps hold it.
+inline constexpr LayerId kOccupancyRemainderLayer{kNdtIntensityLayer.index() + 1};
+inline constexpr int kOccupancyRemainderFractionBits = 40;
+inline constexpr uint32_t kEngineLayerCount = kOccupancyRemainderLayer.index() + 1;  // ids below are the engine's own
 
 // A set of layers (which optional layers a map gets: OccupancyMap's constructor, the CLI).
 // Built from ids, never from an integer: `kVoxelMeanLayer | kHitMissLayer`,

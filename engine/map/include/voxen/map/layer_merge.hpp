@@ -6,9 +6,18 @@
 // sums are taken in a canonical order), so that merging a and b equals merging b and a byte
 // for byte. A region held by one input alone comes out unchanged.
 //
-// - occupancy: independent observations, so log-odds add; unobserved (+inf) adds nothing, and
-//   a voxel every input left unobserved stays unobserved. The finite values are summed in
-//   double in ascending order, then clamped to the model's clamp range once.
+// - occupancy (with occupancy_remainder): independent observations, so log-odds add;
+//   unobserved (+inf) adds nothing, and a voxel every input left unobserved stays unobserved.
+//   The sum is exact: each observed input contributes its occupancy as a 64-bit fixed-point
+//   count of 2^-40 log-odds (the float scaled and rounded to nearest: deterministic) plus its
+//   occupancy_remainder (0 for a map that was never merged), and the integer sum is rounded
+//   to float and clamped to the model's clamp range once: that is the stored occupancy, which
+//   every reader takes as it is. What the clamping and rounding left out (sum minus the
+//   stored value in fixed point) is the output's occupancy_remainder, which a later merge adds
+//   back. So merges associate bit for bit: (a + b) + c, a + (b + c) and a + b + c hold the
+//   same occupancy and remainder in every voxel. A voxel one input observed keeps its bits.
+//   Where the layout has no occupancy_remainder (mergeLayer, a fused store), the remainder is
+//   only dropped.
 // - hit_miss, traversal: counts and lengths add, saturating at the type's largest value.
 // - voxel_mean: pooled statistics: counts add and position sums add (exact integers). Past
 //   what u32 holds, count and sums are scaled down together so that the mean is kept (to
@@ -76,12 +85,16 @@ void mergeNdtVoxel(std::span<const NdtVoxelStats> inputs, const NdtMergeModel& n
 // Merges one layer of one region: `inputs` are the layer's arrays of every input holding the
 // region (each region-size-cubed voxels of the layer's bytes per voxel), `out` receives the
 // merged array (the same size). Throws Error for a layer without a rule, for the NDT layers
-// (their rule reads the voxel means too: mergeRegions) or arrays of the wrong size.
+// (their rule reads the voxel means too: mergeRegions), for occupancy_remainder (merged with
+// occupancy: mergeRegions; mergeLayer's occupancy takes no remainder and drops the output's)
+// or arrays of the wrong size.
 void mergeLayer(LayerId id, const OccupancyModel& model, std::span<const std::span<const std::byte>> inputs,
                 std::span<std::byte> out);
 
 // Every layer of `inputs` (regions with the same key and the layout `layout`) merged into
-// one region. `ndt` is needed when the layout has the NDT layers (an Error otherwise).
+// one region. `ndt` is needed when the layout has the NDT layers (an Error otherwise). An
+// input may lack occupancy_remainder (a map never merged: remainder 0); the output has it
+// when `layout` does.
 Region mergeRegions(const MapLayout& layout, const OccupancyModel& model, std::span<const Region* const> inputs,
                     const std::optional<NdtMergeModel>& ndt = std::nullopt);
 

@@ -12,7 +12,11 @@
 //
 // The result does not depend on the order of the inputs: each layer's rule is symmetric and
 // order independent, the output's layers are in id order and its time origin is the
-// earliest input's. Clearance, derived from occupancy, is not merged: it is left out of the
+// earliest input's. Nor, but for the NDT layers and voxel means past u32, on their grouping:
+// occupancy is summed exactly (the output holds occupancy_remainder, what clamping and
+// rounding left out of the stored occupancy, when an input holds it or two inputs share a
+// region), so merging (a + b) with c, a with (b + c) and a, b, c at once give the same bytes.
+// Clearance, derived from occupancy, is not merged: it is left out of the
 // output (MergeResult::droppedLayers) with the settings it was computed with, for the caller
 // to recompute it (`voxen merge` does, with the CPU reference).
 #include <cstdint>
@@ -31,6 +35,10 @@ struct MergeOptions {
   // any is merged); budgetHint ends that error.
   uint64_t memoryBudgetBytes = UINT64_MAX;
   std::string budgetHint;
+  // Whether the output keeps occupancy_remainder (when an input has it or two inputs share a
+  // region). Without it the map is smaller and reads the same (occupancy is unchanged), but a
+  // later merge of it adds clamped, rounded values: merges no longer associate bit for bit.
+  bool keepRemainder = true;
   MapSaveOptions mapOutput;        // a .vxm output
   RegionStoreOptions storeOutput;  // a store output
   // Called after every merged region with the count done and the total.
