@@ -24,7 +24,7 @@ function(voxen_add_module NAME)
   target_link_libraries(${_target} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   # Carried to every consumer, so a project that sets no standard still compiles our headers.
   target_compile_features(${_target} PUBLIC cxx_std_20)
-  target_compile_options(${_target} PRIVATE -Wall -Wextra -Wno-missing-field-initializers)
+  voxen_warnings(${_target})
   set_target_properties(${_target} PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME ${NAME})
   if(NOT ARG_BUILD_ONLY)
     set_property(GLOBAL APPEND PROPERTY VOXEN_MODULE_TARGETS ${_target})

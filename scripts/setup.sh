@@ -38,5 +38,6 @@ fi
 
 # VOXEN_PYTHON=ON: the packages above are there, so a Python package that cannot be built
 # is an error here, not a silently skipped part of the tests.
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVOXEN_PYTHON=ON
+# VOXEN_WERROR=ON (as .ci/run sets it): a warning in Voxen's own code fails the build.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVOXEN_PYTHON=ON -DVOXEN_WERROR="${VOXEN_WERROR:-OFF}"
 cmake --build build -j"$(nproc)"

@@ -44,7 +44,8 @@ template <typename T>
 void fillRandom(std::span<T> values, vt::Rng& rng) {
   for (T& v : values) {
     uint64_t bits = rng.next();
-    std::memcpy(&v, &bits, std::min(sizeof(T), sizeof bits));
+    // Through void*: the layer types (HitMiss has default member values) are plain bytes here.
+    std::memcpy(static_cast<void*>(&v), &bits, std::min(sizeof(T), sizeof bits));
   }
 }
 

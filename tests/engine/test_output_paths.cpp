@@ -22,7 +22,7 @@ TEST_CASE("Output paths: an output that is an input is refused, whatever names i
   const std::string in = (dir / "in.ply").string();
   fs::create_symlink(in, dir / "link.ply");
   REQUIRE(::link(in.c_str(), (dir / "hard.ply").c_str()) == 0);
-  for (const std::string out : {in, (dir / "link.ply").string(), (dir / "hard.ply").string()}) {
+  for (const std::string& out : {in, (dir / "link.ply").string(), (dir / "hard.ply").string()}) {
     const std::string message = errorOf([&] { voxen::checkOutputPaths({{"--output", out}}, {{"--cloud", in}}); });
     CHECK_THAT(message, Contains("--output is the same file as --cloud") && Contains("would destroy the input"));
   }

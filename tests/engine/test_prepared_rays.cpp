@@ -27,7 +27,7 @@ std::vector<Ray> raysWithBadOnes() {
   return rays;
 }
 
-Run runWith(const std::vector<Ray>& rays, const std::function<void(GpuIntegrator&)>& feed) {
+Run runWith(const std::function<void(GpuIntegrator&)>& feed) {
   Run run{OccupancyMap({}, kAllLayers), {}};
   GpuIntegrator gpu(vt::gpu().scheduler, run.map, {}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 5000});
   feed(gpu);
@@ -55,10 +55,10 @@ void requireSameRun(const Run& a, const Run& b) {
 
 TEST_CASE("Rays prepared in chunks give the map integrate() gives, with the same skipped rays", "[occupancy][gpu][prepared]") {
   const std::vector<Ray> rays = raysWithBadOnes();
-  const Run inline_ = runWith(rays, [&](GpuIntegrator& gpu) { gpu.integrate(rays); });
+  const Run inline_ = runWith([&](GpuIntegrator& gpu) { gpu.integrate(rays); });
   CHECK(inline_.stats.rejectedRays == 6);
   CHECK(inline_.stats.firstRejected->index == 0);
-  const Run chunked = runWith(rays, [&](GpuIntegrator& gpu) {
+  const Run chunked = runWith([&](GpuIntegrator& gpu) {
     PreparedRays prepared;
     for (size_t i = 0; i < rays.size(); i += 3000) {
       prepareRays(std::span<const Ray>(rays).subspan(i, std::min<size_t>(3000, rays.size() - i)), OccupancyModel{}, {}, 128,
@@ -72,11 +72,11 @@ TEST_CASE("Rays prepared in chunks give the map integrate() gives, with the same
 TEST_CASE("Worker threads prepare rays ahead of the integrator, in order, for any number of workers",
           "[occupancy][gpu][prepared]") {
   const std::vector<Ray> rays = raysWithBadOnes();
-  const Run inline_ = runWith(rays, [&](GpuIntegrator& gpu) { gpu.integrate(rays); });
+  const Run inline_ = runWith([&](GpuIntegrator& gpu) { gpu.integrate(rays); });
   const unsigned workers = GENERATE(1u, 2u, 5u);
   INFO(workers << " workers");
   size_t chunks = 0;
-  const Run streamed = runWith(rays, [&](GpuIntegrator& gpu) {
+  const Run streamed = runWith([&](GpuIntegrator& gpu) {
     size_t at = 0;
     PreparedRayStream stream(
         [&](uint64_t& progress) {
