@@ -14,18 +14,29 @@
 #include "voxen/painter/camera.hpp"
 #include "voxen/painter/map_grid.hpp"
 #include "voxen/painter/painter.hpp"
+#include "voxen/painter/view_framing.hpp"
 #include "voxen/render_map.hpp"
 
 namespace {
 
 using namespace voxen;
 
-// What tools/voxen/render_command.cpp did before renderMap existed (default camera).
+// What tools/voxen/render_command.cpp did before renderMap existed, with the default camera
+// of now: the occupied samples in the bulk box framed from above and to the side.
 std::vector<uint8_t> renderByHand(const OccupancyMap& map, uint32_t width, uint32_t height, float fov) {
   const MapGrid mapGrid = gridFromOccupancy(map, {});
   const DensityGrid& grid = mapGrid.grid;
-  const Camera camera =
-      cameraFraming(glm::vec3(mapGrid.bulkMin), glm::vec3(mapGrid.bulkMax), fov, float(width) / float(height));
+  std::vector<glm::vec3> points;
+  for (uint32_t z = 0; z < grid.nz; ++z)
+    for (uint32_t y = 0; y < grid.ny; ++y)
+      for (uint32_t x = 0; x < grid.nx; ++x) {
+        const glm::vec3 p = glm::vec3(grid.origin[0], grid.origin[1], grid.origin[2]) + glm::vec3(x, y, z) * grid.voxelSize;
+        if (grid.density[grid.index(x, y, z)] > 0.0f && glm::all(glm::greaterThanEqual(p, glm::vec3(mapGrid.bulkMin))) &&
+            glm::all(glm::lessThanEqual(p, glm::vec3(mapGrid.bulkMax))))
+          points.push_back(p);
+      }
+  const Camera camera = framePoints(points, glm::vec3(mapGrid.occupiedMin), glm::vec3(mapGrid.occupiedMax),
+                                    -glm::normalize(glm::vec3(-0.55f, -0.75f, 0.65f)), fov, float(width) / float(height));
   PainterOptions po;
   po.gridX = grid.nx, po.gridY = grid.ny, po.gridZ = grid.nz;
   po.gridOrigin = glm::vec3(grid.origin[0], grid.origin[1], grid.origin[2]);

@@ -88,3 +88,43 @@ TEST_CASE("The painter draws a scene seen straight from above and from below as 
     CHECK(covered > image.size() / 10);  // the scene fills a good part of the picture
   }
 }
+
+TEST_CASE("The painter draws an orthographic plan as the CPU rasterizer does, pixels linear in x and y",
+          "[painter][camera]") {
+  const DensityGrid grid = demoScene(40);
+  PainterOptions options;
+  options.gridX = options.gridY = options.gridZ = 40;
+  options.width = 160, options.height = 120;
+  options.maxTriangles = 1u << 16;
+  Painter painter(vt::gpu().scheduler, options);
+  painter.setGrid(grid.density, grid.color);
+  const std::vector<gpu::Triangle> mesh = meshGrid(grid);
+  Camera camera;
+  camera.orthographic = true;
+  camera.orthoHeight = 45.0f;
+  camera.eye = {20.0f, 20.0f, 80.0f};
+  camera.target = {20.0f, 20.0f, 20.0f};
+  camera.nearPlane = 1.0f;
+  camera.farPlane = 400.0f;
+  // A world point lands at the pixel a linear map gives: 120 rows span 45 units, centred on the target.
+  const float unitsPerPixel = 45.0f / 120.0f;
+  const glm::vec2 corner = pixelOf(camera, {20.0f - 30.0f, 20.0f + 15.0f, 5.0f}, 160, 120);
+  CHECK(corner.x == Approx(80.0f - 30.0f / unitsPerPixel).margin(1e-3));
+  CHECK(corner.y == Approx(60.0f - 15.0f / unitsPerPixel).margin(1e-3));
+  const Ray3 ray = camera.rayThroughPixel(10.0f, 20.0f, 160, 120);
+  CHECK(ray.direction.z == Approx(-1.0f));
+  CHECK(ray.origin.x == Approx(20.0f + (10.5f - 80.0f) * unitsPerPixel).margin(1e-3));
+  painter.frame(camera);
+  const FrameCounters counters = painter.readCounters();
+  const RasterResult expected = rasterizeReference(mesh, viewConstants(options, camera));
+  const std::vector<uint32_t> image = painter.readImage().get();
+  REQUIRE(image.size() == expected.image.size());
+  size_t differing = 0, covered = 0;
+  for (size_t p = 0; p < image.size(); ++p) {
+    differing += image[p] != expected.image[p];
+    covered += image[p] != options.backgroundColor;
+  }
+  CHECK(differing == 0);
+  CHECK(counters.drawnTriangles == expected.drawnTriangles);
+  CHECK(covered > image.size() / 10);
+}

@@ -1,8 +1,11 @@
-// `voxen render MAP.vxm --output OUT.png [--width W --height H] [--camera EX,EY,EZ,TX,TY,TZ]
-//                [--fov DEG] [--crop X0,Y0,Z0,X1,Y1,Z1] [--max-samples N] [--json]`
+// `voxen render MAP.vxm --output OUT.png [--width W --height H] [--view perspective|top]
+//                [--camera EX,EY,EZ,TX,TY,TZ] [--fov DEG] [--crop X0,Y0,Z0,X1,Y1,Z1]
+//                [--no-legend] [--max-samples N] [--json]`
 // Draws an occupancy map with the painter's renderer: the occupied voxels become a density
 // grid, marching cubes meshes it on the GPU and the software rasterizer draws it. Camera
-// and crop are in map metres; without --camera the view frames where most occupied voxels are.
+// and crop are in map metres; without --camera the view frames where most occupied voxels
+// are to fill the picture (--view top: an orthographic plan, pixels linear in x and y). A
+// legend band below the map gives the height colours in metres and a scale bar.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -39,6 +42,9 @@ struct RenderArgs {
   float fov = 50.0f;
   std::string camera, crop;  // six comma-separated numbers each, or empty
   uint64_t maxSamples = RenderOptions().maxSamples;
+  std::string view = "perspective";  // --view
+  bool noLegend = false;
+  bool fovGiven = false;
 };
 
 std::string metresText(const glm::dvec3& p) {
@@ -56,11 +62,56 @@ std::string nothingDrawnReason(const RenderImage& image) {
          metresText(image.target) + " m; aim --camera at them, or leave it out to frame them";
 }
 
+// Where the picture lies in the world: the camera, and for the top view the exact mapping.
+Json framingJson(const RenderImage& image, bool cameraGiven) {
+  auto point = [](const glm::dvec3& p) { return Json{rounded(p.x, 6), rounded(p.y, 6), rounded(p.z, 6)}; };
+  Json framing{{"camera", cameraGiven ? "--camera" : "framed"},
+               {"eye", point(image.eye)},
+               {"target", point(image.target)},
+               {"plot_height_px", image.plotHeight},
+               {"metres_per_pixel", image.metresPerPixel},
+               {"metres_per_pixel_at", image.view == RenderView::Top ? "everywhere" : "target depth"},
+               {"occupied_min", point(image.occupiedMin)},
+               {"occupied_max", point(image.occupiedMax)}};
+  if (image.view == RenderView::Top) {
+    framing["plot_left_x"] = image.plotLeft;
+    framing["plot_top_y"] = image.plotTop;
+  }
+  return framing;
+}
+
+std::string framingText(const RenderImage& image) {
+  char text[320];
+  if (image.view == RenderView::Top)
+    std::snprintf(text, sizeof text,
+                  "top view: %.6g m per pixel, x %.6g to %.6g m left to right, y %.6g to %.6g m top to bottom; heights "
+                  "%.6g to %.6g m",
+                  image.metresPerPixel, image.plotLeft, image.plotLeft + image.width * image.metresPerPixel,
+                  image.plotTop, image.plotTop - image.plotHeight * image.metresPerPixel, image.heightMin,
+                  image.heightMax);
+  else
+    std::snprintf(text, sizeof text, "perspective view from %s to %s m, %.6g m per pixel at the target; heights %.6g to %.6g m",
+                  metresText(image.eye).c_str(), metresText(image.target).c_str(), image.metresPerPixel, image.heightMin,
+                  image.heightMax);
+  return text;
+}
+
 int render(const CommonOptions& options, const RenderArgs& args) {
   const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
   RenderOptions render;
   render.width = args.width, render.height = args.height, render.fovDegrees = args.fov;
   render.maxSamples = args.maxSamples;
+  render.view = args.view == "top" ? RenderView::Top : RenderView::Perspective;
+  // A picture too small for the legend is drawn without it, and says so: a thumbnail or a
+  // frame of a fly-through wants the map, not a refusal.
+  render.legend = !args.noLegend && renderLegendFits(render.width, render.height);
+  if (!args.noLegend && !render.legend)
+    std::fprintf(stderr, "voxen render: note: a %u x %u picture is too small for the legend (at least 320 pixels wide, "
+                 "the band a third of the height at most): drawn without it\n", render.width, render.height);
+  if (render.view == RenderView::Top && !args.camera.empty())
+    throw UsageError("--view top frames the map itself: leave out --camera (or use --view perspective)");
+  if (render.view == RenderView::Top && args.fovGiven)
+    throw UsageError("--view top is orthographic and has no field of view: leave out --fov (or use --view perspective)");
   if (!args.camera.empty()) {
     const std::vector<double> c = numberList(args.camera);
     render.eye = glm::dvec3(c[0], c[1], c[2]);
@@ -116,6 +167,11 @@ int render(const CommonOptions& options, const RenderArgs& args) {
                {"occupied_voxels", image.occupiedVoxels},
                {"triangles", image.triangles},
                {"drawn_triangles", image.drawnTriangles},
+               {"view", image.view == RenderView::Top ? "top" : "perspective"},
+               {"framing", framingJson(image, !args.camera.empty())},
+               {"height_range_m", {rounded(image.heightMin, 6), rounded(image.heightMax, 6)}},
+               {"legend", render.legend},
+               {"scale_bar_m", render.legend ? Json(image.scaleMetres) : Json(nullptr)},
                {"wall_s", rounded(seconds, 4)},
                {"device", device},
                {"warning", nothingDrawn.empty() ? Json(nullptr) : Json(nothingDrawn)}});
@@ -125,6 +181,7 @@ int render(const CommonOptions& options, const RenderArgs& args) {
     std::printf("%s occupied voxels on a %u x %u x %u grid, %s triangles (%s drawn), %.2f s\n",
                 withCommas(image.occupiedVoxels).c_str(), image.grid[0], image.grid[1], image.grid[2],
                 withCommas(image.triangles).c_str(), withCommas(image.drawnTriangles).c_str(), seconds);
+    std::printf("%s\n", framingText(image).c_str());
   }
   if (options.profile) context.scheduler().profile().print(std::cout);
   return 0;
@@ -137,17 +194,28 @@ CommandRun setupRender(CLI::App& command) {
   command.add_option("--output", args->outputPath, "the PNG image to write")->type_name("OUT.png")->required();
   command.add_option("--width", args->width, "image width")->check(integerIn(16, 16384))->capture_default_str();
   command.add_option("--height", args->height, "image height")->check(integerIn(16, 16384))->capture_default_str();
-  command.add_option("--fov", args->fov, "vertical field of view")->check(numberIn(1.0, 170.0, "degrees"))->capture_default_str();
-  command.add_option("--camera", args->camera, "eye and target in map metres (default: framing the occupied voxels)")
+  CLI::Option* fovOption = command.add_option("--fov", args->fov, "vertical field of view")->check(numberIn(1.0, 170.0, "degrees"))->capture_default_str();
+  command.add_option("--view", args->view,
+                     "perspective: from above and to the side; top: an orthographic plan (x right, y up, every pixel "
+                     "the same metres, given by --json). Both frame the occupied voxels to fill the picture")
+      ->check(CLI::IsMember({"perspective", "top"}))
+      ->capture_default_str();
+  command.add_option("--camera", args->camera, "eye and target in map metres (default: framing the occupied voxels; perspective only)")
       ->type_name("EX,EY,EZ,TX,TY,TZ")
       ->check(commaSeparatedNumbers(6, -kMaxMapMetres, kMaxMapMetres, "metres"));
   command.add_option("--crop", args->crop, "draw only this box, corners in map metres")
       ->type_name("X0,Y0,Z0,X1,Y1,Z1")
       ->check(commaSeparatedNumbers(6, -kMaxMapMetres, kMaxMapMetres, "metres"));
+  command.add_flag("--no-legend", args->noLegend,
+                   "leave out the band under the map with the height colour bar (metres, voxel centres) and the scale "
+                   "bar (exact in the top view; in perspective at the depth of the map's centre)");
   command.add_option("--max-samples", args->maxSamples, "largest density grid to build (8 bytes a sample; the grid and the map must also fit --memory-budget)")
       ->check(integerIn(4096, int64_t(1) << 34))
       ->capture_default_str();
-  return [args](const CommonOptions& options) { return render(options, *args); };
+  return [args, fovOption](const CommonOptions& options) {
+    args->fovGiven = fovOption->count() > 0;
+    return render(options, *args);
+  };
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <vector>
 
 #include "voxen/context.hpp"
 #include "voxen/host/error.hpp"
@@ -11,6 +13,8 @@
 #include "voxen/painter/camera.hpp"
 #include "voxen/painter/map_grid.hpp"
 #include "voxen/painter/painter.hpp"
+#include "voxen/painter/view_framing.hpp"
+#include "render_legend.hpp"
 
 namespace voxen {
 
@@ -41,21 +45,54 @@ void checkOptions(const RenderOptions& o) {
   if (o.cropMin && (o.cropMin->x > o.cropMax->x || o.cropMin->y > o.cropMax->y || o.cropMin->z > o.cropMax->z))
     throw SettingError(SettingError::Kind::Invalid, "MapGridOptions::crop", "the crop box",
                        "render: {}'s first corner must be below the second on every axis");
+  if (o.view == RenderView::Top && o.eye)
+    throw SettingError(SettingError::Kind::Invalid, "RenderOptions::view", "the top view",
+                       "render: {} frames the map itself and takes no eye and target");
 }
 
-// The view: framing the bulk of the occupied voxels, or the caller's eye and target (in
-// the grid's frame, metres relative to mapGrid.offset).
-Camera chooseCamera(const MapGrid& mapGrid, const RenderOptions& o) {
-  Camera camera = cameraFraming(glm::vec3(mapGrid.bulkMin), glm::vec3(mapGrid.bulkMax), o.fovDegrees,
-                                float(o.width) / float(o.height));
-  if (o.eye) {
-    camera.eye = glm::vec3(*o.eye - mapGrid.offset);
-    camera.target = glm::vec3(*o.target - mapGrid.offset);
-    const float distance = glm::length(camera.eye - camera.target);
-    const float reach = glm::length(glm::vec3(mapGrid.occupiedMax - mapGrid.occupiedMin)) + distance;
-    camera.nearPlane = std::max(0.01f, distance * 0.002f);
-    camera.farPlane = 2.0f * reach + 1.0f;
+// Where the default camera looks (from the eye into the map): above and to the side.
+const glm::vec3 kPerspectiveDirection = -glm::normalize(glm::vec3(-0.55f, -0.75f, 0.65f));
+
+// The occupied samples of the grid inside the bulk box (the grid frame), which the
+// perspective view frames: a few far stray voxels do not shrink the picture.
+std::vector<glm::vec3> bulkPoints(const MapGrid& mapGrid) {
+  const DensityGrid& grid = mapGrid.grid;
+  std::vector<glm::vec3> points;
+  points.reserve(size_t(mapGrid.occupiedVoxels));
+  const glm::vec3 lo(mapGrid.bulkMin), hi(mapGrid.bulkMax);
+  for (uint32_t z = 0; z < grid.nz; ++z)
+    for (uint32_t y = 0; y < grid.ny; ++y)
+      for (uint32_t x = 0; x < grid.nx; ++x) {
+        if (!(grid.density[grid.index(x, y, z)] > 0.0f)) continue;
+        const glm::vec3 p = glm::vec3(grid.origin[0], grid.origin[1], grid.origin[2]) +
+                            glm::vec3(float(x), float(y), float(z)) * grid.voxelSize;
+        if (glm::all(glm::greaterThanEqual(p, lo)) && glm::all(glm::lessThanEqual(p, hi))) points.push_back(p);
+      }
+  return points;
+}
+
+// The view: the caller's eye and target (in the grid's frame, metres relative to
+// mapGrid.offset), or one framing the bulk of the occupied voxels to fill a picture of this
+// aspect: in perspective, the occupied samples themselves (both axes, shifted to centre
+// them); from the top, the bulk box's x/y extent (the heights drawn: all occupied voxels).
+Camera chooseCamera(const MapGrid& mapGrid, const RenderOptions& o, float aspect) {
+  const glm::vec3 occupiedMin(mapGrid.occupiedMin), occupiedMax(mapGrid.occupiedMax);
+  if (o.view == RenderView::Top) {
+    const glm::vec3 lo(glm::vec2(mapGrid.bulkMin), occupiedMin.z), hi(glm::vec2(mapGrid.bulkMax), occupiedMax.z);
+    return frameTopDown(lo, hi, aspect);
   }
+  if (!o.eye) {
+    Camera camera = framePoints(bulkPoints(mapGrid), occupiedMin, occupiedMax, kPerspectiveDirection, o.fovDegrees, aspect);
+    return camera;
+  }
+  Camera camera;
+  camera.fovYDegrees = o.fovDegrees;
+  camera.eye = glm::vec3(*o.eye - mapGrid.offset);
+  camera.target = glm::vec3(*o.target - mapGrid.offset);
+  const float distance = glm::length(camera.eye - camera.target);
+  const float reach = glm::length(occupiedMax - occupiedMin) + distance;
+  camera.nearPlane = std::max(0.01f, distance * 0.002f);
+  camera.farPlane = 2.0f * reach + 1.0f;
   return camera;
 }
 
@@ -79,13 +116,17 @@ RenderImage renderMap(Context& context, const OccupancyMap& map, const RenderOpt
                                                        " or render a part of the map (RenderOptions::cropMin/cropMax)";
   const MapGrid mapGrid = gridFromOccupancy(map, gridOptions);
   const DensityGrid& grid = mapGrid.grid;
-  const Camera camera = chooseCamera(mapGrid, o);
+  // The legend band (if any) takes the bottom rows: the map is framed in those above it.
+  std::optional<render_detail::LegendLayout> legend;
+  if (o.legend) legend = render_detail::legendLayout(o.width, o.height);
+  const uint32_t plotHeight = o.height - (legend ? legend->bandHeight : 0);
+  const Camera camera = chooseCamera(mapGrid, o, float(o.width) / float(plotHeight));
 
   PainterOptions po;
   po.gridX = grid.nx, po.gridY = grid.ny, po.gridZ = grid.nz;
   po.gridOrigin = glm::vec3(grid.origin[0], grid.origin[1], grid.origin[2]);
   po.voxelSize = grid.voxelSize;
-  po.width = o.width, po.height = o.height;
+  po.width = o.width, po.height = plotHeight;
   po.maxTriangles = o.initialTriangleBudget > 0 ? o.initialTriangleBudget : triangleBudget(mapGrid.occupiedVoxels);
   po.largeTriangleArea = 256;
 
@@ -107,16 +148,30 @@ RenderImage renderMap(Context& context, const OccupancyMap& map, const RenderOpt
                   std::to_string(po.maxTriangles) + " the frame could hold after growing");
     po.maxTriangles = uint32_t(needed);
   }
-  image.width = o.width, image.height = o.height;
-  image.pixels.resize(pixels.size() * 4);
-  std::memcpy(image.pixels.data(), pixels.data(), image.pixels.size());
+  image.width = o.width, image.height = o.height, image.plotHeight = plotHeight;
+  image.pixels.resize(size_t(o.width) * o.height * 4);
+  std::memcpy(image.pixels.data(), pixels.data(), pixels.size() * 4);
   image.occupiedVoxels = mapGrid.occupiedVoxels;
   image.triangles = counters.triangles;
   image.drawnTriangles = counters.drawnTriangles;
   image.grid[0] = grid.nx, image.grid[1] = grid.ny, image.grid[2] = grid.nz;
-  image.occupiedMin = mapGrid.occupiedMin, image.occupiedMax = mapGrid.occupiedMax;
+  // In map metres, as RenderImage says (MapGrid's are in the grid's frame).
+  image.occupiedMin = mapGrid.occupiedMin + mapGrid.offset, image.occupiedMax = mapGrid.occupiedMax + mapGrid.offset;
   image.eye = glm::dvec3(camera.eye) + mapGrid.offset;
   image.target = glm::dvec3(camera.target) + mapGrid.offset;
+  image.view = o.eye ? RenderView::Perspective : o.view;
+  const double res = grid.voxelSize;
+  image.heightMin = image.occupiedMin.z + 0.5 * res;
+  image.heightMax = image.occupiedMax.z - 0.5 * res;
+  if (camera.orthographic) {
+    image.metresPerPixel = double(camera.orthoHeight) / plotHeight;
+    image.plotLeft = image.target.x - 0.5 * o.width * image.metresPerPixel;
+    image.plotTop = image.target.y + 0.5 * plotHeight * image.metresPerPixel;
+  } else {
+    const double depth = glm::length(image.eye - image.target);
+    image.metresPerPixel = 2.0 * depth * std::tan(glm::radians(double(camera.fovYDegrees)) * 0.5) / plotHeight;
+  }
+  if (legend) render_detail::drawLegend(image, *legend, camera.orthographic ? "" : " at the map's centre");
   return image;
 }
 

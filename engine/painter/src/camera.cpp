@@ -27,7 +27,9 @@ glm::vec3 Camera::viewUp() const {
 glm::mat4 Camera::view() const { return glm::lookAtRH(eye, target, viewUp()); }
 
 glm::mat4 Camera::projection(float aspect) const {
-  glm::mat4 p = glm::perspectiveRH_ZO(glm::radians(fovYDegrees), aspect, nearPlane, farPlane);
+  const float halfHeight = 0.5f * orthoHeight, halfWidth = halfHeight * aspect;
+  glm::mat4 p = orthographic ? glm::orthoRH_ZO(-halfWidth, halfWidth, -halfHeight, halfHeight, nearPlane, farPlane)
+                             : glm::perspectiveRH_ZO(glm::radians(fovYDegrees), aspect, nearPlane, farPlane);
   p[1][1] = -p[1][1];  // Vulkan's clip space has y pointing down
   return p;
 }
@@ -43,7 +45,7 @@ Ray3 Camera::rayThroughPixel(float x, float y, uint32_t width, uint32_t height) 
   const glm::vec4 nearPoint = inverse * glm::vec4(ndcX, ndcY, 0.0f, 1.0f);
   const glm::vec4 farPoint = inverse * glm::vec4(ndcX, ndcY, 1.0f, 1.0f);
   const glm::vec3 a = glm::vec3(nearPoint) / nearPoint.w, b = glm::vec3(farPoint) / farPoint.w;
-  return {eye, glm::normalize(b - a)};
+  return {orthographic ? a : eye, glm::normalize(b - a)};
 }
 
 void Camera::orbit(float yaw, float pitch) {

@@ -1,5 +1,5 @@
 #pragma once
-// A perspective camera for the painter and the map renderer, in Vulkan's conventions:
+// A perspective (or orthographic) camera for the painter and the map renderer, in Vulkan's conventions:
 // clip space y points down and depth runs from 0 (near) to 1 (far), as the graphics
 // pipeline expects, so the software rasterizer and the hardware one agree pixel for pixel.
 #include <glm/glm.hpp>
@@ -18,6 +18,11 @@ struct Camera {
   float fovYDegrees = 50.0f;
   float nearPlane = 0.05f;
   float farPlane = 1000.0f;
+  // Orthographic: parallel rays along the view, the picture `orthoHeight` world units high
+  // (its width from the aspect), so pixels map linearly to the world (`voxen render --view
+  // top`); fovYDegrees is then unused.
+  bool orthographic = false;
+  float orthoHeight = 1.0f;
 
   // The up vector the view uses: `up`, unless the camera looks along it (straight down or
   // straight up), where it says nothing about the image's orientation; then the world axis
@@ -26,7 +31,8 @@ struct Camera {
   glm::mat4 view() const;
   glm::mat4 projection(float aspect) const;
   glm::mat4 viewProj(uint32_t width, uint32_t height) const;
-  // The ray from the eye through the centre of pixel (x, y) (top row y = 0).
+  // The ray through the centre of pixel (x, y) (top row y = 0): from the eye, or for an
+  // orthographic camera from the pixel's point on the near plane.
   Ray3 rayThroughPixel(float x, float y, uint32_t width, uint32_t height) const;
 
   // Orbit controls: rotate the eye about the target (radians), and move it closer (factor < 1)
