@@ -6,7 +6,7 @@
 # the spellings it misreads (an unencoded '/' or '@', a bad %-escape, an unterminated IPv6
 # host), through its text output, its --json output and its error paths; then every stdout,
 # stderr and JSON file written is searched for every password. `voxen merge` takes a server
-# store as an input (the fused map) beside a .vxm and a .vxs.
+# store as an input (the fused map) beside a .vxm and a .vxs; clearance and query read one too.
 #   store_secrets.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/common.sh" store_secrets "$@"
@@ -17,6 +17,8 @@ source "$(dirname "$0")/pg_cluster.sh"
 "$voxen" map --cloud a.ply --trajectory a.txt --output a.vxm --resolution 0.25 --quiet --cpu > map-a.log
 "$voxen" map --cloud b.ply --trajectory b.txt --output b.vxm --resolution 0.25 --quiet --cpu > map-b.log
 "$voxen" convert b.vxm b.vxs > convert-b.log
+
+printf '0 0 0\n1 1 1\n' > points.txt
 
 # Every password below starts with "Pw": none of the logs may hold one. Each spelling is
 # NAME|URL|PASSWORD...: the passwords as written and as libpq decodes them.
@@ -71,6 +73,10 @@ for spelling in "${spellings[@]}"; do
   ok "$name-export" "$voxen" export "$url" --occupied-ply "$name.ply" --bbox -5 -5 -5 5 5 5
   ok "$name-merge" "$voxen" merge "$url" a.vxm b.vxs --output "$name-merged.vxm"
   ok "$name-merge-store" "$voxen" merge "$url" b.vxm --output "$name-merged.vxs"
+  ok "$name-clearance" "$voxen" clearance "$url" --output "$name-clearance.vxm" --range 1 --cpu
+  ok "$name-clearance-json" "$voxen" clearance "$url" --output "$name-clearance.vxm" --range 1 --cpu --json
+  ok "$name-query" "$voxen" query "$url" --kind occupancy --points points.txt
+  failed "$name-query-clearance" "$voxen" query "$url" --kind clearance --points points.txt --json
   grep -q "merged 3 inputs" "$name-merge.out" || fail "merge of a server store and two files: $(cat "$name-merge.out" "$name-merge.err")"
   # Error paths: no such session, a database that does not exist, a server that is not there,
   # a merge into a server, usage errors that name the store.
