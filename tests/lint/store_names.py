@@ -27,6 +27,7 @@ TARGETS = {
     "tools/voxen/merge_command.cpp": ["args.output"],
     "tools/voxen/info_command.cpp": ["args->mapPath"],
     "tools/voxen/map_info_command.cpp": ["target"],
+    "tools/voxen/store_run_info.cpp": ["target"],
     "tools/voxen/map_source.cpp": ["path", "target"],
     "tools/voxen/clearance_command.cpp": ["args.mapPath"],
     "tools/voxen/export_command.cpp": ["args.mapPath"],
