@@ -46,6 +46,7 @@
 #include "voxen/output/output_file.hpp"
 #include "voxen/output/output_paths.hpp"
 
+#include "voxen/map/decimal_voxel.hpp"
 #include "voxen/map/layer.hpp"
 #include "voxen/map/layer_domain.hpp"
 #include "voxen/map/layer_merge.hpp"
@@ -59,6 +60,7 @@
 #include "voxen/map/region_cache.hpp"
 
 #include "voxen/io/clearance_export.hpp"
+#include "voxen/io/export_box.hpp"
 #include "voxen/io/input_format.hpp"
 #include "voxen/io/kitti.hpp"
 #include "voxen/io/layer_export.hpp"
@@ -72,13 +74,16 @@
 #include "voxen/io/recording_info.hpp"
 #include "voxen/io/trajectory.hpp"
 
+#include "voxen/store/input_fingerprint.hpp"
 #include "voxen/store/map_merge.hpp"
 #include "voxen/store/map_store.hpp"
 #include "voxen/store/pg_store.hpp"
 #include "voxen/store/region_store.hpp"
 #include "voxen/store/store_file.hpp"
 #include "voxen/store/store_mapping.hpp"
+#include "voxen/store/store_name.hpp"
 #include "voxen/store/store_types.hpp"
+#include "voxen/store/writer_process.hpp"
 
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
@@ -101,6 +106,7 @@
 
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/clearance_comparison.hpp"
+#include "voxen/clearance/floor_check.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 
 #include "voxen/transform/gpu_culling.hpp"
@@ -113,6 +119,7 @@
 #include "voxen/painter/map_grid.hpp"
 #include "voxen/painter/painter.hpp"
 #include "voxen/painter/triangle_rasterizer.hpp"
+#include "voxen/painter/view_framing.hpp"
 
 #include "voxen/primitives/exclusive_scan.hpp"
 #include "voxen/primitives/radix_sort.hpp"
