@@ -57,5 +57,5 @@ kill $pid
 wait $pid 2> /dev/null || true
 head -1 slow.err | grep -q "voxen bench map: this run will take about [0-9.]* \(min\|hours\): .*--batch-size 1" ||
   fail "bench map --batch-size 1 does not say up front that it is slow: $(cat slow.err)"
-grep -q "bench map \[ *#* *\] *[0-9.]*%  [0-9.e+]* rays/s  ETA [0-9]* s" slow.err || fail "no progress line with an ETA: $(cat slow.err)"
+grep -q "bench map \[ *#* *\] *[0-9.]*%  [0-9.,]* rays/s  ETA [0-9,]* s" slow.err || fail "no progress line with an ETA: $(cat slow.err)"
 echo "bench_runs: ok"

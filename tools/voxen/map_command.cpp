@@ -478,14 +478,12 @@ std::string rejectedRayText(const RejectedRay& r) {
                                  : ": too far from the map's origin for 32-bit voxel coordinates");
 }
 
-// Why a run updated no voxel, every count that is not 0, for the error that refuses its empty
-// map: the points the reader dropped and the rays the integrator rejected, by reason.
-std::string emptyMapReasons(const RayLoadStats& load, const IntegrationStats& integrated) {
+// The points the reader dropped and the rays the integrator rejected, by reason, every count
+// that is not 0: why the rays integrated are fewer than the points read ("samples").
+std::vector<std::string> droppedReasons(const RayLoadStats& load, const IntegrationStats& integrated) {
   std::vector<std::string> reasons;
-  // "1 point", "2 points": n, the noun, then the rest.
-  const auto counted = [](uint64_t n, const std::string& noun) { return withCommas(n) + " " + noun + (n == 1 ? "" : "s"); };
   const auto add = [&](uint64_t n, const std::string& noun, const std::string& what) {
-    if (n > 0) reasons.push_back(counted(n, noun) + " " + what);
+    if (n > 0) reasons.push_back(countText(n, noun) + " " + what);
   };
   add(load.skippedNonFinite, "point", "skipped for NaN/inf values");
   add(load.skippedOutsideTrajectory, "point", "skipped for times outside the poses' span");
@@ -495,8 +493,32 @@ std::string emptyMapReasons(const RayLoadStats& load, const IntegrationStats& in
   add(integrated.rejectedTooFar, "ray", "rejected as too far from the map's origin (a voxel coordinate beyond +-2^29)");
   add(integrated.rejectedNonFinite, "ray", "rejected for a non-finite coordinate");
   add(integrated.rejectedIntensity, "ray", "rejected for a NaN or infinite intensity (NDT-TM)");
-  add(integrated.rays, "ray", "integrated without updating a voxel (--exclude-origin and --exclude-sample leave nothing "
-      "of rays shorter than a voxel)");
+  return reasons;
+}
+
+// The summary's line under "rays N, samples M" when the two differ, and what --max-range did:
+// a clipped ray is integrated (a ray) but its end is free space, not a hit.
+std::string raysAndSamplesText(const RayLoadStats& load, const IntegrationStats& integrated) {
+  std::string text;
+  const std::vector<std::string> reasons = droppedReasons(load, integrated);
+  if (load.points != integrated.rays && !reasons.empty()) {
+    text = "rays and samples differ (each point read is a sample; a ray is one integrated): ";
+    for (size_t i = 0; i < reasons.size(); ++i) text += (i ? ", " : "") + reasons[i];
+  }
+  if (integrated.clippedRays > 0)
+    text += (text.empty() ? "" : "; ") + countText(integrated.clippedRays, "ray") +
+            " longer than --max-range clipped there: free space to the clip, no hit at the sample";
+  return text;
+}
+
+// Why a run updated no voxel, every count that is not 0, for the error that refuses its empty
+// map: the points the reader dropped and the rays the integrator rejected, by reason.
+std::string emptyMapReasons(const RayLoadStats& load, const IntegrationStats& integrated) {
+  std::vector<std::string> reasons = droppedReasons(load, integrated);
+  const auto counted = [](uint64_t n, const std::string& noun) { return countText(n, noun); };
+  if (integrated.rays > 0)
+    reasons.push_back(counted(integrated.rays, "ray") + " integrated without updating a voxel (--exclude-origin and "
+                      "--exclude-sample leave nothing of rays shorter than a voxel)");
   std::string text = "no voxel was updated: " + counted(load.points, "point") + " read, " + counted(load.rays, "ray");
   if (reasons.empty()) return text + " (the input holds no points)";
   text += "; ";
@@ -627,13 +649,16 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   const uint64_t batchSize = gpuRun ? args.gpu.maxRaysPerBatch : chunk;
   if (!args.quiet && !options.json)
     std::fprintf(stderr,
-                 "voxen map: %s (%s) -> %s on %s (%s model: hit %.3g, miss %.3g, clamp [%.3g, %.3g]; resolution %.3g m, "
-                 "region %d^3, layers: %s; %s; %s order, batches of %llu rays; input threads %d; memory budget %llu MB)\n",
-                 args.cloud.c_str(), reader.format().c_str(), (args.store.empty() ? args.output : redactedStoreName(args.store)).c_str(), device.c_str(), args.preset.c_str(), model.hitProbability,
-                 model.missProbability, model.clampMin, model.clampMax, model.resolution, model.regionSize,
+                 "voxen map: %s (%s) -> %s on %s (%s model: hit %s, miss %s, clamp [%s, %s]; resolution %s m, "
+                 "region %d^3, layers: %s; %s; %s order, batches of %s rays; input threads %d; memory budget %s MB)\n",
+                 args.cloud.c_str(), reader.format().c_str(), (args.store.empty() ? args.output : redactedStoreName(args.store)).c_str(), device.c_str(), args.preset.c_str(),
+                 // The model's settings as typed (shortest exact decimals), never rounded to 3 digits.
+                 formatFloat(model.hitProbability).c_str(), formatFloat(model.missProbability).c_str(),
+                 formatFloat(model.clampMin).c_str(), formatFloat(model.clampMax).c_str(),
+                 formatNumber(model.resolution).c_str(), model.regionSize,
                  map.layout().names().c_str(), ndtSettingsText(args.integration.ndt).c_str(),
-                 updateOrderName(args.integration.order), (unsigned long long)batchSize, args.threads,
-                 (unsigned long long)(options.memoryBudgetBytes() >> 20));
+                 updateOrderName(args.integration.order), withCommas(batchSize).c_str(), args.threads,
+                 withCommas(options.memoryBudgetBytes() >> 20).c_str());
 
   // Recordings count progress in bytes (their point counts are known only once read).
   const bool byBytes = reader.totalBytes() > 0;
@@ -778,6 +803,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
     std::printf("rays %s, samples %s, voxel updates %s, dropped updates %s, clipped rays %s\n", withCommas(stats.rays).c_str(),
                 withCommas(load.points).c_str(), withCommas(stats.voxelUpdates).c_str(),
                 withCommas(stats.droppedUpdates).c_str(), withCommas(stats.clippedRays).c_str());
+    if (const std::string why = raysAndSamplesText(load, stats); !why.empty()) std::printf("%s\n", why.c_str());
     if (stats.rejectedRays > 0)
       std::printf("rejected rays %s (skipped: %s too far, %s non-finite, %s with a NaN/inf intensity; first: %s)\n",
                   withCommas(stats.rejectedRays).c_str(), withCommas(stats.rejectedTooFar).c_str(),
@@ -789,7 +815,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                   withCommas(stats.ndtFoldInvocations).c_str(), withCommas(stats.ndtSampleVoxels).c_str(),
                   double(stats.ndtFoldInvocations) / double(stats.ndtSampleVoxels));
     if (args.withClearance)
-      std::printf("clearance within %g m (%s): %s regions in %.3f s (%.2f ms per region)\n", args.clearance.range,
+      std::printf("clearance within %s m (%s): %s regions in %.3f s (%.2f ms per region)\n", formatNumber(args.clearance.range).c_str(),
                   gpuRun ? clearanceTechniqueName(args.clearance.technique) : "exact, CPU reference", withCommas(clearance.regions).c_str(), clearance.seconds,
                   clearance.regions ? clearance.seconds * 1e3 / double(clearance.regions) : 0.0);
     std::printf("occupied voxels %s, free voxels %s, regions %s\n", withCommas(counts.occupied).c_str(),
@@ -805,8 +831,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                   double(st.peakHostBytes) / double(1 << 20), peakResidentMb(),
                   storeRun->resumed() ? (", resumed after " + withCommas(storeRun->resumeRays()) + " rays").c_str() : "");
     }
-    std::printf("wall %.2f s (integration %.2f s), %.3g rays/s, %.3g voxel updates/s -> %s\n", wall, integrateSeconds,
-                raysPerSecond, integrateSeconds > 0 ? double(stats.voxelUpdates) / integrateSeconds : 0.0,
+    std::printf("wall %.2f s (integration %.2f s), %s rays/s, %s voxel updates/s -> %s\n", wall, integrateSeconds,
+                formatSignificant(raysPerSecond).c_str(),
+                formatSignificant(integrateSeconds > 0 ? double(stats.voxelUpdates) / integrateSeconds : 0.0).c_str(),
                 written.c_str());
   }
   // With --json, --profile's figures are fields of the summary (above): stdout stays JSON.

@@ -178,13 +178,15 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
                                                         : store ? "region store (SQLite)" : "map file", path.c_str(),
               formatBytes(info.fileBytes).c_str(), info.version);
   std::printf("model:\n");
-  std::printf("  %-22s %g m per voxel\n", "resolution", m.resolution);
-  std::printf("  %-22s %d voxels per edge (%llu voxels, %g m)\n", "region size", m.regionSize,
-              (unsigned long long)voxelsPerRegion, edge);
-  std::printf("  %-22s %g (log-odds %+.4f)\n", "hit probability", m.hitProbability, m.hitValue());
-  std::printf("  %-22s %g (log-odds %+.4f)\n", "miss probability", m.missProbability, m.missValue());
-  std::printf("  %-22s %g (log-odds %+.4f)\n", "occupancy threshold", m.occupancyThreshold, m.thresholdValue());
-  std::printf("  %-22s [%g, %g] log-odds\n", "clamp", m.clampMin, m.clampMax);
+  // The model's settings as stored, in their shortest exact decimals (voxen/host/number_text.hpp).
+  std::printf("  %-22s %s m per voxel\n", "resolution", formatNumber(m.resolution).c_str());
+  std::printf("  %-22s %d voxels per edge (%s voxels, %s m)\n", "region size", m.regionSize,
+              withCommas(voxelsPerRegion).c_str(), formatSignificant(edge, 6).c_str());  // derived: 0.1 x 32 is 3.2000000000000002
+  std::printf("  %-22s %s (log-odds %+.4f)\n", "hit probability", formatFloat(m.hitProbability).c_str(), m.hitValue());
+  std::printf("  %-22s %s (log-odds %+.4f)\n", "miss probability", formatFloat(m.missProbability).c_str(), m.missValue());
+  std::printf("  %-22s %s (log-odds %+.4f)\n", "occupancy threshold", formatFloat(m.occupancyThreshold).c_str(),
+              m.thresholdValue());
+  std::printf("  %-22s [%s, %s] log-odds\n", "clamp", formatFloat(m.clampMin).c_str(), formatFloat(m.clampMax).c_str());
   printLayers(info.layout);
   // Lines about how a derived layer was computed (clearance's settings) belong right here,
   // after the layers they describe.
@@ -195,7 +197,7 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
     std::printf("clearance:               %s\n", c.c_str());
   if (run) std::printf("mapping run:             %s\n", storeRunText(*run, target, session).c_str());
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
-  std::printf("regions:                 %zu\n", info.regions.size());
+  std::printf("regions:                 %s\n", withCommas(info.regions.size()).c_str());
   if (any) {
     std::printf("bounds:                  region keys (%d, %d, %d) .. (%d, %d, %d)\n", lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
     std::printf("                         voxels (%lld, %lld, %lld) .. (%lld, %lld, %lld)\n", (long long)lo.x * m.regionSize,
@@ -212,13 +214,13 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
   if (verify) {
     std::printf("verified:                every region decompressed, its checksum matched and every layer's values are possible (%.1f ms)\n",
                 loadMs);
-    std::printf("voxels:                  %llu occupied, %llu free, %llu unobserved\n", (unsigned long long)counts.occupied,
-                (unsigned long long)counts.free,
-                (unsigned long long)(info.regions.size() * voxelsPerRegion - counts.occupied - counts.free));
+    std::printf("voxels:                  %s occupied, %s free, %s unobserved\n", withCommas(counts.occupied).c_str(),
+                withCommas(counts.free).c_str(),
+                withCommas(info.regions.size() * voxelsPerRegion - counts.occupied - counts.free).c_str());
     if (ndt != NdtMode::Off)
-      std::printf("gaussians:               %llu voxels, %llu with 3 or more samples; 1-sigma extent (largest axis) "
+      std::printf("gaussians:               %s voxels, %s with 3 or more samples; 1-sigma extent (largest axis) "
                   "median %.3g m, 95th percentile %.3g m\n",
-                  (unsigned long long)gaussians.gaussians, (unsigned long long)gaussians.aboveThreshold,
+                  withCommas(gaussians.gaussians).c_str(), withCommas(gaussians.aboveThreshold).c_str(),
                   gaussians.medianExtent, gaussians.p95Extent);
   } else {
     std::printf("verified:                no: only the %s were read (--verify decompresses every\n"

@@ -7,6 +7,7 @@
 
 #include "cli_options.hpp"
 #include "option_checks.hpp"
+#include "voxen/host/number_text.hpp"
 #include "voxen/occupancy/ndt.hpp"
 
 namespace voxen::cli {
@@ -62,10 +63,10 @@ inline void refuseNdtSettingsWithoutNdt(const NdtModel& ndt, const std::vector<C
 // "NDT-OM (sensor noise 0.05 m, adaptation rate 0.2, sample threshold 3)" or "plain occupancy".
 inline std::string ndtSettingsText(const NdtModel& ndt) {
   if (ndt.mode == NdtMode::Off) return "plain occupancy";
-  char text[200];
-  std::snprintf(text, sizeof(text), "NDT-%s (sensor noise %.3g m, adaptation rate %.3g, sample threshold %u)",
-                ndt.mode == NdtMode::Tm ? "TM" : "OM", ndt.sensorNoise, ndt.adaptationRate, ndt.sampleThreshold);
-  return text;
+  // The settings as typed: shortest exact decimals (voxen/host/number_text.hpp), not %.3g.
+  return std::string("NDT-") + (ndt.mode == NdtMode::Tm ? "TM" : "OM") + " (sensor noise " +
+         formatNumber(ndt.sensorNoise) + " m, adaptation rate " + formatNumber(ndt.adaptationRate) +
+         ", sample threshold " + std::to_string(ndt.sampleThreshold) + ")";
 }
 
 }  // namespace voxen::cli

@@ -1,12 +1,16 @@
 #pragma once
 // A progress line on stderr for long work: done/total, rate and ETA, redrawn in place on a
-// terminal (at most 5 times a second) and printed as a plain line every 5 s otherwise.
+// terminal (at most 5 times a second) and printed as a plain line every 5 s otherwise. Counts carry
+// thousands separators and the rate three significant digits ("82,700 rays/s").
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+
+#include "voxen/host/number_text.hpp"
 
 namespace voxen::cli {
 
@@ -38,10 +42,12 @@ class Progress {
       const double fraction = std::min(1.0, double(done) / double(total_));
       const int filled = int(fraction * 30);
       const double eta = rate > 0 ? double(total_ - std::min(done, total_)) / rate : 0.0;
-      std::snprintf(line, sizeof line, "%s [%-30s] %5.1f%%  %.3g %s/s  ETA %.0f s", what_.c_str(),
-                    std::string(filled, '#').c_str(), fraction * 100.0, rate, unit_, eta);
+      std::snprintf(line, sizeof line, "%s [%-30s] %5.1f%%  %s %s/s  ETA %s s", what_.c_str(),
+                    std::string(filled, '#').c_str(), fraction * 100.0, formatSignificant(rate).c_str(), unit_,
+                    formatCount(uint64_t(std::llround(eta))).c_str());
     } else {
-      std::snprintf(line, sizeof line, "%s %llu  %.3g %s/s", what_.c_str(), (unsigned long long)done, rate, unit_);
+      std::snprintf(line, sizeof line, "%s %s  %s %s/s", what_.c_str(), formatCount(done).c_str(),
+                    formatSignificant(rate).c_str(), unit_);
     }
     if (tty_)
       std::fprintf(stderr, "\r%s\033[K%s", line, last ? "\n" : "");

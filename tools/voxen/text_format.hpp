@@ -6,16 +6,12 @@
 
 #include <glm/vec3.hpp>
 
+#include "voxen/host/number_text.hpp"
+
 namespace voxen::cli {
 
-inline std::string withCommas(uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
+// The engine's helpers (voxen/host/number_text.hpp) are the one definition of these forms.
+inline std::string withCommas(uint64_t n) { return formatCount(n); }
 
 // Each coordinate in its shortest exact form (1e+30, nan, 3000000000).
 inline std::string pointText(const glm::dvec3& p) {

@@ -10,6 +10,7 @@
 #include "ray_chunk.hpp"
 #include "ray_chunk_pipeline.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/number_text.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/host/thread_cpu_clock.hpp"
 
@@ -311,8 +312,8 @@ std::string RayReader::originFields() const {
 std::string RayReader::summary() const {
   const Impl& m = *impl_;
   const RayLoadStats& s = m.stats;
-  std::string text = m.name + ": " + std::to_string(s.points) + " of " + std::to_string(totalPoints()) + " points read, " +
-                     std::to_string(s.rays) + " rays";
+  std::string text = m.name + ": " + formatCount(s.points) + " of " + formatCount(totalPoints()) + " points read, " +
+                     formatCount(s.rays) + " rays";
   if (s.rays > 0) text += " (time " + formatTime(s.timeMin) + " to " + formatTime(s.timeMax) + ")";
   text += "; origins from ";
   if (m.trajectory)
@@ -327,15 +328,15 @@ std::string RayReader::summary() const {
     text += m.input.posesApplied ? "; time " + m.input.timeField : "; time field '" + m.input.timeField + "'";
   if (!m.input.intensityField.empty()) text += "; intensity field '" + m.input.intensityField + "'";
   if (s.nonFiniteIntensity > 0)
-    text += "; " + std::to_string(s.nonFiniteIntensity) +
+    text += "; " + formatCount(s.nonFiniteIntensity) +
             " with a NaN/inf intensity or one past a float's range (NDT-TM skips these rays; other modes do not read intensity)";
-  if (s.skippedNonFinite > 0) text += "; " + std::to_string(s.skippedNonFinite) + " skipped for NaN/inf values";
+  if (s.skippedNonFinite > 0) text += "; " + formatCount(s.skippedNonFinite) + " skipped for NaN/inf values";
   if (s.skippedBackwards > 0)
-    text += "; " + std::to_string(s.skippedBackwards) + " skipped in clouds stamped before the cloud recorded ahead of them";
-  if (s.skippedInBox > 0) text += "; " + std::to_string(s.skippedInBox) + " skipped inside the robot's box";
-  if (s.skippedNearSensor > 0) text += "; " + std::to_string(s.skippedNearSensor) + " skipped nearer the sensor than the minimum range";
+    text += "; " + formatCount(s.skippedBackwards) + " skipped in clouds stamped before the cloud recorded ahead of them";
+  if (s.skippedInBox > 0) text += "; " + formatCount(s.skippedInBox) + " skipped inside the robot's box";
+  if (s.skippedNearSensor > 0) text += "; " + formatCount(s.skippedNearSensor) + " skipped nearer the sensor than the minimum range";
   if (s.skippedOutsideTrajectory > 0) {
-    text += "; " + std::to_string(s.skippedOutsideTrajectory) + " skipped with times " + formatTime(m.outsideMin) +
+    text += "; " + formatCount(s.skippedOutsideTrajectory) + " skipped with times " + formatTime(m.outsideMin) +
             " to " + formatTime(m.outsideMax) + " outside the " +
             (m.trajectory ? "trajectory's span [" + formatTime(m.trajectory->startTime()) + ", " +
                                 formatTime(m.trajectory->endTime()) + "]"

@@ -9,6 +9,7 @@
 #include "point_source.hpp"
 #include "recording.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/number_text.hpp"
 #include "voxen/io/kitti.hpp"
 #include "voxen/io/pcd.hpp"
 #include "voxen/io/ply.hpp"
@@ -28,11 +29,8 @@ struct Span {
   }
 };
 
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
+// VIEWPOINT values as written, in their shortest exact form (not %g's 6 digits).
+std::string number(double v) { return formatNumber(v); }
 
 void inspectPly(const std::filesystem::path& path, RecordingInfo& info) {
   PlyReader ply(path);
@@ -90,7 +88,7 @@ void inspectPcd(const std::filesystem::path& path, RecordingInfo& info) {
         for (const double t : values) span.add(t);
     }
   }
-  info.layout = std::to_string(files.size()) + (files.size() == 1 ? " file, " : " files, ") + bodies;
+  info.layout = countText(files.size(), "file") + ", " + bodies;
   info.times = span.result();
 }
 
@@ -102,7 +100,7 @@ void inspectKitti(const std::filesystem::path& path, RecordingInfo& info) {
     return;
   }
   const KittiSequence s = loadKittiSequence(path);
-  info.layout = std::to_string(s.scans.size()) + " scans";
+  info.layout = countText(s.scans.size(), "scan");
   info.points = s.points;
   Span span;
   for (const double t : s.times) span.add(t);

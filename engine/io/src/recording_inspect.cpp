@@ -6,14 +6,13 @@
 #include "point_source.hpp"
 #include "recording.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/number_text.hpp"
 #include "voxen/io/cloud_decoder.hpp"
 #include "voxen/io/trajectory.hpp"
 
 namespace voxen::detail {
 
 namespace {
-
-std::string countText(uint64_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 // One line per link, from the roots down (by depth, then name), as a reader draws a tree.
 void describeTf(const TfBuffer& tf, RecordingInfo& info) {
@@ -65,9 +64,9 @@ void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info)
     for (const ros::PointField& f : cloud.fields)
       info.fields.push_back({f.name, ros::pointFieldTypeName(f.datatype) + (f.count > 1 ? " x " + std::to_string(f.count) : "")});
     info.points = cloud.pointsPerCloud * clouds.size();
-    info.notes.push_back("points: " + std::to_string(clouds.size()) + " clouds of " + topic.name + " x " +
-                         std::to_string(cloud.pointsPerCloud) + " points (the first cloud with points: " +
-                         std::to_string(cloud.height) + " x " + std::to_string(cloud.width) + ")");
+    info.notes.push_back("points: " + countText(clouds.size(), "cloud") + " of " + topic.name + " x " +
+                         countText(cloud.pointsPerCloud, "point") + " (the first cloud with points: " +
+                         formatCount(cloud.height) + " x " + formatCount(cloud.width) + ")");
     const ros::CloudLayout& layout = cloud.layout;
     info.timeField = layout.hasTime ? layout.timeReport : "header.stamp (the clouds have no time field)";
     info.intensityField = layout.hasIntensity ? layout.intensity.name : "";
