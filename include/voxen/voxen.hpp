@@ -34,6 +34,7 @@
 #include "voxen/host/flags.hpp"
 #include "voxen/host/log.hpp"
 #include "voxen/host/memory_stats.hpp"
+#include "voxen/host/number_text.hpp"
 #include "voxen/host/profile.hpp"
 #include "voxen/host/recorded_command.hpp"
 #include "voxen/host/scheduler.hpp"
