@@ -45,7 +45,9 @@ inline std::string formatSignificant(double value, int digits = 3) {
   if (magnitude >= 1000.0) {
     const double scale = std::pow(10.0, std::floor(std::log10(magnitude)) + 1 - digits);
     const auto rounded = scale < 1.0 ? uint64_t(std::llround(magnitude)) : uint64_t(std::llround(magnitude / scale) * scale);
-    return (value < 0 ? "-" : "") + formatCount(rounded);
+    // Not `"-" + formatCount(...)`: g++ 12 reports that as an overflowing memcpy (bug 105329).
+    std::string out = value < 0 ? "-" : "";
+    return out.append(formatCount(rounded));
   }
   char text[32];
   std::snprintf(text, sizeof text, "%.*g", digits, value);
