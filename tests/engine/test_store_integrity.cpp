@@ -14,6 +14,8 @@
 #include <fstream>
 
 #include "support/occupancy_runs.hpp"
+#include "support/sqlite_exec.hpp"
+#include "support/test_helpers.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/map/map_file.hpp"
@@ -22,31 +24,14 @@
 
 using namespace voxen;
 
+using vt::errorOf;
+using vt::execSql;
+
 namespace {
 
 const OccupancyMap& mappedRun() {
   static const OccupancyMap map = [] { return vt::occupancy::runCpu(vt::occupancy::smallLidarRun(2), {}).map; }();
   return map;
-}
-
-std::string errorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-void execSql(const std::filesystem::path& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  char* message = nullptr;
-  const int code = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
-  INFO((message ? message : ""));
-  sqlite3_free(message);
-  sqlite3_close(db);
-  REQUIRE(code == SQLITE_OK);
 }
 
 std::string keyText(const RegionKey& k) {

@@ -30,6 +30,26 @@ glm::vec2 pixelOf(const Camera& camera, const glm::vec3& point, uint32_t width, 
   return {(clip.x / clip.w * 0.5f + 0.5f) * float(width), (clip.y / clip.w * 0.5f + 0.5f) * float(height)};
 }
 
+// The painter's frame from `camera` equals the CPU rasterizer's picture pixel for pixel, draws
+// the same triangles (some), and the scene fills a good part of the picture.
+void drawsAsReference(Painter& painter, const std::vector<gpu::Triangle>& mesh, const PainterOptions& options,
+                      const Camera& camera) {
+  painter.frame(camera);
+  const FrameCounters counters = painter.readCounters();
+  const RasterResult expected = rasterizeReference(mesh, viewConstants(options, camera));
+  const std::vector<uint32_t> image = painter.readImage().get();
+  REQUIRE(image.size() == expected.image.size());
+  size_t differing = 0, covered = 0;
+  for (size_t p = 0; p < image.size(); ++p) {
+    differing += image[p] != expected.image[p];
+    covered += image[p] != options.backgroundColor;
+  }
+  CHECK(differing == 0);
+  CHECK(counters.drawnTriangles == expected.drawnTriangles);
+  CHECK(counters.drawnTriangles > 0);
+  CHECK(covered > image.size() / 10);
+}
+
 }  // namespace
 
 TEST_CASE("A camera looking along its up vector keeps a finite view with y up in the picture", "[painter][camera]") {
@@ -72,20 +92,7 @@ TEST_CASE("The painter draws a scene seen straight from above and from below as 
     camera.target = {20.0f, 20.0f, 20.0f};
     camera.nearPlane = 1.0f;
     camera.farPlane = 400.0f;
-    painter.frame(camera);
-    const FrameCounters counters = painter.readCounters();
-    const RasterResult expected = rasterizeReference(mesh, viewConstants(options, camera));
-    const std::vector<uint32_t> image = painter.readImage().get();
-    REQUIRE(image.size() == expected.image.size());
-    size_t differing = 0, covered = 0;
-    for (size_t p = 0; p < image.size(); ++p) {
-      differing += image[p] != expected.image[p];
-      covered += image[p] != options.backgroundColor;
-    }
-    CHECK(differing == 0);
-    CHECK(counters.drawnTriangles == expected.drawnTriangles);
-    CHECK(counters.drawnTriangles > 0);
-    CHECK(covered > image.size() / 10);  // the scene fills a good part of the picture
+    drawsAsReference(painter, mesh, options, camera);
   }
 }
 
@@ -114,17 +121,5 @@ TEST_CASE("The painter draws an orthographic plan as the CPU rasterizer does, pi
   const Ray3 ray = camera.rayThroughPixel(10.0f, 20.0f, 160, 120);
   CHECK(ray.direction.z == Approx(-1.0f));
   CHECK(ray.origin.x == Approx(20.0f + (10.5f - 80.0f) * unitsPerPixel).margin(1e-3));
-  painter.frame(camera);
-  const FrameCounters counters = painter.readCounters();
-  const RasterResult expected = rasterizeReference(mesh, viewConstants(options, camera));
-  const std::vector<uint32_t> image = painter.readImage().get();
-  REQUIRE(image.size() == expected.image.size());
-  size_t differing = 0, covered = 0;
-  for (size_t p = 0; p < image.size(); ++p) {
-    differing += image[p] != expected.image[p];
-    covered += image[p] != options.backgroundColor;
-  }
-  CHECK(differing == 0);
-  CHECK(counters.drawnTriangles == expected.drawnTriangles);
-  CHECK(covered > image.size() / 10);
+  drawsAsReference(painter, mesh, options, camera);
 }
