@@ -19,7 +19,7 @@ ndtmap b b-wide.vxm --ndt-initial-deviation 0.3
 cmp ab.vxm ba.vxm || fail "merging NDT maps a b and b a differ"
 grep -q "held by several inputs), layers .*ndt_covariance.*ndt_intensity" ab.log || fail "merge did not report the NDT layers: $(cat ab.log)"
 # The merged map holds the Gaussians of both runs: more than either alone.
-gaussians() { "$voxen" info --verify "$1" | awk '/^gaussians:/ {print $2}'; }
+gaussians() { "$voxen" info --verify "$1" | awk '/^gaussians:/ {gsub(",", "", $2); print $2}'; }  # "1,363"
 [ "$(gaussians ab.vxm)" -gt "$(gaussians a.vxm)" ] && [ "$(gaussians ab.vxm)" -gt "$(gaussians b.vxm)" ] ||
   fail "the merge has $(gaussians ab.vxm) Gaussians, a $(gaussians a.vxm), b $(gaussians b.vxm)"
 "$voxen" merge a.vxm b.vxm --output ab.vxs > ab-store.log 2> ab-store.err || fail "NDT merge into a store: $(cat ab-store.err)"
