@@ -53,7 +53,7 @@ SHRINK = [
     (r"^\./scripts/setup\.sh && ", ""),  # the build is there already: this test runs from it
     (r"--scans 100\b", "--scans 3"),
     (r"(\./build/voxen bench ndt)(?=\s|$)", r"\1 --rays 65536 --repeat 1"),
-    (r"(plan_with_clearance\.py)", r"\1 --scans 4 --beams 2000"),
+    (r"(plan_with_clearance\.py)", r"\1 --scans 30 --beams 10000"),
 ]
 
 COMMAND_START = re.compile(r"^(\./build/|\./scripts/|PYTHONPATH=|VOXEN_SHADER_DIR=|VOXEN_BUILD_DIR=|mkdir |cmake |python3 |~/)")
