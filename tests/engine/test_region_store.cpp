@@ -15,6 +15,7 @@
 #include <iterator>
 
 #include "support/occupancy_runs.hpp"
+#include "support/same_map.hpp"
 #include "support/sqlite_exec.hpp"
 #include "support/test_helpers.hpp"
 #include "support/temp_dir.hpp"
@@ -27,6 +28,7 @@ using namespace voxen;
 
 using vt::errorOf;
 using vt::execSql;
+using vt::requireSameMap;
 
 namespace {
 
@@ -36,18 +38,6 @@ const OccupancyMap& mappedRun() {
     return vt::occupancy::runCpu(vt::occupancy::smallLidarRun(2), {}).map;
   }();
   return map;
-}
-
-void requireSameMap(const OccupancyMap& a, const OccupancyMap& b) {
-  REQUIRE(a.layout() == b.layout());
-  REQUIRE(std::memcmp(&a.model(), &b.model(), sizeof(OccupancyModel)) == 0);
-  REQUIRE(std::bit_cast<uint64_t>(a.timeOrigin()) == std::bit_cast<uint64_t>(b.timeOrigin()));
-  REQUIRE(a.regions().size() == b.regions().size());
-  for (const auto& [key, region] : a.regions()) {
-    const Region* other = b.findRegion(key);
-    REQUIRE(other != nullptr);
-    for (const LayerId id : a.layout().ids()) REQUIRE(region.layers[id] == other->layers[id]);
-  }
 }
 
 std::string bytesOf(const std::filesystem::path& p) {

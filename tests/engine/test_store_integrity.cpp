@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "support/occupancy_runs.hpp"
+#include "support/same_map.hpp"
 #include "support/sqlite_exec.hpp"
 #include "support/test_helpers.hpp"
 #include "support/temp_dir.hpp"
@@ -26,6 +27,7 @@ using namespace voxen;
 
 using vt::errorOf;
 using vt::execSql;
+using vt::requireSameMap;
 
 namespace {
 
@@ -45,18 +47,6 @@ std::string whereKey(const RegionKey& k) {
 int64_t positionOf(const OccupancyMap& map, LayerId id) {
   const auto& ids = map.layout().ids();
   return int64_t(std::find(ids.begin(), ids.end(), id) - ids.begin());
-}
-
-void requireSameMap(const OccupancyMap& a, const OccupancyMap& b) {
-  REQUIRE(a.layout() == b.layout());
-  REQUIRE(std::memcmp(&a.model(), &b.model(), sizeof(OccupancyModel)) == 0);
-  REQUIRE(std::bit_cast<uint64_t>(a.timeOrigin()) == std::bit_cast<uint64_t>(b.timeOrigin()));
-  REQUIRE(a.regions().size() == b.regions().size());
-  for (const auto& [key, region] : a.regions()) {
-    const Region* other = b.findRegion(key);
-    REQUIRE(other != nullptr);
-    for (const LayerId id : a.layout().ids()) REQUIRE(region.layers[id] == other->layers[id]);
-  }
 }
 
 }  // namespace
