@@ -1,5 +1,7 @@
-# voxen_add_module(NAME [BUILD_ONLY] [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]): one static library per
-# module, voxen_<NAME>, built from <module>/src/*.cpp. Its headers:
+# voxen_add_module(NAME [BUILD_ONLY] [PUBLIC_DEPS ...] [PRIVATE_DEPS ...] [EXCLUDE_DIRS ...]): one
+# static library per module, voxen_<NAME>, built from the .cpp files under <module>/src/ and its
+# subfolders (a module with several formats keeps one folder per format), except those under the
+# src/ subfolders named by EXCLUDE_DIRS (built into a library of their own). Its headers:
 #   <module>/include/voxen/<NAME>/   the public API: installed, reachable by any module or
 #                                    program that links the target
 #   <module>/internal/voxen/<NAME>/  (optional) headers shared with the modules and tests
@@ -8,10 +10,25 @@
 # module sees the headers of the modules it links (and theirs), nothing else, so an
 # include that crosses the layering the wrong way fails to compile. BUILD_ONLY modules
 # (test-data generators) serve the tools, tests and samples and are not installed.
+# voxen_link_rosbag(TARGET): a program that reads ROS 1 bags where this build can (voxen::rosbag,
+# engine/input/CMakeLists.txt) links it and gets VOXEN_HAVE_ROSBAG=1 (0 without), so its start-up
+# calls voxen::enableRosBagInput() only where the library exists.
+function(voxen_link_rosbag TARGET)
+  if(TARGET voxen_rosbag)
+    target_link_libraries(${TARGET} PRIVATE voxen_rosbag)
+    target_compile_definitions(${TARGET} PRIVATE VOXEN_HAVE_ROSBAG=1)
+  else()
+    target_compile_definitions(${TARGET} PRIVATE VOXEN_HAVE_ROSBAG=0)
+  endif()
+endfunction()
+
 function(voxen_add_module NAME)
-  cmake_parse_arguments(ARG "BUILD_ONLY" "" "PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "BUILD_ONLY" "" "PUBLIC_DEPS;PRIVATE_DEPS;EXCLUDE_DIRS" ${ARGN})
   set(_target voxen_${NAME})
-  file(GLOB _sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  foreach(_dir ${ARG_EXCLUDE_DIRS})
+    list(FILTER _sources EXCLUDE REGEX "^${CMAKE_CURRENT_SOURCE_DIR}/src/${_dir}/")
+  endforeach()
   add_library(${_target} STATIC ${_sources})
   add_library(voxen::${NAME} ALIAS ${_target})
   target_include_directories(${_target} PUBLIC

@@ -14,7 +14,7 @@
 #include "arrays.hpp"
 #include "float_arrays.hpp"
 #include "py_mapper.hpp"
-#include "voxen/io/trajectory.hpp"
+#include "voxen/input/trajectory.hpp"
 
 namespace py = pybind11;
 

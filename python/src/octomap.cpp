@@ -9,7 +9,7 @@
 #include "bindings.hpp"
 #include "py_mapper.hpp"
 #include "voxen/context.hpp"
-#include "voxen/io/octomap_io.hpp"
+#include "voxen/export/octomap_io.hpp"
 
 namespace py = pybind11;
 

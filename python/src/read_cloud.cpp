@@ -15,7 +15,7 @@
 #include "bindings.hpp"
 #include "py_mapper.hpp"
 #include "voxen/host/setting_error.hpp"
-#include "voxen/io/ray_source.hpp"
+#include "voxen/input/ray_source.hpp"
 
 namespace py = pybind11;
 

@@ -10,7 +10,7 @@
 #include "scene_renderer.hpp"
 #include "scene_setup.hpp"
 #include "scene_stats.hpp"
-#include "voxen/output/output_file.hpp"
+#include "voxen/atomic_file/output_file.hpp"
 
 namespace transform_scene {
 

@@ -11,7 +11,7 @@
 #include "frame_check.hpp"
 #include "headless_run.hpp"
 #include "scene_options.hpp"
-#include "voxen/output/output_file.hpp"
+#include "voxen/atomic_file/output_file.hpp"
 #include "window_run.hpp"
 
 int main(int argc, char** argv) {

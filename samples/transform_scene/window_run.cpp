@@ -11,7 +11,7 @@
 #include "sample_window/swapchain.hpp"
 #include "scene_renderer.hpp"
 #include "scene_setup.hpp"
-#include "voxen/io/png_writer.hpp"
+#include "voxen/export/png_writer.hpp"
 
 namespace transform_scene {
 

@@ -10,7 +10,7 @@
 #include "app_options.hpp"
 #include "headless_run.hpp"
 #include "text_parsing.hpp"
-#include "voxen/output/output_file.hpp"
+#include "voxen/atomic_file/output_file.hpp"
 #include "window_app.hpp"
 
 int main(int argc, char** argv) {

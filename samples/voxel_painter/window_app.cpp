@@ -14,7 +14,7 @@
 #include "sample_window/presenter.hpp"
 #include "sample_window/swapchain.hpp"
 #include "test_pattern.hpp"
-#include "voxen/io/png_writer.hpp"
+#include "voxen/export/png_writer.hpp"
 
 namespace voxel_painter {
 

@@ -15,7 +15,7 @@
 #include "voxen/context.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/setting_error.hpp"
-#include "voxen/io/trajectory.hpp"
+#include "voxen/input/trajectory.hpp"
 #include "voxen/mapper.hpp"
 
 namespace {

@@ -21,7 +21,7 @@ namespace {
 
 using namespace voxen;
 
-// What tools/voxen/render_command.cpp did before renderMap existed, with the default camera
+// What tools/voxen/commands/render_command.cpp did before renderMap existed, with the default camera
 // of now: the occupied samples in the bulk box framed from above and to the side.
 std::vector<uint8_t> renderByHand(const OccupancyMap& map, uint32_t width, uint32_t height, float fov) {
   const MapGrid mapGrid = gridFromOccupancy(map, {});

@@ -13,7 +13,7 @@
 #include "support/temp_dir.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/error.hpp"
-#include "voxen/io/ray_source.hpp"
+#include "voxen/input/ray_source.hpp"
 #include "voxen/mapper.hpp"
 #include "voxen/store/store_file.hpp"
 #include "voxen/store/store_mapping.hpp"

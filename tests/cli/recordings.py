@@ -6,7 +6,7 @@ standard library only (the test must not depend on Voxen's own writers):
                                                    property as F8, so the values stay exact), no VIEWPOINT
   recordings.py pcd-viewpoint RUN.ply TRAJ FOLDER RAYS.ply
                                                    three PCD files (one ascii, two binary; binary_compressed
-                                                   needs LZF, which tests/engine/test_pcd.cpp covers), each with
+                                                   needs LZF, which tests/input/test_pcd.cpp covers), each with
                                                    a pose of the trajectory as VIEWPOINT; RAYS.ply: the same
                                                    rays as an ascii ray cloud
   recordings.py kitti RUN.ply FOLDER RAYS.ply      a KITTI sequence of three scans (float32 points, poses with
@@ -89,7 +89,7 @@ def main():
     elif mode == "kitti":
         folder, rays_path = sys.argv[3], sys.argv[4]
         os.makedirs(os.path.join(folder, "velodyne"), exist_ok=True)
-        # Tr and camera poses as in tests/engine/test_kitti.cpp, whose lidar poses (worked out
+        # Tr and camera poses as in tests/input/test_kitti.cpp, whose lidar poses (worked out
         # there by hand) have 0/1 rotations and short binary fractions: every product is exact.
         with open(os.path.join(folder, "calib.txt"), "w") as f:
             f.write("Tr: 0 -1 0 0.25 0 0 -1 -0.5 1 0 0 0.75\n")

@@ -22,17 +22,17 @@ import sys
 
 # file -> variables holding a store target (a path or a postgresql:// URL) as given.
 TARGETS = {
-    "tools/voxen/map_command.cpp": ["args.store"],
-    "tools/voxen/convert_command.cpp": ["args.input", "args.output"],
-    "tools/voxen/merge_command.cpp": ["args.output"],
-    "tools/voxen/info_command.cpp": ["args->mapPath"],
-    "tools/voxen/map_info_command.cpp": ["target"],
-    "tools/voxen/store_run_info.cpp": ["target"],
-    "tools/voxen/map_source.cpp": ["path", "target"],
-    "tools/voxen/clearance_command.cpp": ["args.mapPath"],
-    "tools/voxen/export_command.cpp": ["args.mapPath"],
-    "tools/voxen/query_command.cpp": ["args.mapPath"],
-    "tools/voxen/render_command.cpp": ["mapPath"],
+    "tools/voxen/commands/map_command.cpp": ["args.store"],
+    "tools/voxen/commands/convert_command.cpp": ["args.input", "args.output"],
+    "tools/voxen/commands/merge_command.cpp": ["args.output"],
+    "tools/voxen/commands/info_command.cpp": ["args->mapPath"],
+    "tools/voxen/commands/map_info_command.cpp": ["target"],
+    "tools/voxen/commands/store_run_info.cpp": ["target"],
+    "tools/voxen/commands/map_source.cpp": ["path", "target"],
+    "tools/voxen/commands/clearance_command.cpp": ["args.mapPath"],
+    "tools/voxen/commands/export_command.cpp": ["args.mapPath"],
+    "tools/voxen/commands/query_command.cpp": ["args.mapPath"],
+    "tools/voxen/commands/render_command.cpp": ["mapPath"],
     "engine/store/src/map_store.cpp": ["target"],
     "engine/store/src/pg_store.cpp": ["url"],
 }

@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "support/gpu_fixture.hpp"
+#include "voxen/input/ros_bag_input.hpp"
 
 namespace {
 
@@ -49,6 +50,9 @@ int main(int argc, char** argv) {
   // one folder shared by the test processes, which the cache's rename-over writes allow.
   const std::string pipelineCache = (std::filesystem::temp_directory_path() / "voxen-tests-pipeline-cache").string();
   ::setenv("VOXEN_PIPELINE_CACHE", pipelineCache.c_str(), 1);
+#if VOXEN_HAVE_ROSBAG
+  voxen::enableRosBagInput();  // voxen::rosbag: the bag tests read ROS 1 bags as the tool does
+#endif
   Catch::Session session;
   if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
   int result = session.run();

@@ -15,12 +15,13 @@
 
 #include "bundle_paths.hpp"
 #include "commands.hpp"
-#include "error_report.hpp"
+#include "report/error_report.hpp"
 #include "setting_flags.hpp"
 #include "version.hpp"
 #include "voxen/host/log.hpp"
 #include "voxen/host/setting_error.hpp"
-#include "voxen/output/output_file.hpp"
+#include "voxen/atomic_file/output_file.hpp"
+#include "voxen/input/ros_bag_input.hpp"
 #include "voxen_apps/help_formatter.hpp"
 #include "voxen_apps/typo_hints.hpp"
 
@@ -98,6 +99,9 @@ int main(int argc, char** argv) {
   // ^C or a kill during a save removes the save's temporary file; the target stays as it was.
   voxen::removeTemporaryFilesOnSignals();
   voxen::cli::pointRosAtBundle();  // before any command can open a ROS 1 bag
+#if VOXEN_HAVE_ROSBAG
+  voxen::enableRosBagInput();  // voxen::rosbag: this build reads ROS 1 bags
+#endif
   CLI::App app{"voxen: occupancy mapping and voxel painting with Vulkan compute", "voxen"};
   app.require_subcommand(1);
   // Answered while parsing, before any command runs: no Vulkan device is opened.

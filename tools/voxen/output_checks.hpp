@@ -5,7 +5,7 @@
 // naming the flag.
 #include <vector>
 
-#include "voxen/output/output_paths.hpp"
+#include "voxen/atomic_file/output_paths.hpp"
 
 namespace voxen::cli {
 

@@ -1,5 +1,5 @@
 #pragma once
-// `--pcd-viewpoint origin|pose`: how a PCD file's VIEWPOINT is read (voxen/io/pcd.hpp,
+// `--pcd-viewpoint origin|pose`: how a PCD file's VIEWPOINT is read (voxen/input/pcd.hpp,
 // PcdViewpoint), for the commands that read recordings (map, inspect), and the warnings a
 // reader gives when no reading was chosen, worded with the flag.
 #include <optional>
@@ -8,8 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "voxen/io/pcd.hpp"
-#include "voxen/io/ray_source.hpp"
+#include "voxen/input/pcd.hpp"
+#include "voxen/input/ray_source.hpp"
 
 namespace voxen::cli {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "json_output.hpp"
+#include "report/json_output.hpp"
 #include "voxen/host/error.hpp"
 
 namespace voxen::cli {

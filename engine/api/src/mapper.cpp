@@ -7,7 +7,7 @@
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
-#include "voxen/io/trajectory.hpp"
+#include "voxen/input/trajectory.hpp"
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/query/cpu_queries.hpp"

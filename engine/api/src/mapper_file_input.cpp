@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "mapper_impl.hpp"
-#include "voxen/io/ray_source.hpp"
+#include "voxen/input/ray_source.hpp"
 #include "voxen/occupancy/prepared_ray_stream.hpp"
 #include "voxen/occupancy/prepared_rays.hpp"
 

@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "voxen/host/setting_error.hpp"
-#include "voxen/io/colour_bar.hpp"
-#include "voxen/io/raster_canvas.hpp"
+#include "voxen/export/colour_bar.hpp"
+#include "voxen/export/raster_canvas.hpp"
 #include "voxen/painter/map_grid.hpp"
 
 namespace voxen::render_detail {

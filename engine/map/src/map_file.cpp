@@ -16,7 +16,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "voxen/output/atomic_file.hpp"
+#include "voxen/atomic_file/atomic_file.hpp"
 #include "voxen/map/layer_domain.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/thread_start.hpp"

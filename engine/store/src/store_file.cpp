@@ -12,8 +12,8 @@
 #include <fstream>
 
 #include "voxen/host/error.hpp"
-#include "voxen/output/output_target.hpp"
-#include "voxen/output/temp_file_registry.hpp"
+#include "voxen/atomic_file/output_target.hpp"
+#include "voxen/atomic_file/temp_file_registry.hpp"
 
 namespace voxen {
 

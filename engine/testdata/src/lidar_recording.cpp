@@ -9,11 +9,11 @@
 #include <optional>
 
 #include "voxen/host/error.hpp"
-#include "voxen/io/mcap_reader.hpp"
-#include "voxen/io/ros_bag_writer.hpp"
-#include "voxen/io/ros_messages.hpp"
-#include "voxen/io/tf_buffer.hpp"
-#include "voxen/output/atomic_file.hpp"
+#include "voxen/input/mcap_reader.hpp"
+#include "voxen/testdata/ros_bag_writer.hpp"
+#include "voxen/input/ros_messages.hpp"
+#include "voxen/input/tf_buffer.hpp"
+#include "voxen/atomic_file/atomic_file.hpp"
 
 namespace voxen {
 

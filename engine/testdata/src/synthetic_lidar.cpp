@@ -20,7 +20,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/host/thread_start.hpp"
-#include "voxen/output/atomic_file.hpp"
+#include "voxen/atomic_file/atomic_file.hpp"
 
 namespace voxen {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "voxen/io/png_writer.hpp"
+#include "voxen/export/png_writer.hpp"
 
 namespace voxen_samples {
 

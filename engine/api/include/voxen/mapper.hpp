@@ -192,7 +192,7 @@ class Mapper {
   // the spans differ in length.
   CloudStats integrateCloud(std::span<const glm::dvec3> points, std::span<const double> times,
                             const Trajectory& trajectory);
-  // Every ray of a reader (voxen/io/ray_source.hpp: a PLY cloud with a trajectory, or a ray
+  // Every ray of a reader (voxen/input/ray_source.hpp: a PLY cloud with a trajectory, or a ray
   // cloud), read on the reader's threads and prepared on `options.prepareThreads`.
   void integrateFile(RayReader& reader, const FileIntegrationOptions& options = {});
 

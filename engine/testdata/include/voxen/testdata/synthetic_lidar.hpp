@@ -177,7 +177,7 @@ std::vector<Ray> generateLidarRays(const SyntheticScene& scene, const LidarConfi
 // (a comment line's padding absorbs the count's digits when the writer closes). Streams.
 class LidarPlyWriter {
  public:
-  // Writes through a temporary file renamed over `path` on close() (voxen/output/atomic_file.hpp).
+  // Writes through a temporary file renamed over `path` on close() (voxen/atomic_file/atomic_file.hpp).
   explicit LidarPlyWriter(const std::filesystem::path& path, const std::string& comment = "voxen synthetic lidar");
   // Closes if still open, swallowing errors (call close() to see them), except while an
   // exception unwinds: then nothing is written and the target stays as it was.

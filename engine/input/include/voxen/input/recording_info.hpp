@@ -1,0 +1,54 @@
+#pragma once
+// What a recording holds, for `voxen inspect`: its format, points, fields and their types,
+// the span of its per-point times, and what `voxen map` would take from it by default.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "voxen/input/input_format.hpp"
+#include "voxen/input/ray_source.hpp"
+
+namespace voxen {
+
+struct RecordingField {
+  std::string name;
+  std::string type;  // as the format names it: "float32", "F4", "U2"
+};
+
+struct RecordingInfo {
+  InputFormat format = InputFormat::Ply;
+  std::string layout;  // the body or layout, e.g. "binary_little_endian", "3 files, binary", "12 scans"
+  uint64_t points = 0;
+  std::vector<RecordingField> fields;
+  std::string timeField, intensityField;           // what voxen map reads; empty when none
+  std::optional<std::pair<double, double>> times;  // over the finite per-point times
+  // Without a trajectory: where voxen map takes the origins from, or (when it cannot map the
+  // recording without one) why not.
+  std::string origins, withoutTrajectory;
+  std::vector<std::string> notes;  // the format's own facts: VIEWPOINT, poses file, ...
+  // What a setting answers (a PCD VIEWPOINT read one of two ways when no reading was given).
+  std::vector<SettingWarning> warnings;
+
+  // ROS 1 bags and MCAP files:
+  struct Topic {
+    std::string name, type, encoding;
+    uint64_t messages = 0;
+  };
+  std::vector<Topic> topics;
+  // The tf tree, one line per link: "map -> odom (moving, 200 stamps, 0.5 to 10.5 s)".
+  std::vector<std::string> frames;
+  std::string cloudTopic, sensorFrame, fixedFrame;  // what voxen map would use by default
+};
+
+// Reads the headers and one column of every point (the time, or x without one), so a body
+// that is short, long or malformed is an Error as when mapping. ROS 1 bags and MCAP files:
+// their topics, the tf tree, and the first cloud's fields (every tf message is decoded, the
+// clouds are not: their points are counted as the first cloud's times the clouds).
+// `pcdViewpoint`: how PCD files' VIEWPOINT is read, as RayReaderOptions::pcdViewpoint (a
+// SettingError for other formats).
+RecordingInfo inspectRecording(const std::filesystem::path& path, std::optional<PcdViewpoint> pcdViewpoint = std::nullopt);
+
+}  // namespace voxen

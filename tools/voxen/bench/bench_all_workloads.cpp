@@ -1,0 +1,227 @@
+// The table of `voxen bench all`'s workloads (bench_all_workloads.hpp). Sizes start where
+// lavapipe on two cores takes a second or a few, and end at the caps (16 M rays,
+// 16 M nodes, clearance on maps of hundreds of regions, the painter at 3840x2160); bench all
+// goes as far as the budget allows on the device at hand.
+#include "bench/bench_all_workloads.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "report/text_format.hpp"
+
+namespace voxen::cli {
+
+double Figure::speedUp() const {
+  if (!(gpu > 0) || !(cpu > 0)) return kNoValue;
+  return lowerIsBetter ? cpu / gpu : gpu / cpu;
+}
+
+double jsonNumber(const Json& object, const char* key) {
+  if (!object.is_object()) return kNoValue;
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : kNoValue;
+}
+
+namespace {
+
+double millions(double value) { return value / 1e6; }
+
+// Rays from 65,536 up to `maxRays`, four times as many each step; medians of three runs up
+// to `repeatThreeUpTo` rays, one run above (a run of millions of rays is long and steady,
+// and the CPU reference's single thread would take most of the budget three times over).
+std::vector<WorkloadSize> raySizes(uint64_t maxRays, uint64_t repeatThreeUpTo) {
+  std::vector<WorkloadSize> sizes;
+  for (uint64_t rays = 65536; rays <= maxRays; rays *= 4) {
+    const bool three = rays <= repeatThreeUpTo;
+    sizes.push_back({withCommas(rays) + " rays" + (three ? " (median of 3)" : ""),
+                     {"--rays", std::to_string(rays), "--repeat", three ? "3" : "1"},
+                     double(rays)});
+  }
+  return sizes;
+}
+
+// bench map's summary: a figure per resolution, in rays per second.
+std::vector<Figure> mapFigures(const Json& summary, const std::string& prefix) {
+  std::vector<Figure> figures;
+  if (!summary.contains("runs")) return figures;
+  for (const Json& run : summary["runs"]) {
+    char what[64];
+    std::snprintf(what, sizeof what, "%s%g m", prefix.c_str(), jsonNumber(run, "resolution"));
+    figures.push_back({what, "Mrays/s", millions(jsonNumber(run, "gpu_rays_per_s")), millions(jsonNumber(run, "cpu_rays_per_s"))});
+  }
+  return figures;
+}
+
+Workload mapOrder(const std::string& order) {
+  return {"occupancy map",
+          order + " order",
+          {"bench", "map", "--update-order", order},
+          raySizes(1u << 24, 1u << 18),
+          [order](const Json& summary) { return mapFigures(summary, order + ", "); }};
+}
+
+// A layer's cost: the sequential map with the layer, at the sequential map's size at most.
+Workload mapLayer(const std::string& layer) {
+  Workload w{"map layers",
+             "+ " + layer,
+             {"bench", "map", "--update-order", "sequential", "--resolution", "0.1", "--layer", layer},
+             raySizes(1u << 24, 1u << 18),
+             [layer](const Json& summary) { return mapFigures(summary, "+ " + layer + ", "); }};
+  w.grownNoFurtherThan = "occupancy map / sequential order";
+  return w;
+}
+
+}  // namespace
+
+std::vector<Workload> benchAllWorkloads() {
+  std::vector<Workload> workloads;
+
+  Workload core{"engine core", "core", {"bench", "core"}, {}, [](const Json& s) {
+                  return std::vector<Figure>{
+                      {"upload through staging ring", "GB/s", jsonNumber(s, "upload_gb_per_s"), jsonNumber(s, "memcpy_gb_per_s")},
+                      {"readback through staging ring", "GB/s", jsonNumber(s, "readback_gb_per_s"),
+                       jsonNumber(s, "memcpy_gb_per_s")},
+                      {"saxpy (uint -> float)", "Melem/s", jsonNumber(s, "gpu_saxpy_melem_per_s"),
+                       jsonNumber(s, "cpu_saxpy_melem_per_s")},
+                      {"dependent tiny dispatch", "us each", jsonNumber(s, "dispatch_us"), kNoValue, true},
+                      {"first dispatch (library to result)", "ms", jsonNumber(s, "first_dispatch_ms"), kNoValue, true},
+                      {"hot reload (edit to new result)", "ms", jsonNumber(s, "hot_reload_ms"), kNoValue, true}};
+                }};
+  for (uint32_t mb : {16u, 64u, 256u, 1024u})
+    core.sizes.push_back({std::to_string(mb) + " MiB buffers", {"--mb", std::to_string(mb)}, double(mb)});
+  workloads.push_back(core);
+
+  workloads.push_back(mapOrder("sequential"));
+  workloads.push_back(mapOrder("two-phase"));
+  for (const char* layer : {"voxel_mean", "traversal", "hit_miss", "touch_time"}) workloads.push_back(mapLayer(layer));
+
+  // Occupancy per lidar frame: more frames give steadier medians.
+  Workload frames{"lidar frames", "one 64 x 1024 scan", {"bench", "frames"}, {}, [](const Json& s) {
+                    std::vector<Figure> figures;
+                    if (!s.contains("runs")) return figures;
+                    for (const Json& run : s["runs"]) {
+                      char what[32];
+                      std::snprintf(what, sizeof what, "%g m", jsonNumber(run, "resolution"));
+                      figures.push_back({what, "ms/frame", jsonNumber(run, "gpu_ms_per_frame"),
+                                         jsonNumber(run, "cpu_ms_per_frame"), true});
+                    }
+                    return figures;
+                  }};
+  for (int n : {4, 8, 16, 32, 64, 128})
+    frames.sizes.push_back({std::to_string(n) + " frames of 65,536 rays", {"--frames", std::to_string(n)}, double(n)});
+  frames.lidarFrames = true;
+  workloads.push_back(frames);
+
+  Workload ndt{"NDT", "NDT-OM and NDT-TM", {"bench", "ndt"}, {}, [](const Json& s) {
+                 auto rate = [&](const std::string& name) {
+                   if (s.contains("variants"))
+                     for (const Json& v : s["variants"])
+                       if (v.value("name", "") == name) return millions(jsonNumber(v, "rays_per_s"));
+                   return kNoValue;
+                 };
+                 char res[32];
+                 std::snprintf(res, sizeof res, ", %g m", jsonNumber(s, "resolution"));
+                 return std::vector<Figure>{{std::string("NDT-OM") + res, "Mrays/s", rate("GPU NDT-OM"), rate("CPU NDT-OM")},
+                                            {std::string("NDT-TM") + res, "Mrays/s", rate("GPU NDT-TM"), rate("CPU NDT-TM")}};
+               }};
+  for (WorkloadSize size : raySizes(1u << 24, 0)) ndt.sizes.push_back(size);
+  workloads.push_back(ndt);
+
+  // The generated scene gives 16 regions at 0.25 m whatever the run's length: larger maps
+  // are that map tiled side by side (--tiles).
+  Workload clearance{"clearance", "range 5 m", {"bench", "clearance", "--range", "5", "--repeat", "1"}, {},
+                     [](const Json& s) {
+                       std::vector<Figure> figures;
+                       if (!s.contains("rows")) return figures;
+                       for (const Json& row : s["rows"]) {
+                         char what[64];
+                         std::snprintf(what, sizeof what, "%s, %g m", row.value("technique", "?").c_str(), jsonNumber(row, "range"));
+                         figures.push_back({what, "ms/region", jsonNumber(row, "ms_per_region"),
+                                            jsonNumber(row, "cpu_ms_per_region"), true});
+                       }
+                       return figures;
+                     }};
+  for (int tiles : {1, 2, 3, 4, 6, 8})
+    clearance.sizes.push_back({std::to_string(tiles) + " x " + std::to_string(tiles) + " tiles",
+                               {"--tiles", std::to_string(tiles)}, double(tiles * tiles)});
+  clearance.sizeReported = [](const Json& s) {
+    const double regions = jsonNumber(s, "regions"), tiles = jsonNumber(s, "tiles");
+    if (std::isnan(regions)) return std::string();
+    return withCommas(uint64_t(regions)) + " regions" +
+           (tiles > 1 ? " (" + std::to_string(int(tiles)) + " x " + std::to_string(int(tiles)) + " tiles)" : "");
+  };
+  workloads.push_back(clearance);
+
+  // Queries on a map from one generated scan (its regions fit any cache): items per second
+  // for each kind, the CPU reference beside.
+  Workload query{"queries", "points and 5 m rays", {"bench", "query", "--scans", "1", "--repeat", "1"}, {},
+                 [](const Json& s) {
+                   std::vector<Figure> figures;
+                   if (!s.contains("rows")) return figures;
+                   for (const Json& row : s["rows"])
+                     figures.push_back({row.value("kind", "?"), "Mqueries/s", millions(jsonNumber(row, "gpu_per_s")),
+                                        millions(jsonNumber(row, "cpu_per_s"))});
+                   return figures;
+                 }};
+  for (uint64_t items = 65536; items <= (1u << 22); items *= 4)
+    query.sizes.push_back({withCommas(items) + " points and rays",
+                           {"--points", std::to_string(items), "--rays", std::to_string(items)}, double(items)});
+  workloads.push_back(query);
+
+  Workload transform{"transform tree", "depth 8", {"bench", "transform", "--depth", "8", "--dirty", "1", "0.01", "--repeat", "3"}, {},
+                     [](const Json& s) {
+                       std::vector<Figure> figures;
+                       if (!s.is_array()) return figures;
+                       for (const Json& r : s) {
+                         const double dirty = jsonNumber(r, "dirty_fraction");
+                         char what[64];
+                         std::snprintf(what, sizeof what, "depth %g, %g%% changed (%s)", jsonNumber(r, "depth"), dirty * 100.0,
+                                       r.value("gpu_update", "?").c_str());
+                         figures.push_back({what, "Mtransforms/s", millions(jsonNumber(r, "gpu_transforms_per_s")),
+                                            millions(jsonNumber(r, "cpu_transforms_per_s"))});
+                       }
+                       return figures;
+                     }};
+  for (uint64_t nodes = 65536; nodes <= (1u << 24); nodes *= 4)
+    transform.sizes.push_back({withCommas(nodes) + " nodes", {"--nodes", std::to_string(nodes)}, double(nodes)});
+  workloads.push_back(transform);
+
+  // Robot recordings to rays on the host (no GPU work): each container's ns per point beside
+  // the binary PLY + trajectory path measured in the same run (in the reference column).
+  Workload input{"recordings to rays", "one reader thread", {"bench", "input", "--repeat", "3"}, {},
+                 [](const Json& s) {
+                   std::vector<Figure> figures;
+                   if (!s.is_array() || s.empty()) return figures;
+                   const double ply = jsonNumber(s[0], "ns_per_point");
+                   for (size_t i = 1; i < s.size(); ++i)
+                     figures.push_back({s[i].value("input", "?") + " (reference: binary PLY)", "ns/point",
+                                        jsonNumber(s[i], "ns_per_point"), ply, true});
+                   return figures;
+                 }};
+  input.hostOnly = true;
+  for (int scans : {4, 16, 64, 160})
+    input.sizes.push_back({std::to_string(scans) + " scans of 64 x 1024", {"--scans", std::to_string(scans)},
+                           double(scans)});
+  workloads.push_back(input);
+
+  // Last: the painter also draws with the graphics pipeline (lavapipe's timestamps after a
+  // draw read near zero; each workload is a process of its own, but keep it last all the same).
+  Workload paint{"voxel painter", "128^3 grid, a stroke a frame", {"bench", "paint"}, {}, [](const Json& s) {
+                   const Json run = s.contains("runs") && !s["runs"].empty() ? s["runs"][0] : Json::object();
+                   return std::vector<Figure>{
+                       {"frame (all phases)", "ms/frame", jsonNumber(run, "frame_ms"), kNoValue, true},
+                       {"software rasterizer", "Mtriangles/s", millions(jsonNumber(run, "sw_triangles_per_s")),
+                        millions(jsonNumber(run, "cpu_raster_triangles_per_s"))},
+                       {"graphics pipeline rasterizer", "Mtriangles/s", millions(jsonNumber(run, "hw_triangles_per_s")),
+                        kNoValue}};
+                 }};
+  for (const auto& [w, h] : {std::pair{640, 480}, std::pair{1920, 1080}, std::pair{3840, 2160}})
+    paint.sizes.push_back({std::to_string(w) + "x" + std::to_string(h), {"--width", std::to_string(w), "--height", std::to_string(h)},
+                           double(w) * h});
+  paint.reportEverySize = true;
+  workloads.push_back(paint);
+  return workloads;
+}
+
+}  // namespace voxen::cli

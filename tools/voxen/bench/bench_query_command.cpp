@@ -1,0 +1,320 @@
+// `voxen bench query`: the batched map queries on the GPU beside their single-threaded CPU
+// references in the same run, in queries per second: occupancy and clearance at random
+// points, ray casts (5 m by default) from random origins in random directions, and the
+// occupied voxels of a box. The map is a MAP.vxm given with --map (the README's run), or
+// one built from a generated lidar run. Every timed configuration runs once untimed first
+// (lavapipe compiles a pipeline at its first dispatch, and the first call loads the map
+// into the query cache); the medians of --repeat runs are reported, and the GPU's answers
+// are checked against the CPU's (a mismatch fails the run). --points-file and --rays-file
+// query given items instead of random ones, and --only picks the kinds, so that another
+// client of the engine (the Python package's benchmark) can be timed against these calls on
+// the same map and items; --mapper answers through voxen::Mapper, the call they make.
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/bench_stats.hpp"
+#include "commands.hpp"
+#include "report/json_output.hpp"
+#include "option_checks.hpp"
+#include "commands/query_input.hpp"
+#include "stopwatch.hpp"
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/gpu_clearance.hpp"
+#include "voxen/context.hpp"
+#include "voxen/mapper.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/occupancy/cpu_integrator.hpp"
+#include "voxen/query/cpu_queries.hpp"
+#include "voxen/query/gpu_queries.hpp"
+#include "voxen/testdata/split_mix.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+struct BenchQueryArgs {
+  std::string mapPath;
+  double resolution = 0.1;
+  int scans = 10;
+  uint64_t points = 1u << 20;
+  uint64_t rays = 1u << 20;
+  double range = 5.0;
+  double clearanceRange = 1.0;
+  int repeat = 3;
+  std::string pointsFile, raysFile;  // given items instead of random ones
+  std::vector<std::string> only;     // kinds to run; empty: all
+  bool viaMapper = false;            // through voxen::Mapper (--map loaded by Mapper::load), not GpuQueries
+  bool runs(const std::string& kind) const { return only.empty() || std::find(only.begin(), only.end(), kind) != only.end(); }
+};
+
+const std::vector<std::string> kQueryKinds = {"occupancy", "clearance", "raycast", "raycast_unknown_blocks", "box_voxels"};
+
+struct Row {
+  std::string kind;
+  uint64_t items = 0;
+  double gpuSeconds = 0, cpuSeconds = 0;
+  bool match = true;
+  std::string profile;  // GPU time per pass over the timed GPU runs
+  double gpuRate() const { return gpuSeconds > 0 ? double(items) / gpuSeconds : 0.0; }
+  double cpuRate() const { return cpuSeconds > 0 ? double(items) / cpuSeconds : 0.0; }
+};
+
+OccupancyMap benchMap(const BenchQueryArgs& args) {
+  if (!args.mapPath.empty()) return loadMap(args.mapPath);
+  OccupancyModel model;
+  model.resolution = args.resolution;
+  OccupancyMap map(model);
+  LidarConfig lidar;
+  lidar.scans = args.scans;
+  lidar.speed = 3.0;
+  std::vector<uint8_t> noReturn;
+  const std::vector<Ray> rays = generateLidarRays(SyntheticScene::generate(1), lidar, &noReturn);
+  CpuIntegrator integrator(map, {.order = UpdateOrder::TwoPhase});
+  integrator.integrate(rays);
+  return map;
+}
+
+// Uniform in the box of the map's regions.
+struct Sampler {
+  glm::dvec3 lo{0.0}, hi{0.0};
+  SplitMix rng{7};
+  explicit Sampler(const OccupancyMap& map) {
+    bool first = true;
+    for (const auto& [key, region] : map.regions()) {
+      const glm::dvec3 a = glm::dvec3(key.x, key.y, key.z) * double(map.regionSize()) * map.model().resolution;
+      const glm::dvec3 b = a + double(map.regionSize()) * map.model().resolution;
+      lo = first ? a : glm::min(lo, a);
+      hi = first ? b : glm::max(hi, b);
+      first = false;
+    }
+  }
+  double unit() { return double(rng.next() >> 11) * 0x1p-53; }
+  glm::dvec3 point() { return lo + (hi - lo) * glm::dvec3(unit(), unit(), unit()); }
+  glm::dvec3 direction() { return glm::dvec3(unit(), unit(), unit()) * 2.0 - 1.0 + 1e-9; }
+};
+
+// Medians of `repeat` timed runs after an untimed one; with a scheduler, its profile of the
+// timed runs into `profile`.
+template <class Run>
+double timed(int repeat, Run&& run, Scheduler* scheduler = nullptr, std::string* profile = nullptr) {
+  run();
+  if (scheduler) scheduler->resetProfile();
+  std::vector<double> seconds;
+  for (int i = 0; i < repeat; ++i) {
+    const auto start = Clock::now();
+    run();
+    seconds.push_back(secondsSince(start));
+  }
+  if (scheduler && profile) {
+    std::ostringstream text;
+    scheduler->profile().print(text);
+    *profile = text.str();
+  }
+  return median(seconds);
+}
+
+int benchQuery(const CommonOptions& options, const BenchQueryArgs& args) {
+  clearanceLayer();
+  const auto buildStart = Clock::now();
+  OccupancyMap map = benchMap(args);
+  if (map.regions().empty()) throw Error("the bench map has no regions");
+  Device device(options.device);
+  ShaderLibrary library(device, options.libraryOptions());
+  Scheduler scheduler(device, library);
+  // --mapper: the Mapper's own copy of the map file answers (and gets its own clearance), and
+  // the CPU references read that copy.
+  std::optional<Context> context;
+  std::optional<Mapper> mapper;
+  if (args.viaMapper) {
+    context.emplace(scheduler, ContextOptions{.memoryBudgetBytes = options.memoryBudgetBytes()});
+    mapper.emplace(Mapper::load(*context, args.mapPath));
+    if (!mapper->map().layout().has(clearanceLayer()) && args.runs("clearance")) {
+      ClearanceOptions clearance;
+      clearance.range = args.clearanceRange;
+      mapper->computeClearance(clearance);
+    }
+  } else if (!map.layout().has(clearanceLayer()) && args.runs("clearance")) {
+    ClearanceOptions clearance;
+    clearance.range = args.clearanceRange;
+    GpuClearance(scheduler, map, clearance).compute();
+  }
+  const double buildSeconds = secondsSince(buildStart);
+  Sampler sampler(map);
+  std::vector<glm::dvec3> points;
+  if (!args.pointsFile.empty()) {
+    const QueryInput input = readQueryInput(args.pointsFile, 3);
+    for (size_t i = 0; i < input.size(); ++i)
+      points.emplace_back(input.values[3 * i], input.values[3 * i + 1], input.values[3 * i + 2]);
+  } else {
+    points.resize(args.points);
+    for (auto& p : points) p = sampler.point();
+  }
+  std::vector<QueryRay> rays;
+  if (!args.raysFile.empty()) {
+    const QueryInput input = readQueryInput(args.raysFile, 6);
+    for (size_t i = 0; i < input.size(); ++i) {
+      const double* v = &input.values[6 * i];
+      rays.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, args.range});
+    }
+  } else {
+    rays.resize(args.rays);
+    for (auto& r : rays) r = {sampler.point(), sampler.direction(), args.range};
+  }
+  const glm::dvec3 centre = (sampler.lo + sampler.hi) * 0.5;
+  const double half = 50 * map.model().resolution;  // a box of 100^3 voxels
+  const QueryBox box{centre - half, centre + half - 0.5 * map.model().resolution};
+
+  std::optional<GpuQueries> gpuQueries;
+  if (!mapper) gpuQueries.emplace(scheduler, map);
+  const OccupancyMap& reference = mapper ? mapper->map() : map;
+  // What answers: the Mapper (which answers small batches on the CPU) or GpuQueries.
+  struct {
+    std::optional<Mapper>& mapper;
+    std::optional<GpuQueries>& queries;
+    std::vector<OccupancyAnswer> occupancy(std::span<const glm::dvec3> p) {
+      return mapper ? mapper->occupancy(p) : queries->occupancy(p);
+    }
+    std::vector<ClearanceSample> clearance(std::span<const glm::dvec3> p) {
+      return mapper ? mapper->clearance(p) : queries->clearance(p);
+    }
+    std::vector<RayHit> raycast(std::span<const QueryRay> r, const RaycastOptions& o) {
+      return mapper ? mapper->raycast(r, o) : queries->raycast(r, o);
+    }
+    BoxVoxels voxelsInBox(const QueryBox& b, VoxelClass c) {
+      return mapper ? mapper->voxelsInBox(b, c) : queries->voxelsInBox(b, c);
+    }
+  } queries{mapper, gpuQueries};
+  std::vector<Row> rows;
+  if (args.runs("occupancy")) {
+    Row row{"occupancy", points.size()};
+    std::vector<OccupancyAnswer> gpu, cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.occupancy(points); }, &scheduler, &row.profile);
+    row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuOccupancy(reference, points); });
+    row.match = gpu == cpu;
+    rows.push_back(row);
+  }
+  if (args.runs("clearance")) {
+    Row row{"clearance", points.size()};
+    std::vector<ClearanceSample> gpu, cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.clearance(points); }, &scheduler, &row.profile);
+    row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuClearance(reference, points); });
+    row.match = gpu == cpu;
+    rows.push_back(row);
+  }
+  for (bool unknownBlocks : {false, true}) {
+    if (!args.runs(unknownBlocks ? "raycast_unknown_blocks" : "raycast")) continue;
+    Row row{unknownBlocks ? "raycast_unknown_blocks" : "raycast", rays.size()};
+    std::vector<RayHit> gpu, cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.raycast(rays, {unknownBlocks}); }, &scheduler, &row.profile);
+    row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuRaycast(reference, rays, {unknownBlocks}); });
+    row.match = gpu == cpu;
+    rows.push_back(row);
+  }
+  if (args.runs("box_voxels")) {
+    Row row{"box_voxels", 100ull * 100 * 100};
+    BoxVoxels gpu, cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.voxelsInBox(box, VoxelClass::Occupied); }, &scheduler, &row.profile);
+    row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuVoxelsInBox(reference, box, VoxelClass::Occupied); });
+    row.match = gpu.voxels == cpu.voxels;
+    rows.push_back(row);
+  }
+  bool allMatch = true;
+  for (const Row& r : rows) allMatch = allMatch && r.match;
+  const std::string source = args.mapPath.empty() ? "generated (" + std::to_string(args.scans) + " scans)" : args.mapPath;
+  if (options.json) {
+    Json out = {{"device", device.info().name},
+                {"map", source},
+                {"path", mapper ? "mapper" : "gpu_queries"},
+                {"resolution", map.model().resolution},
+                {"regions", map.regions().size()},
+                {"ray_range_m", args.range},
+                {"repeat", args.repeat},
+                {"setup_s", rounded(buildSeconds, 3)},
+                {"rows", Json::array()}};
+    for (const Row& r : rows)
+      out["rows"].push_back({{"kind", r.kind},
+                             {"items", r.items},
+                             {"gpu_s", rounded(r.gpuSeconds, 9)},
+                             {"cpu_s", rounded(r.cpuSeconds, 9)},
+                             {"gpu_per_s", rounded(r.gpuRate(), 0)},
+                             {"cpu_per_s", rounded(r.cpuRate(), 0)},
+                             {"gpu_equals_cpu", r.match}});
+    printJson(out);
+  } else {
+    std::printf("voxen bench query on %s: map %s, %zu regions at %g m; rays of %g m; medians of %d runs after a warm-up, "
+                "the CPU reference on one thread%s\n\n",
+                device.info().name.c_str(), source.c_str(), map.regions().size(), map.model().resolution, args.range,
+                args.repeat, mapper ? "; the \"GPU\" columns through voxen::Mapper (small batches on the CPU)" : "");
+    std::printf("%-24s %10s %10s %14s %10s %14s %8s\n", "kind", "items", "GPU s", "GPU items/s", "CPU s", "CPU items/s",
+                "GPU=CPU");
+    for (const Row& r : rows)
+      std::printf("%-24s %10llu %10.4f %14.0f %10.4f %14.0f %8s\n", r.kind.c_str(), (unsigned long long)r.items,
+                  r.gpuSeconds, r.gpuRate(), r.cpuSeconds, r.cpuRate(), r.match ? "yes" : "NO");
+    if (options.profile)
+      for (const Row& r : rows) std::printf("\n%s, GPU passes (all timed runs):\n%s", r.kind.c_str(), r.profile.c_str());
+  }
+  if (!allMatch) throw Error("the GPU's answers differ from the CPU reference's (see the table)");
+  return 0;
+}
+
+CommandRun setupBenchQuery(CLI::App& command) {
+  auto args = std::make_shared<BenchQueryArgs>();
+  CLI::Option* mapPath =
+      command.add_option("--map", args->mapPath, "query this map (default: one built from a generated lidar run)")
+          ->type_name("MAP.vxm");
+  command.add_option("--resolution", args->resolution, "voxel edge of the generated map in metres")
+      ->check(numberIn(0.01, 10.0, "metres"))
+      ->capture_default_str();
+  command.add_option("--scans", args->scans, "lidar scans the generated map is built from (64 x 1024 rays each)")
+      ->check(integerIn(1, 1000))
+      ->capture_default_str();
+  CLI::Option* points = command.add_option("--points", args->points, "points per occupancy and clearance batch")
+                            ->check(integerIn(1, 1 << 26))
+                            ->capture_default_str();
+  CLI::Option* rays =
+      command.add_option("--rays", args->rays, "rays per ray-cast batch")->check(integerIn(1, 1 << 26))->capture_default_str();
+  command.add_option("--points-file", args->pointsFile,
+                     "query these points (PLY vertices x y z, or text lines of x y z) instead of random ones")
+      ->type_name("POINTS")
+      ->excludes(points);
+  command.add_option("--rays-file", args->raysFile,
+                     "cast these rays (PLY vertices ox oy oz dx dy dz, or text lines of them; each --range long) "
+                     "instead of random ones")
+      ->type_name("RAYS")
+      ->excludes(rays);
+  command.add_option("--only", args->only, "run only these kinds (repeat for several; default: all)")
+      ->check(CLI::IsMember(kQueryKinds));
+  command.add_flag("--mapper", args->viaMapper,
+                   "query through voxen::Mapper, as embedding programs and the Python package do (small batches are "
+                   "answered on the CPU: MapperRunOptions::hostQueryVoxels), instead of GpuQueries; needs --map")
+      ->needs(mapPath);
+  command.add_option("--range", args->range, "ray length in metres")
+      ->check(numberIn(0.0, 1e4, "metres"))
+      ->capture_default_str();
+  command.add_option("--clearance-range", args->clearanceRange,
+                     "range of the clearance layer computed for a map that has none, in metres")
+      ->check(numberIn(0.0, 100.0, "metres", LowEnd::Open))
+      ->capture_default_str();
+  command.add_option("--repeat", args->repeat, "timed repetitions (medians are reported)")
+      ->check(integerIn(1, 100))
+      ->capture_default_str();
+  return [args](const CommonOptions& options) { return benchQuery(options, *args); };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"bench query",
+                                        "batched map queries per second on the GPU beside the CPU reference",
+                                        &setupBenchQuery, Uses::Gpu | Uses::Profile | Uses::Json};
+
+}  // namespace voxen::cli

@@ -1,0 +1,292 @@
+// `voxen export MAP.vxm --occupied-ply OUT.ply [--with-value] [--double]
+//                       --slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]
+//                       --octomap OUT.bt
+//                       --ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]
+//                       --clearance-ply OUT.ply | --clearance-png OUT.png (--z M | --z-voxel K)
+//                       --layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z M | --z-voxel K) [--field F]]`
+// Any of the outputs may be combined in one run; the map is loaded once. With --layer,
+// --slice-png draws that layer as a heat map instead of the occupancy classes.
+#include <climits>
+#include <filesystem>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "commands/map_source.hpp"
+#include "option_checks.hpp"
+#include "output_checks.hpp"
+#include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/floor_check.hpp"
+#include "voxen/export/map_export.hpp"
+#include "voxen/export/clearance_export.hpp"
+#include "voxen/export/export_box.hpp"
+#include "voxen/export/layer_export.hpp"
+#include "voxen/export/map_picture_file.hpp"
+#include "voxen/export/ndt_ellipsoids.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/export/octomap_io.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
+#include "voxen/store/map_store.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+constexpr const char* kExportUsage =
+    "export MAP.vxm|STORE [--bbox XMIN YMIN ZMIN XMAX YMAX ZMAX] [--occupied-ply OUT.ply [--with-value] [--double]] "
+    "[--slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]] [--octomap OUT.bt] "
+    "[--ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]] [--clearance-ply OUT.ply] "
+    "[--clearance-png OUT.png (--z METRES | --z-voxel K) [--scale S] [--clearance-range M]] "
+    "[--layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z METRES | --z-voxel K) [--field F] [--scale S]]]";
+
+struct ExportArgs {
+  std::string mapPath, plyPath, pngPath, octomapPath, ellipsoidsPath, clearancePlyPath, clearancePngPath;
+  std::string layer, field, voxelsPlyPath;  // --layer NAME, --field F, --voxels-ply OUT.ply
+  double clearanceRange = 0.0;
+  PlyOptions ply;
+  EllipsoidOptions ellipsoids;
+  bool ellipsoidOptionsGiven = false;
+  std::optional<double> zMetres;
+  std::optional<int32_t> zVoxel;
+  std::optional<uint32_t> scale;  // pixels per voxel; default: autoSliceScale (the clearance PNG: 1)
+  std::vector<double> bbox;       // --bbox: only the regions intersecting it are read
+  std::string session;            // --session: one session of a server store
+};
+
+// " (12 voxels with a non-finite value left out)" when any were.
+std::string nonFiniteNote(uint64_t count) {
+  return count ? " (" + std::to_string(count) + " voxels with a non-finite value left out)" : std::string();
+}
+
+// "hits uint, misses uint", "length double m": the PLY properties a layer gets
+std::string fieldList(LayerId layer) {
+  std::string text;
+  for (const LayerField& f : layerType(layer).fields)
+    text += (text.empty() ? "" : ", ") + f.name + " " + plyTypeOf(f) + (f.unit.empty() ? "" : " " + f.unit);
+  return text;
+}
+
+// "voxels x -3..4, y -2..5 at 4 pixels per voxel (0.025 m per pixel), placed by OUT.yaml"
+std::string placement(const SliceImage& slice, double resolution) {
+  char text[200];
+  std::snprintf(text, sizeof text, "voxels x %d..%d, y %d..%d at %u pixels per voxel (%g m per pixel)", slice.minX, slice.maxX,
+                slice.minY, slice.maxY, slice.scale, resolution / slice.scale);
+  return text + (slice.yaml.empty() ? std::string() : ", placed in the world by " + slice.yaml.string());
+}
+
+// A clearance picture that mostly shows the height above the floor says so (one line), with
+// the settings the map's clearance was computed with.
+void warnIfFloorDominates(const OccupancyMap& map, int32_t z, const char* flag) {
+  const std::optional<ClearanceOptions> settings = ClearanceOptions::parseSettings(map.derivedSettings(clearanceLayer()));
+  if (!settings) return;
+  const FloorDominance floor = floorDominance(map, *settings, z);
+  if (floor.dominates())
+    std::fprintf(stderr, "voxen export: warning: %s at layer z=%d: %s\n", flag, z, floorWarning(floor, map.model().resolution, "--ignore-below ").c_str());
+}
+
+int exportMap(const CommonOptions& options, const ExportArgs& args) {
+  if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty() &&
+      args.clearancePlyPath.empty() && args.clearancePngPath.empty() && args.voxelsPlyPath.empty())
+    throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png, --octomap, --ellipsoids-ply, "
+                                 "--clearance-ply, --clearance-png or --layer NAME with --voxels-ply or --slice-png (usage: ") +
+                     kExportUsage + ")");
+  if (!args.voxelsPlyPath.empty() && args.layer.empty()) throw UsageError("--voxels-ply needs --layer NAME: the layer to write");
+  if (!args.layer.empty() && args.voxelsPlyPath.empty() && args.pngPath.empty())
+    throw UsageError("--layer goes with --voxels-ply OUT.ply or --slice-png OUT.png");
+  if (!args.field.empty() && (args.layer.empty() || args.pngPath.empty()))
+    throw UsageError("--field goes with --layer NAME and --slice-png: the field of the layer drawn");
+  const bool slices = !args.pngPath.empty() || !args.clearancePngPath.empty();
+  if (args.ellipsoidsPath.empty() && args.ellipsoidOptionsGiven) throw UsageError("--min-samples and --sigma go with --ellipsoids-ply");
+  if (slices && args.zMetres.has_value() == args.zVoxel.has_value())
+    throw UsageError("--slice-png and --clearance-png need exactly one of --z METRES or --z-voxel K");
+  if (!slices && (args.zMetres || args.zVoxel || args.scale))
+    throw UsageError("--z, --z-voxel and --scale go with --slice-png or --clearance-png");
+  if (args.clearancePngPath.empty() && args.clearanceRange > 0.0) throw UsageError("--clearance-range goes with --clearance-png");
+  if (args.plyPath.empty() && args.ply.withValue) throw UsageError("--with-value goes with --occupied-ply");
+  if (args.plyPath.empty() && args.ellipsoidsPath.empty() && args.clearancePlyPath.empty() && args.voxelsPlyPath.empty() &&
+      args.ply.doublePrecision)
+    throw UsageError("--double goes with --occupied-ply, --ellipsoids-ply, --clearance-ply or --voxels-ply");
+  // A picture's map_server YAML (OUT.png -> OUT.yaml) is an output too.
+  auto yamlOf = [](const std::string& png) { return png.empty() ? png : io_detail::pictureYamlPath(png).string(); };
+  checkOutputs({{"--occupied-ply", args.plyPath},
+                {"--slice-png", args.pngPath},
+                {"--slice-png's YAML", yamlOf(args.pngPath)},
+                {"--octomap", args.octomapPath},
+                {"--ellipsoids-ply", args.ellipsoidsPath},
+                {"--clearance-ply", args.clearancePlyPath},
+                {"--clearance-png", args.clearancePngPath},
+                {"--clearance-png's YAML", yamlOf(args.clearancePngPath)},
+                {"--voxels-ply", args.voxelsPlyPath}},
+               {{"the map", args.mapPath}});
+  const std::optional<StoreBox> box = bboxOf(args.bbox);
+  OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(options), box, "voxen export", args.session);
+  // A store is read by region: what lies past the box in those regions is not exported.
+  if (box) cropToBox(map, {box->min, box->max});
+  // The pictures' titles name the map by its file name (a server store by its kind and
+  // session only: a URL may hold a password).
+  const std::string mapName = isPostgresTarget(args.mapPath)
+                                  ? "PostgreSQL store" + (args.session.empty() ? std::string() : ", session " + args.session)
+                                  : std::filesystem::path(args.mapPath).filename().string();
+  // Layers whose type this build does not know have no fields to write: say so rather than
+  // leave a reader to wonder where they went.
+  for (const LayerId id : map.layout().ids())
+    if (layerType(id).opaque && layerType(id).name != args.layer)
+      std::fprintf(stderr, "voxen export: note: layer '%s' is opaque to this build (a type it does not know): not exported\n",
+                   layerType(id).name.c_str());
+  if (slices && args.zMetres) {
+    if (const std::string problem = voxelIndexProblem(*args.zMetres, map.model().resolution); !problem.empty())
+      throw UsageError("--z: " + problem);
+  }
+  auto withMapName = [&](auto&& work, const char* flag) {
+    try {
+      return work();
+    } catch (const SettingError& e) {
+      throw e.withContext(redactedStoreName(args.mapPath) + ": " + flag + ": ");  // the tool names the flag to change
+    } catch (const Error& e) {
+      throw Error(redactedStoreName(args.mapPath) + ": " + flag + ": " + e.what());
+    }
+  };
+  const std::optional<LayerId> layer =
+      args.layer.empty() ? std::nullopt : std::optional<LayerId>(withMapName([&] { return requireMapLayer(map, args.layer); }, "--layer"));
+  if (!args.voxelsPlyPath.empty()) {
+    const ExportCounts counts =
+        withMapName([&] { return exportLayerPly(map, *layer, args.voxelsPlyPath, args.ply.doublePrecision); }, "--voxels-ply");
+    std::printf("wrote %s: %llu voxel centres with layer %s's fields as properties (%s)%s\n", args.voxelsPlyPath.c_str(),
+                (unsigned long long)counts.written, args.layer.c_str(), fieldList(*layer).c_str(),
+                nonFiniteNote(counts.nonFinite).c_str());
+  }
+  if (!args.plyPath.empty()) {
+    const uint64_t points = exportOccupiedPly(map, args.plyPath, args.ply);
+    std::printf("wrote %s: %llu occupied voxel centres (%s%s)\n", args.plyPath.c_str(), (unsigned long long)points,
+                args.ply.doublePrecision ? "double" : "float", args.ply.withValue ? ", with value" : "");
+  }
+  if (!args.pngPath.empty() && layer) {
+    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+    const LayerSlice drawn = withMapName(
+        [&] {
+          return exportLayerSlicePng(map, *layer, args.pngPath,
+                                     {.z = z, .scale = args.scale.value_or(0), .field = args.field, .mapName = mapName});
+        },
+        "--slice-png");
+    const double res = map.model().resolution;
+    std::printf("wrote %s: layer %s, field %s of voxel layer z=%d (%g..%g m) as a heat map from %g to %g with a colour bar, "
+                "%s; %llu drawn%s\n",
+                args.pngPath.c_str(), args.layer.c_str(), drawn.field.c_str(), z, z * res, (z + 1) * res, drawn.min, drawn.max,
+                placement(drawn.slice, res).c_str(), (unsigned long long)drawn.drawn, nonFiniteNote(drawn.nonFinite).c_str());
+    if (*layer == clearanceLayer()) warnIfFloorDominates(map, z, "--layer clearance --slice-png");
+  } else if (!args.pngPath.empty()) {
+    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale.value_or(0), mapName);
+    const double res = map.model().resolution;
+    std::printf("wrote %s: layer z=%d (%g..%g m) with metre axes and a legend, %s; %llu occupied, %llu free%s\n",
+                args.pngPath.c_str(), z, z * res, (z + 1) * res, placement(slice, res).c_str(), (unsigned long long)slice.occupied,
+                (unsigned long long)slice.free, nonFiniteNote(slice.nonFinite).c_str());
+  }
+  if (!args.ellipsoidsPath.empty()) {
+    EllipsoidOptions ellipsoids = args.ellipsoids;
+    ellipsoids.doublePrecision = args.ply.doublePrecision;
+    const ExportCounts counts =
+        withMapName([&] { return exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids); }, "--ellipsoids-ply");
+    std::printf("wrote %s: %llu NDT ellipsoids (%.3g sigma, voxels with at least %u samples; 42 vertices and 80 "
+                "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)%s\n",
+                args.ellipsoidsPath.c_str(), (unsigned long long)counts.written, ellipsoids.sigma, ellipsoids.minSamples,
+                nonFiniteNote(counts.nonFinite).c_str());
+  }
+  if (!args.clearancePlyPath.empty()) {
+    const uint64_t points = withMapName([&] { return exportClearancePly(map, args.clearancePlyPath, args.ply.doublePrecision); },
+                                        "--clearance-ply");
+    std::printf("wrote %s: %llu observed voxel centres with their clearance (metres; 0 on obstacles, -1 for none within "
+                "range)\n",
+                args.clearancePlyPath.c_str(), (unsigned long long)points);
+  }
+  if (!args.clearancePngPath.empty()) {
+    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+    const ClearanceImage drawn = withMapName(
+        [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale.value_or(0), args.clearanceRange, mapName); },
+        "--clearance-png");
+    std::printf("wrote %s: clearance of layer z=%d as a heat map (red near obstacles to blue at %g m, black obstacles, white "
+                "none within range, light grey unknown) with a colour bar, %s\n",
+                args.clearancePngPath.c_str(), z, drawn.top, placement(drawn.slice, map.model().resolution).c_str());
+    warnIfFloorDominates(map, z, "--clearance-png");
+  }
+  if (!args.octomapPath.empty()) {
+    const ExportCounts counts = exportOctomap(map, args.octomapPath);
+    std::printf("wrote %s: OctoMap binary tree of the %llu observed voxels (classes only)%s\n", args.octomapPath.c_str(),
+                (unsigned long long)counts.written, nonFiniteNote(counts.nonFinite).c_str());
+  }
+  return 0;
+}
+
+CommandRun setupExport(CLI::App& command) {
+  auto args = std::make_shared<ExportArgs>();
+  command.add_option("map", args->mapPath, "the map file or region store to export from")->type_name("MAP.vxm|STORE")->required();
+  addBboxOption(command, args->bbox,
+                "export only the voxels whose centre lies in this box (metres, faces included); a store reads only the "
+                "rows of the regions it touches");
+  addSessionOption(command, args->session);
+  command.add_option("--occupied-ply", args->plyPath, "write the occupied voxel centres as a PLY cloud")->type_name("OUT.ply");
+  command.add_flag("--with-value", args->ply.withValue, "PLY: add each voxel's occupancy value");
+  command.add_flag("--double", args->ply.doublePrecision, "PLY: double-precision coordinates");
+  command.add_option("--slice-png", args->pngPath, "write one height layer as a PNG image")->type_name("OUT.png");
+  command.add_option("--z", args->zMetres,
+                     "slice: the layer holding this height as written (a boundary belongs to the layer above it: 0.3 at "
+                     "0.1 m per voxel is layer 3, 0.3 to 0.4 m)")->type_name("METRES")
+      ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
+  command.add_option("--z-voxel", args->zVoxel, "slice: the layer with this voxel index")
+      ->type_name("K")
+      ->check(integerIn(-int64_t(kMaxVoxelIndex), int64_t(kMaxVoxelIndex)));
+  command
+      .add_option("--scale", args->scale,
+                  "slice and clearance PNG: pixels per voxel edge (default: enough for about 800 pixels on the map's "
+                  "longer side, at most 32)")
+      ->type_name("S")
+      ->check(integerIn(1, 1024));
+  command
+      .add_option("--layer", args->layer,
+                  "the layer --voxels-ply writes and --slice-png draws as a heat map (occupancy, voxel_mean, traversal, "
+                  "hit_miss, touch_time, ndt_covariance, ndt_intensity, clearance or any registered layer the map has)")
+      ->type_name("NAME");
+  command
+      .add_option("--voxels-ply", args->voxelsPlyPath,
+                  "with --layer: write the voxels holding data in it (observed, or not at its initial value) with its "
+                  "fields as PLY properties")
+      ->type_name("OUT.ply");
+  command.add_option("--field", args->field, "with --layer and --slice-png: the field drawn (default: the layer's first)")
+      ->type_name("F");
+  command.add_option("--octomap", args->octomapPath, "write an OctoMap binary tree (classes only)")->type_name("OUT.bt");
+  command.add_option("--clearance-ply", args->clearancePlyPath, "write the observed voxels with their clearance (voxen clearance)")
+      ->type_name("OUT.ply");
+  command.add_option("--clearance-png", args->clearancePngPath,
+                     "write one height layer's clearance as a heat map with a colour bar (with --z or --z-voxel)")
+      ->type_name("OUT.png");
+  command.add_option("--clearance-range", args->clearanceRange, "clearance PNG: the colour scale's top (default: the slice's largest)")
+      ->type_name("METRES")
+      ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open));
+  command
+      .add_option("--ellipsoids-ply", args->ellipsoidsPath,
+                  "write each NDT voxel's Gaussian as an ellipsoid mesh (maps made with voxen map --ndt), coloured by "
+                  "occupancy: blue free, white 0.5, red occupied")
+      ->type_name("OUT.ply");
+  command.add_option_function<uint32_t>(
+             "--min-samples", [args](const uint32_t& n) { args->ellipsoids.minSamples = n, args->ellipsoidOptionsGiven = true; },
+             "ellipsoids: voxels with fewer samples are left out (default 3)")
+      ->type_name("N")
+      ->check(integerIn(1, 1 << 30));
+  command.add_option_function<double>(
+             "--sigma", [args](const double& k) { args->ellipsoids.sigma = k, args->ellipsoidOptionsGiven = true; },
+             "ellipsoids: the surface drawn, in standard deviations (default 2)")
+      ->type_name("K")
+      ->check(numberIn(0.0, 100.0, "standard deviations", LowEnd::Open));
+  return [args](const CommonOptions& options) { return exportMap(options, *args); };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree, NDT ellipsoids or clearance",
+                                        &setupExport,
+                                        Uses::MemoryBudget};
+
+}  // namespace voxen::cli

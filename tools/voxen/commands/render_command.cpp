@@ -1,0 +1,227 @@
+// `voxen render MAP.vxm --output OUT.png [--width W --height H] [--view perspective|top]
+//                [--camera EX,EY,EZ,TX,TY,TZ] [--fov DEG] [--crop X0,Y0,Z0,X1,Y1,Z1]
+//                [--no-legend] [--max-samples N] [--json]`
+// Draws an occupancy map with the painter's renderer: the occupied voxels become a density
+// grid, marching cubes meshes it on the GPU and the software rasterizer draws it. Camera
+// and crop are in map metres; without --camera the view frames where most occupied voxels
+// are to fill the picture (--view top: an orthographic plan, pixels linear in x and y). A
+// legend band below the map gives the height colours in metres and a scale bar.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "commands/map_source.hpp"
+#include "report/json_output.hpp"
+#include "option_checks.hpp"
+#include "output_checks.hpp"
+#include "report/text_format.hpp"
+#include "voxen/context.hpp"
+#include "voxen/host/device.hpp"
+#include "voxen/host/profile.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/export/png_writer.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/render_map.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
+
+namespace voxen::cli {
+
+namespace {
+
+struct RenderArgs {
+  std::string mapPath, outputPath;
+  std::string session;  // --session: one session of a server store
+  uint32_t width = 1280, height = 720;
+  float fov = 50.0f;
+  std::string camera, crop;  // six comma-separated numbers each, or empty
+  uint64_t maxSamples = RenderOptions().maxSamples;
+  std::string view = "perspective";  // --view
+  bool noLegend = false;
+  bool fovGiven = false;
+};
+
+std::string metresText(const glm::dvec3& p) {
+  char text[96];
+  std::snprintf(text, sizeof text, "(%.6g, %.6g, %.6g)", p.x, p.y, p.z);
+  return text;
+}
+
+// Why a frame drew no triangle, for the user: nothing to draw, or nothing in view.
+std::string nothingDrawnReason(const RenderImage& image) {
+  if (image.occupiedVoxels == 0) return "nothing drawn: the map (within --crop, if given) has no occupied voxels";
+  return "nothing drawn: none of the " + withCommas(image.triangles) + " triangles of the " +
+         withCommas(image.occupiedVoxels) + " occupied voxels (between " + metresText(image.occupiedMin) + " and " +
+         metresText(image.occupiedMax) + " m) is in view of the camera at " + metresText(image.eye) + " looking at " +
+         metresText(image.target) + " m; aim --camera at them, or leave it out to frame them";
+}
+
+// Where the picture lies in the world: the camera, and for the top view the exact mapping.
+Json framingJson(const RenderImage& image, bool cameraGiven) {
+  auto point = [](const glm::dvec3& p) { return Json{rounded(p.x, 6), rounded(p.y, 6), rounded(p.z, 6)}; };
+  Json framing{{"camera", cameraGiven ? "--camera" : "framed"},
+               {"eye", point(image.eye)},
+               {"target", point(image.target)},
+               {"plot_height_px", image.plotHeight},
+               {"metres_per_pixel", image.metresPerPixel},
+               {"metres_per_pixel_at", image.view == RenderView::Top ? "everywhere" : "target depth"},
+               {"occupied_min", point(image.occupiedMin)},
+               {"occupied_max", point(image.occupiedMax)}};
+  if (image.view == RenderView::Top) {
+    framing["plot_left_x"] = image.plotLeft;
+    framing["plot_top_y"] = image.plotTop;
+  }
+  return framing;
+}
+
+std::string framingText(const RenderImage& image) {
+  char text[320];
+  if (image.view == RenderView::Top)
+    std::snprintf(text, sizeof text,
+                  "top view: %.6g m per pixel, x %.6g to %.6g m left to right, y %.6g to %.6g m top to bottom; heights "
+                  "%.6g to %.6g m",
+                  image.metresPerPixel, image.plotLeft, image.plotLeft + image.width * image.metresPerPixel,
+                  image.plotTop, image.plotTop - image.plotHeight * image.metresPerPixel, image.heightMin,
+                  image.heightMax);
+  else
+    std::snprintf(text, sizeof text, "perspective view from %s to %s m, %.6g m per pixel at the target; heights %.6g to %.6g m",
+                  metresText(image.eye).c_str(), metresText(image.target).c_str(), image.metresPerPixel, image.heightMin,
+                  image.heightMax);
+  return text;
+}
+
+int render(const CommonOptions& options, const RenderArgs& args) {
+  const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
+  RenderOptions render;
+  render.width = args.width, render.height = args.height, render.fovDegrees = args.fov;
+  render.maxSamples = args.maxSamples;
+  render.view = args.view == "top" ? RenderView::Top : RenderView::Perspective;
+  // A picture too small for the legend is drawn without it, and says so: a thumbnail or a
+  // frame of a fly-through wants the map, not a refusal.
+  render.legend = !args.noLegend && renderLegendFits(render.width, render.height);
+  if (!args.noLegend && !render.legend)
+    std::fprintf(stderr, "voxen render: note: a %u x %u picture is too small for the legend (at least 320 pixels wide, "
+                 "the band a third of the height at most): drawn without it\n", render.width, render.height);
+  if (render.view == RenderView::Top && !args.camera.empty())
+    throw UsageError("--view top frames the map itself: leave out --camera (or use --view perspective)");
+  if (render.view == RenderView::Top && args.fovGiven)
+    throw UsageError("--view top is orthographic and has no field of view: leave out --fov (or use --view perspective)");
+  if (!args.camera.empty()) {
+    const std::vector<double> c = numberList(args.camera);
+    render.eye = glm::dvec3(c[0], c[1], c[2]);
+    render.target = glm::dvec3(c[3], c[4], c[5]);
+    if (*render.eye == *render.target) throw UsageError("--camera: the eye and the target are the same point");
+  }
+  std::optional<std::vector<double>> crop;
+  if (!args.crop.empty()) crop = numberList(args.crop);
+  if (crop) {
+    render.cropMin = glm::dvec3((*crop)[0], (*crop)[1], (*crop)[2]);
+    render.cropMax = glm::dvec3((*crop)[3], (*crop)[4], (*crop)[5]);
+    if (render.cropMin->x > render.cropMax->x || render.cropMin->y > render.cropMax->y ||
+        render.cropMin->z > render.cropMax->z)
+      throw UsageError("--crop: the first corner must be below the second on every axis");
+  }
+
+  checkOutputs({{"--output", outputPath}}, {{"the map", mapPath}});
+  const auto start = std::chrono::steady_clock::now();
+  // The map's regions and then the render grid (with the map) are sized against the budget
+  // before either is allocated.
+  const OccupancyMap map = loadMapOrStore(mapPath, budgetedLoad(options), std::nullopt, nullptr, args.session);
+  if (crop) {
+    for (const double metres : *crop)
+      if (const std::string problem = voxelIndexProblem(metres, map.model().resolution); !problem.empty())
+        throw UsageError("--crop: " + problem);
+  }
+  render.budgetHint = options.memoryBudgetHint() + " or render a part of the map with --crop";
+  // The device opens once the grid is known to fit.
+  Context context(options.contextOptions());
+  const RenderImage image = [&] {
+    try {
+      return renderMap(context, map, render);
+    } catch (const SettingError& e) {
+      throw e.withContext(redactedStoreName(mapPath) + ": ");  // the tool names the flag to change
+    } catch (const Error& e) {
+      throw Error(redactedStoreName(mapPath) + ": " + e.what());
+    }
+  }();
+  writePng(outputPath, image.width, image.height, image.pixels, PngFormat::Rgba8);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // A picture of nothing is written (it is what was asked for: an empty map, or a view that
+  // looks away, as one frame of a fly-through may) but never silently: the warning says why.
+  const std::string nothingDrawn = image.drawnTriangles > 0 ? std::string() : nothingDrawnReason(image);
+  if (!nothingDrawn.empty()) std::fprintf(stderr, "voxen render: warning: %s\n", nothingDrawn.c_str());
+
+  const std::string device = context.deviceInfo().name;
+  if (options.json) {
+    printJson({{"map", redactedStoreName(mapPath)},
+               {"output", outputPath},
+               {"width", image.width},
+               {"height", image.height},
+               {"grid", {image.grid[0], image.grid[1], image.grid[2]}},
+               {"occupied_voxels", image.occupiedVoxels},
+               {"triangles", image.triangles},
+               {"drawn_triangles", image.drawnTriangles},
+               {"view", image.view == RenderView::Top ? "top" : "perspective"},
+               {"framing", framingJson(image, !args.camera.empty())},
+               {"height_range_m", {rounded(image.heightMin, 6), rounded(image.heightMax, 6)}},
+               {"legend", render.legend},
+               {"scale_bar_m", render.legend ? Json(image.scaleMetres) : Json(nullptr)},
+               {"wall_s", rounded(seconds, 4)},
+               {"device", device},
+               {"warning", nothingDrawn.empty() ? Json(nullptr) : Json(nothingDrawn)}});
+  } else {
+    std::printf("voxen render: %s -> %s (%ux%u) on %s\n", redactedStoreName(mapPath).c_str(), outputPath.c_str(), image.width,
+                image.height, device.c_str());
+    std::printf("%s occupied voxels on a %u x %u x %u grid, %s triangles (%s drawn), %.2f s\n",
+                withCommas(image.occupiedVoxels).c_str(), image.grid[0], image.grid[1], image.grid[2],
+                withCommas(image.triangles).c_str(), withCommas(image.drawnTriangles).c_str(), seconds);
+    std::printf("%s\n", framingText(image).c_str());
+  }
+  if (options.profile) context.scheduler().profile().print(std::cout);
+  return 0;
+}
+
+CommandRun setupRender(CLI::App& command) {
+  auto args = std::make_shared<RenderArgs>();
+  command.add_option("map", args->mapPath, "the map file or store to draw")->type_name("MAP.vxm|STORE")->required();
+  addSessionOption(command, args->session);
+  command.add_option("--output", args->outputPath, "the PNG image to write")->type_name("OUT.png")->required();
+  command.add_option("--width", args->width, "image width")->check(integerIn(16, 16384))->capture_default_str();
+  command.add_option("--height", args->height, "image height")->check(integerIn(16, 16384))->capture_default_str();
+  CLI::Option* fovOption = command.add_option("--fov", args->fov, "vertical field of view")->check(numberIn(1.0, 170.0, "degrees"))->capture_default_str();
+  command.add_option("--view", args->view,
+                     "perspective: from above and to the side; top: an orthographic plan (x right, y up, every pixel "
+                     "the same metres, given by --json). Both frame the occupied voxels to fill the picture")
+      ->check(CLI::IsMember({"perspective", "top"}))
+      ->capture_default_str();
+  command.add_option("--camera", args->camera, "eye and target in map metres (default: framing the occupied voxels; perspective only)")
+      ->type_name("EX,EY,EZ,TX,TY,TZ")
+      ->check(commaSeparatedNumbers(6, -kMaxMapMetres, kMaxMapMetres, "metres"));
+  command.add_option("--crop", args->crop, "draw only this box, corners in map metres")
+      ->type_name("X0,Y0,Z0,X1,Y1,Z1")
+      ->check(commaSeparatedNumbers(6, -kMaxMapMetres, kMaxMapMetres, "metres"));
+  command.add_flag("--no-legend", args->noLegend,
+                   "leave out the band under the map with the height colour bar (metres, voxel centres) and the scale "
+                   "bar (exact in the top view; in perspective at the depth of the map's centre)");
+  command.add_option("--max-samples", args->maxSamples, "largest density grid to build (8 bytes a sample; the grid and the map must also fit --memory-budget)")
+      ->check(integerIn(4096, int64_t(1) << 34))
+      ->capture_default_str();
+  return [args, fovOption](const CommonOptions& options) {
+    args->fovGiven = fovOption->count() > 0;
+    return render(options, *args);
+  };
+}
+
+}  // namespace
+
+static CommandRegistration registration{"render", "draw a map's occupied voxels to a PNG (marching cubes + software rasterizer)",
+                                        &setupRender,
+                                        Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
+
+}  // namespace voxen::cli
