@@ -1,6 +1,6 @@
 // The PostgreSQL store (engine/store/src/pg_*.cpp). Always: a session is refused for an SQLite
 // store (test_store_name.cpp checks that a URL's password never shows). "[.pg]" (hidden;
-// tests/cli/pg_store.sh runs it on its throwaway cluster, VOXEN_TEST_PG_URL naming an empty
+// tests/cli/store/pg_store.sh runs it on its throwaway cluster, VOXEN_TEST_PG_URL naming an empty
 // database): three threads, each with
 // its own connection, push overlapping maps in many small batches at once, and the fused map
 // equals mergeRegions of the three maps (the CPU reference of `voxen merge`) bit for bit.
@@ -34,7 +34,7 @@ TEST_CASE("A session names a map of a server store only", "[store]") {
 
 TEST_CASE("Three writers pushing at once to a server store fuse to the merge of their maps", "[.pg]") {
   const char* url = std::getenv("VOXEN_TEST_PG_URL");
-  if (!url) FAIL("VOXEN_TEST_PG_URL is not set: run this case through tests/cli/pg_store.sh, which starts a cluster");
+  if (!url) FAIL("VOXEN_TEST_PG_URL is not set: run this case through tests/cli/store/pg_store.sh, which starts a cluster");
   const LayerSet layers{kVoxelMeanLayer, kHitMissLayer, kTraversalLayer, kTouchTimeLayer};
   // Thirds of one run: three maps over the same rooms, sharing most regions.
   const std::vector<Ray> rays = vt::occupancy::smallLidarRun(3);
