@@ -46,5 +46,8 @@ function(voxen_add_module NAME)
   if(NOT ARG_BUILD_ONLY)
     set_property(GLOBAL APPEND PROPERTY VOXEN_MODULE_TARGETS ${_target})
     install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  else()
+    # Not installed, but drawn in the module diagram (cmake/ModuleGraph.cmake).
+    set_property(GLOBAL APPEND PROPERTY VOXEN_BUILD_ONLY_TARGETS ${_target})
   endif()
 endfunction()
