@@ -7,7 +7,7 @@
 
 #include "support/clearance_reference.hpp"
 #include "support/gpu_fixture.hpp"
-#include "voxen/clearance/clearance_comparison.hpp"
+#include "voxen/check/clearance_comparison.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 
 namespace {

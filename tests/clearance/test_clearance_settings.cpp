@@ -11,7 +11,7 @@
 #include "support/gpu_fixture.hpp"
 #include "support/occupancy_runs.hpp"
 #include "support/temp_dir.hpp"
-#include "voxen/clearance/clearance_comparison.hpp"
+#include "voxen/check/clearance_comparison.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/map/map_file.hpp"
 

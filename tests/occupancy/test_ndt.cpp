@@ -9,7 +9,7 @@
 #include <random>
 
 #include "support/ndt_runs.hpp"
-#include "voxen/occupancy/ndt_comparison.hpp"
+#include "voxen/check/ndt_comparison.hpp"
 #include "voxen/map/layer_domain.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/occupancy/ndt_integrators.hpp"

@@ -9,7 +9,7 @@
 #include "support/gpu_fixture.hpp"
 #include "support/occupancy_runs.hpp"
 #include "voxen/map/map_overlap.hpp"
-#include "voxen/occupancy/one_pass_tolerance.hpp"
+#include "voxen/check/one_pass_tolerance.hpp"
 
 namespace {
 

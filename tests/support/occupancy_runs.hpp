@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "support/gpu_fixture.hpp"
-#include "voxen/map/map_comparison.hpp"
+#include "voxen/check/map_comparison.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
@@ -17,7 +17,7 @@ namespace vt::occupancy {
 
 using namespace voxen;
 
-// The library's voxel-by-voxel comparison (voxen/map/map_comparison.hpp), as the tests name it.
+// The library's voxel-by-voxel comparison (voxen/check/map_comparison.hpp), as the tests name it.
 using Comparison = MapComparison;
 
 constexpr LayerSet kAllLayers = kAllBuiltinLayers;

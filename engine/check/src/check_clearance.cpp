@@ -2,14 +2,14 @@
 // a generated lidar run: the exact technique bit for bit (in batches of a few blocks, so
 // that regions are evicted and reloaded between them), with unknown space as obstacles and
 // as free space with a scaled axis; the propagation techniques (ROI, neighbour, open list)
-// within their stated bounds (voxen/clearance/clearance_comparison.hpp).
+// within their stated bounds (voxen/check/clearance_comparison.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 
 #include "check_row.hpp"
 #include "voxen/clearance/clearance.hpp"
-#include "voxen/clearance/clearance_comparison.hpp"
+#include "voxen/check/clearance_comparison.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/map/region_cache.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"

@@ -1,6 +1,6 @@
 // Occupancy integration on the GPU against the CPU reference fed the same batches: both
 // update orders with and without every optional layer, bit for bit; NDT-OM and NDT-TM
-// within their stated tolerances (voxen/occupancy/ndt_comparison.hpp); every run long
+// within their stated tolerances (voxen/check/ndt_comparison.hpp); every run long
 // enough for several batches, with a region cache half the map's size so that regions are
 // evicted and reloaded; a cache smaller than one batch's regions (region chunks); and
 // region discovery against the host's walk on a lidar batch, on awkward rays (region faces,
@@ -15,14 +15,14 @@
 #include <span>
 
 #include "check_row.hpp"
-#include "voxen/map/map_comparison.hpp"
+#include "voxen/check/map_comparison.hpp"
 #include "voxen/map/map_overlap.hpp"
 #include "voxen/map/region_cache.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/discovery_comparison.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
-#include "voxen/occupancy/ndt_comparison.hpp"
-#include "voxen/occupancy/one_pass_tolerance.hpp"
+#include "voxen/check/ndt_comparison.hpp"
+#include "voxen/check/one_pass_tolerance.hpp"
 #include "voxen/testdata/awkward_rays.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 

@@ -20,7 +20,7 @@
 #include "stopwatch.hpp"
 #include "report/text_format.hpp"
 #include "voxen/clearance/clearance.hpp"
-#include "voxen/clearance/clearance_comparison.hpp"
+#include "voxen/check/clearance_comparison.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"

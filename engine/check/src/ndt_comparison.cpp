@@ -1,4 +1,4 @@
-#include "voxen/occupancy/ndt_comparison.hpp"
+#include "voxen/check/ndt_comparison.hpp"
 
 #include <algorithm>
 #include <cmath>

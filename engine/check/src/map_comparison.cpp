@@ -1,4 +1,4 @@
-#include "voxen/map/map_comparison.hpp"
+#include "voxen/check/map_comparison.hpp"
 
 #include <cmath>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "voxen/clearance/clearance_comparison.hpp"
+#include "voxen/check/clearance_comparison.hpp"
 
 #include <algorithm>
 #include <cmath>

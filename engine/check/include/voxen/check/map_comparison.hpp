@@ -3,7 +3,7 @@
 // `voxen check` use to hold the GPU's maps to the CPU reference's. Every layer of `a`'s
 // layout is compared byte for byte except traversal, a float sum whose GPU atomics add in
 // any order (it gets a stated tolerance instead). NDT maps, whose free-space updates are
-// order-dependent too, have their own comparison (voxen/occupancy/ndt_comparison.hpp).
+// order-dependent too, have their own comparison (voxen/check/ndt_comparison.hpp).
 #include <cstdint>
 
 #include "voxen/map/map.hpp"
