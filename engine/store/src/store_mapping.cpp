@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "voxen/host/error.hpp"
+#include "voxen/store/writer_process.hpp"
 
 namespace voxen {
 

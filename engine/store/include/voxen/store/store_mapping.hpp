@@ -11,12 +11,12 @@
 //   the run's settings, recorded when it started, must be the same (an Error names the first
 //   that differs). In the sequential order (the default) the map then equals an uninterrupted
 //   run's bit for bit, as it does at any batch size. A setting named "FLAG (content)" is an
-//   input file's content fingerprint (voxen/store/input_fingerprint.hpp): one that differs is
+//   input file's content fingerprint (engine/store/internal/voxen/store/input_fingerprint.hpp): one that differs is
 //   refused as a changed file, named by the setting FLAG's value (its path).
 // - The store's file alone holds every checkpoint: SQLite's write-ahead log is folded into
 //   the file after each one (MapStore::foldLog), so a copy of the file taken after a
 //   checkpoint, or left by a killed run without its -wal file, has it.
-// - The writer: the run records its process (voxen/store/writer_process.hpp) when it starts
+// - The writer: the run records its process (engine/store/internal/voxen/store/writer_process.hpp) when it starts
 //   or resumes, so that a reader can tell a run in progress from one whose writer is gone.
 // - Bounded host memory: with hostMemoryBytes set, once the host map holds more, the regions
 //   unchanged since the last checkpoint (they are in the store as they are) are dropped,
@@ -39,9 +39,12 @@
 
 #include "voxen/map/map.hpp"
 #include "voxen/store/map_store.hpp"
-#include "voxen/store/writer_process.hpp"
 
 namespace voxen {
+
+// The writing process as a run records it: voxen/store/writer_process.hpp, a header of this
+// build only (the tools and tests read it; an embedder has no use for it).
+struct WriterProcess;
 
 struct StoreMappingOptions {
   uint64_t hostMemoryBytes = 0;     // 0: no limit
