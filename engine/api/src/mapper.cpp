@@ -38,37 +38,12 @@ MapperOptions MapperOptions::fromModel(const OccupancyModel& m) {
   return o;
 }
 
-void addIntegrationStats(IntegrationStats& into, const IntegrationStats& more, uint64_t indexBase) {
-  if (!into.firstRejected && more.firstRejected) {
-    into.firstRejected = more.firstRejected;
-    into.firstRejected->index += indexBase;
-  }
-  into.rays += more.rays;
-  into.clippedRays += more.clippedRays;
-  into.rejectedRays += more.rejectedRays;
-  into.rejectedNonFinite += more.rejectedNonFinite;
-  into.rejectedTooFar += more.rejectedTooFar;
-  into.rejectedIntensity += more.rejectedIntensity;
-  into.voxelUpdates += more.voxelUpdates;
-  into.droppedUpdates += more.droppedUpdates;
-  into.casRetries += more.casRetries;
-  into.rewalkedSegments += more.rewalkedSegments;
-  into.ndtFoldInvocations += more.ndtFoldInvocations;
-  into.ndtSampleVoxels += more.ndtSampleVoxels;
-  into.batches += more.batches;
-  into.regionChunks += more.regionChunks;
+void addIntegrationStats(IntegrationStats& into, IntegrationStats more, uint64_t indexBase) {
+  if (more.firstRejected) more.firstRejected->index += indexBase;
+  into += more;
 }
 
 namespace {
-
-void addHostStageTimes(HostStageTimes& into, const HostStageTimes& more) {
-  into.rays += more.rays;
-  into.prepareSeconds += more.prepareSeconds;
-  into.discoverySeconds += more.discoverySeconds;
-  into.residencySeconds += more.residencySeconds;
-  into.uploadSeconds += more.uploadSeconds;
-  into.readbackSeconds += more.readbackSeconds;
-}
 
 // The integration options the backend runs: NDT on the GPU only in two-phase order.
 MapperRunOptions settled(MapperRunOptions run) {
@@ -163,7 +138,7 @@ void Mapper::Impl::retireGpu() {
   sync();
   const IntegrationStats& done = gpuIntegrator->stats();
   addIntegrationStats(retired, done, retired.rays + retired.rejectedRays);
-  addHostStageTimes(retiredTimes, gpuIntegrator->hostStageTimes());
+  retiredTimes += gpuIntegrator->hostStageTimes();
   gpuIntegrator.reset();
 }
 
@@ -271,7 +246,7 @@ IntegrationStats Mapper::submittedStats() const { return impl_->integrationStats
 
 HostStageTimes Mapper::hostStageTimes() const {
   HostStageTimes t = impl_->retiredTimes;
-  if (impl_->gpuIntegrator) addHostStageTimes(t, impl_->gpuIntegrator->hostStageTimes());
+  if (impl_->gpuIntegrator) t += impl_->gpuIntegrator->hostStageTimes();
   return t;
 }
 

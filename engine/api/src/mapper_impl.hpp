@@ -48,6 +48,6 @@ struct Mapper::Impl {
 };
 
 // Adds `more` (an integrator's figures whose ray indices start at `indexBase`) to `into`.
-void addIntegrationStats(IntegrationStats& into, const IntegrationStats& more, uint64_t indexBase);
+void addIntegrationStats(IntegrationStats& into, IntegrationStats more, uint64_t indexBase);
 
 }  // namespace voxen

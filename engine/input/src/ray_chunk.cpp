@@ -142,23 +142,10 @@ void makeRayChunk(PointSource& source, uint64_t k, const RayRowLayout& layout, c
 
 void addChunkTotals(const RayChunk& chunk, RayLoadStats& stats, RayReadTimes& times, double& outsideMin,
                     double& outsideMax) {
-  const RayLoadStats& c = chunk.stats;
-  if (c.rays > 0) {
-    stats.timeMin = stats.rays == 0 ? c.timeMin : std::min(stats.timeMin, c.timeMin);
-    stats.timeMax = stats.rays == 0 ? c.timeMax : std::max(stats.timeMax, c.timeMax);
-  }
-  stats.points += c.points;
-  stats.rays += c.rays;
-  stats.skippedNonFinite += c.skippedNonFinite;
-  stats.skippedOutsideTrajectory += c.skippedOutsideTrajectory;
-  stats.skippedBackwards += c.skippedBackwards;
-  stats.skippedInBox += c.skippedInBox;
-  stats.skippedNearSensor += c.skippedNearSensor;
-  stats.nonFiniteIntensity += c.nonFiniteIntensity;
+  stats += chunk.stats;
   outsideMin = std::min(outsideMin, chunk.outsideMin);
   outsideMax = std::max(outsideMax, chunk.outsideMax);
-  times.readSeconds += chunk.times.readSeconds;
-  times.originSeconds += chunk.times.originSeconds;
+  times += chunk.times;  // a chunk's waitSeconds is 0: the reader's wait is counted by the reader
 }
 
 }  // namespace voxen::detail

@@ -191,10 +191,7 @@ OccupancyMap::Counts OccupancyMap::counts(const Region& region) const {
 
 OccupancyMap::Counts OccupancyMap::counts() const {
   Counts c;
-  for (const auto& [key, region] : regions_) {
-    const Counts r = counts(region);
-    c.regions += r.regions, c.occupied += r.occupied, c.free += r.free;
-  }
+  for (const auto& [key, region] : regions_) c += counts(region);
   return c;
 }
 

@@ -68,6 +68,24 @@ struct RayLoadStats {
   // (NaN or +-inf) for the integrator to judge (NDT-TM skips them and counts them as rejected).
   uint64_t nonFiniteIntensity = 0;
   double timeMin = 0.0, timeMax = 0.0;    // over the rays returned; 0 while there are none
+
+  // Adds the counts of `more` (a later chunk's) and widens the time span by its rays' (a
+  // span without rays leaves the other as it is).
+  RayLoadStats& operator+=(const RayLoadStats& more) {
+    if (more.rays > 0) {
+      timeMin = rays == 0 || more.timeMin < timeMin ? more.timeMin : timeMin;
+      timeMax = rays == 0 || more.timeMax > timeMax ? more.timeMax : timeMax;
+    }
+    points += more.points;
+    rays += more.rays;
+    skippedNonFinite += more.skippedNonFinite;
+    skippedOutsideTrajectory += more.skippedOutsideTrajectory;
+    skippedBackwards += more.skippedBackwards;
+    skippedInBox += more.skippedInBox;
+    skippedNearSensor += more.skippedNearSensor;
+    nonFiniteIntensity += more.nonFiniteIntensity;
+    return *this;
+  }
 };
 
 // The reader's CPU time (thread CPU clock, read once per chunk, never per point), summed
@@ -80,6 +98,13 @@ struct RayReadTimes {
   // Wall time read() spent waiting for worker threads to finish a chunk (0 with one thread):
   // how long the caller (the integration thread) starved for input.
   double waitSeconds = 0.0;
+
+  RayReadTimes& operator+=(const RayReadTimes& more) {
+    readSeconds += more.readSeconds;
+    originSeconds += more.originSeconds;
+    waitSeconds += more.waitSeconds;
+    return *this;
+  }
 };
 
 // How a robot's recording (a ROS 1 bag or an MCAP file) is read; other formats refuse any

@@ -228,6 +228,10 @@ class OccupancyMap {
 
   struct Counts {
     uint64_t occupied = 0, free = 0, regions = 0;
+    Counts& operator+=(const Counts& more) {
+      occupied += more.occupied, free += more.free, regions += more.regions;
+      return *this;
+    }
   };
   Counts counts() const;
   // One region's occupied and free voxels (regions: 1), by this map's threshold: for a caller

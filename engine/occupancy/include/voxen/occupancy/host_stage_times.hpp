@@ -25,6 +25,17 @@ struct HostStageTimes {
   // counts as residency and upload).
   double readbackSeconds = 0.0;
 
+  // Adds every stage's time and the rays of `more` (another integrator's, or an earlier one's).
+  HostStageTimes& operator+=(const HostStageTimes& more) {
+    rays += more.rays;
+    prepareSeconds += more.prepareSeconds;
+    discoverySeconds += more.discoverySeconds;
+    residencySeconds += more.residencySeconds;
+    uploadSeconds += more.uploadSeconds;
+    readbackSeconds += more.readbackSeconds;
+    return *this;
+  }
+
   double totalSeconds() const {
     return prepareSeconds + discoverySeconds + residencySeconds + uploadSeconds + readbackSeconds;
   }

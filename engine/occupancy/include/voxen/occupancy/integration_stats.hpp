@@ -42,6 +42,28 @@ struct IntegrationStats {
   // GPU: region chunks integrated, one per batch plus one more for each cache's worth of
   // regions past the first when a batch touched more regions than the cache holds.
   uint64_t regionChunks = 0;
+
+  // Adds every count of `more`. firstRejected stays this one's when it has one, else becomes
+  // `more`'s with the index `more` gave it: a caller adding stats of rays it passed after
+  // these offsets that index itself.
+  IntegrationStats& operator+=(const IntegrationStats& more) {
+    if (!firstRejected) firstRejected = more.firstRejected;
+    rays += more.rays;
+    clippedRays += more.clippedRays;
+    rejectedRays += more.rejectedRays;
+    rejectedNonFinite += more.rejectedNonFinite;
+    rejectedTooFar += more.rejectedTooFar;
+    rejectedIntensity += more.rejectedIntensity;
+    voxelUpdates += more.voxelUpdates;
+    droppedUpdates += more.droppedUpdates;
+    casRetries += more.casRetries;
+    rewalkedSegments += more.rewalkedSegments;
+    ndtFoldInvocations += more.ndtFoldInvocations;
+    ndtSampleVoxels += more.ndtSampleVoxels;
+    batches += more.batches;
+    regionChunks += more.regionChunks;
+    return *this;
+  }
 };
 
 }  // namespace voxen
