@@ -21,7 +21,7 @@ int main() {
     }
 
   voxen::Context ctx;
-  voxen::Mapper mapper(ctx, {.resolution = 0.1});
+  voxen::Mapper mapper(ctx, {.model = {.resolution = 0.1}});
   mapper.integrateRays(origins, ends);
   mapper.save("room.vxm");
 

@@ -54,9 +54,10 @@ PyMapper makeMapper(double resolution, int32_t region, const std::string& model,
   if (model != "ohm" && model != "octomap") {
     throw py::value_error("model must be \"ohm\" or \"octomap\"; got \"" + model + "\"");
   }
-  MapperOptions options = MapperOptions::fromModel(model == "octomap" ? OccupancyModel::octomap() : OccupancyModel::ohm());
-  options.resolution = resolution;
-  options.regionSize = region;
+  MapperOptions options;
+  options.model = model == "octomap" ? OccupancyModel::octomap() : OccupancyModel::ohm();
+  options.model.resolution = resolution;
+  options.model.regionSize = region;
   options.extraLayers = layersNamed(layers);
   options.run.backend = backendNamed(backend);
   options.run.integration.ndt.mode = ndtNamed(ndt);

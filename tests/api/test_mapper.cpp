@@ -146,7 +146,7 @@ TEST_CASE("A Mapper saved and loaded holds the same map, and maps on to the map 
 TEST_CASE("Mapper clearance equals the CPU reference; the single-voxel reads read the map", "[api][mapper][clearance][gpu]") {
   Context ctx(vt::gpu().scheduler);
   MapperOptions options;
-  options.resolution = 0.25;
+  options.model.resolution = 0.25;
   options.run.gpu = kGpu;
   Mapper mapper(ctx, options);
   mapper.integrate(smallLidarRun(2));
@@ -232,7 +232,7 @@ TEST_CASE("A Context opens its own validated device", "[api][context][gpu]") {
   options.validation = true;
   options.onValidationMessage = validated.onValidationMessage;
   Context ctx(options);
-  Mapper mapper(ctx, {.resolution = 0.2});
+  Mapper mapper(ctx, {.model = {.resolution = 0.2}});
   mapper.integrateRays(std::vector<glm::dvec3>{{0.0, 0.0, 0.0}}, std::vector<glm::dvec3>{{3.0, 1.0, 0.5}});
   CHECK(ctx.isOpen());
   CHECK(ctx.device().validationEnabled());

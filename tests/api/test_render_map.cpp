@@ -59,7 +59,7 @@ std::vector<uint8_t> renderByHand(const OccupancyMap& map, uint32_t width, uint3
 TEST_CASE("renderMap draws the picture of the painter wired by hand, and grows a buffer too small", "[api][render][gpu]") {
   Context ctx(vt::gpu().scheduler);
   MapperOptions options;
-  options.resolution = 0.2;
+  options.model.resolution = 0.2;
   Mapper mapper(ctx, options);
   mapper.integrate(vt::occupancy::smallLidarRun(2));
   const std::vector<uint8_t> expected = renderByHand(mapper.map(), 320, 200, 50.0f);

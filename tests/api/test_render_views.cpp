@@ -101,7 +101,7 @@ TEST_CASE("The top view maps world x and y linearly to pixels", "[api][render][g
 TEST_CASE("The default views frame the map to fill the picture", "[api][render][gpu]") {
   Context ctx(vt::gpu().scheduler);
   MapperOptions options;
-  options.resolution = 0.2;
+  options.model.resolution = 0.2;
   Mapper mapper(ctx, options);
   mapper.integrate(vt::occupancy::smallLidarRun(2));
   for (const RenderView view : {RenderView::Perspective, RenderView::Top}) {

@@ -14,30 +14,6 @@
 
 namespace voxen {
 
-OccupancyModel MapperOptions::model() const {
-  OccupancyModel m;
-  m.resolution = resolution;
-  m.regionSize = regionSize;
-  m.hitProbability = hitProbability;
-  m.missProbability = missProbability;
-  m.occupancyThreshold = occupancyThreshold;
-  m.clampMin = clampMin;
-  m.clampMax = clampMax;
-  return m;
-}
-
-MapperOptions MapperOptions::fromModel(const OccupancyModel& m) {
-  MapperOptions o;
-  o.resolution = m.resolution;
-  o.regionSize = m.regionSize;
-  o.hitProbability = m.hitProbability;
-  o.missProbability = m.missProbability;
-  o.occupancyThreshold = m.occupancyThreshold;
-  o.clampMin = m.clampMin;
-  o.clampMax = m.clampMax;
-  return o;
-}
-
 void addIntegrationStats(IntegrationStats& into, IntegrationStats more, uint64_t indexBase) {
   if (more.firstRejected) more.firstRejected->index += indexBase;
   into += more;
@@ -153,7 +129,7 @@ IntegrationStats Mapper::Impl::integrationStats() const {
 Mapper::Mapper(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Mapper::Mapper(Context& context, MapperOptions options) {
-  const OccupancyModel model = options.model();
+  const OccupancyModel& model = options.model;
   model.validate();
   const MapperRunOptions run = settled(options.run);
   OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::of(options.extraLayers)));

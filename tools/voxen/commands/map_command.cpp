@@ -613,7 +613,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
                     .origin = args.origin.empty() ? std::nullopt
                                                   : std::optional<glm::dvec3>(glm::dvec3(args.origin[0], args.origin[1], args.origin[2]))});
   printSettingWarnings("map", reader.settingWarnings());
-  MapperOptions mapperOptions = MapperOptions::fromModel(model);
+  MapperOptions mapperOptions{.model = model};
   mapperOptions.extraLayers = args.layers;
   MapperRunOptions& run = mapperOptions.run;
   run.backend = args.cpu || args.cpuSequential ? MapperBackend::CpuReference : MapperBackend::Gpu;

@@ -4,7 +4,7 @@
 // behind one object on a Context.
 //
 //   voxen::Context ctx;
-//   voxen::Mapper mapper(ctx, {.resolution = 0.1});
+//   voxen::Mapper mapper(ctx, {.model = {.resolution = 0.1}});
 //   mapper.integrateRays(origins, ends);
 //   mapper.save("map.vxm");
 //
@@ -79,23 +79,16 @@ struct MapperRunOptions {
   uint64_t hostQueryVoxels = 512;
 };
 
-// A new map: the model (defaults follow OHM), the optional layers, and how to integrate.
+// A new map: the model, the optional layers, and how to integrate.
 struct MapperOptions {
-  double resolution = 0.1;          // metres per voxel edge, kMinResolution to kMaxResolution
-  int32_t regionSize = 32;          // voxels per region edge
-  float hitProbability = 0.9f;      // of a sample's voxel
-  float missProbability = 0.45f;    // of a voxel a ray crosses
-  float occupancyThreshold = 0.5f;  // probability from which a voxel is occupied
-  float clampMin = -2.0f, clampMax = 3.511f;  // log-odds bounds
+  // Resolution (metres per voxel edge, kMinResolution to kMaxResolution), region size, hit
+  // and miss probabilities, occupied threshold and log-odds clamps (voxen/map/map.hpp);
+  // defaults follow OHM, OccupancyModel::octomap() gives OctoMap's.
+  OccupancyModel model;
   // Optional built-in layers (kVoxelMeanLayer | kTraversalLayer | kHitMissLayer |
   // kTouchTimeLayer); NDT adds its own from run.integration.ndt.
   LayerSet extraLayers;
   MapperRunOptions run;
-
-  // The model these fields describe.
-  OccupancyModel model() const;
-  // The fields of a model (hit, miss, clamps...), everything else at its default.
-  static MapperOptions fromModel(const OccupancyModel& model);
 };
 
 // What integrateCloud did with a cloud's points.
