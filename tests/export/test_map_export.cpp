@@ -334,8 +334,8 @@ TEST_CASE("Slice pictures cover the map's extent at every height, with metre axe
 }
 
 TEST_CASE("Axis ticks are 1, 2 or 5 x 10^n metres apart and their labels never touch", "[mapexport][png]") {
-  using io_detail::axisTicks;
-  auto width = [](const std::string& label) { return io_detail::Canvas::textWidth(label, 2); };
+  using detail::axisTicks;
+  auto width = [](const std::string& label) { return detail::Canvas::textWidth(label, 2); };
   const auto ticks = axisTicks(-2.0, 1.0, 200, width, 24);
   REQUIRE(ticks.values.size() >= 2);
   const double step = ticks.step;
@@ -366,9 +366,9 @@ TEST_CASE("A failed picture write leaves the PNG and its YAML as they were", "[m
   CHECK(readBytes(dir / "keep.png") == png);
   CHECK(readBytes(dir / "keep.yaml") == yaml);
   // A stream gets the picture and no YAML.
-  CHECK(io_detail::pictureYamlPath("/dev/null").empty());
-  CHECK(io_detail::pictureYamlPath(dir / "a.png") == dir / "a.yaml");
-  CHECK(io_detail::pictureYamlPath(dir / "a.yaml") == dir / "a.yaml.yaml");
+  CHECK(detail::pictureYamlPath("/dev/null").empty());
+  CHECK(detail::pictureYamlPath(dir / "a.png") == dir / "a.yaml");
+  CHECK(detail::pictureYamlPath(dir / "a.yaml") == dir / "a.yaml.yaml");
 }
 
 TEST_CASE("The PNG writer round-trips RGB and RGBA images through any filter choice", "[png]") {

@@ -9,10 +9,7 @@
 #include "voxen/export/raster_canvas.hpp"
 #include "voxen/painter/map_grid.hpp"
 
-namespace voxen::render_detail {
-
-using io_detail::Canvas;
-using io_detail::Rgb;
+namespace voxen::detail {
 
 namespace {
 
@@ -20,8 +17,8 @@ constexpr uint32_t kMinWidth = 320;
 
 uint32_t padding(uint32_t textSize) { return 6 * textSize; }
 
-io_detail::ColourBarStyle barStyle(uint32_t width, uint32_t textSize) {
-  io_detail::ColourBarStyle style;
+detail::ColourBarStyle barStyle(uint32_t width, uint32_t textSize) {
+  detail::ColourBarStyle style;
   style.textSize = textSize;
   style.barHeight = 9 * textSize;
   style.width = std::min<uint32_t>(200 * textSize, uint32_t(width * 0.45));
@@ -44,7 +41,7 @@ std::string metresLabel(double metres) {
 LegendLayout legendLayout(uint32_t width, uint32_t height) {
   LegendLayout layout;
   layout.textSize = width >= 800 && height >= 480 ? 2 : 1;
-  layout.bandHeight = io_detail::colourBarHeight(barStyle(width, layout.textSize)) + 2 * padding(layout.textSize);
+  layout.bandHeight = detail::colourBarHeight(barStyle(width, layout.textSize)) + 2 * padding(layout.textSize);
   // The map keeps at least two thirds of the picture.
   if (width < kMinWidth || height < 3 * layout.bandHeight) {
     char text[256];
@@ -59,26 +56,26 @@ LegendLayout legendLayout(uint32_t width, uint32_t height) {
 
 void drawLegend(RenderImage& image, const LegendLayout& layout, const std::string& scaleNote) {
   const uint32_t t = layout.textSize, pad = padding(t), top = image.height - layout.bandHeight;
-  Canvas canvas(image.width, layout.bandHeight, io_detail::kWhite);
-  canvas.fill(0, 0, image.width, 1, io_detail::kBlack);  // where the map ends
+  Canvas canvas(image.width, layout.bandHeight, detail::kWhite);
+  canvas.fill(0, 0, image.width, 1, detail::kBlack);  // where the map ends
 
-  const io_detail::ColourBarStyle style = barStyle(image.width, t);
-  const io_detail::ColourRange range = io_detail::ColourRange::of(image.heightMin, image.heightMax);
-  io_detail::drawColourBar(canvas, pad + 1, pad + 1, range, "height (m)", style);
+  const detail::ColourBarStyle style = barStyle(image.width, t);
+  const detail::ColourRange range = detail::ColourRange::of(image.heightMin, image.heightMax);
+  detail::drawColourBar(canvas, pad + 1, pad + 1, range, "height (m)", style);
 
   // The scale: the longest round length that fits a quarter of the picture's width.
   const double limit = std::min(0.25 * image.width, 160.0 * t) * image.metresPerPixel;
-  image.scaleMetres = io_detail::niceLength(limit);
+  image.scaleMetres = detail::niceLength(limit);
   const int64_t length = std::max<int64_t>(1, std::llround(image.scaleMetres / image.metresPerPixel));
   const std::string label = metresLabel(image.scaleMetres) + scaleNote;
   const int64_t right = int64_t(image.width) - pad - 1;
   const int64_t barLeft = right - length + 1, barTop = pad + 1 + int64_t(style.barHeight) / 2 - int64_t(t);
-  canvas.fill(barLeft, barTop, length, 2 * t, io_detail::kBlack);
-  canvas.fill(barLeft, pad + 1, t, style.barHeight, io_detail::kBlack);  // end marks
-  canvas.fill(right - t + 1, pad + 1, t, style.barHeight, io_detail::kBlack);
+  canvas.fill(barLeft, barTop, length, 2 * t, detail::kBlack);
+  canvas.fill(barLeft, pad + 1, t, style.barHeight, detail::kBlack);  // end marks
+  canvas.fill(right - t + 1, pad + 1, t, style.barHeight, detail::kBlack);
   const int64_t labelWidth = Canvas::textWidth(label, t);
   const int64_t labelLeft = std::max<int64_t>(right - labelWidth + 1, int64_t(style.width) + 4 * pad);
-  canvas.text(labelLeft, pad + 1 + style.barHeight + 6, label, t, io_detail::kBlack);
+  canvas.text(labelLeft, pad + 1 + style.barHeight + 6, label, t, detail::kBlack);
 
   // Into the RGBA picture's bottom band.
   const std::vector<uint8_t>& rgb = canvas.rgb();
@@ -90,13 +87,13 @@ void drawLegend(RenderImage& image, const LegendLayout& layout, const std::strin
     }
 }
 
-}  // namespace voxen::render_detail
+}  // namespace voxen::detail
 
 namespace voxen {
 
 bool renderLegendFits(uint32_t width, uint32_t height) {
   try {
-    render_detail::legendLayout(width, height);
+    detail::legendLayout(width, height);
     return true;
   } catch (const SettingError&) {
     return false;

@@ -8,7 +8,7 @@
 
 #include "voxen/render_map.hpp"
 
-namespace voxen::render_detail {
+namespace voxen::detail {
 
 struct LegendLayout {
   uint32_t textSize = 2;    // font pixel size
@@ -25,4 +25,4 @@ LegendLayout legendLayout(uint32_t width, uint32_t height);
 // scale).
 void drawLegend(RenderImage& image, const LegendLayout& layout, const std::string& scaleNote);
 
-}  // namespace voxen::render_detail
+}  // namespace voxen::detail

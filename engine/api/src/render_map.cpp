@@ -117,8 +117,8 @@ RenderImage renderMap(Context& context, const OccupancyMap& map, const RenderOpt
   const MapGrid mapGrid = gridFromOccupancy(map, gridOptions);
   const DensityGrid& grid = mapGrid.grid;
   // The legend band (if any) takes the bottom rows: the map is framed in those above it.
-  std::optional<render_detail::LegendLayout> legend;
-  if (o.legend) legend = render_detail::legendLayout(o.width, o.height);
+  std::optional<detail::LegendLayout> legend;
+  if (o.legend) legend = detail::legendLayout(o.width, o.height);
   const uint32_t plotHeight = o.height - (legend ? legend->bandHeight : 0);
   const Camera camera = chooseCamera(mapGrid, o, float(o.width) / float(plotHeight));
 
@@ -171,7 +171,7 @@ RenderImage renderMap(Context& context, const OccupancyMap& map, const RenderOpt
     const double depth = glm::length(image.eye - image.target);
     image.metresPerPixel = 2.0 * depth * std::tan(glm::radians(double(camera.fovYDegrees)) * 0.5) / plotHeight;
   }
-  if (legend) render_detail::drawLegend(image, *legend, camera.orthographic ? "" : " at the map's centre");
+  if (legend) detail::drawLegend(image, *legend, camera.orthographic ? "" : " at the map's centre");
   return image;
 }
 

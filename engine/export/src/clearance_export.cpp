@@ -19,8 +19,8 @@
 
 namespace voxen {
 
-using io_detail::appendLE;
-using io_detail::sortedRegions;
+using detail::appendLE;
+using detail::sortedRegions;
 
 namespace {
 
@@ -59,7 +59,7 @@ uint64_t exportClearancePly(const OccupancyMap& map, const std::filesystem::path
   header += "property float clearance\nend_header\n";
   detail::AtomicFileWriter out(path, "PLY");
   out.write(header.data(), header.size());
-  io_detail::PlyRecords records(out, doublePrecision);
+  detail::PlyRecords records(out, doublePrecision);
   for (const Region* r : regions) {
     const auto clearance = r->values<float>(layer);
     for (uint32_t i = 0; i < r->occupancy().size(); ++i) {
@@ -123,19 +123,19 @@ ClearanceImage exportClearancePng(const OccupancyMap& map, const std::filesystem
   } catch (const Error& e) {
     throw Error("cannot save PNG to '" + path.string() + "': " + e.what());
   }
-  const std::string title = io_detail::titled(mapName, "clearance at " + io_detail::layerHeights(map, z));
-  io_detail::PlotFrame frame(title, io_detail::worldOf(map, image.slice), image.slice.width, image.slice.height);
-  frame.addColourBar(io_detail::ColourRange{0.0, image.top}, "clearance: distance to the nearest obstacle (m)", [](double t) {
+  const std::string title = detail::titled(mapName, "clearance at " + detail::layerHeights(map, z));
+  detail::PlotFrame frame(title, detail::worldOf(map, image.slice), image.slice.width, image.slice.height);
+  frame.addColourBar(detail::ColourRange{0.0, image.top}, "clearance: distance to the nearest obstacle (m)", [](double t) {
     uint8_t c[3];
     clearanceColour(t, c);
-    return io_detail::Rgb{c[0], c[1], c[2]};
+    return detail::Rgb{c[0], c[1], c[2]};
   });
-  frame.addSwatches({{io_detail::kBlack, "obstacle (" + std::to_string(image.obstacles) + ")"},
-                     {io_detail::kWhite, "none within range (" + std::to_string(image.noneInRange) + ")"},
+  frame.addSwatches({{detail::kBlack, "obstacle (" + std::to_string(image.obstacles) + ")"},
+                     {detail::kWhite, "none within range (" + std::to_string(image.noneInRange) + ")"},
                      {{kSliceUnknownRgb[0], kSliceUnknownRgb[1], kSliceUnknownRgb[2]}, "unobserved"}});
-  frame.addNote(io_detail::pixelNote(map, image.slice.scale, path));
-  const io_detail::FramedPicture picture = frame.draw(image.slice.rgb);
-  io_detail::placeSlice(image.slice, picture, io_detail::writeMapPicture(path, picture, title));
+  frame.addNote(detail::pixelNote(map, image.slice.scale, path));
+  const detail::FramedPicture picture = frame.draw(image.slice.rgb);
+  detail::placeSlice(image.slice, picture, detail::writeMapPicture(path, picture, title));
   return image;
 }
 

@@ -15,7 +15,7 @@
 #include "voxen/atomic_file/atomic_file.hpp"
 #include "voxen/map/map.hpp"
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 template <typename T>
 void appendLE(std::vector<uint8_t>& out, T value) {
@@ -109,4 +109,4 @@ class PlyRecords {
   std::vector<uint8_t> buffer_;
 };
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail

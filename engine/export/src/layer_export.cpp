@@ -21,13 +21,13 @@
 
 namespace voxen {
 
-using io_detail::appendLE;
-using io_detail::Canvas;
-using io_detail::ColourRange;
-using io_detail::kBlack;
-using io_detail::kWhite;
-using io_detail::Rgb;
-using io_detail::sortedRegions;
+using detail::appendLE;
+using detail::Canvas;
+using detail::ColourRange;
+using detail::kBlack;
+using detail::kWhite;
+using detail::Rgb;
+using detail::sortedRegions;
 
 namespace {
 
@@ -166,7 +166,7 @@ ExportCounts exportLayerPly(const OccupancyMap& map, LayerId layer, const std::f
 
   detail::AtomicFileWriter out(path, "PLY");
   out.write(header.data(), header.size());
-  io_detail::PlyRecords records(out, doublePrecision);
+  detail::PlyRecords records(out, doublePrecision);
   for (const Region* r : regions) {
     for (size_t i = 0; i < map.voxelsPerRegion(); ++i) {
       if (!reader.holdsData(*r, i) || !reader.finite(*r, i)) continue;
@@ -222,10 +222,10 @@ LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std
         const double q = reader.quantity(*r, i, field);
         if (std::isfinite(q)) lo = std::min(lo, q), hi = std::max(hi, q);
       }
-  const std::string heights = io_detail::layerHeights(map, z);
+  const std::string heights = detail::layerHeights(map, z);
   if (!any) throw Error(target + "no voxel of " + heights + " holds data in layer '" + type.name + "'");
   // The extent of the layer's data at every height: pictures of two heights overlay.
-  const io_detail::VoxelBoundsXY bounds = io_detail::xyBounds(map, [&](const Region& r, size_t i) { return reader.holdsData(r, i); });
+  const detail::VoxelBoundsXY bounds = detail::xyBounds(map, [&](const Region& r, size_t i) { return reader.holdsData(r, i); });
   s.minX = bounds.minX, s.maxX = bounds.maxX, s.minY = bounds.minY, s.maxY = bounds.maxY;
   const uint64_t voxelsWide = bounds.wide(), voxelsHigh = bounds.high();
   s.scale = options.scale ? options.scale : autoSliceScale(voxelsWide, voxelsHigh);
@@ -244,22 +244,22 @@ LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std
         if (!reader.holdsData(*r, i)) continue;
         const double q = reader.quantity(*r, i, field);
         Rgb colour = kNonFiniteRgb;
-        if (std::isfinite(q)) colour = io_detail::heatColour(range.fraction(q)), ++result.drawn;
+        if (std::isfinite(q)) colour = detail::heatColour(range.fraction(q)), ++result.drawn;
         else ++result.nonFinite;
         const int64_t px = int64_t(r->key.x * n + x - s.minX) * s.scale, py = int64_t(s.maxY - (r->key.y * n + y)) * s.scale;
         slice.fill(px, py, s.scale, s.scale, colour);
       }
 
-  const std::string title = io_detail::titled(options.mapName, "layer " + type.name + ", field " + f.name + unitText(f) + ", " + heights);
+  const std::string title = detail::titled(options.mapName, "layer " + type.name + ", field " + f.name + unitText(f) + ", " + heights);
   const std::string caption = f.name + unitText(f) + (lo <= hi ? ", " + number(lo) + " to " + number(hi) : ", no finite value");
-  io_detail::PlotFrame frame(title, io_detail::worldOf(map, s), s.width, s.height);
-  frame.addColourBar(range, caption, io_detail::heatColour);
-  std::vector<io_detail::LegendSwatch> entries = {{kNoDataRgb, "no data"}};
+  detail::PlotFrame frame(title, detail::worldOf(map, s), s.width, s.height);
+  frame.addColourBar(range, caption, detail::heatColour);
+  std::vector<detail::LegendSwatch> entries = {{kNoDataRgb, "no data"}};
   if (result.nonFinite) entries.push_back({kNonFiniteRgb, "not finite (" + std::to_string(result.nonFinite) + ")"});
   frame.addSwatches(entries);
-  frame.addNote(io_detail::pixelNote(map, s.scale, path));
-  const io_detail::FramedPicture picture = frame.draw(slice.rgb());
-  io_detail::placeSlice(s, picture, io_detail::writeMapPicture(path, picture, title));
+  frame.addNote(detail::pixelNote(map, s.scale, path));
+  const detail::FramedPicture picture = frame.draw(slice.rgb());
+  detail::placeSlice(s, picture, detail::writeMapPicture(path, picture, title));
   return result;
 }
 

@@ -20,12 +20,12 @@
 
 namespace voxen {
 
-using io_detail::appendLE;
-using io_detail::Canvas;
-using io_detail::kBlack;
-using io_detail::kWhite;
-using io_detail::Rgb;
-using io_detail::sortedRegions;
+using detail::appendLE;
+using detail::Canvas;
+using detail::kBlack;
+using detail::kWhite;
+using detail::Rgb;
+using detail::sortedRegions;
 
 namespace {
 
@@ -57,7 +57,7 @@ uint64_t exportOccupiedPly(const OccupancyMap& map, const std::filesystem::path&
 
   detail::AtomicFileWriter out(path, "PLY");
   out.write(header.data(), header.size());
-  io_detail::PlyRecords records(out, options.doublePrecision);
+  detail::PlyRecords records(out, options.doublePrecision);
   uint64_t written = 0;
   for (const Region* r : regions) {
     for (uint32_t i = 0; i < r->occupancy().size(); ++i) {
@@ -104,8 +104,8 @@ SliceImage renderSlice(const OccupancyMap& map, int32_t z, uint32_t scale) {
     throw Error(message);
   }
   // The map's extent, not the layer's: every height's picture covers the same ground.
-  const io_detail::VoxelBoundsXY bounds =
-      io_detail::xyBounds(map, [](const Region& r, size_t i) { return std::isfinite(r.occupancy()[i]); });
+  const detail::VoxelBoundsXY bounds =
+      detail::xyBounds(map, [](const Region& r, size_t i) { return std::isfinite(r.occupancy()[i]); });
   SliceImage image;
   image.z = z;
   image.minX = bounds.minX, image.maxX = bounds.maxX, image.minY = bounds.minY, image.maxY = bounds.maxY;
@@ -166,7 +166,7 @@ Rgb rgbOf(const uint8_t c[3]) { return {c[0], c[1], c[2]}; }
 
 }  // namespace
 
-namespace io_detail {
+namespace detail {
 
 std::string layerHeights(const OccupancyMap& map, int32_t z) {
   const double res = map.model().resolution;
@@ -195,7 +195,7 @@ void placeSlice(SliceImage& image, const FramedPicture& picture, std::filesystem
   image.yaml = std::move(yaml);
 }
 
-}  // namespace io_detail
+}  // namespace detail
 
 SliceImage exportSlicePng(const OccupancyMap& map, const std::filesystem::path& path, int32_t z, uint32_t scale,
                           const std::string& mapName) {
@@ -207,15 +207,15 @@ SliceImage exportSlicePng(const OccupancyMap& map, const std::filesystem::path& 
   } catch (const Error& e) {
     throw Error("cannot save PNG to '" + path.string() + "': " + e.what());
   }
-  const std::string title = io_detail::titled(mapName, "occupancy at " + io_detail::layerHeights(map, z));
-  io_detail::PlotFrame frame(title, io_detail::worldOf(map, image), image.width, image.height);
+  const std::string title = detail::titled(mapName, "occupancy at " + detail::layerHeights(map, z));
+  detail::PlotFrame frame(title, detail::worldOf(map, image), image.width, image.height);
   frame.addSwatches({{rgbOf(kSliceOccupiedRgb), "occupied (" + std::to_string(image.occupied) + ")"},
                      {rgbOf(kSliceFreeRgb), "free (" + std::to_string(image.free) + ")"},
                      {rgbOf(kSliceUnknownRgb), "unobserved"}});
   if (image.nonFinite) frame.addNote(std::to_string(image.nonFinite) + " voxels with a NaN or -inf value not drawn");
-  frame.addNote(io_detail::pixelNote(map, image.scale, path));
-  const io_detail::FramedPicture picture = frame.draw(image.rgb);
-  io_detail::placeSlice(image, picture, io_detail::writeMapPicture(path, picture, title));
+  frame.addNote(detail::pixelNote(map, image.scale, path));
+  const detail::FramedPicture picture = frame.draw(image.rgb);
+  detail::placeSlice(image, picture, detail::writeMapPicture(path, picture, title));
   return image;
 }
 

@@ -20,8 +20,8 @@
 
 namespace voxen {
 
-using io_detail::appendLE;
-using io_detail::sortedRegions;
+using detail::appendLE;
+using detail::sortedRegions;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/map/layer.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -128,4 +128,4 @@ void settleLayerTable(const std::vector<StoredLayerRow>& rows, StoreDescription&
   d.layout = layout;
 }
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

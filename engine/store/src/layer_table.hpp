@@ -10,7 +10,7 @@
 
 #include "voxen/store/store_types.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 // The `key, value` rows of the description, one at a time, then checked together.
 class DescriptionFields {
@@ -63,4 +63,4 @@ uint32_t layerRowCrc(const StoredLayerRow& row);
 void settleLayerTable(const std::vector<StoredLayerRow>& rows, StoreDescription& d,
                       const std::function<void(const std::string&)>& fail);
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -8,7 +8,7 @@
 
 #include "voxen/store/map_store.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -134,4 +134,4 @@ PgResult Pg::query(const std::string& sql, const PgParams& params) {
   return check(PQexecParams(conn_, sql.c_str(), params.count(), nullptr, params.values(), params.lengths(), params.formats(), 1), sql);
 }
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -17,7 +17,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/store/store_name.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 class PgError : public Error {
  public:
@@ -94,4 +94,4 @@ class Pg {
   PGconn* conn_ = nullptr;
 };
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -14,7 +14,7 @@
 
 namespace voxen {
 
-using namespace store_detail;
+using namespace detail;
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include "voxen/map/map.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -144,4 +144,4 @@ StoreDescription pgReadDescription(Pg& db) {
   return d;
 }
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -5,7 +5,7 @@
 #include "pg_conn.hpp"
 #include "voxen/store/store_types.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 // Advisory lock keys (two-int form: class, object): the schema's creation, and one per session
 // name (hashtext). The region locks of a push use the one-bigint form, a separate key space.
@@ -21,4 +21,4 @@ StoreDescription pgCreateOrCheck(Pg& db, const StoreDescription& description);
 // Reads and checks the description (time origin 0: it is per session).
 StoreDescription pgReadDescription(Pg& db);
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -12,7 +12,7 @@
 
 namespace voxen {
 
-using namespace store_detail;
+using namespace detail;
 
 namespace {
 

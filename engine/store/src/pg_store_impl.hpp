@@ -19,11 +19,11 @@ class PgMapStore::Impl {
   // The layer at a row's position in the store's layer table (an Error when there is none).
   LayerId layerAt(int64_t position, const RegionKey& key) const;
   // Decodes one row (data, uncompressed_bytes, crc32 at columns first..first+2) into `region`.
-  void decode(const store_detail::PgResult& rows, int row, int first, const std::string& rowSession, LayerId id, Region& region);
+  void decode(const detail::PgResult& rows, int row, int first, const std::string& rowSession, LayerId id, Region& region);
   // A writer's session lock, taken again after a reconnect; throws naming the holder.
   void lockSession();
 
-  store_detail::Pg db;
+  detail::Pg db;
   std::string session;          // "" for the fused map
   StoreDescription stored;      // the store's: every layer a session holds
   std::optional<NdtMergeModel> ndt;  // a store of NDT maps: the model its Gaussians pool with

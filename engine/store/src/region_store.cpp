@@ -15,7 +15,7 @@
 
 namespace voxen {
 
-using namespace store_detail;
+using namespace detail;
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -81,4 +81,4 @@ std::string decodeRow(std::span<const uint8_t> blob, uint64_t storedBytes, uint3
   return {};
 }
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -14,7 +14,7 @@
 
 #include "voxen/map/map.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 // What a row is for: the checksum covers it with the bytes.
 struct RowIdentity {
@@ -37,4 +37,4 @@ std::string encodeRow(std::span<const std::byte> values, uint32_t elementBytes, 
 std::string decodeRow(std::span<const uint8_t> blob, uint64_t storedBytes, uint32_t storedCrc, uint32_t elementBytes,
                       const RowIdentity* identity, std::span<std::byte> out);
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -5,7 +5,7 @@
 
 #include "voxen/host/error.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -152,4 +152,4 @@ std::span<const uint8_t> Statement::blob(int column) const {
   return {static_cast<const uint8_t*>(data), size_t(sqlite3_column_bytes(stmt_, column))};
 }
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

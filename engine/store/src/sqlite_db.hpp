@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 class Db {
  public:
@@ -66,4 +66,4 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

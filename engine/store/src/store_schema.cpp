@@ -7,7 +7,7 @@
 
 #include "voxen/host/error.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -136,4 +136,4 @@ void requireSameLayout(const Db& db, const StoreDescription& have, const StoreDe
   if (!(have.layout == want.layout)) differ("layers", have.layout.names(), want.layout.names());
 }
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

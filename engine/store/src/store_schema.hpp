@@ -6,7 +6,7 @@
 #include "sqlite_db.hpp"
 #include "voxen/store/region_store.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 // PRAGMA application_id of a Voxen store ("VXST"), so another SQLite database is named as such.
 inline constexpr int32_t kStoreApplicationId = 0x56585354;
@@ -23,4 +23,4 @@ void requireSameLayout(const Db& db, const StoreDescription& existing, const Sto
 // Sets the time origin row; the caller holds a write transaction.
 void writeTimeOrigin(Db& db, double timeOrigin);
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

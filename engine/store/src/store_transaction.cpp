@@ -7,7 +7,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/store/writer_process.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -97,4 +97,4 @@ void foldLogIntoFile(Db& db, int busyTimeoutMs) {
     db.fail("cannot fold the write-ahead log into the file", code);
 }
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -5,7 +5,7 @@
 
 #include "sqlite_db.hpp"
 
-namespace voxen::store_detail {
+namespace voxen::detail {
 
 class WriteTransaction {
  public:
@@ -38,4 +38,4 @@ void unregisterWriter(Db& db) noexcept;
 // timeout `busyTimeoutMs`.
 void foldLogIntoFile(Db& db, int busyTimeoutMs);
 
-}  // namespace voxen::store_detail
+}  // namespace voxen::detail

@@ -110,7 +110,7 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
       args.ply.doublePrecision)
     throw UsageError("--double goes with --occupied-ply, --ellipsoids-ply, --clearance-ply or --voxels-ply");
   // A picture's map_server YAML (OUT.png -> OUT.yaml) is an output too.
-  auto yamlOf = [](const std::string& png) { return png.empty() ? png : io_detail::pictureYamlPath(png).string(); };
+  auto yamlOf = [](const std::string& png) { return png.empty() ? png : detail::pictureYamlPath(png).string(); };
   checkOutputs({{"--occupied-ply", args.plyPath},
                 {"--slice-png", args.pngPath},
                 {"--slice-png's YAML", yamlOf(args.pngPath)},

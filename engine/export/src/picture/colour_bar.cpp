@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 Rgb heatColour(double t) {
   t = std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
@@ -104,4 +104,4 @@ uint32_t drawColourBar(Canvas& canvas, int64_t x, int64_t y, const ColourRange& 
   return colourBarHeight(style);
 }
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail

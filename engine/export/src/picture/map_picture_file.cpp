@@ -8,7 +8,7 @@
 #include "voxen/export/png_writer.hpp"
 #include "voxen/atomic_file/atomic_file.hpp"
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -73,4 +73,4 @@ std::filesystem::path writeMapPicture(const std::filesystem::path& png, const Fr
   return yamlPath;
 }
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -180,4 +180,4 @@ FramedPicture PlotFrame::draw(const std::vector<uint8_t>& plotRgb) const {
   return picture;
 }
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 namespace {
 
@@ -153,4 +153,4 @@ void Canvas::text(int64_t x, int64_t y, std::string_view text, uint32_t size, Rg
   }
 }
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail

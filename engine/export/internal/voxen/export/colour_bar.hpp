@@ -8,7 +8,7 @@
 
 #include "voxen/export/raster_canvas.hpp"
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 // A perceptually ordered ramp for t in [0, 1] (dark blue, teal, green, yellow, as viridis);
 // t outside is clamped, NaN gives the low end.
@@ -43,4 +43,4 @@ uint32_t drawColourBar(Canvas& canvas, int64_t x, int64_t y, const ColourRange& 
                        const ColourBarStyle& style = {});
 uint32_t colourBarHeight(const ColourBarStyle& style = {});
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail

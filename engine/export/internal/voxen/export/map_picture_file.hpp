@@ -10,7 +10,7 @@
 
 #include "voxen/export/plot_frame.hpp"
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 // OUT.png -> OUT.yaml (OUT.yaml -> OUT.yaml.yaml); empty for a target that is not a regular
 // file or a path to one (a character device, a FIFO, a socket).
@@ -23,4 +23,4 @@ std::string mapServerYaml(const FramedPicture& picture, const std::string& image
 std::filesystem::path writeMapPicture(const std::filesystem::path& png, const FramedPicture& picture,
                                       const std::string& description);
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail

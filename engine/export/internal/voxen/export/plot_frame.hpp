@@ -20,7 +20,7 @@
 #include "voxen/export/colour_bar.hpp"
 #include "voxen/export/raster_canvas.hpp"
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 // A rectangle of the world in metres: the plot's left, bottom, right and top edges.
 struct WorldRect {
@@ -88,4 +88,4 @@ class PlotFrame {
   std::vector<LegendRow> rows_;
 };
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace voxen::io_detail {
+namespace voxen::detail {
 
 struct Rgb {
   uint8_t r = 0, g = 0, b = 0;
@@ -37,4 +37,4 @@ class Canvas {
   std::vector<uint8_t> rgb_;
 };
 
-}  // namespace voxen::io_detail
+}  // namespace voxen::detail
