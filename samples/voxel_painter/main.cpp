@@ -11,7 +11,7 @@
 #include "headless_run.hpp"
 #include "text_parsing.hpp"
 #include "voxen/atomic_file/output_file.hpp"
-#include "window_app.hpp"
+#include "window/window_app.hpp"
 
 int main(int argc, char** argv) {
   using namespace voxel_painter;

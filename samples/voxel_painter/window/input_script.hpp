@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "input_controller.hpp"
+#include "window/input_controller.hpp"
 
 namespace voxel_painter {
 

@@ -1,4 +1,4 @@
-#include "input_controller.hpp"
+#include "window/input_controller.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "input_script.hpp"
+#include "window/input_script.hpp"
 
 #include <algorithm>
 #include <fstream>

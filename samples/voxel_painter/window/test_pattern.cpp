@@ -1,4 +1,4 @@
-#include "test_pattern.hpp"
+#include "window/test_pattern.hpp"
 
 namespace voxel_painter {
 

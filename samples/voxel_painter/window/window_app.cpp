@@ -1,4 +1,4 @@
-#include "window_app.hpp"
+#include "window/window_app.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -8,12 +8,12 @@
 
 #include "gpu_context.hpp"
 #include "initial_scene.hpp"
-#include "input_controller.hpp"
-#include "input_script.hpp"
+#include "window/input_controller.hpp"
+#include "window/input_script.hpp"
 #include "sample_window/glfw_window.hpp"
 #include "sample_window/presenter.hpp"
 #include "sample_window/swapchain.hpp"
-#include "test_pattern.hpp"
+#include "window/test_pattern.hpp"
 #include "voxen/export/png_writer.hpp"
 
 namespace voxel_painter {
