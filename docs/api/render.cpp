@@ -1,6 +1,8 @@
-// The map's occupied voxels drawn to a PNG: renderMap sizes its own buffers.
+// The map's occupied voxels drawn to a PNG: renderMap sizes its own buffers. The PNG writer
+// is the export module's (voxen/voxen.hpp holds the facade; module headers add the rest).
 #include <cstdio>
 
+#include <voxen/export/png_writer.hpp>
 #include <voxen/voxen.hpp>
 
 int main() {

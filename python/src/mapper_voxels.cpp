@@ -3,6 +3,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <glm/vec2.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>

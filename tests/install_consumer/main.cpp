@@ -1,4 +1,6 @@
-// Includes only the umbrella header voxen/voxen.hpp, as an embedding program does. Runs
+// Includes the umbrella header voxen/voxen.hpp (the facade) and, for what the facade does not
+// cover (a pass of its own on the scheduler, the integrator and the transform tree used
+// directly, the CPU queries), the installed module headers, as an embedding program does. Runs
 // selftest/fill_iota.comp from the SPIR-V embedded in the installed library on 1000
 // elements and checks the result, then maps a few rays with the installed occupancy
 // integrator, saves the map and loads it back; then maps with NDT through voxen::Mapper,
@@ -13,6 +15,14 @@
 
 #include <filesystem>
 
+#include "voxen/host/buffer.hpp"
+#include "voxen/host/device.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
+#include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/query/cpu_queries.hpp"
+#include "voxen/transform/gpu_transform_tree.hpp"
+#include "voxen/transform/transform_tree.hpp"
 #include "voxen/voxen.hpp"
 
 namespace {

@@ -11,6 +11,7 @@
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/occupancy/host_stage_timer.hpp"
+#include "voxen/occupancy/ndt.hpp"
 #include "voxen/occupancy/prepared_rays.hpp"
 #include "voxen/occupancy/ray_batcher.hpp"
 #include "voxen/occupancy/ray_walk.hpp"

@@ -35,7 +35,7 @@
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/map/map_file.hpp"
-#include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/gpu_integrator_options.hpp"
 #include "voxen/occupancy/host_stage_times.hpp"
 #include "voxen/occupancy/integration_options.hpp"
 #include "voxen/occupancy/integration_stats.hpp"

@@ -21,6 +21,7 @@
 
 #include "voxen/map/map.hpp"
 #include "voxen/map/region_cache.hpp"
+#include "voxen/occupancy/gpu_integrator_options.hpp"
 #include "voxen/occupancy/host_stage_times.hpp"
 #include "voxen/occupancy/integration_options.hpp"
 #include "voxen/occupancy/integration_stats.hpp"
@@ -29,13 +30,6 @@ namespace voxen {
 
 class Scheduler;
 struct PreparedRays;
-
-struct GpuIntegratorOptions {
-  uint64_t cacheBytes = 256ull << 20;   // --gpu-cache-mb
-  uint32_t maxRaysPerBatch = 1u << 17;  // --batch-size
-  // Crossings one invocation walks at most (lavapipe stops loops after 65,535 iterations).
-  uint32_t maxCrossingsPerSegment = 128;
-};
 
 class GpuIntegrator {
  public:

@@ -4,7 +4,7 @@
 
 #include "voxen/host/flags.hpp"
 #include "voxen/map/ray.hpp"
-#include "voxen/occupancy/ndt.hpp"
+#include "voxen/occupancy/ndt_model.hpp"
 
 namespace voxen {
 

@@ -1,0 +1,16 @@
+#pragma once
+// The GPU integrator's sizes (voxen/occupancy/gpu_integrator.hpp), apart from the integrator so
+// that a Mapper's options (voxen/mapper.hpp) name them without the region cache and the
+// scheduler behind it.
+#include <cstdint>
+
+namespace voxen {
+
+struct GpuIntegratorOptions {
+  uint64_t cacheBytes = 256ull << 20;   // --gpu-cache-mb
+  uint32_t maxRaysPerBatch = 1u << 17;  // --batch-size
+  // Crossings one invocation walks at most (lavapipe stops loops after 65,535 iterations).
+  uint32_t maxCrossingsPerSegment = 128;
+};
+
+}  // namespace voxen
