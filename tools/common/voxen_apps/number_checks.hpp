@@ -4,8 +4,9 @@
 // must be the number ("12px" is an error, not 12), a floating-point number must be finite
 // (CLI11's own Range lets NaN through, since every comparison with NaN is false) and lie in
 // its range. A message says what was expected and what was given; CLI11 puts the flag in
-// front ("--hit: expected ..."). tests/cli/options.sh feeds NaN and infinities to every
-// option of every command and sample, so an option declared without one of these fails it.
+// front ("--hit: expected ..."). tests/cli/every_command/options.sh feeds NaN and infinities
+// to every option of every command and sample, so an option declared without one of these
+// fails it.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

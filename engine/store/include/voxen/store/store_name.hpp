@@ -1,9 +1,9 @@
 #pragma once
 // How a store is named in anything Voxen prints, logs or throws: a store target (a file path, a
 // postgresql:// URL) with every password in it replaced by ***. Every message, summary line
-// and JSON field that names a store goes through redactedStoreName; tests/engine/
-// test_store_name.cpp checks it against every spelling libpq accepts, and tests/cli/
-// store_secrets_lint.sh that the tools name stores through it.
+// and JSON field that names a store goes through redactedStoreName; tests/store/
+// test_store_name.cpp checks it against every spelling libpq accepts, and tests/lint/
+// store_names.py that the tools name stores through it.
 //
 // What counts as a password is decided conservatively, for what libpq would take and for what a
 // user meant, since a mistyped URL is exactly the one an error message echoes:
