@@ -19,15 +19,19 @@ const std::vector<std::string>& checkSubsystems() {
   return names;
 }
 
+DeviceDescription describeDevice(const DeviceInfo& info) {
+  return {.name = info.name,
+          .type = deviceTypeName(info.type),
+          .driverName = info.driverName,
+          .driverInfo = info.driverInfo,
+          .apiVersion = formatApiVersion(info.apiVersion)};
+}
+
 CheckedDevice describeCheckedDevice(Scheduler& scheduler) {
   const Device& device = scheduler.device();
   const DeviceInfo& info = device.info();
   CheckedDevice d;
-  d.name = info.name;
-  d.type = deviceTypeName(info.type);
-  d.driverName = info.driverName;
-  d.driverInfo = info.driverInfo;
-  d.apiVersion = formatApiVersion(info.apiVersion);
+  static_cast<DeviceDescription&>(d) = describeDevice(info);
   d.subgroupSize = info.subgroupSize;
   d.quadShuffle = supportsQuadShuffle(info);
   d.shaderFloat64 = info.capabilities.shaderFloat64;

@@ -12,17 +12,14 @@
 // to the others); a last round hands the remainder to whichever next size fits it. A child
 // running past what is left of the budget plus a margin is killed (its process group) and
 // reported as cut off.
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "bench/bench_all_report.hpp"
 #include "bench/bench_all_workloads.hpp"
@@ -31,6 +28,7 @@
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "stopwatch.hpp"
+#include "report/device_report.hpp"
 #include "report/text_output_file.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
@@ -46,46 +44,16 @@ struct BenchAllArgs {
   std::vector<std::string> only;  // sections or workload names to run; empty: all
 };
 
-std::string deviceTypeText(VkPhysicalDeviceType type) {
-  switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU driver";
-    default: return "other";
-  }
-}
-
-std::string cpuModel() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string model;
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
-      model = line.substr(line.find(':') + 1);
-      model.erase(0, model.find_first_not_of(" \t"));
-      break;
-    }
-  if (model.empty()) {
-    utsname names{};
-    model = ::uname(&names) == 0 ? std::string(names.machine) + " CPU" : "an unknown CPU";
-  }
-  return model + " (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " hardware threads)";
-}
-
 // The device the children will choose, opened once here (and closed before they run): its
-// name and driver for the report, and a clear error at once when there is none.
-DeviceSummary describeDevice(const CommonOptions& options) {
+// name and driver for the report, and a clear error at once when there is none. Its words are
+// voxen check's (describeDevice), but for a CPU device, which bench all's reports (and the
+// headings of BENCHMARKS.md) have always called a "CPU driver".
+DeviceSummary openAndDescribeDevice(const CommonOptions& options) {
   Device device(options.device);
-  const DeviceInfo& info = device.info();
   DeviceSummary summary;
-  summary.name = info.name;
-  summary.type = deviceTypeText(info.type);
-  summary.driver = info.driverName;
-  summary.driverInfo = info.driverInfo;
-  summary.apiVersion = std::to_string(VK_API_VERSION_MAJOR(info.apiVersion)) + "." +
-                       std::to_string(VK_API_VERSION_MINOR(info.apiVersion)) + "." +
-                       std::to_string(VK_API_VERSION_PATCH(info.apiVersion));
-  summary.cpu = cpuModel();
+  static_cast<DeviceDescription&>(summary) = describeDevice(device.info());
+  if (device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU) summary.type = "CPU driver";
+  summary.cpu = hostCpuText();
   return summary;
 }
 
@@ -393,7 +361,7 @@ int benchAll(const CommonOptions& options, const BenchAllArgs& args) {
       if (sections.find("'" + w.section + "'") == std::string::npos) sections += (sections.empty() ? "'" : ", '") + w.section + "'";
     throw UsageError("--only: no workload in that section; the sections are " + sections);
   }
-  const DeviceSummary device = describeDevice(options);
+  const DeviceSummary device = openAndDescribeDevice(options);
   BenchAll bench(options, args, std::move(workloads));
   const BenchAllReport report = bench.run(device, commandLine(args, options));
   std::cout << "\n" << textReport(report) << std::flush;

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "bench/bench_table.hpp"
+#include "report/device_report.hpp"
+
 namespace voxen::cli {
 
 std::vector<const SizeRun*> WorkloadState::reported() const {
@@ -43,6 +46,7 @@ std::string speedUpText(const Figure& f) {
 struct Line {
   std::string section, workload, size, gpu, cpu, speedUp, unit;
   bool hostOnly = false;  // a workload without GPU work: listed under the host table's heads
+  std::vector<std::string> cells() const { return {section, workload, size, gpu, cpu, speedUp, unit}; }
 };
 
 // The heads of the two tables: Voxen's GPU beside the CPU reference, and the workloads that do
@@ -111,7 +115,7 @@ const WorkloadState* lidarFrames(const BenchAllReport& report) {
 }
 
 std::string deviceLine(const BenchAllReport& r) {
-  return r.device.name + " (" + r.device.type + "), driver " + r.device.driver +
+  return r.device.name + " (" + r.device.type + "), driver " + r.device.driverName +
          (r.device.driverInfo.empty() ? "" : " (" + r.device.driverInfo + ")") + ", Vulkan " + r.device.apiVersion;
 }
 
@@ -121,6 +125,29 @@ std::string plainNumber(double value) {
   return text;
 }
 
+// The columns of both tables (their heads are the GPU table's; the host table prints its own):
+// two spaces apart, the names on the left, the figures on the right, the unit unpadded.
+TextTable figureTable() {
+  const Line& h = kGpuHeader;
+  return TextTable({{h.section, 0, Align::Left, "  "},
+                    {h.workload, 0, Align::Left, "  "},
+                    {h.size, 0, Align::Left, "  "},
+                    {h.gpu, 0, Align::Right, "  "},
+                    {h.cpu, 0, Align::Right, "  "},
+                    {h.speedUp, 0, Align::Right, "  "},
+                    {h.unit, 0, Align::Left, "  ", false}});
+}
+
+// The lidar-frame table: resolution, GPU and CPU ms per frame.
+TextTable lidarFrameTable() {
+  return TextTable({{"resolution", 10, Align::Left}, {"GPU ms/frame", 12, Align::Right, "  "},
+                    {"CPU ms/frame", 12, Align::Right, "  "}},
+                   "  ");
+}
+
+std::vector<std::string> lidarFrameCells(const Figure& f) { return {f.what, formatValue(f.gpu), formatValue(f.cpu)}; }
+
+// A note in markdown: its '|' escaped, as the tables' cells are.
 std::string markdownCell(std::string text) {
   for (size_t at = 0; (at = text.find('|', at)) != std::string::npos; at += 2) text.replace(at, 1, "\\|");
   return text;
@@ -130,33 +157,22 @@ std::string markdownCell(std::string text) {
 
 std::string textReport(const BenchAllReport& report) {
   const std::vector<Line> lines = tableLines(report);
-  size_t w[7] = {};
-  for (const Line& l : {kGpuHeader, kHostHeader}) {
-    const std::string* cells[7] = {&l.section, &l.workload, &l.size, &l.gpu, &l.cpu, &l.speedUp, &l.unit};
-    for (int i = 0; i < 7; ++i) w[i] = std::max(w[i], cells[i]->size());
-  }
-  for (const Line& l : lines) {
-    const std::string* cells[7] = {&l.section, &l.workload, &l.size, &l.gpu, &l.cpu, &l.speedUp, &l.unit};
-    for (int i = 0; i < 7; ++i) w[i] = std::max(w[i], cells[i]->size());
-  }
+  // Both tables share their columns' widths: fitted to both heads and every line.
+  TextTable table = figureTable();
+  for (const Line& l : {kGpuHeader, kHostHeader}) table.fit(l.cells());
+  for (const Line& l : lines) table.fit(l.cells());
   std::ostringstream out;
   out << "voxen bench all on " << deviceLine(report) << "\nCPU reference: one thread of " << report.device.cpu << "; "
       << formatValue(report.elapsedSeconds) << " s of a " << plainNumber(report.budgetSeconds) << " s budget\n\n";
-  auto row = [&](const Line& l) {
-    char text[1024];
-    std::snprintf(text, sizeof text, "%-*s  %-*s  %-*s  %*s  %*s  %*s  %s\n", int(w[0]), l.section.c_str(), int(w[1]),
-                  l.workload.c_str(), int(w[2]), l.size.c_str(), int(w[3]), l.gpu.c_str(), int(w[4]), l.cpu.c_str(),
-                  int(w[5]), l.speedUp.c_str(), l.unit.c_str());
-    out << text;
+  auto rows = [&](const Line& header, bool hostOnly) {
+    out << table.line(header.cells()) << "\n";
+    for (const Line& l : lines)
+      if (l.hostOnly == hostOnly) out << table.line(l.cells()) << "\n";
   };
-  row(kGpuHeader);
-  for (const Line& l : lines)
-    if (!l.hostOnly) row(l);
+  rows(kGpuHeader, false);
   if (anyHostOnly(lines)) {
     out << "\n";
-    row(kHostHeader);
-    for (const Line& l : lines)
-      if (l.hostOnly) row(l);
+    rows(kHostHeader, true);
   }
   const auto noteLines = notes(report);
   if (!noteLines.empty()) out << "\n";
@@ -165,12 +181,9 @@ std::string textReport(const BenchAllReport& report) {
     const SizeRun& run = *frames->reported().back();
     out << "\nOccupancy per lidar frame (64 x 1024 scan, 65,536 rays; " << frames->workload->sizes[run.size].label
         << ", medians):\n";
-    out << "  resolution  GPU ms/frame  CPU ms/frame\n";
-    for (const Figure& f : frames->workload->figures(run.summary)) {
-      char text[128];
-      std::snprintf(text, sizeof text, "  %-10s  %12s  %12s\n", f.what.c_str(), formatValue(f.gpu).c_str(), formatValue(f.cpu).c_str());
-      out << text;
-    }
+    const TextTable frameTable = lidarFrameTable();
+    out << frameTable.headLine() << "\n";
+    for (const Figure& f : frames->workload->figures(run.summary)) out << frameTable.line(lidarFrameCells(f)) << "\n";
   }
   return out.str();
 }
@@ -178,21 +191,18 @@ std::string textReport(const BenchAllReport& report) {
 std::string markdownReport(const BenchAllReport& report) {
   std::ostringstream out;
   // As BENCHMARKS.md's headings: the device, its driver, the CPU of the CPU reference, the date.
-  out << "### " << report.device.name << ", " << (report.device.driverInfo.empty() ? report.device.driver : report.device.driverInfo)
+  out << "### " << report.device.name << ", " << (report.device.driverInfo.empty() ? report.device.driverName : report.device.driverInfo)
       << ", CPU reference on " << report.device.cpu << ", " << report.date.substr(0, std::min<size_t>(10, report.date.size()))
       << "\n\n";
   out << "`" << report.command << "`: every benchmark at the largest size that fit the budget, Voxen on the GPU beside "
       << "the CPU reference measured in the same run (GPU/CPU: how many times faster the GPU is; a workload's size is "
       << "what its last run took).\n\n";
   const std::vector<Line> lines = tableLines(report);
+  const TextTable figures = figureTable();
   auto table = [&](const Line& header, bool hostOnly) {
-    out << "| " << header.section << " | " << header.workload << " | " << header.size << " | " << header.gpu << " | "
-        << header.cpu << " | " << header.speedUp << " | " << header.unit << " |\n";
-    out << "|---|---|---|---:|---:|---:|---|\n";
+    out << figures.markdownLine(header.cells()) << "\n" << figures.markdownRule() << "\n";
     for (const Line& l : lines)
-      if (l.hostOnly == hostOnly)
-        out << "| " << markdownCell(l.section) << " | " << markdownCell(l.workload) << " | " << markdownCell(l.size)
-            << " | " << l.gpu << " | " << l.cpu << " | " << l.speedUp << " | " << markdownCell(l.unit) << " |\n";
+      if (l.hostOnly == hostOnly) out << figures.markdownLine(l.cells()) << "\n";
   };
   table(kGpuHeader, false);
   if (anyHostOnly(lines)) {
@@ -207,9 +217,9 @@ std::string markdownReport(const BenchAllReport& report) {
     const SizeRun& run = *frames->reported().back();
     out << "\nOccupancy per lidar frame: one 64 x 1024 scan (65,536 rays) integrated and waited for before the next, "
         << "medians over " << frames->workload->sizes[run.size].label << " (`voxen bench frames`, sequential order):\n\n";
-    out << "| resolution | GPU ms/frame | CPU ms/frame |\n|---|---:|---:|\n";
-    for (const Figure& f : frames->workload->figures(run.summary))
-      out << "| " << f.what << " | " << formatValue(f.gpu) << " | " << formatValue(f.cpu) << " |\n";
+    const TextTable frameTable = lidarFrameTable();
+    out << frameTable.markdownHead() << "\n";
+    for (const Figure& f : frames->workload->figures(run.summary)) out << frameTable.markdownLine(lidarFrameCells(f)) << "\n";
   }
   out << "\nDevice: " << deviceLine(report) << "; CPU reference on one thread of " << report.device.cpu
       << ". Command: `" << report.command << "`, " << report.date << ", " << formatValue(report.elapsedSeconds) << " s of a "
@@ -219,12 +229,7 @@ std::string markdownReport(const BenchAllReport& report) {
 
 Json jsonReport(const BenchAllReport& report) {
   auto number = [](double v) { return std::isfinite(v) ? Json(rounded(v, 6)) : Json(nullptr); };
-  Json out = {{"device",
-               {{"name", report.device.name},
-                {"type", report.device.type},
-                {"driver", report.device.driver},
-                {"driver_info", report.device.driverInfo},
-                {"api_version", report.device.apiVersion}}},
+  Json out = {{"device", deviceJson(report.device)},
               {"cpu", report.device.cpu},
               {"command", report.command},
               {"date", report.date},

@@ -8,6 +8,7 @@
 #include "bench/bench_all_workloads.hpp"
 #include "child_process.hpp"
 #include "report/json_output.hpp"
+#include "voxen/check/device_check.hpp"
 
 namespace voxen::cli {
 
@@ -34,8 +35,8 @@ struct WorkloadState {
   size_t nextSize() const;    // the size a next run would take (sizes.size() when none is left)
 };
 
-struct DeviceSummary {
-  std::string name, type, driver, driverInfo, apiVersion;
+// The device in voxen check's words (describeDevice), and the host CPU.
+struct DeviceSummary : DeviceDescription {
   std::string cpu;  // the host CPU's model and its hardware threads: the CPU reference's machine
 };
 

@@ -72,11 +72,7 @@ Workload mapLayer(const std::string& layer) {
   return w;
 }
 
-}  // namespace
-
-std::vector<Workload> benchAllWorkloads() {
-  std::vector<Workload> workloads;
-
+Workload coreWorkload() {
   Workload core{"engine core", "core", {"bench", "core"}, {}, [](const Json& s) {
                   return std::vector<Figure>{
                       {"upload through staging ring", "GB/s", jsonNumber(s, "upload_gb_per_s"), jsonNumber(s, "memcpy_gb_per_s")},
@@ -90,13 +86,11 @@ std::vector<Workload> benchAllWorkloads() {
                 }};
   for (uint32_t mb : {16u, 64u, 256u, 1024u})
     core.sizes.push_back({std::to_string(mb) + " MiB buffers", {"--mb", std::to_string(mb)}, double(mb)});
-  workloads.push_back(core);
+  return core;
+}
 
-  workloads.push_back(mapOrder("sequential"));
-  workloads.push_back(mapOrder("two-phase"));
-  for (const char* layer : {"voxel_mean", "traversal", "hit_miss", "touch_time"}) workloads.push_back(mapLayer(layer));
-
-  // Occupancy per lidar frame: more frames give steadier medians.
+// Occupancy per lidar frame: more frames give steadier medians.
+Workload framesWorkload() {
   Workload frames{"lidar frames", "one 64 x 1024 scan", {"bench", "frames"}, {}, [](const Json& s) {
                     std::vector<Figure> figures;
                     if (!s.contains("runs")) return figures;
@@ -111,8 +105,10 @@ std::vector<Workload> benchAllWorkloads() {
   for (int n : {4, 8, 16, 32, 64, 128})
     frames.sizes.push_back({std::to_string(n) + " frames of 65,536 rays", {"--frames", std::to_string(n)}, double(n)});
   frames.lidarFrames = true;
-  workloads.push_back(frames);
+  return frames;
+}
 
+Workload ndtWorkload() {
   Workload ndt{"NDT", "NDT-OM and NDT-TM", {"bench", "ndt"}, {}, [](const Json& s) {
                  auto rate = [&](const std::string& name) {
                    if (s.contains("variants"))
@@ -126,10 +122,12 @@ std::vector<Workload> benchAllWorkloads() {
                                             {std::string("NDT-TM") + res, "Mrays/s", rate("GPU NDT-TM"), rate("CPU NDT-TM")}};
                }};
   for (WorkloadSize size : raySizes(1u << 24, 0)) ndt.sizes.push_back(size);
-  workloads.push_back(ndt);
+  return ndt;
+}
 
-  // The generated scene gives 16 regions at 0.25 m whatever the run's length: larger maps
-  // are that map tiled side by side (--tiles).
+// The generated scene gives 16 regions at 0.25 m whatever the run's length: larger maps
+// are that map tiled side by side (--tiles).
+Workload clearanceWorkload() {
   Workload clearance{"clearance", "range 5 m", {"bench", "clearance", "--range", "5", "--repeat", "1"}, {},
                      [](const Json& s) {
                        std::vector<Figure> figures;
@@ -151,10 +149,12 @@ std::vector<Workload> benchAllWorkloads() {
     return withCommas(uint64_t(regions)) + " regions" +
            (tiles > 1 ? " (" + std::to_string(int(tiles)) + " x " + std::to_string(int(tiles)) + " tiles)" : "");
   };
-  workloads.push_back(clearance);
+  return clearance;
+}
 
-  // Queries on a map from one generated scan (its regions fit any cache): items per second
-  // for each kind, the CPU reference beside.
+// Queries on a map from one generated scan (its regions fit any cache): items per second
+// for each kind, the CPU reference beside.
+Workload queryWorkload() {
   Workload query{"queries", "points and 5 m rays", {"bench", "query", "--scans", "1", "--repeat", "1"}, {},
                  [](const Json& s) {
                    std::vector<Figure> figures;
@@ -167,8 +167,10 @@ std::vector<Workload> benchAllWorkloads() {
   for (uint64_t items = 65536; items <= (1u << 22); items *= 4)
     query.sizes.push_back({withCommas(items) + " points and rays",
                            {"--points", std::to_string(items), "--rays", std::to_string(items)}, double(items)});
-  workloads.push_back(query);
+  return query;
+}
 
+Workload transformWorkload() {
   Workload transform{"transform tree", "depth 8", {"bench", "transform", "--depth", "8", "--dirty", "1", "0.01", "--repeat", "3"}, {},
                      [](const Json& s) {
                        std::vector<Figure> figures;
@@ -185,10 +187,12 @@ std::vector<Workload> benchAllWorkloads() {
                      }};
   for (uint64_t nodes = 65536; nodes <= (1u << 24); nodes *= 4)
     transform.sizes.push_back({withCommas(nodes) + " nodes", {"--nodes", std::to_string(nodes)}, double(nodes)});
-  workloads.push_back(transform);
+  return transform;
+}
 
-  // Robot recordings to rays on the host (no GPU work): each container's ns per point beside
-  // the binary PLY + trajectory path measured in the same run (in the reference column).
+// Robot recordings to rays on the host (no GPU work): each container's ns per point beside
+// the binary PLY + trajectory path measured in the same run (in the reference column).
+Workload inputWorkload() {
   Workload input{"recordings to rays", "one reader thread", {"bench", "input", "--repeat", "3"}, {},
                  [](const Json& s) {
                    std::vector<Figure> figures;
@@ -203,10 +207,12 @@ std::vector<Workload> benchAllWorkloads() {
   for (int scans : {4, 16, 64, 160})
     input.sizes.push_back({std::to_string(scans) + " scans of 64 x 1024", {"--scans", std::to_string(scans)},
                            double(scans)});
-  workloads.push_back(input);
+  return input;
+}
 
-  // Last: the painter also draws with the graphics pipeline (lavapipe's timestamps after a
-  // draw read near zero; each workload is a process of its own, but keep it last all the same).
+// The painter at each resolution: the frame, the software rasterizer beside the CPU's and the
+// graphics pipeline's.
+Workload paintWorkload() {
   Workload paint{"voxel painter", "128^3 grid, a stroke a frame", {"bench", "paint"}, {}, [](const Json& s) {
                    const Json run = s.contains("runs") && !s["runs"].empty() ? s["runs"][0] : Json::object();
                    return std::vector<Figure>{
@@ -220,7 +226,20 @@ std::vector<Workload> benchAllWorkloads() {
     paint.sizes.push_back({std::to_string(w) + "x" + std::to_string(h), {"--width", std::to_string(w), "--height", std::to_string(h)},
                            double(w) * h});
   paint.reportEverySize = true;
-  workloads.push_back(paint);
+  return paint;
+}
+
+}  // namespace
+
+std::vector<Workload> benchAllWorkloads() {
+  std::vector<Workload> workloads{coreWorkload(), mapOrder("sequential"), mapOrder("two-phase")};
+  for (const char* layer : {"voxel_mean", "traversal", "hit_miss", "touch_time"}) workloads.push_back(mapLayer(layer));
+  for (Workload (*workload)() : {&framesWorkload, &ndtWorkload, &clearanceWorkload, &queryWorkload, &transformWorkload,
+                                 &inputWorkload})
+    workloads.push_back(workload());
+  // Last: the painter also draws with the graphics pipeline (lavapipe's timestamps after a
+  // draw read near zero; each workload is a process of its own, but keep it last all the same).
+  workloads.push_back(paintWorkload());
   return workloads;
 }
 

@@ -10,10 +10,10 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <sstream>
 #include <vector>
 
 #include "bench/bench_stats.hpp"
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "report/json_output.hpp"
 #include "option_checks.hpp"
@@ -71,7 +71,8 @@ struct Row {
   std::string refused;  // why the technique cannot run at this range (its memory), else empty
 };
 
-int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args) {
+// The map the clearance is computed on: a generated lidar run at --resolution, tiled.
+OccupancyMap clearanceBenchMap(const BenchClearanceArgs& args) {
   OccupancyModel model;
   model.resolution = args.resolution;
   OccupancyMap base(model);
@@ -84,96 +85,114 @@ int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args)
     integrator.integrate(rays);
   }
   if (args.tiles > 1) base = tiledMap(base, args.tiles);
+  return base;
+}
+
+// One technique at one range: the GPU beside the CPU reference (exact), --repeat times after
+// an untimed repetition that compiles the pipelines; refused when its memory does not fit.
+Row measureTechnique(const CommonOptions& options, Scheduler& scheduler, const OccupancyMap& base, double range,
+                     const std::string& name, int repeat) {
+  ClearanceOptions clearance;
+  clearance.range = range;
+  clearance.technique = clearanceTechniqueNamed(name);
+  try {
+    clearance.validate(base.model());
+  } catch (const ClearanceSettingsError& e) {
+    throw UsageError(std::string("--range: ") + e.what());
+  }
+  Row row;
+  row.range = range;
+  row.technique = name;
+  std::vector<double> gpuTimes, cpuTimes;
+  OccupancyMap exact = base;
+  OccupancyMap gpuMap = base;
+  for (int rep = 0; rep <= repeat; ++rep) {  // repetition 0 compiles the pipelines, untimed
+    gpuMap = base;
+    scheduler.resetProfile();
+    ClearanceStats g;
+    try {
+      GpuClearance gpu(scheduler, gpuMap, clearance,
+                       {.memoryLimitBytes = options.memoryBudgetBytes(), .memoryHint = options.memoryBudgetHint()});
+      g = gpu.compute();
+    } catch (const Error& e) {  // its blocks or the cache do not fit the memory at this range
+      row.refused = e.what();
+      return row;
+    }
+    exact = base;
+    const ClearanceStats c = computeClearanceCpu(exact, clearance);
+    if (rep == 0) continue;
+    gpuTimes.push_back(g.seconds);
+    cpuTimes.push_back(c.seconds);
+    row.regions = g.regions;
+  }
+  row.gpuSeconds = median(gpuTimes);
+  row.cpuSeconds = median(cpuTimes);
+  row.accuracy = compareClearance(exact, gpuMap);
+  row.profile = profileText(scheduler.profile());
+  return row;
+}
+
+double perRegion(double seconds, uint64_t regions) { return regions ? seconds * 1e3 / double(regions) : 0.0; }
+
+Json rowJson(const Row& r) {
+  if (!r.refused.empty()) return {{"technique", r.technique}, {"range", r.range}, {"refused", r.refused}};
+  return {{"technique", r.technique},
+          {"range", r.range},
+          {"regions", r.regions},
+          {"total_s", rounded(r.gpuSeconds, 4)},
+          {"ms_per_region", rounded(perRegion(r.gpuSeconds, r.regions), 3)},
+          {"cpu_ms_per_region", rounded(perRegion(r.cpuSeconds, r.regions), 3)},
+          {"max_error_m", rounded(r.accuracy.maxError, 6)},
+          {"mean_error_m", rounded(r.accuracy.meanError(), 6)},
+          {"within_one_voxel", rounded(r.accuracy.withinOneVoxelFraction(), 6)},
+          {"none_mismatches", r.accuracy.noneMismatches}};
+}
+
+void printClearanceText(const Device& device, const BenchClearanceArgs& args, size_t regions, const std::vector<Row>& rows) {
+  std::printf("voxen bench clearance on %s: a map of %zu regions of 32^3 at %g m from a generated lidar run (%d scans%s); "
+              "GPU medians of %d repetitions beside the CPU reference (exact transform)\n\n",
+              device.info().name.c_str(), regions, args.resolution, args.scans,
+              args.tiles > 1 ? (", " + std::to_string(args.tiles) + " x " + std::to_string(args.tiles) + " tiles").c_str() : "",
+              args.repeat);
+  const TextTable table({{"technique", 10, Align::Left},
+                         {"range m", 9, Align::Left},
+                         {"regions", 8},
+                         {"total s", 10},
+                         {"ms/region", 12},
+                         {"CPU ms/region", 14},
+                         {"max err m", 12},
+                         {"mean err m", 12},
+                         {"<=1 voxel", 10},
+                         {"none!=", 8}});
+  table.printHead();
+  for (const Row& r : rows)
+    if (!r.refused.empty())  // the row ends with why
+      table.printRow({r.technique, general(r.range), "refused: " + r.refused});
+    else
+      table.printRow({r.technique, general(r.range), count(r.regions), fixed(r.gpuSeconds, 3),
+                      fixed(perRegion(r.gpuSeconds, r.regions), 2), fixed(perRegion(r.cpuSeconds, r.regions), 2),
+                      general(r.accuracy.maxError, 2), general(r.accuracy.meanError(), 2),
+                      percent(r.accuracy.withinOneVoxelFraction(), 3), count(r.accuracy.noneMismatches)});
+  for (const Row& r : rows)
+    if (r.refused.empty())
+      std::printf("\n%s at %g m, GPU passes (last repetition):\n%s", r.technique.c_str(), r.range, r.profile.c_str());
+}
+
+int benchClearance(const CommonOptions& options, const BenchClearanceArgs& args) {
+  const OccupancyMap base = clearanceBenchMap(args);
   Device device(options.device);
   ShaderLibrary library(device, options.libraryOptions());
   Scheduler scheduler(device, library);
   std::vector<Row> rows;
   for (double range : args.ranges)
-  for (const std::string& name : args.techniques) {
-    ClearanceOptions clearance;
-    clearance.range = range;
-    clearance.technique = clearanceTechniqueNamed(name);
-    try {
-      clearance.validate(base.model());
-    } catch (const ClearanceSettingsError& e) {
-      throw UsageError(std::string("--range: ") + e.what());
-    }
-    Row row;
-    row.range = range;
-    row.technique = name;
-    std::vector<double> gpuTimes, cpuTimes;
-    OccupancyMap exact = base;
-    OccupancyMap gpuMap = base;
-    for (int rep = 0; rep <= args.repeat; ++rep) {  // repetition 0 compiles the pipelines, untimed
-      gpuMap = base;
-      scheduler.resetProfile();
-      ClearanceStats g;
-      try {
-        GpuClearance gpu(scheduler, gpuMap, clearance,
-                         {.memoryLimitBytes = options.memoryBudgetBytes(), .memoryHint = options.memoryBudgetHint()});
-        g = gpu.compute();
-      } catch (const Error& e) {  // its blocks or the cache do not fit the memory at this range
-        row.refused = e.what();
-        break;
-      }
-      exact = base;
-      const ClearanceStats c = computeClearanceCpu(exact, clearance);
-      if (rep == 0) continue;
-      gpuTimes.push_back(g.seconds);
-      cpuTimes.push_back(c.seconds);
-      row.regions = g.regions;
-    }
-    if (!row.refused.empty()) {
-      rows.push_back(row);
-      continue;
-    }
-    row.gpuSeconds = median(gpuTimes);
-    row.cpuSeconds = median(cpuTimes);
-    row.accuracy = compareClearance(exact, gpuMap);
-    std::ostringstream profile;
-    scheduler.profile().print(profile);
-    row.profile = profile.str();
-    rows.push_back(row);
-  }
-  auto perRegion = [](double s, uint64_t n) { return n ? s * 1e3 / double(n) : 0.0; };
+    for (const std::string& name : args.techniques)
+      rows.push_back(measureTechnique(options, scheduler, base, range, name, args.repeat));
   if (options.json) {
-    Json out = {{"device", device.info().name}, {"resolution", args.resolution}, {"scans", args.scans},
-                {"tiles", args.tiles}, {"regions", base.regions().size()}, {"rows", Json::array()}};
-    for (const Row& r : rows)
-      if (!r.refused.empty())
-        out["rows"].push_back({{"technique", r.technique}, {"range", r.range}, {"refused", r.refused}});
-      else
-      out["rows"].push_back({{"technique", r.technique},
-                             {"range", r.range},
-                             {"regions", r.regions},
-                             {"total_s", rounded(r.gpuSeconds, 4)},
-                             {"ms_per_region", rounded(perRegion(r.gpuSeconds, r.regions), 3)},
-                             {"cpu_ms_per_region", rounded(perRegion(r.cpuSeconds, r.regions), 3)},
-                             {"max_error_m", rounded(r.accuracy.maxError, 6)},
-                             {"mean_error_m", rounded(r.accuracy.meanError(), 6)},
-                             {"within_one_voxel", rounded(r.accuracy.withinOneVoxelFraction(), 6)},
-                             {"none_mismatches", r.accuracy.noneMismatches}});
-    printJson(out);
+    printJson({{"device", device.info().name}, {"resolution", args.resolution}, {"scans", args.scans},
+               {"tiles", args.tiles}, {"regions", base.regions().size()}, {"rows", jsonArray(rows, rowJson)}});
     return 0;
   }
-  std::printf("voxen bench clearance on %s: a map of %zu regions of 32^3 at %g m from a generated lidar run (%d scans%s); "
-              "GPU medians of %d repetitions beside the CPU reference (exact transform)\n\n",
-              device.info().name.c_str(), base.regions().size(), args.resolution, args.scans,
-              args.tiles > 1 ? (", " + std::to_string(args.tiles) + " x " + std::to_string(args.tiles) + " tiles").c_str() : "",
-              args.repeat);
-  std::printf("%-10s %-9s %8s %10s %12s %14s %12s %12s %10s %8s\n", "technique", "range m", "regions", "total s",
-              "ms/region", "CPU ms/region", "max err m", "mean err m", "<=1 voxel", "none!=");
-  for (const Row& r : rows)
-    if (!r.refused.empty())
-      std::printf("%-10s %-9g refused: %s\n", r.technique.c_str(), r.range, r.refused.c_str());
-    else
-    std::printf("%-10s %-9g %8llu %10.3f %12.2f %14.2f %12.2g %12.2g %9.3f%% %8llu\n", r.technique.c_str(), r.range,
-                (unsigned long long)r.regions, r.gpuSeconds, perRegion(r.gpuSeconds, r.regions),
-                perRegion(r.cpuSeconds, r.regions), r.accuracy.maxError, r.accuracy.meanError(),
-                r.accuracy.withinOneVoxelFraction() * 100.0, (unsigned long long)r.accuracy.noneMismatches);
-  for (const Row& r : rows)
-    if (r.refused.empty())
-      std::printf("\n%s at %g m, GPU passes (last repetition):\n%s", r.technique.c_str(), r.range, r.profile.c_str());
+  printClearanceText(device, args, base.regions().size(), rows);
   return 0;
 }
 

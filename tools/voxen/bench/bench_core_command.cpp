@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "report/json_output.hpp"
 #include "option_checks.hpp"
@@ -157,37 +158,30 @@ int benchCore(const CommonOptions& options, uint32_t megabytes) {
     Json passes = Json::array();
     for (const auto& [name, timing] : scheduler.profile().passes())
       passes.push_back({{"pass", name}, {"calls", timing.calls}, {"total_ms", rounded(timing.totalMs, 6)}, {"timed", timing.timed}});
-    printJson({{"device", device.info().name},
-               {"driver", device.info().driverName},
-               {"megabytes", megabytes},
-               {"first_dispatch_ms", rounded(firstDispatchMs, 2)},
-               // null, with the reason beside it, when there were no shader sources to edit
-               {"hot_reload_ms", reload.notMeasured.empty() ? Json(rounded(reload.ms, 2)) : Json(nullptr)},
-               {"hot_reload_not_measured", reload.notMeasured.empty() ? Json(nullptr) : Json(reload.notMeasured)},
-               {"upload_gb_per_s", rounded(rows[0].gpu, 3)},
-               {"readback_gb_per_s", rounded(rows[1].gpu, 3)},
-               {"memcpy_gb_per_s", rounded(rows[0].cpu, 3)},
-               {"gpu_saxpy_melem_per_s", rounded(rows[2].gpu, 1)},
-               {"cpu_saxpy_melem_per_s", rounded(rows[2].cpu, 1)},
-               {"dispatch_us", rounded(rows[3].gpu, 2)},
-               {"profile", passes}});
+    printJson(benchSummary(device, {{"megabytes", megabytes},
+                                    {"first_dispatch_ms", rounded(firstDispatchMs, 2)},
+                                    // null, with the reason beside it, when there were no shader sources to edit
+                                    {"hot_reload_ms", reload.notMeasured.empty() ? Json(rounded(reload.ms, 2)) : Json(nullptr)},
+                                    {"hot_reload_not_measured", reload.notMeasured.empty() ? Json(nullptr) : Json(reload.notMeasured)},
+                                    {"upload_gb_per_s", rounded(rows[0].gpu, 3)},
+                                    {"readback_gb_per_s", rounded(rows[1].gpu, 3)},
+                                    {"memcpy_gb_per_s", rounded(rows[0].cpu, 3)},
+                                    {"gpu_saxpy_melem_per_s", rounded(rows[2].gpu, 1)},
+                                    {"cpu_saxpy_melem_per_s", rounded(rows[2].cpu, 1)},
+                                    {"dispatch_us", rounded(rows[3].gpu, 2)},
+                                    {"profile", passes}}));
     return 0;
   }
   std::printf("voxen bench core on %s (%s), %u MiB buffers\n\n", device.info().name.c_str(),
               device.info().driverName.c_str(), megabytes);
-  std::printf("%-34s %-9s %12s %14s\n", "measure", "unit", "Voxen GPU", "CPU reference");
-  for (const Row& row : rows) {
-    if (row.cpu > 0)
-      std::printf("%-34s %-9s %12.2f %14.2f\n", row.what.c_str(), row.unit.c_str(), row.gpu, row.cpu);
-    else
-      std::printf("%-34s %-9s %12.2f %14s\n", row.what.c_str(), row.unit.c_str(), row.gpu, "-");
-  }
-  std::printf("%-34s %-9s %12.1f %14s\n", "first dispatch (library to result)", "ms", firstDispatchMs, "-");
+  const TextTable table({{"measure", 34, Align::Left}, {"unit", 9, Align::Left}, {"Voxen GPU", 12}, {"CPU reference", 14}});
+  table.printHead();
+  for (const Row& row : rows) table.printRow({row.what, row.unit, fixed(row.gpu, 2), row.cpu > 0 ? fixed(row.cpu, 2) : "-"});
+  table.printRow({"first dispatch (library to result)", "ms", fixed(firstDispatchMs, 1), "-"});
   if (reload.notMeasured.empty())
-    std::printf("%-34s %-9s %12.1f %14s\n", "hot reload (edit to new result)", "ms", reload.ms, "-");
+    table.printRow({"hot reload (edit to new result)", "ms", fixed(reload.ms, 1), "-"});
   else
-    std::printf("%-34s %-9s %12s %14s  (not measured: %s)\n", "hot reload (edit to new result)", "ms", "-", "-",
-                reload.notMeasured.c_str());
+    table.printRow({"hot reload (edit to new result)", "ms", "-", "-"}, "  (not measured: " + reload.notMeasured + ")");
   std::printf("(upload/readback CPU column: memcpy of the same bytes)\n");
   if (options.profile) {
     std::printf("\nGPU time per pass:\n");

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bench/bench_stats.hpp"
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "report/json_output.hpp"
 #include "option_checks.hpp"
@@ -74,9 +75,7 @@ FrameRun runFrames(Scheduler& scheduler, const std::vector<Ray>& rays, size_t pe
       gpu.integrate(frame);
       gpu.sync();
       run.gpuMs.push_back(secondsSince(start) * 1e3);
-      double ms = 0;
-      for (const auto& [name, timing] : scheduler.profile().passes()) ms += timing.totalMs;
-      run.passMs.push_back(ms);
+      run.passMs.push_back(totalPassMs(scheduler.profile()));
     }
     const auto start = Clock::now();
     gpu.finish();
@@ -95,10 +94,20 @@ FrameRun runFrames(Scheduler& scheduler, const std::vector<Ray>& rays, size_t pe
   return run;
 }
 
-Json msList(const std::vector<double>& values) {
-  Json list = Json::array();
-  for (double value : values) list.push_back(rounded(value, 3));
-  return list;
+Json runJson(const FrameRun& r) {
+  return {{"resolution", r.resolution},
+          {"gpu_ms_per_frame", rounded(median(r.gpuMs), 3)},
+          {"cpu_ms_per_frame", rounded(median(r.cpuMs), 3)},
+          {"gpu_ms_per_frame_p90", rounded(percentile(r.gpuMs, 0.9), 3)},
+          {"cpu_ms_per_frame_p90", rounded(percentile(r.cpuMs, 0.9), 3)},
+          {"gpu_pass_ms_per_frame", rounded(median(r.passMs), 3)},
+          {"gpu_finish_ms", rounded(r.finishMs, 3)},
+          {"gpu_ms_all", roundedList(r.gpuMs, 3)},
+          {"cpu_ms_all", roundedList(r.cpuMs, 3)},
+          {"voxel_updates", r.gpu.voxelUpdates},
+          {"dropped_updates", r.gpu.droppedUpdates},
+          {"regions", r.regions},
+          {"class_agreement", rounded(r.classAgreement, 6)}};
 }
 
 int benchFrames(const CommonOptions& options, const BenchFramesArgs& args) {
@@ -135,42 +144,31 @@ int benchFrames(const CommonOptions& options, const BenchFramesArgs& args) {
   }
 
   if (options.json) {
-    Json out = {{"device", device.info().name},
-                {"driver", device.info().driverName},
-                {"rays_per_frame", perFrame},
-                {"frames", args.frames},
-                {"rays", rays.size()},
-                {"update_order", updateOrderName(args.order)},
-                {"model", args.model},
-                {"speed", args.speed},
-                {"runs", Json::array()}};
-    for (const FrameRun& r : runs)
-      out["runs"].push_back({{"resolution", r.resolution},
-                             {"gpu_ms_per_frame", rounded(median(r.gpuMs), 3)},
-                             {"cpu_ms_per_frame", rounded(median(r.cpuMs), 3)},
-                             {"gpu_ms_per_frame_p90", rounded(percentile(r.gpuMs, 0.9), 3)},
-                             {"cpu_ms_per_frame_p90", rounded(percentile(r.cpuMs, 0.9), 3)},
-                             {"gpu_pass_ms_per_frame", rounded(median(r.passMs), 3)},
-                             {"gpu_finish_ms", rounded(r.finishMs, 3)},
-                             {"gpu_ms_all", msList(r.gpuMs)},
-                             {"cpu_ms_all", msList(r.cpuMs)},
-                             {"voxel_updates", r.gpu.voxelUpdates},
-                             {"dropped_updates", r.gpu.droppedUpdates},
-                             {"regions", r.regions},
-                             {"class_agreement", rounded(r.classAgreement, 6)}});
-    printJson(out);
+    printJson(benchSummary(device, {{"rays_per_frame", perFrame},
+                                    {"frames", args.frames},
+                                    {"rays", rays.size()},
+                                    {"update_order", updateOrderName(args.order)},
+                                    {"model", args.model},
+                                    {"speed", args.speed},
+                                    {"runs", jsonArray(runs, runJson)}}));
     return 0;
   }
   std::printf("voxen bench frames on %s (%s): synthetic lidar %d x %d, %d frames of %s rays at %.3g m/s, %s order, %s "
               "model; each frame integrated and waited for before the next; medians over the frames\n\n",
               device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, args.frames,
               withCommas(perFrame).c_str(), args.speed, updateOrderName(args.order), args.model.c_str());
-  std::printf("%-10s %14s %14s %14s %10s %16s %10s\n", "resolution", "GPU ms/frame", "GPU p90 ms", "CPU ms/frame",
-              "speed-up", "GPU passes ms", "agreement");
+  const TextTable table({{"resolution", 10, Align::Left},
+                         {"GPU ms/frame", 14},
+                         {"GPU p90 ms", 14},
+                         {"CPU ms/frame", 14},
+                         {"speed-up", 10},
+                         {"GPU passes ms", 16},
+                         {"agreement", 10}});
+  table.printHead();
   for (const FrameRun& r : runs) {
     const double gpu = median(r.gpuMs), cpu = median(r.cpuMs);
-    std::printf("%-10.3g %14.2f %14.2f %14.2f %9.2fx %16.2f %9.4f%%\n", r.resolution, gpu, percentile(r.gpuMs, 0.9), cpu,
-                gpu > 0 ? cpu / gpu : 0.0, median(r.passMs), r.classAgreement * 100.0);
+    table.printRow({general(r.resolution, 3), fixed(gpu, 2), fixed(percentile(r.gpuMs, 0.9), 2), fixed(cpu, 2),
+                    fixed(gpu > 0 ? cpu / gpu : 0.0, 2, "x"), fixed(median(r.passMs), 2), percent(r.classAgreement, 4)});
   }
   std::printf("\nGPU ms/frame: from handing the frame's rays over until the GPU has integrated them (prepared on the\n"
               "integration thread; nothing copied back); GPU passes: the passes' own GPU time in that frame; CPU: the\n"

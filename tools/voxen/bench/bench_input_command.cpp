@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/bench_stats.hpp"
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "report/json_output.hpp"
 #include "option_checks.hpp"
@@ -134,26 +135,32 @@ int benchInput(const CommonOptions& options, const BenchInputArgs& args) {
 
   const double reference = rows.front().nsPerPoint();
   if (options.json) {
-    Json out = Json::array();
-    for (const Row& r : rows)
-      out.push_back({{"input", r.input},
-                     {"measures", r.what},
-                     {"threads", args.threads},
-                     {"points", r.points},
-                     {"rays", r.rays},
-                     {"bytes", r.bytes},
-                     {"ns_per_point", rounded(r.nsPerPoint(), 2)},
-                     {"vs_ply", rounded(r.nsPerPoint() / reference, 3)},
-                     {"seconds", secondsList(r.seconds)}});
-    printJson(out);
+    printJson(jsonArray(rows, [&](const Row& r) -> Json {
+      return {{"input", r.input},
+              {"measures", r.what},
+              {"threads", args.threads},
+              {"points", r.points},
+              {"rays", r.rays},
+              {"bytes", r.bytes},
+              {"ns_per_point", rounded(r.nsPerPoint(), 2)},
+              {"vs_ply", rounded(r.nsPerPoint() / reference, 3)},
+              {"seconds", secondsList(r.seconds)}};
+    }));
     return 0;
   }
   std::printf("voxen bench input: %d scans of %d x %d points, %d reader thread%s, medians of %d repetitions\n\n",
               args.lidar.scans, args.lidar.rings, args.lidar.columns, args.threads, args.threads == 1 ? "" : "s", args.repeat);
-  std::printf("%-26s %12s %12s %10s %12s %9s  %s\n", "input", "points", "rays", "MB", "ns/point", "vs PLY", "measures");
+  const TextTable table({{"input", 26, Align::Left},
+                         {"points", 12},
+                         {"rays", 12},
+                         {"MB", 10},
+                         {"ns/point", 12},
+                         {"vs PLY", 9},
+                         {"measures", 0, Align::Left, "  ", false}});
+  table.printHead();
   for (const Row& r : rows)
-    std::printf("%-26s %12s %12s %10.1f %12.1f %8.2fx  %s\n", r.input.c_str(), withCommas(r.points).c_str(),
-                withCommas(r.rays).c_str(), r.bytes / 1e6, r.nsPerPoint(), r.nsPerPoint() / reference, r.what.c_str());
+    table.printRow({r.input, withCommas(r.points), withCommas(r.rays), fixed(r.bytes / 1e6, 1), fixed(r.nsPerPoint(), 1),
+                    fixed(r.nsPerPoint() / reference, 2, "x"), r.what});
   std::printf("\nns/point: wall time per point of the input (no-return beams included: NaN points in the "
               "recordings, left out of the PLY, so the PLY has fewer points). vs PLY: ns/point over the binary PLY + "
               "trajectory path's, measured in this run.\n");

@@ -13,10 +13,12 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <sstream>
+#include <optional>
+#include <span>
 
 #include "bench/bench_plan.hpp"
 #include "bench/bench_stats.hpp"
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "report/host_stage_report.hpp"
 #include "stopwatch.hpp"
@@ -130,30 +132,43 @@ struct PathRun {
   HostStageTimes host;
 };
 
-int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
-  const std::vector<double> resolutions = args.resolution ? std::vector<double>{*args.resolution} : std::vector<double>{0.1, 0.25};
-  const uint32_t batch = args.batch;
-  const int repeat = args.repeat;
-  const IntegrationOptions integration{.flags = args.forwardWalk ? RayFlags(RayFlag::ForwardWalk) : RayFlags(), .order = args.order};
-  const bool sequentialOrder = args.order == UpdateOrder::Sequential;
+using Advance = std::function<void(uint64_t)>;
+
+// What a run maps, decided before the device is opened: the resolutions, the rays (generated
+// or read from --rays-file) and how the memory budget is split between them, the GPU cache
+// and the host maps.
+struct MapBenchPlan {
+  std::vector<double> resolutions;
+  IntegrationOptions integration;
   LidarConfig lidar;  // 64 rings x 1024 columns
-  lidar.speed = args.speed;
-  const LayerSet layers = layerSet(args.layers);
-  const OccupancyModel baseModel = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
-  auto modelAt = [&](double resolution) {
+  LayerSet layers;
+  OccupancyModel baseModel;
+  BenchMemoryPlan memory;
+  std::vector<Ray> rays;
+  bool sequentialOrder() const { return integration.order == UpdateOrder::Sequential; }
+  OccupancyModel modelAt(double resolution) const {
     OccupancyModel model = baseModel;
     model.resolution = resolution;
     return model;
-  };
-  // The rays (held with their return flags), the GPU cache and the two host maps share the
-  // memory budget; a default run shrinks to fit it rather than being refused. The finest
-  // resolution crosses the most regions per ray, which sets the smallest cache.
-  const OccupancyModel finest = modelAt(*std::min_element(resolutions.begin(), resolutions.end()));
+  }
+};
+
+// The rays (held with their return flags), the GPU cache and the two host maps share the
+// memory budget; a default run shrinks to fit it rather than being refused. The finest
+// resolution crosses the most regions per ray, which sets the smallest cache.
+MapBenchPlan planMapBench(const CommonOptions& options, const BenchMapArgs& args) {
+  MapBenchPlan plan;
+  plan.resolutions = args.resolution ? std::vector<double>{*args.resolution} : std::vector<double>{0.1, 0.25};
+  plan.integration = {.flags = args.forwardWalk ? RayFlags(RayFlag::ForwardWalk) : RayFlags(), .order = args.order};
+  plan.lidar.speed = args.speed;
+  plan.layers = layerSet(args.layers);
+  plan.baseModel = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
+  const OccupancyModel finest = plan.modelAt(*std::min_element(plan.resolutions.begin(), plan.resolutions.end()));
   std::optional<FileRays> fileRays;
   if (!args.raysFile.empty()) fileRays = readRaysFile(args.raysFile);
-  const uint64_t raysPerScan = fileRays ? 1 : lidar.raysPerScan();
+  const uint64_t raysPerScan = fileRays ? 1 : plan.lidar.raysPerScan();
   const uint64_t rayCount = fileRays ? fileRays->rays.size() : args.rayTarget;
-  const BenchMemoryPlan memory = planBenchMemory(
+  plan.memory = planBenchMemory(
       {.budgetBytes = options.memoryBudgetBytes(),
        .budgetHint = options.memoryBudgetHint(),
        .rays = (rayCount + raysPerScan - 1) / raysPerScan * raysPerScan,
@@ -161,50 +176,116 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
        .raysPerScan = raysPerScan,
        .bytesPerRay = sizeof(Ray) + sizeof(uint8_t),
        .cacheBytes = kBenchCacheBytes,
-       .minCacheBytes = minimumBenchCache(fileRays ? fileRays->maxLength : lidar.maxRange, finest.resolution, finest.regionSize,
-                                          OccupancyMap(finest, layers).bytesPerRegion()),
+       .minCacheBytes = minimumBenchCache(fileRays ? fileRays->maxLength : plan.lidar.maxRange, finest.resolution,
+                                          finest.regionSize, OccupancyMap(finest, plan.layers).bytesPerRegion()),
        .maps = 2});
-  if (!memory.reduced.empty()) std::fprintf(stderr, "voxen bench map: %s\n", memory.reduced.c_str());
-  std::vector<Ray> rays;
+  if (!plan.memory.reduced.empty()) std::fprintf(stderr, "voxen bench map: %s\n", plan.memory.reduced.c_str());
   if (fileRays) {
-    rays = std::move(fileRays->rays);
+    plan.rays = std::move(fileRays->rays);
   } else {
-    lidar.scans = int(memory.rays / raysPerScan);
+    plan.lidar.scans = int(plan.memory.rays / raysPerScan);
     std::vector<uint8_t> noReturn;
-    rays = generateLidarRays(SyntheticScene::generate(1), lidar, &noReturn);
+    plan.rays = generateLidarRays(SyntheticScene::generate(1), plan.lidar, &noReturn);
   }
-  const GpuIntegratorOptions gpuOptions{.cacheBytes = memory.cacheBytes, .maxRaysPerBatch = batch};
-  const std::string mapHint = options.memoryBudgetHint();
-  auto budgetedMap = [&](const OccupancyModel& model, LayerSet mapLayers) {
-    OccupancyMap map(model, mapLayers);
-    map.setRegionLimit(memory.mapBytes / map.bytesPerRegion(), mapHint);
-    return map;
-  };
+  return plan;
+}
 
-  // Chunks of at most a batch (and of at least 256 rays): the batches do not depend on them
-  // (the integrator fills its batches across chunks), but a tiny --batch-size still reports
-  // progress every few hundred batches.
-  const size_t chunkRays = std::clamp<size_t>(batch, 256, kPrepareChunk);
+// The timed run: the device, the GPU path and the CPU reference, each resolution in turn.
+class MapBench {
+ public:
+  MapBench(const CommonOptions& options, const BenchMapArgs& args, MapBenchPlan plan)
+      : options_(options),
+        args_(args),
+        plan_(std::move(plan)),
+        gpuOptions_{.cacheBytes = plan_.memory.cacheBytes, .maxRaysPerBatch = args.batch},
+        // Chunks of at most a batch (and of at least 256 rays): the batches do not depend on
+        // them (the integrator fills its batches across chunks), but a tiny --batch-size still
+        // reports progress every few hundred batches.
+        chunkRays_(std::clamp<size_t>(args.batch, 256, kPrepareChunk)),
+        device_(options.device),
+        library_(device_, options.libraryOptions()),
+        scheduler_(device_, library_) {}
 
-  Device device(options.device);
-  ShaderLibrary library(device, options.libraryOptions());
-  Scheduler scheduler(device, library);
-  auto gpuPath = [&](const OccupancyModel& model, std::span<const Ray> input, OccupancyMap& map,
-                     const std::function<void(uint64_t)>& progress) {
+  const MapBenchPlan& plan() const { return plan_; }
+  const DeviceInfo& deviceInfo() const { return device_.info(); }
+  const Device& device() const { return device_; }
+
+  // Every configuration that is timed runs once untimed first, on a prefix of the rays with
+  // the same model, layers, batches and path: lavapipe compiles each pipeline at its first
+  // dispatch, and the layers are pipeline variants. A second run of the prefix is the trial
+  // that the run's length is estimated from, said up front when it is long (a tiny
+  // --batch-size makes every batch's fixed work count).
+  void warmUpAndAnnounce() {
+    const std::vector<Ray>& rays = plan_.rays;
+    const uint32_t batch = args_.batch;
+    const int repeat = args_.repeat;
+    const size_t trialRays = std::min<size_t>({rays.size(), 16384, 64 * size_t(batch)});
+    const std::span<const Ray> trial = std::span<const Ray>(rays).first(trialRays);
+    const double scale = double(rays.size()) / double(trialRays);
+    double estimate = 0, gpuEstimate = 0;
+    for (double resolution : plan_.resolutions) {
+      const OccupancyModel model = plan_.modelAt(resolution);
+      {
+        OccupancyMap warm(model, plan_.layers);
+        gpuPath(model, trial, warm, nullptr);
+      }
+      OccupancyMap gpuMap(model, plan_.layers), cpuMap(model, plan_.layers);
+      const PathRun gpu = gpuPath(model, trial, gpuMap, nullptr);
+      const PathRun cpu = cpuPath(plan_.integration, trial, cpuMap, nullptr);
+      const double gpuSeconds = (gpu.seconds - gpu.loopSeconds) + gpu.loopSeconds * scale;
+      gpuEstimate += repeat * gpuSeconds;
+      estimate += repeat * (gpuSeconds + cpu.seconds * scale * (plan_.sequentialOrder() ? 1 : 2));
+    }
+    const uint64_t batches = (rays.size() + batch - 1) / batch;
+    announceLongRun("bench map", estimate,
+                    "from a trial of " + withCommas(trialRays) + " rays, " + std::to_string(repeat) + " repetition(s) of " +
+                        withCommas(rays.size()) + " rays at " + std::to_string(plan_.resolutions.size()) +
+                        " resolution(s), the GPU path about " + durationText(gpuEstimate) + " of it" +
+                        (batches > 1000 ? " in " + withCommas(batches) + " batches of --batch-size " +
+                                              withCommas(batch) + " per repetition (each batch has fixed work: a " +
+                                              "larger --batch-size is faster)"
+                                        : std::string()) +
+                        "; lower --rays or --repeat for a shorter run");
+  }
+
+  // Each resolution runs the GPU path and the CPU reference in turn, --repeat times, and
+  // reports medians: on a shared or virtual machine single runs vary by 10-20 %, and the
+  // per-repetition ratio cancels slow phases that hit both paths. Progress goes over every
+  // ray each timed path integrates, with a rate and an ETA. `coldPipelines`: pipelines first
+  // dispatched while timing.
+  std::vector<BenchRun> run(uint64_t& coldPipelines) {
+    const uint64_t total =
+        uint64_t(plan_.rays.size()) * plan_.resolutions.size() * args_.repeat * (plan_.sequentialOrder() ? 2 : 3);
+    Progress progress("bench map", total);
+    uint64_t done = 0;
+    const Advance advance = [&](uint64_t n) { progress.update(done += n); };
+    std::vector<BenchRun> runs;
+    const uint64_t firstDispatchesBefore = scheduler_.stats().firstDispatches;
+    for (double resolution : plan_.resolutions) runs.push_back(runResolution(resolution, advance));
+    progress.finish(done);
+    coldPipelines = scheduler_.stats().firstDispatches - firstDispatchesBefore;
+    warnColdPipelines("bench map", coldPipelines);
+    return runs;
+  }
+
+ private:
+  // One run of the GPU path (as `voxen map` does it: a worker prepares the rays ahead of the
+  // integration thread, which only copies their records into batches).
+  PathRun gpuPath(const OccupancyModel& model, std::span<const Ray> input, OccupancyMap& map, const Advance& progress) {
     PathRun run;
     const auto start = Clock::now();
-    GpuIntegrator gpu(scheduler, map, integration, gpuOptions);
+    GpuIntegrator gpu(scheduler_, map, plan_.integration, gpuOptions_);
     const auto loopStart = Clock::now();
     {
       size_t at = 0;
       PreparedRayStream stream(
           [&](uint64_t&) {
-            const size_t n = std::min<size_t>(chunkRays, input.size() - at);
+            const size_t n = std::min<size_t>(chunkRays_, input.size() - at);
             const std::span<const Ray> chunk = input.subspan(at, n);
             at += n;
             return chunk;
           },
-          model, integration, gpuOptions.maxCrossingsPerSegment, args.prepareThreads);
+          model, plan_.integration, gpuOptions_.maxCrossingsPerSegment, args_.prepareThreads);
       PreparedRays prepared;
       uint64_t ignored = 0;
       while (stream.next(prepared, ignored)) {
@@ -220,175 +301,159 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     run.stats = gpu.stats();
     run.host = gpu.hostStageTimes();
     return run;
-  };
-  auto cpuPath = [&](const IntegrationOptions& cpuOptions, std::span<const Ray> input, OccupancyMap& map,
-                     const std::function<void(uint64_t)>& progress) {
+  }
+
+  // One run of a CPU integrator, in batches of --batch-size.
+  PathRun cpuPath(const IntegrationOptions& cpuOptions, std::span<const Ray> input, OccupancyMap& map,
+                  const Advance& progress) const {
     PathRun run;
     const auto start = Clock::now();
     CpuIntegrator cpu(map, cpuOptions);
-    for (size_t i = 0; i < input.size(); i += batch) {
-      const std::span<const Ray> part = input.subspan(i, std::min<size_t>(batch, input.size() - i));
+    for (size_t i = 0; i < input.size(); i += args_.batch) {
+      const std::span<const Ray> part = input.subspan(i, std::min<size_t>(args_.batch, input.size() - i));
       cpu.integrate(part);
       if (progress) progress(part.size());
     }
     run.seconds = run.loopSeconds = secondsSince(start);
     run.stats = cpu.stats();
     return run;
-  };
-
-  // Every configuration that is timed runs once untimed first, on a prefix of the rays with
-  // the same model, layers, batches and path: lavapipe compiles each pipeline at its first
-  // dispatch, and the layers are pipeline variants. A second run of the prefix is the trial
-  // that the run's length is estimated from, said up front when it is long (a tiny
-  // --batch-size makes every batch's fixed work count).
-  const size_t trialRays = std::min<size_t>({rays.size(), 16384, 64 * size_t(batch)});
-  const std::span<const Ray> trial = std::span<const Ray>(rays).first(trialRays);
-  const double scale = double(rays.size()) / double(trialRays);
-  double estimate = 0, gpuEstimate = 0;
-  for (double resolution : resolutions) {
-    const OccupancyModel model = modelAt(resolution);
-    {
-      OccupancyMap warm(model, layers);
-      gpuPath(model, trial, warm, nullptr);
-    }
-    OccupancyMap gpuMap(model, layers), cpuMap(model, layers);
-    const PathRun gpu = gpuPath(model, trial, gpuMap, nullptr);
-    const PathRun cpu = cpuPath(integration, trial, cpuMap, nullptr);
-    const double gpuSeconds = (gpu.seconds - gpu.loopSeconds) + gpu.loopSeconds * scale;
-    gpuEstimate += repeat * gpuSeconds;
-    estimate += repeat * (gpuSeconds + cpu.seconds * scale * (sequentialOrder ? 1 : 2));
   }
-  const uint64_t batches = (rays.size() + batch - 1) / batch;
-  announceLongRun("bench map", estimate,
-                  "from a trial of " + withCommas(trialRays) + " rays, " + std::to_string(repeat) + " repetition(s) of " +
-                      withCommas(rays.size()) + " rays at " + std::to_string(resolutions.size()) +
-                      " resolution(s), the GPU path about " + durationText(gpuEstimate) + " of it" +
-                      (batches > 1000 ? " in " + withCommas(batches) + " batches of --batch-size " +
-                                            withCommas(batch) + " per repetition (each batch has fixed work: a " +
-                                            "larger --batch-size is faster)"
-                                      : std::string()) +
-                      "; lower --rays or --repeat for a shorter run");
 
-  // Progress over every ray each timed path integrates, with a rate and an ETA.
-  const uint64_t total = uint64_t(rays.size()) * resolutions.size() * repeat * (sequentialOrder ? 2 : 3);
-  Progress progress("bench map", total);
-  uint64_t done = 0;
-  const std::function<void(uint64_t)> advance = [&](uint64_t n) { progress.update(done += n); };
+  // A host map held to its share of the memory budget.
+  OccupancyMap budgetedMap(const OccupancyModel& model, LayerSet mapLayers) const {
+    OccupancyMap map(model, mapLayers);
+    map.setRegionLimit(plan_.memory.mapBytes / map.bytesPerRegion(), options_.memoryBudgetHint());
+    return map;
+  }
 
-  std::vector<BenchRun> runs;
-  const uint64_t firstDispatchesBefore = scheduler.stats().firstDispatches;
-  // Each resolution runs the GPU path and the CPU reference in turn, --repeat times, and
-  // reports medians: on a shared or virtual machine single runs vary by 10-20 %, and the
-  // per-repetition ratio cancels slow phases that hit both paths.
-  for (double resolution : resolutions) {
+  BenchRun runResolution(double resolution, const Advance& advance) {
     BenchRun run;
     run.resolution = resolution;
-    const OccupancyModel model = modelAt(resolution);
-    for (int rep = 0; rep < repeat; ++rep) {
-      OccupancyMap gpuMap = budgetedMap(model, layers), cpuMap = budgetedMap(model, layers);
-      scheduler.resetProfile();
-      const PathRun gpu = gpuPath(model, rays, gpuMap, advance);
-      run.hostPrepSeconds = gpu.prepSeconds;
-      run.workerTimes.push_back(gpu.workerSeconds);
-      run.gpuTimes.push_back(gpu.seconds);
-      run.gpu = gpu.stats;
-      run.hostTimesAll.push_back(gpu.host);
-      run.passes = scheduler.profile();
-      std::ostringstream profile;
-      scheduler.profile().print(profile);
-      run.profile = profile.str();
-      const PathRun cpu = cpuPath(integration, rays, cpuMap, advance);
-      run.cpuTimes.push_back(cpu.seconds);
-      run.ratios.push_back(run.gpuTimes.back() / run.cpuTimes.back());
-      run.cpu = cpu.stats;
-      if (rep + 1 == repeat) run.classAgreement = classAgreement(gpuMap, cpuMap);
-      if (sequentialOrder) {  // the CPU reference is the sequential map
-        run.sequentialTimes.push_back(run.cpuTimes.back());
-        run.sequential = run.cpu;
-        if (rep + 1 == repeat) run.overSequential = occupiedJaccard(gpuMap, cpuMap);
-        continue;
-      }
-      cpuMap = OccupancyMap(model);  // free it before the sequential map grows
-      // The sequential map does not depend on how the rays are cut into calls; the same
-      // batches as above keep its prepared rays as small as the two-phase run's.
-      OccupancyMap sequentialMap = budgetedMap(model, LayerSet{});
-      const PathRun sequential = cpuPath({.order = UpdateOrder::Sequential}, rays, sequentialMap, advance);
-      run.sequentialTimes.push_back(sequential.seconds);
-      run.sequential = sequential.stats;
-      if (rep + 1 == repeat) run.overSequential = occupiedJaccard(gpuMap, sequentialMap);
-    }
+    const OccupancyModel model = plan_.modelAt(resolution);
+    for (int rep = 0; rep < args_.repeat; ++rep) runRepetition(run, model, rep + 1 == args_.repeat, advance);
     run.gpuSeconds = median(run.gpuTimes);
     run.cpuSeconds = median(run.cpuTimes);
     run.sequentialSeconds = median(run.sequentialTimes);
     run.medianRatio = median(run.ratios);
     run.host = medianByTotal(run.hostTimesAll);
     run.workerSeconds = median(run.workerTimes);
-    runs.push_back(run);
+    return run;
   }
-  progress.finish(done);
-  const uint64_t coldPipelines = scheduler.stats().firstDispatches - firstDispatchesBefore;
-  warnColdPipelines("bench map", coldPipelines);
-  auto rate = [](uint64_t n, double s) { return s > 0 ? double(n) / s : 0.0; };
-  if (options.json) {
-    const BenchRun& first = runs.front();
-    Json summary = {{"device", device.info().name},
-                    {"driver", device.info().driverName},
-                    {"rays", rays.size()},
-                    {"rays_file", args.raysFile},
-                    {"resolution", first.resolution},
-                    {"gpu_rays_per_s", rounded(rate(first.gpu.rays, first.gpuSeconds), 1)},
-                    {"cpu_rays_per_s", rounded(rate(first.cpu.rays, first.cpuSeconds), 1)},
-                    {"gpu_voxel_updates_per_s", rounded(rate(first.gpu.voxelUpdates, first.gpuSeconds), 1)},
-                    {"cpu_voxel_updates_per_s", rounded(rate(first.cpu.voxelUpdates, first.cpuSeconds), 1)},
-                    {"sequential_rays_per_s", rounded(rate(first.sequential.rays, first.sequentialSeconds), 1)},
-                    {"batch_size", batch},
-                    {"update_order", updateOrderName(args.order)},
-                    {"model", args.model},
-                    {"speed", args.speed},
-                    {"forward_walk", args.forwardWalk},
-                    {"prepare_threads", args.prepareThreads},
-                    {"layers", args.layers},
-                    {"gpu_cache_mb", rounded(double(memory.cacheBytes) / double(1 << 20), 1)},
-                    {"memory_budget_mb", options.memoryBudgetBytes() >> 20},
-                    {"pipelines_first_used_while_timing", coldPipelines}};
-    addHostStageJson(summary, first.host);
-  summary["worker_prepare_ns_per_ray"] = rounded(first.host.nsPerRay(first.workerSeconds), 2);
-    summary["runs"] = Json::array();
-    for (const BenchRun& r : runs) {
-      Json run = {{"resolution", r.resolution},
-                  {"gpu_s", rounded(r.gpuSeconds, 4)},
-                  {"cpu_s", rounded(r.cpuSeconds, 4)},
-                  {"gpu_rays_per_s", rounded(rate(r.gpu.rays, r.gpuSeconds), 1)},
-                  {"cpu_rays_per_s", rounded(rate(r.cpu.rays, r.cpuSeconds), 1)},
-                  {"gpu_voxel_updates_per_s", rounded(rate(r.gpu.voxelUpdates, r.gpuSeconds), 1)},
-                  {"cpu_voxel_updates_per_s", rounded(rate(r.cpu.voxelUpdates, r.cpuSeconds), 1)},
-                  {"voxel_updates", r.gpu.voxelUpdates},
-                  {"dropped_updates", r.gpu.droppedUpdates},
-                  {"cas_retries", r.gpu.casRetries},
-                  {"cas_retries_per_update", rounded(r.gpu.voxelUpdates ? double(r.gpu.casRetries) / double(r.gpu.voxelUpdates) : 0.0, 6)},
-                  {"rewalked_segments", r.gpu.rewalkedSegments},
-                  {"class_agreement", rounded(r.classAgreement, 6)},
-                  {"sequential_s", rounded(r.sequentialSeconds, 4)},
-                  {"sequential_rays_per_s", rounded(rate(r.sequential.rays, r.sequentialSeconds), 1)},
-                  {"sequential_voxel_updates_per_s",
-                   rounded(rate(r.sequential.voxelUpdates, r.sequentialSeconds), 1)},
-                  {"occupied_jaccard_vs_sequential", rounded(r.overSequential.jaccard(), 6)},
-                  {"occupied_intersection_vs_sequential", r.overSequential.intersection},
-                  {"occupied_union_vs_sequential", r.overSequential.unionCount},
-                  {"host_prep_s", rounded(r.hostPrepSeconds, 4)},
-                  {"repeat", r.gpuTimes.size()},
-                  {"gpu_s_all", secondsList(r.gpuTimes)},
-                  {"cpu_s_all", secondsList(r.cpuTimes)},
-                  {"sequential_s_all", secondsList(r.sequentialTimes)},
-                  {"gpu_over_cpu_median", rounded(r.medianRatio, 4)}};
-      addHostStageJson(run, r.host);
-      run["worker_prepare_ns_per_ray"] = rounded(r.host.nsPerRay(r.workerSeconds), 2);
-      addPassTimesJson(run, r.passes);
-      summary["runs"].push_back(run);
+
+  // The GPU path, the CPU reference in the same order and, in the two-phase order, the
+  // sequential CPU map; the maps are compared after the last repetition.
+  void runRepetition(BenchRun& run, const OccupancyModel& model, bool last, const Advance& advance) {
+    const std::vector<Ray>& rays = plan_.rays;
+    OccupancyMap gpuMap = budgetedMap(model, plan_.layers), cpuMap = budgetedMap(model, plan_.layers);
+    scheduler_.resetProfile();
+    const PathRun gpu = gpuPath(model, rays, gpuMap, advance);
+    run.hostPrepSeconds = gpu.prepSeconds;
+    run.workerTimes.push_back(gpu.workerSeconds);
+    run.gpuTimes.push_back(gpu.seconds);
+    run.gpu = gpu.stats;
+    run.hostTimesAll.push_back(gpu.host);
+    run.passes = scheduler_.profile();
+    run.profile = profileText(scheduler_.profile());
+    const PathRun cpu = cpuPath(plan_.integration, rays, cpuMap, advance);
+    run.cpuTimes.push_back(cpu.seconds);
+    run.ratios.push_back(run.gpuTimes.back() / run.cpuTimes.back());
+    run.cpu = cpu.stats;
+    if (last) run.classAgreement = classAgreement(gpuMap, cpuMap);
+    if (plan_.sequentialOrder()) {  // the CPU reference is the sequential map
+      run.sequentialTimes.push_back(run.cpuTimes.back());
+      run.sequential = run.cpu;
+      if (last) run.overSequential = occupiedJaccard(gpuMap, cpuMap);
+      return;
     }
-    printJson(summary);
-    return 0;
+    cpuMap = OccupancyMap(model);  // free it before the sequential map grows
+    // The sequential map does not depend on how the rays are cut into calls; the same
+    // batches as above keep its prepared rays as small as the two-phase run's.
+    OccupancyMap sequentialMap = budgetedMap(model, LayerSet{});
+    const PathRun sequential = cpuPath({.order = UpdateOrder::Sequential}, rays, sequentialMap, advance);
+    run.sequentialTimes.push_back(sequential.seconds);
+    run.sequential = sequential.stats;
+    if (last) run.overSequential = occupiedJaccard(gpuMap, sequentialMap);
   }
+
+  const CommonOptions& options_;
+  const BenchMapArgs& args_;
+  const MapBenchPlan plan_;
+  const GpuIntegratorOptions gpuOptions_;
+  const size_t chunkRays_;
+  Device device_;
+  ShaderLibrary library_;
+  Scheduler scheduler_;
+};
+
+double rate(uint64_t n, double seconds) { return seconds > 0 ? double(n) / seconds : 0.0; }
+
+double casRetriesPerUpdate(const IntegrationStats& stats) {
+  return stats.voxelUpdates ? double(stats.casRetries) / double(stats.voxelUpdates) : 0.0;
+}
+
+Json runJson(const BenchRun& r) {
+  Json run = {{"resolution", r.resolution},
+              {"gpu_s", rounded(r.gpuSeconds, 4)},
+              {"cpu_s", rounded(r.cpuSeconds, 4)},
+              {"gpu_rays_per_s", rounded(rate(r.gpu.rays, r.gpuSeconds), 1)},
+              {"cpu_rays_per_s", rounded(rate(r.cpu.rays, r.cpuSeconds), 1)},
+              {"gpu_voxel_updates_per_s", rounded(rate(r.gpu.voxelUpdates, r.gpuSeconds), 1)},
+              {"cpu_voxel_updates_per_s", rounded(rate(r.cpu.voxelUpdates, r.cpuSeconds), 1)},
+              {"voxel_updates", r.gpu.voxelUpdates},
+              {"dropped_updates", r.gpu.droppedUpdates},
+              {"cas_retries", r.gpu.casRetries},
+              {"cas_retries_per_update", rounded(casRetriesPerUpdate(r.gpu), 6)},
+              {"rewalked_segments", r.gpu.rewalkedSegments},
+              {"class_agreement", rounded(r.classAgreement, 6)},
+              {"sequential_s", rounded(r.sequentialSeconds, 4)},
+              {"sequential_rays_per_s", rounded(rate(r.sequential.rays, r.sequentialSeconds), 1)},
+              {"sequential_voxel_updates_per_s", rounded(rate(r.sequential.voxelUpdates, r.sequentialSeconds), 1)},
+              {"occupied_jaccard_vs_sequential", rounded(r.overSequential.jaccard(), 6)},
+              {"occupied_intersection_vs_sequential", r.overSequential.intersection},
+              {"occupied_union_vs_sequential", r.overSequential.unionCount},
+              {"host_prep_s", rounded(r.hostPrepSeconds, 4)},
+              {"repeat", r.gpuTimes.size()},
+              {"gpu_s_all", secondsList(r.gpuTimes)},
+              {"cpu_s_all", secondsList(r.cpuTimes)},
+              {"sequential_s_all", secondsList(r.sequentialTimes)},
+              {"gpu_over_cpu_median", rounded(r.medianRatio, 4)}};
+  addHostStageJson(run, r.host);
+  run["worker_prepare_ns_per_ray"] = rounded(r.host.nsPerRay(r.workerSeconds), 2);
+  addPassTimesJson(run, r.passes);
+  return run;
+}
+
+void printMapJson(const MapBench& bench, const BenchMapArgs& args, const CommonOptions& options,
+                  const std::vector<BenchRun>& runs, uint64_t coldPipelines) {
+  const BenchRun& first = runs.front();
+  Json summary = benchSummary(
+      bench.device(),
+      {{"rays", bench.plan().rays.size()},
+       {"rays_file", args.raysFile},
+       {"resolution", first.resolution},
+       {"gpu_rays_per_s", rounded(rate(first.gpu.rays, first.gpuSeconds), 1)},
+       {"cpu_rays_per_s", rounded(rate(first.cpu.rays, first.cpuSeconds), 1)},
+       {"gpu_voxel_updates_per_s", rounded(rate(first.gpu.voxelUpdates, first.gpuSeconds), 1)},
+       {"cpu_voxel_updates_per_s", rounded(rate(first.cpu.voxelUpdates, first.cpuSeconds), 1)},
+       {"sequential_rays_per_s", rounded(rate(first.sequential.rays, first.sequentialSeconds), 1)},
+       {"batch_size", args.batch},
+       {"update_order", updateOrderName(args.order)},
+       {"model", args.model},
+       {"speed", args.speed},
+       {"forward_walk", args.forwardWalk},
+       {"prepare_threads", args.prepareThreads},
+       {"layers", args.layers},
+       {"gpu_cache_mb", rounded(double(bench.plan().memory.cacheBytes) / double(1 << 20), 1)},
+       {"memory_budget_mb", options.memoryBudgetBytes() >> 20},
+       {"pipelines_first_used_while_timing", coldPipelines}});
+  addHostStageJson(summary, first.host);
+  summary["worker_prepare_ns_per_ray"] = rounded(first.host.nsPerRay(first.workerSeconds), 2);
+  summary["runs"] = jsonArray(runs, runJson);
+  printJson(summary);
+}
+
+void printMapHeading(const MapBench& bench, const BenchMapArgs& args) {
+  const LidarConfig& lidar = bench.plan().lidar;
   std::string layerText;
   for (const std::string& name : args.layers) layerText += (layerText.empty() ? "" : ", ") + name;
   char source[256];
@@ -399,23 +464,39 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     std::snprintf(source, sizeof source, "the ray cloud %s", args.raysFile.c_str());
   std::printf("voxen bench map on %s (%s): %s, %s rays, batches of %s, %s "
               "order, %s model, layers: %s; a GPU cache of %s; medians of %d repetitions\n\n",
-              device.info().name.c_str(), device.info().driverName.c_str(), source, withCommas(rays.size()).c_str(),
-              withCommas(batch).c_str(), updateOrderName(args.order), args.model.c_str(),
-              layerText.empty() ? "occupancy only" : layerText.c_str(), mebibytes(memory.cacheBytes).c_str(), repeat);
-  std::printf("%-10s %-15s %10s %14s %18s %12s %10s %10s %10s\n", "resolution", "path", "seconds", "rays/s",
-              "voxel updates/s", "host ns/ray", "dropped", "agreement", "jaccard");
+              bench.deviceInfo().name.c_str(), bench.deviceInfo().driverName.c_str(), source,
+              withCommas(bench.plan().rays.size()).c_str(), withCommas(args.batch).c_str(), updateOrderName(args.order),
+              args.model.c_str(), layerText.empty() ? "occupancy only" : layerText.c_str(),
+              mebibytes(bench.plan().memory.cacheBytes).c_str(), args.repeat);
+}
+
+void printMapTable(const std::vector<BenchRun>& runs, bool sequentialOrder) {
+  const TextTable table({{"resolution", 10, Align::Left},
+                         {"path", 15, Align::Left},
+                         {"seconds", 10},
+                         {"rays/s", 14},
+                         {"voxel updates/s", 18},
+                         {"host ns/ray", 12},
+                         {"dropped", 10},
+                         {"agreement", 10},
+                         {"jaccard", 10}});
+  table.printHead();
+  auto cpuRow = [&](double resolution, const char* path, double seconds, const IntegrationStats& stats) {
+    table.printRow({general(resolution, 3), path, fixed(seconds, 3), general(rate(stats.rays, seconds), 4),
+                    general(rate(stats.voxelUpdates, seconds), 4), "-", "-", "-", "-"});
+  };
   for (const BenchRun& r : runs) {
-    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %12.1f %10llu %9.4f%% %10.6f\n", r.resolution, "GPU (Voxen)",
-                r.gpuSeconds, rate(r.gpu.rays, r.gpuSeconds), rate(r.gpu.voxelUpdates, r.gpuSeconds),
-                r.host.nsPerRay(r.host.totalSeconds()), (unsigned long long)r.gpu.droppedUpdates, r.classAgreement * 100.0,
-                r.overSequential.jaccard());
-    std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %12s %10s %10s %10s\n", r.resolution, "CPU reference", r.cpuSeconds,
-                rate(r.cpu.rays, r.cpuSeconds), rate(r.cpu.voxelUpdates, r.cpuSeconds), "-", "-", "-", "-");
-    if (!sequentialOrder)
-      std::printf("%-10.3g %-15s %10.3f %14.4g %18.4g %12s %10s %10s %10s\n", r.resolution, "CPU sequential",
-                  r.sequentialSeconds, rate(r.sequential.rays, r.sequentialSeconds),
-                  rate(r.sequential.voxelUpdates, r.sequentialSeconds), "-", "-", "-", "-");
+    table.printRow({general(r.resolution, 3), "GPU (Voxen)", fixed(r.gpuSeconds, 3), general(rate(r.gpu.rays, r.gpuSeconds), 4),
+                    general(rate(r.gpu.voxelUpdates, r.gpuSeconds), 4), fixed(r.host.nsPerRay(r.host.totalSeconds()), 1),
+                    count(r.gpu.droppedUpdates), percent(r.classAgreement, 4), fixed(r.overSequential.jaccard(), 6)});
+    cpuRow(r.resolution, "CPU reference", r.cpuSeconds, r.cpu);
+    if (!sequentialOrder) cpuRow(r.resolution, "CPU sequential", r.sequentialSeconds, r.sequential);
   }
+}
+
+// What the table's agreement and jaccard columns mean, the compare-and-swap retries and the
+// GPU over CPU time of every repetition.
+void printMapComparisons(const std::vector<BenchRun>& runs) {
   std::printf("\nagreement: observed voxels of the same class in the GPU map and the CPU reference (same order).\n"
               "jaccard: occupied voxels of the GPU map against the CPU sequential map (each ray's misses, then its\n"
               "hit, in input order, as OHM and OctoMap do), intersection over union:");
@@ -425,8 +506,7 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
   std::printf("\n");
   std::printf("\ncompare-and-swap retries (updates that lost a race and tried again) per voxel update:");
   for (size_t i = 0; i < runs.size(); ++i)
-    std::printf("%s %.3g m: %.2e (%s retries)", i ? ";" : "", runs[i].resolution,
-                runs[i].gpu.voxelUpdates ? double(runs[i].gpu.casRetries) / double(runs[i].gpu.voxelUpdates) : 0.0,
+    std::printf("%s %.3g m: %.2e (%s retries)", i ? ";" : "", runs[i].resolution, casRetriesPerUpdate(runs[i].gpu),
                 withCommas(runs[i].gpu.casRetries).c_str());
   std::printf("\n");
   for (const BenchRun& r : runs) {
@@ -434,19 +514,35 @@ int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
     for (double ratio : r.ratios) std::printf(" %.3f", ratio);
     std::printf("\n");
   }
+}
+
+// The GPU path's host CPU time per ray by stage, and its passes.
+void printMapHostAndPasses(const std::vector<BenchRun>& runs) {
   std::printf("\nhost ns/ray: the GPU path's integration thread CPU time per ray (thread CPU clock: waits for the GPU\n"
               "do not count), the repetition with the median total, by stage; the rays are prepared by worker threads\n"
               "ahead of it (--prepare-threads; their CPU time per ray, median):\n");
   for (const BenchRun& r : runs)
     std::printf("  %.3g m: %s; preparing workers %.1f ns per ray (CPU, summed)\n", r.resolution, hostStageLine(r.host).c_str(),
                 r.host.nsPerRay(r.workerSeconds));
-  for (const BenchRun& r : runs) {
-    double passMs = 0.0;
-    for (const auto& [name, timing] : r.passes.passes()) passMs += timing.totalMs;
+  for (const BenchRun& r : runs)
     std::printf("\nGPU path at %.3g m (last repetition): %.3f s of host preparation (overlaps the GPU), passes (%.1f ms "
                 "in all):\n%s",
-                r.resolution, r.hostPrepSeconds, passMs, r.profile.c_str());
+                r.resolution, r.hostPrepSeconds, totalPassMs(r.passes), r.profile.c_str());
+}
+
+int benchMap(const CommonOptions& options, const BenchMapArgs& args) {
+  MapBench bench(options, args, planMapBench(options, args));
+  bench.warmUpAndAnnounce();
+  uint64_t coldPipelines = 0;
+  const std::vector<BenchRun> runs = bench.run(coldPipelines);
+  if (options.json) {
+    printMapJson(bench, args, options, runs, coldPipelines);
+    return 0;
   }
+  printMapHeading(bench, args);
+  printMapTable(runs, bench.plan().sequentialOrder());
+  printMapComparisons(runs);
+  printMapHostAndPasses(runs);
   return 0;
 }
 

@@ -7,10 +7,12 @@
 #include <functional>
 #include <iostream>
 #include <memory>
-#include <sstream>
+#include <optional>
+#include <span>
 
 #include "bench/bench_plan.hpp"
 #include "bench/bench_stats.hpp"
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "report/json_output.hpp"
 #include "option_checks.hpp"
@@ -23,6 +25,7 @@
 #include "voxen/map/memory_budget.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
+#include "voxen/occupancy/ndt.hpp"
 #include "voxen/testdata/grazing_wall.hpp"
 #include "voxen/testdata/synthetic_lidar.hpp"
 
@@ -139,14 +142,23 @@ std::vector<WallResult> grazingWall(Scheduler& scheduler) {
   return results;
 }
 
-int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
+// What a run integrates, decided before the device is opened. The rays, the GPU cache and two
+// host maps (the GPU NDT-OM map is kept beside the next) share the memory budget; a default
+// run shrinks to fit it rather than being refused.
+struct NdtPlan {
   LidarConfig lidar;
-  OccupancyModel model = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
-  model.resolution = args.resolution;
-  // The rays, the GPU cache and two host maps (the GPU NDT-OM map is kept beside the next)
-  // share the memory budget; a default run shrinks to fit it rather than being refused.
-  const uint64_t raysPerScan = lidar.raysPerScan();
-  const BenchMemoryPlan memory = planBenchMemory(
+  OccupancyModel model;
+  BenchMemoryPlan memory;
+  NdtSizes sizes;
+  std::vector<Ray> rays;
+};
+
+NdtPlan planNdtBench(const CommonOptions& options, const BenchNdtArgs& args) {
+  NdtPlan plan;
+  plan.model = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
+  plan.model.resolution = args.resolution;
+  const uint64_t raysPerScan = plan.lidar.raysPerScan();
+  plan.memory = planBenchMemory(
       {.budgetBytes = options.memoryBudgetBytes(),
        .budgetHint = options.memoryBudgetHint(),
        .rays = (args.rayTarget + raysPerScan - 1) / raysPerScan * raysPerScan,
@@ -154,20 +166,21 @@ int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
        .raysPerScan = raysPerScan,
        .bytesPerRay = sizeof(Ray) + 1,
        .cacheBytes = kCacheBytes,
-       .minCacheBytes = minimumBenchCache(lidar.maxRange, model.resolution, model.regionSize,
-                                          OccupancyMap(model, ndtLayout(NdtMode::Tm)).bytesPerRegion()),
+       .minCacheBytes = minimumBenchCache(plan.lidar.maxRange, plan.model.resolution, plan.model.regionSize,
+                                          OccupancyMap(plan.model, ndtLayout(NdtMode::Tm)).bytesPerRegion()),
        .maps = 2});
-  if (!memory.reduced.empty()) std::fprintf(stderr, "voxen bench ndt: %s\n", memory.reduced.c_str());
-  lidar.scans = int(memory.rays / raysPerScan);
-  const NdtSizes sizes{.batch = args.batch, .cacheBytes = memory.cacheBytes, .mapBytes = memory.mapBytes,
-                       .mapHint = options.memoryBudgetHint()};
+  if (!plan.memory.reduced.empty()) std::fprintf(stderr, "voxen bench ndt: %s\n", plan.memory.reduced.c_str());
+  plan.lidar.scans = int(plan.memory.rays / raysPerScan);
+  plan.sizes = {.batch = args.batch, .cacheBytes = plan.memory.cacheBytes, .mapBytes = plan.memory.mapBytes,
+                .mapHint = options.memoryBudgetHint()};
   std::vector<uint8_t> noReturn;
-  const std::vector<Ray> rays = generateLidarRays(SyntheticScene::generate(1), lidar, &noReturn);
+  plan.rays = generateLidarRays(SyntheticScene::generate(1), plan.lidar, &noReturn);
+  return plan;
+}
 
-  Device device(options.device);
-  ShaderLibrary library(device, options.libraryOptions());
-  Scheduler scheduler(device, library);
-  std::vector<Variant> variants = {
+// The ways of integrating the rays, timed; the indexes below name the ones compared.
+std::vector<Variant> ndtVariants() {
+  return {
       {"GPU plain, two-phase", true, {.order = UpdateOrder::TwoPhase}},
       {"GPU plain, sequential", true, {.order = UpdateOrder::Sequential}},
       {"GPU NDT-OM", true, ndtOptions(NdtMode::Om, UpdateOrder::TwoPhase)},
@@ -176,112 +189,152 @@ int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
       {"CPU NDT-OM", false, ndtOptions(NdtMode::Om, UpdateOrder::TwoPhase)},
       {"CPU NDT-TM", false, ndtOptions(NdtMode::Tm, UpdateOrder::TwoPhase)},
   };
-  Variant& plainTwoPhase = variants[0];
-  Variant& plainSequential = variants[1];
-  Variant& ndtOm = variants[2];
-  Variant& cpuNdtOm = variants[5];
-  // Every timed variant runs untimed first on a prefix of the rays (lavapipe compiles each
-  // pipeline at its first dispatch), then again as the trial the run's length is estimated from.
+}
+constexpr size_t kPlainTwoPhase = 0, kPlainSequential = 1, kGpuNdtOm = 2, kCpuNdtOm = 5;
+
+// Every timed variant runs untimed first on a prefix of the rays (lavapipe compiles each
+// pipeline at its first dispatch), then again as the trial the run's length is estimated from.
+void warmUpAndAnnounce(Scheduler& scheduler, const NdtPlan& plan, const std::vector<Variant>& variants, int repeat) {
+  const std::vector<Ray>& rays = plan.rays;
   const size_t trialRays = std::min<size_t>(rays.size(), 16384);
   double estimate = 0;
-  for (Variant& v : variants) {
+  for (const Variant& v : variants) {
     Variant trial = v;
-    if (v.gpu) integrateOnce(scheduler, model, trial, std::span<const Ray>(rays).first(trialRays), sizes);
-    integrateOnce(scheduler, model, trial, std::span<const Ray>(rays).first(trialRays), sizes);
-    estimate += args.repeat * trial.seconds.back() * double(rays.size()) / double(trialRays);
+    if (v.gpu) integrateOnce(scheduler, plan.model, trial, std::span<const Ray>(rays).first(trialRays), plan.sizes);
+    integrateOnce(scheduler, plan.model, trial, std::span<const Ray>(rays).first(trialRays), plan.sizes);
+    estimate += repeat * trial.seconds.back() * double(rays.size()) / double(trialRays);
   }
   announceLongRun("bench ndt", estimate,
-                  "from a trial of " + withCommas(trialRays) + " rays per variant, " + std::to_string(args.repeat) +
+                  "from a trial of " + withCommas(trialRays) + " rays per variant, " + std::to_string(repeat) +
                       " repetition(s) of " + std::to_string(variants.size()) + " variants on " +
                       withCommas(rays.size()) + " rays; lower --rays or --repeat for a shorter run");
-  Progress progress("bench ndt", uint64_t(rays.size()) * variants.size() * args.repeat);
+}
+
+// What the timed run found beyond each variant's times.
+struct NdtFindings {
+  std::vector<double> omOverTwoPhase, omOverSequential;  // per repetition: NDT-OM's rate over plain's
+  double agreement = 0;                                   // GPU and CPU NDT-OM maps, last repetition
+  uint64_t coldPipelines = 0;
+  double foldPerVoxel = 0;  // hit fold invocations per distinct sample voxel
+  double plainHitMs = 0, ndtHitMs = 0, foldMs = 0, plainMissMs = 0, ndtMissMs = 0;  // GPU, last repetition
+  std::vector<WallResult> wall;
+};
+
+// Repetitions interleave the variants, so a slow phase of a noisy machine hits them all;
+// the ratios are taken per repetition and their medians reported.
+NdtFindings runNdtVariants(Scheduler& scheduler, const NdtPlan& plan, std::vector<Variant>& variants, int repeat) {
+  const std::vector<Ray>& rays = plan.rays;
+  Progress progress("bench ndt", uint64_t(rays.size()) * variants.size() * repeat);
   uint64_t done = 0;
   const std::function<void(uint64_t)> advance = [&](uint64_t n) { progress.update(done += n); };
-  // Repetitions interleave the variants, so a slow phase of a noisy machine hits them all;
-  // the ratios are taken per repetition and their medians reported.
-  std::vector<double> omOverTwoPhase, omOverSequential;
+  NdtFindings found;
+  const Variant& plainTwoPhase = variants[kPlainTwoPhase];
+  const Variant& plainSequential = variants[kPlainSequential];
+  const Variant& ndtOm = variants[kGpuNdtOm];
   const uint64_t firstDispatchesBefore = scheduler.stats().firstDispatches;
-  double agreement = 0;
-  for (int rep = 0; rep < args.repeat; ++rep) {
+  for (int rep = 0; rep < repeat; ++rep) {
     std::optional<OccupancyMap> gpuNdt;
     for (Variant& v : variants) {
-      OccupancyMap map = integrateOnce(scheduler, model, v, rays, sizes, advance);
-      if (&v == &ndtOm && rep + 1 == args.repeat) gpuNdt = std::move(map);
-      if (&v == &cpuNdtOm && gpuNdt) agreement = classAgreement(*gpuNdt, map);
+      OccupancyMap map = integrateOnce(scheduler, plan.model, v, rays, plan.sizes, advance);
+      if (&v == &ndtOm && rep + 1 == repeat) gpuNdt = std::move(map);
+      if (&v == &variants[kCpuNdtOm] && gpuNdt) found.agreement = classAgreement(*gpuNdt, map);
     }
-    omOverTwoPhase.push_back(plainTwoPhase.seconds.back() / ndtOm.seconds.back());
-    omOverSequential.push_back(plainSequential.seconds.back() / ndtOm.seconds.back());
+    found.omOverTwoPhase.push_back(plainTwoPhase.seconds.back() / ndtOm.seconds.back());
+    found.omOverSequential.push_back(plainSequential.seconds.back() / ndtOm.seconds.back());
   }
   progress.finish(done);
-  const uint64_t coldPipelines = scheduler.stats().firstDispatches - firstDispatchesBefore;
-  warnColdPipelines("bench ndt", coldPipelines);
-  const double foldPerVoxel = double(ndtOm.stats.ndtFoldInvocations) / double(std::max<uint64_t>(ndtOm.stats.ndtSampleVoxels, 1));
-  const double plainHitMs = passMs(plainTwoPhase.profile, {"occupancy hit pass"});
-  const double ndtHitMs = passMs(ndtOm.profile, {"occupancy hit keys", "radix sort", "exclusive scan", "NDT runs", "compaction",
-                                                 "NDT hit fold"});
-  const double foldMs = passMs(ndtOm.profile, {"NDT hit fold"});
-  const double plainMissMs = passMs(plainTwoPhase.profile, {"occupancy miss pass"});
-  const double ndtMissMs = passMs(ndtOm.profile, {"NDT free-space", "occupancy ordered list sizes"});
-  const std::vector<WallResult> wall = grazingWall(scheduler);
+  found.coldPipelines = scheduler.stats().firstDispatches - firstDispatchesBefore;
+  warnColdPipelines("bench ndt", found.coldPipelines);
+  found.foldPerVoxel = double(ndtOm.stats.ndtFoldInvocations) / double(std::max<uint64_t>(ndtOm.stats.ndtSampleVoxels, 1));
+  found.plainHitMs = passMs(plainTwoPhase.profile, {"occupancy hit pass"});
+  found.ndtHitMs = passMs(ndtOm.profile, {"occupancy hit keys", "radix sort", "exclusive scan", "NDT runs", "compaction",
+                                          "NDT hit fold"});
+  found.foldMs = passMs(ndtOm.profile, {"NDT hit fold"});
+  found.plainMissMs = passMs(plainTwoPhase.profile, {"occupancy miss pass"});
+  found.ndtMissMs = passMs(ndtOm.profile, {"NDT free-space", "occupancy ordered list sizes"});
+  found.wall = grazingWall(scheduler);
+  return found;
+}
 
-  if (options.json) {
-    Json out = {{"device", device.info().name},
-                {"driver", device.info().driverName},
-                {"rays", rays.size()},
-                {"resolution", args.resolution},
-                {"batch_size", args.batch},
-                {"gpu_cache_mb", rounded(double(memory.cacheBytes) / double(1 << 20), 1)},
-                {"memory_budget_mb", options.memoryBudgetBytes() >> 20},
-                {"model", args.model},
-                {"repeat", args.repeat},
-                {"variants", Json::array()},
-                {"ndt_om_over_plain_two_phase_median", rounded(median(omOverTwoPhase), 4)},
-                {"ndt_om_over_plain_sequential_median", rounded(median(omOverSequential), 4)},
-                {"fold_invocations_per_sample_voxel", rounded(foldPerVoxel, 6)},
-                {"fold_invocations", ndtOm.stats.ndtFoldInvocations},
-                {"sample_voxels", ndtOm.stats.ndtSampleVoxels},
-                {"plain_hit_pass_ms", rounded(plainHitMs, 3)},
-                {"ndt_hit_passes_ms", rounded(ndtHitMs, 3)},
-                {"ndt_fold_ms", rounded(foldMs, 3)},
-                {"plain_miss_pass_ms", rounded(plainMissMs, 3)},
-                {"ndt_free_space_ms", rounded(ndtMissMs, 3)},
-                {"class_agreement_gpu_cpu_ndt_om", rounded(agreement, 6)},
-                {"grazing_wall_kept", Json::object()},
-                {"pipelines_first_used_while_timing", coldPipelines}};
-    for (const Variant& v : variants)
-      out["variants"].push_back({{"name", v.name},
-                                 {"seconds", rounded(v.medianSeconds(), 4)},
-                                 {"seconds_all", secondsList(v.seconds)},
-                                 {"rays_per_s", rounded(v.raysPerSecond(), 1)},
-                                 {"voxel_updates", v.stats.voxelUpdates},
-                                 {"dropped_updates", v.stats.droppedUpdates}});
-    for (const WallResult& w : wall) out["grazing_wall_kept"][w.name] = rounded(w.kept, 4);
-    printJson(out);
-    return 0;
-  }
+void printNdtJson(const Device& device, const CommonOptions& options, const BenchNdtArgs& args, const NdtPlan& plan,
+                  const std::vector<Variant>& variants, const NdtFindings& found) {
+  const Variant& ndtOm = variants[kGpuNdtOm];
+  Json out = benchSummary(device, {{"rays", plan.rays.size()},
+                                   {"resolution", args.resolution},
+                                   {"batch_size", args.batch},
+                                   {"gpu_cache_mb", rounded(double(plan.memory.cacheBytes) / double(1 << 20), 1)},
+                                   {"memory_budget_mb", options.memoryBudgetBytes() >> 20},
+                                   {"model", args.model},
+                                   {"repeat", args.repeat},
+                                   {"variants", Json::array()},
+                                   {"ndt_om_over_plain_two_phase_median", rounded(median(found.omOverTwoPhase), 4)},
+                                   {"ndt_om_over_plain_sequential_median", rounded(median(found.omOverSequential), 4)},
+                                   {"fold_invocations_per_sample_voxel", rounded(found.foldPerVoxel, 6)},
+                                   {"fold_invocations", ndtOm.stats.ndtFoldInvocations},
+                                   {"sample_voxels", ndtOm.stats.ndtSampleVoxels},
+                                   {"plain_hit_pass_ms", rounded(found.plainHitMs, 3)},
+                                   {"ndt_hit_passes_ms", rounded(found.ndtHitMs, 3)},
+                                   {"ndt_fold_ms", rounded(found.foldMs, 3)},
+                                   {"plain_miss_pass_ms", rounded(found.plainMissMs, 3)},
+                                   {"ndt_free_space_ms", rounded(found.ndtMissMs, 3)},
+                                   {"class_agreement_gpu_cpu_ndt_om", rounded(found.agreement, 6)},
+                                   {"grazing_wall_kept", Json::object()},
+                                   {"pipelines_first_used_while_timing", found.coldPipelines}});
+  out["variants"] = jsonArray(variants, [](const Variant& v) -> Json {
+    return {{"name", v.name},
+            {"seconds", rounded(v.medianSeconds(), 4)},
+            {"seconds_all", secondsList(v.seconds)},
+            {"rays_per_s", rounded(v.raysPerSecond(), 1)},
+            {"voxel_updates", v.stats.voxelUpdates},
+            {"dropped_updates", v.stats.droppedUpdates}};
+  });
+  for (const WallResult& w : found.wall) out["grazing_wall_kept"][w.name] = rounded(w.kept, 4);
+  printJson(out);
+}
+
+void printNdtText(const Device& device, const BenchNdtArgs& args, const NdtPlan& plan, const std::vector<Variant>& variants,
+                  const NdtFindings& found) {
+  const Variant& ndtOm = variants[kGpuNdtOm];
   std::printf("voxen bench ndt on %s (%s): synthetic lidar %d x %d, %d scans, %s rays at %.3g m, batches of %s, %s "
               "model; medians of %d repetitions\n\n",
-              device.info().name.c_str(), device.info().driverName.c_str(), lidar.rings, lidar.columns, lidar.scans,
-              withCommas(rays.size()).c_str(), args.resolution, withCommas(args.batch).c_str(), args.model.c_str(),
-              args.repeat);
-  std::printf("%-24s %10s %14s %18s %10s\n", "path", "seconds", "rays/s", "voxel updates/s", "dropped");
+              device.info().name.c_str(), device.info().driverName.c_str(), plan.lidar.rings, plan.lidar.columns,
+              plan.lidar.scans, withCommas(plan.rays.size()).c_str(), args.resolution, withCommas(args.batch).c_str(),
+              args.model.c_str(), args.repeat);
+  const TextTable table({{"path", 24, Align::Left}, {"seconds", 10}, {"rays/s", 14}, {"voxel updates/s", 18}, {"dropped", 10}});
+  table.printHead();
   for (const Variant& v : variants)
-    std::printf("%-24s %10.3f %14.4g %18.4g %10llu\n", v.name.c_str(), v.medianSeconds(), v.raysPerSecond(),
-                v.stats.voxelUpdates / std::max(v.medianSeconds(), 1e-9), (unsigned long long)v.stats.droppedUpdates);
+    table.printRow({v.name, fixed(v.medianSeconds(), 3), general(v.raysPerSecond(), 4),
+                    general(v.stats.voxelUpdates / std::max(v.medianSeconds(), 1e-9), 4), count(v.stats.droppedUpdates)});
   std::printf("\nNDT-OM rate over plain (medians of per-repetition ratios): %.3f of two-phase, %.3f of sequential\n",
-              median(omOverTwoPhase), median(omOverSequential));
+              median(found.omOverTwoPhase), median(found.omOverSequential));
   std::printf("hit fold: %s invocations for %s distinct sample voxels, %.4f per voxel (each batch's last workgroup "
               "pads to 64)\n",
-              withCommas(ndtOm.stats.ndtFoldInvocations).c_str(), withCommas(ndtOm.stats.ndtSampleVoxels).c_str(), foldPerVoxel);
+              withCommas(ndtOm.stats.ndtFoldInvocations).c_str(), withCommas(ndtOm.stats.ndtSampleVoxels).c_str(),
+              found.foldPerVoxel);
   std::printf("GPU ms (last repetition): plain hit pass %.1f, NDT hit passes %.1f (keys, sort, runs, compaction, "
               "fold %.1f); plain miss pass %.1f, NDT free space %.1f\n",
-              plainHitMs, ndtHitMs, foldMs, plainMissMs, ndtMissMs);
-  std::printf("class agreement of GPU and CPU NDT-OM (same batches, two-phase): %.4f%%\n", agreement * 100.0);
+              found.plainHitMs, found.ndtHitMs, found.foldMs, found.plainMissMs, found.ndtMissMs);
+  std::printf("class agreement of GPU and CPU NDT-OM (same batches, two-phase): %.4f%%\n", found.agreement * 100.0);
   std::printf("\ngrazing wall (OctoMap model, 0.1 m, 20 positions x 4,000 beams at 3-17 degrees, a position per "
               "batch): wall voxels left occupied\n");
-  for (const WallResult& w : wall) std::printf("  %-26s %6.1f%%\n", w.name.c_str(), w.kept * 100.0);
+  const TextTable wall({{"", 26, Align::Left}, {"", 7}}, "  ");
+  for (const WallResult& w : found.wall) wall.printRow({w.name, percent(w.kept, 1)});
   std::printf("\nGPU NDT-OM passes (last repetition):\n");
   ndtOm.profile.print(std::cout);
+}
+
+int benchNdt(const CommonOptions& options, const BenchNdtArgs& args) {
+  const NdtPlan plan = planNdtBench(options, args);
+  Device device(options.device);
+  ShaderLibrary library(device, options.libraryOptions());
+  Scheduler scheduler(device, library);
+  std::vector<Variant> variants = ndtVariants();
+  warmUpAndAnnounce(scheduler, plan, variants, args.repeat);
+  const NdtFindings found = runNdtVariants(scheduler, plan, variants, args.repeat);
+  if (options.json)
+    printNdtJson(device, options, args, plan, variants, found);
+  else
+    printNdtText(device, args, plan, variants, found);
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "stopwatch.hpp"
 #include "report/json_output.hpp"
@@ -140,6 +141,23 @@ Json phasesJson(const std::map<std::string, double>& phases) {
   return object;
 }
 
+Json runJson(const PaintRun& r) {
+  return {{"width", r.width},
+          {"height", r.height},
+          {"frames", r.frames},
+          {"fps", rounded(r.fps, 2)},
+          {"frame_ms", rounded(r.frameMs, 4)},
+          {"phases_ms", phasesJson(r.phaseMs)},
+          {"triangles", r.triangles},
+          {"drawn_triangles", r.drawnTriangles},
+          {"sw_triangles_per_s", rounded(r.swTrianglesPerS, 1)},
+          {"hw_triangles_per_s", rounded(r.hwTrianglesPerS, 1)},
+          {"hw_gpu_timestamps", r.hwTimestamps},
+          {"cpu_mesh_ms", rounded(r.cpuMeshMs, 3)},
+          {"cpu_raster_ms", rounded(r.cpuRasterMs, 3)},
+          {"cpu_raster_triangles_per_s", rounded(r.cpuRasterTrianglesPerS, 1)}};
+}
+
 struct BenchPaintArgs {
   uint32_t width = 0, height = 0;  // 0: the default sizes
   uint32_t frames = 0;             // 0: 30 on a CPU driver, 500 otherwise
@@ -167,32 +185,14 @@ int benchPaint(const CommonOptions& options, const BenchPaintArgs& args) {
 
   if (options.json) {
     const PaintRun& first = runs.front();
-    Json summary = {{"device", device.info().name},
-                    {"driver", device.info().driverName},
-                    {"grid", 128},
-                    {"fps", rounded(first.fps, 2)},
-                    {"frame_ms", rounded(first.frameMs, 4)},
-                    {"phases_ms", phasesJson(first.phaseMs)},
-                    {"triangles", first.triangles},
-                    {"sw_triangles_per_s", rounded(first.swTrianglesPerS, 1)},
-                    {"hw_triangles_per_s", rounded(first.hwTrianglesPerS, 1)},
-                    {"runs", Json::array()}};
-    for (const PaintRun& r : runs)
-      summary["runs"].push_back({{"width", r.width},
-                                 {"height", r.height},
-                                 {"frames", r.frames},
-                                 {"fps", rounded(r.fps, 2)},
-                                 {"frame_ms", rounded(r.frameMs, 4)},
-                                 {"phases_ms", phasesJson(r.phaseMs)},
-                                 {"triangles", r.triangles},
-                                 {"drawn_triangles", r.drawnTriangles},
-                                 {"sw_triangles_per_s", rounded(r.swTrianglesPerS, 1)},
-                                 {"hw_triangles_per_s", rounded(r.hwTrianglesPerS, 1)},
-                                 {"hw_gpu_timestamps", r.hwTimestamps},
-                                 {"cpu_mesh_ms", rounded(r.cpuMeshMs, 3)},
-                                 {"cpu_raster_ms", rounded(r.cpuRasterMs, 3)},
-                                 {"cpu_raster_triangles_per_s", rounded(r.cpuRasterTrianglesPerS, 1)}});
-    printJson(summary);
+    printJson(benchSummary(device, {{"grid", 128},
+                                    {"fps", rounded(first.fps, 2)},
+                                    {"frame_ms", rounded(first.frameMs, 4)},
+                                    {"phases_ms", phasesJson(first.phaseMs)},
+                                    {"triangles", first.triangles},
+                                    {"sw_triangles_per_s", rounded(first.swTrianglesPerS, 1)},
+                                    {"hw_triangles_per_s", rounded(first.hwTrianglesPerS, 1)},
+                                    {"runs", jsonArray(runs, runJson)}}));
     return 0;
   }
   std::printf("voxen bench paint on %s (%s): 128^3 grid, a brush stroke every frame, camera orbiting\n\n",
@@ -200,15 +200,16 @@ int benchPaint(const CommonOptions& options, const BenchPaintArgs& args) {
   for (const PaintRun& r : runs) {
     std::printf("%u x %u, %u frames: %.2f frames/s, %.3f ms per frame, %s triangles (%s drawn)\n", r.width, r.height,
                 r.frames, r.fps, r.frameMs, withCommas(r.triangles).c_str(), withCommas(r.drawnTriangles).c_str());
-    std::printf("  %-28s %10s\n", "phase", "GPU ms");
-    for (const auto& [name, ms] : r.phaseMs) std::printf("  %-28s %10.3f\n", name.c_str(), ms);
-    std::printf("  %-40s %14.4g\n", "software rasterizer triangles/s", r.swTrianglesPerS);
-    std::printf("  %-40s %14.4g%s\n", "graphics pipeline triangles/s", r.hwTrianglesPerS,
-                r.hwTimestamps ? "" : " (wall clock)");
-    std::printf("  %-40s %14.4g  (%.2f ms for the mesh)\n", "CPU reference rasterizer triangles/s", r.cpuRasterTrianglesPerS,
-                r.cpuRasterMs);
-    std::printf("  %-40s %14.3f ms  (GPU: mesh list + count + scan + copy + emit, changed blocks only)\n\n",
-                "CPU reference full re-mesh", r.cpuMeshMs);
+    const TextTable phases({{"phase", 28, Align::Left}, {"GPU ms", 10}}, "  ");
+    phases.printHead();
+    for (const auto& [name, ms] : r.phaseMs) phases.printRow({name, fixed(ms, 3)});
+    const TextTable rates({{"", 40, Align::Left}, {"", 14}}, "  ");
+    rates.printRow({"software rasterizer triangles/s", general(r.swTrianglesPerS, 4)});
+    rates.printRow({"graphics pipeline triangles/s", general(r.hwTrianglesPerS, 4)}, r.hwTimestamps ? "" : " (wall clock)");
+    rates.printRow({"CPU reference rasterizer triangles/s", general(r.cpuRasterTrianglesPerS, 4)},
+                   "  (" + fixed(r.cpuRasterMs, 2) + " ms for the mesh)");
+    rates.printRow({"CPU reference full re-mesh", fixed(r.cpuMeshMs, 3)},
+                   " ms  (GPU: mesh list + count + scan + copy + emit, changed blocks only)\n");
   }
   return 0;
 }

@@ -14,11 +14,12 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <sstream>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "bench/bench_stats.hpp"
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "report/json_output.hpp"
 #include "option_checks.hpp"
@@ -115,85 +116,69 @@ double timed(int repeat, Run&& run, Scheduler* scheduler = nullptr, std::string*
     run();
     seconds.push_back(secondsSince(start));
   }
-  if (scheduler && profile) {
-    std::ostringstream text;
-    scheduler->profile().print(text);
-    *profile = text.str();
-  }
+  if (scheduler && profile) *profile = profileText(scheduler->profile());
   return median(seconds);
 }
 
-int benchQuery(const CommonOptions& options, const BenchQueryArgs& args) {
-  clearanceLayer();
-  const auto buildStart = Clock::now();
-  OccupancyMap map = benchMap(args);
-  if (map.regions().empty()) throw Error("the bench map has no regions");
-  Device device(options.device);
-  ShaderLibrary library(device, options.libraryOptions());
-  Scheduler scheduler(device, library);
-  // --mapper: the Mapper's own copy of the map file answers (and gets its own clearance), and
-  // the CPU references read that copy.
-  std::optional<Context> context;
-  std::optional<Mapper> mapper;
-  if (args.viaMapper) {
-    context.emplace(scheduler, ContextOptions{.memoryBudgetBytes = options.memoryBudgetBytes()});
-    mapper.emplace(Mapper::load(*context, args.mapPath));
-    if (!mapper->map().layout().has(clearanceLayer()) && args.runs("clearance")) {
-      ClearanceOptions clearance;
-      clearance.range = args.clearanceRange;
-      mapper->computeClearance(clearance);
-    }
-  } else if (!map.layout().has(clearanceLayer()) && args.runs("clearance")) {
-    ClearanceOptions clearance;
-    clearance.range = args.clearanceRange;
-    GpuClearance(scheduler, map, clearance).compute();
-  }
-  const double buildSeconds = secondsSince(buildStart);
-  Sampler sampler(map);
+// The items queried: given (--points-file, --rays-file) or drawn uniformly in the box of the
+// map's regions (the points first, then the rays, from one generator), and a box of 100^3
+// voxels at its centre.
+struct QueryItems {
   std::vector<glm::dvec3> points;
+  std::vector<QueryRay> rays;
+  QueryBox box;
+};
+
+QueryItems queryItems(const BenchQueryArgs& args, const OccupancyMap& map) {
+  Sampler sampler(map);
+  QueryItems items;
   if (!args.pointsFile.empty()) {
     const QueryInput input = readQueryInput(args.pointsFile, 3);
     for (size_t i = 0; i < input.size(); ++i)
-      points.emplace_back(input.values[3 * i], input.values[3 * i + 1], input.values[3 * i + 2]);
+      items.points.emplace_back(input.values[3 * i], input.values[3 * i + 1], input.values[3 * i + 2]);
   } else {
-    points.resize(args.points);
-    for (auto& p : points) p = sampler.point();
+    items.points.resize(args.points);
+    for (auto& p : items.points) p = sampler.point();
   }
-  std::vector<QueryRay> rays;
   if (!args.raysFile.empty()) {
     const QueryInput input = readQueryInput(args.raysFile, 6);
     for (size_t i = 0; i < input.size(); ++i) {
       const double* v = &input.values[6 * i];
-      rays.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, args.range});
+      items.rays.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, args.range});
     }
   } else {
-    rays.resize(args.rays);
-    for (auto& r : rays) r = {sampler.point(), sampler.direction(), args.range};
+    items.rays.resize(args.rays);
+    for (auto& r : items.rays) r = {sampler.point(), sampler.direction(), args.range};
   }
   const glm::dvec3 centre = (sampler.lo + sampler.hi) * 0.5;
   const double half = 50 * map.model().resolution;  // a box of 100^3 voxels
-  const QueryBox box{centre - half, centre + half - 0.5 * map.model().resolution};
+  items.box = QueryBox{centre - half, centre + half - 0.5 * map.model().resolution};
+  return items;
+}
 
-  std::optional<GpuQueries> gpuQueries;
-  if (!mapper) gpuQueries.emplace(scheduler, map);
-  const OccupancyMap& reference = mapper ? mapper->map() : map;
-  // What answers: the Mapper (which answers small batches on the CPU) or GpuQueries.
-  struct {
-    std::optional<Mapper>& mapper;
-    std::optional<GpuQueries>& queries;
-    std::vector<OccupancyAnswer> occupancy(std::span<const glm::dvec3> p) {
-      return mapper ? mapper->occupancy(p) : queries->occupancy(p);
-    }
-    std::vector<ClearanceSample> clearance(std::span<const glm::dvec3> p) {
-      return mapper ? mapper->clearance(p) : queries->clearance(p);
-    }
-    std::vector<RayHit> raycast(std::span<const QueryRay> r, const RaycastOptions& o) {
-      return mapper ? mapper->raycast(r, o) : queries->raycast(r, o);
-    }
-    BoxVoxels voxelsInBox(const QueryBox& b, VoxelClass c) {
-      return mapper ? mapper->voxelsInBox(b, c) : queries->voxelsInBox(b, c);
-    }
-  } queries{mapper, gpuQueries};
+// What answers: the Mapper (which answers small batches on the CPU) or GpuQueries.
+struct QueryPath {
+  std::optional<Mapper>& mapper;
+  std::optional<GpuQueries>& queries;
+  std::vector<OccupancyAnswer> occupancy(std::span<const glm::dvec3> p) {
+    return mapper ? mapper->occupancy(p) : queries->occupancy(p);
+  }
+  std::vector<ClearanceSample> clearance(std::span<const glm::dvec3> p) {
+    return mapper ? mapper->clearance(p) : queries->clearance(p);
+  }
+  std::vector<RayHit> raycast(std::span<const QueryRay> r, const RaycastOptions& o) {
+    return mapper ? mapper->raycast(r, o) : queries->raycast(r, o);
+  }
+  BoxVoxels voxelsInBox(const QueryBox& b, VoxelClass c) {
+    return mapper ? mapper->voxelsInBox(b, c) : queries->voxelsInBox(b, c);
+  }
+};
+
+// Each kind --only leaves in, on the path and with the CPU reference on `reference`, timed.
+std::vector<Row> timeQueries(const BenchQueryArgs& args, Scheduler& scheduler, QueryPath& queries,
+                             const OccupancyMap& reference, const QueryItems& items) {
+  const std::vector<glm::dvec3>& points = items.points;
+  const std::vector<QueryRay>& rays = items.rays;
   std::vector<Row> rows;
   if (args.runs("occupancy")) {
     Row row{"occupancy", points.size()};
@@ -223,46 +208,107 @@ int benchQuery(const CommonOptions& options, const BenchQueryArgs& args) {
   if (args.runs("box_voxels")) {
     Row row{"box_voxels", 100ull * 100 * 100};
     BoxVoxels gpu, cpu;
-    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.voxelsInBox(box, VoxelClass::Occupied); }, &scheduler, &row.profile);
-    row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuVoxelsInBox(reference, box, VoxelClass::Occupied); });
+    row.gpuSeconds =
+        timed(args.repeat, [&] { gpu = queries.voxelsInBox(items.box, VoxelClass::Occupied); }, &scheduler, &row.profile);
+    row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuVoxelsInBox(reference, items.box, VoxelClass::Occupied); });
     row.match = gpu.voxels == cpu.voxels;
     rows.push_back(row);
   }
-  bool allMatch = true;
-  for (const Row& r : rows) allMatch = allMatch && r.match;
-  const std::string source = args.mapPath.empty() ? "generated (" + std::to_string(args.scans) + " scans)" : args.mapPath;
-  if (options.json) {
-    Json out = {{"device", device.info().name},
-                {"map", source},
-                {"path", mapper ? "mapper" : "gpu_queries"},
-                {"resolution", map.model().resolution},
-                {"regions", map.regions().size()},
-                {"ray_range_m", args.range},
-                {"repeat", args.repeat},
-                {"setup_s", rounded(buildSeconds, 3)},
-                {"rows", Json::array()}};
-    for (const Row& r : rows)
-      out["rows"].push_back({{"kind", r.kind},
-                             {"items", r.items},
-                             {"gpu_s", rounded(r.gpuSeconds, 9)},
-                             {"cpu_s", rounded(r.cpuSeconds, 9)},
-                             {"gpu_per_s", rounded(r.gpuRate(), 0)},
-                             {"cpu_per_s", rounded(r.cpuRate(), 0)},
-                             {"gpu_equals_cpu", r.match}});
-    printJson(out);
-  } else {
-    std::printf("voxen bench query on %s: map %s, %zu regions at %g m; rays of %g m; medians of %d runs after a warm-up, "
-                "the CPU reference on one thread%s\n\n",
-                device.info().name.c_str(), source.c_str(), map.regions().size(), map.model().resolution, args.range,
-                args.repeat, mapper ? "; the \"GPU\" columns through voxen::Mapper (small batches on the CPU)" : "");
-    std::printf("%-24s %10s %10s %14s %10s %14s %8s\n", "kind", "items", "GPU s", "GPU items/s", "CPU s", "CPU items/s",
-                "GPU=CPU");
-    for (const Row& r : rows)
-      std::printf("%-24s %10llu %10.4f %14.0f %10.4f %14.0f %8s\n", r.kind.c_str(), (unsigned long long)r.items,
-                  r.gpuSeconds, r.gpuRate(), r.cpuSeconds, r.cpuRate(), r.match ? "yes" : "NO");
-    if (options.profile)
-      for (const Row& r : rows) std::printf("\n%s, GPU passes (all timed runs):\n%s", r.kind.c_str(), r.profile.c_str());
+  return rows;
+}
+
+// What the table says of the run besides the rows.
+struct QueryRunFacts {
+  std::string source;  // the map: its path, or "generated (N scans)"
+  bool viaMapper = false;
+  double resolution = 0;
+  size_t regions = 0;
+  double setupSeconds = 0;
+};
+
+void printQueryJson(const Device& device, const BenchQueryArgs& args, const QueryRunFacts& run, const std::vector<Row>& rows) {
+  printJson({{"device", device.info().name},
+             {"map", run.source},
+             {"path", run.viaMapper ? "mapper" : "gpu_queries"},
+             {"resolution", run.resolution},
+             {"regions", run.regions},
+             {"ray_range_m", args.range},
+             {"repeat", args.repeat},
+             {"setup_s", rounded(run.setupSeconds, 3)},
+             {"rows", jsonArray(rows, [](const Row& r) -> Json {
+                return {{"kind", r.kind},
+                        {"items", r.items},
+                        {"gpu_s", rounded(r.gpuSeconds, 9)},
+                        {"cpu_s", rounded(r.cpuSeconds, 9)},
+                        {"gpu_per_s", rounded(r.gpuRate(), 0)},
+                        {"cpu_per_s", rounded(r.cpuRate(), 0)},
+                        {"gpu_equals_cpu", r.match}};
+              })}});
+}
+
+void printQueryText(const Device& device, const CommonOptions& options, const BenchQueryArgs& args, const QueryRunFacts& run,
+                    const std::vector<Row>& rows) {
+  std::printf("voxen bench query on %s: map %s, %zu regions at %g m; rays of %g m; medians of %d runs after a warm-up, "
+              "the CPU reference on one thread%s\n\n",
+              device.info().name.c_str(), run.source.c_str(), run.regions, run.resolution, args.range, args.repeat,
+              run.viaMapper ? "; the \"GPU\" columns through voxen::Mapper (small batches on the CPU)" : "");
+  const TextTable table({{"kind", 24, Align::Left},
+                         {"items", 10},
+                         {"GPU s", 10},
+                         {"GPU items/s", 14},
+                         {"CPU s", 10},
+                         {"CPU items/s", 14},
+                         {"GPU=CPU", 8}});
+  table.printHead();
+  for (const Row& r : rows)
+    table.printRow({r.kind, count(r.items), fixed(r.gpuSeconds, 4), fixed(r.gpuRate(), 0), fixed(r.cpuSeconds, 4),
+                    fixed(r.cpuRate(), 0), r.match ? "yes" : "NO"});
+  if (options.profile)
+    for (const Row& r : rows) std::printf("\n%s, GPU passes (all timed runs):\n%s", r.kind.c_str(), r.profile.c_str());
+}
+
+// A clearance layer for the clearance queries when the map has none (range --clearance-range).
+ClearanceOptions clearanceForQueries(const BenchQueryArgs& args) {
+  ClearanceOptions clearance;
+  clearance.range = args.clearanceRange;
+  return clearance;
+}
+
+int benchQuery(const CommonOptions& options, const BenchQueryArgs& args) {
+  clearanceLayer();
+  const auto buildStart = Clock::now();
+  OccupancyMap map = benchMap(args);
+  if (map.regions().empty()) throw Error("the bench map has no regions");
+  Device device(options.device);
+  ShaderLibrary library(device, options.libraryOptions());
+  Scheduler scheduler(device, library);
+  // --mapper: the Mapper's own copy of the map file answers (and gets its own clearance), and
+  // the CPU references read that copy.
+  std::optional<Context> context;
+  std::optional<Mapper> mapper;
+  if (args.viaMapper) {
+    context.emplace(scheduler, ContextOptions{.memoryBudgetBytes = options.memoryBudgetBytes()});
+    mapper.emplace(Mapper::load(*context, args.mapPath));
+    if (!mapper->map().layout().has(clearanceLayer()) && args.runs("clearance")) mapper->computeClearance(clearanceForQueries(args));
+  } else if (!map.layout().has(clearanceLayer()) && args.runs("clearance")) {
+    GpuClearance(scheduler, map, clearanceForQueries(args)).compute();
   }
+  const double buildSeconds = secondsSince(buildStart);
+  const QueryItems items = queryItems(args, map);
+  std::optional<GpuQueries> gpuQueries;
+  if (!mapper) gpuQueries.emplace(scheduler, map);
+  QueryPath queries{mapper, gpuQueries};
+  const std::vector<Row> rows = timeQueries(args, scheduler, queries, mapper ? mapper->map() : map, items);
+  const QueryRunFacts run{.source = args.mapPath.empty() ? "generated (" + std::to_string(args.scans) + " scans)" : args.mapPath,
+                          .viaMapper = mapper.has_value(),
+                          .resolution = map.model().resolution,
+                          .regions = map.regions().size(),
+                          .setupSeconds = buildSeconds};
+  if (options.json)
+    printQueryJson(device, args, run, rows);
+  else
+    printQueryText(device, options, args, run, rows);
+  const bool allMatch = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.match; });
   if (!allMatch) throw Error("the GPU's answers differ from the CPU reference's (see the table)");
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "bench/bench_table.hpp"
 #include "report/json_output.hpp"
 #include "voxen/map/map.hpp"
 
@@ -15,11 +16,7 @@ inline double median(std::vector<double> values) {
   return n == 0 ? 0.0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-inline Json secondsList(const std::vector<double>& values) {
-  Json list = Json::array();
-  for (double value : values) list.push_back(rounded(value, 6));
-  return list;
-}
+inline Json secondsList(const std::vector<double>& values) { return roundedList(values, 6); }
 
 // Fraction of the voxels observed in either map that both classify alike.
 inline double classAgreement(const OccupancyMap& a, const OccupancyMap& b) {

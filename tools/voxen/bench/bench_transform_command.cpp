@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <vector>
 
 #include "bench/bench_stats.hpp"
+#include "bench/bench_table.hpp"
 #include "commands.hpp"
 #include "report/json_output.hpp"
 #include "option_checks.hpp"
@@ -115,15 +115,11 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
     start = Clock::now();
     scheduler.readback<uint32_t>(gpu.worlds().first(4)).get();  // waits for the passes
     if (timed) processTimes.push_back(secondsSince(start));
-    double ms = 0;
-    for (const auto& [name, timing] : scheduler.profile().passes()) ms += timing.totalMs;
-    if (timed) passTimes.push_back(ms);
+    if (timed) passTimes.push_back(totalPassMs(scheduler.profile()));
     if (profile && rep + 1 == repeat + kWarmup) {
       std::fprintf(stderr, "%llu nodes, depth %u, %g dirty: GPU time per pass (last repetition)\n",
                    (unsigned long long)nodes, depth, dirty);
-      std::ostringstream text;
-      scheduler.profile().print(text);
-      std::fputs(text.str().c_str(), stderr);
+      std::fputs(profileText(scheduler.profile()).c_str(), stderr);
     }
     start = Clock::now();
     gpu.download();
@@ -169,34 +165,48 @@ int benchTransform(const CommonOptions& options, const BenchTransformArgs& args)
           }));
         }
   if (options.json) {
-    Json out = Json::array();
-    for (const Result& r : results)
-      out.push_back({{"nodes", r.nodes},
-                     {"depth", r.depth},
-                     {"product", r.product},
-                     {"gpu_update", r.sparse ? "sparse" : "dense"},
-                     {"max_relative_error", r.maxRelativeError},
-                     {"dirty_fraction", r.dirty},
-                     {"recomputed", r.recomputed},
-                     {"gpu_transforms_per_s", rounded(r.gpuRate(), 1)},
-                     {"gpu_transforms_per_s_with_download", rounded(r.gpuRateWithDownload(), 1)},
-                     {"cpu_transforms_per_s", rounded(r.cpuRate(), 1)},
-                     {"upload_ms", rounded(r.uploadSeconds * 1e3, 3)},
-                     {"process_ms", rounded(r.processSeconds * 1e3, 3)},
-                     {"gpu_pass_ms", rounded(r.gpuPassMs, 3)},
-                     {"download_ms", rounded(r.downloadSeconds * 1e3, 3)},
-                     {"cpu_ms", rounded(r.cpuSeconds * 1e3, 3)},
-                     {"device", device.info().name}});
-    printJson(out);
+    printJson(jsonArray(results, [&](const Result& r) -> Json {
+      return {{"nodes", r.nodes},
+              {"depth", r.depth},
+              {"product", r.product},
+              {"gpu_update", r.sparse ? "sparse" : "dense"},
+              {"max_relative_error", r.maxRelativeError},
+              {"dirty_fraction", r.dirty},
+              {"recomputed", r.recomputed},
+              {"gpu_transforms_per_s", rounded(r.gpuRate(), 1)},
+              {"gpu_transforms_per_s_with_download", rounded(r.gpuRateWithDownload(), 1)},
+              {"cpu_transforms_per_s", rounded(r.cpuRate(), 1)},
+              {"upload_ms", rounded(r.uploadSeconds * 1e3, 3)},
+              {"process_ms", rounded(r.processSeconds * 1e3, 3)},
+              {"gpu_pass_ms", rounded(r.gpuPassMs, 3)},
+              {"download_ms", rounded(r.downloadSeconds * 1e3, 3)},
+              {"cpu_ms", rounded(r.cpuSeconds * 1e3, 3)},
+              {"device", device.info().name}};
+    }));
     return 0;
   }
   std::printf("voxen bench transform on %s: medians of %d repetitions\n\n", device.info().name.c_str(), args.repeat);
-  std::printf("%10s %6s %7s %13s %7s %9s %11s %12s %13s %12s %9s %9s %9s %9s\n", "nodes", "depth", "dirty", "product", "update", "max err", "recomputed", "GPU Mtf/s",
-              "+download", "CPU Mtf/s", "upload", "process", "download", "CPU");
+  const TextTable table({{"nodes", 10},
+                         {"depth", 6},
+                         {"dirty", 7},
+                         {"product", 13},
+                         {"update", 7},
+                         {"max err", 9},
+                         {"recomputed", 11},
+                         {"GPU Mtf/s", 12},
+                         {"+download", 13},
+                         {"CPU Mtf/s", 12},
+                         {"upload", 9},
+                         {"process", 9},
+                         {"download", 9},
+                         {"CPU", 9}});
+  table.printHead();
   for (const Result& r : results)
-    std::printf("%10s %6u %6.0f%% %13s %7s %9.1e %11s %12.2f %13.2f %12.2f %7.2fms %7.2fms %7.2fms %7.2fms\n", withCommas(r.nodes).c_str(),
-                r.depth, r.dirty * 100.0, r.product.c_str(), r.sparse ? "sparse" : "dense", r.maxRelativeError, withCommas(r.recomputed).c_str(), r.gpuRate() / 1e6, r.gpuRateWithDownload() / 1e6,
-                r.cpuRate() / 1e6, r.uploadSeconds * 1e3, r.processSeconds * 1e3, r.downloadSeconds * 1e3, r.cpuSeconds * 1e3);
+    table.printRow({withCommas(r.nodes), std::to_string(r.depth), percent(r.dirty, 0), r.product, r.sparse ? "sparse" : "dense",
+                    scientific(r.maxRelativeError, 1), withCommas(r.recomputed), fixed(r.gpuRate() / 1e6, 2),
+                    fixed(r.gpuRateWithDownload() / 1e6, 2), fixed(r.cpuRate() / 1e6, 2), fixed(r.uploadSeconds * 1e3, 2, "ms"),
+                    fixed(r.processSeconds * 1e3, 2, "ms"), fixed(r.downloadSeconds * 1e3, 2, "ms"),
+                    fixed(r.cpuSeconds * 1e3, 2, "ms")});
   std::printf("\nMtf/s: million world matrices recomputed per second. upload: packing and queueing the changed locals, "
               "and for sparse updates listing the dirty subtrees (host); process: until the passes are done; download: "
               "every world matrix back to the host. update: dense (the GPU reads every node's marks) or sparse (the host "

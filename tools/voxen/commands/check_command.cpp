@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "report/device_report.hpp"
 #include "report/json_output.hpp"
 #include "report/text_format.hpp"
 #include "voxen/check/device_check.hpp"
@@ -23,23 +24,23 @@ struct CheckArgs {
   bool breakReferences = false;
 };
 
-Json deviceJson(const CheckedDevice& d) {
-  return {{"name", d.name},
-          {"type", d.type},
-          {"driver", d.driverName},
-          {"driver_info", d.driverInfo},
-          {"api_version", d.apiVersion},
-          {"subgroup_size", d.subgroupSize},
-          {"quad_shuffle", d.quadShuffle},
-          {"shader_float64", d.shaderFloat64},
-          {"max_workgroup_count", {d.maxComputeWorkGroupCount[0], d.maxComputeWorkGroupCount[1], d.maxComputeWorkGroupCount[2]}},
-          {"max_workgroup_invocations", d.maxComputeWorkGroupInvocations},
-          {"max_push_constants_bytes", d.maxPushConstantsSize},
-          {"max_storage_buffer_range_bytes", d.maxStorageBufferRange},
-          {"max_memory_allocation_bytes", d.maxMemoryAllocationSize},
-          {"device_local_bytes", d.deviceLocalBytes},
-          {"timestamp_period_ns", floatValue(d.timestampPeriodNs)},
-          {"loop_cap", d.loopCap}};
+// The device's words (as bench all writes them), then the limits the checks ran with.
+Json checkedDeviceJson(const CheckedDevice& d) {
+  Json out = deviceJson(d);
+  const Json limits = {
+      {"subgroup_size", d.subgroupSize},
+      {"quad_shuffle", d.quadShuffle},
+      {"shader_float64", d.shaderFloat64},
+      {"max_workgroup_count", {d.maxComputeWorkGroupCount[0], d.maxComputeWorkGroupCount[1], d.maxComputeWorkGroupCount[2]}},
+      {"max_workgroup_invocations", d.maxComputeWorkGroupInvocations},
+      {"max_push_constants_bytes", d.maxPushConstantsSize},
+      {"max_storage_buffer_range_bytes", d.maxStorageBufferRange},
+      {"max_memory_allocation_bytes", d.maxMemoryAllocationSize},
+      {"device_local_bytes", d.deviceLocalBytes},
+      {"timestamp_period_ns", floatValue(d.timestampPeriodNs)},
+      {"loop_cap", d.loopCap}};
+  for (const auto& [key, value] : limits.items()) out[key] = value;
+  return out;
 }
 
 Json rowJson(const CheckRow& row) {
@@ -93,7 +94,7 @@ int check(const CommonOptions& options, const CheckArgs& args) {
   if (options.json) {
     Json rows = Json::array();
     for (const CheckRow& row : report.rows) rows.push_back(rowJson(row));
-    printJson({{"device", deviceJson(report.device)},
+    printJson({{"device", checkedDeviceJson(report.device)},
                {"scale", args.quick ? "quick" : "full"},
                {"passed", report.passed()},
                {"checks", report.rows.size()},

@@ -18,6 +18,7 @@
 namespace voxen {
 
 class Scheduler;
+struct DeviceInfo;
 
 // Quick: sizes a CPU driver (lavapipe on two cores) runs in under three minutes, still past
 // the limits each check is about (several batches, evicted regions, chunks, 65,535
@@ -40,9 +41,16 @@ struct CheckRow {
   double seconds = 0.0;   // wall time, the CPU reference included
 };
 
-// What the check ran with: the device and the limits the passes depend on.
-struct CheckedDevice {
+// A device in words, as `voxen check` and `voxen bench all` name it: the host's words for
+// its type (deviceTypeName) and Vulkan version (formatApiVersion), and its driver.
+struct DeviceDescription {
   std::string name, type, driverName, driverInfo, apiVersion;
+};
+
+DeviceDescription describeDevice(const DeviceInfo& info);
+
+// What the check ran with: the device and the limits the passes depend on.
+struct CheckedDevice : DeviceDescription {
   uint32_t subgroupSize = 0;
   bool quadShuffle = false;  // subgroup shuffles of whole quads (a transform product variant)
   // Shaders divide and take roots in doubles, rounded to float (shaders/common/exact_math.glsl):
