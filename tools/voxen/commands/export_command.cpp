@@ -87,7 +87,8 @@ void warnIfFloorDominates(const OccupancyMap& map, int32_t z, const char* flag) 
     std::fprintf(stderr, "voxen export: warning: %s at layer z=%d: %s\n", flag, z, floorWarning(floor, map.model().resolution, "--ignore-below ").c_str());
 }
 
-int exportMap(const CommonOptions& options, const ExportArgs& args) {
+// The flags that go together, checked before anything is read or written.
+void checkExportFlags(const ExportArgs& args) {
   if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty() &&
       args.clearancePlyPath.empty() && args.clearancePngPath.empty() && args.voxelsPlyPath.empty())
     throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png, --octomap, --ellipsoids-ply, "
@@ -109,6 +110,9 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (args.plyPath.empty() && args.ellipsoidsPath.empty() && args.clearancePlyPath.empty() && args.voxelsPlyPath.empty() &&
       args.ply.doublePrecision)
     throw UsageError("--double goes with --occupied-ply, --ellipsoids-ply, --clearance-ply or --voxels-ply");
+}
+
+void checkExportOutputs(const ExportArgs& args) {
   // A picture's map_server YAML (OUT.png -> OUT.yaml) is an output too.
   auto yamlOf = [](const std::string& png) { return png.empty() ? png : detail::pictureYamlPath(png).string(); };
   checkOutputs({{"--occupied-ply", args.plyPath},
@@ -121,39 +125,83 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
                 {"--clearance-png's YAML", yamlOf(args.clearancePngPath)},
                 {"--voxels-ply", args.voxelsPlyPath}},
                {{"the map", args.mapPath}});
+}
+
+// The map, cropped to --bbox; the layers it cannot export are named, and --z checked against
+// its resolution.
+OccupancyMap loadExportMap(const CommonOptions& options, const ExportArgs& args) {
   const std::optional<StoreBox> box = bboxOf(args.bbox);
   OccupancyMap map = loadMapOrStore(args.mapPath, budgetedLoad(options), box, "voxen export", args.session);
   // A store is read by region: what lies past the box in those regions is not exported.
   if (box) cropToBox(map, {box->min, box->max});
-  // The pictures' titles name the map by its file name (a server store by its kind and
-  // session only: a URL may hold a password).
-  const std::string mapName = isPostgresTarget(args.mapPath)
-                                  ? "PostgreSQL store" + (args.session.empty() ? std::string() : ", session " + args.session)
-                                  : std::filesystem::path(args.mapPath).filename().string();
   // Layers whose type this build does not know have no fields to write: say so rather than
   // leave a reader to wonder where they went.
   for (const LayerId id : map.layout().ids())
     if (layerType(id).opaque && layerType(id).name != args.layer)
       std::fprintf(stderr, "voxen export: note: layer '%s' is opaque to this build (a type it does not know): not exported\n",
                    layerType(id).name.c_str());
+  const bool slices = !args.pngPath.empty() || !args.clearancePngPath.empty();
   if (slices && args.zMetres) {
     if (const std::string problem = voxelIndexProblem(*args.zMetres, map.model().resolution); !problem.empty())
       throw UsageError("--z: " + problem);
   }
-  auto withMapName = [&](auto&& work, const char* flag) {
-    try {
-      return work();
-    } catch (const SettingError& e) {
-      throw e.withContext(redactedStoreName(args.mapPath) + ": " + flag + ": ");  // the tool names the flag to change
-    } catch (const Error& e) {
-      throw Error(redactedStoreName(args.mapPath) + ": " + flag + ": " + e.what());
-    }
-  };
-  const std::optional<LayerId> layer =
-      args.layer.empty() ? std::nullopt : std::optional<LayerId>(withMapName([&] { return requireMapLayer(map, args.layer); }, "--layer"));
+  return map;
+}
+
+// The pictures' titles name the map by its file name (a server store by its kind and session
+// only: a URL may hold a password).
+std::string pictureMapName(const ExportArgs& args) {
+  return isPostgresTarget(args.mapPath) ? "PostgreSQL store" + (args.session.empty() ? std::string() : ", session " + args.session)
+                                        : std::filesystem::path(args.mapPath).filename().string();
+}
+
+// `work`'s errors, named by the map and by the flag to change.
+template <class Work>
+auto withMapName(const ExportArgs& args, Work&& work, const char* flag) {
+  try {
+    return work();
+  } catch (const SettingError& e) {
+    throw e.withContext(redactedStoreName(args.mapPath) + ": " + flag + ": ");  // the tool names the flag to change
+  } catch (const Error& e) {
+    throw Error(redactedStoreName(args.mapPath) + ": " + flag + ": " + e.what());
+  }
+}
+
+int32_t sliceZ(const OccupancyMap& map, const ExportArgs& args) {
+  return args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+}
+
+// --slice-png: a layer's field as a heat map (with --layer), else the occupancy classes.
+void writeSlicePng(const OccupancyMap& map, const ExportArgs& args, const std::optional<LayerId>& layer,
+                   const std::string& mapName) {
+  const int32_t z = sliceZ(map, args);
+  const double res = map.model().resolution;
+  if (layer) {
+    const LayerSlice drawn = withMapName(
+        args,
+        [&] {
+          return exportLayerSlicePng(map, *layer, args.pngPath,
+                                     {.z = z, .scale = args.scale.value_or(0), .field = args.field, .mapName = mapName});
+        },
+        "--slice-png");
+    std::printf("wrote %s: layer %s, field %s of voxel layer z=%d (%g..%g m) as a heat map from %g to %g with a colour bar, "
+                "%s; %llu drawn%s\n",
+                args.pngPath.c_str(), args.layer.c_str(), drawn.field.c_str(), z, z * res, (z + 1) * res, drawn.min, drawn.max,
+                placement(drawn.slice, res).c_str(), (unsigned long long)drawn.drawn, nonFiniteNote(drawn.nonFinite).c_str());
+    if (*layer == clearanceLayer()) warnIfFloorDominates(map, z, "--layer clearance --slice-png");
+    return;
+  }
+  const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale.value_or(0), mapName);
+  std::printf("wrote %s: layer z=%d (%g..%g m) with metre axes and a legend, %s; %llu occupied, %llu free%s\n",
+              args.pngPath.c_str(), z, z * res, (z + 1) * res, placement(slice, res).c_str(), (unsigned long long)slice.occupied,
+              (unsigned long long)slice.free, nonFiniteNote(slice.nonFinite).c_str());
+}
+
+// --voxels-ply and --occupied-ply: voxel centres as point clouds.
+void writeVoxelClouds(const OccupancyMap& map, const ExportArgs& args, const std::optional<LayerId>& layer) {
   if (!args.voxelsPlyPath.empty()) {
-    const ExportCounts counts =
-        withMapName([&] { return exportLayerPly(map, *layer, args.voxelsPlyPath, args.ply.doublePrecision); }, "--voxels-ply");
+    const ExportCounts counts = withMapName(
+        args, [&] { return exportLayerPly(map, *layer, args.voxelsPlyPath, args.ply.doublePrecision); }, "--voxels-ply");
     std::printf("wrote %s: %llu voxel centres with layer %s's fields as properties (%s)%s\n", args.voxelsPlyPath.c_str(),
                 (unsigned long long)counts.written, args.layer.c_str(), fieldList(*layer).c_str(),
                 nonFiniteNote(counts.nonFinite).c_str());
@@ -163,48 +211,32 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
     std::printf("wrote %s: %llu occupied voxel centres (%s%s)\n", args.plyPath.c_str(), (unsigned long long)points,
                 args.ply.doublePrecision ? "double" : "float", args.ply.withValue ? ", with value" : "");
   }
-  if (!args.pngPath.empty() && layer) {
-    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
-    const LayerSlice drawn = withMapName(
-        [&] {
-          return exportLayerSlicePng(map, *layer, args.pngPath,
-                                     {.z = z, .scale = args.scale.value_or(0), .field = args.field, .mapName = mapName});
-        },
-        "--slice-png");
-    const double res = map.model().resolution;
-    std::printf("wrote %s: layer %s, field %s of voxel layer z=%d (%g..%g m) as a heat map from %g to %g with a colour bar, "
-                "%s; %llu drawn%s\n",
-                args.pngPath.c_str(), args.layer.c_str(), drawn.field.c_str(), z, z * res, (z + 1) * res, drawn.min, drawn.max,
-                placement(drawn.slice, res).c_str(), (unsigned long long)drawn.drawn, nonFiniteNote(drawn.nonFinite).c_str());
-    if (*layer == clearanceLayer()) warnIfFloorDominates(map, z, "--layer clearance --slice-png");
-  } else if (!args.pngPath.empty()) {
-    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
-    const SliceImage slice = exportSlicePng(map, args.pngPath, z, args.scale.value_or(0), mapName);
-    const double res = map.model().resolution;
-    std::printf("wrote %s: layer z=%d (%g..%g m) with metre axes and a legend, %s; %llu occupied, %llu free%s\n",
-                args.pngPath.c_str(), z, z * res, (z + 1) * res, placement(slice, res).c_str(), (unsigned long long)slice.occupied,
-                (unsigned long long)slice.free, nonFiniteNote(slice.nonFinite).c_str());
-  }
-  if (!args.ellipsoidsPath.empty()) {
-    EllipsoidOptions ellipsoids = args.ellipsoids;
-    ellipsoids.doublePrecision = args.ply.doublePrecision;
-    const ExportCounts counts =
-        withMapName([&] { return exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids); }, "--ellipsoids-ply");
-    std::printf("wrote %s: %llu NDT ellipsoids (%.3g sigma, voxels with at least %u samples; 42 vertices and 80 "
-                "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)%s\n",
-                args.ellipsoidsPath.c_str(), (unsigned long long)counts.written, ellipsoids.sigma, ellipsoids.minSamples,
-                nonFiniteNote(counts.nonFinite).c_str());
-  }
+}
+
+void writeEllipsoidsPly(const OccupancyMap& map, const ExportArgs& args) {
+  EllipsoidOptions ellipsoids = args.ellipsoids;
+  ellipsoids.doublePrecision = args.ply.doublePrecision;
+  const ExportCounts counts =
+      withMapName(args, [&] { return exportNdtEllipsoidsPly(map, args.ellipsoidsPath, ellipsoids); }, "--ellipsoids-ply");
+  std::printf("wrote %s: %llu NDT ellipsoids (%.3g sigma, voxels with at least %u samples; 42 vertices and 80 "
+              "triangles each, coloured by occupancy: blue free, white 0.5, red occupied)%s\n",
+              args.ellipsoidsPath.c_str(), (unsigned long long)counts.written, ellipsoids.sigma, ellipsoids.minSamples,
+              nonFiniteNote(counts.nonFinite).c_str());
+}
+
+// --clearance-ply and --clearance-png.
+void writeClearance(const OccupancyMap& map, const ExportArgs& args, const std::string& mapName) {
   if (!args.clearancePlyPath.empty()) {
-    const uint64_t points = withMapName([&] { return exportClearancePly(map, args.clearancePlyPath, args.ply.doublePrecision); },
-                                        "--clearance-ply");
+    const uint64_t points = withMapName(
+        args, [&] { return exportClearancePly(map, args.clearancePlyPath, args.ply.doublePrecision); }, "--clearance-ply");
     std::printf("wrote %s: %llu observed voxel centres with their clearance (metres; 0 on obstacles, -1 for none within "
                 "range)\n",
                 args.clearancePlyPath.c_str(), (unsigned long long)points);
   }
   if (!args.clearancePngPath.empty()) {
-    const int32_t z = args.zVoxel ? *args.zVoxel : sliceLayerAt(map, *args.zMetres);
+    const int32_t z = sliceZ(map, args);
     const ClearanceImage drawn = withMapName(
+        args,
         [&] { return exportClearancePng(map, args.clearancePngPath, z, args.scale.value_or(0), args.clearanceRange, mapName); },
         "--clearance-png");
     std::printf("wrote %s: clearance of layer z=%d as a heat map (red near obstacles to blue at %g m, black obstacles, white "
@@ -212,6 +244,20 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
                 args.clearancePngPath.c_str(), z, drawn.top, placement(drawn.slice, map.model().resolution).c_str());
     warnIfFloorDominates(map, z, "--clearance-png");
   }
+}
+
+int exportMap(const CommonOptions& options, const ExportArgs& args) {
+  checkExportFlags(args);
+  checkExportOutputs(args);
+  const OccupancyMap map = loadExportMap(options, args);
+  const std::string mapName = pictureMapName(args);
+  const std::optional<LayerId> layer =
+      args.layer.empty() ? std::nullopt
+                         : std::optional<LayerId>(withMapName(args, [&] { return requireMapLayer(map, args.layer); }, "--layer"));
+  writeVoxelClouds(map, args, layer);
+  if (!args.pngPath.empty()) writeSlicePng(map, args, layer, mapName);
+  if (!args.ellipsoidsPath.empty()) writeEllipsoidsPly(map, args);
+  writeClearance(map, args, mapName);
   if (!args.octomapPath.empty()) {
     const ExportCounts counts = exportOctomap(map, args.octomapPath);
     std::printf("wrote %s: OctoMap binary tree of the %llu observed voxels (classes only)%s\n", args.octomapPath.c_str(),

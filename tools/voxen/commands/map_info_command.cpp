@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,95 +94,130 @@ void printLayers(const MapLayout& layout) {
   }
 }
 
-}  // namespace
-
-int mapInfo(const CommonOptions& options, const std::string& target, bool verify, const std::string& session) {
-  const bool server = isPostgresTarget(target);
-  if (!session.empty() && !server)
-    throw UsageError("--session " + session + ": '" + redactedStoreName(target) + "' is not a PostgreSQL store (a postgresql:// URL); only a server store holds sessions");
-  const bool store = server || isRegionStoreFile(target);
-  const MapFileInfo info = store ? storeInfo(target, session) : readMapInfo(target);
-  // A URL is shown without its password.
-  const std::string path = redactedStoreName(target) + (session.empty() ? "" : " session '" + session + "'");
-  const OccupancyModel& m = info.model;
-  const uint64_t voxelsPerRegion = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
-  RegionKey lo, hi;
-  const bool any = info.regionBounds(lo, hi);
-  const double edge = m.resolution * m.regionSize;
-  const double ratio = info.compressedBytes() ? double(info.uncompressedBytes()) / double(info.compressedBytes()) : 0.0;
-
-  // --verify: decompress and check every region, count the voxels.
+// --verify: every region decompressed and checked, the voxels counted.
+struct VerifiedContents {
   OccupancyMap::Counts counts;
   double loadMs = 0.0;
-  const NdtMode ndt = ndtModeOf(info.layout);
   NdtSummary gaussians;
-  if (verify) {
-    const auto start = std::chrono::steady_clock::now();
-    // Loaded as it is, so that every layer's impossible values are counted, not only the first.
-    MapLoadOptions load = budgetedLoad(options);
-    load.refuseImpossibleValues = false;
-    const OccupancyMap map = loadMapOrStore(target, load, std::nullopt, nullptr, session);
-    if (const std::vector<LayerValueFaults> faults = findImpossibleValues(map); !faults.empty())
-      throw Error(std::string(store ? "store '" : "map file '") + path + "': impossible contents (every checksum is valid): " + describeFaults(map, faults));
-    loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    counts = map.counts();
-    gaussians = ndtSummary(map);
-  }
+};
 
+// What `voxen info MAP` reports, read once for the text and the JSON forms.
+struct MapInfoFacts {
+  std::string target, session;
+  bool server = false, store = false;  // a PostgreSQL store; any store (SQLite or PostgreSQL)
+  MapFileInfo info;
+  std::string path;  // as shown: a URL without its password
+  uint64_t voxelsPerRegion = 0;
+  bool any = false;  // the map has regions: lo .. hi bound them
+  RegionKey lo, hi;
+  double edge = 0, ratio = 0;
+  NdtMode ndt = NdtMode::Off;
+  bool verify = false;
+  VerifiedContents verified;
+  std::optional<StoreRunInfo> run;
+};
+
+VerifiedContents verifyContents(const CommonOptions& options, const MapInfoFacts& f) {
+  VerifiedContents out;
+  const auto start = std::chrono::steady_clock::now();
+  // Loaded as it is, so that every layer's impossible values are counted, not only the first.
+  MapLoadOptions load = budgetedLoad(options);
+  load.refuseImpossibleValues = false;
+  const OccupancyMap map = loadMapOrStore(f.target, load, std::nullopt, nullptr, f.session);
+  if (const std::vector<LayerValueFaults> faults = findImpossibleValues(map); !faults.empty())
+    throw Error(std::string(f.store ? "store '" : "map file '") + f.path + "': impossible contents (every checksum is valid): " + describeFaults(map, faults));
+  out.loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out.counts = map.counts();
+  out.gaussians = ndtSummary(map);
+  return out;
+}
+
+MapInfoFacts readMapInfoFacts(const CommonOptions& options, const std::string& target, bool verify, const std::string& session) {
+  MapInfoFacts f;
+  f.target = target;
+  f.session = session;
+  f.server = isPostgresTarget(target);
+  if (!session.empty() && !f.server)
+    throw UsageError("--session " + session + ": '" + redactedStoreName(target) + "' is not a PostgreSQL store (a postgresql:// URL); only a server store holds sessions");
+  f.store = f.server || isRegionStoreFile(target);
+  f.info = f.store ? storeInfo(target, session) : readMapInfo(target);
+  // A URL is shown without its password.
+  f.path = redactedStoreName(target) + (session.empty() ? "" : " session '" + session + "'");
+  const OccupancyModel& m = f.info.model;
+  f.voxelsPerRegion = uint64_t(m.regionSize) * m.regionSize * m.regionSize;
+  f.any = f.info.regionBounds(f.lo, f.hi);
+  f.edge = m.resolution * m.regionSize;
+  f.ratio = f.info.compressedBytes() ? double(f.info.uncompressedBytes()) / double(f.info.compressedBytes()) : 0.0;
+  f.ndt = ndtModeOf(f.info.layout);
+  f.verify = verify;
+  if (verify) f.verified = verifyContents(options, f);
   // A store a voxen map run maps into records its progress: what a second terminal watching
   // the run wants to see (store_run_info.hpp).
-  const std::optional<StoreRunInfo> run = store ? storeRunOf(target, session) : std::nullopt;
-  if (options.json) {
-    Json summary = {{"file", path},
-                    {"kind", server ? "postgresql_store" : store ? "region_store" : "map_file"},
-                    {"file_bytes", info.fileBytes},
-                    {"format_version", info.version},
-                    {"model",
-                     {{"resolution", m.resolution},
-                      {"region_size", m.regionSize},
-                      {"hit_probability", floatValue(m.hitProbability)},
-                      {"miss_probability", floatValue(m.missProbability)},
-                      {"occupancy_threshold", floatValue(m.occupancyThreshold)},
-                      {"clamp_min", floatValue(m.clampMin)},
-                      {"clamp_max", floatValue(m.clampMax)}}},
-                    {"layer_names", layerNamesJson(info.layout)},
-                    {"builtin_layer_flags", info.layers.builtinFlags()},
-                    {"layer_table", layerTableJson(info.layout)},
-                    {"ndt", ndtModeName(ndt)},
-                    {"clearance", clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()])},
-                    {"time_origin", info.timeOrigin},
-                    {"regions", info.regions.size()}};
-    if (any) {
-      summary["region_bounds"] = {{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}};
-      summary["metre_bounds"] = {{lo.x * edge, lo.y * edge, lo.z * edge}, {(hi.x + 1) * edge, (hi.y + 1) * edge, (hi.z + 1) * edge}};
-    }
-    summary["memory_bytes"] = info.memoryBytes();
-    summary["compressed_bytes"] = info.compressedBytes();
-    summary["compression_ratio"] = rounded(ratio, 4);
-    if (run) summary["mapping_run"] = storeRunJson(*run);
-    summary["verified"] = verify;  // false: the voxels were not read (--verify reads and checks them)
-    if (verify) {
-      summary["load_ms"] = rounded(loadMs, 3);
-      summary["occupied"] = counts.occupied;
-      summary["free"] = counts.free;
-      if (ndt != NdtMode::Off)
-        summary["ndt_gaussians"] = {{"voxels", gaussians.gaussians},
-                                    {"with_3_or_more_samples", gaussians.aboveThreshold},
-                                    {"median_extent_m", rounded(gaussians.medianExtent, 6)},
-                                    {"p95_extent_m", rounded(gaussians.p95Extent, 6)}};
-    }
-    printJson(summary);
-    return 0;
-  }
+  f.run = f.store ? storeRunOf(target, session) : std::nullopt;
+  return f;
+}
 
-  std::printf("%s %s: %s, format version %u\n", server ? (session.empty() ? "PostgreSQL store, fused map" : "PostgreSQL store")
-                                                        : store ? "region store (SQLite)" : "map file", path.c_str(),
+Json modelJson(const OccupancyModel& m) {
+  return {{"resolution", m.resolution},
+          {"region_size", m.regionSize},
+          {"hit_probability", floatValue(m.hitProbability)},
+          {"miss_probability", floatValue(m.missProbability)},
+          {"occupancy_threshold", floatValue(m.occupancyThreshold)},
+          {"clamp_min", floatValue(m.clampMin)},
+          {"clamp_max", floatValue(m.clampMax)}};
+}
+
+void printMapInfoJson(const MapInfoFacts& f) {
+  const MapFileInfo& info = f.info;
+  const RegionKey &lo = f.lo, &hi = f.hi;
+  const double edge = f.edge;
+  Json summary = {{"file", f.path},
+                  {"kind", f.server ? "postgresql_store" : f.store ? "region_store" : "map_file"},
+                  {"file_bytes", info.fileBytes},
+                  {"format_version", info.version},
+                  {"model", modelJson(info.model)},
+                  {"layer_names", layerNamesJson(info.layout)},
+                  {"builtin_layer_flags", info.layers.builtinFlags()},
+                  {"layer_table", layerTableJson(info.layout)},
+                  {"ndt", ndtModeName(f.ndt)},
+                  {"clearance", clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()])},
+                  {"time_origin", info.timeOrigin},
+                  {"regions", info.regions.size()}};
+  if (f.any) {
+    summary["region_bounds"] = {{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}};
+    summary["metre_bounds"] = {{lo.x * edge, lo.y * edge, lo.z * edge}, {(hi.x + 1) * edge, (hi.y + 1) * edge, (hi.z + 1) * edge}};
+  }
+  summary["memory_bytes"] = info.memoryBytes();
+  summary["compressed_bytes"] = info.compressedBytes();
+  summary["compression_ratio"] = rounded(f.ratio, 4);
+  if (f.run) summary["mapping_run"] = storeRunJson(*f.run);
+  summary["verified"] = f.verify;  // false: the voxels were not read (--verify reads and checks them)
+  if (f.verify) {
+    const VerifiedContents& v = f.verified;
+    summary["load_ms"] = rounded(v.loadMs, 3);
+    summary["occupied"] = v.counts.occupied;
+    summary["free"] = v.counts.free;
+    if (f.ndt != NdtMode::Off)
+      summary["ndt_gaussians"] = {{"voxels", v.gaussians.gaussians},
+                                  {"with_3_or_more_samples", v.gaussians.aboveThreshold},
+                                  {"median_extent_m", rounded(v.gaussians.medianExtent, 6)},
+                                  {"p95_extent_m", rounded(v.gaussians.p95Extent, 6)}};
+  }
+  printJson(summary);
+}
+
+// The file's kind, size and version, its model and its layers.
+void printMapInfoHead(const MapInfoFacts& f) {
+  const MapFileInfo& info = f.info;
+  const OccupancyModel& m = info.model;
+  std::printf("%s %s: %s, format version %u\n", f.server ? (f.session.empty() ? "PostgreSQL store, fused map" : "PostgreSQL store")
+                                                          : f.store ? "region store (SQLite)" : "map file", f.path.c_str(),
               formatBytes(info.fileBytes).c_str(), info.version);
   std::printf("model:\n");
   // The model's settings as stored, in their shortest exact decimals (voxen/host/number_text.hpp).
   std::printf("  %-22s %s m per voxel\n", "resolution", formatNumber(m.resolution).c_str());
   std::printf("  %-22s %d voxels per edge (%s voxels, %s m)\n", "region size", m.regionSize,
-              withCommas(voxelsPerRegion).c_str(), formatSignificant(edge, 6).c_str());  // derived: 0.1 x 32 is 3.2000000000000002
+              withCommas(f.voxelsPerRegion).c_str(), formatSignificant(f.edge, 6).c_str());  // derived: 0.1 x 32 is 3.2000000000000002
   std::printf("  %-22s %s (log-odds %+.4f)\n", "hit probability", formatFloat(m.hitProbability).c_str(), m.hitValue());
   std::printf("  %-22s %s (log-odds %+.4f)\n", "miss probability", formatFloat(m.missProbability).c_str(), m.missValue());
   std::printf("  %-22s %s (log-odds %+.4f)\n", "occupancy threshold", formatFloat(m.occupancyThreshold).c_str(),
@@ -190,43 +226,64 @@ int mapInfo(const CommonOptions& options, const std::string& target, bool verify
   printLayers(info.layout);
   // Lines about how a derived layer was computed (clearance's settings) belong right here,
   // after the layers they describe.
-  if (ndt != NdtMode::Off)
+  if (f.ndt != NdtMode::Off)
     std::printf("ndt:                     NDT-%s layers (a Gaussian per voxel: voxel_mean and ndt_covariance%s)\n",
-                ndt == NdtMode::Tm ? "TM" : "OM", ndt == NdtMode::Tm ? ", plus hit_miss and ndt_intensity" : "");
+                f.ndt == NdtMode::Tm ? "TM" : "OM", f.ndt == NdtMode::Tm ? ", plus hit_miss and ndt_intensity" : "");
   if (const std::string c = clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()]); !c.empty())
     std::printf("clearance:               %s\n", c.c_str());
-  if (run) std::printf("mapping run:             %s\n", storeRunText(*run, target, session).c_str());
+}
+
+// The regions, their bounds, memory and compression, and what --verify found.
+void printMapInfoContents(const MapInfoFacts& f) {
+  const MapFileInfo& info = f.info;
+  const int size = info.model.regionSize;
+  const RegionKey &lo = f.lo, &hi = f.hi;
+  const double edge = f.edge;
+  if (f.run) std::printf("mapping run:             %s\n", storeRunText(*f.run, f.target, f.session).c_str());
   std::printf("time origin:             %.6f s\n", info.timeOrigin);
   std::printf("regions:                 %s\n", withCommas(info.regions.size()).c_str());
-  if (any) {
+  if (f.any) {
     std::printf("bounds:                  region keys (%d, %d, %d) .. (%d, %d, %d)\n", lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
-    std::printf("                         voxels (%lld, %lld, %lld) .. (%lld, %lld, %lld)\n", (long long)lo.x * m.regionSize,
-                (long long)lo.y * m.regionSize, (long long)lo.z * m.regionSize, (long long)(hi.x + 1) * m.regionSize - 1,
-                (long long)(hi.y + 1) * m.regionSize - 1, (long long)(hi.z + 1) * m.regionSize - 1);
+    std::printf("                         voxels (%lld, %lld, %lld) .. (%lld, %lld, %lld)\n", (long long)lo.x * size,
+                (long long)lo.y * size, (long long)lo.z * size, (long long)(hi.x + 1) * size - 1,
+                (long long)(hi.y + 1) * size - 1, (long long)(hi.z + 1) * size - 1);
     std::printf("                         metres (%g, %g, %g) .. (%g, %g, %g)\n", lo.x * edge, lo.y * edge, lo.z * edge,
                 (hi.x + 1) * edge, (hi.y + 1) * edge, (hi.z + 1) * edge);
   } else {
     std::printf("bounds:                  none (the map is empty)\n");
   }
   std::printf("memory when loaded:      %s of voxel arrays (%s per region)\n", formatBytes(info.memoryBytes()).c_str(),
-              formatBytes(voxelsPerRegion * info.layout.bytesPerVoxel()).c_str());
-  std::printf("compressed regions:      %s (%.1f : 1)\n", formatBytes(info.compressedBytes()).c_str(), ratio);
-  if (verify) {
+              formatBytes(f.voxelsPerRegion * info.layout.bytesPerVoxel()).c_str());
+  std::printf("compressed regions:      %s (%.1f : 1)\n", formatBytes(info.compressedBytes()).c_str(), f.ratio);
+  if (f.verify) {
+    const VerifiedContents& v = f.verified;
     std::printf("verified:                every region decompressed, its checksum matched and every layer's values are possible (%.1f ms)\n",
-                loadMs);
-    std::printf("voxels:                  %s occupied, %s free, %s unobserved\n", withCommas(counts.occupied).c_str(),
-                withCommas(counts.free).c_str(),
-                withCommas(info.regions.size() * voxelsPerRegion - counts.occupied - counts.free).c_str());
-    if (ndt != NdtMode::Off)
+                v.loadMs);
+    std::printf("voxels:                  %s occupied, %s free, %s unobserved\n", withCommas(v.counts.occupied).c_str(),
+                withCommas(v.counts.free).c_str(),
+                withCommas(info.regions.size() * f.voxelsPerRegion - v.counts.occupied - v.counts.free).c_str());
+    if (f.ndt != NdtMode::Off)
       std::printf("gaussians:               %s voxels, %s with 3 or more samples; 1-sigma extent (largest axis) "
                   "median %.3g m, 95th percentile %.3g m\n",
-                  withCommas(gaussians.gaussians).c_str(), withCommas(gaussians.aboveThreshold).c_str(),
-                  gaussians.medianExtent, gaussians.p95Extent);
+                  withCommas(v.gaussians.gaussians).c_str(), withCommas(v.gaussians.aboveThreshold).c_str(),
+                  v.gaussians.medianExtent, v.gaussians.p95Extent);
   } else {
     std::printf("verified:                no: only the %s were read (--verify decompresses every\n"
                 "                         region and checks its checksum and contents)\n",
-                store ? "description and row sizes" : "header and block headers");
+                f.store ? "description and row sizes" : "header and block headers");
   }
+}
+
+}  // namespace
+
+int mapInfo(const CommonOptions& options, const std::string& target, bool verify, const std::string& session) {
+  const MapInfoFacts facts = readMapInfoFacts(options, target, verify, session);
+  if (options.json) {
+    printMapInfoJson(facts);
+    return 0;
+  }
+  printMapInfoHead(facts);
+  printMapInfoContents(facts);
   return 0;
 }
 
