@@ -6,16 +6,16 @@ cd "$(dirname "$0")/.."
 
 # libglfw3-dev: the voxel_painter window; xvfb and xauth (which xvfb-run needs and xvfb only
 # recommends): the painter's window test runs under a virtual X server. libpng-dev: PNG
-# writing (voxen_io) and reading (the painter tests' probe); libcli11-dev and
+# writing (voxen_export) and reading (the painter tests' probe); libcli11-dev and
 # nlohmann-json3-dev: the command lines and --json output of the voxen tool and the samples.
 # patchelf: scripts/bundle.sh gives the bundle's copies of the programs and libraries their
 # $ORIGIN run paths (the build itself does not use it). python3-dev, python3-numpy and
 # python3-pybind11: the Python package (VOXEN_PYTHON); python3-pytest: its tests;
-# liblzf-dev: PCD files' binary_compressed bodies (voxen_io); librosbag-storage-dev: ROS 1
-# bags (voxen_io, no ROS installation); libzstd-dev and liblz4-dev: MCAP's compressed chunks
+# liblzf-dev: PCD files' binary_compressed bodies (voxen_input); librosbag-storage-dev: ROS 1
+# bags (voxen_rosbag, optional: VOXEN_ROSBAG; no ROS installation); libzstd-dev and liblz4-dev: MCAP's compressed chunks
 # (zstd also compresses region stores' rows); libsqlite3-dev: region stores (voxen_store);
 # libpq-dev: the PostgreSQL store (optional in the build) and postgresql: the server its tests
-# start in a temporary folder (tests/cli/pg_cluster.sh; no service is used).
+# start in a temporary folder (tests/cli/support/pg_cluster.sh; no service is used).
 # python3-venv, python3-pip, python3-setuptools and python3-wheel: `pip install .` into a
 # virtual environment without network; python3-matplotlib: examples/python's figure.
 packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev glslang-tools spirv-tools

@@ -91,6 +91,19 @@ if(EXISTS "${_consumer_build}/compile_commands.json")
   endif()
 endif()
 
+# The consumer's link line: voxen::voxen leaves ROS 1 bag input (voxen::rosbag, with boost,
+# pluginlib and class_loader under it) out, so an embedder links none of them (issue 36).
+file(GLOB_RECURSE _link_files "${_consumer_build}/CMakeFiles/voxen_install_consumer.dir/link.txt")
+if(NOT _link_files)
+  message(FATAL_ERROR "install_consumer: no link.txt for the consumer under ${_consumer_build} (a generator without it?)")
+endif()
+foreach(_file IN LISTS _link_files)
+  file(READ "${_file}" _link)
+  if(_link MATCHES "boost|pluginlib|class_loader|rosbag|console_bridge")
+    message(FATAL_ERROR "install_consumer: the consumer's link line carries ROS 1 bag libraries:\n${_link}")
+  endif()
+endforeach()
+
 set(_exe "${_consumer_build}/voxen_install_consumer")
 if(NOT EXISTS "${_exe}")
   set(_exe "${_consumer_build}/${BUILD_TYPE}/voxen_install_consumer")
