@@ -33,11 +33,13 @@
 // The facade.
 #include "voxen/context.hpp"
 #include "voxen/mapper.hpp"
+#include "voxen/mapping_run.hpp"
 #include "voxen/render_map.hpp"
 
 // The types the facade's signatures use (most of them come with it; named here so that a
 // program sees what it may rely on).
 #include "voxen/clearance/clearance.hpp"       // ClearanceOptions, ClearanceStats
+#include "voxen/host/device.hpp"               // Device, DeviceInfo (Context::device(), deviceInfo())
 #include "voxen/host/error.hpp"                // Error, VulkanError
 #include "voxen/host/setting_error.hpp"        // SettingError, FeatureError
 #include "voxen/input/ray_source.hpp"          // RayReader, RayReaderOptions (Mapper::integrateFile)
