@@ -9,6 +9,7 @@ void bindErrors(pybind11::module_& m);
 void bindContext(pybind11::module_& m);
 void bindMapper(pybind11::module_& m);
 void bindReadCloud(pybind11::module_& m);
+void bindMapFile(pybind11::module_& m);
 void bindTransformTree(pybind11::module_& m);
 
 }  // namespace voxen::python

@@ -14,7 +14,6 @@
 namespace py = pybind11;
 
 namespace voxen::python {
-namespace {
 
 NdtMode ndtNamed(const py::object& ndt) {
   if (ndt.is_none()) return NdtMode::Off;
@@ -43,6 +42,8 @@ LayerSet layersNamed(const py::iterable& names) {
   }
   return set;
 }
+
+namespace {
 
 void requireFinite(double value, const char* argument) {
   if (std::isnan(value)) throw py::value_error(std::string(argument) + " is NaN");

@@ -11,5 +11,6 @@ PYBIND11_MODULE(_voxen, m) {
   voxen::python::bindContext(m);
   voxen::python::bindMapper(m);
   voxen::python::bindReadCloud(m);
+  voxen::python::bindMapFile(m);
   voxen::python::bindTransformTree(m);
 }

@@ -34,6 +34,11 @@ std::filesystem::path pathOf(const pybind11::handle& path);
 
 // "gpu" or "cpu" (the CPU reference) as the engine's backend; ValueError for anything else.
 MapperBackend backendNamed(const std::string& name);
+// None, "om" or "tm" as the NDT mode; ValueError for anything else.
+NdtMode ndtNamed(const pybind11::object& ndt);
+// Layer names ("voxel_mean", "traversal", "hit_miss", "touch_time") as a set; ValueError for
+// others and for a str given instead of a sequence.
+LayerSet layersNamed(const pybind11::iterable& names);
 
 // Each group of Mapper methods (and the module functions that make Mappers) in its own file,
 // registered by bindMapper.

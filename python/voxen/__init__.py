@@ -24,7 +24,8 @@ from ._voxen import (  # noqa: F401
     devices,
     import_octomap,
     load,
+    map_file,
     read_cloud,
 )
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "read_cloud"]
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "map_file", "read_cloud"]

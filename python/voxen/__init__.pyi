@@ -1,6 +1,6 @@
 # Type stubs for the voxen package (the names come from the C++ extension voxen._voxen).
 import os
-from typing import Iterable, Literal, TypedDict, overload
+from typing import Any, Callable, Iterable, Literal, Sequence, TypedDict, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -150,6 +150,22 @@ def read_cloud(
     deskew: bool = True, pcd_viewpoint: Literal["origin", "pose"] | None = None
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32] | None, npt.NDArray[np.float64]]: ...
 
+def map_file(
+    input: _Path, output: _Path | None = None, *, store: _Path | None = None, session: str | None = None,
+    resume: bool = False, checkpoint_s: float = 30.0, host_memory_mb: int | None = None, trajectory: _Path | None = None,
+    resolution: float | None = None, region: int | None = None, model: Literal["ohm", "octomap"] = "ohm",
+    hit: float | None = None, miss: float | None = None, threshold: float | None = None,
+    clamp: tuple[float, float] | None = None, layers: Sequence[str] = (), ndt: Literal["om", "tm"] | None = None,
+    backend: Literal["gpu", "cpu"] = "gpu", update_order: Literal["sequential", "two-phase", "one-pass"] | None = None,
+    batch_size: int | None = None, gpu_cache_mb: int | None = None, max_range: float = 0.0, min_range: float = 0.0,
+    exclude_box: Sequence[float] | None = None, origin: Sequence[float] | None = None, end_point_as_free: bool = False,
+    exclude_origin: bool = False, exclude_sample: bool = False, stop_on_occupied: bool = False, forward_walk: bool = False,
+    threads: int | None = None, cloud_topic: str | None = None, fixed_frame: str | None = None,
+    sensor_frame: str | None = None, start: float = 0.0, duration: float | None = None, deskew: bool = True,
+    pcd_viewpoint: Literal["origin", "pose"] | None = None, clearance: float | None = None, allow_empty: bool = False,
+    progress: Callable[[str, int, int], object] | None = None, context: Context | None = None
+) -> dict[str, Any]: ...
+
 class TransformTree:
     def __init__(self, context: Context | None = None, backend: Literal["gpu", "cpu"] = "gpu") -> None: ...
     @overload
@@ -166,4 +182,4 @@ class TransformTree:
     @property
     def context(self) -> Context: ...
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "read_cloud"]
+__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "map_file", "read_cloud"]

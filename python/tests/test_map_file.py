@@ -1,0 +1,116 @@
+"""voxen.map_file, the run `voxen map` makes (voxen::MappingRun), from Python: the map file
+voxen map writes byte for byte, a store saved checkpoint by checkpoint with the same map and
+its run's refusals, voxen map --json's statistics, and the GIL released while it maps."""
+import json
+import subprocess
+
+import pytest
+
+import voxen
+from gil_probe import assert_lets_other_threads_run
+
+# The fields that depend on the run's timing, the process or the GPU's races (compare-and-swap
+# retries), not on what was mapped.
+TIMED = {"wall_s", "rays_per_s", "clearance_s", "peak_rss_mb", "memory", "output", "cas_retries"}
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory, voxen_cli):
+    """A small synthetic lidar run from `voxen generate`: a binary PLY with times and its
+    trajectory."""
+    folder = tmp_path_factory.mktemp("map-file")
+    cloud, trajectory = folder / "run.ply", folder / "run.txt"
+    done = subprocess.run(
+        [voxen_cli, "generate", "--cloud", str(cloud), "--trajectory", str(trajectory),
+         "--rings", "8", "--columns", "90", "--scans", "4"],
+        capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return cloud, trajectory
+
+
+def voxen_map(voxen_cli, *arguments):
+    done = subprocess.run([voxen_cli, "map", "--json", "--quiet", *arguments], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def convert(voxen_cli, store, output):
+    done = subprocess.run([voxen_cli, "convert", str(store), str(output)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return output.read_bytes()
+
+
+def same_counts(stats, cli):
+    """The same fields in the same order, and every count equal."""
+    assert list(stats) == list(cli)
+    for name in cli:
+        if name not in TIMED and name != "store":
+            assert stats[name] == cli[name], name
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_map_file_writes_the_map_voxen_map_writes(recording, tmp_path, voxen_cli, context, backend):
+    cloud, trajectory = recording
+    # The CPU reference with the clearance after mapping; the GPU with two extra layers.
+    cli_flags = ["--cpu", "--clearance", "0.5"] if backend == "cpu" else ["--hit-miss", "--voxel-mean"]
+    keywords = {"clearance": 0.5} if backend == "cpu" else {"layers": ("hit_miss", "voxel_mean")}
+    cli = voxen_map(voxen_cli, "--input", str(cloud), "--trajectory", str(trajectory), "--output", str(tmp_path / "cli.vxm"),
+                    "--resolution", "0.1", *cli_flags)
+    stats = voxen.map_file(cloud, tmp_path / "python.vxm", trajectory=trajectory, resolution=0.1, backend=backend,
+                           context=context, **keywords)
+    assert (tmp_path / "python.vxm").read_bytes() == (tmp_path / "cli.vxm").read_bytes()
+    same_counts(stats, cli)
+    assert stats["rays"] > 2000 and stats["samples"] == stats["rays"] + stats["skipped_outside_trajectory"]
+    assert stats["occupied_voxels"] > 100 and stats["regions"] > 0
+    assert stats["output"] == str(tmp_path / "python.vxm")
+    assert "store" not in stats
+    if backend == "cpu":
+        assert stats["clearance_range"] == 0.5 and stats["clearance_regions"] > 0
+
+
+def test_map_file_maps_into_a_store_with_checkpoints(recording, tmp_path, voxen_cli, context):
+    cloud, trajectory = recording
+    store = tmp_path / "python.vxs"
+    seen = []
+    stats = voxen.map_file(cloud, store=store, trajectory=trajectory, checkpoint_s=0, backend="cpu", context=context,
+                           progress=lambda stage, done, total: seen.append(stage))
+    cli = voxen_map(voxen_cli, "--input", str(cloud), "--trajectory", str(trajectory), "--store", str(tmp_path / "cli.vxs"),
+                    "--checkpoint-s", "0", "--cpu")
+    same_counts(stats, cli)
+    assert list(stats["store"]) == list(cli["store"])
+    assert stats["store"]["resumed_from_rays"] == 0 and stats["store"]["checkpoints"] == cli["store"]["checkpoints"] >= 1
+    assert stats["store"]["regions_written"] == cli["store"]["regions_written"]
+    assert seen and set(seen) <= {"fingerprint", "mapping"} and "mapping" in seen
+    # The store's map is voxen map's, byte for byte once made map files.
+    assert convert(voxen_cli, store, tmp_path / "python.vxm") == convert(voxen_cli, tmp_path / "cli.vxs", tmp_path / "cli.vxm")
+    # The run in it is complete: another is refused, and there is nothing to resume.
+    with pytest.raises(voxen.Error, match="already holds a mapping run"):
+        voxen.map_file(cloud, store=store, trajectory=trajectory, backend="cpu", context=context)
+    with pytest.raises(voxen.Error, match="is complete: there is nothing to resume"):
+        voxen.map_file(cloud, store=store, trajectory=trajectory, backend="cpu", context=context, resume=True)
+
+
+def test_map_file_refuses_what_it_cannot_do(recording, tmp_path, context):
+    cloud, trajectory = recording
+    with pytest.raises(TypeError, match="unexpected keyword argument 'resolutoin'"):
+        voxen.map_file(cloud, tmp_path / "a.vxm", resolutoin=0.1)
+    with pytest.raises(voxen.SettingError, match="not both"):
+        voxen.map_file(cloud, tmp_path / "a.vxm", store=tmp_path / "a.vxs", backend="cpu", context=context)
+    with pytest.raises(ValueError, match="update_order"):
+        voxen.map_file(cloud, tmp_path / "a.vxm", update_order="sideways", context=context)
+    # An input that gives no ray: nothing written, unless allow_empty.
+    with pytest.raises(voxen.Error, match="no voxel was updated"):
+        voxen.map_file(cloud, tmp_path / "empty.vxm", trajectory=trajectory, min_range=1e5, backend="cpu", context=context)
+    assert not (tmp_path / "empty.vxm").exists()
+    stats = voxen.map_file(cloud, tmp_path / "empty.vxm", trajectory=trajectory, min_range=1e5, backend="cpu",
+                           allow_empty=True, context=context)
+    assert stats["rays"] == 0 and stats["skipped_near_sensor"] > 0 and (tmp_path / "empty.vxm").exists()
+
+
+def test_map_file_lets_other_threads_run(tmp_path, voxen_cli, context):
+    # A larger run than the others, so that mapping it takes a while.
+    cloud, trajectory = tmp_path / "large.ply", tmp_path / "large.txt"
+    done = subprocess.run([voxen_cli, "generate", "--cloud", str(cloud), "--trajectory", str(trajectory),
+                           "--rings", "16", "--columns", "360", "--scans", "6"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert_lets_other_threads_run(lambda: voxen.map_file(cloud, tmp_path / "threads.vxm", trajectory=trajectory, context=context))
