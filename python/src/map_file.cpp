@@ -28,7 +28,7 @@ const std::set<std::string> kKeywords = {
     "miss", "threshold", "clamp", "layers", "ndt", "backend", "update_order", "batch_size", "gpu_cache_mb", "max_range",
     "min_range", "exclude_box", "origin", "end_point_as_free", "exclude_origin", "exclude_sample", "stop_on_occupied",
     "forward_walk", "threads", "cloud_topic", "fixed_frame", "sensor_frame", "start", "duration", "deskew",
-    "pcd_viewpoint", "clearance", "allow_empty", "progress", "context"};
+    "pcd_viewpoint", "clearance", "allow_empty", "progress", "stop", "context"};
 
 // The keyword's value, or nullopt when it is absent or None.
 template <typename T>
@@ -163,10 +163,12 @@ const char* stageName(MappingProgress::Stage stage) {
   return "?";
 }
 
-// A store run stops at its next checkpoint on Ctrl-C (Python's SIGINT handler has run by then
-// and left KeyboardInterrupt pending, which is cleared: the dict says where the run stopped).
-int interrupted() {
+// Asked between two chunks of a store run: `stop()` answered true (1), or Ctrl-C (SIGINT:
+// Python's handler has run by then and left KeyboardInterrupt pending, which is cleared, since
+// the dict says where the run stopped).
+int stopRequested(const std::optional<py::function>& stop) {
   py::gil_scoped_acquire gil;
+  if (stop && py::bool_((*stop)())) return 1;
   if (PyErr_CheckSignals() == 0) return 0;
   PyErr_Clear();
   return SIGINT;
@@ -180,7 +182,7 @@ py::dict mapFile(const py::object& input, const py::object& output, const py::kw
       (*progress)(stageName(p.stage), p.done, p.total);
     };
   }
-  options.stopRequested = &interrupted;
+  options.stopRequested = [stop = keyword<py::function>(kwargs, "stop")] { return stopRequested(stop); };
   const std::shared_ptr<PyContext> context = contextOrDefault(kwargs.contains("context") ? py::object(kwargs["context"]) : py::object(py::none()));
   MappingRunStats stats;
   {
@@ -190,7 +192,8 @@ py::dict mapFile(const py::object& input, const py::object& output, const py::kw
   }
   py::dict out = pythonOf(stats.jsonFields());
   if (stats.stopped)
-    out["stopped"] = py::dict(py::arg("checkpoint") = stats.stopped->checkpoint, py::arg("rays_taken") = stats.stopped->raysTaken);
+    out["stopped"] = py::dict(py::arg("checkpoint") = stats.stopped->checkpoint, py::arg("rays_taken") = stats.stopped->raysTaken,
+                              py::arg("by") = stats.stopped->request == SIGINT ? "SIGINT" : "stop");
   return out;
 }
 
@@ -202,8 +205,9 @@ Maps a recording (a ROS 1 bag, an MCAP file, a PLY, PCD or KITTI file or folder)
 file (output=) or a region store (store=: an SQLite file, or a postgresql:// URL with session=),
 as `voxen map` does: the same map, byte for byte. A store is saved into at every checkpoint
 (checkpoint_s=, host_memory_mb= bounds the map held in memory) and an unfinished run in it is
-continued with resume=True. Ctrl-C stops a store run at its next checkpoint (the dict then has
-"stopped"). Keywords, as voxen map's flags: trajectory, resolution, region, model, hit, miss,
+continued with resume=True. stop (a callable, asked between chunks) answering True, or Ctrl-C,
+stops a store run at a checkpoint: the dict then has "stopped" (checkpoint, rays_taken, by).
+Keywords, as voxen map's flags: trajectory, resolution, region, model, hit, miss,
 threshold, clamp, layers, ndt, backend, update_order, batch_size, gpu_cache_mb, max_range,
 min_range, exclude_box, origin, end_point_as_free, exclude_origin, exclude_sample,
 stop_on_occupied, forward_walk, threads, cloud_topic, fixed_frame, sensor_frame, start,

@@ -2,7 +2,10 @@
 voxen map writes byte for byte, a store saved checkpoint by checkpoint with the same map and
 its run's refusals, voxen map --json's statistics, and the GIL released while it maps."""
 import json
+import os
+import signal
 import subprocess
+import threading
 
 import pytest
 
@@ -88,6 +91,52 @@ def test_map_file_maps_into_a_store_with_checkpoints(recording, tmp_path, voxen_
         voxen.map_file(cloud, store=store, trajectory=trajectory, backend="cpu", context=context)
     with pytest.raises(voxen.Error, match="is complete: there is nothing to resume"):
         voxen.map_file(cloud, store=store, trajectory=trajectory, backend="cpu", context=context, resume=True)
+
+
+def test_map_file_stops_a_store_run_at_a_checkpoint_and_resumes_it(tmp_path, voxen_cli, context):
+    cloud, trajectory = tmp_path / "long.ply", tmp_path / "long.txt"
+    done = subprocess.run([voxen_cli, "generate", "--cloud", str(cloud), "--trajectory", str(trajectory),
+                           "--rings", "16", "--columns", "360", "--scans", "12"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) == 3
+
+    # The CPU reference takes chunks of the batch size: 4,096 rays, a checkpoint after each.
+    store = tmp_path / "stopped.vxs"
+    stopped = voxen.map_file(cloud, store=store, trajectory=trajectory, checkpoint_s=0, backend="cpu", batch_size=4096,
+                             context=context, stop=stop)
+    assert stopped["stopped"]["by"] == "stop" and stopped["stopped"]["checkpoint"] >= 1
+    assert len(asked) == 3 and 0 < stopped["stopped"]["rays_taken"] < 16 * 360 * 12
+    resumed = voxen.map_file(cloud, store=store, trajectory=trajectory, checkpoint_s=0, backend="cpu", batch_size=4096,
+                             context=context, resume=True)
+    assert "stopped" not in resumed and resumed["store"]["resumed_from_rays"] == stopped["stopped"]["rays_taken"]
+    # The resumed store's map is the uninterrupted run's.
+    voxen.map_file(cloud, store=tmp_path / "whole.vxs", trajectory=trajectory, checkpoint_s=0, backend="cpu", context=context)
+    assert convert(voxen_cli, store, tmp_path / "resumed.vxm") == convert(voxen_cli, tmp_path / "whole.vxs", tmp_path / "whole.vxm")
+
+
+def test_ctrl_c_stops_a_store_run_at_a_checkpoint(tmp_path, voxen_cli, context):
+    cloud, trajectory = tmp_path / "ctrl-c.ply", tmp_path / "ctrl-c.txt"
+    done = subprocess.run([voxen_cli, "generate", "--cloud", str(cloud), "--trajectory", str(trajectory),
+                           "--rings", "16", "--columns", "360", "--scans", "40"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    # SIGINT 0.1 s into a run of about a second (a signal that comes before the first chunk is
+    # done stops the run there): the run stops at its next checkpoint, and no
+    # KeyboardInterrupt is left pending.
+    # (Python's own handler, which a process started with SIGINT ignored does not install.)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        stats = voxen.map_file(cloud, store=tmp_path / "ctrl-c.vxs", trajectory=trajectory, checkpoint_s=0, backend="cpu",
+                               batch_size=4096, context=context)
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert stats["stopped"]["by"] == "SIGINT" and 0 < stats["stopped"]["rays_taken"] < 16 * 360 * 40
 
 
 def test_map_file_refuses_what_it_cannot_do(recording, tmp_path, context):

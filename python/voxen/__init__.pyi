@@ -163,7 +163,8 @@ def map_file(
     threads: int | None = None, cloud_topic: str | None = None, fixed_frame: str | None = None,
     sensor_frame: str | None = None, start: float = 0.0, duration: float | None = None, deskew: bool = True,
     pcd_viewpoint: Literal["origin", "pose"] | None = None, clearance: float | None = None, allow_empty: bool = False,
-    progress: Callable[[str, int, int], object] | None = None, context: Context | None = None
+    progress: Callable[[str, int, int], object] | None = None, stop: Callable[[], bool] | None = None,
+    context: Context | None = None
 ) -> dict[str, Any]: ...
 
 class TransformTree:
