@@ -46,9 +46,26 @@ std::string ChildResult::how() const {
   return text;
 }
 
-ChildResult runSelf(const std::vector<std::string>& args, double limitSeconds,
-                    const std::function<void(const std::string&)>& onStderrLine) {
-  ChildResult result;
+namespace {
+
+// A started child: its pid, the read ends of its stdout and stderr, and when it started.
+struct Child {
+  pid_t pid = -1;
+  int out = -1, err = -1;
+  Clock::time_point start;
+};
+
+// Its whole process group killed (and itself, were it not in the group yet): it ran past its
+// time limit.
+void cutOff(const Child& child, ChildResult& result) {
+  result.cutOff = true;
+  kill(-child.pid, SIGKILL);
+  kill(child.pid, SIGKILL);
+}
+
+// Forks and runs /proc/self/exe with `args` in a process group of its own, stdout and stderr
+// into pipes; false, with result.startError, when it could not.
+bool startChild(const std::vector<std::string>& args, Child& child, ChildResult& result) {
   // Everything the child needs is built before fork: after it, the child may only make
   // async-signal-safe calls (this process may have other threads).
   std::vector<std::string> words{"voxen"};
@@ -61,22 +78,22 @@ ChildResult runSelf(const std::vector<std::string>& args, double limitSeconds,
   int outPipe[2], errPipe[2];
   if (pipe2(outPipe, O_CLOEXEC) != 0) {
     result.startError = std::string("pipe: ") + strerror(errno);
-    return result;
+    return false;
   }
   if (pipe2(errPipe, O_CLOEXEC) != 0) {
     result.startError = std::string("pipe: ") + strerror(errno);
     close(outPipe[0]), close(outPipe[1]);
-    return result;
+    return false;
   }
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t parent = getpid();
-  const auto start = Clock::now();
+  child.start = Clock::now();
   const pid_t pid = fork();
   if (pid < 0) {
     result.startError = std::string("fork: ") + strerror(errno);
     for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1]}) close(fd);
-    return result;
+    return false;
   }
   if (pid == 0) {
     setpgid(0, 0);
@@ -94,26 +111,33 @@ ChildResult runSelf(const std::vector<std::string>& args, double limitSeconds,
   setpgid(pid, pid);  // also here, so that a kill right away finds the group
   close(outPipe[1]);
   close(errPipe[1]);
+  child.pid = pid;
+  child.out = outPipe[0];
+  child.err = errPipe[0];
+  return true;
+}
 
+// Reads the child's stdout and stderr until it closes both (or is cut off at its limit),
+// each complete stderr line to `onStderrLine` as it arrives.
+void readUntilClosed(const Child& child, double limitSeconds, const std::function<void(const std::string&)>& onStderrLine,
+                     ChildResult& result) {
   std::string errLine;
   bool outOpen = true, errOpen = true;
   char buffer[65536];
   while (outOpen || errOpen) {
     int timeoutMs = -1;
     if (limitSeconds > 0 && !result.cutOff) {
-      const double left = limitSeconds - secondsSince(start);
+      const double left = limitSeconds - secondsSince(child.start);
       if (left <= 0) {
-        result.cutOff = true;
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
+        cutOff(child, result);
         continue;
       }
       timeoutMs = int(std::ceil(std::min(left, 3600.0) * 1e3));
     }
     pollfd fds[2];
     nfds_t count = 0;
-    if (outOpen) fds[count++] = {outPipe[0], POLLIN, 0};
-    if (errOpen) fds[count++] = {errPipe[0], POLLIN, 0};
+    if (outOpen) fds[count++] = {child.out, POLLIN, 0};
+    if (errOpen) fds[count++] = {child.err, POLLIN, 0};
     const int ready = poll(fds, count, timeoutMs);
     if (ready < 0 && errno != EINTR) break;
     if (ready <= 0) continue;
@@ -121,7 +145,7 @@ ChildResult runSelf(const std::vector<std::string>& args, double limitSeconds,
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
-      const bool isOut = fds[i].fd == outPipe[0];
+      const bool isOut = fds[i].fd == child.out;
       if (n <= 0) {
         (isOut ? outOpen : errOpen) = false;
         continue;
@@ -139,22 +163,33 @@ ChildResult runSelf(const std::vector<std::string>& args, double limitSeconds,
     }
   }
   if (!errLine.empty() && onStderrLine) onStderrLine(errLine);
-  close(outPipe[0]);
-  close(errPipe[0]);
-  // Its pipes are closed, but it may still run (a child that closed its stdout and stderr
-  // hangs): waited for under the same limit.
+}
+
+// Its pipes are closed, but it may still run (a child that closed its stdout and stderr
+// hangs): waited for under the same limit. Returns its wait status.
+int waitForExit(const Child& child, double limitSeconds, ChildResult& result) {
   int status = 0;
   for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid || (done < 0 && errno != EINTR)) break;
-    if (limitSeconds > 0 && !result.cutOff && secondsSince(start) > limitSeconds) {
-      result.cutOff = true;
-      kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
-    }
+    const pid_t done = waitpid(child.pid, &status, WNOHANG);
+    if (done == child.pid || (done < 0 && errno != EINTR)) break;
+    if (limitSeconds > 0 && !result.cutOff && secondsSince(child.start) > limitSeconds) cutOff(child, result);
     usleep(2000);
   }
-  result.seconds = secondsSince(start);
+  return status;
+}
+
+}  // namespace
+
+ChildResult runSelf(const std::vector<std::string>& args, double limitSeconds,
+                    const std::function<void(const std::string&)>& onStderrLine) {
+  ChildResult result;
+  Child child;
+  if (!startChild(args, child, result)) return result;
+  readUntilClosed(child, limitSeconds, onStderrLine, result);
+  close(child.out);
+  close(child.err);
+  const int status = waitForExit(child, limitSeconds, result);
+  result.seconds = secondsSince(child.start);
   if (result.err.size() > kKeptStderr) result.err.erase(0, result.err.size() - kKeptStderr);
   if (WIFEXITED(status)) result.exitStatus = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);

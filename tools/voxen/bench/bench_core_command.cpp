@@ -93,6 +93,51 @@ ReloadLatency hotReloadLatency(Device& device) {
   return {value == 7 ? ms : -1.0, ""};
 }
 
+// What bench core measured: the rows with a CPU counterpart or none, and the two latencies.
+struct CoreMeasures {
+  const std::vector<Row>& rows;  // upload, readback, saxpy, dispatch
+  double firstDispatchMs = 0;
+  const ReloadLatency& reload;
+};
+
+void printCoreJson(const Device& device, uint32_t megabytes, const CoreMeasures& m, const Profile& profile) {
+  Json passes = Json::array();
+  for (const auto& [name, timing] : profile.passes())
+    passes.push_back({{"pass", name}, {"calls", timing.calls}, {"total_ms", rounded(timing.totalMs, 6)}, {"timed", timing.timed}});
+  const std::vector<Row>& rows = m.rows;
+  printJson(benchSummary(device, {{"megabytes", megabytes},
+                                  {"first_dispatch_ms", rounded(m.firstDispatchMs, 2)},
+                                  // null, with the reason beside it, when there were no shader sources to edit
+                                  {"hot_reload_ms", m.reload.notMeasured.empty() ? Json(rounded(m.reload.ms, 2)) : Json(nullptr)},
+                                  {"hot_reload_not_measured", m.reload.notMeasured.empty() ? Json(nullptr) : Json(m.reload.notMeasured)},
+                                  {"upload_gb_per_s", rounded(rows[0].gpu, 3)},
+                                  {"readback_gb_per_s", rounded(rows[1].gpu, 3)},
+                                  {"memcpy_gb_per_s", rounded(rows[0].cpu, 3)},
+                                  {"gpu_saxpy_melem_per_s", rounded(rows[2].gpu, 1)},
+                                  {"cpu_saxpy_melem_per_s", rounded(rows[2].cpu, 1)},
+                                  {"dispatch_us", rounded(rows[3].gpu, 2)},
+                                  {"profile", passes}}));
+}
+
+// `profile`: the passes' table (--profile), or none.
+void printCoreText(const Device& device, uint32_t megabytes, const CoreMeasures& m, const Profile* profile) {
+  std::printf("voxen bench core on %s (%s), %u MiB buffers\n\n", device.info().name.c_str(),
+              device.info().driverName.c_str(), megabytes);
+  const TextTable table({{"measure", 34, Align::Left}, {"unit", 9, Align::Left}, {"Voxen GPU", 12}, {"CPU reference", 14}});
+  table.printHead();
+  for (const Row& row : m.rows) table.printRow({row.what, row.unit, fixed(row.gpu, 2), row.cpu > 0 ? fixed(row.cpu, 2) : "-"});
+  table.printRow({"first dispatch (library to result)", "ms", fixed(m.firstDispatchMs, 1), "-"});
+  if (m.reload.notMeasured.empty())
+    table.printRow({"hot reload (edit to new result)", "ms", fixed(m.reload.ms, 1), "-"});
+  else
+    table.printRow({"hot reload (edit to new result)", "ms", "-", "-"}, "  (not measured: " + m.reload.notMeasured + ")");
+  std::printf("(upload/readback CPU column: memcpy of the same bytes)\n");
+  if (profile) {
+    std::printf("\nGPU time per pass:\n");
+    profile->print(std::cout);
+  }
+}
+
 int benchCore(const CommonOptions& options, uint32_t megabytes) {
   // Two device buffers and two host copies of --mb each (device memory is host memory on a
   // CPU driver): sized against the budget before the device is opened.
@@ -154,39 +199,10 @@ int benchCore(const CommonOptions& options, uint32_t megabytes) {
 
   const ReloadLatency reload = hotReloadLatency(device);
 
-  if (options.json) {
-    Json passes = Json::array();
-    for (const auto& [name, timing] : scheduler.profile().passes())
-      passes.push_back({{"pass", name}, {"calls", timing.calls}, {"total_ms", rounded(timing.totalMs, 6)}, {"timed", timing.timed}});
-    printJson(benchSummary(device, {{"megabytes", megabytes},
-                                    {"first_dispatch_ms", rounded(firstDispatchMs, 2)},
-                                    // null, with the reason beside it, when there were no shader sources to edit
-                                    {"hot_reload_ms", reload.notMeasured.empty() ? Json(rounded(reload.ms, 2)) : Json(nullptr)},
-                                    {"hot_reload_not_measured", reload.notMeasured.empty() ? Json(nullptr) : Json(reload.notMeasured)},
-                                    {"upload_gb_per_s", rounded(rows[0].gpu, 3)},
-                                    {"readback_gb_per_s", rounded(rows[1].gpu, 3)},
-                                    {"memcpy_gb_per_s", rounded(rows[0].cpu, 3)},
-                                    {"gpu_saxpy_melem_per_s", rounded(rows[2].gpu, 1)},
-                                    {"cpu_saxpy_melem_per_s", rounded(rows[2].cpu, 1)},
-                                    {"dispatch_us", rounded(rows[3].gpu, 2)},
-                                    {"profile", passes}}));
-    return 0;
-  }
-  std::printf("voxen bench core on %s (%s), %u MiB buffers\n\n", device.info().name.c_str(),
-              device.info().driverName.c_str(), megabytes);
-  const TextTable table({{"measure", 34, Align::Left}, {"unit", 9, Align::Left}, {"Voxen GPU", 12}, {"CPU reference", 14}});
-  table.printHead();
-  for (const Row& row : rows) table.printRow({row.what, row.unit, fixed(row.gpu, 2), row.cpu > 0 ? fixed(row.cpu, 2) : "-"});
-  table.printRow({"first dispatch (library to result)", "ms", fixed(firstDispatchMs, 1), "-"});
-  if (reload.notMeasured.empty())
-    table.printRow({"hot reload (edit to new result)", "ms", fixed(reload.ms, 1), "-"});
+  if (options.json)
+    printCoreJson(device, megabytes, {rows, firstDispatchMs, reload}, scheduler.profile());
   else
-    table.printRow({"hot reload (edit to new result)", "ms", "-", "-"}, "  (not measured: " + reload.notMeasured + ")");
-  std::printf("(upload/readback CPU column: memcpy of the same bytes)\n");
-  if (options.profile) {
-    std::printf("\nGPU time per pass:\n");
-    scheduler.profile().print(std::cout);
-  }
+    printCoreText(device, megabytes, {rows, firstDispatchMs, reload}, options.profile ? &scheduler.profile() : nullptr);
   return 0;
 }
 
