@@ -57,6 +57,7 @@ struct MappingRun::Impl {
   RunSettings fingerprints;
   std::unique_ptr<RayReader> reader;
   Context* context = nullptr;
+  std::string device;  // deviceNameOf, once started
   std::unique_ptr<Mapper> mapper;
   std::unique_ptr<StoreMapping> storeRun;
 
@@ -96,6 +97,11 @@ void MappingRun::start(Context& context) {
   Impl& m = *impl_;
   m.context = &context;
   m.mapper = std::make_unique<Mapper>(context, m.options.mapper);
+  // The device opened (a GPU run's Context opens it at first use) and the map read once, as
+  // `voxen map` always did here: the integration's times, its first batch's among them, are
+  // then the integration's own, not the device's start-up.
+  m.device = deviceNameOf(context, m.mapper->runOptions());
+  m.mapper->map();
   // Mapping into a store: opened (created, or checked against this run's model and layers)
   // before anything is read, so that a wrong store fails at once.
   if (!m.options.store.empty()) m.openStore();
@@ -217,7 +223,7 @@ void MappingRun::Impl::fillStats(MappingRunStats& stats) {
   // As the Mapper runs them (it settles the order NDT needs on the GPU).
   const MapperRunOptions& ran = mapper->runOptions();
   stats.gpu = gpu();
-  stats.device = deviceNameOf(*context, ran);
+  stats.device = device;
   stats.batchSize = batchSizeOf(ran);
   stats.order = ran.integration.order;
   stats.ndt = ran.integration.ndt.mode;
@@ -248,7 +254,7 @@ uint64_t MappingRun::batchSize() const { return batchSizeOf(impl_->options.mappe
 
 std::string MappingRun::deviceName() const {
   if (!impl_->mapper) throw Error("MappingRun::deviceName: call start(context) first");
-  return deviceNameOf(*impl_->context, impl_->mapper->runOptions());
+  return impl_->device;
 }
 
 }  // namespace voxen
