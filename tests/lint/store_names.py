@@ -22,7 +22,7 @@ import sys
 
 # file -> variables holding a store target (a path or a postgresql:// URL) as given.
 TARGETS = {
-    "tools/voxen/commands/map_command.cpp": ["args.store"],
+    "tools/voxen/commands/map/map_command.cpp": ["args.store"],
     "tools/voxen/commands/convert_command.cpp": ["args.input", "args.output"],
     "tools/voxen/commands/merge_command.cpp": ["args.output"],
     "tools/voxen/commands/info_command.cpp": ["args->mapPath"],

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <set>
 
-#include "commands/map_args.hpp"
+#include "commands/map/map_args.hpp"
 #include "ndt_options.hpp"
 #include "pcd_viewpoint_option.hpp"
 #include "run_arguments.hpp"

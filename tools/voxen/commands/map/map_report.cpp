@@ -1,5 +1,5 @@
 // `voxen map`'s summary, profile and warnings, from a MappingRun's statistics.
-#include "commands/map_report.hpp"
+#include "commands/map/map_report.hpp"
 
 #include <algorithm>
 #include <cstdio>

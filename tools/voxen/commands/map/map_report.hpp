@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli_options.hpp"
-#include "commands/map_args.hpp"
+#include "commands/map/map_args.hpp"
 #include "voxen/mapping_run.hpp"
 
 namespace voxen::cli {

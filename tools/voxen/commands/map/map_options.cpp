@@ -1,5 +1,5 @@
 // `voxen map`'s flags, bound to MapArgs, in the groups --help shows.
-#include "commands/map_args.hpp"
+#include "commands/map/map_args.hpp"
 
 #include "ndt_options.hpp"
 #include "option_checks.hpp"

@@ -10,8 +10,8 @@
 
 #include "commands.hpp"
 #include "commands/clearance_cli.hpp"
-#include "commands/map_args.hpp"
-#include "commands/map_report.hpp"
+#include "commands/map/map_args.hpp"
+#include "commands/map/map_report.hpp"
 #include "ndt_options.hpp"
 #include "output_checks.hpp"
 #include "pcd_viewpoint_option.hpp"
