@@ -1,7 +1,8 @@
-# voxen_add_module(NAME [BUILD_ONLY] [PUBLIC_DEPS ...] [PRIVATE_DEPS ...] [EXCLUDE_DIRS ...]): one
+# voxen_add_module(NAME [BUILD_ONLY] [PUBLIC_DEPS ...] [PRIVATE_DEPS ...] [EXCLUDE ...]): one
 # static library per module, voxen_<NAME>, built from the .cpp files under <module>/src/ and its
-# subfolders (a module with several formats keeps one folder per format), except those under the
-# src/ subfolders named by EXCLUDE_DIRS (built into a library of their own). Its headers:
+# subfolders (a module with several formats keeps one folder per format), except those whose
+# path below src/ matches one of the EXCLUDE regular expressions (a folder built into a library
+# of its own, or the sources of an optional dependency this build lacks). Its headers:
 #   <module>/include/voxen/<NAME>/   the public API: installed, reachable by any module or
 #                                    program that links the target
 #   <module>/internal/voxen/<NAME>/  (optional) headers shared with the modules and tests
@@ -23,11 +24,11 @@ function(voxen_link_rosbag TARGET)
 endfunction()
 
 function(voxen_add_module NAME)
-  cmake_parse_arguments(ARG "BUILD_ONLY" "" "PUBLIC_DEPS;PRIVATE_DEPS;EXCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(ARG "BUILD_ONLY" "" "PUBLIC_DEPS;PRIVATE_DEPS;EXCLUDE" ${ARGN})
   set(_target voxen_${NAME})
   file(GLOB_RECURSE _sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
-  foreach(_dir ${ARG_EXCLUDE_DIRS})
-    list(FILTER _sources EXCLUDE REGEX "^${CMAKE_CURRENT_SOURCE_DIR}/src/${_dir}/")
+  foreach(_pattern ${ARG_EXCLUDE})
+    list(FILTER _sources EXCLUDE REGEX "^${CMAKE_CURRENT_SOURCE_DIR}/src/${_pattern}")
   endforeach()
   add_library(${_target} STATIC ${_sources})
   add_library(voxen::${NAME} ALIAS ${_target})
