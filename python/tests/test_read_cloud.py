@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import voxen
-from gil_probe import let_other_threads_run
+from gil_probe import assert_lets_other_threads_run
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +136,8 @@ def test_binary_cloud_reads_exactly_with_the_gil_released(tmp_path):
         f.write(header.encode())
         rows.tofile(f)
     result = {}
-    call, gap = let_other_threads_run(lambda: result.update(arrays=voxen.read_cloud(path, origins=True)))
+    # Holding the GIL through the read would stall the ticking thread for the whole call.
+    assert_lets_other_threads_run(lambda: result.update(arrays=voxen.read_cloud(path, origins=True)))
     points, times, intensity, origins = result["arrays"]
     for i, name in enumerate(("x", "y", "z")):
         np.testing.assert_array_equal(points[:, i], rows[name])
@@ -144,9 +145,6 @@ def test_binary_cloud_reads_exactly_with_the_gil_released(tmp_path):
     np.testing.assert_array_equal(times, rows["time"])
     assert intensity is None
     path.unlink()
-    # Holding the GIL through the read would stall the ticking thread for the whole call.
-    assert call > 0.02, "too little work to tell"
-    assert gap < 0.5 * call, (gap, call)
 
 
 def write_ascii_pcd(path, viewpoint, rows):

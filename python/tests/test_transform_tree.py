@@ -231,6 +231,6 @@ def test_process_lets_other_threads_run(context):
     moved = np.random.default_rng(6).permutation(ids)
     new = random_locals(np.random.default_rng(7), len(moved))
 
-    tree.set_local(moved, new)
-    # The GPU pass and the wait for its worlds (world() reads them back): one call each.
-    assert_lets_other_threads_run(lambda: (tree.process(), tree.world(ids[-1])))
+    # The GPU pass and the wait for its worlds (world() reads them back): one call each. Every
+    # repetition moves all frames again, so each process() has the whole forest to do.
+    assert_lets_other_threads_run(lambda: (tree.set_local(moved, new), tree.process(), tree.world(ids[-1])))
