@@ -1,7 +1,8 @@
 // The software rasterizer phases of the frame megakernel. The CPU reference is
 // engine/painter/src/cpu_rasterizer.cpp: every float expression here has a twin there, in the
 // same order, and is `precise` so no compiler fuses or reorders it; the two framebuffers
-// agree bit for bit (both modes on lavapipe; the id mode wherever division and sqrt are IEEE).
+// agree bit for bit (division and roots, set-up only, go through exact_math.glsl: exact on
+// every device with shaderFloat64, and on lavapipe in either flavour).
 //
 // Arithmetic, as Vulkan's graphics pipeline with a full viewport and minDepth 0, maxDepth 1:
 //  - clip = viewProj * (p, 1); a triangle with a vertex at w <= kRasterMinClipW is dropped
@@ -21,6 +22,12 @@
 //    would give), packed as float bits in the high word of a uint64 whose low word is the
 //    colour or the triangle id; atomicMin keeps the nearest (ties: the smaller low word), so
 //    the result does not depend on the order invocations run in.
+//  - shading (Gouraud): each vertex's lambert term, its unit normal dotted with the light,
+//    is computed in set-up; a pixel interpolates the three terms with its barycentrics, so
+//    the per-pixel arithmetic is float multiplies and adds only (correctly rounded on every
+//    Vulkan device). Division and square roots (exactDiv, exactSqrt: float64 in that
+//    flavour) stay in per-triangle set-up; tests/painter/test_painter_raster_float64.cpp
+//    checks that nothing rasterPixel calls touches a double.
 //
 // Work split (every phase spreads its items over all the workgroups the host launched, so
 // any grid is correct; `param` is unused; the host sizes the grid so that no invocation
@@ -48,7 +55,7 @@
 struct RasterTri {
   ivec2 v0, v1, v2;
   float z0, z1, z2;
-  vec3 n0, n1, n2;   // unit normals in the same order
+  float l0, l1, l2;  // lambert terms (unit normal . light) in the same order
   int bias0, bias1, bias2;  // edge i (opposite vertex i) covers a pixel when E_i >= bias_i
   float invArea;
   ivec4 box;         // pixels [box.x, box.z] x [box.y, box.w], inside the screen, non-empty
@@ -107,6 +114,13 @@ vec3 rasterNormal(uint bits) {
   return n;
 }
 
+// A vertex's lambert term: its unit normal dotted with the light (unclamped: the pixel
+// clamps the interpolated term, so a light grazing the surface fades smoothly).
+float rasterLambert(vec3 n, vec3 l) {
+  precise float d = (n.x * l.x + n.y * l.y) + n.z * l.z;
+  return d;
+}
+
 // Edge function of a -> b at p: exact (|coordinates| < 2^28, products < 2^57).
 int64_t rasterEdge(ivec2 a, ivec2 b, ivec2 p) {
   return int64_t(b.x - a.x) * int64_t(p.y - a.y) - int64_t(b.y - a.y) * int64_t(p.x - a.x);
@@ -154,9 +168,10 @@ bool rasterSetup(FrameConstants f, uint t, out RasterTri r) {
   r.v0 = s0; r.v1 = s1; r.v2 = s2;
   r.z0 = z0; r.z1 = z1; r.z2 = z2;
   bool shaded = f.rasterMode != kRasterTriangleId;  // only shading reads the normals
-  r.n0 = shaded ? rasterNormal(n0) : vec3(0.0);
-  r.n1 = shaded ? rasterNormal(n1) : vec3(0.0);
-  r.n2 = shaded ? rasterNormal(n2) : vec3(0.0);
+  vec3 light = f.lightDir.xyz;
+  r.l0 = shaded ? rasterLambert(rasterNormal(n0), light) : 0.0;
+  r.l1 = shaded ? rasterLambert(rasterNormal(n1), light) : 0.0;
+  r.l2 = shaded ? rasterLambert(rasterNormal(n2), light) : 0.0;
   r.bias0 = rasterBias(s1, s2);
   r.bias1 = rasterBias(s2, s0);
   r.bias2 = rasterBias(s0, s1);
@@ -166,14 +181,9 @@ bool rasterSetup(FrameConstants f, uint t, out RasterTri r) {
   return true;
 }
 
-uint rasterShade(FrameConstants f, RasterTri r, float b0, float b1, float b2) {
-  precise float nx = (r.n0.x * b0 + r.n1.x * b1) + r.n2.x * b2;
-  precise float ny = (r.n0.y * b0 + r.n1.y * b1) + r.n2.y * b2;
-  precise float nz = (r.n0.z * b0 + r.n1.z * b1) + r.n2.z * b2;
-  precise float len2 = (nx * nx + ny * ny) + nz * nz;
-  vec3 l = f.lightDir.xyz;
-  precise float d = (nx * l.x + ny * l.y) + nz * l.z;
-  precise float lambert = len2 > 0.0 ? exactDiv(d, exactSqrt(len2)) : 0.0;
+// Per pixel: multiplies and adds only (no exactDiv or exactSqrt, see the header comment).
+uint rasterShade(RasterTri r, float b0, float b1, float b2) {
+  precise float lambert = (r.l0 * b0 + r.l1 * b1) + r.l2 * b2;
   precise float shade = kRasterAmbient + kRasterDiffuse * max(lambert, 0.0);
   uint c = r.color;
   precise float cr = float(c & 255u) * shade + 0.5;
@@ -212,7 +222,7 @@ void rasterPixel(FrameConstants f, RasterTri r, int x, int y, i64vec3 e) {
   // Depth words only decrease, so a nearer one already there settles it without an atomic.
   UintArray words = UintArray(uint64_t(f.framebuffer));
   if (words.v[index * 2u + 1u] < depthBits) return;
-  uint low = f.rasterMode == kRasterTriangleId ? r.id : rasterShade(f, r, b0, b1, b2);
+  uint low = f.rasterMode == kRasterTriangleId ? r.id : rasterShade(r, b0, b1, b2);
   atomicMin(f.framebuffer.v[index], (uint64_t(depthBits) << 32) | uint64_t(low));
 }
 

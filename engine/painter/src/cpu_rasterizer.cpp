@@ -49,7 +49,7 @@ struct V3 {
 struct Tri {
   I2 v0, v1, v2;
   float z0, z1, z2;
-  V3 n0, n1, n2;
+  float l0, l1, l2;  // lambert terms (unit normal . light), raster.glsl's RasterTri
   int bias0, bias1, bias2;
   float invArea;
   int32_t box[4];  // x0, y0, x1, y1
@@ -87,6 +87,8 @@ V3 unitNormal(uint32_t bits) {
   const float inv = 1.0f / std::sqrt(len2);
   return {x * inv, y * inv, z * inv};
 }
+
+float lambert(V3 n, const gpu::vec4& l) { return (n.x * l.x + n.y * l.y) + n.z * l.z; }
 
 int64_t edge(I2 a, I2 b, I2 p) {
   return int64_t(b.x - a.x) * int64_t(p.y - a.y) - int64_t(b.y - a.y) * int64_t(p.x - a.x);
@@ -128,7 +130,11 @@ bool setup(const FrameConstants& f, const Triangle& tri, uint32_t id, Tri& r) {
   if (r.box[0] > r.box[2] || r.box[1] > r.box[3]) return false;
   r.v0 = s0, r.v1 = s1, r.v2 = s2;
   r.z0 = z0, r.z1 = z1, r.z2 = z2;
-  r.n0 = unitNormal(n0), r.n1 = unitNormal(n1), r.n2 = unitNormal(n2);
+  // Only shading reads the terms (raster.glsl skips the normals in the id mode too).
+  const bool shaded = f.rasterMode != gpu::kRasterTriangleId;
+  r.l0 = shaded ? lambert(unitNormal(n0), f.lightDir) : 0.0f;
+  r.l1 = shaded ? lambert(unitNormal(n1), f.lightDir) : 0.0f;
+  r.l2 = shaded ? lambert(unitNormal(n2), f.lightDir) : 0.0f;
   r.bias0 = bias(s1, s2);
   r.bias1 = bias(s2, s0);
   r.bias2 = bias(s0, s1);
@@ -136,15 +142,10 @@ bool setup(const FrameConstants& f, const Triangle& tri, uint32_t id, Tri& r) {
   return true;
 }
 
-uint32_t shade(const FrameConstants& f, const Tri& r, float b0, float b1, float b2) {
-  const float nx = (r.n0.x * b0 + r.n1.x * b1) + r.n2.x * b2;
-  const float ny = (r.n0.y * b0 + r.n1.y * b1) + r.n2.y * b2;
-  const float nz = (r.n0.z * b0 + r.n1.z * b1) + r.n2.z * b2;
-  const float len2 = (nx * nx + ny * ny) + nz * nz;
-  const gpu::vec4& l = f.lightDir;
-  const float d = (nx * l.x + ny * l.y) + nz * l.z;
-  const float lambert = len2 > 0.0f ? d / std::sqrt(len2) : 0.0f;
-  const float shadeFactor = kRasterAmbient + kRasterDiffuse * std::max(lambert, 0.0f);
+// Gouraud: the vertices' lambert terms interpolated, multiplies and adds only per pixel.
+uint32_t shade(const Tri& r, float b0, float b1, float b2) {
+  const float interpolated = (r.l0 * b0 + r.l1 * b1) + r.l2 * b2;
+  const float shadeFactor = kRasterAmbient + kRasterDiffuse * std::max(interpolated, 0.0f);
   const uint32_t c = r.color;
   const float cr = float(c & 255u) * shadeFactor + 0.5f;
   const float cg = float((c >> 8) & 255u) * shadeFactor + 0.5f;
@@ -163,7 +164,7 @@ void pixel(const FrameConstants& f, const Tri& r, int32_t x, int32_t y, RasterRe
   const uint32_t depthBits = std::bit_cast<uint32_t>(z) & 0x7FFFFFFFu;
   const uint32_t index = rasterTiledIndex(f.tilesX, uint32_t(x), uint32_t(y));
   ++out.fragmentCounts[index];
-  const uint32_t low = f.rasterMode == gpu::kRasterTriangleId ? r.id : shade(f, r, b0, b1, b2);
+  const uint32_t low = f.rasterMode == gpu::kRasterTriangleId ? r.id : shade(r, b0, b1, b2);
   out.framebuffer[index] = std::min(out.framebuffer[index], uint64_t(depthBits) << 32 | low);
 }
 
