@@ -7,4 +7,7 @@ set(VOXEN_SHADER_VARIANTS
   # GpuTransformTree: TransformProduct Matrix, QuadShuffle, QuadShared
   "transform/transform_levels.comp|TRANSFORM_PRODUCT=0"
   "transform/transform_levels.comp|TRANSFORM_PRODUCT=1"
-  "transform/transform_levels.comp|TRANSFORM_PRODUCT=2")
+  "transform/transform_levels.comp|TRANSFORM_PRODUCT=2"
+  # GpuClearance, exact technique with one scale on every axis: integer squared voxel distances
+  "clearance/clearance_seed.comp|CLEARANCE_VOXEL_SQUARES=1"
+  "clearance/clearance_envelope.comp|CLEARANCE_VOXEL_SQUARES=1")

@@ -1,10 +1,18 @@
 // What the clearance passes share: the push constants, the block layout, which voxels are
 // obstacles, and the one-dimensional lower envelope of the exact transform (the same steps,
-// in the same order, as engine/clearance/internal/voxen/clearance/distance_envelope.hpp).
+// in the same order, as engine/clearance/internal/voxen/clearance/distance_envelope.hpp):
+// with CLEARANCE_VOXEL_SQUARES=1 (one scale on every axis) in integer squared voxel
+// distances, compared by cross-multiplication, with no division or root per voxel (the
+// clearance in metres from the host's table, ClearancePush::metres); otherwise in float
+// metres^2 weighted per axis, where each parabola intersection is an exact division
+// (exactDiv: float64 on devices that have it) and each output voxel an exact root.
 #ifndef VOXEN_CLEARANCE_COMMON_GLSL
 #define VOXEN_CLEARANCE_COMMON_GLSL
 
 #extension GL_GOOGLE_include_directive : require
+#ifndef CLEARANCE_VOXEL_SQUARES
+#define CLEARANCE_VOXEL_SQUARES 0
+#endif
 #include "../common/buffers.glsl"
 #include "../map/layer_table.h"
 #include "../map/region_table.glsl"
@@ -22,6 +30,58 @@ ivec3 blockSize() {
 uint fieldIndex(uint block, int x, int y, int z, ivec3 size) {
   return uint(x) + uint(pc.p.regionSize) * (uint(y) + uint(size.y) * (uint(z) + uint(size.z) * block));
 }
+
+#if CLEARANCE_VOXEL_SQUARES
+
+// One line's lower envelope: the parabolas' roots, the value at each root (so that the
+// output can overwrite the line in place), and where each takes over from the one before,
+// as the numerator of a quotient whose denominator is 2 (root_k - root_k-1).
+int gRoot[kMaxBlockEdge];
+int gRootValue[kMaxBlockEdge];
+int gNumerator[kMaxBlockEdge];
+
+// The line of n squared voxel distances at field indices first + step * q (q = 0 .. n - 1)
+// gets the lower envelope d[q] = min over p of (q - p)^2 + f[p], exactly (int32 bounds: see
+// distance_envelope.hpp); values above maxSquared are no obstacle within the range.
+// d[from .. to - 1] are written to dst.v[outFirst + outStep * (q - from)], as the clearance
+// in metres (the table, bits) when `clearance`, else as squared distances (kNoVoxelSquare
+// past the range).
+void squaredDistanceEnvelope(UintArray field, uint first, uint step, int n, uint maxSquared, UintArray dst, uint outFirst,
+                             uint outStep, int from, int to, bool clearance) {
+  int k = -1;
+  for (int q = 0; q < n; ++q) {
+    uint f = field.v[first + step * uint(q)];
+    if (f > maxSquared) continue;
+    int fq = int(f) + q * q;
+    while (k > 0) {
+      int r = gRoot[k];
+      int numerator = fq - (gRootValue[k] + r * r);
+      if (numerator * (r - gRoot[k - 1]) > gNumerator[k] * (q - r)) break;
+      --k;
+    }
+    int numerator = k >= 0 ? fq - (gRootValue[k] + gRoot[k] * gRoot[k]) : 0;
+    ++k;
+    gRoot[k] = q;
+    gRootValue[k] = int(f);
+    gNumerator[k] = numerator;
+  }
+  FloatArray metres = FloatArray(pc.p.metres);
+  int j = 0;
+  for (int q = from; q < to; ++q) {
+    uint value = kNoVoxelSquare;
+    if (k >= 0) {
+      while (j < k && gNumerator[j + 1] < 2 * q * (gRoot[j + 1] - gRoot[j])) ++j;
+      int r = gRoot[j];
+      uint d = uint((q - r) * (q - r) + gRootValue[j]);
+      if (d <= maxSquared) value = d;
+    }
+    uint word = value;
+    if (clearance) word = floatBitsToUint(value != kNoVoxelSquare ? metres.v[value] : kNoObstacleInRange);
+    dst.v[outFirst + outStep * uint(q - from)] = word;
+  }
+}
+
+#else
 
 // One line's lower envelope: the parabolas' roots, where each takes over, and the value at
 // each root (so that the output can overwrite the line in place).
@@ -68,6 +128,8 @@ void distanceEnvelope(FloatArray field, uint first, uint step, int n, float w, F
     dst.v[outFirst + outStep * uint(q - from)] = clearance ? clearanceOf(value, pc.p.rangeSquared) : value;
   }
 }
+
+#endif
 
 float axisWeight(uint axis) { return axis == 0u ? pc.p.weightX : axis == 1u ? pc.p.weightY : pc.p.weightZ; }
 

@@ -4,7 +4,8 @@
 // region; along z: at x and y inside it) takes the lower envelope of the field along the
 // axis with weight w_axis, in place. The z pass writes the region's clearance (metres, 0 on
 // obstacles, kNoObstacleInRange past the range) into the cache's clearance pool of the
-// target's slot instead.
+// target's slot instead. With CLEARANCE_VOXEL_SQUARES=1 the field holds squared voxel
+// distances and the envelope runs in integers (clearance_common.glsl).
 #extension GL_GOOGLE_include_directive : require
 #include "clearance_common.glsl"
 #include "../common/dispatch.glsl"
@@ -25,17 +26,32 @@ void main() {
   uint line = i - block * lines;
   int x = int(line % uint(n));
   int c = int(line / uint(n));
+#if CLEARANCE_VOXEL_SQUARES
+  UintArray field = UintArray(pc.p.field);
+  uint maxSquared = uint(pc.p.rangeSquared);
+#else
   FloatArray field = FloatArray(pc.p.field);
+#endif
   if (!alongZ) {
     uint first = fieldIndex(block, x, 0, c, size);
     uint step = uint(n);
+#if CLEARANCE_VOXEL_SQUARES
+    squaredDistanceEnvelope(field, first, step, size.y, maxSquared, field, first, step, 0, size.y, false);
+#else
     distanceEnvelope(field, first, step, size.y, pc.p.weightY, field, first, step, 0, size.y, false);
+#endif
     return;
   }
   // The region's clearance: z inside the region.
   ivec4 target = ivec4(Uvec4Array(pc.p.targets).v[block]);
-  FloatArray clearance = FloatArray(Uint64Array(pc.p.layers).v[pc.p.clearanceLayer]);
+  uint64_t clearance = Uint64Array(pc.p.layers).v[pc.p.clearanceLayer];
   uint base = uint(target.w) * uint(n * n * n) + uint(x + n * c);
-  distanceEnvelope(field, fieldIndex(block, x, pad.y + c, 0, size), uint(n * size.y), size.z, pc.p.weightZ, clearance, base,
-                   uint(n * n), pad.z, pad.z + n, true);
+  uint first = fieldIndex(block, x, pad.y + c, 0, size);
+#if CLEARANCE_VOXEL_SQUARES
+  squaredDistanceEnvelope(field, first, uint(n * size.y), size.z, maxSquared, UintArray(clearance), base, uint(n * n), pad.z,
+                          pad.z + n, true);
+#else
+  distanceEnvelope(field, first, uint(n * size.y), size.z, pc.p.weightZ, FloatArray(clearance), base, uint(n * n), pad.z,
+                   pad.z + n, true);
+#endif
 }

@@ -4,7 +4,8 @@
 // field). Along x the obstacles are 0 and the rest far, so the lower envelope at a voxel is
 // its nearest obstacle's w_x d^2: only the obstacles inside the region and the nearest one on
 // either side of it matter, searched outwards from the region (the CPU reference's alongX,
-// step for step).
+// step for step). With CLEARANCE_VOXEL_SQUARES=1 the field gets d^2 as a uint, or
+// kNoVoxelSquare past the range.
 #extension GL_GOOGLE_include_directive : require
 #include "clearance_common.glsl"
 #include "../common/dispatch.glsl"
@@ -24,7 +25,14 @@ void main() {
   i64vec3 origin = blockOrigin(block) + i64vec3(0, y, z);
   ivec3 cachedKey = ivec3(0x7fffffff);
   int cachedSlot = -1;
+#if CLEARANCE_VOXEL_SQUARES
+  // Distances to the left, then the nearest either side, as uint d (kNoVoxelSquare: none).
+  UintArray field = UintArray(pc.p.field);
+  uint none = kNoVoxelSquare;
+#else
   FloatArray field = FloatArray(pc.p.field);
+  float none = -1.0;
+#endif
   uint first = fieldIndex(block, 0, y, z, size);
   float w = pc.p.weightX;
   int left = -1;  // the last obstacle so far (block x)
@@ -33,18 +41,26 @@ void main() {
   for (int k = 0; k < n; ++k) {  // distances to the left, -1: none
     int x = padX + k;
     if (obstacleAt(origin + i64vec3(x, 0, 0), cachedKey, cachedSlot)) left = x;
-    field.v[first + uint(k)] = left >= 0 ? float(x - left) : -1.0;
+#if CLEARANCE_VOXEL_SQUARES
+    field.v[first + uint(k)] = left >= 0 ? uint(x - left) : none;
+#else
+    field.v[first + uint(k)] = left >= 0 ? float(x - left) : none;
+#endif
   }
   int right = -1;
   for (int x = padX + n; x < size.x && right < 0; ++x)
     if (obstacleAt(origin + i64vec3(x, 0, 0), cachedKey, cachedSlot)) right = x;
   for (int k = n - 1; k >= 0; --k) {
     int x = padX + k;
-    float f = field.v[first + uint(k)];
-    if (f == 0.0) right = x;
-    int d = f >= 0.0 ? int(f) : -1;
+    int d = field.v[first + uint(k)] != none ? int(field.v[first + uint(k)]) : -1;
+    if (d == 0) right = x;
     if (right >= 0 && (d < 0 || right - x < d)) d = right - x;
+#if CLEARANCE_VOXEL_SQUARES
+    uint squared = uint(d * d);
+    field.v[first + uint(k)] = d >= 0 && squared <= uint(pc.p.rangeSquared) ? squared : kNoVoxelSquare;
+#else
     precise float squared = w * float(d) * float(d);
     field.v[first + uint(k)] = d >= 0 ? squared : kFarSquared;
+#endif
   }
 }

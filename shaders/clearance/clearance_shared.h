@@ -41,6 +41,12 @@ VOXEN_CONST(uint, kClearanceUnknownFree, 1u)  // unobserved voxels are free, not
 VOXEN_CONST(uint, kClearanceBandLow, 2u)      // voxels below bandLow (z index) are never obstacles
 VOXEN_CONST(uint, kClearanceBandHigh, 4u)     // voxels above bandHigh are never obstacles
 
+// The exact technique in voxel squares (the CLEARANCE_VOXEL_SQUARES variants of the seed and
+// envelope passes, where one scale applies to every axis): the field holds squared distances
+// in voxels as uints, compared in integers, and kNoVoxelSquare (or any value above the
+// range's largest square) where no obstacle is within the range.
+VOXEN_CONST(uint, kNoVoxelSquare, 0xFFFFFFFFu)
+
 // One batch of target regions: block b is the padded block around target region b (bx, by,
 // bz each regionSize + 2 * pad per axis). The exact transform's field keeps only the x
 // inside the region (regionSize x by x bz per block, x fastest): the y and z passes need
@@ -49,7 +55,8 @@ struct ClearancePush {
   VOXEN_ADDRESS layers;       // the region cache's LayerTable
   VOXEN_ADDRESS regionTable;  // ivec4[]: (region x, y, z, slot), slot -1 = empty
   VOXEN_ADDRESS targets;      // ivec4[] per block: the target region's key and its slot
-  VOXEN_ADDRESS field;        // exact: float[] per block voxel, squared distance (metres^2) so far;
+  VOXEN_ADDRESS field;        // exact: float[] per block voxel, squared distance (metres^2) so far
+                              // (voxel squares: uint[], squared voxel distance);
                               // propagation: uint64 keys (the nearest obstacle so far), one buffer
   VOXEN_ADDRESS other;        // propagation: the other ping-pong buffer of keys
   VOXEN_ADDRESS lists;        // open list: counts, indirect arguments and the two lists
@@ -64,15 +71,18 @@ struct ClearancePush {
   float weightX;              // (resolution * axis scale)^2 per axis
   float weightY;
   float weightZ;
-  float rangeSquared;         // metres^2
+  float rangeSquared;         // metres^2; voxel squares: the largest squared voxel distance within
+                              // the range (an integer below 2^24, exact as a float)
   uint threshold;             // float bits of the occupancy threshold (log-odds)
   uint flags;                 // kClearanceUnknownFree | kClearanceBandLow | kClearanceBandHigh
   uint axis;                  // exact: the line pass's axis (0 x, 1 y, 2 z)
   uint iteration;             // open list: which list is read (iteration % 2)
   int bandLow;                // with kClearanceBandLow: the lowest voxel layer (z) whose voxels may be obstacles
   int bandHigh;               // with kClearanceBandHigh: the highest
+  VOXEN_ADDRESS metres;       // voxel squares: float[rangeSquared + 1], the clearance of each squared
+                              // voxel distance (engine/clearance/internal/voxen/clearance/voxel_squares.hpp)
 };
-VOXEN_SHARED_ASSERT(sizeof(ClearancePush) == 120)
+VOXEN_SHARED_ASSERT(sizeof(ClearancePush) == 128)
 
 // The propagation techniques keep, per voxel, the nearest obstacle found so far as a 64-bit
 // key: the float bits of its weighted squared distance (metres^2) above, its offset from the

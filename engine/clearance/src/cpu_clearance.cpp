@@ -1,10 +1,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/distance_envelope.hpp"
+#include "voxen/clearance/voxel_squares.hpp"
 
 namespace voxen {
 
@@ -15,15 +17,20 @@ int64_t floorDiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : (a + 1) / b -
 // One target region's padded block: the squared distances along x at the x inside the region
 // (the y and z passes need no other), then the y and z envelope passes. Voxel coordinates are
 // 64-bit: a block at either end of the int32 voxel range reaches past it, and the voxels
-// there are unobserved (no map holds them). shaders/clearance/clearance_seed.comp and
-// clearance_envelope.comp do the same steps in the same order, so the GPU's exact technique
-// gives the same bits.
+// there are unobserved (no map holds them). With one scale on every axis the field holds
+// squared voxel distances in integers and the clearance comes from the VoxelSquares table;
+// otherwise it holds weighted squared distances in float (metres^2).
+// shaders/clearance/clearance_seed.comp and clearance_envelope.comp do the same steps in the
+// same order, so the GPU's exact technique gives the same bits.
 class Block {
  public:
   Block(const OccupancyMap& map, const ClearanceOptions& options)
       : map_(map), options_(options), n_(map.regionSize()), pad_(options.padding(map.model())), size_(glm::ivec3(n_) + 2 * pad_),
-        band_(options.band(map.model())), field_(size_t(n_) * size_t(size_.y) * size_t(size_.z)),
-        line_(size_t(std::max(size_.y, size_.z))), out_(line_.size()), scratch_(line_.size() + 1) {
+        band_(options.band(map.model())), squares_(voxelSquares(map.model(), options)),
+        field_(squares_ ? 0 : size_t(n_) * size_t(size_.y) * size_t(size_.z)),
+        squareField_(squares_ ? size_t(n_) * size_t(size_.y) * size_t(size_.z) : 0),
+        nearestX_(size_t(n_)), line_(size_t(std::max(size_.y, size_.z))), out_(line_.size()), scratch_(line_.size() + 1),
+        squareLine_(line_.size()), squareOut_(line_.size()), squareScratch_(line_.size() + 1) {
     for (int a = 0; a < 3; ++a) {
       const double step = map.model().resolution * options.axisScale[a];
       weight_[a] = float(step * step);
@@ -40,8 +47,8 @@ class Block {
     for (int z = 0; z < n_; ++z)
       for (int y = 0; y < n_; ++y)
         for (int x = 0; x < n_; ++x) {
-          const float d2 = field_[index(x, y + pad_.y, z + pad_.z)];
-          clearance[size_t(x + n_ * (y + n_ * z))] = gpu::clearanceOf(d2, rangeSquared_);
+          const size_t i = index(x, y + pad_.y, z + pad_.z);
+          clearance[size_t(x + n_ * (y + n_ * z))] = squares_ ? metresOf(squareField_[i]) : gpu::clearanceOf(field_[i], rangeSquared_);
         }
   }
 
@@ -83,34 +90,52 @@ class Block {
     return isObstacle(map_, region->occupancy()[size_t(local[0] + n_ * (local[1] + n_ * local[2]))], options_);
   }
 
+  // A clearance from a squared voxel distance (the VoxelSquares table within the range).
+  float metresOf(uint32_t squared) const {
+    return squared <= squares_->maxSquared ? squares_->metres[squared] : kNoObstacleInRange;
+  }
+
   // Along x the obstacles are 0 and everything else is far, so the lower envelope at a voxel
-  // is the nearest obstacle's w d^2: only the obstacles inside the region and the nearest one
-  // on either side of it matter, searched outwards from the region.
+  // is the nearest obstacle's w d^2 (in voxel squares d^2 within the range): only the
+  // obstacles inside the region and the nearest one on either side of it matter, searched
+  // outwards from the region.
   void alongX() {
     const float w = weight_[0];
-    const int bx = size_.x;
     for (int z = 0; z < size_.z; ++z)
       for (int y = 0; y < size_.y; ++y) {
-        int left = -1;  // the last obstacle so far (block x)
-        for (int x = pad_.x - 1; x >= 0 && left < 0; --x)
-          if (obstacle(x, y, z)) left = x;
-        for (int i = 0; i < n_; ++i) {  // distances to the left, -1: none
-          const int x = pad_.x + i;
-          if (obstacle(x, y, z)) left = x;
-          field_[index(i, y, z)] = left >= 0 ? float(x - left) : -1.0f;
-        }
-        int right = -1;
-        for (int x = pad_.x + n_; x < bx && right < 0; ++x)
-          if (obstacle(x, y, z)) right = x;
-        for (int i = n_ - 1; i >= 0; --i) {
-          const int x = pad_.x + i;
-          float& f = field_[index(i, y, z)];
-          if (f == 0.0f) right = x;
-          int d = f >= 0.0f ? int(f) : -1;
-          if (right >= 0 && (d < 0 || right - x < d)) d = right - x;
-          f = d >= 0 ? w * float(d) * float(d) : gpu::kFarSquared;
+        nearestAlongX(y, z);
+        for (int i = 0; i < n_; ++i) {
+          const int d = nearestX_[size_t(i)];
+          if (squares_) {
+            const uint32_t squared = uint32_t(d) * uint32_t(d);
+            squareField_[index(i, y, z)] = d >= 0 && squared <= squares_->maxSquared ? squared : gpu::kNoVoxelSquare;
+          } else {
+            field_[index(i, y, z)] = d >= 0 ? w * float(d) * float(d) : gpu::kFarSquared;
+          }
         }
       }
+  }
+
+  // nearestX_[i]: the distance in voxels from block voxel (pad_x + i, y, z) to the nearest
+  // obstacle along its x line, -1 for none.
+  void nearestAlongX(int y, int z) {
+    int left = -1;  // the last obstacle so far (block x)
+    for (int x = pad_.x - 1; x >= 0 && left < 0; --x)
+      if (obstacle(x, y, z)) left = x;
+    for (int i = 0; i < n_; ++i) {  // distances to the left, -1: none
+      const int x = pad_.x + i;
+      if (obstacle(x, y, z)) left = x;
+      nearestX_[size_t(i)] = left >= 0 ? x - left : -1;
+    }
+    int right = -1;
+    for (int x = pad_.x + n_; x < size_.x && right < 0; ++x)
+      if (obstacle(x, y, z)) right = x;
+    for (int i = n_ - 1; i >= 0; --i) {
+      const int x = pad_.x + i;
+      int& d = nearestX_[size_t(i)];
+      if (d == 0) right = x;
+      if (right >= 0 && (d < 0 || right - x < d)) d = right - x;
+    }
   }
 
   // Every line along axis a (1 or 2) that the output needs (along y at the region's x; along
@@ -121,6 +146,12 @@ class Block {
     for (int c = 0; c < lines; ++c)
       for (int x = 0; x < n_; ++x) {
         auto at = [&](int i) { return a == 1 ? index(x, i, c) : index(x, pad_.y + c, i); };
+        if (squares_) {
+          for (int i = 0; i < length; ++i) squareLine_[size_t(i)] = squareField_[at(i)];
+          squaredDistanceEnvelope(squareLine_.data(), squareOut_.data(), length, squares_->maxSquared, squareScratch_.data());
+          for (int i = 0; i < length; ++i) squareField_[at(i)] = squareOut_[size_t(i)];
+          continue;
+        }
         for (int i = 0; i < length; ++i) line_[size_t(i)] = field_[at(i)];
         distanceEnvelope(line_.data(), out_.data(), length, weight_[a], scratch_.data());
         for (int i = 0; i < length; ++i) field_[at(i)] = out_[size_t(i)];
@@ -137,8 +168,14 @@ class Block {
   int64_t origin_[3] = {}, regionLo_[3] = {};
   int regions_[3] = {};
   std::vector<const Region*> grid_;
-  std::vector<float> field_, line_, out_;
+  std::optional<VoxelSquares> squares_;  // set where every axis has the same scale
+  std::vector<float> field_;             // weighted squares (metres^2) without it
+  std::vector<uint32_t> squareField_;    // squared voxel distances with it
+  std::vector<int> nearestX_;
+  std::vector<float> line_, out_;
   std::vector<EnvelopeScratch> scratch_;
+  std::vector<uint32_t> squareLine_, squareOut_;
+  std::vector<SquaresScratch> squareScratch_;
 };
 
 }  // namespace

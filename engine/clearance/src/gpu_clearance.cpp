@@ -4,11 +4,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <span>
 
 #include <glm/geometric.hpp>
 #include <cstring>
 #include <set>
 
+#include "voxen/clearance/voxel_squares.hpp"
 #include "voxen/gpu/clearance/clearance_shared.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/memory_stats.hpp"
@@ -66,8 +69,17 @@ GpuClearance::GpuClearance(Scheduler& scheduler, OccupancyMap& map, ClearanceOpt
   cache_ = std::make_unique<RegionCache>(scheduler, map_, std::max(cacheBytes, perRegion));
   ShaderLibrary& library = scheduler.library();
   if (options_.technique == ClearanceTechnique::Exact) {
-    seedKernel_ = library.kernel("clearance/clearance_seed.comp");
-    envelopeKernel_ = library.kernel("clearance/clearance_envelope.comp");
+    // One scale on every axis: the transform in integer squared voxel distances, the metres
+    // from the VoxelSquares table (no division or root per voxel); else in float metres^2.
+    KernelVariant variant;
+    if (const std::optional<VoxelSquares> squares = voxelSquares(map_.model(), options_)) {
+      variant.defines = {{"CLEARANCE_VOXEL_SQUARES", "1"}};
+      maxSquared_ = squares->maxSquared;
+      metres_ = Buffer(scheduler.device(), "clearance metres per squared voxel distance", squares->metres.size() * 4);
+      scheduler.upload(metres_.range(), std::span<const float>(squares->metres));
+    }
+    seedKernel_ = library.kernel("clearance/clearance_seed.comp", variant);
+    envelopeKernel_ = library.kernel("clearance/clearance_envelope.comp", variant);
   } else {
     keySeedKernel_ = library.kernel("clearance/clearance_key_seed.comp");
     propagateKernel_ = library.kernel("clearance/clearance_propagate.comp");
@@ -191,6 +203,10 @@ gpu::ClearancePush GpuClearance::batchPush(uint32_t blocks) const {
   }
   push.weightX = weights[0], push.weightY = weights[1], push.weightZ = weights[2];
   push.rangeSquared = float(options_.range * options_.range);
+  if (metres_.size()) {
+    push.rangeSquared = float(maxSquared_);  // below 2^24: exact
+    push.metres = metres_.address();
+  }
   const float threshold = model.thresholdValue();
   std::memcpy(&push.threshold, &threshold, 4);
   const ObstacleBand band = options_.band(model);
@@ -276,6 +292,7 @@ void GpuClearance::recordBatch(const std::vector<RegionKey>& targets, const std:
   if (other_.size()) uses.push_back(readsWrites(other_.range()));
   if (lists_.size()) uses.push_back(readsWrites(lists_.range()));
   if (steps_.size()) uses.push_back(readsWrites(steps_.range()));
+  if (metres_.size()) uses.push_back(reads(metres_.range()));
   for (const BufferRange& pool : cache_->poolRanges()) uses.push_back(readsWrites(pool));
   const gpu::ClearancePush push = batchPush(uint32_t(targets.size()));
   if (options_.technique == ClearanceTechnique::Exact) recordExact(push, uses);

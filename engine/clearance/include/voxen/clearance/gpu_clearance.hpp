@@ -96,6 +96,10 @@ class GpuClearance {
       keyOutputKernel_, stepArgsKernel_;  // propagation
   Buffer field_, other_, lists_, targets_;
   Buffer steps_;  // neighbour and ROI: the next step's indirect dispatch and the changed flag
+  // Exact with one scale on every axis (voxel squares): the clearance of each squared voxel
+  // distance within the range, uploaded once; maxSquared_ + 1 floats. Empty otherwise.
+  Buffer metres_;
+  uint32_t maxSquared_ = 0;
   uint32_t maxBlocks_ = 0;
   uint64_t blockBytes_ = 0;  // the field buffers' bytes per block
   uint64_t memoryLimit_ = 0;
