@@ -22,7 +22,13 @@ shared uint counts[kRadixCountRows * kRadixThreads];  // [digit / 2][thread], 8 
 void main() {
   const uint tid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x;
-  const uint count = pc.count, shift = pc.shift, digitMask = pc.digitMask, numTiles = pc.numTiles;
+  const uint count = pc.countWord != 0ul ? min(UintArray(pc.countWord).v[0], pc.count) : pc.count;
+  const uint shift = pc.shift, digitMask = pc.digitMask, numTiles = pc.numTiles;
+  if (tile * kRadixTileItems >= count && tile > 0u) {  // past a device-side count: an empty histogram
+    UintArray emptyCounts = UintArray(pc.tileCounts);
+    [[dont_unroll]] for (uint d = tid; d <= digitMask; d += kRadixThreads) emptyCounts.v[d * numTiles + tile] = 0u;
+    return;
+  }
   [[dont_unroll]] for (uint r = 0u; r < kRadixCountRows; ++r) counts[r * kRadixThreads + tid] = 0u;
   const uint first = tile * kRadixTileItems + tid * kRadixItemsPerThread;
   if (kInPairs) {

@@ -32,7 +32,9 @@ shared uint digitBase[kRadixDigits];                  // output start of the til
 void main() {
   const uint tid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x;
-  const uint count = pc.count, shift = pc.shift, digitMask = pc.digitMask, numTiles = pc.numTiles;
+  const uint count = pc.countWord != 0ul ? min(UintArray(pc.countWord).v[0], pc.count) : pc.count;
+  const uint shift = pc.shift, digitMask = pc.digitMask, numTiles = pc.numTiles;
+  if (tile * kRadixTileItems >= count && tile > 0u) return;  // past a device-side count: nothing to place
 
   [[dont_unroll]] for (uint r = 0u; r < kRadixCountRows; ++r) counts[r * kRadixThreads + tid] = 0u;
 

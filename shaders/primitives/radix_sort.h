@@ -45,9 +45,11 @@ struct RadixPassPush {
   uint numTiles;
   uint shift;
   uint digitMask;            // (1 << bits) - 1, bits 0..8; 0 makes the pass a stable copy
+  VOXEN_ADDRESS countWord;   // 0, or one uint on the device: the items to sort are min(it, count),
+                             // and the tiles past them only write empty histograms
 };
-VOXEN_SHARED_ASSERT(sizeof(RadixPassPush) == 56 && offsetof(RadixPassPush, count) == 40 &&
-                    offsetof(RadixPassPush, digitMask) == 52)
+VOXEN_SHARED_ASSERT(sizeof(RadixPassPush) == 64 && offsetof(RadixPassPush, count) == 40 &&
+                    offsetof(RadixPassPush, digitMask) == 52 && offsetof(RadixPassPush, countWord) == 56)
 
 // primitives/radix_gather64.comp, the 64-bit key sort (RadixSort64), one item per invocation:
 //   kRadixGatherModeId 0 (split):   lo[i] = low half of keys[i]; idx[i] = i; K[i] = keys[i]; V[i] = values[i]

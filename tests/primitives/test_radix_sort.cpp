@@ -105,6 +105,34 @@ TEST_CASE("Radix sort equals std::stable_sort for random keys with duplicates", 
   requireSorted(sort, randomPairs(rng, 100003, 9, 300, true), 9);  // 3 passes of 3 bits, rounded up to 4
 }
 
+// The item count read on the device (NDT's free-space updates: the GPU knows how many it
+// listed, the host only the list's capacity): the first `device` pairs are sorted, the pairs
+// after them up to the host's bound are left as they were.
+TEST_CASE("Radix sort with a device-side count sorts that many pairs and leaves the rest", "[primitives][gpu]") {
+  Scheduler& s = vt::gpu().scheduler;
+  const uint32_t bound = 3 * 4096 + 100;  // four tiles
+  RadixSort sort(s, bound);
+  vt::Rng rng(7);
+  for (uint32_t device : {0u, 1u, 4095u, 4097u, 9000u, bound}) {
+    INFO("device count " << device << " of at most " << bound);
+    const Pairs in = randomPairs(rng, bound, 19, 1000, true);
+    Buffer keys(s.device(), "radix test keys", bound * 4), values(s.device(), "radix test values", bound * 4);
+    Buffer count(s.device(), "radix test count", 4);
+    s.upload(keys, in.keys.data(), bound * 4);
+    s.upload(values, in.values.data(), bound * 4);
+    s.upload(count, &device, 4);
+    const BufferRange countWord = count.range();
+    sort.record(keys, values, bound, 19, &countWord);
+    const std::vector<uint32_t> keysBack = s.readback<uint32_t>(keys).get(), valuesBack = s.readback<uint32_t>(values).get();
+    Pairs head{{in.keys.begin(), in.keys.begin() + device}, {in.values.begin(), in.values.begin() + device}};
+    const Pairs sorted = cpuSort(head, 19);
+    CHECK(std::equal(sorted.keys.begin(), sorted.keys.end(), keysBack.begin()));
+    CHECK(std::equal(sorted.values.begin(), sorted.values.end(), valuesBack.begin()));
+    CHECK(std::equal(in.keys.begin() + device, in.keys.end(), keysBack.begin() + device));
+    CHECK(std::equal(in.values.begin() + device, in.values.end(), valuesBack.begin() + device));
+  }
+}
+
 TEST_CASE("Radix sort pass counts cover the key bits with digits of at most 8 bits", "[primitives]") {
   CHECK(RadixSort::passCount(1) == 2);
   CHECK(RadixSort::passCount(4) == 2);

@@ -49,7 +49,8 @@ uint32_t RadixSort::passCount(uint32_t keyBits) {
   return std::max((keyBits + kRadixMaxDigitBits - 1) / kRadixMaxDigitBits, 2u);
 }
 
-void RadixSort::record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits) {
+void RadixSort::record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits,
+                       const BufferRange* countWord) {
   const uint32_t passes = passCount(keyBits);
   if (count > maxItems_)
     throw Error("radix sort of " + std::to_string(count) + " items: this RadixSort was made for at most " +
@@ -89,12 +90,15 @@ void RadixSort::record(const BufferRange& keys, const BufferRange& values, uint3
     const BufferRange counts = tileCounts_.range(0, VkDeviceSize(digits) * numTiles * 4);
     gpu::RadixPassPush push{inKeys.address, inValues.address, outKeys.address, outValues.address,
                             counts.address, count,            numTiles,         bits ? shift : 0,
-                            digits - 1u};
-    scheduler_.dispatch({"radix sort count", countKernels_[inPairs].get(), {numTiles, 1, 1}, push, {reads(inKeys), writes(counts)}});
+                            digits - 1u,      countWord ? countWord->address : 0};
+    std::vector<BufferUse> countAccess{reads(inKeys), writes(counts)};
+    if (countWord) countAccess.push_back(reads(*countWord));
+    scheduler_.dispatch({"radix sort count", countKernels_[inPairs].get(), {numTiles, 1, 1}, push, countAccess});
     scan_.record(counts, counts, digits * numTiles);
     std::vector<BufferUse> access{reads(inKeys), reads(counts), writes(outKeys)};
     if (!inPairs) access.push_back(reads(inValues));
     if (!outPairs) access.push_back(writes(outValues));
+    if (countWord) access.push_back(reads(*countWord));
     scheduler_.dispatch({"radix sort scatter", scatterKernels_[inPairs][outPairs].get(), {numTiles, 1, 1}, push, access});
     shift += bits;
   }

@@ -35,7 +35,12 @@ class RadixSort {
   // 1..32 or a range is too small.
   //
   // Passes: ceil(keyBits / 8), at least 2, the key bits spread evenly over them.
-  void record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits);
+  //
+  // countWord (optional): one uint on the device, written by an earlier pass, that holds the
+  // number of pairs to sort; `count` is then its upper bound (the dispatches are sized for
+  // it, and the tiles past the device's count only write empty histograms).
+  void record(const BufferRange& keys, const BufferRange& values, uint32_t count, uint32_t keyBits,
+              const BufferRange* countWord = nullptr);
 
   // The number of digit passes record() runs for keyBits (each is three dispatches).
   static uint32_t passCount(uint32_t keyBits);
