@@ -80,7 +80,7 @@ void countUnlistedMisses(uint s, uint m, bool reverse) {
 }
 
 // NDT in the batched walk: the sample count is loaded with the occupancy; a voxel with a
-// Gaussian gets its free-space update in ndt_misses.comp (listed here), every other voxel
+// Gaussian gets its free-space update in ndt_miss_apply.comp (listed here), every other voxel
 // the plain miss. The NDT formula stays out of the walk loop: lavapipe runs a loop body's
 // every branch under lane masks, taken or not, and the formula in the loop cost as much as
 // the walk itself (measured: 1.9x the pass time with no voxel ever taking it).

@@ -10,6 +10,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "gpu_ray.glsl"
 #include "discovery_shared.h"
+#include "ndt_miss_order.h"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RayArray { GpuRay v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SegmentArray { uvec2 v[]; };
@@ -81,6 +82,10 @@ void loadPushConstants() {
     gRunHeader = orderedRunHeader(gOrderCapacity, pc.p.slotCount);
     gRunList = orderedRunList(gOrderCapacity, pc.p.slotCount);
     gRunStripeCapacity = runStripeCapacity(gOrderCapacity);
+    if ((gFlags & kPassNdt) != 0u) {  // NDT's larger list (ndt_miss_order.h), same header
+      gMissList = Uint64Array(pc.p.ordered + uint64_t(ndtOrderedMissList(gOrderCapacity, pc.p.slotCount)) * 4u);
+      gStripeCapacity = ndtStripeCapacity(gOrderCapacity);
+    }
   }
   gRegionSize = pc.p.regionSize;
   gClampMin = pc.p.clampMin;
@@ -253,7 +258,7 @@ void countOrderedMiss(uint p, uint ray) {
 // The miss pass's part: list a miss that a later pass applies, as (payload, this ray): the
 // sequential order's misses on voxels with hits (payload: the first sorted position of the
 // voxel's run; ordered_misses.comp) and NDT's misses on voxels with a Gaussian (payload:
-// the voxel's pool index; ndt_misses.comp). When the list is full the miss is not listed
+// the voxel's pool index; ndt_miss_gather.comp). When the list is full the miss is not listed
 // (nor any later one: the count only grows) and the miss pass handles the rest itself
 // after its walk (integrate_miss.comp: countUnlistedMisses, applyUnlistedNdtMisses).
 uint gListedMarkers = 0u;

@@ -87,8 +87,8 @@ NdtMissUpdate ndtMissOfVoxel(ivec3 v, uint index, uint count, float missValue) {
 }
 
 // Applies the free-space update of voxel v (pool index `index`, `count` samples, at least
-// the threshold) that gRay passes through: ndt_misses.comp, and the miss pass for what its
-// list could not hold.
+// the threshold) that gRay passes through, by compare-and-swap: the miss pass, for what its
+// list could not hold (ndt_miss_apply.comp applies the listed ones in ray order).
 void applyNdtMiss(ivec3 v, uint index, uint count, float missValue) {
   NdtMissUpdate u = ndtMissOfVoxel(v, index, count, missValue);
   applyDelta(index, u.delta);

@@ -198,10 +198,11 @@ TEST_CASE("NDT-TM intensity: huge values stay finite and NaN or infinite ones ar
   CHECK(runNdtGpu(rays, ndtOptions(NdtMode::Om), metreVoxels(), 128).stats.rejectedRays == 0);
 }
 
-// The GPU against the CPU reference fed the same batches, in the GPU's two-phase order. The
-// free-space updates of a voxel differ from ray to ray under NDT, so the order in which the
-// GPU's atomics apply them changes the last bits (and, rarely, a clamp or a reset): the
-// tolerances below are stated for that.
+// The GPU against the CPU reference fed the same batches, in the GPU's two-phase order (each
+// voxel's free-space updates in ray order, then its samples in input order, on both). The
+// device's exp, log and sqrt and fused multiply-adds change the last bits (and, rarely, a
+// clamp or a reset): the tolerances below are stated for that
+// (test_ndt_determinism.cpp: the GPU against itself, bit for bit).
 // cacheBytes: the GPU's region cache (a small one integrates each batch in region chunks).
 occupancy::Run compareWithCpu(NdtMode mode, LayerSet layers = {}, uint64_t cacheBytes = 256ull << 20) {
   const std::vector<Ray> rays = occupancy::smallLidarRun(3);  // 49,152 rays

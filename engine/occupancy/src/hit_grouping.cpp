@@ -4,6 +4,7 @@
 #include <bit>
 #include <string>
 
+#include "voxen/gpu/occupancy/ndt_miss_order.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/memory_stats.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -24,7 +25,10 @@ HitGrouping::HitGrouping(const StrategySetup& setup)
     throw SettingError(SettingError::Kind::Change, "GpuIntegratorOptions::cacheBytes", "the GPU region cache",
                        "the GPU cache holds more voxels than 32-bit hit keys reach: lower {}",
                        formatBytes(setup.gpuOptions.cacheBytes));
-  ordered_ = Buffer(scheduler_.device(), "occupancy ordered hits", uint64_t(gpu::orderedWords(capacity_, slots_)) * 4);
+  // NDT lists its free-space updates in a larger list of its own after the scratch.
+  const uint64_t words = setup.options.ndt.mode != NdtMode::Off ? gpu::ndtOrderedWords(capacity_, slots_)
+                                                                 : gpu::orderedWords(capacity_, slots_);
+  ordered_ = Buffer(scheduler_.device(), "occupancy ordered hits", words * 4);
   batchOfSlot_.assign(slots_, 0);
   sort_ = std::make_unique<RadixSort>(scheduler_, capacity_);
   keysKernel_ = occupancyKernel(scheduler_, "occupancy/hit_keys.comp", setup.passFlags);

@@ -1,8 +1,13 @@
 #include "voxen/occupancy/ndt_strategy.hpp"
 
+#include <algorithm>
+#include <bit>
+
+#include "voxen/gpu/occupancy/ndt_miss_order.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
+#include "voxen/primitives/radix_sort.hpp"
 #include "voxen/primitives/stream_compaction.hpp"
 
 namespace voxen {
@@ -29,12 +34,16 @@ NdtStrategy::NdtStrategy(const StrategySetup& setup)
       slots_(setup.cacheSlots),
       foldLimit_(setup.options.ndt.foldLimit),
       grouping_(checkedNdtSetup(setup)),
-      compaction_(std::make_unique<StreamCompaction>(setup.scheduler)) {
+      compaction_(std::make_unique<StreamCompaction>(setup.scheduler)),
+      missCapacity_(gpu::ndtMissCapacity(capacity_)) {
+  missSort_ = std::make_unique<RadixSort>(scheduler_, missCapacity_);
   gpu::NdtParams params = ndtParams(setup.options.ndt, map_.model());
   params.levels = (capacity_ + params.foldLimit - 1) / params.foldLimit;
   params.slotKeys = gpu::ndtSlotKeys(params.levels, capacity_, params.foldLimit);
-  ndt_ = Buffer(scheduler_.device(), "NDT parameters and run lists",
-                uint64_t(gpu::ndtWords(params.levels, capacity_, params.foldLimit, slots_)) * 4);
+  levels_ = params.levels;
+  missBase_ = gpu::ndtMissBase(params.levels, capacity_, params.foldLimit, slots_);
+  ndt_ = Buffer(scheduler_.device(), "NDT parameters, run lists and free-space order",
+                (missBase_ + gpu::ndtMissWords(params.levels, capacity_, params.foldLimit)) * 4);
   slotKeysOffset_ = uint64_t(params.slotKeys) * 4;
   slotKeys_.assign(size_t(slots_) * 4, 0);
   // The chunk levels' empty state: each level's header {0, 1, 1, 0}.
@@ -44,18 +53,27 @@ NdtStrategy::NdtStrategy(const StrategySetup& setup)
   scheduler_.upload(ndt_.range(0, sizeof(params)), &params, sizeof(params));
   missKernel_ = occupancyKernel(scheduler_, "occupancy/integrate_miss.comp", setup.passFlags);
   runsKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_runs.comp", setup.passFlags);
-  ndtMissesKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_misses.comp", setup.passFlags);
+  missArgsKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_miss_args.comp", setup.passFlags);
+  missGatherKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_miss_gather.comp", setup.passFlags);
+  missApplyKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_miss_apply.comp", setup.passFlags);
   foldKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_fold.comp", setup.passFlags);
 }
 
 NdtStrategy::~NdtStrategy() = default;
 
-// The free-space pass, which applies the plain miss to voxels without a Gaussian, lists the
-// others for ndt_misses.comp and writes the hit keys; the hit keys pass only when the map has
-// layers whose hit updates it applies; the sort of the keys; the listed free-space updates;
-// then each voxel's run of hits found and listed (ndt_runs.comp and the compaction), and one
-// invocation per distinct sample voxel folding its samples in input order (ndt_fold.comp),
-// in chunks of foldLimit samples: level k continues the runs longer than k chunks.
+// The free-space pass, which applies the plain miss to voxels without a Gaussian (the same
+// delta every time, so its compare-and-swaps give the same value in any order), lists the
+// others and writes the hit keys; the hit keys pass only when the map has layers whose hit
+// updates it applies; the sort of the keys; the listed free-space updates in their fixed
+// order (recordFreeSpaceOrder); then each voxel's run of hits found and listed (ndt_runs.comp
+// and the compaction), and one invocation per distinct sample voxel folding its samples in
+// input order (ndt_fold.comp), in chunks of foldLimit samples: level k continues the runs
+// longer than k chunks.
+//
+// The one order left to the GPU: when the list fills up (more listed updates than
+// kNdtMissesPerRay per ray of the batch capacity, ndt_miss_order.h), the miss pass applies the rest
+// itself by compare-and-swap after a second walk (IntegrationStats::rewalkedSegments counts
+// those segments), and those voxels may differ in their last bits from run to run.
 void NdtStrategy::recordUpdates(const ChunkPasses& chunk) {
   gpu::OccupancyPush push = chunk.push;
   std::vector<BufferUse> uses = chunk.uses;
@@ -79,7 +97,7 @@ void NdtStrategy::recordUpdates(const ChunkPasses& chunk) {
   if (map_.layers().hasAny(kTraversalLayer | kTouchTimeLayer)) grouping_.recordKeysPass(push, uses);
   grouping_.recordSort(rayCount, keyBits);
   grouping_.recordListSizes(push, uses);
-  scheduler_.dispatchIndirect({"NDT free-space Gaussians", ndtMissesKernel_.get(), {}, push, uses}, grouping_.missArgs());
+  recordFreeSpaceOrder(push, uses, keyBits);
   push.itemCount = rayCount;
   scheduler_.dispatchThreads({"NDT runs", runsKernel_.get(), {}, push, uses}, rayCount);
   const BufferRange runArgs = ndt_.range(gpu::kNdtRunArgs * 4ull, 12);
@@ -90,6 +108,37 @@ void NdtStrategy::recordUpdates(const ChunkPasses& chunk) {
     const BufferRange args =
         level == 0 ? runArgs : ndt_.range(uint64_t(gpu::ndtLevelHeader(level, capacity_, foldLimit_)) * 4, 12);
     scheduler_.dispatchIndirect({level == 0 ? "NDT hit fold" : "NDT hit fold (long runs)", foldKernel_.get(), {}, push, uses},
+                                args);
+  }
+}
+
+// The listed free-space updates (pool index, ray) gathered into arrays, sorted stably by ray
+// and then by voxel key (so by voxel, and per voxel by ray: the CPU reference's two-phase
+// order), and applied by one invocation per voxel (ndt_miss_apply.comp), in chunks of
+// foldLimit updates like the hit fold's. The sorts' item count is the device's.
+void NdtStrategy::recordFreeSpaceOrder(const gpu::OccupancyPush& push, const std::vector<BufferUse>& uses,
+                                       uint32_t keyBits) {
+  const uint32_t foldLimit = foldLimit_;
+  const auto words = [&](uint64_t first, uint64_t count) { return ndt_.range((missBase_ + first) * 4, count * 4); };
+  if (levels_ > 1)
+    scheduler_.fill(words(gpu::ndtMissLevelHeader(1, capacity_, foldLimit),
+                          uint64_t(levels_ - 1) * (4 + gpu::ndtMissLevelCapacity(capacity_, foldLimit))),
+                    0);
+  scheduler_.dispatch({"NDT free-space order sizes", missArgsKernel_.get(), {1, 1, 1}, push, uses});
+  scheduler_.dispatchIndirect({"NDT free-space gather", missGatherKernel_.get(), {}, push, uses}, grouping_.missArgs());
+  const BufferRange total = words(gpu::kNdtMissTotal, 1);
+  const BufferRange rays = words(gpu::ndtMissRays(levels_, capacity_, foldLimit), missCapacity_);
+  const BufferRange keys = words(gpu::ndtMissKeys(levels_, capacity_, foldLimit), missCapacity_);
+  const uint32_t rayBits = std::max(uint32_t(std::bit_width(capacity_ - 1)), 1u);
+  missSort_->record(rays, keys, missCapacity_, rayBits, &total);  // by ray (stable)
+  missSort_->record(keys, rays, missCapacity_, keyBits, &total);  // then by voxel, rays in order
+  gpu::OccupancyPush levelPush = push;
+  for (uint32_t level = 0; uint64_t(level) * foldLimit < push.rayCount; ++level) {
+    levelPush.itemCount = level;
+    const BufferRange args = level == 0 ? words(gpu::kNdtMissApplyArgs, 3)
+                                        : words(gpu::ndtMissLevelHeader(level, capacity_, foldLimit), 3);
+    scheduler_.dispatchIndirect({level == 0 ? "NDT free-space apply" : "NDT free-space apply (long runs)",
+                                 missApplyKernel_.get(), {}, levelPush, uses},
                                 args);
   }
 }

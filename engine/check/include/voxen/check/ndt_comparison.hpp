@@ -1,10 +1,10 @@
 #pragma once
 // An NDT map compared with the CPU reference fed the same batches in the same (two-phase)
-// order. Under NDT every free-space update of a voxel depends on the ray that makes it, and
-// the GPU's atomics apply a batch's updates in any order, so the last bits of a voxel's
-// occupancy (and, rarely, a clamp or a Gaussian's reset) differ from the reference's: NDT
-// maps are held to stated tolerances, not to equal bits. The sample sums are integers
-// (equal in any order) and the Gaussians are folded in input order.
+// order. The GPU applies each voxel's free-space updates in ray order and folds its samples
+// in input order, as the reference does, but with the device's exp, log and sqrt (and
+// multiply-adds a shader compiler may fuse), so the last bits of a voxel's occupancy and
+// covariance (and, rarely, a clamp or a Gaussian's reset) may differ from the reference's:
+// NDT maps are held to stated tolerances, not to equal bits. The sample sums are integers.
 #include <cstdint>
 #include <string>
 

@@ -1,8 +1,12 @@
 #pragma once
 // NDT-OM and NDT-TM, in two-phase order (free space, then the folds), as OHM's GPU NDT does;
 // the sequential order would need every miss's ray in the replay, not just a count. The
-// hits are grouped by sample voxel (HitGrouping), each voxel's run of hits is listed with a
-// stream compaction, and one invocation per run folds its samples in input order.
+// free-space updates of voxels with a Gaussian are listed, sorted by (voxel, ray) and
+// applied by one invocation per voxel in ray order; the hits are grouped by sample voxel
+// (HitGrouping), each voxel's run of hits is listed with a stream compaction, and one
+// invocation per run folds its samples in input order. No order is left to atomics, so a
+// map is the same bit for bit in every run (unless the free-space list fills up: see
+// recordUpdates).
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -13,6 +17,7 @@
 
 namespace voxen {
 
+class RadixSort;
 class StreamCompaction;
 
 class NdtStrategy final : public IntegrationStrategy {
@@ -29,11 +34,17 @@ class NdtStrategy final : public IntegrationStrategy {
   uint32_t foldLimit_;
   HitGrouping grouping_;
   std::unique_ptr<StreamCompaction> compaction_;
-  Buffer ndt_;  // gpu::NdtParams, then the run total, the chunk-level lists and the slot keys
+  std::unique_ptr<RadixSort> missSort_;  // the listed free-space updates, by ray then by voxel
+  uint32_t missCapacity_;  // listed free-space updates a batch holds (gpu::ndtMissCapacity)
+  Buffer ndt_;  // gpu::NdtParams, the run total, the chunk-level lists, the slot keys, then the
+                // free-space order's words (gpu::ndtMissBase: its counts, levels and arrays)
   uint64_t slotKeysOffset_ = 0;
+  uint64_t missBase_ = 0;  // words
+  uint32_t levels_ = 1;
   std::vector<uint32_t> slotKeys_;       // the region key of each cache slot (ivec4), uploaded per chunk
   std::vector<uint32_t> levelTemplate_;  // the chunk-level lists emptied, uploaded per chunk
-  std::shared_ptr<Kernel> missKernel_, ndtMissesKernel_, runsKernel_, foldKernel_;
+  std::shared_ptr<Kernel> missKernel_, missArgsKernel_, missGatherKernel_, missApplyKernel_, runsKernel_, foldKernel_;
+  void recordFreeSpaceOrder(const gpu::OccupancyPush& push, const std::vector<BufferUse>& uses, uint32_t keyBits);
 };
 
 }  // namespace voxen
