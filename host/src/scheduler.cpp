@@ -7,6 +7,7 @@
 #include "voxen/host/barrier_tracker.hpp"
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/parallel_copy.hpp"
 #include "voxen/host/ring_allocator.hpp"
 #include "voxen/host/shader_library.hpp"
 
@@ -355,7 +356,7 @@ void Scheduler::upload(const BufferRange& dst, const void* data, size_t bytes) {
   for (VkDeviceSize done = 0; done < bytes;) {
     const VkDeviceSize chunk = std::min<VkDeviceSize>(bytes - done, chunkLimit);
     const VkDeviceSize offset = stagingAllocate(chunk);
-    std::memcpy(staging_.mapped() + offset, source + done, chunk);
+    parallelCopy(staging_.mapped() + offset, source + done, chunk);
     barrierFor("upload", kTransferStage, part(dst, done, chunk), Access::Write);
     const VkBufferCopy region{offset, dst.offset + done, chunk};
     vkCmdCopyBuffer(current().cmd, staging_.handle(), dst.buffer, 1, &region);
@@ -504,6 +505,43 @@ uint64_t Scheduler::pollCompleted() {
   return lastCompleted_ = std::max(lastCompleted_, value);
 }
 
+ReadbackTicket::ReadbackTicket(ReadbackTicket&& other) noexcept
+    : scheduler_(other.scheduler_), state_(std::move(other.state_)) {}
+
+ReadbackTicket& ReadbackTicket::operator=(ReadbackTicket&& other) noexcept {
+  if (this != &other) {
+    waitQuietly();
+    scheduler_ = other.scheduler_;
+    state_ = std::move(other.state_);
+  }
+  return *this;
+}
+
+ReadbackTicket::~ReadbackTicket() { waitQuietly(); }
+
+bool ReadbackTicket::ready() const {
+  if (!state_) return false;
+  if (!state_->done && state_->readyAt <= scheduler_->lastSubmitted()) scheduler_->completedValue();
+  return state_->done;
+}
+
+void ReadbackTicket::wait() {
+  if (!state_) throw std::logic_error("ReadbackTicket::wait() on an empty or already waited-for readback");
+  scheduler_->waitFor(*state_);
+  state_.reset();
+}
+
+// A destructor cannot throw: a device lost while waiting is reported by the scheduler's
+// next call instead. The wait itself is what matters: the caller's memory is released next.
+void ReadbackTicket::waitQuietly() noexcept {
+  if (!state_) return;
+  try {
+    scheduler_->waitFor(*state_);
+  } catch (...) {
+  }
+  state_.reset();
+}
+
 void Scheduler::waitFor(const detail::ReadbackState& state) {
   if (!state.done) wait(state.readyAt);
   if (!state.done) throw Error("readback did not complete (internal error)");
@@ -527,7 +565,7 @@ void Scheduler::retire(BatchSlot& slot) {
     for (const auto& pass : slot.passes) profile_.add(pass.name, 0.0, false);
   }
   for (const auto& chunk : slot.readbacks) {
-    std::memcpy(chunk.state->destination + chunk.dstOffset, staging_.mapped() + chunk.stagingOffset, chunk.size);
+    parallelCopy(chunk.state->destination + chunk.dstOffset, staging_.mapped() + chunk.stagingOffset, chunk.size);
     if (--chunk.state->pendingChunks == 0) chunk.state->done = true;
   }
   slot.passes.clear();

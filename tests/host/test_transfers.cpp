@@ -290,3 +290,49 @@ TEST_CASE("Transient scratch grows for a batch that asks for more, and earlier r
   CHECK_THROWS_WITH(s.transient(5 << 20), Catch::Contains("SchedulerOptions::transientBytes"));
   s.finish();
 }
+
+TEST_CASE("readbackInto lands in the caller's memory, in chunks across batches, and a dropped ticket waits",
+          "[scheduler][transfer]") {
+  auto& s = vt::gpu().scheduler;
+  // Larger than a quarter of the ring's maximum, so the readback is split into chunks that
+  // span several batches.
+  const size_t words = (size_t(40) << 20) / 4;
+  voxen::Buffer buffer(vt::gpu().device, "readback into", words * 4);
+  const std::vector<uint32_t> model = randomWords(words, 31);
+  s.upload(buffer.range(), model.data(), words * 4);
+
+  SECTION("waited for") {
+    std::vector<uint32_t> into(words, 0u);
+    voxen::ReadbackTicket ticket = s.readbackInto(buffer.range(), std::span<uint32_t>(into));
+    CHECK(ticket.valid());
+    ticket.wait();
+    CHECK_FALSE(ticket.valid());
+    requireSameWords(into, model);
+    CHECK_THROWS_AS(ticket.wait(), std::logic_error);
+  }
+  SECTION("a part of a buffer into a part of the caller's memory") {
+    std::vector<uint32_t> into(100, 0xFFFFFFFFu);
+    auto ticket = s.readbackInto(buffer.range(4 * 1000, 4 * 50), std::span<uint32_t>(into).subspan(10, 50));
+    ticket.wait();
+    for (size_t i = 0; i < 100; ++i) CHECK(into[i] == (i >= 10 && i < 60 ? model[1000 + i - 10] : 0xFFFFFFFFu));
+  }
+  SECTION("the ticket destroyed unwaited: its destructor waits, so the memory is complete") {
+    std::vector<uint32_t> into(words, 0u);
+    { auto dropped = s.readbackInto(buffer.range(), std::span<uint32_t>(into)); }
+    requireSameWords(into, model);
+  }
+  SECTION("a moved ticket carries the wait; assigning over one waits for it first") {
+    std::vector<uint32_t> first(words, 0u), second(words, 0u);
+    voxen::ReadbackTicket ticket = s.readbackInto(buffer.range(), std::span<uint32_t>(first));
+    voxen::ReadbackTicket moved = std::move(ticket);
+    CHECK_FALSE(ticket.valid());
+    moved = s.readbackInto(buffer.range(), std::span<uint32_t>(second));
+    requireSameWords(first, model);  // complete: the assignment waited for it
+    moved.wait();
+    requireSameWords(second, model);
+  }
+  SECTION("a destination of another size is refused, naming the buffer") {
+    std::vector<uint32_t> small(10);
+    CHECK_THROWS_WITH(s.readbackInto(buffer.range(), std::span<uint32_t>(small)), Catch::Contains("readback into"));
+  }
+}

@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <vector>
 
@@ -94,8 +95,11 @@ ReloadLatency hotReloadLatency(Device& device) {
 }
 
 // What bench core measured: the rows with a CPU counterpart or none, and the two latencies.
+// The rows in the order benchCore measures them.
+enum CoreRow : size_t { kUpload, kReadback, kReadbackInto, kPeakToDevice, kPeakToHost, kSaxpy, kDispatch };
+
 struct CoreMeasures {
-  const std::vector<Row>& rows;  // upload, readback, saxpy, dispatch
+  const std::vector<Row>& rows;  // indexed by CoreRow
   double firstDispatchMs = 0;
   const ReloadLatency& reload;
 };
@@ -110,12 +114,17 @@ void printCoreJson(const Device& device, uint32_t megabytes, const CoreMeasures&
                                   // null, with the reason beside it, when there were no shader sources to edit
                                   {"hot_reload_ms", m.reload.notMeasured.empty() ? Json(rounded(m.reload.ms, 2)) : Json(nullptr)},
                                   {"hot_reload_not_measured", m.reload.notMeasured.empty() ? Json(nullptr) : Json(m.reload.notMeasured)},
-                                  {"upload_gb_per_s", rounded(rows[0].gpu, 3)},
-                                  {"readback_gb_per_s", rounded(rows[1].gpu, 3)},
-                                  {"memcpy_gb_per_s", rounded(rows[0].cpu, 3)},
-                                  {"gpu_saxpy_melem_per_s", rounded(rows[2].gpu, 1)},
-                                  {"cpu_saxpy_melem_per_s", rounded(rows[2].cpu, 1)},
-                                  {"dispatch_us", rounded(rows[3].gpu, 2)},
+                                  {"upload_gb_per_s", rounded(rows[kUpload].gpu, 3)},
+                                  {"readback_gb_per_s", rounded(rows[kReadback].gpu, 3)},
+                                  {"readback_into_gb_per_s", rounded(rows[kReadbackInto].gpu, 3)},
+                                  {"peak_to_device_gb_per_s", rounded(rows[kPeakToDevice].gpu, 3)},
+                                  {"peak_to_host_gb_per_s", rounded(rows[kPeakToHost].gpu, 3)},
+                                  {"upload_fraction_of_peak", rounded(rows[kUpload].gpu / rows[kPeakToDevice].gpu, 3)},
+                                  {"readback_into_fraction_of_peak", rounded(rows[kReadbackInto].gpu / rows[kPeakToHost].gpu, 3)},
+                                  {"memcpy_gb_per_s", rounded(rows[kUpload].cpu, 3)},
+                                  {"gpu_saxpy_melem_per_s", rounded(rows[kSaxpy].gpu, 1)},
+                                  {"cpu_saxpy_melem_per_s", rounded(rows[kSaxpy].cpu, 1)},
+                                  {"dispatch_us", rounded(rows[kDispatch].gpu, 2)},
                                   {"profile", passes}}));
 }
 
@@ -132,6 +141,9 @@ void printCoreText(const Device& device, uint32_t megabytes, const CoreMeasures&
   else
     table.printRow({"hot reload (edit to new result)", "ms", "-", "-"}, "  (not measured: " + m.reload.notMeasured + ")");
   std::printf("(upload/readback CPU column: memcpy of the same bytes)\n");
+  std::printf("upload through the ring: %.0f %% of the device's peak from host memory; readback into caller memory: %.0f %% "
+              "of its peak to host memory\n",
+              100.0 * m.rows[kUpload].gpu / m.rows[kPeakToDevice].gpu, 100.0 * m.rows[kReadbackInto].gpu / m.rows[kPeakToHost].gpu);
   if (profile) {
     std::printf("\nGPU time per pass:\n");
     profile->print(std::cout);
@@ -139,11 +151,11 @@ void printCoreText(const Device& device, uint32_t megabytes, const CoreMeasures&
 }
 
 int benchCore(const CommonOptions& options, uint32_t megabytes) {
-  // Two device buffers and two host copies of --mb each (device memory is host memory on a
+  // Two device buffers, a host-visible one and two host copies of --mb each (device memory is host memory on a
   // CPU driver): sized against the budget before the device is opened.
   try {
-    checkMemoryBudget(4 * (uint64_t(megabytes) << 20), options.memoryBudgetBytes(),
-                      "--mb " + std::to_string(megabytes) + " (two device buffers and two host copies)",
+    checkMemoryBudget(5 * (uint64_t(megabytes) << 20), options.memoryBudgetBytes(),
+                      "--mb " + std::to_string(megabytes) + " (two device buffers, a host-visible one and two host copies)",
                       options.memoryBudgetHint() + " or lower --mb");
   } catch (const Error& e) {
     throw UsageError(e.what());
@@ -173,6 +185,23 @@ int benchCore(const CommonOptions& options, uint32_t megabytes) {
   rows.push_back({"upload through staging ring", "GB/s", bytes / uploadS / 1e9, bytes / memcpyS / 1e9});
   const double readbackS = bestOf(3, [&] { scheduler.readback<uint32_t>(x).get(); });
   rows.push_back({"readback through staging ring", "GB/s", bytes / readbackS / 1e9, bytes / memcpyS / 1e9});
+  const double readbackIntoS = bestOf(3, [&] { scheduler.readbackInto(x.range(), std::span<uint32_t>(hostCopy)).wait(); });
+  rows.push_back({"readback into caller memory", "GB/s", bytes / readbackIntoS / 1e9, bytes / memcpyS / 1e9});
+  // The device's peak over its bus: the GPU copying between device memory and host-visible
+  // memory with no host copy on either side, what the staging paths above are measured against.
+  {
+    Buffer hostSide(device, "bench host-visible", bytes, MemoryKind::HostReadback);
+    const double toDeviceS = bestOf(3, [&] {
+      scheduler.copy(hostSide.range(), x.range());
+      scheduler.finish();
+    });
+    const double toHostS = bestOf(3, [&] {
+      scheduler.copy(x.range(), hostSide.range());
+      scheduler.finish();
+    });
+    rows.push_back({"peak: GPU copy from host memory", "GB/s", bytes / toDeviceS / 1e9, 0});
+    rows.push_back({"peak: GPU copy to host memory", "GB/s", bytes / toHostS / 1e9, 0});
+  }
 
   auto saxpy = library.kernel("selftest/saxpy.comp");
   scheduler.fill(y, 0);

@@ -134,6 +134,31 @@ class Future {
   std::shared_ptr<detail::TypedReadback<T>> state_;
 };
 
+// A readback into memory the caller owns (Scheduler::readbackInto): wait() returns once the
+// bytes are there. The caller's memory must stay valid until then; a ticket destroyed before
+// its readback completed waits for it, so the scheduler never writes into released memory.
+// Not copyable; used from the thread that uses its scheduler.
+class ReadbackTicket {
+ public:
+  ReadbackTicket() = default;
+  ReadbackTicket(ReadbackTicket&& other) noexcept;
+  ReadbackTicket& operator=(ReadbackTicket&& other) noexcept;
+  ReadbackTicket(const ReadbackTicket&) = delete;
+  ReadbackTicket& operator=(const ReadbackTicket&) = delete;
+  ~ReadbackTicket();
+  bool valid() const { return state_ != nullptr; }
+  bool ready() const;
+  void wait();
+
+ private:
+  friend class Scheduler;
+  ReadbackTicket(Scheduler* scheduler, std::shared_ptr<detail::ReadbackState> state)
+      : scheduler_(scheduler), state_(std::move(state)) {}
+  void waitQuietly() noexcept;
+  Scheduler* scheduler_ = nullptr;
+  std::shared_ptr<detail::ReadbackState> state_;
+};
+
 // Counters that tests and tools read to see what the scheduler did.
 struct SchedulerStats {
   uint64_t dispatches = 0;  // direct and indirect
@@ -199,6 +224,21 @@ class Scheduler : public GpuWorkTracker {
     state->destination = reinterpret_cast<std::byte*>(state->values.data());
     recordReadback(src, state);
     return Future<T>(this, std::move(state));
+  }
+
+  // Reads a buffer range back into the caller's memory (destination.size_bytes() must equal
+  // src.size): no allocation, and memory the caller reuses is not faulted in again, which
+  // is what lets a readback run at bus speed. See ReadbackTicket for the lifetime rule.
+  template <class T>
+  ReadbackTicket readbackInto(const BufferRange& src, std::span<T> destination) {
+    static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>, "readbacks write raw bytes");
+    if (src.size != destination.size_bytes())
+      throw std::invalid_argument("readback of '" + std::string(src.name) + "' (" + std::to_string(src.size) +
+                                  " bytes) into a destination of " + std::to_string(destination.size_bytes()) + " bytes");
+    auto state = std::make_shared<detail::ReadbackState>();
+    state->destination = reinterpret_cast<std::byte*>(destination.data());
+    recordReadback(src, state);
+    return ReadbackTicket(this, std::move(state));
   }
 
   // Scratch memory valid until this batch slot comes round again (batchesInFlight later).
