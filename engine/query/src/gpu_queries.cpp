@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "voxen/clearance/clearance.hpp"
@@ -52,6 +53,19 @@ struct GpuQueries::Impl {
   std::shared_ptr<Kernel> pointsKernel, clearanceKernel, raycastKernel, resolveKernel, boxKernel;
   StreamCompaction compaction;
   std::optional<Buffer> inputs, values, fractions, outputs, segments, hits, firstHit, answers, flags, indices, total;
+  // Where a round's answers land on the host, kept between rounds and calls: a fresh vector
+  // per round costs its page faults again, more than the copy out of the staging ring.
+  std::vector<float> valuesRead;
+  std::vector<gpu::vec4> samplesRead;
+  std::vector<gpu::QueryHit> hitsRead;
+
+  // Reads `range` back into `host` (resized to fit), reusing its memory.
+  template <class T>
+  std::span<const T> readInto(const BufferRange& range, std::vector<T>& host) {
+    host.resize(range.size / sizeof(T));
+    scheduler.readbackInto(range, std::span<T>(host)).wait();
+    return host;
+  }
 
   Impl(Scheduler& s, const OccupancyMap& m, QueryOptions o)
       : scheduler(s), map(m), options(o),
@@ -230,7 +244,7 @@ std::vector<OccupancyAnswer> GpuQueries::occupancy(std::span<const glm::dvec3> p
     m.scheduler.upload(in, voxels.data(), uint64_t(count) * 16);
     m.scheduler.fill(out, kUnobservedBits);
     m.gather(in, out, count, 1, kOccupancyLayer);
-    const std::vector<float> values = m.scheduler.readback<float>(out).get();
+    const std::span<const float> values = m.readInto(out, m.valuesRead);
     for (uint32_t i = 0; i < count; ++i) answers[first + i] = {values[i], m.map.classify(values[i])};
     m.report(first + count, points.size());
   }
@@ -266,7 +280,7 @@ std::vector<ClearanceSample> GpuQueries::clearance(std::span<const glm::dvec3> p
     gpu::QueryInterpolatePush push{corners.address, frac.address, out.address, count, inverse};
     m.scheduler.dispatchThreads(
         {"query clearance", m.clearanceKernel.get(), {}, push, {reads(corners), reads(frac), writes(out)}}, count);
-    const std::vector<gpu::vec4> result = m.scheduler.readback<gpu::vec4>(out).get();
+    const std::span<const gpu::vec4> result = m.readInto(out, m.samplesRead);
     for (uint32_t i = 0; i < count; ++i) {
       const gpu::vec4& r = result[i];
       samples[first + i] = {r.x, {r.y, r.z, r.w}};
@@ -333,7 +347,7 @@ std::vector<RayHit> GpuQueries::raycast(std::span<const QueryRay> rays, const Ra
                                  push,
                                  {reads(rayRange), reads(hitRange), reads(firstRange), writes(answerRange)}},
                                 rayCount);
-    const std::vector<gpu::QueryHit> result = m.scheduler.readback<gpu::QueryHit>(answerRange).get();
+    const std::span<const gpu::QueryHit> result = m.readInto(answerRange, m.hitsRead);
     for (uint32_t i = 0; i < rayCount; ++i) {
       const gpu::QueryHit& h = result[i];
       if (h.ordinal == gpu::kQueryNoHit) continue;

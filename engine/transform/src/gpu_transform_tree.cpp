@@ -226,9 +226,10 @@ glm::mat4 GpuTransformTree::world(uint32_t node) {
 }
 
 void GpuTransformTree::download() {
-  const auto values = scheduler_.readback<glm::mat4>(worlds_.range(0, tree_.capacity() * 64ull)).get();
+  downloaded_.resize(tree_.capacity());
+  scheduler_.readbackInto(worlds_.range(0, tree_.capacity() * 64ull), std::span<glm::mat4>(downloaded_)).wait();
   for (uint32_t n = 1; n < tree_.capacity(); ++n)
-    if (tree_.live(n)) tree_.setWorld(n, values[n]);
+    if (tree_.live(n)) tree_.setWorld(n, downloaded_[n]);
 }
 
 }  // namespace voxen

@@ -103,6 +103,9 @@ class GpuTransformTree {
   uint32_t generation_ = 0;  // of the last process()
   Buffer locals_, worlds_, parents_, order_, starts_, dirty_, changed_, boxes_;
   std::vector<uint32_t> levelStarts_;  // host copy: entries of `order` per level
+  // download()'s landing place, kept between calls: a fresh vector of every world matrix
+  // costs its page faults again on each download (about as much as the copy itself).
+  std::vector<glm::mat4> downloaded_;
   TransformStats stats_;
 };
 
