@@ -1,5 +1,5 @@
 // The voxel walk, operation for operation the same as
-// engine/occupancy/include/voxen/occupancy/ray_walk.hpp (read that file's comment first), so
+// engine/occupancy/internal/voxen/occupancy/ray_walk.hpp (read that file's comment first), so
 // that the CPU reference and the GPU visit exactly the same voxels.
 //
 // Included by map_access.glsl after its push constants and region helpers (it calls
@@ -10,6 +10,7 @@
 #define VOXEN_OCCUPANCY_RAY_WALK_GLSL
 
 #include "../common/exact_math.glsl"
+#include "crossing_time.glsl"
 
 #define kInf uintBitsToFloat(0x7f800000u)
 
@@ -19,29 +20,28 @@ bool visitVoxel(ivec3 voxel, float tEnter, float tExit);
 // variable: on SIMD drivers (lavapipe) a per-lane index into a vector becomes memory
 // traffic, and the walk is the inner loop of the whole mapper.
 
-// t of face j along one axis (origin o, direction d, step -1 or +1).
-float crossingAt(float o, float d, int step, int j) {
-  precise float p = step > 0 ? float(j + 1) : float(-j);
-  precise float t = exactDiv(p - o, d);
-  return t;
-}
+// 1/d of gRay per axis (crossing_time.glsl): set once per walk by walkBegin and
+// sampleEnterT, so that a voxel step multiplies instead of dividing.
+vec3 gInvD;
+
+void prepareCrossings() { gInvD = crossingReciprocal(gRay.d); }
 
 // How many of the n faces along one axis are crossed at t < T.
-int crossingsBeforeAxis(float o, float d, int step, int n, float T) {
+int crossingsBeforeAxis(float o, float d, float invD, int step, int n, float T) {
   if (n == 0 || T == -kInf) return 0;
   if (T == kInf) return n;
   float guess = step > 0 ? ceil(o + T * d - 1.0) : ceil(T * -d - o);
   int count = int(clamp(guess, 0.0, float(n)));
   // A few steps at most: the guess is off only by rounding.
-  for (int i = 0; i < 8 && count > 0 && crossingAt(o, d, step, count - 1) >= T; ++i) --count;
-  for (int i = 0; i < 8 && count < n && crossingAt(o, d, step, count) < T; ++i) ++count;
+  for (int i = 0; i < 8 && count > 0 && crossingAt(o, invD, step, count - 1) >= T; ++i) --count;
+  for (int i = 0; i < 8 && count < n && crossingAt(o, invD, step, count) < T; ++i) ++count;
   return count;
 }
 
 ivec3 crossingsBefore(ivec3 stepV, ivec3 n, float T) {
-  return ivec3(crossingsBeforeAxis(gRay.o.x, gRay.d.x, stepV.x, n.x, T),
-               crossingsBeforeAxis(gRay.o.y, gRay.d.y, stepV.y, n.y, T),
-               crossingsBeforeAxis(gRay.o.z, gRay.d.z, stepV.z, n.z, T));
+  return ivec3(crossingsBeforeAxis(gRay.o.x, gRay.d.x, gInvD.x, stepV.x, n.x, T),
+               crossingsBeforeAxis(gRay.o.y, gRay.d.y, gInvD.y, stepV.y, n.y, T),
+               crossingsBeforeAxis(gRay.o.z, gRay.d.z, gInvD.z, stepV.z, n.z, T));
 }
 
 float segmentBound(uint s, uint m) {
@@ -53,17 +53,18 @@ float segmentBound(uint s, uint m) {
 
 // t of crossing j along every axis (kInf where j is past the last face).
 vec3 crossingsAt(ivec3 stepV, ivec3 n, ivec3 j) {
-  return vec3(j.x < n.x ? crossingAt(gRay.o.x, gRay.d.x, stepV.x, j.x) : kInf,
-              j.y < n.y ? crossingAt(gRay.o.y, gRay.d.y, stepV.y, j.y) : kInf,
-              j.z < n.z ? crossingAt(gRay.o.z, gRay.d.z, stepV.z, j.z) : kInf);
+  return vec3(j.x < n.x ? crossingAt(gRay.o.x, gInvD.x, stepV.x, j.x) : kInf,
+              j.y < n.y ? crossingAt(gRay.o.y, gInvD.y, stepV.y, j.y) : kInf,
+              j.z < n.z ? crossingAt(gRay.o.z, gInvD.z, stepV.z, j.z) : kInf);
 }
 
-// The crossing of axis `axis` at index j (one division, operands chosen by selects).
+// The crossing of axis `axis` at index j (one subtraction and one multiplication, operands
+// chosen by selects).
 float crossingOnAxis(int axis, ivec3 stepV, int j) {
   float o = axis == 0 ? gRay.o.x : (axis == 1 ? gRay.o.y : gRay.o.z);
-  float d = axis == 0 ? gRay.d.x : (axis == 1 ? gRay.d.y : gRay.d.z);
+  float invD = axis == 0 ? gInvD.x : (axis == 1 ? gInvD.y : gInvD.z);
   int step = axis == 0 ? stepV.x : (axis == 1 ? stepV.y : stepV.z);
-  return crossingAt(o, d, step, j);
+  return crossingAt(o, invD, step, j);
 }
 
 int pick(int axis, ivec3 values) { return axis == 0 ? values.x : (axis == 1 ? values.y : values.z); }
@@ -101,6 +102,7 @@ bool wPending;  // forward: wV is still to visit; reverse: the origin voxel is (
 bool wAlive = false;
 
 void walkBegin(uint s, uint m, bool reverse) {
+  prepareCrossings();
   wStep = sign(gRay.end - gRay.start);
   ivec3 n = abs(gRay.end - gRay.start);
   float lo = segmentBound(s, m), hi = segmentBound(s + 1u, m);
@@ -202,6 +204,7 @@ void walkSegment(uint s, uint m, bool reverse) {
 
 // t at which the walk enters the sample voxel.
 float sampleEnterT() {
+  prepareCrossings();
   ivec3 stepV = sign(gRay.end - gRay.start);
   ivec3 n = abs(gRay.end - gRay.start);
   vec3 t = crossingsAt(stepV, n, n - 1);  // the last face of each axis

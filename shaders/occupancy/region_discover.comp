@@ -7,8 +7,8 @@
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
 #include "../common/dispatch.glsl"
-#include "../common/exact_math.glsl"
 #include "../map/region_table.glsl"
+#include "crossing_time.glsl"
 #include "discovery_shared.h"
 #include "occupancy_shared.h"
 
@@ -38,14 +38,6 @@ uint insertRegion(ivec3 key) {
   return 0u;
 }
 
-// t of region face j along one axis: the same float expression as crossingAt in ray_walk.glsl
-// and crossingT in ray_walk.hpp, so that the region order is the voxel walk's.
-float faceT(float o, float d, int step, int j) {
-  precise float p = step > 0 ? float(j + 1) : float(-j);
-  precise float t = exactDiv(p - o, d);
-  return t;
-}
-
 void main() {
   uint r = voxenThreadIndex();
   if (r >= pc.p.rayCount) return;
@@ -63,7 +55,9 @@ void main() {
   uvec2 q6 = unpackUint2x32(words.v[base + 6u]), q7 = unpackUint2x32(words.v[base + 7u]);
   uvec2 q8 = unpackUint2x32(words.v[base + 8u]);
   vec3 o = uintBitsToFloat(uvec3(q0, q1.x));
-  vec3 d = uintBitsToFloat(uvec3(q2, q3.x));
+  // 1/d once per ray: each region face's t is then crossingAt (crossing_time.glsl), the voxel
+  // walk's own expression, so that the region order is the voxel walk's.
+  vec3 invD = crossingReciprocal(uintBitsToFloat(uvec3(q2, q3.x)));
   ivec3 s = ivec3(q4, q5.x);
   ivec3 e = ivec3(q6, q7.x);
   uint segments = q7.y;
@@ -86,9 +80,9 @@ void main() {
   slots.v[slotBase] = entry;
   for (uint k = 1u; k < regionCount; ++k) {
     // The earliest region face among the axes (ties to the lower axis, as on the host).
-    float tx = (stepV.x != 0 && next.x < faces.x) ? faceT(o.x, d.x, stepV.x, next.x) : uintBitsToFloat(0x7f800000u);
-    float ty = (stepV.y != 0 && next.y < faces.y) ? faceT(o.y, d.y, stepV.y, next.y) : uintBitsToFloat(0x7f800000u);
-    float tz = (stepV.z != 0 && next.z < faces.z) ? faceT(o.z, d.z, stepV.z, next.z) : uintBitsToFloat(0x7f800000u);
+    float tx = (stepV.x != 0 && next.x < faces.x) ? crossingAt(o.x, invD.x, stepV.x, next.x) : uintBitsToFloat(0x7f800000u);
+    float ty = (stepV.y != 0 && next.y < faces.y) ? crossingAt(o.y, invD.y, stepV.y, next.y) : uintBitsToFloat(0x7f800000u);
+    float tz = (stepV.z != 0 && next.z < faces.z) ? crossingAt(o.z, invD.z, stepV.z, next.z) : uintBitsToFloat(0x7f800000u);
     int axis = (tx <= ty && tx <= tz) ? 0 : (ty <= tz ? 1 : 2);
     ivec3 sel = ivec3(equal(ivec3(axis), ivec3(0, 1, 2)));
     key += sel * stepV;

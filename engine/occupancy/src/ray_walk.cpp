@@ -63,6 +63,7 @@ PreparedRay prepareFrom(const Ray& ray, const glm::dvec3& from, const glm::dvec3
   for (int a = 0; a < 3; ++a) {
     r.o[a] = float(from[a] - s[a]);
     r.d[a] = float(to[a] - from[a]);
+    r.invD[a] = crossingReciprocal(r.d[a]);
     r.n[a] = std::abs(e[a] - s[a]);
     r.step[a] = e[a] > s[a] ? 1 : e[a] < s[a] ? -1 : 0;
     const double offset = std::clamp(to[a] - e[a], 0.0, 1.0);

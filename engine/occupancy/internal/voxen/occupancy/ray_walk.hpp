@@ -5,8 +5,13 @@
 // A ray runs from its origin voxel S to its sample voxel E. In voxel units relative to S's
 // lower corner it starts at o (each component in [0,1)) and moves by d. Along axis a it
 // crosses |E_a - S_a| voxel faces; face j (0-based) lies at p = j + 1 when stepping up or
-// p = -j when stepping down, and is crossed at t = (p - o_a) / d_a, computed in float from
-// scratch (never accumulated), so the same crossing has the same t in every walk. The walk
+// p = -j when stepping down, and is crossed at t = (p - o_a) * invD_a, where invD_a is 1/d_a
+// rounded once per ray (crossingReciprocal). Every crossing is computed in float from
+// scratch (never accumulated), so the same crossing has the same t in every walk; it takes a
+// subtraction and a multiplication, both correctly rounded on every Vulkan device, so the
+// GPU's inner loop divides nowhere and needs no double (shaders/occupancy/crossing_time.glsl
+// says why that matters). Along one axis the crossings are monotone in j (p - o grows with
+// j, invD has one sign), which the merge, the segments and regionsOnRay rely on. The walk
 // is the crossings of all axes merged by (t, axis); the voxel entered at each crossing is
 // updated. Reverse walks take the same crossings in the opposite order, so they visit the
 // same voxels. Because every crossing's t is known in closed form, a walk can start
@@ -38,6 +43,7 @@ struct PreparedRay {
   VoxelCoord start, end;
   float o[3] = {0, 0, 0};
   float d[3] = {0, 0, 0};
+  float invD[3] = {0, 0, 0};    // crossingReciprocal(d)
   int32_t n[3] = {0, 0, 0};     // faces crossed per axis
   int32_t step[3] = {0, 0, 0};  // -1, 0 or +1
   double touchTime = 0.0;       // the ray's time in seconds, at least 0 (the touch-time layer's value)
@@ -95,10 +101,15 @@ PreparedRay prepareRay(const Ray& ray, const OccupancyModel& model, const Integr
 RayFault checkAndPrepareRay(const Ray& ray, const OccupancyModel& model, const IntegrationOptions& options,
                             PreparedRay& out, bool* clipped = nullptr);
 
-// t of face j along axis a.
+// 1/d rounded once (IEEE float division is exactly rounded, as exactDiv on the GPU), 0 where
+// d is 0: such an axis has no faces to cross, and a length that rounds to 0 in float then
+// crosses at t = 0 instead of NaN. shaders/occupancy/crossing_time.glsl is its GPU twin.
+inline float crossingReciprocal(float d) { return d != 0.0f ? 1.0f / d : 0.0f; }
+
+// t of face j along axis a (crossingAt in crossing_time.glsl).
 inline float crossingT(const PreparedRay& r, int a, int32_t j) {
   const float p = r.step[a] > 0 ? float(j + 1) : float(-j);
-  return (p - r.o[a]) / r.d[a];
+  return (p - r.o[a]) * r.invD[a];
 }
 
 // How many faces along axis a are crossed at t < T.
@@ -143,7 +154,7 @@ void walkSegment(const PreparedRay& r, uint32_t s, uint32_t m, bool reverse, Vis
   float tBeyond = std::min({tOf(0, last[0]), tOf(1, last[1]), tOf(2, last[2])});
   tBeyond = std::min(tBeyond, 1.0f);
   // The next (forward) or previous (reverse) crossing's t per axis, recomputed only for the
-  // axis that stepped: the same closed-form values, a third of the divisions.
+  // axis that stepped: the same closed-form values, a third of the work.
   if (!reverse) {
     VoxelCoord v{r.start.x + r.step[0] * next[0], r.start.y + r.step[1] * next[1], r.start.z + r.step[2] * next[2]};
     float tn[3];
