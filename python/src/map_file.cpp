@@ -88,14 +88,21 @@ RayReaderOptions readerOf(const py::kwargs& kwargs) {
   return r;
 }
 
-MapperRunOptions runOf(const py::kwargs& kwargs) {
+// backend=: "auto" (the default: the CPU reference for a small input, as voxen map --device
+// auto), "gpu" or "cpu".
+MappingBackend mappingBackendNamed(const std::string& name) {
+  for (const MappingBackend backend : {MappingBackend::Auto, MappingBackend::Gpu, MappingBackend::CpuReference})
+    if (name == mappingBackendName(backend)) return backend;
+  throw py::value_error("map_file: backend must be \"auto\", \"gpu\" or \"cpu\"; got \"" + name + "\"");
+}
+
+MapperRunOptions runOf(const py::kwargs& kwargs, MappingBackend backend) {
   MapperRunOptions run;
-  run.backend = backendNamed(keyword<std::string>(kwargs, "backend").value_or("gpu"));
   IntegrationOptions& integration = run.integration;
   if (kwargs.contains("ndt")) integration.ndt.mode = ndtNamed(kwargs["ndt"]);
   // NDT integrates in two-phase order unless another is asked for, as `voxen map` does.
   if (auto order = keyword<std::string>(kwargs, "update_order")) integration.order = orderNamed(*order);
-  else if (integration.ndt.mode != NdtMode::Off && run.backend == MapperBackend::Gpu) integration.order = UpdateOrder::TwoPhase;
+  else if (integration.ndt.mode != NdtMode::Off && backend != MappingBackend::CpuReference) integration.order = UpdateOrder::TwoPhase;
   integration.maxRange = keyword<double>(kwargs, "max_range").value_or(0.0);
   const std::pair<const char*, RayFlag> flags[] = {{"end_point_as_free", RayFlag::EndPointAsFree},
                                                    {"exclude_origin", RayFlag::ExcludeOrigin},
@@ -125,7 +132,8 @@ MappingRunOptions optionsOf(const py::object& input, const py::object& output, c
   o.reader = readerOf(kwargs);
   o.mapper.model = modelOf(kwargs);
   if (kwargs.contains("layers") && !kwargs["layers"].is_none()) o.mapper.extraLayers = layersNamed(kwargs["layers"].cast<py::iterable>());
-  o.mapper.run = runOf(kwargs);
+  o.backend = mappingBackendNamed(keyword<std::string>(kwargs, "backend").value_or("auto"));
+  o.mapper.run = runOf(kwargs, o.backend);
   if (auto range = keyword<double>(kwargs, "clearance")) {
     o.clearance = ClearanceOptions();
     o.clearance->range = *range;
@@ -212,8 +220,11 @@ threshold, clamp, layers, ndt, backend, update_order, batch_size, gpu_cache_mb, 
 min_range, exclude_box, origin, end_point_as_free, exclude_origin, exclude_sample,
 stop_on_occupied, forward_walk, threads, cloud_topic, fixed_frame, sensor_frame, start,
 duration, deskew, pcd_viewpoint, clearance (a range in metres), allow_empty, progress (called
-with stage, done, total), context. Returns the run's statistics as a dict (the fields of
-`voxen map --json`). The GIL is released while the run reads and maps.)doc");
+with stage, done, total), context. backend: "auto" (the default, as voxen map --device auto:
+the CPU reference, opening no device, for an input of at most 20,000 rays whose count the
+reader knows, where it gives the GPU's map bit for bit; else the GPU), "gpu" or "cpu". Returns
+the run's statistics as a dict (the fields of `voxen map --json`; "backend" says where it ran
+and why). The GIL is released while the run reads and maps.)doc");
 }
 
 }  // namespace voxen::python

@@ -55,7 +55,7 @@ def same_counts(stats, cli):
 def test_map_file_writes_the_map_voxen_map_writes(recording, tmp_path, voxen_cli, context, backend):
     cloud, trajectory = recording
     # The CPU reference with the clearance after mapping; the GPU with two extra layers.
-    cli_flags = ["--cpu", "--clearance", "0.5"] if backend == "cpu" else ["--hit-miss", "--voxel-mean"]
+    cli_flags = ["--cpu", "--clearance", "0.5"] if backend == "cpu" else ["--hit-miss", "--voxel-mean", "--device", "gpu"]
     keywords = {"clearance": 0.5} if backend == "cpu" else {"layers": ("hit_miss", "voxel_mean")}
     cli = voxen_map(voxen_cli, "--input", str(cloud), "--trajectory", str(trajectory), "--output", str(tmp_path / "cli.vxm"),
                     "--resolution", "0.1", *cli_flags)
@@ -69,6 +69,27 @@ def test_map_file_writes_the_map_voxen_map_writes(recording, tmp_path, voxen_cli
     assert "store" not in stats
     if backend == "cpu":
         assert stats["clearance_range"] == 0.5 and stats["clearance_regions"] > 0
+
+
+def test_map_file_chooses_the_cpu_reference_for_a_small_input_as_voxen_map_does(recording, tmp_path, voxen_cli, context):
+    """backend="auto" (the default), as voxen map --device auto: the run's few thousand rays on
+    the CPU reference, the GPU's map byte for byte; "gpu" forces the GPU."""
+    cloud, trajectory = recording
+    auto = voxen.map_file(cloud, tmp_path / "auto.vxm", trajectory=trajectory, context=context)
+    assert auto["backend"]["asked"] == "auto" and auto["backend"]["ran"] == "cpu", auto["backend"]
+    assert "at most 20,000 map faster on the CPU reference" in auto["backend"]["reason"]
+    assert auto["device"] == "CPU reference (sequential)" and auto["memory"] is None
+    gpu = voxen.map_file(cloud, tmp_path / "gpu.vxm", trajectory=trajectory, backend="gpu", context=context)
+    assert gpu["backend"] == {"asked": "gpu", "ran": "gpu", "reason": None}
+    assert (tmp_path / "auto.vxm").read_bytes() == (tmp_path / "gpu.vxm").read_bytes()
+    cli = voxen_map(voxen_cli, "--input", str(cloud), "--trajectory", str(trajectory), "--output", str(tmp_path / "cli.vxm"))
+    assert cli["backend"] == auto["backend"]
+    # Where the CPU reference does not give the GPU's map bit for bit: the GPU, saying why.
+    one_pass = voxen.map_file(cloud, tmp_path / "one-pass.vxm", trajectory=trajectory, update_order="one-pass",
+                              context=context)
+    assert one_pass["backend"]["ran"] == "gpu" and "the one-pass order" in one_pass["backend"]["reason"]
+    with pytest.raises(ValueError, match='backend must be "auto", "gpu" or "cpu"; got "fast"'):
+        voxen.map_file(cloud, tmp_path / "bad.vxm", trajectory=trajectory, backend="fast", context=context)
 
 
 def test_map_file_maps_into_a_store_with_checkpoints(recording, tmp_path, voxen_cli, context):

@@ -156,7 +156,7 @@ def map_file(
     resolution: float | None = None, region: int | None = None, model: Literal["ohm", "octomap"] = "ohm",
     hit: float | None = None, miss: float | None = None, threshold: float | None = None,
     clamp: tuple[float, float] | None = None, layers: Sequence[str] = (), ndt: Literal["om", "tm"] | None = None,
-    backend: Literal["gpu", "cpu"] = "gpu", update_order: Literal["sequential", "two-phase", "one-pass"] | None = None,
+    backend: Literal["auto", "gpu", "cpu"] = "auto", update_order: Literal["sequential", "two-phase", "one-pass"] | None = None,
     batch_size: int | None = None, gpu_cache_mb: int | None = None, max_range: float = 0.0, min_range: float = 0.0,
     exclude_box: Sequence[float] | None = None, origin: Sequence[float] | None = None, end_point_as_free: bool = False,
     exclude_origin: bool = False, exclude_sample: bool = False, stop_on_occupied: bool = False, forward_walk: bool = False,

@@ -44,8 +44,12 @@ OccupancyMap mapByHand(Context& ctx, MapperBackend backend, const std::filesyste
   return mapper.map();
 }
 
+// The run's backend is MappingRunOptions::backend (the run sets its mapper's from it).
 MappingRunOptions runOptions(MapperBackend backend, const std::filesystem::path& cloud) {
-  return {.input = cloud, .reader = readerOptions(), .mapper = mapperOptions(backend)};
+  return {.input = cloud,
+          .reader = readerOptions(),
+          .mapper = mapperOptions(MapperBackend::Gpu),
+          .backend = backend == MapperBackend::Gpu ? MappingBackend::Gpu : MappingBackend::CpuReference};
 }
 
 const JsonField* fieldNamed(const JsonField::Object& fields, const std::string& name) {

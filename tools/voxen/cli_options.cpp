@@ -1,5 +1,7 @@
 #include "cli_options.hpp"
 
+#include <cctype>
+
 #include "option_checks.hpp"
 #include "voxen_apps/shader_source_dir.hpp"
 #include "voxen/map/memory_budget.hpp"
@@ -24,7 +26,11 @@ ShaderLibraryOptions CommonOptions::libraryOptions() const {
 
 ContextOptions CommonOptions::contextOptions() const {
   ContextOptions context;
-  context.device = DeviceChoice::parse(device.selector);
+  // 'auto' and 'gpu' (any case) are words, not names: the best device. (voxen map reads them
+  // as where to map: MappingBackend; a device with either in its name is chosen by its index.)
+  std::string word = device.selector;
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  context.device = word == "auto" || word == "gpu" ? DeviceChoice::best() : DeviceChoice::parse(device.selector);
   context.validation = device.validation;
   context.synchronizationValidation = device.synchronizationValidation;
   context.onValidationMessage = device.onValidationMessage;
@@ -108,8 +114,10 @@ void addCommonOptions(CLI::App& command, const std::string& name, CommonOptions&
     if (!declared(flag.use) && !ownFlag(flag.name)) refuseCommonFlag(command, flag, name, used);
   if (declared(Uses::Device)) {
     command.add_option("--device", options.device.selector,
-                       "device index or name substring (default: $VOXEN_DEVICE, then discrete GPU > integrated GPU > "
-                       "CPU driver)")
+                       "device index or name substring; 'auto' (the default) or 'gpu' for the best one: $VOXEN_DEVICE, "
+                       "then discrete GPU > integrated GPU > CPU driver (voxen map: 'auto' maps a small input on the CPU "
+                       "reference, 'gpu' and a device's index or name always on the GPU; a device with 'auto' or 'gpu' in "
+                       "its name is chosen by its index)")
         ->type_name("SEL")
         ->group(group);
     command.add_flag("--validation", options.device.validation, "Vulkan validation layer on (also VOXEN_VALIDATION=1)")

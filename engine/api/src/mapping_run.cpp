@@ -58,6 +58,7 @@ struct MappingRun::Impl {
   std::unique_ptr<RayReader> reader;
   Context* context = nullptr;
   std::string device;  // deviceNameOf, once started
+  MappingBackendChoice backend;  // settled by the constructor, from the opened input
   std::unique_ptr<Mapper> mapper;
   std::unique_ptr<StoreMapping> storeRun;
 
@@ -82,6 +83,8 @@ MappingRun::MappingRun(MappingRunOptions options) : impl_(std::make_unique<Impl>
     m.fingerprints = inputFingerprints(m.options, [&m](const MappingProgress& p) { m.report(p); });
   // With worker threads, reading starts here, while the caller sets up the device.
   m.reader = std::make_unique<RayReader>(m.options.input, m.options.trajectory, m.options.reader);
+  // Before anything opens the device: a run on the CPU reference opens none.
+  m.backend = chooseMappingBackend(m.options, *m.reader);
 }
 
 MappingRun::~MappingRun() {
@@ -223,6 +226,7 @@ void MappingRun::Impl::fillStats(MappingRunStats& stats) {
   // As the Mapper runs them (it settles the order NDT needs on the GPU).
   const MapperRunOptions& ran = mapper->runOptions();
   stats.gpu = gpu();
+  stats.backend = backend;
   stats.device = device;
   stats.batchSize = batchSizeOf(ran);
   stats.order = ran.integration.order;
@@ -251,6 +255,8 @@ Mapper& MappingRun::mapper() {
 bool MappingRun::resumed() const { return impl_->storeRun && impl_->storeRun->resumed(); }
 uint64_t MappingRun::resumeRays() const { return impl_->storeRun ? impl_->storeRun->resumeRays() : 0; }
 uint64_t MappingRun::batchSize() const { return batchSizeOf(impl_->options.mapper.run); }
+
+const MappingBackendChoice& MappingRun::backendChoice() const { return impl_->backend; }
 
 std::string MappingRun::deviceName() const {
   if (!impl_->mapper) throw Error("MappingRun::deviceName: call start(context) first");

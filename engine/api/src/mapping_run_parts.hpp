@@ -17,6 +17,13 @@ class Device;
 // to the reader, which names it.
 RunSettings inputFingerprints(const MappingRunOptions& options, const std::function<void(const MappingProgress&)>& progress);
 
+// MappingRunOptions::backend settled for the opened input: options.mapper.run.backend set to
+// the backend the run uses, and why. Throws SettingError when the caller set that field.
+MappingBackendChoice chooseMappingBackend(MappingRunOptions& options, const RayReader& reader);
+// Why the CPU reference would not give the GPU's map bit for bit for these settings and
+// `rays` rays (empty: it would).
+std::string autoCpuObstacle(const MappingRunOptions& options, uint64_t rays);
+
 // The GPU's name, or "CPU reference (ORDER)".
 std::string deviceNameOf(Context& context, const MapperRunOptions& run);
 // The rays integrated together: the GPU cuts its input into batches of gpu.maxRaysPerBatch,

@@ -68,7 +68,7 @@ RunSettings mappingRunSettings(const MappingRunOptions& o) {
                    {"origin", origin},
                    {"order", updateOrderName(integration.order)},
                    {"ndt", integration.ndt.mode == NdtMode::Off ? "off" : ndtRecordedSettings(integration.ndt)},
-                   {"backend", o.mapper.run.backend == MapperBackend::Gpu ? "gpu" : "cpu"}};
+                   {"backend", o.backend == MappingBackend::CpuReference ? "cpu" : "gpu"}};
   // The two-phase order's map depends on the batches; the sequential order's does not.
   if (integration.order != UpdateOrder::Sequential) s.emplace_back("batchSize", std::to_string(o.mapper.run.gpu.maxRaysPerBatch));
   return s;

@@ -17,7 +17,8 @@ json_number() {  # json_number KEY FILE
 }
 
 "$voxen" generate --cloud run.ply --trajectory run.txt --rings 16 --columns 256 --scans 3 --seed 2 > generate.log
-"$voxen" map --cloud run.ply --trajectory run.txt --output gpu.vxm --json --quiet > gpu.json 2> gpu.err
+# --device gpu: the run is small enough for --device auto to take the CPU reference.
+"$voxen" map --cloud run.ply --trajectory run.txt --output gpu.vxm --json --quiet --device gpu > gpu.json 2> gpu.err
 # ctest runs this with VOXEN_VALIDATION=1: any validation message is a failure.
 if grep -qi "validation" gpu.err; then fail "validation messages: $(cat gpu.err)"; fi
 "$voxen" map --cloud run.ply --trajectory run.txt --output cpu.vxm --json --quiet --cpu > cpu.json
@@ -33,12 +34,12 @@ for key in occupied_voxels free_voxels voxel_updates; do
   [ "$(json_number $key gpu.json)" = "$(json_number $key cpu.json)" ] ||
     fail "GPU and CPU (sequential order) differ in $key: $(cat gpu.json) $(cat cpu.json)"
 done
-"$voxen" map --cloud run.ply --trajectory run.txt --output small.vxm --json --quiet --batch-size 4096 > small.json
+"$voxen" map --cloud run.ply --trajectory run.txt --output small.vxm --json --quiet --device gpu --batch-size 4096 > small.json
 for key in occupied_voxels free_voxels voxel_updates; do
   [ "$(json_number $key small.json)" = "$(json_number $key gpu.json)" ] || fail "--batch-size 4096 changed $key"
 done
 # The two-phase order: GPU and CPU within 0.5 % of occupied voxels (their batches differ).
-"$voxen" map --cloud run.ply --trajectory run.txt --output two.vxm --json --quiet --update-order two-phase > two.json
+"$voxen" map --cloud run.ply --trajectory run.txt --output two.vxm --json --quiet --device gpu --update-order two-phase > two.json
 "$voxen" map --cloud run.ply --trajectory run.txt --output cpu-two.vxm --json --quiet --cpu --update-order two-phase > cpu-two.json
 gpu_occ=$(json_number occupied_voxels two.json)
 cpu_occ=$(json_number occupied_voxels cpu-two.json)
@@ -98,14 +99,14 @@ done
 grep -q '"gpu_pass_ms":{"' bench.json || fail "bench map: gpu_pass_ms lists no pass: $(cat bench.json)"
 # voxen map --profile: the same split plus file reading and origin interpolation per ray;
 # with --json as fields of the summary, stdout staying one JSON line.
-"$voxen" map --cloud run.ply --trajectory run.txt --output profiled.vxm --json --quiet --profile > profiled.json
+"$voxen" map --cloud run.ply --trajectory run.txt --output profiled.vxm --json --quiet --device gpu --profile > profiled.json
 [ "$(wc -l < profiled.json)" -eq 1 ] || fail "map --profile --json printed more than the summary: $(cat profiled.json)"
 for key in host_read_ns_per_ray host_origin_ns_per_ray host_cpu_ns_per_ray host_prepare_ns_per_ray \
   host_discovery_ns_per_ray host_residency_ns_per_ray host_upload_ns_per_ray host_readback_ns_per_ray; do
   value=$(json_number $key profiled.json)
   awk -v v="$value" 'BEGIN { exit !(v != "" && v + 0 > 0) }' || fail "map --profile: $key is not a positive number: $(cat profiled.json)"
 done
-"$voxen" map --cloud run.ply --trajectory run.txt --output profiled.vxm --quiet --profile > profiled.log
+"$voxen" map --cloud run.ply --trajectory run.txt --output profiled.vxm --quiet --device gpu --profile > profiled.log
 grep -q "file reading .*, origin interpolation" profiled.log || fail "map --profile: no input times: $(cat profiled.log)"
 grep -q "integration: prepare .* ns per ray" profiled.log || fail "map --profile: no host stages: $(cat profiled.log)"
 "$voxen" bench map --rays 65536 --resolution 0.25 --repeat 1 --update-order two-phase --json > bench-two.json
@@ -394,7 +395,7 @@ for far in 3e9 1e30; do
   far_cloud "far-$far.ply" "$far"
   for where in gpu cpu; do
     name="far-$far-$where"
-    flag=""; run=run_fast_gpu
+    flag="--device gpu"; run=run_fast_gpu
     if [ $where = cpu ]; then flag=--cpu; run=run_fast; fi
     $run "$voxen" map --cloud "far-$far.ply" --output "$name.vxm" --json --quiet $flag
     [ $status -eq 0 ] || fail "map with a point at $far m ($where): exit status $status: $(cat $name.err)"
@@ -406,7 +407,7 @@ done
 # A point 1e7 m away fits int32 voxels but crosses millions of regions: an error naming it
 # and the flags that help, at once.
 far_cloud far-1e7.ply 1e7
-name=long-gpu; run_fast_gpu "$voxen" map --cloud far-1e7.ply --output long.vxm --quiet
+name=long-gpu; run_fast_gpu "$voxen" map --cloud far-1e7.ply --output long.vxm --quiet --device gpu
 [ $status -eq 1 ] || fail "map of a 1e7 m ray (GPU): exit status $status (want 1): $(cat $name.err)"
 grep -q "ray 100 .*regions but the GPU walks at most 4096: set --max-range" $name.err ||
   fail "map of a 1e7 m ray (GPU): $(cat $name.err)"

@@ -78,7 +78,7 @@ expect 0 "$voxen" clearance map.vxm --range 0.5 --cpu --technique exact --output
 expect 2 "$voxen" map --cloud run.ply --trajectory run.txt --output x.vxm --cpu --gpu-cache-mb 64 -- \
   "--gpu-cache-mb has no effect with --cpu"
 expect 2 "$voxen" map --cloud run.ply --trajectory run.txt --output x.vxm --cpu-sequential --device 0 -- \
-  "--device has no effect with --cpu-sequential"
+  "--device 0 and --cpu-sequential contradict each other"
 expect 2 "$voxen" map --cloud run.ply --trajectory run.txt --output x.vxm --ndt-sensor-noise 0.1 -- \
   "--ndt-sensor-noise has no effect without --ndt"
 expect 2 "$voxen" generate --cloud x.ply --trajectory-rate 50 -- "--trajectory-rate has no effect without --trajectory"

@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "$0")/../support/common.sh" map_memory "$@"
 
 "$voxen" generate --cloud small.ply --trajectory small.txt --scans 2 --rings 4 --columns 64 > /dev/null
-"$voxen" map --cloud small.ply --trajectory small.txt --output gpu.vxm --json --quiet > gpu.json 2> gpu.err ||
+"$voxen" map --cloud small.ply --trajectory small.txt --output gpu.vxm --json --quiet --device gpu > gpu.json 2> gpu.err ||
   fail "map --json: $(cat gpu.err)"
 no_validation gpu.err "map --json"
 grep -q '"memory":{' gpu.json || fail "no memory object in --json: $(cat gpu.json)"
@@ -31,7 +31,7 @@ fi
   fail "map --cpu --json: $(cat cpu.err)"
 grep -q '"memory":null' cpu.json || fail "--cpu reports device memory: $(cat cpu.json)"
 
-"$voxen" map --cloud small.ply --trajectory small.txt --output profile.vxm --quiet --profile > profile.log 2> profile.err ||
+"$voxen" map --cloud small.ply --trajectory small.txt --output profile.vxm --quiet --profile --device gpu > profile.log 2> profile.err ||
   fail "map --profile: $(cat profile.err)"
 grep -q "^region cache occupancy .*device-local" profile.log || fail "--profile names no memory type: $(cat profile.log)"
 grep -q "^device-local .*(peak .*), host-visible .*(peak " profile.log || fail "--profile has no device-local/host-visible totals: $(cat profile.log)"

@@ -7,10 +7,11 @@
 # --profile reports the device set-up by stage in text and JSON.
 source "$(dirname "$0")/../support/common.sh" cli_pipeline_cache "$@"
 export VOXEN_PIPELINE_CACHE="$work/cache"
+# Every run says --device gpu: 100 rays are --device auto's to map on the CPU reference.
 
 "$voxen" generate --cloud c.ply --trajectory t.txt --rings 1 --columns 100 --scans 1 > /dev/null 2>&1 || fail "generate"
 profile_json() {  # profile_json NAME: voxen map --profile --json into NAME.json
-  "$voxen" map --cloud c.ply --trajectory t.txt --output "$1.vxm" --quiet --profile --json > "$1.json" 2> "$1.err" ||
+  "$voxen" map --cloud c.ply --trajectory t.txt --output "$1.vxm" --quiet --profile --json --device gpu > "$1.json" 2> "$1.err" ||
     fail "map $1: $(cat "$1.err")"
   no_validation "$1.err" "map $1"
 }
@@ -18,9 +19,9 @@ cache_state() { grep -o '"state":"[^"]*"' "$1.json" | cut -d'"' -f4; }
 
 # The first run on a device says that it compiles shaders (a slow first run is no hang); with
 # --quiet it says nothing (first.err is checked below); a run with the cache says nothing either.
-"$voxen" map --cloud c.ply --trajectory t.txt --output talk.vxm > /dev/null 2> talk-first.err || fail "map: $(cat talk-first.err)"
+"$voxen" map --cloud c.ply --trajectory t.txt --output talk.vxm --device gpu > /dev/null 2> talk-first.err || fail "map: $(cat talk-first.err)"
 grep -q "compiling shaders" talk-first.err || fail "the first run did not say it compiles shaders: $(cat talk-first.err)"
-"$voxen" map --cloud c.ply --trajectory t.txt --output talk.vxm > /dev/null 2> talk-second.err || fail "map: $(cat talk-second.err)"
+"$voxen" map --cloud c.ply --trajectory t.txt --output talk.vxm --device gpu > /dev/null 2> talk-second.err || fail "map: $(cat talk-second.err)"
 grep -q "compiling shaders" talk-second.err && fail "a run with the cache said it compiles shaders: $(cat talk-second.err)"
 rm -rf "$work/cache"
 
@@ -57,7 +58,7 @@ profile_json after_race
 
 # A corrupt file: ignored (named in a debug line under VOXEN_DEBUG), replaced, then read.
 printf 'not a cache' > "${files[0]}"
-VOXEN_DEBUG=1 "$voxen" map --cloud c.ply --trajectory t.txt --output corrupt.vxm --quiet > /dev/null 2> corrupt.err ||
+VOXEN_DEBUG=1 "$voxen" map --cloud c.ply --trajectory t.txt --output corrupt.vxm --quiet --device gpu > /dev/null 2> corrupt.err ||
   fail "map over a corrupt cache file: $(cat corrupt.err)"
 grep -q "pipeline cache .* ignored" corrupt.err || fail "no debug line about the corrupt cache file: $(cat corrupt.err)"
 profile_json replaced
@@ -65,7 +66,7 @@ profile_json replaced
 
 # Off: no folder at all; the text profile names the stages.
 rm -rf "$work/cache"
-VOXEN_PIPELINE_CACHE=off "$voxen" map --cloud c.ply --trajectory t.txt --output off.vxm --quiet --profile > off.txt 2> off.err ||
+VOXEN_PIPELINE_CACHE=off "$voxen" map --cloud c.ply --trajectory t.txt --output off.vxm --quiet --profile --device gpu > off.txt 2> off.err ||
   fail "map with the cache off: $(cat off.err)"
 [ ! -e "$work/cache" ] || fail "VOXEN_PIPELINE_CACHE=off still wrote $work/cache"
 grep -q "Device set-up (wall ms): instance .*, device .*, shader library and pipeline cache .*, scheduler" off.txt ||

@@ -55,6 +55,31 @@ struct MappingProgress {
   bool finished = false;  // the stage's last report
 };
 
+// Where a run maps (MappingRunOptions::backend).
+// - Auto: the CPU reference when it is the faster start for the input and gives the GPU's map
+//   bit for bit (autoCpuReproducesGpu: the input's ray count is known up front and at most
+//   MappingRunOptions::autoCpuMaxRays; the sequential order without StopOnFirstOccupied, or the
+//   two-phase order with the whole input in one batch; no NDT, no clearance), else the GPU. The
+//   choice is made before the device is opened: a run on the CPU reference opens none.
+// - Gpu: the GPU integrator, whatever the input.
+// - CpuReference: the single-threaded CPU reference, in the run's update order.
+enum class MappingBackend { Auto, Gpu, CpuReference };
+const char* mappingBackendName(MappingBackend backend);  // "auto", "gpu", "cpu"
+
+// Auto's limit: at most this many rays go to the CPU reference. A real GPU takes 0.16-0.2 s
+// to start before its first ray (an H100: instance 86 ms, device 76 ms, shaders 10 ms), about
+// what the CPU reference takes for this many rays of a lidar at 0.1 m; it maps the rest in a
+// few ms. (On lavapipe, whose "GPU" is the same CPU cores, the CPU reference is faster at
+// every size measured, up to 4.2 M rays: BENCHMARKS.md, "Start-up for small inputs".)
+inline constexpr uint64_t kAutoCpuMaxRays = 20000;
+
+// What a run mapped on, and why (MappingRunStats::backend, MappingRun::backendChoice()).
+struct MappingBackendChoice {
+  MappingBackend asked = MappingBackend::Auto;
+  bool cpu = false;    // ran on the CPU reference (else the GPU)
+  std::string reason;  // Auto's reason ("100 rays, at most 20,000: ..."); empty when asked for
+};
+
 struct MappingRunOptions {
   // The recording, cloud or folder to map (voxen/input/ray_source.hpp) and the trajectory
   // that poses it, if any; how it is read (threads, recording topics and frames, the PCD
@@ -62,8 +87,12 @@ struct MappingRunOptions {
   std::filesystem::path input;
   std::optional<std::filesystem::path> trajectory;
   RayReaderOptions reader;
-  // The map: model, layers, backend, integration settings, GPU cache and batch size.
+  // The map: model, layers, integration settings, GPU cache and batch size. Its
+  // run.backend is the run's to set from `backend` (a run refuses CpuReference there).
   MapperOptions mapper;
+  // The GPU, the CPU reference, or (Auto) whichever starts faster and gives the same map.
+  MappingBackend backend = MappingBackend::Auto;
+  uint64_t autoCpuMaxRays = kAutoCpuMaxRays;
 
   // Where the map goes, exactly one of: a map file written at the end (atomically), or a
   // region store (an SQLite file or a postgresql:// URL with a session) saved into at every
@@ -132,6 +161,7 @@ struct MappingRunStats {
   double syncSeconds = 0.0;                // from the first batch to the map synced
   std::string device;                      // the GPU's name, or "CPU reference (ORDER)"
   bool gpu = false;
+  MappingBackendChoice backend;            // asked for, ran on, and Auto's reason
   uint64_t batchSize = 0;                  // rays integrated together
   UpdateOrder order = UpdateOrder::Sequential;
   NdtMode ndt = NdtMode::Off;
@@ -206,6 +236,8 @@ class MappingRun {
   uint64_t batchSize() const;
   // The device's name, or "CPU reference (ORDER)"; after start().
   std::string deviceName() const;
+  // Where the run maps: decided by the constructor (before any device is opened).
+  const MappingBackendChoice& backendChoice() const;
 
  private:
   struct Impl;

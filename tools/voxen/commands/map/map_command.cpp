@@ -1,8 +1,10 @@
 // `voxen map`: a point cloud (plus trajectory) or a recording to an occupancy map file or a
-// region store, on the GPU (or with --cpu, the CPU reference in the GPU's order; with
-// --cpu-sequential, the CPU reference ray after ray, as OHM and OctoMap do): the command line
+// region store, on the GPU, or on the CPU reference where --device auto (the default) finds
+// it the faster start for a small input with the same map (or with --cpu, the CPU reference in
+// the GPU's order; with --cpu-sequential, ray after ray, as OHM and OctoMap do): the command line
 // parsed and checked (map_options.cpp, map_store_run.cpp), the run made by voxen::MappingRun
 // (voxen/mapping_run.hpp) with progress and Ctrl-C here, and the summary (map_report.cpp).
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -69,13 +71,42 @@ void settleNdtOrder(MapArgs& args) {
   if (args.integration.flags.has(RayFlag::StopOnFirstOccupied)) throw UsageError("--ndt does not support --stop-on-occupied");
 }
 
+// --device's two words, in any case: 'auto' lets the run choose (the CPU reference for a
+// small input, kAutoCpuMaxRays), 'gpu' asks for the GPU. Any other selector names a device
+// (an index or part of its name), which asks for the GPU on it.
+std::string deviceWord(const CommonOptions& options) {
+  std::string word = options.device.selector;
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return word;
+}
+
+// Where the run maps: --cpu and --cpu-sequential the CPU reference; --device gpu (or a named
+// device) and the flags only the GPU acts on (--validation, --hot-reload, --gpu-cache-mb) the
+// GPU; otherwise --device auto, the run's choice (voxen::MappingBackend::Auto).
+MappingBackend backendOf(const CommonOptions& options, const MapArgs& args) {
+  if (args.cpu || args.cpuSequential) return MappingBackend::CpuReference;
+  const std::string word = deviceWord(options);
+  if (!word.empty() && word != "auto") return MappingBackend::Gpu;
+  if (options.given.count("--validation") || options.given.count("--hot-reload") || args.gpuCache->count() > 0)
+    return MappingBackend::Gpu;
+  return MappingBackend::Auto;
+}
+
 // Flags that the chosen path would ignore are refused, naming both.
 void refuseIneffectiveFlags(const CommonOptions& options, const MapArgs& args) {
   refuseNdtSettingsWithoutNdt(args.integration.ndt, args.ndtSettings);
   if (args.integration.ndt.mode != NdtMode::Off) args.integration.ndt.validate();
   if (!args.cpu && !args.cpuSequential) return;
   const std::string cpu = args.cpu ? "--cpu" : "--cpu-sequential";
-  options.refuseWith({"--device", "--validation", "--hot-reload"}, cpu, "the CPU reference opens no device");
+  if (options.given.count("--device")) {
+    const std::string word = deviceWord(options);
+    const std::string device = "--device " + options.device.selector;
+    throw UsageError(device + " and " + cpu + " contradict each other: " + cpu + " maps with the CPU reference, which opens no device; " +
+                     (word == "auto" ? device + " lets voxen map choose"
+                      : word == "gpu" ? device + " maps on the GPU"
+                                      : device + " maps on that GPU") + ": give one of them");
+  }
+  options.refuseWith({"--validation", "--hot-reload"}, cpu, "the CPU reference opens no device");
   if (args.integration.order == UpdateOrder::OnePass)
     throw UsageError("--update-order one-pass has no effect with " + cpu +
                      ": the CPU reference integrates one ray at a time, which is --update-order sequential");
@@ -132,8 +163,8 @@ MappingRunOptions runOptionsOf(const CommonOptions& options, const MapArgs& args
   if (!args.origin.empty()) run.reader.origin = glm::dvec3(args.origin[0], args.origin[1], args.origin[2]);
   if (args.withClearance) run.clearance = args.clearance;
   run.mapper.extraLayers = args.layers;
+  run.backend = backendOf(options, args);
   MapperRunOptions& mapper = run.mapper.run;
-  mapper.backend = args.cpu || args.cpuSequential ? MapperBackend::CpuReference : MapperBackend::Gpu;
   mapper.integration = args.integration;
   mapper.gpu = args.gpu;
   mapper.regionLimitHint = options.memoryBudgetHint() + (args.integration.maxRange > 0.0 ? "" : " or set --max-range");

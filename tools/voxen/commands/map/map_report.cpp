@@ -126,10 +126,14 @@ void printSummaryText(const MapArgs& args, const MappingRunStats& s) {
                 withCommas(st.evictions).c_str(), withCommas(st.fetches).c_str(), double(st.peakHostBytes) / double(1 << 20),
                 s.peakResidentMb, s.store->resumed ? (", resumed after " + withCommas(s.store->resumedFromRays) + " rays").c_str() : "");
   }
-  std::printf("wall %.2f s (integration %.2f s), %s rays/s, %s voxel updates/s -> %s\n", s.wallSeconds, s.integrateSeconds,
+  // --device auto says where it mapped and why: the CPU reference is a choice, not a fault.
+  const std::string choice = s.backend.asked != MappingBackend::Auto ? ""
+                             : std::string("; --device auto mapped on the ") + (s.backend.cpu ? "CPU reference" : "GPU") + ": " +
+                                   s.backend.reason;
+  std::printf("wall %.2f s (integration %.2f s), %s rays/s, %s voxel updates/s -> %s%s\n", s.wallSeconds, s.integrateSeconds,
               formatSignificant(s.raysPerSecond()).c_str(),
               formatSignificant(s.integrateSeconds > 0 ? double(stats.voxelUpdates) / s.integrateSeconds : 0.0).c_str(),
-              s.written.c_str());
+              s.written.c_str(), choice.c_str());
 }
 
 }  // namespace
