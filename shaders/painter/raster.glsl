@@ -43,8 +43,8 @@
 //                fits maxLargeTiles, and entries past it start past it too.)
 //   RasterLarge  tiles [0, min(tiles, maxLargeTiles)), one per workgroup at a time: the tile's
 //                triangle is found by binary search over the queue (entries are in tile
-//                order, because one atomic hands out both counts); 64 invocations share the
-//                chunk's pixels (16 each). Tiles past maxLargeTiles are dropped, and visible:
+//                order, because one atomic hands out both counts) and set up once for the
+//                workgroup (shared memory); 64 invocations share the chunk's pixels (16 each). Tiles past maxLargeTiles are dropped, and visible:
 //                counters[kCounterLargeTiles] keeps the number asked for.
 //   Resolve      row-major image pixels, strided: colour, or background / 0xFFFFFFFF.
 
@@ -301,6 +301,9 @@ void phaseRasterSmall() {
   if (gl_LocalInvocationIndex == 0u && rasterDrawn > 0u) atomicAdd(f.counters.v[kCounterDrawnTriangles], rasterDrawn);
 }
 
+shared RasterTri rasterLargeTri;  // the current tile's triangle (phaseRasterLarge)
+shared uint rasterLargeDrawn;
+
 void phaseRasterLarge() {
   FrameConstants f = frameConstants();
   uint groups = rasterLaunchedGroups();
@@ -318,8 +321,19 @@ void phaseRasterLarge() {
       if (f.largeQueue.v[mid].y <= tile) lo = mid; else hi = mid;
     }
     uvec2 entry = f.largeQueue.v[lo];
-    RasterTri r;
-    if (!rasterSetup(f, entry.x, r)) continue;  // cannot happen: the small phase's setup, bit for bit
+    // One invocation sets the tile's triangle up for the workgroup: the set-up divides and
+    // takes roots (double in the float64 flavour), and a tile has only 16 pixels per
+    // invocation. The loop is uniform over the workgroup (count depends on the group only).
+    if (gl_LocalInvocationIndex == 0u) {
+      RasterTri t;
+      rasterLargeDrawn = rasterSetup(f, entry.x, t) ? 1u : 0u;
+      rasterLargeTri = t;
+    }
+    barrier();
+    RasterTri r = rasterLargeTri;
+    bool drawn = rasterLargeDrawn != 0u;
+    barrier();  // everyone has read them before the next tile's set-up writes them
+    if (!drawn) continue;  // cannot happen: the small phase's setup, bit for bit
     ivec4 grid = rasterChunkGrid(r.box);
     int j = int(tile - entry.y);
     ivec2 c = grid.xy + ivec2(j % grid.z, j / grid.z);
