@@ -14,8 +14,15 @@
 //   about 2^-49 (relative) away from one, farther than a 2.5-ULP double error (2^-51.7): so
 //   even the approximate double lies on the same side of every midpoint as the exact value,
 //   and rounds to the same float.
-// The plain flavour (no define) uses the native operations: exact on lavapipe, and the only
-// choice on a device without doubles (a module declaring Float64 must not be created there).
+// The plain flavour (no define, exact_math_plain.glsl) declares no Float64 and is correctly
+// rounded on every device too, without doubles and without relying on denormal support: it
+// takes the native quotient or root of the two significands (normal floats in [1, 4), so no
+// flush can touch them) only as an estimate within Vulkan's few-ULP bound, then settles the
+// 24-bit integer result exactly from its integer remainder (a*2^23 - q*b, or N - s*s) and
+// rounds to nearest even by that remainder, building the result's bits itself (subnormal
+// results, overflow to infinity, zeros, infinities and NaN included). Checked bit for bit
+// against the CPU's float / and std::sqrt by tests/host/test_exact_math.cpp and by
+// `voxen check`'s exact-math row on the device it runs on.
 #ifndef VOXEN_COMMON_EXACT_MATH_GLSL
 #define VOXEN_COMMON_EXACT_MATH_GLSL
 
@@ -23,11 +30,7 @@
 float exactDiv(float a, float b) { return float(double(a) / double(b)); }
 float exactSqrt(float x) { return float(sqrt(double(x))); }
 #else
-float exactDiv(float a, float b) {
-  precise float q = a / b;
-  return q;
-}
-float exactSqrt(float x) { return sqrt(x); }
+#include "exact_math_plain.glsl"
 #endif
 
 vec3 exactDiv(vec3 a, float b) { return vec3(exactDiv(a.x, b), exactDiv(a.y, b), exactDiv(a.z, b)); }
