@@ -58,4 +58,19 @@ wait $pid 2> /dev/null || true
 head -1 slow.err | grep -q "voxen bench map: this run will take about [0-9.]* \(min\|hours\): .*--batch-size 1" ||
   fail "bench map --batch-size 1 does not say up front that it is slow: $(cat slow.err)"
 grep -q "bench map \[ *#* *\] *[0-9.]*%  [0-9.,]* rays/s  ETA [0-9,]* s" slow.err || fail "no progress line with an ETA: $(cat slow.err)"
+
+# 6. bench frames says the host's share of a frame (issue 37, item 3): the frame's wall less
+# its GPU passes, and the submissions, in the table and the JSON (with the host's stages).
+"$voxen" bench frames --frames 2 --resolution 0.25 --json > frames.json 2> frames.err ||
+  fail "bench frames --json: exit status $?: $(cat frames.err)"
+no_validation frames.err "bench frames"
+for key in host_overhead_ms_per_frame integrate_ms sync_ms prepare_cpu_ms discovery_cpu_ms residency_cpu_ms upload_cpu_ms \
+  staging_waits; do
+  [ -n "$(json_number $key frames.json)" ] || fail "bench frames --json: no $key: $(cat frames.json)"
+done
+awk -v v="$(json_number submissions frames.json)" 'BEGIN { exit !(v >= 1) }' ||
+  fail "bench frames --json: no submissions per frame: $(cat frames.json)"
+"$voxen" bench frames --frames 2 --resolution 0.25 > frames.out 2> frames.err || fail "bench frames: $(cat frames.err)"
+grep -q "GPU passes ms *host ms *submits *agreement" frames.out || fail "bench frames: no host ms and submits columns: $(cat frames.out)"
+grep -q "^0.25 .* [0-9.]*  *[0-9]  *100.0000%$" frames.out || fail "bench frames: no row with them: $(cat frames.out)"
 echo "bench_runs: ok"

@@ -44,6 +44,15 @@ struct BenchFramesArgs {
   double speed = LidarConfig().speed;
 };
 
+HostStageTimes stageDifference(const HostStageTimes& after, const HostStageTimes& before) {
+  HostStageTimes d;
+  d.prepareSeconds = after.prepareSeconds - before.prepareSeconds;
+  d.discoverySeconds = after.discoverySeconds - before.discoverySeconds;
+  d.residencySeconds = after.residencySeconds - before.residencySeconds;
+  d.uploadSeconds = after.uploadSeconds - before.uploadSeconds;
+  return d;
+}
+
 // The value below which `fraction` of the values lie (nearest rank).
 double percentile(std::vector<double> values, double fraction) {
   if (values.empty()) return 0.0;
@@ -55,6 +64,12 @@ double percentile(std::vector<double> values, double fraction) {
 struct FrameRun {
   double resolution = 0;
   std::vector<double> gpuMs, cpuMs, passMs;  // per frame
+  // Per frame, the host's share of gpuMs: wall time in integrate() (rays prepared and handed
+  // over, batches closed) and in sync() (waiting for discovery, placing regions, the last
+  // submit and the wait for the GPU); the integration thread's CPU time by stage; the
+  // scheduler's submissions and the host's waits for the staging ring.
+  std::vector<double> integrateMs, syncMs, submissions, stagingWaits;
+  std::vector<HostStageTimes> hostStages;
   double finishMs = 0;                       // the copy back after the last frame (not per frame)
   IntegrationStats gpu, cpu;
   double classAgreement = 0;
@@ -71,11 +86,19 @@ FrameRun runFrames(Scheduler& scheduler, const std::vector<Ray>& rays, size_t pe
     for (size_t i = 0; i < rays.size(); i += perFrame) {
       const auto frame = std::span<const Ray>(rays).subspan(i, std::min(perFrame, rays.size() - i));
       scheduler.resetProfile();
+      const SchedulerStats before = scheduler.stats();
+      const HostStageTimes stagesBefore = gpu.hostStageTimes();
       const auto start = Clock::now();
       gpu.integrate(frame);
+      const double integrated = secondsSince(start) * 1e3;
       gpu.sync();
       run.gpuMs.push_back(secondsSince(start) * 1e3);
+      run.integrateMs.push_back(integrated);
+      run.syncMs.push_back(run.gpuMs.back() - integrated);
       run.passMs.push_back(totalPassMs(scheduler.profile()));
+      run.submissions.push_back(double(scheduler.stats().submissions - before.submissions));
+      run.stagingWaits.push_back(double(scheduler.stats().stagingWaits - before.stagingWaits));
+      run.hostStages.push_back(stageDifference(gpu.hostStageTimes(), stagesBefore));
     }
     const auto start = Clock::now();
     gpu.finish();
@@ -94,6 +117,31 @@ FrameRun runFrames(Scheduler& scheduler, const std::vector<Ray>& rays, size_t pe
   return run;
 }
 
+// Per frame: the GPU path's wall time less its passes' GPU time, the part a faster GPU does
+// not shorten (submission, waits, readbacks, the host's own stages).
+std::vector<double> hostOverheadMs(const FrameRun& r) {
+  std::vector<double> overhead(r.gpuMs.size());
+  for (size_t i = 0; i < overhead.size(); ++i) overhead[i] = r.gpuMs[i] - r.passMs[i];
+  return overhead;
+}
+
+double medianStageMs(const FrameRun& r, double HostStageTimes::*stage) {
+  std::vector<double> ms;
+  for (const HostStageTimes& t : r.hostStages) ms.push_back(t.*stage * 1e3);
+  return median(ms);
+}
+
+Json hostJson(const FrameRun& r) {
+  return {{"integrate_ms", rounded(median(r.integrateMs), 3)},
+          {"sync_ms", rounded(median(r.syncMs), 3)},
+          {"prepare_cpu_ms", rounded(medianStageMs(r, &HostStageTimes::prepareSeconds), 3)},
+          {"discovery_cpu_ms", rounded(medianStageMs(r, &HostStageTimes::discoverySeconds), 3)},
+          {"residency_cpu_ms", rounded(medianStageMs(r, &HostStageTimes::residencySeconds), 3)},
+          {"upload_cpu_ms", rounded(medianStageMs(r, &HostStageTimes::uploadSeconds), 3)},
+          {"submissions", median(r.submissions)},
+          {"staging_waits", median(r.stagingWaits)}};
+}
+
 Json runJson(const FrameRun& r) {
   return {{"resolution", r.resolution},
           {"gpu_ms_per_frame", rounded(median(r.gpuMs), 3)},
@@ -101,6 +149,8 @@ Json runJson(const FrameRun& r) {
           {"gpu_ms_per_frame_p90", rounded(percentile(r.gpuMs, 0.9), 3)},
           {"cpu_ms_per_frame_p90", rounded(percentile(r.cpuMs, 0.9), 3)},
           {"gpu_pass_ms_per_frame", rounded(median(r.passMs), 3)},
+          {"host_overhead_ms_per_frame", rounded(median(hostOverheadMs(r)), 3)},
+          {"host_per_frame", hostJson(r)},
           {"gpu_finish_ms", rounded(r.finishMs, 3)},
           {"gpu_ms_all", roundedList(r.gpuMs, 3)},
           {"cpu_ms_all", roundedList(r.cpuMs, 3)},
@@ -163,16 +213,22 @@ int benchFrames(const CommonOptions& options, const BenchFramesArgs& args) {
                          {"CPU ms/frame", 14},
                          {"speed-up", 10},
                          {"GPU passes ms", 16},
+                         {"host ms", 10},
+                         {"submits", 9},
                          {"agreement", 10}});
   table.printHead();
   for (const FrameRun& r : runs) {
     const double gpu = median(r.gpuMs), cpu = median(r.cpuMs);
     table.printRow({general(r.resolution, 3), fixed(gpu, 2), fixed(percentile(r.gpuMs, 0.9), 2), fixed(cpu, 2),
-                    fixed(gpu > 0 ? cpu / gpu : 0.0, 2, "x"), fixed(median(r.passMs), 2), percent(r.classAgreement, 4)});
+                    fixed(gpu > 0 ? cpu / gpu : 0.0, 2, "x"), fixed(median(r.passMs), 2),
+                    fixed(median(hostOverheadMs(r)), 2), general(median(r.submissions), 3), percent(r.classAgreement, 4)});
   }
   std::printf("\nGPU ms/frame: from handing the frame's rays over until the GPU has integrated them (prepared on the\n"
               "integration thread; nothing copied back); GPU passes: the passes' own GPU time in that frame; CPU: the\n"
-              "single-threaded CPU reference on the same frame. agreement: observed voxels classified alike.\n");
+              "single-threaded CPU reference on the same frame. host ms: GPU ms/frame less the passes (the part a faster\n"
+              "GPU does not shorten: the host's own stages, submissions, waits and readbacks); submits: queue\n"
+              "submissions per frame (--json: the host's wall and CPU time per stage). agreement: observed voxels\n"
+              "classified alike.\n");
   return 0;
 }
 
