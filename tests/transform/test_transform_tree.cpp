@@ -98,8 +98,9 @@ TEST_CASE("Transform tree GPU equals the CPU reference on wide, deep and mixed f
     const double tolerance = 1e-5 * std::max(1.0, double(cpu.levels()));
     CHECK(largestRelativeError(cpu, gpuWorlds(gpu, tree)) < tolerance);
     if (cpu.levels() > 1000) CHECK(gpu.stats().dispatches < 10);  // chains walked by one workgroup, not a dispatch a level
-    // A few nodes changed, then all.
-    for (double fraction : {0.01, 1.0}) {
+    // A few nodes changed, then most (the whole local array copied, the dirty bits from the
+    // host), then all (the whole level order recomputed without reading marks).
+    for (double fraction : {0.01, 0.7, 1.0}) {
       std::vector<uint32_t> nodes;
       std::vector<glm::mat4> locals;
       for (uint32_t n = 1; n < cpu.capacity(); ++n)
@@ -113,6 +114,7 @@ TEST_CASE("Transform tree GPU equals the CPU reference on wide, deep and mixed f
       CHECK(gpu.stats().uploadedLocals == nodes.size());
       // Few changed locals: their subtrees listed on the host (exactly the recomputed nodes).
       CHECK(gpu.stats().sparse == (fraction < 0.05));
+      CHECK(gpu.stats().wholeLocals == (fraction > 0.5));
       CHECK(largestRelativeError(cpu, after) < tolerance);
       // Only dirty subtrees change: every other node's world is bit-identical.
       std::vector<uint8_t> dirty(cpu.capacity(), 0);

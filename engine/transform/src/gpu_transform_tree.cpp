@@ -12,6 +12,10 @@
 
 namespace voxen {
 
+// A process() whose changed locals are at least 1 / kWholeLocalsDivisor of the node indices
+// uploads the whole local array instead of packing and scattering the changed ones.
+constexpr uint64_t kWholeLocalsDivisor = 2;
+
 const char* transformProductName(TransformProduct product) {
   switch (product) {
     case TransformProduct::Auto: return "auto";
@@ -153,7 +157,23 @@ void GpuTransformTree::process() {
   // The changed locals, packed, then scattered on the GPU (after a growth every local is
   // already uploaded and every node dirty).
   const std::vector<uint32_t>& dirty = tree_.dirtyNodes();
-  if (!grown && !dirty.empty()) {
+  // Most locals changed: the tree's whole local array in one contiguous copy, no scatter
+  // pass (packing costs 68 bytes per changed local and the scatter reads and writes them
+  // again on the device; the copy moves 64 bytes per node index once).
+  const bool whole = !grown && !dirty.empty() && dirty.size() * uint64_t(kWholeLocalsDivisor) >= tree_.capacity();
+  // Every live node changed: the passes recompute the whole level order without reading
+  // any dirty bit or changed mark.
+  const bool everyNode = whole && dirty.size() == liveNodes();
+  if (whole) {
+    scheduler_.upload(locals_.range(0, tree_.capacity() * 64ull), &tree_.local(0), tree_.capacity() * 64ull);
+    if (!everyNode) {
+      std::vector<uint32_t> bits((tree_.capacity() + 31) / 32, 0);
+      for (uint32_t n : dirty) bits[n / 32] |= 1u << (n % 32);
+      scheduler_.upload(dirty_.range(0, bits.size() * 4), bits.data(), bits.size() * 4);
+    }
+    stats_.uploadedLocals = dirty.size();
+    stats_.wholeLocals = true;
+  } else if (!grown && !dirty.empty()) {
     // Packed as the locals (64 bytes each), then the node indices: one copy from the tree
     // into device memory where it is host-visible.
     const size_t count = dirty.size(), localBytes = count * 64, bytes = localBytes + count * 4;
@@ -182,6 +202,8 @@ void GpuTransformTree::process() {
   }
   if (!grown && dirty.size() * uint64_t(gpu::kSparseDivisor) <= liveNodes())
     recordSparseLevels();
+  else if (everyNode)
+    recordLevels(levelStarts_, order_.range(), starts_.range(), true);
   else
     recordLevels(levelStarts_, order_.range(), starts_.range(), false);
   scheduler_.fill(dirty_.range(), 0);  // processed

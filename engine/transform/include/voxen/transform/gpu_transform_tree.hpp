@@ -50,6 +50,7 @@ struct TransformStats {
   TransformProduct product = TransformProduct::Auto;  // the variant the level passes ran
   bool sparse = false;          // the nodes to recompute were listed on the host (few changed locals)
   uint64_t listedNodes = 0;     // how many (sparse only)
+  bool wholeLocals = false;     // most locals changed: the whole local array was copied (no scatter pass)
   bool structureUploaded = false;
 };
 
