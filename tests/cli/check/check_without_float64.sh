@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The plain shader flavour (native division and square root, no Float64 capability) on a
-# device that pretends to lack shaderFloat64 (VOXEN_NO_FLOAT64=1): with the validation layer
-# on, no module of the float64 flavour may reach the device, and every bit-for-bit row still
-# passes here (lavapipe divides exactly). `voxen info` names the fact either way.
+# The plain shader flavour (exact_math_plain.glsl: division and square root settled in
+# integers, no Float64 capability) on a device that pretends to lack shaderFloat64
+# (VOXEN_NO_FLOAT64=1): with the validation layer on, no module of the float64 flavour may
+# reach the device, and every bit-for-bit row still passes (the plain flavour rounds
+# correctly on every device). `voxen info` names the fact either way.
 #   check_without_float64.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/../support/common.sh" check_without_float64 "$@"
