@@ -1,8 +1,13 @@
 #version 460
 // NDT free-space updates: the deferred-miss list's entries (pool index, ray), written by the
-// miss pass in whatever order its invocations ran, gathered into two arrays for the sorts:
-// the ray, and the voxel's batch key (as hit_keys.comp keys a hit). Dispatched indirectly
-// over the list (ordered_miss_args.comp: workgroup y is the stripe).
+// miss pass in whatever order its invocations ran, gathered into two arrays in ray order for
+// the sort by voxel key: the ray, and the voxel's batch key (as hit_keys.comp keys a hit).
+// A counting sort by ray, in two dispatches over the list (OccupancyPush::itemCount is the
+// mode): 0 counts each ray's entries (ndtMissRayStarts), which the host then scans in place
+// into each ray's first position; 1 places each entry at its ray's next position. Within one
+// ray the positions follow the GPU's order, but a ray lists a voxel at most once, so after
+// the stable sort by voxel key every voxel's run is in ray order, the same in every run.
+// Dispatched indirectly over the list (ordered_miss_args.comp: workgroup y is the stripe).
 #extension GL_GOOGLE_include_directive : require
 #include "map_access.glsl"
 #include "ndt_miss_order.h"
@@ -17,12 +22,17 @@ void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i >= min(gOrdered.v[gMissHeader + deferredCountOffset(stripe)], gStripeCapacity)) return;
   uvec2 miss = unpackUint2x32(gMissList.v[stripe * gStripeCapacity + i]);  // (pool index, ray)
+  uint base = ndtMissBase(gNdt.levels, gOrderCapacity, gNdt.foldLimit, pc.p.slotCount);
+  uint rayStarts = base + ndtMissRayStarts(gNdt.levels, gOrderCapacity, gNdt.foldLimit);
+  if (pc.p.itemCount == 0u) {
+    atomicAdd(gNdtWords.v[rayStarts + miss.y], 1u);
+    return;
+  }
   uint n = uint(gRegionSize);
   uint regionVoxels = n * n * n;
   uint slot = miss.x / regionVoxels;
   uint key = gOrdered.v[orderedBatchOfSlot(gOrderCapacity) + slot] * regionVoxels + (miss.x - slot * regionVoxels);
-  uint base = ndtMissBase(gNdt.levels, gOrderCapacity, gNdt.foldLimit, pc.p.slotCount);
-  uint p = gNdtWords.v[base + kNdtMissStripeFirst + stripe] + i;
+  uint p = atomicAdd(gNdtWords.v[rayStarts + miss.y], 1u);
   gNdtWords.v[base + ndtMissRays(gNdt.levels, gOrderCapacity, gNdt.foldLimit) + p] = miss.y;
   gNdtWords.v[base + ndtMissKeys(gNdt.levels, gOrderCapacity, gNdt.foldLimit) + p] = key;
 }

@@ -1,6 +1,6 @@
 // NDT's free-space updates in a fixed order (NdtStrategy, ndt_miss_*.comp): the updates the
 // miss pass lists for voxels with a Gaussian (the deferred-miss list, (pool index, ray)) are
-// gathered into two arrays, sorted stably by ray and then by voxel key (the batch key of
+// gathered into two arrays in ray order (a counting sort), sorted stably by voxel key (the batch key of
 // hit_keys: batch region * region voxels + index in the region), and each voxel's run is
 // applied in ray order by one invocation: the CPU reference's two-phase order (every ray's
 // misses in ray order, then the hits), whatever order the GPU ran the miss pass in.
@@ -45,7 +45,11 @@ VOXEN_FUNCTION uint ndtMissLevelCapacity(uint capacity, uint foldLimit) { return
 VOXEN_FUNCTION uint ndtMissLevelHeader(uint level, uint capacity, uint foldLimit) {
   return kNdtMissLevels + (level - 1u) * (4u + ndtMissLevelCapacity(capacity, foldLimit));
 }
-// Then the two arrays of ndtMissCapacity entries: the ray of each update and its voxel key.
+// Then the two arrays of ndtMissCapacity entries: the ray of each update and its voxel key,
+// then one word per ray of the batch capacity: each ray's listed updates, counted by
+// ndt_miss_gather.comp's first mode and scanned into the ray's first gathered position (a
+// counting sort by ray, so that one radix sort by voxel key leaves each voxel's run in ray
+// order).
 VOXEN_FUNCTION uint ndtMissRays(uint levels, uint capacity, uint foldLimit) {
   return (kNdtMissLevels + (levels > 1u ? levels - 1u : 0u) * (4u + ndtMissLevelCapacity(capacity, foldLimit)) + 15u) /
          16u * 16u;
@@ -53,8 +57,11 @@ VOXEN_FUNCTION uint ndtMissRays(uint levels, uint capacity, uint foldLimit) {
 VOXEN_FUNCTION uint ndtMissKeys(uint levels, uint capacity, uint foldLimit) {
   return ndtMissRays(levels, capacity, foldLimit) + (ndtMissCapacity(capacity) + 15u) / 16u * 16u;
 }
+VOXEN_FUNCTION uint ndtMissRayStarts(uint levels, uint capacity, uint foldLimit) {
+  return ndtMissKeys(levels, capacity, foldLimit) + (ndtMissCapacity(capacity) + 15u) / 16u * 16u;
+}
 VOXEN_FUNCTION uint ndtMissWords(uint levels, uint capacity, uint foldLimit) {
-  return ndtMissKeys(levels, capacity, foldLimit) + ndtMissCapacity(capacity);
+  return ndtMissRayStarts(levels, capacity, foldLimit) + capacity;
 }
 
 VOXEN_SHARED_END

@@ -7,6 +7,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
+#include "voxen/primitives/exclusive_scan.hpp"
 #include "voxen/primitives/radix_sort.hpp"
 #include "voxen/primitives/stream_compaction.hpp"
 
@@ -37,6 +38,7 @@ NdtStrategy::NdtStrategy(const StrategySetup& setup)
       compaction_(std::make_unique<StreamCompaction>(setup.scheduler)),
       missCapacity_(gpu::ndtMissCapacity(capacity_)) {
   missSort_ = std::make_unique<RadixSort>(scheduler_, missCapacity_);
+  rayScan_ = std::make_unique<ExclusiveScan>(scheduler_);
   gpu::NdtParams params = ndtParams(setup.options.ndt, map_.model());
   params.levels = (capacity_ + params.foldLimit - 1) / params.foldLimit;
   params.slotKeys = gpu::ndtSlotKeys(params.levels, capacity_, params.foldLimit);
@@ -112,10 +114,14 @@ void NdtStrategy::recordUpdates(const ChunkPasses& chunk) {
   }
 }
 
-// The listed free-space updates (pool index, ray) gathered into arrays, sorted stably by ray
-// and then by voxel key (so by voxel, and per voxel by ray: the CPU reference's two-phase
-// order), and applied by one invocation per voxel (ndt_miss_apply.comp), in chunks of
-// foldLimit updates like the hit fold's. The sorts' item count is the device's.
+// The listed free-space updates (pool index, ray) gathered into arrays in ray order (a
+// counting sort: ndt_miss_gather.comp counts each ray's updates, the scan gives each ray its
+// first position, the second gather places them), sorted stably by voxel key (so by voxel,
+// and per voxel by ray: the CPU reference's two-phase order), and applied by one invocation
+// per voxel (ndt_miss_apply.comp), in chunks of foldLimit updates like the hit fold's. The
+// sort's item count is the device's. The counting sort replaces a radix sort by ray (three
+// digit passes over the list at the default batch) with two passes over the list and a scan
+// over the batch's rays.
 void NdtStrategy::recordFreeSpaceOrder(const gpu::OccupancyPush& push, const std::vector<BufferUse>& uses,
                                        uint32_t keyBits) {
   const uint32_t foldLimit = foldLimit_;
@@ -125,13 +131,20 @@ void NdtStrategy::recordFreeSpaceOrder(const gpu::OccupancyPush& push, const std
                           uint64_t(levels_ - 1) * (4 + gpu::ndtMissLevelCapacity(capacity_, foldLimit))),
                     0);
   scheduler_.dispatch({"NDT free-space order sizes", missArgsKernel_.get(), {1, 1, 1}, push, uses});
-  scheduler_.dispatchIndirect({"NDT free-space gather", missGatherKernel_.get(), {}, push, uses}, grouping_.missArgs());
+  const BufferRange rayStarts = words(gpu::ndtMissRayStarts(levels_, capacity_, foldLimit), push.rayCount);
+  scheduler_.fill(rayStarts, 0);
+  gpu::OccupancyPush gatherPush = push;
+  gatherPush.itemCount = 0;  // count each ray's updates
+  scheduler_.dispatchIndirect({"NDT free-space count by ray", missGatherKernel_.get(), {}, gatherPush, uses},
+                              grouping_.missArgs());
+  rayScan_->record(rayStarts, rayStarts, push.rayCount);
+  gatherPush.itemCount = 1;  // place them in ray order
+  scheduler_.dispatchIndirect({"NDT free-space gather", missGatherKernel_.get(), {}, gatherPush, uses},
+                              grouping_.missArgs());
   const BufferRange total = words(gpu::kNdtMissTotal, 1);
   const BufferRange rays = words(gpu::ndtMissRays(levels_, capacity_, foldLimit), missCapacity_);
   const BufferRange keys = words(gpu::ndtMissKeys(levels_, capacity_, foldLimit), missCapacity_);
-  const uint32_t rayBits = std::max(uint32_t(std::bit_width(capacity_ - 1)), 1u);
-  missSort_->record(rays, keys, missCapacity_, rayBits, &total);  // by ray (stable)
-  missSort_->record(keys, rays, missCapacity_, keyBits, &total);  // then by voxel, rays in order
+  missSort_->record(keys, rays, missCapacity_, keyBits, &total);  // by voxel, rays in order
   gpu::OccupancyPush levelPush = push;
   for (uint32_t level = 0; uint64_t(level) * foldLimit < push.rayCount; ++level) {
     levelPush.itemCount = level;

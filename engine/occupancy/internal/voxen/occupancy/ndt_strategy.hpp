@@ -17,6 +17,7 @@
 
 namespace voxen {
 
+class ExclusiveScan;
 class RadixSort;
 class StreamCompaction;
 
@@ -34,7 +35,8 @@ class NdtStrategy final : public IntegrationStrategy {
   uint32_t foldLimit_;
   HitGrouping grouping_;
   std::unique_ptr<StreamCompaction> compaction_;
-  std::unique_ptr<RadixSort> missSort_;  // the listed free-space updates, by ray then by voxel
+  std::unique_ptr<RadixSort> missSort_;  // the listed free-space updates (in ray order) by voxel
+  std::unique_ptr<ExclusiveScan> rayScan_;  // each ray's first position among them
   uint32_t missCapacity_;  // listed free-space updates a batch holds (gpu::ndtMissCapacity)
   Buffer ndt_;  // gpu::NdtParams, the run total, the chunk-level lists, the slot keys, then the
                 // free-space order's words (gpu::ndtMissBase: its counts, levels and arrays)
