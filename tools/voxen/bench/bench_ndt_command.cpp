@@ -196,7 +196,10 @@ constexpr size_t kPlainTwoPhase = 0, kPlainSequential = 1, kGpuNdtOm = 2, kCpuNd
 // pipeline at its first dispatch), then again as the trial the run's length is estimated from.
 void warmUpAndAnnounce(Scheduler& scheduler, const NdtPlan& plan, const std::vector<Variant>& variants, int repeat) {
   const std::vector<Ray>& rays = plan.rays;
-  const size_t trialRays = std::min<size_t>(rays.size(), 16384);
+  // At least one whole batch: some passes pick their pipelines by how full a batch is (the
+  // scans of the NDT free-space order take more levels over a full batch's rays), and a
+  // shorter trial left those to compile inside the timed run.
+  const size_t trialRays = std::min<size_t>(rays.size(), std::max<size_t>(16384, plan.sizes.batch));
   double estimate = 0;
   for (const Variant& v : variants) {
     Variant trial = v;
