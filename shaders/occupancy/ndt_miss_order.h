@@ -15,8 +15,7 @@ VOXEN_SHARED_BEGIN
 
 VOXEN_CONST(uint, kNdtMissTotal, 0u)        // listed updates (the sorts' item count)
 VOXEN_CONST(uint, kNdtMissApplyArgs, 4u)    // the indirect dispatch (x, y, z) of level 0 of the apply
-VOXEN_CONST(uint, kNdtMissStripeFirst, 8u)  // per stripe of the list: its first gathered position
-VOXEN_CONST(uint, kNdtMissLevels, 8u + kDeferredStripes)  // after the stripes' firsts
+VOXEN_CONST(uint, kNdtMissLevels, 8u)       // the chunk levels' lists (below)
 // NDT's own deferred-miss list, after the ordered scratch (orderedWords, which HitGrouping
 // allocates that much larger under NDT), striped as the sequential order's list
 // (deferredCountOffset: the same header and counts): a ray that grazes a surface crosses
