@@ -6,6 +6,7 @@
 #include "voxen/gpu/occupancy/ndt_miss_order.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
 #include "voxen/occupancy/ndt_params.hpp"
 #include "voxen/primitives/exclusive_scan.hpp"
 #include "voxen/primitives/radix_sort.hpp"
@@ -56,7 +57,11 @@ NdtStrategy::NdtStrategy(const StrategySetup& setup)
   missKernel_ = occupancyKernel(scheduler_, "occupancy/integrate_miss.comp", setup.passFlags);
   runsKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_runs.comp", setup.passFlags);
   missArgsKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_miss_args.comp", setup.passFlags);
-  missGatherKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_miss_gather.comp", setup.passFlags);
+  // The counting sort's two phases: specialization constant 1 of ndt_miss_gather.comp (kPlace).
+  missCountKernel_ =
+      scheduler_.library().kernel("occupancy/ndt_miss_gather.comp", KernelVariant{{}, {{0u, setup.passFlags}, {1u, 0u}}});
+  missPlaceKernel_ =
+      scheduler_.library().kernel("occupancy/ndt_miss_gather.comp", KernelVariant{{}, {{0u, setup.passFlags}, {1u, 1u}}});
   missApplyKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_miss_apply.comp", setup.passFlags);
   foldKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_fold.comp", setup.passFlags);
 }
@@ -133,14 +138,10 @@ void NdtStrategy::recordFreeSpaceOrder(const gpu::OccupancyPush& push, const std
   scheduler_.dispatch({"NDT free-space order sizes", missArgsKernel_.get(), {1, 1, 1}, push, uses});
   const BufferRange rayStarts = words(gpu::ndtMissRayStarts(levels_, capacity_, foldLimit), push.rayCount);
   scheduler_.fill(rayStarts, 0);
-  gpu::OccupancyPush gatherPush = push;
-  gatherPush.itemCount = 0;  // count each ray's updates
-  scheduler_.dispatchIndirect({"NDT free-space count by ray", missGatherKernel_.get(), {}, gatherPush, uses},
+  scheduler_.dispatchIndirect({"NDT free-space count by ray", missCountKernel_.get(), {}, push, uses},
                               grouping_.missArgs());
   rayScan_->record(rayStarts, rayStarts, push.rayCount);
-  gatherPush.itemCount = 1;  // place them in ray order
-  scheduler_.dispatchIndirect({"NDT free-space gather", missGatherKernel_.get(), {}, gatherPush, uses},
-                              grouping_.missArgs());
+  scheduler_.dispatchIndirect({"NDT free-space gather", missPlaceKernel_.get(), {}, push, uses}, grouping_.missArgs());
   const BufferRange total = words(gpu::kNdtMissTotal, 1);
   const BufferRange rays = words(gpu::ndtMissRays(levels_, capacity_, foldLimit), missCapacity_);
   const BufferRange keys = words(gpu::ndtMissKeys(levels_, capacity_, foldLimit), missCapacity_);

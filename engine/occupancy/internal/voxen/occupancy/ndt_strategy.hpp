@@ -45,7 +45,7 @@ class NdtStrategy final : public IntegrationStrategy {
   uint32_t levels_ = 1;
   std::vector<uint32_t> slotKeys_;       // the region key of each cache slot (ivec4), uploaded per chunk
   std::vector<uint32_t> levelTemplate_;  // the chunk-level lists emptied, uploaded per chunk
-  std::shared_ptr<Kernel> missKernel_, missArgsKernel_, missGatherKernel_, missApplyKernel_, runsKernel_, foldKernel_;
+  std::shared_ptr<Kernel> missKernel_, missArgsKernel_, missCountKernel_, missPlaceKernel_, missApplyKernel_, runsKernel_, foldKernel_;
   void recordFreeSpaceOrder(const gpu::OccupancyPush& push, const std::vector<BufferUse>& uses, uint32_t keyBits);
 };
 
