@@ -379,7 +379,15 @@ void Scheduler::copy(const BufferRange& src, const BufferRange& dst) {
   vkCmdCopyBuffer(current().cmd, src.buffer, dst.buffer, 1, &region);
 }
 
-void Scheduler::recordReadback(const BufferRange& src, std::shared_ptr<detail::ReadbackState> state) {
+void Scheduler::recordReadback(const BufferRange& src, std::span<std::byte> destination, size_t elementBytes,
+                               std::shared_ptr<detail::ReadbackState> state) {
+  if (src.size % elementBytes)
+    throw std::invalid_argument("readback of '" + std::string(src.name) + "' (" + std::to_string(src.size) +
+                                " bytes): size is not a multiple of the element (" + std::to_string(elementBytes) + " bytes)");
+  if (src.size != destination.size_bytes())
+    throw std::invalid_argument("readback of '" + std::string(src.name) + "' (" + std::to_string(src.size) +
+                                " bytes) into a destination of " + std::to_string(destination.size_bytes()) + " bytes");
+  state->destination = destination.data();
   // Held while the chunks are recorded: when the ring waits or grows, the chunks recorded so
   // far may retire before the last is recorded, and must not complete the readback.
   ++state->pendingChunks;
@@ -519,11 +527,7 @@ ReadbackTicket& ReadbackTicket::operator=(ReadbackTicket&& other) noexcept {
 
 ReadbackTicket::~ReadbackTicket() { waitQuietly(); }
 
-bool ReadbackTicket::ready() const {
-  if (!state_) return false;
-  if (!state_->done && state_->readyAt <= scheduler_->lastSubmitted()) scheduler_->completedValue();
-  return state_->done;
-}
+bool ReadbackTicket::ready() const { return state_ && scheduler_->readbackReady(*state_); }
 
 void ReadbackTicket::wait() {
   if (!state_) throw std::logic_error("ReadbackTicket::wait() on an empty or already waited-for readback");
@@ -540,6 +544,11 @@ void ReadbackTicket::waitQuietly() noexcept {
   } catch (...) {
   }
   state_.reset();
+}
+
+bool Scheduler::readbackReady(const detail::ReadbackState& state) {
+  if (!state.done && state.readyAt <= lastSubmitted_) completedValue();
+  return state.done;
 }
 
 void Scheduler::waitFor(const detail::ReadbackState& state) {

@@ -305,6 +305,8 @@ TEST_CASE("readbackInto lands in the caller's memory, in chunks across batches, 
     std::vector<uint32_t> into(words, 0u);
     voxen::ReadbackTicket ticket = s.readbackInto(buffer.range(), std::span<uint32_t>(into));
     CHECK(ticket.valid());
+    s.finish();
+    CHECK(ticket.ready());  // the same test of completion as Future::ready()
     ticket.wait();
     CHECK_FALSE(ticket.valid());
     requireSameWords(into, model);
@@ -333,6 +335,11 @@ TEST_CASE("readbackInto lands in the caller's memory, in chunks across batches, 
   }
   SECTION("a destination of another size is refused, naming the buffer") {
     std::vector<uint32_t> small(10);
-    CHECK_THROWS_WITH(s.readbackInto(buffer.range(), std::span<uint32_t>(small)), Catch::Contains("readback into"));
+    CHECK_THROWS_WITH(s.readbackInto(buffer.range(), std::span<uint32_t>(small)),
+                      Catch::Contains("readback of 'readback into' (41943040 bytes) into a destination of 40 bytes"));
+    // A range that is not a whole number of elements, as readback<T> refuses it (one check).
+    CHECK_THROWS_WITH(s.readbackInto(buffer.range(0, 6), std::span<uint32_t>(small).first(1)),
+                      Catch::Contains("size is not a multiple of the element (4 bytes)"));
+    CHECK_THROWS_WITH(s.readback<uint32_t>(buffer.range(0, 6)), Catch::Contains("size is not a multiple of the element"));
   }
 }

@@ -9,7 +9,14 @@
 // through record(Command): it declares its buffer uses like a pass and records itself into
 // the batch's command buffer, so this is the only code that submits to the queue.
 //
-// Single-threaded: one thread records and submits.
+// Threads: a scheduler is not thread-safe. Every call on it, and on the Futures and
+// ReadbackTickets it returned (ready(), get(), wait(), and a ticket's destructor and
+// move-assignment, which wait), must be made by one thread at a time. Usually that is the one
+// thread that records and submits; other threads may take turns under a lock the callers
+// share (as a Vulkan queue is externally synchronised), e.g. to record readbacks into their
+// own memory or to wait for or drop a ticket another thread issued. The lock is needed even
+// for ready() and a ticket's wait: a completion copies every finished readback out of the
+// staging ring, other threads' included, on the thread that notices it.
 #include <vulkan/vulkan_core.h>
 
 #include <array>
@@ -102,8 +109,9 @@ struct SchedulerOptions {
 };
 
 namespace detail {
-// Where a readback's bytes land: the caller's typed vector, written straight from the
-// staging ring when the batch completes (no intermediate copy).
+// Where a readback's bytes land: the caller's memory (readbackInto) or the Future's vector
+// (readback), written straight from the staging ring when the batch completes (no
+// intermediate copy).
 struct ReadbackState {
   std::byte* destination = nullptr;
   uint64_t readyAt = 0;  // timeline value after which the destination is complete
@@ -137,7 +145,8 @@ class Future {
 // A readback into memory the caller owns (Scheduler::readbackInto): wait() returns once the
 // bytes are there. The caller's memory must stay valid until then; a ticket destroyed before
 // its readback completed waits for it, so the scheduler never writes into released memory.
-// Not copyable; used from the thread that uses its scheduler.
+// Not copyable; waited for and destroyed under the scheduler's thread rule (see the top of
+// this file): on any thread, one thread at a time with every other use of the scheduler.
 class ReadbackTicket {
  public:
   ReadbackTicket() = default;
@@ -213,16 +222,15 @@ class Scheduler : public GpuWorkTracker {
   void fill(const BufferRange& dst, uint32_t value);
   void copy(const BufferRange& src, const BufferRange& dst);
 
-  // Reads a buffer range back; the future resolves once the GPU finished the batch.
+  // Reads a buffer range back; the future resolves once the GPU finished the batch. The
+  // range must be a whole number of elements. The same recording as readbackInto, into the
+  // future's own vector.
   template <class T>
   Future<T> readback(const BufferRange& src) {
     static_assert(std::is_trivially_copyable_v<T>, "readbacks are raw bytes");
-    if (src.size % sizeof(T))
-      throw std::invalid_argument("readback of '" + std::string(src.name) + "': size is not a multiple of the element");
     auto state = std::make_shared<detail::TypedReadback<T>>();
     state->values.resize(src.size / sizeof(T));
-    state->destination = reinterpret_cast<std::byte*>(state->values.data());
-    recordReadback(src, state);
+    recordReadback(src, std::as_writable_bytes(std::span<T>(state->values)), sizeof(T), state);
     return Future<T>(this, std::move(state));
   }
 
@@ -232,12 +240,8 @@ class Scheduler : public GpuWorkTracker {
   template <class T>
   ReadbackTicket readbackInto(const BufferRange& src, std::span<T> destination) {
     static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>, "readbacks write raw bytes");
-    if (src.size != destination.size_bytes())
-      throw std::invalid_argument("readback of '" + std::string(src.name) + "' (" + std::to_string(src.size) +
-                                  " bytes) into a destination of " + std::to_string(destination.size_bytes()) + " bytes");
     auto state = std::make_shared<detail::ReadbackState>();
-    state->destination = reinterpret_cast<std::byte*>(destination.data());
-    recordReadback(src, state);
+    recordReadback(src, std::as_writable_bytes(destination), sizeof(T), state);
     return ReadbackTicket(this, std::move(state));
   }
 
@@ -271,11 +275,21 @@ class Scheduler : public GpuWorkTracker {
   // The one scheduler recording on `device`, for code given only the device; throws when
   // there is none or more than one (then pass the scheduler itself).
   static Scheduler& soleSchedulerOf(Device& device);
-  // The untyped half of readback(): records copies of `src` into the ring for `state`.
-  void recordReadback(const BufferRange& src, std::shared_ptr<detail::ReadbackState> state);
-  void waitFor(const detail::ReadbackState& state);
 
  private:
+  template <class T>
+  friend class Future;
+  friend class ReadbackTicket;
+  // The untyped half of readback() and readbackInto(): checks that `src` is a whole number of
+  // elements of `elementBytes` and exactly fills `destination` (std::invalid_argument naming
+  // the buffer otherwise), then records copies of `src` into the ring for `state`, whose
+  // bytes land in `destination`.
+  void recordReadback(const BufferRange& src, std::span<std::byte> destination, size_t elementBytes,
+                      std::shared_ptr<detail::ReadbackState> state);
+  // Whether the readback completed, noticing completed batches first (Future and
+  // ReadbackTicket share it).
+  bool readbackReady(const detail::ReadbackState& state);
+  void waitFor(const detail::ReadbackState& state);
   struct BatchSlot;
   BatchSlot& current();
   void begin(BatchSlot& slot);
@@ -320,9 +334,7 @@ class Scheduler : public GpuWorkTracker {
 
 template <class T>
 bool Future<T>::ready() const {
-  if (!state_) return false;
-  if (!state_->done && state_->readyAt <= scheduler_->lastSubmitted()) scheduler_->completedValue();
-  return state_->done;
+  return state_ && scheduler_->readbackReady(*state_);
 }
 
 template <class T>
