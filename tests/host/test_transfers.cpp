@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <numeric>
+#include <string>
+#include <thread>
 
 #include "support/gpu_fixture.hpp"
 #include "voxen/gpu/selftest/selftest_push.h"
@@ -341,5 +344,90 @@ TEST_CASE("readbackInto lands in the caller's memory, in chunks across batches, 
     CHECK_THROWS_WITH(s.readbackInto(buffer.range(0, 6), std::span<uint32_t>(small).first(1)),
                       Catch::Contains("size is not a multiple of the element (4 bytes)"));
     CHECK_THROWS_WITH(s.readback<uint32_t>(buffer.range(0, 6)), Catch::Contains("size is not a multiple of the element"));
+  }
+}
+
+// The scheduler is not thread-safe; its rule (scheduler.hpp) lets threads take turns under a
+// lock they share, tickets included. Catch's assertions are not thread-safe either: each
+// thread notes its first mismatch, checked once they joined.
+TEST_CASE("Readback tickets under the scheduler's thread rule: threads taking turns read back into their own memory; "
+          "a ticket waited for or dropped on another thread than its issuer's",
+          "[scheduler][transfer][threads]") {
+  auto& s = vt::gpu().scheduler;
+  constexpr int kThreads = 4, kRounds = 12;
+  const size_t words = 300007;  // a little over 1 MiB a thread, an odd number of words
+  voxen::Buffer buffer(vt::gpu().device, "readback threads", kThreads * words * 4);
+  const std::vector<uint32_t> model = randomWords(kThreads * words, 57);
+  s.upload(buffer.range(), model.data(), model.size() * 4);
+  s.finish();
+  std::mutex schedulerLock;  // the callers' lock of the thread rule
+
+  SECTION("each thread issues readbacks into its own memory and waits for them or drops them") {
+    std::vector<std::string> failures(kThreads);
+    auto worker = [&](int t) {
+      std::vector<uint32_t> into(words);
+      for (int round = 0; round < kRounds && failures[t].empty(); ++round) {
+        // A different part of the thread's words each round.
+        const size_t first = size_t(round) * 997, count = words - first - size_t(round) * 13;
+        std::fill(into.begin(), into.end(), 0xDEADBEEFu);
+        voxen::ReadbackTicket ticket;
+        {
+          std::lock_guard lock(schedulerLock);
+          ticket = s.readbackInto(buffer.range((t * words + first) * 4, count * 4), std::span<uint32_t>(into).first(count));
+          // Half the readbacks are submitted by their issuer, the others by whichever thread
+          // waits next (its wait completes them too).
+          if (round % 2) s.submit();
+        }
+        std::this_thread::yield();
+        {
+          std::lock_guard lock(schedulerLock);
+          if (round % 3 == 2)
+            ticket = voxen::ReadbackTicket();  // dropped: assigning over it waits
+          else
+            ticket.wait();
+        }
+        for (size_t i = 0; i < words; ++i) {
+          const uint32_t expected = i < count ? model[t * words + first + i] : 0xDEADBEEFu;
+          if (into[i] != expected) {
+            failures[t] = "thread " + std::to_string(t) + ", round " + std::to_string(round) + ": word " +
+                          std::to_string(i) + " is " + std::to_string(into[i]) + ", expected " + std::to_string(expected);
+            break;
+          }
+        }
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) threads.emplace_back(worker, t);
+    for (std::thread& thread : threads) thread.join();
+    for (const std::string& failure : failures) CHECK(failure == "");
+  }
+
+  SECTION("tickets issued on this thread are waited for and dropped on another while this one records more") {
+    std::vector<std::vector<uint32_t>> into(kThreads, std::vector<uint32_t>(words, 0u));
+    std::vector<voxen::ReadbackTicket> tickets;
+    {
+      std::lock_guard lock(schedulerLock);
+      for (int t = 0; t < kThreads; ++t)
+        tickets.push_back(s.readbackInto(buffer.range(t * words * 4, words * 4), std::span<uint32_t>(into[t])));
+    }
+    std::thread waiter([&] {
+      for (size_t t = 0; t < tickets.size(); ++t) {
+        std::lock_guard lock(schedulerLock);
+        if (t % 2)
+          tickets[t].wait();
+        else
+          tickets[t] = voxen::ReadbackTicket();
+      }
+    });
+    std::vector<uint32_t> more(kThreads * words, 0u);
+    for (int round = 0; round < 4; ++round) {
+      std::lock_guard lock(schedulerLock);
+      s.readbackInto(buffer.range(), std::span<uint32_t>(more)).wait();
+    }
+    waiter.join();
+    for (const auto& ticket : tickets) CHECK_FALSE(ticket.valid());
+    for (int t = 0; t < kThreads; ++t)
+      requireSameWords(into[t], std::vector<uint32_t>(model.begin() + t * words, model.begin() + (t + 1) * words));
+    s.finish();
   }
 }
