@@ -120,7 +120,7 @@ TEST_CASE("A prepared ray stream without its workers prepares the same records",
     PreparedRays prepared;
     uint64_t p = 0;
     while (stream.next(prepared, p)) {
-      records.insert(records.end(), prepared.records.begin(), prepared.records.end());
+      records.insert(records.end(), prepared.hostRecords.begin(), prepared.hostRecords.end());
       progress.push_back(p);
     }
     CHECK(stream.workerCpuSeconds() >= 0.0);

@@ -1,10 +1,12 @@
-// Rays prepared apart from the GPU integrator (issue 14): prepareRays on any thread, the
-// integration thread copying records. Prepared in chunks, on a worker (PreparedRayStream),
+// Rays prepared apart from the GPU integrator (issue 14): prepareRays on any thread, into
+// the integrator's record pool (issue 37) or host memory. Prepared in chunks, on a worker (PreparedRayStream),
 // the rays must build the map integrate(span) builds, with the same skipped-ray counts and
 // indices, and errors must arrive in order.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cmath>
+#include <thread>
 #include <stdexcept>
 
 #include "support/gpu_fixture.hpp"
@@ -13,6 +15,7 @@
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/occupancy/prepared_ray_stream.hpp"
 #include "voxen/occupancy/prepared_rays.hpp"
+#include "voxen/occupancy/ray_record_pool.hpp"
 
 namespace {
 
@@ -142,9 +145,112 @@ TEST_CASE("A prepared ray too long for the GPU is refused with its index when th
   rays[3].sample = {2e5, 0.0, 0.0};  // 62,500 regions
   PreparedRays prepared;
   prepareRays(rays, OccupancyModel{}, {}, 128, prepared);
-  CHECK(prepared.records.size() == 4);
+  CHECK(prepared.recordCount == 4);
   OccupancyMap map;
   GpuIntegrator gpu(vt::gpu().scheduler, map);
   CHECK_THAT(vt::errorOf([&] { gpu.integrate(prepared); }),
              Catch::Contains("ray 3") && Catch::Contains("the GPU walks at most 4096"));
+}
+
+namespace {
+
+// Rays streamed by `workers` threads in chunks of `chunk` rays straight into the integrator's
+// record pool, as `voxen map --threads` maps them.
+Run streamIntoPool(const std::vector<Ray>& rays, uint32_t batch, size_t chunk, unsigned workers, size_t* blocks = nullptr) {
+  Run run{OccupancyMap({}, kAllLayers), {}};
+  GpuIntegrator gpu(vt::gpu().scheduler, run.map, {}, {.cacheBytes = 64ull << 20, .maxRaysPerBatch = batch});
+  {
+    size_t at = 0;
+    PreparedRayStream stream(
+        [&](uint64_t&) {
+          const size_t n = std::min(chunk, rays.size() - at);
+          const std::span<const Ray> part = std::span<const Ray>(rays).subspan(at, n);
+          at += n;
+          return part;
+        },
+        OccupancyModel{}, {}, 128, workers, 0, &gpu.recordPool());
+    PreparedRays prepared;
+    uint64_t progress = 0;
+    while (stream.next(prepared, progress)) {
+      REQUIRE(prepared.block.pool() == &gpu.recordPool());
+      REQUIRE(prepared.hostRecords.empty());
+      gpu.integrate(prepared);
+    }
+  }
+  gpu.finish();
+  run.stats = gpu.stats();
+  if (blocks) *blocks = gpu.recordPool().blockCount();
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("Records prepared straight into the record pool give the CPU reference's map, wherever batches cut chunks",
+          "[occupancy][gpu][prepared]") {
+  // Sequential order: the map does not depend on where batches end, so every cut of the
+  // chunks (batch sizes coprime with the chunk size, one batch for everything) must give the
+  // reference's map bit for bit, with the bad rays counted where they stood.
+  std::vector<Ray> rays = smallLidarRun(4);  // 65,536 rays
+  for (size_t i : {size_t(0), size_t(1776), size_t(1777), size_t(40000), rays.size() - 1}) rays[i].sample.x = NAN;
+  const Run cpu = runCpu(rays, {});
+  const uint32_t batch = GENERATE(997u, 1777u, 5000u, 1u << 17);
+  const unsigned workers = GENERATE(1u, 3u);
+  INFO("batch " << batch << ", " << workers << " workers");
+  size_t blocks = 0;
+  const Run gpuRun = streamIntoPool(rays, batch, 1777, workers, &blocks);
+  requireIdentical(gpuRun, cpu);
+  CHECK(gpuRun.stats.rays == cpu.stats.rays);
+  CHECK(gpuRun.stats.rejectedRays == 5);
+  CHECK(gpuRun.stats.batches == (batch >= rays.size() ? 1 : (rays.size() - 5 + batch - 1) / batch));
+  // Blocks go back to the pool once the GPU has read them: fewer than the 37 chunks (the ring
+  // of chunks in flight, the open batch's and the pending batch's) unless one batch holds all.
+  if (batch < rays.size()) CHECK(blocks < 37);
+}
+
+TEST_CASE("A batch closes before a ray outside the span its first ray sets, also inside a run of prepared records",
+          "[occupancy][gpu][prepared]") {
+  // Clusters of short rays 4,000 km apart (more than 2^20 regions of 3.2 m) take turns every
+  // 300 rays: every chunk holds both, so the run's region bounds leave the span and its
+  // records are looked at one by one; each switch must start a batch.
+  std::vector<Ray> rays;
+  for (int k = 0; k < 3000; ++k) {
+    const double x = (k / 300) % 2 ? 4.0e6 : 0.0;
+    const double a = k * 0.01;
+    rays.push_back(Ray{{x, 0.0, 1.0}, {x + 4.0 * std::cos(a), 4.0 * std::sin(a), 1.0 + 0.001 * (k % 50)}, double(k) * 1e-3});
+  }
+  const Run cpu = runCpu(rays, {});
+  const Run gpuRun = streamIntoPool(rays, 1u << 16, 1000, 2);
+  CHECK(gpuRun.stats.batches == 10);
+  const Comparison c = compareMaps(gpuRun.map, cpu.map);
+  CHECK(c.voxels > 500);
+  CHECK(c.sameBits == c.voxels);
+  CHECK(c.layerMismatches == 0);
+  CHECK(c.traversalMismatches == 0);
+}
+
+TEST_CASE("Threads lease record blocks at the same time without sharing one", "[occupancy][gpu][prepared][threads]") {
+  RayRecordPool pool(vt::gpu().device);
+  constexpr int kThreads = 4, kRounds = 200;
+  std::atomic<int> clashes{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      std::vector<RayRecordPool::Lease> kept;
+      for (int round = 0; round < kRounds; ++round) {
+        RayRecordPool::Lease lease = pool.acquire(uint32_t(1000 + 3000 * (round % 3)));
+        // Mark the whole block as this thread's, then check no one else wrote into it.
+        const uint32_t mark = uint32_t(t * 100000 + round);
+        for (uint32_t k = 0; k < lease.capacity(); k += 97) lease.records()[k].segments = mark;
+        std::this_thread::yield();
+        for (uint32_t k = 0; k < lease.capacity(); k += 97)
+          if (lease.records()[k].segments != mark) ++clashes;
+        // Some blocks stay leased a while by a second holder (as a batch keeps its parts).
+        if (round % 5 == 0) kept.push_back(lease);
+        if (kept.size() > 3) kept.erase(kept.begin());
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  CHECK(clashes == 0);
+  // At most 4 leases per thread at once (its own and 3 kept): blocks are reused, not piled up.
+  CHECK(pool.blockCount() <= size_t(kThreads) * 5);
 }

@@ -58,8 +58,8 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
   uint64_t skip = options.skipRays;
   GpuIntegrator* gpu = impl_->gpu();
   if (gpu && options.prepareThreads > 0) {
-    // Workers prepare the rays (checks, the GPU's record) from the reader's chunks, so the
-    // calling thread only copies records. The reader is the stream's alone until the
+    // Workers prepare the rays (checks, the GPU's record) from the reader's chunks, straight
+    // into the integrator's record pool, so the calling thread does no work per ray. The reader is the stream's alone until the
     // stream is gone.
     PreparedRayStream stream(
         [&reader, &skip](uint64_t& points) {
@@ -67,7 +67,8 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
           points = reader.stats().points;
           return rays;
         },
-        impl_->map.model(), impl_->run.integration, impl_->run.gpu.maxCrossingsPerSegment, options.prepareThreads);
+        impl_->map.model(), impl_->run.integration, impl_->run.gpu.maxCrossingsPerSegment, options.prepareThreads, 0,
+        &gpu->recordPool());
     PreparedRays prepared;
     uint64_t points = 0;
     while (stream.next(prepared, points)) {

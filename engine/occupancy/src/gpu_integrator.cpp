@@ -1,6 +1,8 @@
 #include "voxen/occupancy/gpu_integrator.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <stdexcept>
 #include <exception>
 #include <string>
 
@@ -14,6 +16,7 @@
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/occupancy/prepared_rays.hpp"
 #include "voxen/occupancy/ray_batcher.hpp"
+#include "voxen/occupancy/ray_record_pool.hpp"
 #include "voxen/occupancy/ray_walk.hpp"
 #include "voxen/occupancy/rejected_rays.hpp"
 
@@ -27,6 +30,7 @@ struct GpuIntegrator::Impl {
         map(map),
         options(options),
         gpuOptions(gpuOptions),
+        pool(scheduler.device()),
         batcher(scheduler, map, this->options, this->gpuOptions, stats, timer) {
     recordNdtSettings(map, options.ndt);  // once the batcher has checked the map and the model
   }
@@ -40,7 +44,9 @@ struct GpuIntegrator::Impl {
   const GpuIntegratorOptions gpuOptions;
   IntegrationStats stats;
   HostStageTimer timer;
-  PreparedRays scratch;  // integrate(span): each chunk prepared inline
+  RayRecordPool pool;     // before everything that may lease its blocks (destroyed after them)
+  PreparedRays scratch;   // integrate(span): each chunk prepared inline
+  RayRecordPool::Lease copied;  // integrate(PreparedRays) of host records: their copy in the pool
   RayBatcher batcher;
   uint64_t raysSeen = 0;  // rays passed so far, rejected ones included (their index base)
   bool timeOriginSet = false;
@@ -63,15 +69,15 @@ GpuIntegrator::~GpuIntegrator() {
   }
 }
 
-// Inline preparation, a chunk at a time through one reused PreparedRays: the same records
-// as a worker's prepareRays would give, so both paths build the same map.
+// Inline preparation, a chunk at a time through one reused PreparedRays, into the record
+// pool: the same records as a worker's prepareRays would give, so both paths build the same map.
 void GpuIntegrator::integrate(std::span<const Ray> rays) {
-  constexpr size_t kChunk = 4096;
+  constexpr size_t kChunk = 16384;
   Impl& d = *impl_;
   d.timer.raysBegin();
   for (size_t i = 0; i < rays.size(); i += kChunk) {
     prepareRays(rays.subspan(i, std::min(kChunk, rays.size() - i)), d.map.model(), d.options,
-                d.gpuOptions.maxCrossingsPerSegment, d.scratch);
+                d.gpuOptions.maxCrossingsPerSegment, d.scratch, &d.pool);
     d.addPrepared(d.scratch);
   }
   d.timer.raysEnd();
@@ -104,22 +110,31 @@ void GpuIntegrator::Impl::addPrepared(const PreparedRays& prepared) {
                     : skipped.problem == PreparedRays::Problem::TooFar  ? RayFault::TooFar
                                                                         : RayFault::NonFiniteIntensity);
   };
+  // The records' block: the pool's own, or host records copied into one of its blocks (one
+  // copy of the whole run, no work per record).
+  const RayRecordPool::Lease* block = &prepared.block;
+  if (prepared.recordCount > 0 && prepared.block.pool() != &pool) {
+    if (prepared.block)
+      throw std::invalid_argument("GpuIntegrator::integrate: rays prepared into another integrator's record pool");
+    if (prepared.hostRecords.size() < prepared.recordCount)
+      throw std::invalid_argument("GpuIntegrator::integrate: prepared rays without their records");
+    copied = pool.acquire(prepared.recordCount);
+    std::memcpy(static_cast<void*>(copied.records()), prepared.hostRecords.data(), prepared.recordCount * sizeof(gpu::GpuRay));
+    block = &copied;
+  }
   // Records and skipped rays merged by input position: the records before each skipped ray
   // go to the batcher as one run.
-  const std::span<const gpu::GpuRay> records(prepared.records);
-  const std::span<const uint32_t> regionCounts(prepared.regionCounts);
-  size_t k = 0;
+  uint32_t k = 0;
   for (; s <= prepared.skipped.size(); ++s) {
-    size_t end = k;
-    if (s < prepared.skipped.size()) {
-      while (end < records.size() && prepared.positions[end] < prepared.skipped[s].position) ++end;
-    } else {
-      end = records.size();
-    }
-    batcher.add(records.subspan(k, end - k), regionCounts.subspan(k, end - k));
+    uint32_t end = prepared.recordCount;
+    if (s < prepared.skipped.size())
+      end = uint32_t(std::lower_bound(prepared.positions.begin() + k, prepared.positions.end(), prepared.skipped[s].position) -
+                     prepared.positions.begin());
+    batcher.add(prepared, *block, k, end);
     k = end;
     if (s < prepared.skipped.size()) skip(prepared.skipped[s]);
   }
+  copied = {};
   raysSeen = base + prepared.inputRays;
   stats.clippedRays += prepared.clippedRays;
 }
@@ -159,6 +174,8 @@ HostStageTimes GpuIntegrator::hostStageTimes() const {
   times.rays = impl_->raysSeen;
   return times;
 }
+
+RayRecordPool& GpuIntegrator::recordPool() { return impl_->pool; }
 
 const RegionCacheStats& GpuIntegrator::cacheStats() const { return impl_->batcher.cache().stats(); }
 

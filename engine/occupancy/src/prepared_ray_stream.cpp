@@ -8,8 +8,9 @@
 namespace voxen {
 
 PreparedRayStream::PreparedRayStream(Source source, const OccupancyModel& model, const IntegrationOptions& options,
-                                     uint32_t maxCrossingsPerSegment, unsigned workers, size_t depth)
-    : source_(std::move(source)), model_(model), options_(options), maxCrossings_(maxCrossingsPerSegment) {
+                                     uint32_t maxCrossingsPerSegment, unsigned workers, size_t depth,
+                                     RayRecordPool* pool)
+    : source_(std::move(source)), model_(model), options_(options), maxCrossings_(maxCrossingsPerSegment), pool_(pool) {
   workers = std::max(workers, 1u);
   slots_.resize(std::max<size_t>(depth, 2 * size_t(workers) + 1));
   window_ = slots_.size();
@@ -59,7 +60,7 @@ void PreparedRayStream::work() {
     lock.unlock();
     if (!error) {
       try {
-        prepareRays(rays, model_, options_, maxCrossings_, slot.rays);
+        prepareRays(rays, model_, options_, maxCrossings_, slot.rays, pool_);
       } catch (...) {
         error = std::current_exception();
       }
@@ -87,7 +88,7 @@ bool PreparedRayStream::nextInline(PreparedRays& out, uint64_t& progress) {
     end_ = consumed_;
   } else {
     ++consumed_;
-    prepareRays(chunk, model_, options_, maxCrossings_, out);
+    prepareRays(chunk, model_, options_, maxCrossings_, out, pool_);
   }
   workerSeconds_ += threadCpuSeconds() - start;
   return !chunk.empty();

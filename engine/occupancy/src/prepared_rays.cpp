@@ -1,5 +1,8 @@
 #include "voxen/occupancy/prepared_rays.hpp"
 
+#include <algorithm>
+#include <bit>
+
 #include "voxen/gpu/occupancy/discovery_shared.h"
 #include "voxen/occupancy/ray_walk.hpp"
 
@@ -8,21 +11,59 @@ namespace voxen {
 void PreparedRays::clear() {
   inputRays = 0;
   firstTime = 0.0;
-  records.clear();
-  regionCounts.clear();
+  recordCount = 0;
+  block = {};
+  hostRecords.clear();
+  regionOffsets.assign(1, 0);
+  segmentOffsets.assign(1, 0);
   positions.clear();
+  regionMin = regionMax = RegionKey{};
   skipped.clear();
   clippedRays = 0;
 }
 
+namespace {
+
+// The region of a voxel (floor division by the region size; a shift when it is a power of two).
+struct RegionOfVoxel {
+  explicit RegionOfVoxel(int32_t regionSize) : size(regionSize) {
+    if ((regionSize & (regionSize - 1)) == 0) shift = std::countr_zero(uint32_t(regionSize));
+  }
+  RegionKey operator()(const VoxelCoord& v) const {
+    if (shift >= 0) return {v.x >> shift, v.y >> shift, v.z >> shift};
+    return {floorDiv(v.x, size), floorDiv(v.y, size), floorDiv(v.z, size)};
+  }
+  int32_t size;
+  int shift = -1;
+};
+
+void widen(RegionKey& low, RegionKey& high, const RegionKey& key) {
+  low = {std::min(low.x, key.x), std::min(low.y, key.y), std::min(low.z, key.z)};
+  high = {std::max(high.x, key.x), std::max(high.y, key.y), std::max(high.z, key.z)};
+}
+
+}  // namespace
+
 void prepareRays(std::span<const Ray> rays, const OccupancyModel& model, const IntegrationOptions& options,
-                 uint32_t maxCrossingsPerSegment, PreparedRays& out) {
+                 uint32_t maxCrossingsPerSegment, PreparedRays& out, RayRecordPool* pool) {
   out.clear();
   out.inputRays = uint32_t(rays.size());
   if (!rays.empty()) out.firstTime = rays.front().time;
-  out.records.reserve(rays.size());
-  out.regionCounts.reserve(rays.size());
+  // Written in order and never read back: the pool's memory may be write-combined.
+  gpu::GpuRay* records = nullptr;
+  if (pool) {
+    out.block = pool->acquire(uint32_t(rays.size()));
+    records = out.block.records();
+  } else {
+    out.hostRecords.resize(rays.size());
+    records = out.hostRecords.data();
+  }
+  out.regionOffsets.reserve(rays.size() + 1);
+  out.segmentOffsets.reserve(rays.size() + 1);
   out.positions.reserve(rays.size());
+  const RegionOfVoxel regionOf(model.regionSize);
+  uint64_t regionSum = 0, segmentSum = 0;
+  uint32_t n = 0;
   for (size_t i = 0; i < rays.size(); ++i) {
     PreparedRay r;
     bool clipped = false;
@@ -42,10 +83,19 @@ void prepareRays(std::span<const Ray> rays, const OccupancyModel& model, const I
       continue;
     }
     out.clippedRays += clipped;
-    out.records.push_back(toGpuRay(r, segments, 0, 0));
-    out.regionCounts.push_back(uint32_t(regions));
+    const RegionKey from = regionOf(r.start), to = regionOf(r.end);
+    if (n == 0) out.regionMin = out.regionMax = from;
+    widen(out.regionMin, out.regionMax, from);
+    widen(out.regionMin, out.regionMax, to);
+    records[n++] = toGpuRay(r, segments, uint32_t(regionSum), uint32_t(segmentSum));
+    regionSum += regions;
+    segmentSum += segments;
+    out.regionOffsets.push_back(regionSum);
+    out.segmentOffsets.push_back(segmentSum);
     out.positions.push_back(uint32_t(i));
   }
+  out.recordCount = n;
+  if (!pool) out.hostRecords.resize(n);
 }
 
 }  // namespace voxen

@@ -4,10 +4,12 @@
 #include <bit>
 #include <cstdlib>
 
+#include "voxen/gpu/occupancy/batch_assembly_shared.h"
 #include "voxen/gpu/occupancy/discovery_shared.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/freed_heap.hpp"
 #include "voxen/host/scheduler.hpp"
+#include "voxen/host/shader_library.hpp"
 #include "voxen/occupancy/host_stage_timer.hpp"
 
 namespace voxen {
@@ -26,20 +28,25 @@ constexpr uint32_t kInitialBatchRays = 4096;
 
 }  // namespace
 
-// The batch being filled: its rays are written in place; the host keeps only running sums
-// (region list entries and segments, which place each ray's lists) and the batch's origin
-// region (discovery packs keys relative to it).
+// The batch being filled: its parts (runs of prepared records, in order) and running sums
+// (region list entries and segments, which place each ray's lists) and its origin region
+// (discovery packs keys relative to it).
 struct RayBatcher::Batch {
-  GpuRay* rays = nullptr;  // written in place (StreamedInput::begin) up to `capacity`
+  struct Part {
+    RayRecordPool::Lease block;  // kept until the GPU has read the part
+    uint32_t firstRecord = 0;    // in the block
+    uint32_t firstRay = 0;       // in the batch
+    uint32_t slotBaseAdd = 0;    // what ray_offsets.comp adds (modulo 2^32)
+    uint32_t segmentBaseAdd = 0;
+  };
+  std::vector<Part> parts;
   uint32_t rayCount = 0;
-  uint32_t capacity = 0;  // rays the buffer holds now, grown up to maxRaysPerBatch
   uint64_t regionEntries = 0;  // the rays' region lists so far, back to back
   uint64_t segmentCount = 0;   // the rays' segments so far
   RegionKey origin;            // the first ray's start region
   void clear() {
-    rays = nullptr;
+    parts.clear();
     rayCount = 0;
-    capacity = 0;
     regionEntries = 0;
     segmentCount = 0;
   }
@@ -49,9 +56,11 @@ struct RayBatcher::Batch {
 struct RayBatcher::PendingBatch {
   RegionDiscovery::Ticket ticket;
   BufferRange rays;
-  uint32_t raysCopy = 0;
   uint32_t rayCount = 0;
   uint32_t segmentCount = 0;
+  // The record blocks its assembly reads: let go once its discovery has been collected (the
+  // assembly ran in the same submission).
+  std::vector<RayRecordPool::Lease> blocks;
 };
 
 RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const IntegrationOptions& options,
@@ -62,7 +71,6 @@ RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const Integratio
       stats_(stats),
       timer_(timer),
       cache_(scheduler, map, gpuOptions.cacheBytes, RegionCache::GpuTable::None),
-      rays_(scheduler, "occupancy rays", uint64_t(std::min(gpuOptions.maxRaysPerBatch, kInitialBatchRays)) * sizeof(GpuRay)),
       discovery_(std::make_unique<RegionDiscovery>(scheduler, gpuOptions.maxRaysPerBatch)),
       batch_(std::make_unique<Batch>()) {
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
@@ -73,6 +81,7 @@ RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const Integratio
   passFlags_ = occupancyPassFlags(map_, options);
   strategy_ = makeIntegrationStrategy({scheduler, map, options, gpuOptions_, uint32_t(cache_.slotCount()), passFlags_});
   stopKernel_ = occupancyKernel(scheduler, "occupancy/stop_search.comp", passFlags_);
+  offsetsKernel_ = scheduler.library().kernel("occupancy/ray_offsets.comp");
   // Only the stop search writes stop points; other runs keep a token buffer for the address.
   stop_ = Buffer(scheduler.device(), "occupancy stop points",
                  passFlags_ & gpu::kPassStopOnOccupied ? uint64_t(gpuOptions_.maxRaysPerBatch) * 4 : 4);
@@ -90,50 +99,72 @@ RegionKey RayBatcher::regionOf(const VoxelCoord& v) const {
   return {floorDiv(v.x, n), floorDiv(v.y, n), floorDiv(v.z, n)};
 }
 
-void RayBatcher::add(std::span<const GpuRay> records, std::span<const uint32_t> regionCounts) {
-  for (size_t k = 0; k < records.size(); ++k) addRecord(records[k], regionCounts[k]);
+bool RayBatcher::nearOrigin(const RegionKey& k) const {
+  const RegionKey& o = batch_->origin;
+  return std::abs(int64_t(k.x) - o.x) <= gpu::kDiscoverySpan && std::abs(int64_t(k.y) - o.y) <= gpu::kDiscoverySpan &&
+         std::abs(int64_t(k.z) - o.z) <= gpu::kDiscoverySpan;
 }
 
-// The integration thread's whole work per ray: a copy of its prepared record into the batch,
-// with the offsets of its region list and segments (running sums of counts from its end
-// points). Its regions and segments are found on the GPU (RegionDiscovery).
-void RayBatcher::addRecord(const GpuRay& record, uint32_t regionCount) {
-  ++stats_.rays;
-  // Discovery packs a batch's region keys relative to its first ray's start region: a ray
-  // reaching past that span starts a new batch (only for rays thousands of kilometres apart).
-  // These batch ends depend on the end points only, never on a walk.
-  const RegionKey from = regionOf({record.start.x, record.start.y, record.start.z});
-  const RegionKey to = regionOf({record.end.x, record.end.y, record.end.z});
-  if (batch_->rayCount > 0) {
-    const RegionKey& o = batch_->origin;
-    auto near = [&](const RegionKey& k) {
-      return std::abs(int64_t(k.x) - o.x) <= gpu::kDiscoverySpan && std::abs(int64_t(k.y) - o.y) <= gpu::kDiscoverySpan &&
-             std::abs(int64_t(k.z) - o.z) <= gpu::kDiscoverySpan;
-    };
-    // The batch's region lists and segments are bounded too (device memory, 32-bit offsets):
-    // reached only by batches of millions of rays kilometres long.
-    const bool full = batch_->regionEntries + regionCount > kMaxBatchRegionEntries ||
-                      batch_->segmentCount + record.segments > kMaxBatchSegments;
-    if (!near(from) || !near(to) || full) flush();
+// The batch rules, applied to a run of records at once: a batch ends at --batch-size rays,
+// before a ray whose end points lie outside the span discovery packs around the batch's
+// first ray's start region (only rays thousands of kilometres apart), and before its region
+// lists or segments would pass their bounds (device memory, 32-bit offsets: only batches of
+// millions of rays kilometres long). Every rule depends on the end points only, never on a
+// walk, and cuts where the per-ray rule would: the sums come from the running sums, the span
+// from the run's region bounds; only a run that leaves the span is looked at ray by ray
+// (reading the end points back from the records, which that rare case may afford).
+uint32_t RayBatcher::recordsThatFit(const PreparedRays& rays, const RayRecordPool::Lease& block, uint32_t first,
+                                    uint32_t end) const {
+  const Batch& b = *batch_;
+  uint32_t take = std::min<uint32_t>(end - first, gpuOptions_.maxRaysPerBatch - b.rayCount);
+  // The batch's first ray always goes in (it is the origin; a ray alone is within bounds).
+  const uint32_t from = b.rayCount == 0 ? first + 1 : first;
+  auto fits = [&](const std::vector<uint64_t>& offsets, uint64_t used, uint64_t bound) {
+    // The first record k in [from, first + take) whose sum would pass the bound.
+    const uint64_t limit = bound - used + offsets[first];  // offsets[k + 1] may be at most this
+    const auto past = std::upper_bound(offsets.begin() + from + 1, offsets.begin() + first + take + 1, limit);
+    return uint32_t(past - (offsets.begin() + 1));
+  };
+  take = std::min(take, fits(rays.regionOffsets, b.regionEntries, kMaxBatchRegionEntries) - first);
+  take = std::min(take, fits(rays.segmentOffsets, b.segmentCount, kMaxBatchSegments) - first);
+  if (!nearOrigin(rays.regionMin) || !nearOrigin(rays.regionMax)) {
+    for (uint32_t k = from; k < first + take; ++k) {
+      const GpuRay& record = block.records()[k];
+      if (!nearOrigin(regionOf({record.start.x, record.start.y, record.start.z})) ||
+          !nearOrigin(regionOf({record.end.x, record.end.y, record.end.z}))) {
+        take = k - first;
+        break;
+      }
+    }
   }
-  Batch& b = *batch_;
-  if (b.rayCount == 0) {
-    b.origin = from;
-    // A batch's first ray maps the rays' buffer, which may wait for the GPU to release it.
-    b.capacity = std::min(gpuOptions_.maxRaysPerBatch, std::max(kInitialBatchRays, largestBatch_));
-    b.rays = reinterpret_cast<GpuRay*>(rays_.begin(size_t(b.capacity) * sizeof(GpuRay)));
-  } else if (b.rayCount == b.capacity) {
-    b.capacity = uint32_t(std::min<uint64_t>(gpuOptions_.maxRaysPerBatch, uint64_t(b.capacity) * 2));
-    largestBatch_ = std::max(largestBatch_, b.capacity);
-    b.rays = reinterpret_cast<GpuRay*>(rays_.grow(size_t(b.capacity) * sizeof(GpuRay), size_t(b.rayCount) * sizeof(GpuRay)));
+  return take;
+}
+
+void RayBatcher::add(const PreparedRays& rays, const RayRecordPool::Lease& block, uint32_t first, uint32_t end) {
+  while (first < end) {
+    Batch& b = *batch_;
+    if (b.rayCount == 0) {
+      const GpuRay& record = block.records()[first];  // one read per batch (its origin)
+      b.origin = regionOf({record.start.x, record.start.y, record.start.z});
+    }
+    const uint32_t take = recordsThatFit(rays, block, first, end);
+    if (take > 0) {
+      // Consecutive records of one block continue the last part (runs split by skipped rays).
+      const uint32_t slotBaseAdd = uint32_t(gpuOptions_.maxRaysPerBatch + b.regionEntries - rays.regionOffsets[first]);
+      const uint32_t segmentBaseAdd = uint32_t(b.segmentCount - rays.segmentOffsets[first]);
+      const bool continues = !b.parts.empty() && b.parts.back().block.sameBlock(block) &&
+                             b.parts.back().firstRecord + (b.rayCount - b.parts.back().firstRay) == first &&
+                             b.parts.back().slotBaseAdd == slotBaseAdd && b.parts.back().segmentBaseAdd == segmentBaseAdd;
+      if (!continues) b.parts.push_back({block, first, b.rayCount, slotBaseAdd, segmentBaseAdd});
+      b.rayCount += take;
+      b.regionEntries += rays.regionOffsets[first + take] - rays.regionOffsets[first];
+      b.segmentCount += rays.segmentOffsets[first + take] - rays.segmentOffsets[first];
+      stats_.rays += take;
+      first += take;
+    }
+    // Full, or the next record does not fit: the batch closes before it.
+    if (b.rayCount >= gpuOptions_.maxRaysPerBatch || first < end) flush();
   }
-  GpuRay& g = b.rays[b.rayCount++];
-  g = record;
-  g.slotBase = uint32_t(gpuOptions_.maxRaysPerBatch + b.regionEntries);
-  g.segmentBase = uint32_t(b.segmentCount);
-  b.regionEntries += regionCount;
-  b.segmentCount += record.segments;
-  if (b.rayCount >= gpuOptions_.maxRaysPerBatch) flush();
 }
 
 void RayBatcher::drain() {
@@ -154,15 +185,54 @@ void RayBatcher::flush() {
   auto next = std::make_unique<PendingBatch>();
   next->rayCount = b.rayCount;
   next->segmentCount = uint32_t(b.segmentCount);
-  next->rays = rays_.end(b.rayCount * sizeof(GpuRay));
-  next->raysCopy = rays_.currentCopy();
+  next->rays = assemble();
   next->ticket = discovery_->submit(next->rays, b.rayCount, b.origin, map_.regionSize(), b.regionEntries, b.segmentCount);
-  rays_.submitted(next->raysCopy, scheduler_.lastSubmitted());
+  next->blocks.reserve(b.parts.size());
+  for (Batch::Part& part : b.parts) next->blocks.push_back(std::move(part.block));
   batch_->clear();
   timer_.mark(&HostStageTimes::discoverySeconds);
   integratePending();
   pending_ = std::move(next);
   timer_.batchEnd();
+}
+
+// Records the batch's assembly into its ray buffer (one of two, used in turn as discovery's
+// lists are: the pending batch's rays stay untouched), growing that buffer as batches grow:
+// every part's records copied (the copies first, so that one barrier separates them from
+// the offset passes), then each part's offsets added. The next submission (the batch's
+// discovery) runs it.
+BufferRange RayBatcher::assemble() {
+  const Batch& b = *batch_;
+  batchCopy_ ^= 1u;
+  Buffer& rays = batchRays_[batchCopy_];
+  const uint64_t bytes = uint64_t(b.rayCount) * sizeof(GpuRay);
+  if (rays.size() < bytes) {
+    // Buffers the GPU still reads are freed once it is done with them (Buffer's rule).
+    const uint64_t grown = std::max<uint64_t>({bytes, rays.size() * 2, uint64_t(kInitialBatchRays) * sizeof(GpuRay)});
+    rays = Buffer(scheduler_.device(), "occupancy rays",
+                  std::min<uint64_t>(grown, uint64_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
+  }
+  auto partRays = [&](size_t k) {
+    const uint32_t end = k + 1 < b.parts.size() ? b.parts[k + 1].firstRay : b.rayCount;
+    return end - b.parts[k].firstRay;
+  };
+  for (size_t k = 0; k < b.parts.size(); ++k) {
+    const Batch::Part& part = b.parts[k];
+    scheduler_.copy(part.block.range(part.firstRecord, partRays(k)),
+                    rays.range(uint64_t(part.firstRay) * sizeof(GpuRay), uint64_t(partRays(k)) * sizeof(GpuRay)));
+  }
+  for (size_t k = 0; k < b.parts.size(); ++k) {
+    const Batch::Part& part = b.parts[k];
+    if (part.slotBaseAdd == 0 && part.segmentBaseAdd == 0) continue;
+    const BufferRange records = rays.range(uint64_t(part.firstRay) * sizeof(GpuRay), uint64_t(partRays(k)) * sizeof(GpuRay));
+    gpu::RayOffsetsPush push{};
+    push.rays = records.address;
+    push.rayCount = partRays(k);
+    push.slotBaseAdd = part.slotBaseAdd;
+    push.segmentBaseAdd = part.segmentBaseAdd;
+    scheduler_.dispatchThreads({"occupancy ray offsets", offsetsKernel_.get(), {}, push, {readsWrites(records)}}, push.rayCount);
+  }
+  return rays.range(0, bytes);
 }
 
 // Integrates the pending batch, if any: its discovered regions in chunks of at most the
@@ -245,7 +315,7 @@ void RayBatcher::integrateChunk(const std::vector<DiscoveredRegion>& regions, si
     // and once the passes have run (BENCHMARKS.md, issue 26 item 4: a lower resident peak).
     if (stats_.batches == 0) returnFreedHeap();
   }
-  rays_.submitted(batch.raysCopy, scheduler_.submit());  // the GPU starts while the host prepares the next chunk or batch
+  scheduler_.submit();  // the GPU starts while the host prepares the next chunk or batch
   timer_.mark(&HostStageTimes::uploadSeconds);
 }
 

@@ -121,8 +121,8 @@ LayerSet layerSet(const std::vector<std::string>& names) {
   return set;
 }
 
-// One run of the GPU path (as `voxen map` does it: a worker prepares the rays ahead of the
-// integration thread, which only copies their records into batches) or of a CPU integrator.
+// One run of the GPU path (as `voxen map` does it: workers prepare the rays ahead of the
+// integration thread, into the integrator's record pool) or of a CPU integrator.
 struct PathRun {
   double seconds = 0;       // wall, construction to finish
   double loopSeconds = 0;   // of which the rays' integration (the rest is fixed: the cache, the copy back)
@@ -269,8 +269,9 @@ class MapBench {
   }
 
  private:
-  // One run of the GPU path (as `voxen map` does it: a worker prepares the rays ahead of the
-  // integration thread, which only copies their records into batches).
+  // One run of the GPU path (as `voxen map` does it: workers prepare the rays ahead of the
+  // integration thread, straight into the integrator's record pool, so that thread does no
+  // work per ray).
   PathRun gpuPath(const OccupancyModel& model, std::span<const Ray> input, OccupancyMap& map, const Advance& progress) {
     PathRun run;
     const auto start = Clock::now();
@@ -285,7 +286,7 @@ class MapBench {
             at += n;
             return chunk;
           },
-          model, plan_.integration, gpuOptions_.maxCrossingsPerSegment, args_.prepareThreads);
+          model, plan_.integration, gpuOptions_.maxCrossingsPerSegment, args_.prepareThreads, 0, &gpu.recordPool());
       PreparedRays prepared;
       uint64_t ignored = 0;
       while (stream.next(prepared, ignored)) {

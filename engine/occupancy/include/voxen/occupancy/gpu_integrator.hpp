@@ -30,6 +30,7 @@ namespace voxen {
 
 class Scheduler;
 struct PreparedRays;
+class RayRecordPool;
 
 class GpuIntegrator {
  public:
@@ -40,9 +41,15 @@ class GpuIntegrator {
   // Queues the rays; they are on the GPU (and maybe already integrated) when this returns.
   void integrate(std::span<const Ray> rays);
   // The same for rays prepared on any thread (prepareRays with this map's model, these
-  // options and GpuIntegratorOptions::maxCrossingsPerSegment): the calling thread only
-  // copies their records. Gives the map integrate() gives for the same rays.
+  // options and GpuIntegratorOptions::maxCrossingsPerSegment). Prepared into recordPool(),
+  // the GPU reads their records where they were written and the calling thread does no work
+  // per ray; prepared without a pool, their records are copied into it in one block. Gives
+  // the map integrate() gives for the same rays.
   void integrate(const PreparedRays& prepared);
+  // Where threads prepare records for this integrator (prepareRays, PreparedRayStream): any
+  // thread may prepare into it while this integrator lives; PreparedRays holding its blocks
+  // are destroyed or cleared before the integrator.
+  RayRecordPool& recordPool();
   // Integrates what is queued, waits, and copies every resident region into the host map;
   // stats() is complete afterwards. The destructor calls it if batches are unsynced.
   void finish();

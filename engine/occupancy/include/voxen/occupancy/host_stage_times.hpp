@@ -9,8 +9,9 @@ namespace voxen {
 struct HostStageTimes {
   uint64_t rays = 0;  // rays passed to integrate(), rejected ones included
   // Per ray, the integration thread's only per-ray work: checking and preparing each ray
-  // and writing its record into the batch; for rays prepared on other threads
-  // (PreparedRays), copying the records.
+  // and writing its record into the record pool (integrate(span)); for rays prepared on
+  // other threads (PreparedRays), handing runs of records to the batches, which is no work
+  // per ray when they were prepared into the integrator's record pool (one block copy when not).
   double prepareSeconds = 0.0;
   // Per batch: recording and submitting region discovery on the GPU, and taking its list
   // of distinct regions (sorted) back.

@@ -1,9 +1,11 @@
 #pragma once
 // Worker threads that prepare rays for the GPU integrator ahead of it: they pull chunks of
-// rays from a source, prepare each (prepareRays) and hand them to the integration thread in
-// input order through a bounded ring, so that the integration thread only copies records
+// rays from a source, prepare each (prepareRays), into the integrator's record pool when
+// given one, and hand them to the integration thread in input order through a bounded ring,
+// so that the integration thread does no work per ray
 // (GpuIntegrator::integrate(const PreparedRays&)). The map is the one integrate(span)
-// builds from the same rays, whatever the number of workers.
+// builds from the same rays, whatever the number of workers. A stream preparing into a pool
+// is destroyed before the pool's integrator.
 //
 // The source is called by one worker at a time, in chunk order, under a lock, and its rays
 // are copied before the lock is released: a reader that is not thread-safe and hands out
@@ -36,7 +38,8 @@ class PreparedRayStream {
   using Source = std::function<std::span<const Ray>(uint64_t& progress)>;
 
   PreparedRayStream(Source source, const OccupancyModel& model, const IntegrationOptions& options,
-                    uint32_t maxCrossingsPerSegment, unsigned workers = 1, size_t depth = 0);
+                    uint32_t maxCrossingsPerSegment, unsigned workers = 1, size_t depth = 0,
+                    RayRecordPool* pool = nullptr);
   ~PreparedRayStream();
   PreparedRayStream(const PreparedRayStream&) = delete;
   PreparedRayStream& operator=(const PreparedRayStream&) = delete;
@@ -63,6 +66,7 @@ class PreparedRayStream {
   OccupancyModel model_;
   IntegrationOptions options_;
   uint32_t maxCrossings_;
+  RayRecordPool* pool_;
   std::vector<Slot> slots_;  // chunk k lives in slots_[k % size] from its claim to its hand-over
   mutable std::mutex mutex_;
   std::condition_variable ready_, space_;

@@ -1,8 +1,11 @@
 #pragma once
-// The GPU integrator's batches: prepared ray records are copied into a batch in place; when
-// a batch closes, its region discovery is submitted and the batch before it is integrated
-// (so the host never waits for the discovery it just submitted, and prepares the next batch
-// while the GPU integrates). A batch's regions are made resident in the region cache in
+// The GPU integrator's batches: a batch is a list of parts, runs of prepared records where
+// the preparing threads wrote them (PreparedRays in a RayRecordPool block); the batches' rules
+// (size, span, list bounds) are applied per run from the records' running sums and region
+// bounds, so the host does no work per ray. When a batch closes, the GPU assembles its rays
+// (batch_assembly_shared.h: a copy and an offset pass per part), its region discovery is submitted with it and the batch
+// before it is integrated (so the host never waits for the discovery it just submitted, and
+// prepares the next batch while the GPU integrates). A batch's regions are made resident in the region cache in
 // chunks of at most its slots; per chunk the batcher records the stop search (every chunk's,
 // before any update, when a batch has several chunks) and has the pass family's strategy
 // record the updates.
@@ -16,6 +19,8 @@
 #include "voxen/map/region_cache.hpp"
 #include "voxen/occupancy/integration_stats.hpp"
 #include "voxen/occupancy/integration_strategy.hpp"
+#include "voxen/occupancy/prepared_rays.hpp"
+#include "voxen/occupancy/ray_record_pool.hpp"
 #include "voxen/occupancy/region_discovery.hpp"
 
 namespace voxen {
@@ -29,10 +34,10 @@ class RayBatcher {
              const GpuIntegratorOptions& gpuOptions, IntegrationStats& stats, HostStageTimer& timer);
   ~RayBatcher();
 
-  // Copies prepared records into the batch in order (closing it before a record that does
-  // not fit it, and whenever it is full). A run of records per call, so that the per-record
-  // copy stays inside this file (the integration thread's whole work per ray).
-  void add(std::span<const gpu::GpuRay> records, std::span<const uint32_t> regionCounts);
+  // Adds records [first, end) of `rays`, whose records are in `block`, to the batches in
+  // order (closing a batch before a record that does not fit it, and whenever it is full).
+  // The batches keep the block leased until the GPU has read it.
+  void add(const PreparedRays& rays, const RayRecordPool::Lease& block, uint32_t first, uint32_t end);
   // Closes the batch being filled and integrates every batch before it: all that was added
   // is submitted when this returns.
   void drain();
@@ -51,7 +56,10 @@ class RayBatcher {
   // any update, when a batch has several chunks), the updates, or both.
   enum class ChunkWork { StopSearch, Updates, StopSearchAndUpdates };
   RegionKey regionOf(const VoxelCoord& voxel) const;
-  void addRecord(const gpu::GpuRay& record, uint32_t regionCount);
+  bool nearOrigin(const RegionKey& key) const;
+  // How many of records [first, end) the open batch takes (at least one when it is empty).
+  uint32_t recordsThatFit(const PreparedRays& rays, const RayRecordPool::Lease& block, uint32_t first, uint32_t end) const;
+  BufferRange assemble();
   void flush();
   void integratePending();
   void integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t chunk, const PendingBatch& batch, ChunkWork work);
@@ -62,7 +70,9 @@ class RayBatcher {
   IntegrationStats& stats_;
   HostStageTimer& timer_;
   RegionCache cache_;
-  StreamedInput rays_;  // rewritten every batch
+  Buffer batchRays_[2];  // the assembled rays of a batch, alternating as discovery does
+  uint32_t batchCopy_ = 0;
+  std::shared_ptr<Kernel> offsetsKernel_;
   std::unique_ptr<RegionDiscovery> discovery_;  // the batch's regions, segments and region lists
   uint32_t passFlags_ = 0;
   std::unique_ptr<IntegrationStrategy> strategy_;
@@ -73,7 +83,6 @@ class RayBatcher {
   std::unique_ptr<PendingBatch> pending_;  // discovered (or being discovered), not yet integrated
   int regionShift_ = -1;  // log2 of the region size when it is a power of two
   uint64_t batchStamp_ = 0;
-  uint32_t largestBatch_ = 0;  // the most rays a batch's buffer has held (where the next one starts)
 };
 
 }  // namespace voxen
