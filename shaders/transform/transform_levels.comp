@@ -6,6 +6,12 @@
 // most kNarrowLevel nodes each) is one workgroup walking them in order with a barrier
 // between levels, so that deep chains do not cost a dispatch per level.
 //
+// The passes run over positions of the breadth-first level order (transform_shared.h): a
+// level's entries are its positions, or the listed ones of a sparse update (increasing runs).
+// The node, its parent and its dirty bit are read at the position, so neighbouring
+// invocations read neighbouring words; the parents' changed marks and the matrices are read
+// by node (a matrix is one whole 64-byte line).
+//
 // TRANSFORM_PRODUCT (a define, chosen by the host for the device) selects how the product
 // is spread over invocations:
 //   0: one invocation per matrix (best where a load is a loop over lanes: CPU drivers);
@@ -55,12 +61,13 @@ void storeColumn(uint64_t matrices, uint node, uint column, vec4 value) {
   a.v[w + 1u] = word(value.zw);
 }
 
-// Whether the node's world must be recomputed, and its parent.
-bool needsUpdate(uint node, out uint parent) {
-  parent = UintArray(pc.p.parents).v[node];
-  if (pc.p.listed != 0u) return true;
+// Whether the world of the node at this order position must be recomputed, and its parent.
+bool needsUpdate(uint position, out uint parent) {
+  parent = UintArray(pc.p.orderParents).v[position];
+  if (pc.p.readMarks == 0u) return true;
   CoherentUints dirty = CoherentUints(pc.p.dirty);
-  return (dirty.v[node / 32u] & (1u << (node % 32u))) != 0u || CoherentUints(pc.p.changed).v[parent] == pc.p.generation;
+  return (dirty.v[position / 32u] & (1u << (position % 32u))) != 0u ||
+         CoherentUints(pc.p.changed).v[parent] == pc.p.generation;
 }
 
 // This invocation's lane within the workgroup, such that the four lanes of a quad
@@ -73,12 +80,14 @@ uint laneInWorkgroup() {
 #endif
 }
 
-// Updates the node of this invocation's slot when `inUse`. Every invocation of the
-// workgroup calls it (the quad variants share operands, so none may leave early).
-void updateSlot(bool inUse, uint node) {
+// Updates the node at this invocation's slot's order position when `inUse`. Every
+// invocation of the workgroup calls it (the quad variants share operands, so none may leave
+// early).
+void updateSlot(bool inUse, uint position) {
 #if TRANSFORM_PRODUCT == 0
   uint parent;
-  if (!inUse || !needsUpdate(node, parent)) return;
+  if (!inUse || !needsUpdate(position, parent)) return;
+  uint node = UintArray(pc.p.order).v[position];
   // Written out, not looped: lavapipe counts loop iterations against its cap of 65,535.
   mat4 parentWorld = mat4(loadColumn(pc.p.worlds, parent, 0u), loadColumn(pc.p.worlds, parent, 1u),
                           loadColumn(pc.p.worlds, parent, 2u), loadColumn(pc.p.worlds, parent, 3u));
@@ -92,7 +101,8 @@ void updateSlot(bool inUse, uint node) {
   CoherentUints(pc.p.changed).v[node] = pc.p.generation;
 #else
   uint column = laneInWorkgroup() & 3u, parent = 0u;
-  bool update = inUse && needsUpdate(node, parent);
+  bool update = inUse && needsUpdate(position, parent);
+  uint node = update ? UintArray(pc.p.order).v[position] : 0u;
   vec4 parentColumn = update ? loadColumn(pc.p.worlds, parent, column) : vec4(0.0);
   vec4 localColumn = update ? loadColumn(pc.p.locals, node, column) : vec4(0.0);
 #if TRANSFORM_PRODUCT == 1
@@ -112,8 +122,10 @@ void updateSlot(bool inUse, uint node) {
 #endif
 }
 
+// The order position of a level's entry i (an index into levelStarts' entries).
+uint positionOf(uint i) { return pc.p.listed != 0ul ? UintArray(pc.p.listed).v[i] : i; }
+
 void main() {
-  UintArray order = UintArray(pc.p.order);
   UintArray starts = UintArray(pc.p.levelStarts);
   const uint slotsPerGroup = gl_WorkGroupSize.x / kLanesPerNode;
   uint slot = laneInWorkgroup() / kLanesPerNode;
@@ -121,7 +133,7 @@ void main() {
     // dispatchThreads folds more than 65,535 workgroups into y.
     uint i = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * slotsPerGroup + slot;
     bool inUse = i < pc.p.count;
-    updateSlot(inUse, inUse ? order.v[starts.v[pc.p.firstLevel] + i] : 0u);
+    updateSlot(inUse, inUse ? positionOf(starts.v[pc.p.firstLevel] + i) : 0u);
     return;
   }
   // A run of narrow levels, one workgroup; a level's nodes in rounds of slotsPerGroup.
@@ -129,7 +141,7 @@ void main() {
     uint begin = starts.v[level], end = starts.v[level + 1u];
     for (uint first = begin; first < end; first += slotsPerGroup) {
       uint i = first + slot;
-      updateSlot(i < end, i < end ? order.v[i] : 0u);
+      updateSlot(i < end, i < end ? positionOf(i) : 0u);
     }
     memoryBarrierBuffer();
     barrier();

@@ -1,5 +1,5 @@
 // The transform tree's GPU passes: push constants shared by the host
-// (engine/transform/src/gpu_transform_tree.cpp) and transform_levels.comp.
+// (engine/transform/src/gpu_transform_tree.cpp) and the transform shaders.
 #ifndef VOXEN_TRANSFORM_SHARED_H
 #define VOXEN_TRANSFORM_SHARED_H
 
@@ -16,24 +16,29 @@ VOXEN_CONST(uint, kSparseDivisor, 16u)
 // (barriers between levels) instead of one dispatch each.
 VOXEN_CONST(uint, kNarrowLevel, 64u)
 
+// The level passes work in the breadth-first level order (dirty_subtrees.hpp): position p
+// of `order` holds a node, `orderParents` its parent at the same position, and the dirty
+// bits are set by position, so that a level's passes read those arrays contiguously
+// (world and local matrices, whole 64-byte lines, stay indexed by node).
 struct TransformPush {
-  VOXEN_ADDRESS locals;      // mat4 per node (column-major, 16 floats)
-  VOXEN_ADDRESS worlds;      // mat4 per node; node 0 is the virtual root (identity)
-  VOXEN_ADDRESS parents;     // uint per node
-  VOXEN_ADDRESS order;       // uint[]: the nodes level after level (level 1 first), or the listed ones
-  VOXEN_ADDRESS dirty;       // uint bit words: bit n set = node n's local changed (input)
-  VOXEN_ADDRESS changed;     // uint per node: the generation that last recomputed its world (output)
-  VOXEN_ADDRESS levelStarts; // uint per level: its first entry in `order` (then the end)
-  VOXEN_ADDRESS packedNodes;  // the scatter's input: the changed nodes' indices
-  VOXEN_ADDRESS packedLocals; // and their local matrices (mat4 each)
-  uint firstLevel;           // this dispatch's levels (0 = the top level): [firstLevel, lastLevel)
+  VOXEN_ADDRESS locals;        // mat4 per node (column-major, 16 floats)
+  VOXEN_ADDRESS worlds;        // mat4 per node; node 0 is the virtual root (identity)
+  VOXEN_ADDRESS orderParents;  // uint per order position: the parent of that position's node
+  VOXEN_ADDRESS order;         // uint per order position: the live nodes level after level (level 1 first)
+  VOXEN_ADDRESS dirty;         // uint bit words: bit p set = the local of order position p's node changed (input)
+  VOXEN_ADDRESS changed;       // uint per node: the generation that last recomputed its world (output)
+  VOXEN_ADDRESS levelStarts;   // uint per level: its first entry (in `order`, or in `listed`), then the end
+  VOXEN_ADDRESS listed;        // 0: a level's entries are its order positions; else uint[]: the positions to recompute
+  VOXEN_ADDRESS packedNodes;   // the scatter's input: (node, order position) per changed local
+  VOXEN_ADDRESS packedLocals;  // and their local matrices (mat4 each)
+  uint firstLevel;             // this dispatch's levels (0 = the top level): [firstLevel, lastLevel)
   uint lastLevel;
-  uint count;                // nodes of firstLevel (one-level dispatches), or packed entries
-  uint listed;               // 1: `order` lists exactly the nodes to recompute (no marks read)
-  uint generation;           // this process()'s number (from 1): a changed mark equal to it is fresh
+  uint count;                  // entries of firstLevel (one-level dispatches), or packed entries
+  uint readMarks;              // 1: recompute only positions whose dirty bit or parent's changed mark is set
+  uint generation;             // this process()'s number (from 1): a changed mark equal to it is fresh
   uint reserved;
 };
-VOXEN_SHARED_ASSERT(sizeof(TransformPush) == 96)
+VOXEN_SHARED_ASSERT(sizeof(TransformPush) == 104)
 
 // Culling (transform_cull.comp, transform_gather.comp).
 struct CullPush {

@@ -234,3 +234,89 @@ TEST_CASE("Transform tree GPU culling: the visible list equals a CPU culling of 
 }
 
 }  // namespace
+
+namespace {
+
+// A tree whose node indices are far from breadth first: each node under a random earlier one.
+TransformTree randomParentsTree(std::mt19937& rng, uint32_t nodes) {
+  TransformTree tree;
+  for (uint32_t n = 1; n <= nodes; ++n) tree.add(n < 8 ? TransformTree::kRoot : 1 + rng() % (n - 1), randomLocal(rng));
+  return tree;
+}
+
+TEST_CASE("Transform tree GPU: the level order is breadth first; every update path follows it where indices are not",
+          "[transform][gpu]") {
+  {  // Siblings next to each other, in their parents' order, whatever the order of the adds.
+    TransformTree tree;
+    const uint32_t a1 = tree.add(TransformTree::kRoot, glm::mat4(1.0f)), a2 = tree.add(TransformTree::kRoot, glm::mat4(1.0f));
+    const uint32_t c2 = tree.add(a2, glm::mat4(1.0f)), c1 = tree.add(a1, glm::mat4(1.0f)), d = tree.add(c1, glm::mat4(1.0f));
+    const uint32_t c3 = tree.add(a2, glm::mat4(1.0f));
+    const std::vector<uint32_t> expected{a1, a2, c1, c2, c3, d};
+    CHECK(tree.breadthFirst() == expected);
+    GpuTransformTree gpu(vt::gpu().scheduler, tree);
+    gpu.process();
+    CHECK(vt::gpu().scheduler.readback<uint32_t>(gpu.order().first(expected.size() * 4)).get() == expected);
+  }
+  for (const TransformProduct product : runnableProducts()) {
+    std::mt19937 rng(5);
+    TransformTree cpu = randomParentsTree(rng, 20000);
+    // A removal and moves make the indices' order wander further from the level order.
+    cpu.remove(cpu.children(TransformTree::kRoot)[2]);
+    for (uint32_t k = 0; k < 5; ++k) {
+      uint32_t node;
+      do node = 1 + rng() % uint32_t(cpu.capacity() - 1);
+      while (!cpu.live(node) || cpu.level(node) < 3);
+      cpu.setParent(node, cpu.children(TransformTree::kRoot)[k % 3]);
+    }
+    TransformTree tree = cpu;
+    GpuTransformTree gpu(vt::gpu().scheduler, tree, GpuTransformOptions{product});
+    gpu.process();
+    cpu.processCpu();
+    const double tolerance = 1e-5 * std::max(1.0, double(cpu.levels()));
+    INFO(transformProductName(product) << ": " << cpu.size() << " nodes, " << cpu.levels() << " levels");
+    CHECK(largestRelativeError(cpu, gpuWorlds(gpu, tree)) < tolerance);
+    const std::vector<uint32_t> order = cpu.breadthFirst();
+    REQUIRE(order.size() == gpu.liveNodes());
+    CHECK(vt::gpu().scheduler.readback<uint32_t>(gpu.order().first(order.size() * 4)).get() == order);
+    // Within a level the parents' positions never decrease (what makes the reads coalesce).
+    std::vector<uint32_t> position(cpu.capacity(), 0);
+    for (uint32_t p = 0; p < order.size(); ++p) position[order[p]] = p;
+    uint64_t backwards = 0;
+    for (uint32_t p = 1; p < order.size(); ++p) {
+      const uint32_t a = order[p - 1], b = order[p];
+      backwards += cpu.level(a) == cpu.level(b) && cpu.level(a) > 1 && position[cpu.parent(a)] > position[cpu.parent(b)];
+    }
+    CHECK(backwards == 0);
+    // Sparse (positions listed), scattered with marks, the whole locals with marks, every node.
+    for (double fraction : {0.01, 0.2, 0.7, 1.0}) {
+      std::vector<uint32_t> nodes;
+      std::vector<glm::mat4> locals;
+      for (uint32_t n = 1; n < cpu.capacity(); ++n)
+        if (cpu.live(n) && (fraction == 1.0 || std::uniform_real_distribution<double>(0, 1)(rng) < fraction))
+          nodes.push_back(n), locals.push_back(randomLocal(rng));
+      cpu.setLocal(nodes, locals);
+      tree.setLocal(nodes, locals);
+      const std::vector<glm::mat4> before = gpuWorlds(gpu, tree);
+      gpu.process();
+      cpu.processCpu();
+      const std::vector<glm::mat4> after = gpuWorlds(gpu, tree);
+      INFO("fraction " << fraction);
+      CHECK(gpu.stats().sparse == (fraction < 0.05));
+      CHECK(gpu.stats().wholeLocals == (fraction > 0.5));
+      CHECK(largestRelativeError(cpu, after) < tolerance);
+      std::vector<uint8_t> dirty(cpu.capacity(), 0);
+      for (uint32_t n : nodes) dirty[n] = 1;
+      for (uint32_t n : order) dirty[n] = dirty[n] || dirty[cpu.parent(n)];
+      const auto marks = vt::gpu().scheduler.readback<uint32_t>(gpu.changedMarks().first(cpu.capacity() * 4)).get();
+      uint64_t rewritten = 0, wrongMarks = 0;
+      for (uint32_t n : order) {
+        rewritten += !dirty[n] && std::memcmp(&before[n], &after[n], sizeof(glm::mat4)) != 0;
+        wrongMarks += (marks[n] == gpu.generation()) != bool(dirty[n]);
+      }
+      CHECK(rewritten == 0);
+      CHECK(wrongMarks == 0);
+    }
+  }
+}
+
+}  // namespace

@@ -54,8 +54,9 @@ ListedLevels DirtySubtrees::expand(const TransformTree& tree, const std::vector<
       }
     }
     std::swap(runs, next);
-    for (const auto& [begin, end] : runs) out.nodes.insert(out.nodes.end(), order_.begin() + begin, order_.begin() + end);
-    out.starts.push_back(uint32_t(out.nodes.size()));
+    for (const auto& [begin, end] : runs)
+      for (uint32_t p = begin; p < end; ++p) out.positions.push_back(p);
+    out.starts.push_back(uint32_t(out.positions.size()));
   }
   return out;
 }

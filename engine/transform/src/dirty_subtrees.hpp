@@ -14,16 +14,21 @@ namespace voxen {
 class TransformTree;
 
 struct ListedLevels {
-  std::vector<uint32_t> starts;  // per level: its first entry in `nodes`, then the end
-  std::vector<uint32_t> nodes;   // the nodes to recompute, level after level
+  std::vector<uint32_t> starts;     // per level: its first entry in `positions`, then the end
+  std::vector<uint32_t> positions;  // the breadth-first positions of the nodes to recompute, level after level
 };
 
 class DirtySubtrees {
  public:
   // After the tree's structure changed (O(nodes)).
   void rebuild(const TransformTree& tree);
-  // The nodes whose world depends on a changed local (each once), level by level.
+  // The positions of the nodes whose world depends on a changed local (each once), level by
+  // level: increasing runs, one per dirty subtree and level at most.
   ListedLevels expand(const TransformTree& tree, const std::vector<uint32_t>& dirty) const;
+  // The live nodes breadth first (level after level; within a level grouped by parent, in
+  // the parents' order), and each node's position in it (UINT32_MAX: not live).
+  const std::vector<uint32_t>& order() const { return order_; }
+  uint32_t position(uint32_t node) const { return position_[node]; }
 
  private:
   std::vector<uint32_t> order_;       // live nodes, breadth first

@@ -66,7 +66,7 @@ void GpuTransformTree::ensureCapacity() {
   const uint64_t words = (uint64_t(capacity) + 31) / 32;
   locals_ = Buffer(device, "transform locals", uint64_t(capacity) * 64);
   worlds_ = Buffer(device, "transform worlds", uint64_t(capacity) * 64);
-  parents_ = Buffer(device, "transform parents", uint64_t(capacity) * 4);
+  orderParents_ = Buffer(device, "transform parents in level order", uint64_t(capacity) * 4);
   order_ = Buffer(device, "transform level order", uint64_t(capacity) * 4);
   dirty_ = Buffer(device, "transform dirty bits", words * 4);
   changed_ = Buffer(device, "transform changed marks", uint64_t(capacity) * 4);
@@ -83,44 +83,48 @@ void GpuTransformTree::ensureCapacity() {
   uploadStructure();
 }
 
-// Parents, and the nodes level after level with each level's start.
+// The nodes breadth first (the sparse listing's order too), each position's parent, and
+// each level's first position.
 void GpuTransformTree::uploadStructure() {
-  std::vector<uint32_t> parents(capacity_, 0), order;
-  order.reserve(tree_.size());
+  subtrees_->rebuild(tree_);
+  const std::vector<uint32_t>& order = subtrees_->order();
+  std::vector<uint32_t> parents(order.size());
   levelStarts_.assign(1, 0);
-  for (uint32_t l = 1; l <= tree_.levels(); ++l) {
-    for (uint32_t n : tree_.levelNodes(l)) {
-      parents[n] = tree_.parent(n);
-      order.push_back(n);
-    }
-    levelStarts_.push_back(uint32_t(order.size()));
+  for (uint32_t p = 0; p < order.size(); ++p) {
+    parents[p] = tree_.parent(order[p]);
+    // Breadth first, levels follow one another: a level ends where the next one's nodes begin.
+    while (tree_.level(order[p]) > levelStarts_.size()) levelStarts_.push_back(p);
   }
-  scheduler_.upload(parents_.range(), parents.data(), parents.size() * 4);
-  if (!order.empty()) scheduler_.upload(order_.range(0, order.size() * 4), order.data(), order.size() * 4);
+  if (!order.empty()) {
+    levelStarts_.push_back(uint32_t(order.size()));
+    scheduler_.upload(order_.range(0, order.size() * 4), order.data(), order.size() * 4);
+    scheduler_.upload(orderParents_.range(0, parents.size() * 4), parents.data(), parents.size() * 4);
+  }
   starts_ = Buffer(scheduler_.device(), "transform level starts", levelStarts_.size() * 4);
   scheduler_.upload(starts_.range(), levelStarts_.data(), levelStarts_.size() * 4);
-  subtrees_->rebuild(tree_);
   stats_.structureUploaded = true;
 }
 
 // One dispatch per wide level, one single-workgroup dispatch per run of narrow ones, over
-// `starts` (host copy) / `startsOnDevice` and `order`: every live node (the GPU reads the
-// marks) or, `listed`, exactly the nodes to recompute.
-void GpuTransformTree::recordLevels(const std::vector<uint32_t>& levelStarts, const BufferRange& order,
-                                    const BufferRange& startsOnDevice, bool listed) {
+// `starts` (host copy) / `startsOnDevice`: a level's entries are its order positions, or
+// `listed` ones (when not empty: a sparse update's positions).
+void GpuTransformTree::recordLevels(const std::vector<uint32_t>& levelStarts, const BufferRange& startsOnDevice,
+                                    const BufferRange& listed, Recompute recompute) {
   gpu::TransformPush push{};
-  push.listed = listed ? 1u : 0u;
+  push.readMarks = recompute == Recompute::Marked ? 1u : 0u;
   push.locals = locals_.address();
   push.worlds = worlds_.address();
-  push.parents = parents_.address();
-  push.order = order.address;
+  push.orderParents = orderParents_.address();
+  push.order = order_.address();
   push.dirty = dirty_.address();
   push.changed = changed_.address();
   push.generation = generation_;
   push.levelStarts = startsOnDevice.address;
-  const std::vector<BufferUse> uses{reads(locals_.range()), readsWrites(worlds_.range()), reads(parents_.range()),
-                                    reads(order),           reads(dirty_.range()),        readsWrites(changed_.range()),
-                                    reads(startsOnDevice)};
+  push.listed = listed.size == 0 ? 0 : listed.address;
+  std::vector<BufferUse> uses{reads(locals_.range()), readsWrites(worlds_.range()), reads(orderParents_.range()),
+                              reads(order_.range()),  reads(dirty_.range()),        readsWrites(changed_.range()),
+                              reads(startsOnDevice)};
+  if (listed.size != 0) uses.push_back(reads(listed));
   const uint32_t levels = uint32_t(levelStarts.size() - 1);
   auto width = [&](uint32_t l) { return levelStarts[l + 1] - levelStarts[l]; };
   for (uint32_t l = 0; l < levels;) {
@@ -168,18 +172,25 @@ void GpuTransformTree::process() {
     scheduler_.upload(locals_.range(0, tree_.capacity() * 64ull), &tree_.local(0), tree_.capacity() * 64ull);
     if (!everyNode) {
       std::vector<uint32_t> bits((tree_.capacity() + 31) / 32, 0);
-      for (uint32_t n : dirty) bits[n / 32] |= 1u << (n % 32);
+      for (uint32_t n : dirty) {
+        const uint32_t p = subtrees_->position(n);
+        bits[p / 32] |= 1u << (p % 32);
+      }
       scheduler_.upload(dirty_.range(0, bits.size() * 4), bits.data(), bits.size() * 4);
     }
     stats_.uploadedLocals = dirty.size();
     stats_.wholeLocals = true;
   } else if (!grown && !dirty.empty()) {
-    // Packed as the locals (64 bytes each), then the node indices: one copy from the tree
-    // into device memory where it is host-visible.
-    const size_t count = dirty.size(), localBytes = count * 64, bytes = localBytes + count * 4;
+    // Packed as the locals (64 bytes each), then (node, order position) pairs: written
+    // straight into device memory where it is host-visible.
+    const size_t count = dirty.size(), localBytes = count * 64, bytes = localBytes + count * 8;
     std::byte* out = changedInput_->begin(bytes);
     for (size_t i = 0; i < count; ++i) std::memcpy(out + i * 64, &tree_.local(dirty[i]), 64);
-    std::memcpy(out + localBytes, dirty.data(), count * 4);
+    uint32_t* pairs = reinterpret_cast<uint32_t*>(out + localBytes);
+    for (size_t i = 0; i < count; ++i) {
+      pairs[2 * i] = dirty[i];
+      pairs[2 * i + 1] = subtrees_->position(dirty[i]);
+    }
     const BufferRange packed = changedInput_->end(bytes);
     gpu::TransformPush push{};
     push.locals = locals_.address();
@@ -202,10 +213,8 @@ void GpuTransformTree::process() {
   }
   if (!grown && dirty.size() * uint64_t(gpu::kSparseDivisor) <= liveNodes())
     recordSparseLevels();
-  else if (everyNode)
-    recordLevels(levelStarts_, order_.range(), starts_.range(), true);
   else
-    recordLevels(levelStarts_, order_.range(), starts_.range(), false);
+    recordLevels(levelStarts_, starts_.range(), BufferRange{}, everyNode ? Recompute::Every : Recompute::Marked);
   scheduler_.fill(dirty_.range(), 0);  // processed
   const uint64_t submitted = scheduler_.submit();
   changedInput_->submitted(submitted);
@@ -219,16 +228,17 @@ void GpuTransformTree::process() {
 void GpuTransformTree::recordSparseLevels() {
   const ListedLevels listed = subtrees_->expand(tree_, tree_.dirtyNodes());
   stats_.sparse = true;
-  stats_.listedNodes = listed.nodes.size();
-  if (listed.nodes.empty()) return;
-  const size_t startsBytes = listed.starts.size() * 4, bytes = startsBytes + listed.nodes.size() * 4;
+  stats_.listedNodes = listed.positions.size();
+  if (listed.positions.empty()) return;
+  const size_t startsBytes = listed.starts.size() * 4, bytes = startsBytes + listed.positions.size() * 4;
   std::byte* out = listedInput_->begin(bytes);
   std::memcpy(out, listed.starts.data(), startsBytes);
-  std::memcpy(out + startsBytes, listed.nodes.data(), listed.nodes.size() * 4);
+  std::memcpy(out + startsBytes, listed.positions.data(), listed.positions.size() * 4);
   const BufferRange range = listedInput_->end(bytes);
   const BufferRange starts{range.buffer, range.offset, startsBytes, range.address, range.name};
-  const BufferRange nodes{range.buffer, range.offset + startsBytes, bytes - startsBytes, range.address + startsBytes, range.name};
-  recordLevels(listed.starts, nodes, starts, true);
+  const BufferRange positions{range.buffer, range.offset + startsBytes, bytes - startsBytes, range.address + startsBytes,
+                              range.name};
+  recordLevels(listed.starts, starts, positions, Recompute::Every);
 }
 
 // Every node's local box (vec4 lo, vec4 hi), when boxes changed.

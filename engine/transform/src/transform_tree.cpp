@@ -194,10 +194,16 @@ void TransformTree::clearDirty() {
 
 std::vector<uint32_t> TransformTree::cullCpu(const Frustum& frustum) const {
   std::vector<uint32_t> visible;
-  for (const std::vector<uint32_t>& level : levels_)
-    for (uint32_t n : level)
-      if (boxInFrustum(worldBox(world_[n], box_[n]), frustum)) visible.push_back(n);
+  for (uint32_t n : breadthFirst())
+    if (boxInFrustum(worldBox(world_[n], box_[n]), frustum)) visible.push_back(n);
   return visible;
+}
+
+std::vector<uint32_t> TransformTree::breadthFirst() const {
+  std::vector<uint32_t> order(children_[kRoot]);
+  order.reserve(liveCount_);
+  for (size_t p = 0; p < order.size(); ++p) order.insert(order.end(), children_[order[p]].begin(), children_[order[p]].end());
+  return order;
 }
 
 uint64_t TransformTree::processCpu() {

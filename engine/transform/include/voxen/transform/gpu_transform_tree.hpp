@@ -1,7 +1,9 @@
 #pragma once
 // A TransformTree processed on the GPU. process() uploads only what changed (the changed
 // local matrices, packed, scattered by a pass that also sets their dirty bits; the
-// structure's arrays when nodes were added or removed), then records the level passes: a
+// structure's arrays when nodes were added or removed), then records the level passes over
+// the breadth-first level order (the nodes, their parents and their dirty bits stored by
+// order position, so a level reads them contiguously; matrices stay indexed by node): a
 // level wider than gpu::kNarrowLevel is one dispatch with an invocation per node, a run of
 // narrow levels is one single-workgroup dispatch that walks them with barriers (a chain of
 // thousands of levels costs a few dispatches, not thousands). All of it in one command
@@ -75,7 +77,8 @@ class GpuTransformTree {
   uint32_t generation() const { return generation_; }
   const TransformStats& stats() const { return stats_; }
   // For device-side consumers (culling): the local boxes (vec4 lo, vec4 hi per node), the
-  // live nodes in level order, their number, and the arrays' node capacity.
+  // live nodes breadth first (level after level, a level grouped by parent in the parents'
+  // order: TransformTree::breadthFirst()), their number, and the arrays' node capacity.
   BufferRange boxes() const { return boxes_.range(0, uint64_t(capacity_) * 32); }
   BufferRange order() const { return order_.range(0, uint64_t(capacity_) * 4); }
   uint32_t liveNodes() const { return levelStarts_.empty() ? 0 : levelStarts_.back(); }
@@ -85,8 +88,12 @@ class GpuTransformTree {
  private:
   void ensureCapacity();
   void uploadStructure();
-  void recordLevels(const std::vector<uint32_t>& starts, const BufferRange& order, const BufferRange& startsOnDevice,
-                    bool listed);
+  // Which of a level pass's entries it recomputes: those whose dirty bit or parent's changed
+  // mark is set, or every one (every live node changed, or the entries list exactly the
+  // nodes to recompute).
+  enum class Recompute { Marked, Every };
+  void recordLevels(const std::vector<uint32_t>& starts, const BufferRange& startsOnDevice, const BufferRange& listed,
+                    Recompute recompute);
   void recordSparseLevels();
   void uploadBoxes();
 
@@ -102,8 +109,10 @@ class GpuTransformTree {
   std::unique_ptr<StreamedInput> listedInput_;
   uint32_t capacity_ = 0;
   uint32_t generation_ = 0;  // of the last process()
-  Buffer locals_, worlds_, parents_, order_, starts_, dirty_, changed_, boxes_;
-  std::vector<uint32_t> levelStarts_;  // host copy: entries of `order` per level
+  // locals_, worlds_, changed_, boxes_ per node; order_, orderParents_ and the dirty bits per
+  // breadth-first position.
+  Buffer locals_, worlds_, orderParents_, order_, starts_, dirty_, changed_, boxes_;
+  std::vector<uint32_t> levelStarts_;  // host copy: positions of `order` per level
   // download()'s landing place, kept between calls: a fresh vector of every world matrix
   // costs its page faults again on each download (about as much as the copy itself).
   std::vector<glm::mat4> downloaded_;

@@ -81,11 +81,15 @@ class TransformTree {
   // world matrices recomputed; clears the dirty marks.
   uint64_t processCpu();
   // The CPU reference of culling: the live nodes whose world box (from world(n)) is in the
-  // frustum, in level order (the GPU's order).
+  // frustum, breadth first (the GPU's order).
   std::vector<uint32_t> cullCpu(const Frustum& frustum) const;
+  // The live nodes breadth first: the root's children, then each listed node's children in
+  // turn. Level after level, a level's nodes grouped by parent in the parents' order: the
+  // GPU tree's level order (GpuTransformTree::order()). O(nodes).
+  std::vector<uint32_t> breadthFirst() const;
 
   // The levels: level 1 is the top (children of the root). levelNodes(l) lists its live
-  // nodes (their order is the GPU's).
+  // nodes (in no particular order).
   uint32_t levels() const { return uint32_t(levels_.size()); }
   const std::vector<uint32_t>& levelNodes(uint32_t level) const { return levels_[level - 1]; }
 
