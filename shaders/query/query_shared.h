@@ -58,6 +58,17 @@ struct QueryPointsPush {
 };
 VOXEN_SHARED_ASSERT(sizeof(QueryPointsPush) == 80)
 
+// query_classify.comp: occupancy answers from the gathered value bits, in the host's
+// OccupancyAnswer layout (float value, int VoxelClass), so they are read back straight into
+// the caller's memory.
+struct QueryClassifyPush {
+  VOXEN_ADDRESS values;    // uint (float bits) per point
+  VOXEN_ADDRESS answers;   // uvec2 per point: value bits, class (0 unobserved, 1 free, 2 occupied)
+  uint count;
+  float threshold;         // log-odds at or above which a voxel is occupied
+};
+VOXEN_SHARED_ASSERT(sizeof(QueryClassifyPush) == 24)
+
 // query_clearance.comp: the 8 corner values and the fraction of every point to samples.
 struct QueryInterpolatePush {
   VOXEN_ADDRESS corners;   // 8 floats per point (x fastest, then y, then z)

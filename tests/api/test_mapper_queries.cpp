@@ -155,3 +155,38 @@ TEST_CASE("Small queries interleaved with integration give the CPU reference's a
   CHECK(small.clearance(few) == reference.clearance(few));
   CHECK(everyOnGpu.clearance(few) == reference.clearance(few));
 }
+
+TEST_CASE("A Mapper's queries into the caller's span equal the vector answers on either path; a short span is refused",
+          "[api][mapper][query][gpu][query-span]") {
+  const std::vector<Ray> rays = smallLidarRun(1);
+  Context ctx(vt::gpu().scheduler);
+  Mapper mapper(ctx);
+  mapper.integrate(rays);
+  ClearanceOptions clearance;
+  clearance.range = 1.0;
+  mapper.computeClearance(clearance);
+  const std::vector<glm::dvec3> points = pointsAround(mapper.map(), 3000, 5);
+  std::vector<QueryRay> queryRays;
+  for (size_t i = 0; i < rays.size(); i += 211) queryRays.push_back({rays[i].origin, rays[i].sample - rays[i].origin, 5.0});
+  // The whole batch on the GPU, one item on the CPU (run.hostQueryVoxels).
+  for (size_t n : {points.size(), size_t(1)}) {
+    const std::span<const glm::dvec3> asked = std::span(points).first(n);
+    const std::span<const QueryRay> cast = std::span(queryRays).first(std::min(n, queryRays.size()));
+    std::vector<OccupancyAnswer> answers(n);
+    mapper.occupancy(asked, std::span<OccupancyAnswer>(answers));
+    CHECK(answers == cpuOccupancy(mapper.map(), asked));
+    std::vector<ClearanceSample> samples(n);
+    mapper.clearance(asked, std::span<ClearanceSample>(samples));
+    CHECK(samples == cpuClearance(mapper.map(), asked));
+    std::vector<RayHit> hits(cast.size());
+    mapper.raycast(cast, std::span<RayHit>(hits), {.unknownBlocks = true});
+    CHECK(hits == cpuRaycast(mapper.map(), cast, {.unknownBlocks = true}));
+  }
+  std::vector<OccupancyAnswer> shortAnswers(points.size() - 1);
+  CHECK_THROWS_WITH(mapper.occupancy(points, std::span<OccupancyAnswer>(shortAnswers)),
+                    Catch::Contains("Mapper::occupancy: 3000 points but the answer span holds 2999"));
+  std::vector<RayHit> noHits;
+  CHECK_THROWS_AS(mapper.raycast(queryRays, std::span<RayHit>(noHits)), QueryOutputError);
+  std::vector<ClearanceSample> oneSample(1);
+  CHECK_THROWS_AS(mapper.clearance(std::span(points).first(2), std::span<ClearanceSample>(oneSample)), QueryOutputError);
+}

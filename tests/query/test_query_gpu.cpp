@@ -3,7 +3,9 @@
 // maps larger than the query cache (queried in chunks).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "support/gpu_fixture.hpp"
 #include "voxen/clearance/clearance.hpp"
@@ -382,4 +384,65 @@ TEST_CASE("Queries on an empty map: everything unknown, no hits unless unknown b
   CHECK(queries.voxelsInBox(box, VoxelClass::Free).count == 0);
   CHECK(queries.occupancy({}).empty());
   CHECK(queries.raycast({}).empty());
+}
+
+TEST_CASE("Queries into the caller's span: the CPU reference's answers, over several rounds; a short span is refused",
+          "[query][gpu][query-span]") {
+  OccupancyMap map = randomMap(61);
+  ClearanceOptions clearance;
+  clearance.range = 1.0;
+  computeClearanceCpu(map, clearance);
+  GpuQueries queries(vt::gpu().scheduler, map);
+  vt::Rng rng(17);
+  // More than one round (1,048,576 points a round), so that a round's answers land at its
+  // offset in the span while the next round is prepared.
+  const std::vector<glm::dvec3> points = randomPoints(rng, (size_t(1) << 20) + 1234);
+  const std::vector<QueryRay> rays = awkwardRays(rng);
+  // Two elements more than the items, poisoned: the answers fill the first ones, the rest is
+  // left as it was.
+  const OccupancyAnswer poisonAnswer{-123.0f, VoxelClass::Free};
+  const ClearanceSample poisonSample{-77.0f, glm::vec3(5.0f)};
+  RayHit poisonHit;
+  poisonHit.hit = true;
+  poisonHit.distance = -9.0;
+
+  std::vector<OccupancyAnswer> answers(points.size() + 2, poisonAnswer);
+  queries.occupancy(points, std::span<OccupancyAnswer>(answers));
+  const std::vector<OccupancyAnswer> cpuAnswers = cpuOccupancy(map, points);
+  checkEqual(std::vector<OccupancyAnswer>(answers.begin(), answers.begin() + points.size()), cpuAnswers);
+  CHECK(answers[points.size()] == poisonAnswer);
+  CHECK(answers[points.size() + 1] == poisonAnswer);
+  size_t classes[3] = {0, 0, 0};
+  for (const OccupancyAnswer& a : cpuAnswers) ++classes[size_t(a.voxelClass)];
+  CHECK((classes[0] > 1000 && classes[1] > 1000 && classes[2] > 1000));  // every class answered
+
+  std::vector<ClearanceSample> samples(points.size() + 2, poisonSample);
+  queries.clearance(points, std::span<ClearanceSample>(samples));
+  checkEqual(std::vector<ClearanceSample>(samples.begin(), samples.begin() + points.size()), cpuClearance(map, points));
+  CHECK(samples.back() == poisonSample);
+
+  for (bool unknownBlocks : {false, true}) {
+    // Poisoned too: a ray without a hit must overwrite the element with an empty answer.
+    std::vector<RayHit> hits(rays.size() + 2, poisonHit);
+    queries.raycast(rays, std::span<RayHit>(hits), {unknownBlocks});
+    checkEqual(std::vector<RayHit>(hits.begin(), hits.begin() + rays.size()), cpuRaycast(map, rays, {unknownBlocks}));
+    CHECK(hits.back() == poisonHit);
+  }
+
+  // A span with room for one answer less is refused before anything is written, naming the
+  // query and both sizes.
+  std::vector<OccupancyAnswer> shortAnswers(10, poisonAnswer);
+  const std::span<const glm::dvec3> eleven = std::span(points).first(11);
+  CHECK_THROWS_AS(queries.occupancy(eleven, std::span<OccupancyAnswer>(shortAnswers)), QueryOutputError);
+  CHECK_THROWS_WITH(queries.occupancy(eleven, std::span<OccupancyAnswer>(shortAnswers)),
+                    Catch::Contains("occupancy: 11 points but the answer span holds 10"));
+  CHECK(std::all_of(shortAnswers.begin(), shortAnswers.end(), [&](const OccupancyAnswer& a) { return a == poisonAnswer; }));
+  std::vector<ClearanceSample> shortSamples(10);
+  CHECK_THROWS_WITH(queries.clearance(eleven, std::span<ClearanceSample>(shortSamples)),
+                    Catch::Contains("clearance: 11 points but the answer span holds 10"));
+  std::vector<RayHit> shortHits(rays.size() - 1);
+  CHECK_THROWS_WITH(queries.raycast(rays, std::span<RayHit>(shortHits)),
+                    Catch::Contains("raycast: " + std::to_string(rays.size()) + " rays but the answer span holds"));
+  // Nothing asked, nothing needed.
+  queries.occupancy({}, std::span<OccupancyAnswer>());
 }

@@ -310,6 +310,43 @@ BoxVoxels Mapper::voxelsInBox(const QueryBox& box, VoxelClass voxelClass) {
   return impl_->queries().voxelsInBox(box, voxelClass);
 }
 
+namespace {
+
+// Refuses a caller's span with room for fewer answers than the items asked, before any work.
+void checkRoom(const char* query, const char* items, size_t asked, size_t room) {
+  if (room < asked)
+    throw QueryOutputError(std::string("Mapper::") + query + ": " + std::to_string(asked) + " " + items +
+                           " but the answer span holds " + std::to_string(room) + " (it needs one element per item)");
+}
+
+}  // namespace
+
+// Small batches answer on the CPU and are copied into the span; the GPU reads back into it.
+void Mapper::occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers) {
+  checkRoom("occupancy", "points", points.size(), answers.size());
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (!impl_->queryOnHost(pointReads(points.size(), 1, limit))) return impl_->queries().occupancy(points, answers);
+  const std::vector<OccupancyAnswer> host = cpuOccupancy(map(), points);
+  std::copy(host.begin(), host.end(), answers.begin());
+}
+
+void Mapper::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, const RaycastOptions& options) {
+  checkRoom("raycast", "rays", rays.size(), hits.size());
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (!impl_->queryOnHost(raycastReads(impl_->map.model().resolution, rays, limit)))
+    return impl_->queries().raycast(rays, hits, options);
+  const std::vector<RayHit> host = cpuRaycast(map(), rays, options);
+  std::copy(host.begin(), host.end(), hits.begin());
+}
+
+void Mapper::clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples) {
+  checkRoom("clearance", "points", points.size(), samples.size());
+  const uint64_t limit = impl_->run.hostQueryVoxels;
+  if (!impl_->queryOnHost(pointReads(points.size(), 8, limit))) return impl_->queries().clearance(points, samples);
+  const std::vector<ClearanceSample> host = cpuClearance(map(), points);
+  std::copy(host.begin(), host.end(), samples.begin());
+}
+
 void Mapper::save(const std::filesystem::path& path, const MapSaveOptions& options) { saveMap(map(), path, options); }
 
 RenderImage Mapper::render(const RenderOptions& options) { return renderMap(*impl_->context, map(), options); }

@@ -1,6 +1,7 @@
 #include "voxen/query/gpu_queries.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <optional>
 #include <span>
@@ -26,6 +27,22 @@ constexpr uint64_t kBoxSlab = uint64_t(1) << 22;
 constexpr uint32_t kUnobservedBits = 0x7f800000u;
 constexpr uint32_t kNoClearanceBits = 0xbf800000u;  // -1.0f
 
+// The GPU writes occupancy answers and clearance samples in the host's layout, so that they
+// are read back straight into the caller's span.
+static_assert(sizeof(OccupancyAnswer) == 8 && offsetof(OccupancyAnswer, voxelClass) == 4 &&
+                  sizeof(VoxelClass) == 4 && uint32_t(VoxelClass::Unobserved) == 0 &&
+                  uint32_t(VoxelClass::Free) == 1 && uint32_t(VoxelClass::Occupied) == 2,
+              "query_classify.comp writes OccupancyAnswer as (float bits, uint class)");
+static_assert(sizeof(ClearanceSample) == 16 && offsetof(ClearanceSample, gradient) == 4 && sizeof(glm::vec3) == 12,
+              "query_clearance.comp writes ClearanceSample as vec4 (clearance, gradient)");
+
+// Refuses a caller's span with room for fewer answers than the items asked.
+void checkRoom(const char* query, const char* items, size_t asked, size_t room) {
+  if (room < asked)
+    throw QueryOutputError(std::string("GpuQueries::") + query + ": " + std::to_string(asked) + " " + items +
+                           " but the answer span holds " + std::to_string(room) + " (it needs one element per item)");
+}
+
 // A scratch buffer that grows (doubling) and is reused across calls.
 BufferRange scratch(Device& device, std::optional<Buffer>& buffer, const char* name, uint64_t bytes) {
   bytes = std::max<uint64_t>(bytes, 16);
@@ -50,26 +67,23 @@ struct GpuQueries::Impl {
   std::optional<Buffer> lookup;
   uint32_t hashMask = 0, hashProbe = 0;
   size_t lookupChunk = SIZE_MAX;  // the chunk the lookup describes
-  std::shared_ptr<Kernel> pointsKernel, clearanceKernel, raycastKernel, resolveKernel, boxKernel;
+  std::shared_ptr<Kernel> pointsKernel, classifyKernel, clearanceKernel, raycastKernel, resolveKernel, boxKernel;
   StreamCompaction compaction;
   std::optional<Buffer> inputs, values, fractions, outputs, segments, hits, firstHit, answers, flags, indices, total;
-  // Where a round's answers land on the host, kept between rounds and calls: a fresh vector
-  // per round costs its page faults again, more than the copy out of the staging ring.
-  std::vector<float> valuesRead;
-  std::vector<gpu::vec4> samplesRead;
+  // Host memory kept between rounds and calls (a fresh vector per call costs its page faults
+  // again): a round's inputs as uploaded, its rays as the host finishes their hits, and the
+  // rays' hits as read back (occupancy and clearance answers go straight to the caller).
+  std::vector<gpu::ivec4> voxelsUp;
+  std::vector<gpu::vec4> fractionsUp;
+  std::vector<PreparedQueryRay> prepared;
+  std::vector<gpu::GpuRay> gpuRays;
+  std::vector<gpu::uvec2> segmentList;
   std::vector<gpu::QueryHit> hitsRead;
-
-  // Reads `range` back into `host` (resized to fit), reusing its memory.
-  template <class T>
-  std::span<const T> readInto(const BufferRange& range, std::vector<T>& host) {
-    host.resize(range.size / sizeof(T));
-    scheduler.readbackInto(range, std::span<T>(host)).wait();
-    return host;
-  }
 
   Impl(Scheduler& s, const OccupancyMap& m, QueryOptions o)
       : scheduler(s), map(m), options(o),
         pointsKernel(s.library().kernel("query/query_points.comp")),
+        classifyKernel(s.library().kernel("query/query_classify.comp")),
         clearanceKernel(s.library().kernel("query/query_clearance.comp")),
         raycastKernel(s.library().kernel("query/query_raycast.comp")),
         resolveKernel(s.library().kernel("query/query_ray_resolve.comp")),
@@ -228,75 +242,119 @@ size_t GpuQueries::regionsPerChunk() const { return impl_->cache->slotCount(); }
 size_t GpuQueries::chunkCount() const { return impl_->chunks.size(); }
 
 std::vector<OccupancyAnswer> GpuQueries::occupancy(std::span<const glm::dvec3> points) {
-  Impl& m = *impl_;
-  Device& device = m.scheduler.device();
   std::vector<OccupancyAnswer> answers(points.size());
-  std::vector<gpu::ivec4> voxels;
-  for (size_t first = 0; first < points.size(); first += kItemsPerRound) {
-    const uint32_t count = uint32_t(std::min(kItemsPerRound, points.size() - first));
-    voxels.resize(count);
-    for (uint32_t i = 0; i < count; ++i) {
-      const VoxelCoord v = queryPointVoxel(m.map.model(), points[first + i], first + i);
-      voxels[i] = {v.x, v.y, v.z, 0};
-    }
-    const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
-    const BufferRange out = scratch(device, m.values, "query values", uint64_t(count) * 4);
-    m.scheduler.upload(in, voxels.data(), uint64_t(count) * 16);
-    m.scheduler.fill(out, kUnobservedBits);
-    m.gather(in, out, count, 1, kOccupancyLayer);
-    const std::span<const float> values = m.readInto(out, m.valuesRead);
-    for (uint32_t i = 0; i < count; ++i) answers[first + i] = {values[i], m.map.classify(values[i])};
-    m.report(first + count, points.size());
-  }
+  occupancy(points, answers);
   return answers;
 }
 
+// Rounds of kItemsPerRound points: the host turns each point into its voxel (on the decimals
+// as written, queryPointVoxel), the GPU gathers and classifies, and the answers are read back
+// into the caller's span. A round's readback is waited for after the next round is submitted,
+// so the host prepares that round while the GPU answers this one.
+void GpuQueries::occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers) {
+  checkRoom("occupancy", "points", points.size(), answers.size());
+  Impl& m = *impl_;
+  Device& device = m.scheduler.device();
+  ReadbackTicket previous;
+  size_t previousDone = 0;
+  for (size_t first = 0; first < points.size(); first += kItemsPerRound) {
+    const uint32_t count = uint32_t(std::min(kItemsPerRound, points.size() - first));
+    m.voxelsUp.resize(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const VoxelCoord v = queryPointVoxel(m.map.model(), points[first + i], first + i);
+      m.voxelsUp[i] = {v.x, v.y, v.z, 0};
+    }
+    const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
+    const BufferRange values = scratch(device, m.values, "query values", uint64_t(count) * 4);
+    const BufferRange out = scratch(device, m.outputs, "query answers", uint64_t(count) * sizeof(OccupancyAnswer));
+    m.scheduler.upload(in, m.voxelsUp.data(), uint64_t(count) * 16);
+    m.scheduler.fill(values, kUnobservedBits);
+    m.gather(in, values, count, 1, kOccupancyLayer);
+    const gpu::QueryClassifyPush push{values.address, out.address, count, m.map.model().thresholdValue()};
+    m.scheduler.dispatchThreads(
+        {"query classify", m.classifyKernel.get(), {}, push, {reads(values), writes(out)}}, count);
+    // scratch() rounds a range up to 16 bytes: one answer is 8.
+    ReadbackTicket ticket = m.scheduler.readbackInto(out.first(uint64_t(count) * sizeof(OccupancyAnswer)),
+                                                     answers.subspan(first, count));
+    m.scheduler.submit();
+    if (previous.valid()) {
+      previous.wait();
+      m.report(previousDone, points.size());
+    }
+    previous = std::move(ticket);
+    previousDone = first + count;
+  }
+  if (previous.valid()) {
+    previous.wait();
+    m.report(previousDone, points.size());
+  }
+}
+
 std::vector<ClearanceSample> GpuQueries::clearance(std::span<const glm::dvec3> points) {
+  std::vector<ClearanceSample> samples(points.size());
+  clearance(points, samples);
+  return samples;
+}
+
+// As occupancy(): the host finds each point's cell, the GPU gathers its 8 corners and
+// interpolates, and the samples are read back into the caller's span.
+void GpuQueries::clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples) {
   Impl& m = *impl_;
   const LayerId layer = clearanceLayer();
   if (!m.map.layout().has(layer)) throw Error("the map has no clearance layer: compute clearance first");
+  checkRoom("clearance", "points", points.size(), samples.size());
   Device& device = m.scheduler.device();
   const float inverse = float(1.0 / m.map.model().resolution);
-  std::vector<ClearanceSample> samples(points.size());
-  std::vector<gpu::ivec4> voxels;
-  std::vector<gpu::vec4> fractions;
+  ReadbackTicket previous;
+  size_t previousDone = 0;
   for (size_t first = 0; first < points.size(); first += kItemsPerRound) {
     const uint32_t count = uint32_t(std::min(kItemsPerRound, points.size() - first));
-    voxels.resize(count);
-    fractions.resize(count);
+    m.voxelsUp.resize(count);
+    m.fractionsUp.resize(count);
     for (uint32_t i = 0; i < count; ++i) {
       const ClearanceCell cell = clearanceCell(m.map.model(), points[first + i], first + i);
-      voxels[i] = {cell.lower.x, cell.lower.y, cell.lower.z, 0};
-      fractions[i] = {cell.fraction.x, cell.fraction.y, cell.fraction.z, 0.0f};
+      m.voxelsUp[i] = {cell.lower.x, cell.lower.y, cell.lower.z, 0};
+      m.fractionsUp[i] = {cell.fraction.x, cell.fraction.y, cell.fraction.z, 0.0f};
     }
     const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
     const BufferRange frac = scratch(device, m.fractions, "query fractions", uint64_t(count) * 16);
     const BufferRange corners = scratch(device, m.values, "query values", uint64_t(count) * 32);
     const BufferRange out = scratch(device, m.outputs, "query samples", uint64_t(count) * 16);
-    m.scheduler.upload(in, voxels.data(), uint64_t(count) * 16);
-    m.scheduler.upload(frac, fractions.data(), uint64_t(count) * 16);
+    m.scheduler.upload(in, m.voxelsUp.data(), uint64_t(count) * 16);
+    m.scheduler.upload(frac, m.fractionsUp.data(), uint64_t(count) * 16);
     m.scheduler.fill(corners, kNoClearanceBits);
     m.gather(in, corners, count, 8, layer);
     gpu::QueryInterpolatePush push{corners.address, frac.address, out.address, count, inverse};
     m.scheduler.dispatchThreads(
         {"query clearance", m.clearanceKernel.get(), {}, push, {reads(corners), reads(frac), writes(out)}}, count);
-    const std::span<const gpu::vec4> result = m.readInto(out, m.samplesRead);
-    for (uint32_t i = 0; i < count; ++i) {
-      const gpu::vec4& r = result[i];
-      samples[first + i] = {r.x, {r.y, r.z, r.w}};
+    ReadbackTicket ticket = m.scheduler.readbackInto(out, samples.subspan(first, count));
+    m.scheduler.submit();
+    if (previous.valid()) {
+      previous.wait();
+      m.report(previousDone, points.size());
     }
-    m.report(first + count, points.size());
+    previous = std::move(ticket);
+    previousDone = first + count;
   }
-  return samples;
+  if (previous.valid()) {
+    previous.wait();
+    m.report(previousDone, points.size());
+  }
 }
 
 std::vector<RayHit> GpuQueries::raycast(std::span<const QueryRay> rays, const RaycastOptions& options) {
+  std::vector<RayHit> hits(rays.size());
+  raycast(rays, hits, options);
+  return hits;
+}
+
+void GpuQueries::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, const RaycastOptions& options) {
+  checkRoom("raycast", "rays", rays.size(), hits.size());
   Impl& m = *impl_;
   Device& device = m.scheduler.device();
-  std::vector<RayHit> hits(rays.size());
-  std::vector<PreparedQueryRay> prepared;
-  std::vector<gpu::GpuRay> gpuRays;
-  std::vector<gpu::uvec2> segmentList;
+  std::vector<PreparedQueryRay>& prepared = m.prepared;
+  std::vector<gpu::GpuRay>& gpuRays = m.gpuRays;
+  std::vector<gpu::uvec2>& segmentList = m.segmentList;
   size_t first = 0;
   while (first < rays.size()) {
     prepared.clear();
@@ -347,10 +405,14 @@ std::vector<RayHit> GpuQueries::raycast(std::span<const QueryRay> rays, const Ra
                                  push,
                                  {reads(rayRange), reads(hitRange), reads(firstRange), writes(answerRange)}},
                                 rayCount);
-    const std::span<const gpu::QueryHit> result = m.readInto(answerRange, m.hitsRead);
+    m.hitsRead.resize(rayCount);
+    m.scheduler.readbackInto(answerRange, std::span<gpu::QueryHit>(m.hitsRead)).wait();
     for (uint32_t i = 0; i < rayCount; ++i) {
-      const gpu::QueryHit& h = result[i];
-      if (h.ordinal == gpu::kQueryNoHit) continue;
+      const gpu::QueryHit& h = m.hitsRead[i];
+      if (h.ordinal == gpu::kQueryNoHit) {
+        hits[first + i] = RayHit{};
+        continue;
+      }
       float t, value;
       std::memcpy(&t, &h.tEnterBits, 4);
       std::memcpy(&value, &h.valueBits, 4);
@@ -359,7 +421,6 @@ std::vector<RayHit> GpuQueries::raycast(std::span<const QueryRay> rays, const Ra
     first += rayCount;
     m.report(first, rays.size());
   }
-  return hits;
 }
 
 BoxVoxels GpuQueries::voxelsInBox(const QueryBox& box, VoxelClass voxelClass) {

@@ -230,6 +230,12 @@ class Mapper {
   // Trilinear clearance with its gradient. Throws Error when the map has no clearance layer.
   std::vector<ClearanceSample> clearance(std::span<const glm::dvec3> points);
   BoxVoxels voxelsInBox(const QueryBox& box, VoxelClass voxelClass);
+  // The same, answers written into the caller's memory (element i for item i; the span must
+  // hold at least one per item, QueryOutputError otherwise): on the GPU, read back straight
+  // into it (GpuQueries' span overloads); small batches on the CPU are copied in.
+  void occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers);
+  void raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, const RaycastOptions& options = {});
+  void clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples);
 
   // Each voxel's distance to the nearest obstacle within options.range, as the map's
   // clearance layer (voxen/clearance/clearance.hpp): on the GPU, or with the CPU reference

@@ -28,6 +28,17 @@ class GpuQueries {
   std::vector<RayHit> raycast(std::span<const QueryRay> rays, const RaycastOptions& options = {});
   // Throws Error when the map has no clearance layer (compute it first: voxen/clearance).
   std::vector<ClearanceSample> clearance(std::span<const glm::dvec3> points);
+
+  // The same queries with the answers written into the caller's memory: answer i of item i
+  // into element i of the span, which must hold at least one per item (QueryOutputError
+  // otherwise, before any work; elements past the items are left as they were). Occupancy
+  // and clearance answers are read back from the GPU straight into the span (the GPU
+  // classifies the voxels and interpolates the samples: no host work per answer); a ray's
+  // answer is finished on the host from the GPU's hit (its metres in double). Memory the
+  // caller reuses across calls is not faulted in again.
+  void occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers);
+  void raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, const RaycastOptions& options = {});
+  void clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples);
   BoxVoxels voxelsInBox(const QueryBox& box, VoxelClass voxelClass);
 
   // Forgets what was loaded, so the next query reads the map as it is now.

@@ -27,6 +27,13 @@ class QueryInputError : public Error {
   size_t index_;
 };
 
+// Answers asked into a caller's span too small for them (GpuQueries::occupancy(points,
+// answers) and the like), naming the query and both sizes.
+class QueryOutputError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Occupancy at a point: the log-odds of the voxel holding it (kUnobserved where no ray
 // touched it or its region is not in the map) and its class as OccupancyMap::classify
 // decides (occupied at or above the model's threshold).
