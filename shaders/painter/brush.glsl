@@ -1,14 +1,26 @@
-// The brush phase of the frame megakernel: find where the stroke lands (param 0, one
-// workgroup), then add or erase a sphere there (param 1, one invocation per sample of the
-// brush's box, brushBoxSide^3 of them, spread over as many workgroups as the host launched).
+// The brush phase of the frame megakernel: find where the stroke lands and set it up (param 0,
+// one invocation), then add or erase a sphere there (param 1, one invocation per sample of
+// the brush's box, brushBoxSide^3 of them, spread over as many workgroups as the host launched).
 //
-// The sphere is written as a clamped signed distance with a two-voxel ramp,
-// density = clamp(0.5 + (radius - distance) / (2 voxel), 0, 1), so the surface (density 0.5)
-// lies on the sphere, and the central differences the mesher takes for normals (one sample
-// either side) stay on the ramp: a one-voxel ramp tilts the normals by about 8 degrees.
+// The sphere is written as a clamped ramp in the squared distance, with r and d the radius
+// and the distance in samples (voxels):
+//   density = clamp(0.5 + (r^2 - d^2) / (4 r), 0, 1).
+// (r^2 - d^2) / (2 r) = (r - d) (r + d) / (2 r) is the signed distance r - d to first order
+// at the surface (equal on it, slope 1 across it), so this is the two-voxel ramp
+// 0.5 + (r - d) / 2 there: the surface (density 0.5) lies on the sphere, and the central
+// differences the mesher takes for normals (one sample either side) stay on the ramp (a
+// one-voxel ramp tilts the normals by about 8 degrees). Away from the surface it departs
+// by (r - d)^2 / (4 r): one voxel inside the density is 1 - 1 / (4 r) (0.95 at r = 5), and it
+// reaches 0 at d = sqrt(r^2 + 2 r), a little short of r + 1. Why not the signed distance
+// itself: it needs a correctly rounded square root per sample, and the division by the
+// voxel size another, which is float64 (or integer emulation) per sample (issue 37, item
+// 5). Here findStroke divides once per stroke (the centre and r in sample units, r^2 and
+// 1 / (4 r): kBrushState*), and a sample costs subtractions, multiplications and additions,
+// which Vulkan rounds correctly on every device (`precise`: no fused multiply-add).
 // Add takes the maximum with the grid, erase the minimum with 1 - that.
 // The outermost layer of samples is never written, which keeps every mesh closed. Every
 // changed sample marks the blocks whose cells read it (as a corner or through a normal) dirty.
+// engine/painter/src/cpu_brush.cpp is the CPU reference, operation for operation.
 
 uint sampleIndex(ivec3 s) {
   FrameConstants f = frameConstants();
@@ -20,57 +32,76 @@ bool insideGrid(ivec3 s) {
   return all(greaterThanEqual(s, ivec3(0))) && all(lessThan(s, ivec3(f.gridX, f.gridY, f.gridZ)));
 }
 
-// The stroke's density at sample s, operation for operation as voxen::brushValue
-// (engine/painter/src/cpu_brush.cpp), so the CPU reference reproduces the GPU's grid exactly.
-float brushValue(ivec3 s, vec3 centre, float radius, float voxel) {
-  vec4 grid = frameConstants().gridOrigin;
-  precise float px = grid.x + float(s.x) * voxel;
-  precise float py = grid.y + float(s.y) * voxel;
-  precise float pz = grid.z + float(s.z) * voxel;
-  precise float dx = px - centre.x, dy = py - centre.y, dz = pz - centre.z;
+// Per-stroke set-up, the brush's only exact divisions (float64 in that shader flavour):
+// a world point in sample units, (p - origin) / voxel.
+vec3 strokeSampleUnits(vec3 p, vec4 grid) { return exactDiv(p - grid.xyz, grid.w); }
+
+// Per-stroke set-up: how many half-voxel steps the hit search takes.
+uint strokeSearchSteps(float distance, float voxel) {
+  return uint(min(exactDiv(distance, 0.5 * voxel), float(kMaxIterationsPerInvocation)));
+}
+
+// Per-stroke set-up: (r^2, 1 / (4 r)), r the radius in samples (clamped: frame_layout.h).
+vec2 strokeRamp(float radius, float voxel) {
+  float r = min(max(exactDiv(radius, voxel), kBrushMinRadius), kBrushMaxRadius);
+  precise float squared = r * r;
+  return vec2(squared, exactDiv(0.25, r));
+}
+
+// The sample nearest a point in sample units.
+ivec3 nearestSample(vec3 local) {
+  precise vec3 shifted = local + 0.5;
+  return ivec3(floor(shifted));
+}
+
+// The stroke's density at sample s, from its centre in sample units and strokeRamp's terms.
+float brushValue(ivec3 s, vec3 centre, float radiusSquared, float rampScale) {
+  precise float dx = float(s.x) - centre.x, dy = float(s.y) - centre.y, dz = float(s.z) - centre.z;
   precise float squared = dx * dx + dy * dy + dz * dz;
-  precise float ramp = 0.5 + exactDiv(radius - exactSqrt(squared), 2.0 * voxel);
+  precise float ramp = 0.5 + (radiusSquared - squared) * rampScale;
   return clamp(ramp, 0.0, 1.0);
 }
 
-// The sample nearest a world point.
-ivec3 nearestSample(vec3 p) {
-  vec4 grid = frameConstants().gridOrigin;
-  precise vec3 local = exactDiv(p - grid.xyz, grid.w) + 0.5;
-  return ivec3(floor(local));
-}
-
-// Param 0: invocation 0 marches the ray sample by sample (a step of half a voxel, at most
-// brushRayDir.w long and never more than kMaxIterationsPerInvocation steps) to the
-// first point whose nearest sample has density >= 0.5, and stores that point as the centre.
+// Param 0: where the stroke lands, and its set-up (kBrushStateVec4s vec4s, frame_layout.h).
+// At a ray hit, invocation 0 marches the ray in sample units (a step of half a voxel, at
+// most brushRayDir.w long and never more than kMaxIterationsPerInvocation steps) to the
+// first point whose nearest sample has density >= 0.5: that point is the centre, and the
+// world point of the same step is what Painter::readStrokeCentre reports.
 void findStroke() {
   if (gl_LocalInvocationIndex != 0u || painterGroupIndex() != 0u) return;
   FrameConstants f = frameConstants();
   uint mode = f.brushMode;
-  vec4 state = vec4(0.0);
+  // vec4 members are read whole: reading .xyz and then .w of the same member through a
+  // buffer reference gave .x for .w on lavapipe (Mesa 22.3).
+  vec4 grid = f.gridOrigin;
+  vec4 rayOrigin = f.brushRayOrigin;
+  vec4 world = vec4(0.0);
+  vec3 centre = vec3(0.0);
   if ((mode & kBrushOperationMask) != kBrushNone) {
     if ((mode & kBrushAtRayHit) == 0u) {
-      state = vec4(f.brushRayOrigin.xyz, 1.0);
+      world = vec4(rayOrigin.xyz, 1.0);
+      centre = strokeSampleUnits(rayOrigin.xyz, grid);
     } else {
-      // vec4 members are read whole: reading .xyz and then .w of the same member through a
-      // buffer reference gave .x for .w on lavapipe (Mesa 22.3).
-      float voxel = f.gridOrigin.w;
-      vec3 origin = f.brushRayOrigin.xyz;
       vec4 ray = f.brushRayDir;
       vec3 dir = ray.xyz;
-      float step = 0.5 * voxel;
-      uint steps = uint(min(exactDiv(ray.w, step), float(kMaxIterationsPerInvocation)));
+      vec3 start = strokeSampleUnits(rayOrigin.xyz, grid);
+      uint steps = strokeSearchSteps(ray.w, grid.w);
       for (uint i = 0u; i < steps; ++i) {
-        precise vec3 p = origin + dir * (float(i) * step);
+        precise vec3 p = start + dir * (float(i) * 0.5);
         ivec3 s = nearestSample(p);
         if (insideGrid(s) && f.density.v[sampleIndex(s)] >= kIsoLevel) {
-          state = vec4(p, 1.0);
+          precise vec3 hit = rayOrigin.xyz + dir * (float(i) * (0.5 * grid.w));
+          world = vec4(hit, 1.0);
+          centre = p;
           break;
         }
       }
     }
   }
-  f.brushState.v[0] = state;
+  vec2 ramp = world.w > 0.0 ? strokeRamp(rayOrigin.w, grid.w) : vec2(0.0);
+  f.brushState.v[0] = world;
+  f.brushState.v[1] = vec4(centre, ramp.x);
+  f.brushState.v[2] = vec4(vec3(nearestSample(centre)), ramp.y);
 }
 
 void markDirty(ivec3 s) {
@@ -90,15 +121,14 @@ void applyStroke() {
   uint side = f.brushBoxSide;
   uint i = painterGroupIndex() * 64u + gl_LocalInvocationIndex;
   uint changed = 0u;
-  vec4 state = f.brushState.v[0];
-  if (i < side * side * side && state.w > 0.0) {
-    float voxel = f.gridOrigin.w;
-    float radius = f.brushRayOrigin.w;
-    ivec3 centre = nearestSample(state.xyz);
-    ivec3 s = centre - ivec3(side / 2u) + ivec3(i % side, (i / side) % side, i / (side * side));
+  vec4 world = f.brushState.v[0];
+  if (i < side * side * side && world.w > 0.0) {
+    vec4 centre = f.brushState.v[1];   // xyz in sample units, w = r^2
+    vec4 nearest = f.brushState.v[2];  // the middle of the box, w = 1 / (4 r)
+    ivec3 s = ivec3(nearest.xyz) - ivec3(side / 2u) + ivec3(i % side, (i / side) % side, i / (side * side));
     ivec3 n = ivec3(f.gridX, f.gridY, f.gridZ);
     if (all(greaterThanEqual(s, ivec3(1))) && all(lessThan(s, n - 1))) {
-      float b = brushValue(s, state.xyz, radius, voxel);
+      float b = brushValue(s, centre.xyz, centre.w, nearest.w);
       uint index = sampleIndex(s);
       float old = f.density.v[index];
       uint oldColor = f.color.v[index];

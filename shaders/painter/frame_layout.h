@@ -114,6 +114,16 @@ VOXEN_CONST(uint, kBrushOperationMask, 3u)
 VOXEN_CONST(uint, kBrushAtRayHit, 4u)  // centre: where the ray (brushRayOrigin, brushRayDir) first meets the
                                        // surface (no hit: no stroke); without it the centre is brushRayOrigin itself
 
+// The stroke's set-up (FrameConstants::brushState), written once per stroke by the brush's
+// first dispatch so that the per-sample dispatch divides and takes no roots:
+// [0] the centre in world units, w = 1 when there is a stroke (Painter::readStrokeCentre);
+// [1] the centre in sample units, (world - gridOrigin) / voxelSize, w = r^2;
+// [2] the sample nearest the centre (exact integers in floats), w = 1 / (4 r);
+// r is the radius in sample units, clamped to [kBrushMinRadius, kBrushMaxRadius].
+VOXEN_CONST(uint, kBrushStateVec4s, 3u)
+VOXEN_CONST(float, kBrushMinRadius, 5.9604644775390625e-8f)  // 2^-24 samples: keeps 1 / (4 r) finite
+VOXEN_CONST(float, kBrushMaxRadius, 16777216.0f)              // 2^24 samples: keeps r^2 finite, 1 / (4 r) normal
+
 // Everything a phase needs, in one buffer whose address is the only push constant. The
 // 16-byte aligned members come first; std430 rounds the struct's size up to 16 bytes.
 struct FrameConstants {
@@ -152,7 +162,7 @@ struct FrameConstants {
   VOXEN_PAINTER_REF(UintArray) image;          // RGBA8 per pixel, row-major, top row first
   VOXEN_PAINTER_REF(UintArray) fragmentCounts; // uint per pixel (tiled like the framebuffer) or 0: counts writes (tests)
   VOXEN_PAINTER_REF(UintArray) blockTotal;     // uint: total triangles after MeshScan
-  VOXEN_PAINTER_REF(Vec4Array) brushState;     // vec4: the stroke's centre (world), w = 1 when there is a stroke
+  VOXEN_PAINTER_REF(Vec4Array) brushState;     // kBrushStateVec4s vec4s, the stroke's set-up (brush.glsl, findStroke)
   VOXEN_PAINTER_REF(UintArray) caseTable;      // the marching-cubes case table (kCaseTableStride)
   VOXEN_PAINTER_REF(UintArray) blockLists;     // uint per block: the frame's dirty list from the front, its copy list from the back
 };

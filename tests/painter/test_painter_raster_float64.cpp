@@ -1,4 +1,5 @@
-// The painter's rasterizer keeps float64 out of its per-pixel work (issue 37, item 5): in the
+// The painter's rasterizer keeps float64 out of its per-pixel work, and the brush out of its
+// per-sample work (issue 37, item 5): in the
 // float64 flavour of the frame megakernel (shaders/common/exact_math.glsl: exactDiv and
 // exactSqrt in double, which consumer GPUs run at 1/32-1/64 of the float rate), only the
 // per-triangle set-up (rasterSetup: projection, unit normals, 1 / area) touches a double.
@@ -67,9 +68,21 @@ struct SpirvFunctions {
     return 0;
   }
 
+  // The names of the functions reachable from `roots` (themselves included), not looking
+  // into the functions in `stops`.
+  std::vector<std::string> reachable(const std::vector<std::string>& roots, const std::vector<std::string>& stops) const {
+    return reachableWhere(roots, stops, [](uint32_t) { return true; });
+  }
+
   // The names of the functions reachable from `roots` (themselves included) that use a
   // double, not looking into the functions in `stops`.
   std::vector<std::string> doublesReachable(const std::vector<std::string>& roots, const std::vector<std::string>& stops) const {
+    return reachableWhere(roots, stops, [this](uint32_t f) { return usesDouble.count(f) > 0; });
+  }
+
+  template <typename Pick>
+  std::vector<std::string> reachableWhere(const std::vector<std::string>& roots, const std::vector<std::string>& stops,
+                                          Pick pick) const {
     std::set<uint32_t> stopIds, seen;
     for (const std::string& s : stops) stopIds.insert(find(s));
     std::vector<uint32_t> todo;
@@ -79,7 +92,7 @@ struct SpirvFunctions {
       const uint32_t f = todo.back();
       todo.pop_back();
       if (stopIds.count(f) || !seen.insert(f).second) continue;
-      if (usesDouble.count(f)) found.push_back(names.at(f).substr(0, names.at(f).find('(')));
+      if (pick(f)) found.push_back(names.at(f).substr(0, names.at(f).find('(')));
       for (uint32_t callee : calls.at(f)) todo.push_back(callee);
     }
     return found;
@@ -106,6 +119,39 @@ TEST_CASE("The painter's raster phases use float64 only in per-triangle set-up",
   for (const std::string& name : perPixel) names += " " + name;
   INFO("functions with a double outside rasterSetup:" << names);
   CHECK(perPixel.empty());
+}
+
+TEST_CASE("The painter's brush divides and takes roots only in its per-stroke set-up", "[painter][shaders][logic]") {
+  // The brush's per-sample dispatch (applyStroke) and the hit search's per-step loop
+  // (findStroke) call no exactDiv or exactSqrt, in either flavour: float64 in one, integer
+  // emulation in the other, and either per sample is what issue 37 item 5 removes. Only
+  // the per-stroke set-up divides: the centre and the radius in sample units, r^2 and
+  // 1 / (4 r), the search's step count. (Before, every sample took an exact square root and
+  // three exact divisions: applyStroke -> brushValue -> exactSqrt, -> nearestSample -> exactDiv.)
+  const std::vector<std::string> setUp{"strokeSampleUnits(", "strokeSearchSteps(", "strokeRamp("};
+  const std::vector<std::string> perSample{"applyStroke(", "findStroke("};
+  for (const bool float64 : {true, false}) {
+    INFO((float64 ? "float64 flavour" : "plain flavour"));
+    const voxen::EmbeddedFile* frame = voxen::detail::findEmbeddedFlavour("painter/frame.comp", {}, float64);
+    REQUIRE(frame);
+    const SpirvFunctions functions(*frame);
+    std::string exact;
+    for (const std::string& name : functions.reachable(perSample, setUp))
+      if (name.rfind("exact", 0) == 0) exact += " " + name;
+    INFO("exact-math functions reached per sample or per search step:" << exact);
+    CHECK(exact.empty());
+    // The detector sees the set-up's divisions.
+    bool setUpDivides = false;
+    for (const std::string& name : functions.reachable({"strokeRamp("}, {})) setUpDivides |= name == "exactDiv";
+    CHECK(setUpDivides);
+    if (float64) {
+      CHECK(!functions.doublesReachable({"strokeRamp("}, {}).empty());
+      std::string doubles;
+      for (const std::string& name : functions.doublesReachable(perSample, setUp)) doubles += " " + name;
+      INFO("functions with a double per sample:" << doubles);
+      CHECK(doubles.empty());
+    }
+  }
 }
 
 TEST_CASE("The painter draws the same frames in the float64 and the plain shader flavour", "[painter][gpu]") {

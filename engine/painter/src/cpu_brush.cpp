@@ -12,55 +12,81 @@ namespace voxen {
 
 using detail::kMaxIterationsPerInvocation;
 using gpu::kBlockCells;
+using gpu::kBrushMaxRadius;
+using gpu::kBrushMinRadius;
 using gpu::kIsoLevel;
 
-float brushValue(const DensityGrid& grid, const glm::ivec3& s, const glm::vec3& centre, float radius) {
-  const float voxel = grid.voxelSize;
-  const float px = grid.origin[0] + float(s.x) * voxel;
-  const float py = grid.origin[1] + float(s.y) * voxel;
-  const float pz = grid.origin[2] + float(s.z) * voxel;
-  const float dx = px - centre.x, dy = py - centre.y, dz = pz - centre.z;
-  const float squared = dx * dx + dy * dy + dz * dz;
-  const float ramp = 0.5f + (radius - std::sqrt(squared)) / (2.0f * voxel);
-  return std::clamp(ramp, 0.0f, 1.0f);
+namespace {
+
+// A world point in sample units, (p - origin) / voxel.
+glm::vec3 sampleUnits(const DensityGrid& grid, const glm::vec3& p) {
+  return {(p.x - grid.origin[0]) / grid.voxelSize, (p.y - grid.origin[1]) / grid.voxelSize,
+          (p.z - grid.origin[2]) / grid.voxelSize};
 }
 
-glm::ivec3 nearestSample(const DensityGrid& grid, const glm::vec3& p) {
-  const float lx = (p.x - grid.origin[0]) / grid.voxelSize + 0.5f;
-  const float ly = (p.y - grid.origin[1]) / grid.voxelSize + 0.5f;
-  const float lz = (p.z - grid.origin[2]) / grid.voxelSize + 0.5f;
-  return {int32_t(std::floor(lx)), int32_t(std::floor(ly)), int32_t(std::floor(lz))};
+// The sample nearest a point in sample units.
+glm::ivec3 nearestSample(const glm::vec3& local) {
+  return {int32_t(std::floor(local.x + 0.5f)), int32_t(std::floor(local.y + 0.5f)), int32_t(std::floor(local.z + 0.5f))};
 }
 
-std::optional<glm::vec3> strokeCentre(const DensityGrid& grid, const Stroke& stroke) {
-  if (!stroke.atRayHit) return stroke.origin;
-  const glm::vec3 dir = glm::length(stroke.direction) > 0.0f ? glm::normalize(stroke.direction) : glm::vec3(0, 0, -1);
-  const float step = 0.5f * grid.voxelSize;
-  const uint32_t steps = uint32_t(std::min(stroke.searchDistance / step, float(kMaxIterationsPerInvocation)));
-  for (uint32_t i = 0; i < steps; ++i) {
-    const float t = float(i) * step;
-    const glm::vec3 p{stroke.origin.x + dir.x * t, stroke.origin.y + dir.y * t, stroke.origin.z + dir.z * t};
-    const glm::ivec3 s = nearestSample(grid, p);
-    const bool inside = s.x >= 0 && s.y >= 0 && s.z >= 0 && s.x < int32_t(grid.nx) && s.y < int32_t(grid.ny) &&
-                        s.z < int32_t(grid.nz);
-    if (inside && grid.at(uint32_t(s.x), uint32_t(s.y), uint32_t(s.z)) >= kIsoLevel) return p;
+bool insideGrid(const DensityGrid& grid, const glm::ivec3& s) {
+  return s.x >= 0 && s.y >= 0 && s.z >= 0 && s.x < int32_t(grid.nx) && s.y < int32_t(grid.ny) && s.z < int32_t(grid.nz);
+}
+
+}  // namespace
+
+std::optional<StrokeSetUp> strokeSetUp(const DensityGrid& grid, const Stroke& stroke) {
+  StrokeSetUp setUp;
+  if (!stroke.atRayHit) {
+    setUp.world = stroke.origin;
+    setUp.centre = sampleUnits(grid, stroke.origin);
+  } else {
+    const glm::vec3 dir = glm::length(stroke.direction) > 0.0f ? glm::normalize(stroke.direction) : glm::vec3(0, 0, -1);
+    const float step = 0.5f * grid.voxelSize;
+    const uint32_t steps = uint32_t(std::min(stroke.searchDistance / step, float(kMaxIterationsPerInvocation)));
+    const glm::vec3 start = sampleUnits(grid, stroke.origin);
+    bool hit = false;
+    for (uint32_t i = 0; i < steps; ++i) {
+      const float t = float(i) * 0.5f;  // samples along the ray
+      const glm::vec3 p{start.x + dir.x * t, start.y + dir.y * t, start.z + dir.z * t};
+      const glm::ivec3 s = nearestSample(p);
+      if (insideGrid(grid, s) && grid.at(uint32_t(s.x), uint32_t(s.y), uint32_t(s.z)) >= kIsoLevel) {
+        const float w = float(i) * step;  // world units along the ray
+        setUp.world = {stroke.origin.x + dir.x * w, stroke.origin.y + dir.y * w, stroke.origin.z + dir.z * w};
+        setUp.centre = p;
+        hit = true;
+        break;
+      }
+    }
+    if (!hit) return std::nullopt;
   }
-  return std::nullopt;
+  setUp.nearest = nearestSample(setUp.centre);
+  const float r = std::min(std::max(stroke.radius / grid.voxelSize, kBrushMinRadius), kBrushMaxRadius);
+  setUp.radiusSquared = r * r;
+  setUp.rampScale = 0.25f / r;
+  return setUp;
+}
+
+float brushValue(const StrokeSetUp& setUp, const glm::ivec3& s) {
+  const float dx = float(s.x) - setUp.centre.x, dy = float(s.y) - setUp.centre.y, dz = float(s.z) - setUp.centre.z;
+  const float squared = dx * dx + dy * dy + dz * dz;
+  const float ramp = 0.5f + (setUp.radiusSquared - squared) * setUp.rampScale;
+  return std::clamp(ramp, 0.0f, 1.0f);
 }
 
 std::set<uint32_t> applyStroke(DensityGrid& grid, const Stroke& stroke, uint32_t* changed) {
   std::set<uint32_t> dirty;
   uint32_t count = 0;
-  const std::optional<glm::vec3> centre = strokeCentre(grid, stroke);
-  if (centre && stroke.radius > 0.0f && (stroke.operation == BrushMode::Add || stroke.operation == BrushMode::Erase)) {
+  const std::optional<StrokeSetUp> setUp = strokeSetUp(grid, stroke);
+  if (setUp && stroke.radius > 0.0f && (stroke.operation == BrushMode::Add || stroke.operation == BrushMode::Erase)) {
     const int32_t side = int32_t(brushBoxSide(stroke.radius, grid.voxelSize, std::max({grid.nx, grid.ny, grid.nz})));
-    const glm::ivec3 c = nearestSample(grid, *centre);
+    const glm::ivec3 c = setUp->nearest;
     const glm::ivec3 n{int32_t(grid.nx), int32_t(grid.ny), int32_t(grid.nz)};
     const uint32_t blocksX = (grid.nx - 1 + kBlockCells - 1) / kBlockCells, blocksY = (grid.ny - 1 + kBlockCells - 1) / kBlockCells;
     for (int32_t k = 0; k < side * side * side; ++k) {
       const glm::ivec3 s = c - glm::ivec3(side / 2) + glm::ivec3(k % side, (k / side) % side, k / (side * side));
       if (s.x < 1 || s.y < 1 || s.z < 1 || s.x >= n.x - 1 || s.y >= n.y - 1 || s.z >= n.z - 1) continue;
-      const float b = brushValue(grid, s, *centre, stroke.radius);
+      const float b = brushValue(*setUp, s);
       const size_t i = grid.index(uint32_t(s.x), uint32_t(s.y), uint32_t(s.z));
       const float old = grid.density[i];
       const uint32_t oldColor = grid.color[i];

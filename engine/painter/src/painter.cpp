@@ -49,7 +49,8 @@ Painter::Painter(Scheduler& scheduler, PainterOptions options)
   const uint64_t n = samples();
   const uint64_t pixelsTiled = uint64_t(tilesX_) * tilesY_ * 64;
   using A = FrameArena;
-  const VkDeviceSize persistent = A::aligned(n * 4) * 2 + A::aligned(uint64_t(blocks()) * sizeof(gpu::BlockInfo)) + A::aligned(16);
+  const VkDeviceSize persistent = A::aligned(n * 4) * 2 + A::aligned(uint64_t(blocks()) * sizeof(gpu::BlockInfo)) +
+                                 A::aligned(gpu::kBrushStateVec4s * 16);
   const VkDeviceSize perFrame = A::aligned(sizeof(FrameConstants)) + A::aligned(gpu::kCounterCount * 4) + A::aligned(4) +
                                 A::aligned(uint64_t(blocks()) * 4) +
                                 A::aligned(uint64_t(options_.maxTriangles) * sizeof(Triangle)) + A::aligned(pixelsTiled * 8) +
@@ -63,7 +64,7 @@ Painter::Painter(Scheduler& scheduler, PainterOptions options)
   density_ = arena_->persistent(n * 4);
   color_ = arena_->persistent(n * 4);
   blockTable_ = arena_->persistent(uint64_t(blocks()) * sizeof(gpu::BlockInfo));
-  brushState_ = arena_->persistent(16);
+  brushState_ = arena_->persistent(gpu::kBrushStateVec4s * 16);
   caseTable_ = uploadCaseTable(scheduler);
   scheduler.fill(density_, 0u);
   scheduler.fill(color_, 0u);
@@ -209,7 +210,7 @@ Future<float> Painter::readDensity() { return scheduler_.readback<float>(density
 
 Future<uint32_t> Painter::readColors() { return scheduler_.readback<uint32_t>(color_); }
 
-Future<float> Painter::readStrokeCentre() { return scheduler_.readback<float>(brushState_); }
+Future<float> Painter::readStrokeCentre() { return scheduler_.readback<float>(brushState_.first(16)); }
 
 Future<uint32_t> Painter::readFragmentCounts() {
   if (!options_.countFragments) throw Error("painter: fragment counts are off (PainterOptions::countFragments)");
