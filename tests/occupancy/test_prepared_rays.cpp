@@ -254,3 +254,28 @@ TEST_CASE("Threads lease record blocks at the same time without sharing one", "[
   // At most 4 leases per thread at once (its own and 3 kept): blocks are reused, not piled up.
   CHECK(pool.blockCount() <= size_t(kThreads) * 5);
 }
+
+TEST_CASE("A long span is prepared by several threads at once and gives the map one thread gives", "[occupancy][gpu][prepared]") {
+  // Four frames handed over at once (65,536 rays, 4 chunks of 16,384) and a span that ends
+  // inside a round of chunks; bad rays in the second and last chunk.
+  std::vector<Ray> rays = smallLidarRun(5);
+  for (size_t i : {size_t(20000), size_t(20001), rays.size() - 1}) rays[i].sample.x = NAN;
+  auto mapWith = [&](uint32_t threads) {
+    Run run{OccupancyMap({}, kAllLayers), {}};
+    GpuIntegrator gpu(vt::gpu().scheduler, run.map, {},
+                      {.cacheBytes = 64ull << 20, .maxRaysPerBatch = 40000, .spanPrepareThreads = threads});
+    gpu.integrate(std::span<const Ray>(rays).first(70000));
+    gpu.integrate(std::span<const Ray>(rays).subspan(70000));
+    gpu.finish();
+    run.stats = gpu.stats();
+    return run;
+  };
+  const Run cpu = runCpu(rays, {});
+  const Run one = mapWith(1);
+  requireIdentical(one, cpu);
+  const Run several = mapWith(GENERATE(3u, 4u));
+  requireIdentical(several, cpu);
+  CHECK(several.stats.rejectedRays == 3);
+  CHECK(several.stats.firstRejected->index == 20000);
+  CHECK(several.stats.batches == one.stats.batches);
+}

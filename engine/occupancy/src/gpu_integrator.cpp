@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <stdexcept>
 #include <exception>
+#include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "voxen/gpu/occupancy/discovery_shared.h"
 #include "voxen/gpu/occupancy/occupancy_shared.h"
@@ -12,6 +15,7 @@
 #include "voxen/host/log.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "voxen/host/thread_start.hpp"
 #include "voxen/occupancy/host_stage_timer.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/occupancy/prepared_rays.hpp"
@@ -33,6 +37,9 @@ struct GpuIntegrator::Impl {
         pool(scheduler.device()),
         batcher(scheduler, map, this->options, this->gpuOptions, stats, timer) {
     recordNdtSettings(map, options.ndt);  // once the batcher has checked the map and the model
+    spanThreads = gpuOptions.spanPrepareThreads != 0
+                      ? gpuOptions.spanPrepareThreads
+                      : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   }
 
   void addPrepared(const PreparedRays& prepared);
@@ -45,7 +52,8 @@ struct GpuIntegrator::Impl {
   IntegrationStats stats;
   HostStageTimer timer;
   RayRecordPool pool;     // before everything that may lease its blocks (destroyed after them)
-  PreparedRays scratch;   // integrate(span): each chunk prepared inline
+  std::vector<PreparedRays> scratch;  // integrate(span): a round of chunks prepared inline
+  unsigned spanThreads = 1;           // threads preparing a round (GpuIntegratorOptions::spanPrepareThreads)
   RayRecordPool::Lease copied;  // integrate(PreparedRays) of host records: their copy in the pool
   RayBatcher batcher;
   uint64_t raysSeen = 0;  // rays passed so far, rejected ones included (their index base)
@@ -69,17 +77,42 @@ GpuIntegrator::~GpuIntegrator() {
   }
 }
 
-// Inline preparation, a chunk at a time through one reused PreparedRays, into the record
-// pool: the same records as a worker's prepareRays would give, so both paths build the same map.
+// Inline preparation, into the record pool, in chunks: the same records as a worker's
+// prepareRays would give, so every path builds the same map. A span of several chunks is
+// prepared by up to spanPrepareThreads threads at once, a round of chunks at a time (so a
+// huge span holds only a round's blocks), and the chunks are handed to the batches in order.
 void GpuIntegrator::integrate(std::span<const Ray> rays) {
   constexpr size_t kChunk = 16384;
   Impl& d = *impl_;
   d.timer.raysBegin();
-  for (size_t i = 0; i < rays.size(); i += kChunk) {
-    prepareRays(rays.subspan(i, std::min(kChunk, rays.size() - i)), d.map.model(), d.options,
-                d.gpuOptions.maxCrossingsPerSegment, d.scratch, &d.pool);
-    d.addPrepared(d.scratch);
+  const size_t chunks = (rays.size() + kChunk - 1) / kChunk;
+  const unsigned threads = unsigned(std::min<size_t>(chunks, d.spanThreads));
+  d.scratch.resize(std::max(threads, 1u));
+  std::vector<std::exception_ptr> errors(d.scratch.size());
+  for (size_t round = 0; round < chunks; round += d.scratch.size()) {
+    const unsigned count = unsigned(std::min(d.scratch.size(), chunks - round));
+    const auto prepareChunk = [&](unsigned i) {
+      try {
+        const size_t first = (round + i) * kChunk;
+        prepareRays(rays.subspan(first, std::min(kChunk, rays.size() - first)), d.map.model(), d.options,
+                    d.gpuOptions.maxCrossingsPerSegment, d.scratch[i], &d.pool);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> helpers;
+    const unsigned started =
+        count > 1 ? startThreads(helpers, count - 1, "ray preparing", [&](unsigned i) { prepareChunk(i + 1); }) : 0;
+    prepareChunk(0);
+    for (unsigned i = started + 1; i < count; ++i) prepareChunk(i);  // the chunks no thread took
+    for (std::thread& helper : helpers) helper.join();
+    for (unsigned i = 0; i < count; ++i) {
+      if (errors[i]) std::rethrow_exception(std::exchange(errors[i], nullptr));
+      d.addPrepared(d.scratch[i]);
+    }
   }
+  // The blocks go back to the pool once the batches are done with them.
+  for (PreparedRays& prepared : d.scratch) prepared.clear();
   d.timer.raysEnd();
 }
 

@@ -5,8 +5,9 @@
 // the CPU reference (CpuIntegrator, one thread) integrates the same frames. Reported per
 // resolution (0.05, 0.1 and 0.2 m by default): milliseconds per frame, the median over the
 // frames (and their 90th percentile), GPU beside CPU, and the GPU passes' own time per frame.
-// Rays are prepared on the integration thread (GpuIntegrator::integrate(span)), as a program
-// handing over each scan as it arrives would.
+// Rays are prepared by GpuIntegrator::integrate(span) (the calling thread and helpers, one
+// chunk of 16,384 rays each, GpuIntegratorOptions::spanPrepareThreads), as a program handing
+// over each scan as it arrives would.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -223,8 +224,8 @@ int benchFrames(const CommonOptions& options, const BenchFramesArgs& args) {
                     fixed(gpu > 0 ? cpu / gpu : 0.0, 2, "x"), fixed(median(r.passMs), 2),
                     fixed(median(hostOverheadMs(r)), 2), general(median(r.submissions), 3), percent(r.classAgreement, 4)});
   }
-  std::printf("\nGPU ms/frame: from handing the frame's rays over until the GPU has integrated them (prepared on the\n"
-              "integration thread; nothing copied back); GPU passes: the passes' own GPU time in that frame; CPU: the\n"
+  std::printf("\nGPU ms/frame: from handing the frame's rays over until the GPU has integrated them (prepared by the\n"
+              "calling thread and helper threads, a chunk of 16,384 rays each; nothing copied back); GPU passes: the passes' own GPU time in that frame; CPU: the\n"
               "single-threaded CPU reference on the same frame. host ms: GPU ms/frame less the passes (the part a faster\n"
               "GPU does not shorten: the host's own stages, submissions, waits and readbacks); submits: queue\n"
               "submissions per frame (--json: the host's wall and CPU time per stage). agreement: observed voxels\n"

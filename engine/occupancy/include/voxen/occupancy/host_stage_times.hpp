@@ -12,6 +12,8 @@ struct HostStageTimes {
   // and writing its record into the record pool (integrate(span)); for rays prepared on
   // other threads (PreparedRays), handing runs of records to the batches, which is no work
   // per ray when they were prepared into the integrator's record pool (one block copy when not).
+  // integrate(span)'s helper threads (spanPrepareThreads) prepare on their own clocks: only
+  // the calling thread's share is here.
   double prepareSeconds = 0.0;
   // Per batch: recording and submitting region discovery on the GPU, and taking its list
   // of distinct regions (sorted) back.
