@@ -8,7 +8,9 @@
 // are checked against the CPU's (a mismatch fails the run). --points-file and --rays-file
 // query given items instead of random ones, and --only picks the kinds, so that another
 // client of the engine (the Python package's benchmark) can be timed against these calls on
-// the same map and items; --mapper answers through voxen::Mapper, the call they make.
+// the same map and items; --mapper answers through voxen::Mapper, the call they make. The
+// GPU side answers occupancy, clearance and ray casts into memory kept across the runs (the
+// span overloads), as a caller asking every frame would; the CPU references return vectors.
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -160,14 +162,14 @@ QueryItems queryItems(const BenchQueryArgs& args, const OccupancyMap& map) {
 struct QueryPath {
   std::optional<Mapper>& mapper;
   std::optional<GpuQueries>& queries;
-  std::vector<OccupancyAnswer> occupancy(std::span<const glm::dvec3> p) {
-    return mapper ? mapper->occupancy(p) : queries->occupancy(p);
+  void occupancy(std::span<const glm::dvec3> p, std::span<OccupancyAnswer> out) {
+    mapper ? mapper->occupancy(p, out) : queries->occupancy(p, out);
   }
-  std::vector<ClearanceSample> clearance(std::span<const glm::dvec3> p) {
-    return mapper ? mapper->clearance(p) : queries->clearance(p);
+  void clearance(std::span<const glm::dvec3> p, std::span<ClearanceSample> out) {
+    mapper ? mapper->clearance(p, out) : queries->clearance(p, out);
   }
-  std::vector<RayHit> raycast(std::span<const QueryRay> r, const RaycastOptions& o) {
-    return mapper ? mapper->raycast(r, o) : queries->raycast(r, o);
+  void raycast(std::span<const QueryRay> r, std::span<RayHit> out, const RaycastOptions& o) {
+    mapper ? mapper->raycast(r, out, o) : queries->raycast(r, out, o);
   }
   BoxVoxels voxelsInBox(const QueryBox& b, VoxelClass c) {
     return mapper ? mapper->voxelsInBox(b, c) : queries->voxelsInBox(b, c);
@@ -182,16 +184,16 @@ std::vector<Row> timeQueries(const BenchQueryArgs& args, Scheduler& scheduler, Q
   std::vector<Row> rows;
   if (args.runs("occupancy")) {
     Row row{"occupancy", points.size()};
-    std::vector<OccupancyAnswer> gpu, cpu;
-    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.occupancy(points); }, &scheduler, &row.profile);
+    std::vector<OccupancyAnswer> gpu(points.size()), cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { queries.occupancy(points, gpu); }, &scheduler, &row.profile);
     row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuOccupancy(reference, points); });
     row.match = gpu == cpu;
     rows.push_back(row);
   }
   if (args.runs("clearance")) {
     Row row{"clearance", points.size()};
-    std::vector<ClearanceSample> gpu, cpu;
-    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.clearance(points); }, &scheduler, &row.profile);
+    std::vector<ClearanceSample> gpu(points.size()), cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { queries.clearance(points, gpu); }, &scheduler, &row.profile);
     row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuClearance(reference, points); });
     row.match = gpu == cpu;
     rows.push_back(row);
@@ -199,8 +201,8 @@ std::vector<Row> timeQueries(const BenchQueryArgs& args, Scheduler& scheduler, Q
   for (bool unknownBlocks : {false, true}) {
     if (!args.runs(unknownBlocks ? "raycast_unknown_blocks" : "raycast")) continue;
     Row row{unknownBlocks ? "raycast_unknown_blocks" : "raycast", rays.size()};
-    std::vector<RayHit> gpu, cpu;
-    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.raycast(rays, {unknownBlocks}); }, &scheduler, &row.profile);
+    std::vector<RayHit> gpu(rays.size()), cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { queries.raycast(rays, gpu, {unknownBlocks}); }, &scheduler, &row.profile);
     row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuRaycast(reference, rays, {unknownBlocks}); });
     row.match = gpu == cpu;
     rows.push_back(row);
