@@ -15,7 +15,7 @@
 #include "voxen/host/log.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/setting_error.hpp"
-#include "voxen/host/thread_start.hpp"
+#include "voxen/host/worker_crew.hpp"
 #include "voxen/occupancy/host_stage_timer.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/occupancy/prepared_rays.hpp"
@@ -35,11 +35,11 @@ struct GpuIntegrator::Impl {
         options(options),
         gpuOptions(gpuOptions),
         pool(scheduler.device()),
+        spanThreads(gpuOptions.spanPrepareThreads != 0 ? gpuOptions.spanPrepareThreads
+                                                       : std::clamp(std::thread::hardware_concurrency(), 1u, 8u)),
+        crew(spanThreads - 1, "ray preparing"),
         batcher(scheduler, map, this->options, this->gpuOptions, stats, timer) {
     recordNdtSettings(map, options.ndt);  // once the batcher has checked the map and the model
-    spanThreads = gpuOptions.spanPrepareThreads != 0
-                      ? gpuOptions.spanPrepareThreads
-                      : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   }
 
   void addPrepared(const PreparedRays& prepared);
@@ -53,7 +53,8 @@ struct GpuIntegrator::Impl {
   HostStageTimer timer;
   RayRecordPool pool;     // before everything that may lease its blocks (destroyed after them)
   std::vector<PreparedRays> scratch;  // integrate(span): a round of chunks prepared inline
-  unsigned spanThreads = 1;           // threads preparing a round (GpuIntegratorOptions::spanPrepareThreads)
+  const unsigned spanThreads;  // threads preparing a round (GpuIntegratorOptions::spanPrepareThreads)
+  WorkerCrew crew;             // spanThreads - 1 helpers, kept across calls (a frame a call)
   RayRecordPool::Lease copied;  // integrate(PreparedRays) of host records: their copy in the pool
   RayBatcher batcher;
   uint64_t raysSeen = 0;  // rays passed so far, rejected ones included (their index base)
@@ -80,7 +81,8 @@ GpuIntegrator::~GpuIntegrator() {
 // Inline preparation, into the record pool, in chunks: the same records as a worker's
 // prepareRays would give, so every path builds the same map. A span of several chunks is
 // prepared by up to spanPrepareThreads threads at once, a round of chunks at a time (so a
-// huge span holds only a round's blocks), and the chunks are handed to the batches in order.
+// huge span holds only a round's blocks; the threads are kept from call to call), and the
+// chunks are handed to the batches in order.
 void GpuIntegrator::integrate(std::span<const Ray> rays) {
   constexpr size_t kChunk = 16384;
   Impl& d = *impl_;
@@ -100,12 +102,7 @@ void GpuIntegrator::integrate(std::span<const Ray> rays) {
         errors[i] = std::current_exception();
       }
     };
-    std::vector<std::thread> helpers;
-    const unsigned started =
-        count > 1 ? startThreads(helpers, count - 1, "ray preparing", [&](unsigned i) { prepareChunk(i + 1); }) : 0;
-    prepareChunk(0);
-    for (unsigned i = started + 1; i < count; ++i) prepareChunk(i);  // the chunks no thread took
-    for (std::thread& helper : helpers) helper.join();
+    d.crew.run(count, prepareChunk);
     for (unsigned i = 0; i < count; ++i) {
       if (errors[i]) std::rethrow_exception(std::exchange(errors[i], nullptr));
       d.addPrepared(d.scratch[i]);
