@@ -60,7 +60,7 @@ std::vector<RayHit> cpuRaycast(const OccupancyMap& map, std::span<const QueryRay
         const float value = reader.value(v);
         const bool hit = isObserved(value) ? value >= threshold : options.unknownBlocks;
         if (!hit) return;
-        hits[i] = finishRayHit(map, ray, v, tEnter, value);
+        hits[i] = finishRayHit(map, ray.metres, v, tEnter, value);
         done = true;
       });
   }

@@ -75,7 +75,7 @@ struct GpuQueries::Impl {
   // rays' hits as read back (occupancy and clearance answers go straight to the caller).
   std::vector<gpu::ivec4> voxelsUp;
   std::vector<gpu::vec4> fractionsUp;
-  std::vector<PreparedQueryRay> prepared;
+  std::vector<QueryRayMetres> metres;
   std::vector<gpu::GpuRay> gpuRays;
   std::vector<gpu::uvec2> segmentList;
   std::vector<gpu::QueryHit> hitsRead;
@@ -352,25 +352,26 @@ void GpuQueries::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits,
   checkRoom("raycast", "rays", rays.size(), hits.size());
   Impl& m = *impl_;
   Device& device = m.scheduler.device();
-  std::vector<PreparedQueryRay>& prepared = m.prepared;
+  std::vector<QueryRayMetres>& metres = m.metres;
   std::vector<gpu::GpuRay>& gpuRays = m.gpuRays;
   std::vector<gpu::uvec2>& segmentList = m.segmentList;
   size_t first = 0;
   while (first < rays.size()) {
-    prepared.clear();
+    metres.clear();
     gpuRays.clear();
     segmentList.clear();
     // A round holds rays until either bound is reached (at least one ray).
-    while (first + prepared.size() < rays.size() && prepared.size() < kItemsPerRound &&
-           (prepared.empty() || segmentList.size() < kSegmentsPerRound)) {
-      const size_t index = first + prepared.size();
-      prepared.push_back(prepareQueryRay(m.map.model(), rays[index], index));
-      const uint32_t segmentCount = voxen::segmentCount(prepared.back().walk, m.options.maxCrossingsPerSegment);
+    while (first + metres.size() < rays.size() && metres.size() < kItemsPerRound &&
+           (metres.empty() || segmentList.size() < kSegmentsPerRound)) {
+      const size_t index = first + metres.size();
+      const PreparedQueryRay prepared = prepareQueryRay(m.map.model(), rays[index], index);
+      metres.push_back(prepared.metres);
+      const uint32_t segmentCount = voxen::segmentCount(prepared.walk, m.options.maxCrossingsPerSegment);
       const uint32_t ray = uint32_t(gpuRays.size());
-      gpuRays.push_back(toGpuRay(prepared.back().walk, segmentCount, 0, uint32_t(segmentList.size())));
+      gpuRays.push_back(toGpuRay(prepared.walk, segmentCount, 0, uint32_t(segmentList.size())));
       for (uint32_t s = 0; s < segmentCount; ++s) segmentList.push_back({ray, s});
     }
-    const uint32_t rayCount = uint32_t(prepared.size()), segmentTotal = uint32_t(segmentList.size());
+    const uint32_t rayCount = uint32_t(metres.size()), segmentTotal = uint32_t(segmentList.size());
     const BufferRange rayRange = scratch(device, m.inputs, "query rays", uint64_t(rayCount) * sizeof(gpu::GpuRay));
     const BufferRange segRange = scratch(device, m.segments, "query ray segments", uint64_t(segmentTotal) * 8);
     const BufferRange hitRange = scratch(device, m.hits, "query segment hits", uint64_t(segmentTotal) * 32);
@@ -416,7 +417,7 @@ void GpuQueries::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits,
       float t, value;
       std::memcpy(&t, &h.tEnterBits, 4);
       std::memcpy(&value, &h.valueBits, 4);
-      hits[first + i] = finishRayHit(m.map, prepared[i], {h.voxel.x, h.voxel.y, h.voxel.z}, t, value);
+      hits[first + i] = finishRayHit(m.map, metres[i], {h.voxel.x, h.voxel.y, h.voxel.z}, t, value);
     }
     first += rayCount;
     m.report(first, rays.size());

@@ -60,12 +60,12 @@ PreparedQueryRay prepareQueryRay(const OccupancyModel& model, const QueryRay& ra
   if (largest == 0.0) throw QueryInputError(index, "ray direction is zero (a ray needs a direction)");
   const glm::dvec3 unit = glm::normalize(ray.direction / largest);
   PreparedQueryRay r;
-  r.origin = ray.origin;
-  r.range = ray.maxRange;
+  r.metres.origin = ray.origin;
+  r.metres.range = ray.maxRange;
   const glm::dvec3 end = ray.origin + unit * ray.maxRange;
   voxelUnits(model, ray.origin, index, "ray origin");
   voxelUnits(model, end, index, "ray end (origin + range along the direction)");
-  r.delta = end - ray.origin;
+  r.metres.delta = end - ray.origin;
   Ray walked;
   walked.origin = ray.origin;
   walked.sample = end;
@@ -73,7 +73,7 @@ PreparedQueryRay prepareQueryRay(const OccupancyModel& model, const QueryRay& ra
   return r;
 }
 
-RayHit finishRayHit(const OccupancyMap& map, const PreparedQueryRay& ray, const VoxelCoord& voxel, float tEnter,
+RayHit finishRayHit(const OccupancyMap& map, const QueryRayMetres& ray, const VoxelCoord& voxel, float tEnter,
                     float value) {
   RayHit hit;
   hit.hit = true;

@@ -24,18 +24,24 @@ struct ClearanceCell {
 };
 ClearanceCell clearanceCell(const OccupancyModel& model, const glm::dvec3& point, size_t index);
 
-// A ray as the walk takes it: from its origin to origin + unit(direction) * maxRange.
-struct PreparedQueryRay {
-  PreparedRay walk;
+// What a hit's metres come from: the ray's origin, its end - origin and its range (kept
+// apart from the walk so that the GPU queries hold 56 bytes a ray for the hits, not the
+// whole prepared ray).
+struct QueryRayMetres {
   glm::dvec3 origin{0.0};
   glm::dvec3 delta{0.0};  // end - origin, metres
   double range = 0.0;
+};
+// A ray as the walk takes it: from its origin to origin + unit(direction) * maxRange.
+struct PreparedQueryRay {
+  PreparedRay walk;
+  QueryRayMetres metres;
 };
 PreparedQueryRay prepareQueryRay(const OccupancyModel& model, const QueryRay& ray, size_t index);
 
 // The answer for a hit on `voxel`, entered at walk parameter tEnter (the CPU and the GPU
 // walks give the same tEnter; the metres come from it here, in double, for both).
-RayHit finishRayHit(const OccupancyMap& map, const PreparedQueryRay& ray, const VoxelCoord& voxel, float tEnter,
+RayHit finishRayHit(const OccupancyMap& map, const QueryRayMetres& ray, const VoxelCoord& voxel, float tEnter,
                     float value);
 
 // A box's voxel range: its lowest voxel and voxels per axis; throws QueryInputError (index 0)
