@@ -7,9 +7,16 @@
 // inversesqrt's error (a few ULP), so the estimate of a 24-bit integer result (the quotient
 // or root scaled by 2^23) is off by a few units at most. The remainder of that estimate is
 // then small (|r| < 2^31), so it is computed exactly in wrapping 32-bit unsigned arithmetic
-// (the high bits of the 48-bit products cancel), and a few integer steps (bounded, in case a
-// driver were worse) move the estimate to the exact truncated result with 0 <= r < divisor.
-// The remainder then decides the rounding exactly: above, below or on the midpoint.
+// (the high bits of the 48-bit products cancel). One integer division of that remainder by
+// the divisor (a Newton step for the root) then moves the estimate to the exact truncated
+// result with 0 <= r < divisor, however many units it was off while |r| < 2^31. The
+// remainder then decides the rounding exactly: above, below or on the midpoint.
+//
+// No loops: lavapipe stops an invocation's loops silently after 65,535 iterations counted
+// over all of them (and a SIMD vector of lanes loops as long as its slowest lane). The
+// correction loops this file had cost a few iterations per call, and the mesher divides
+// three times a triangle: a workgroup meshing kMeshBlocksPerGroup random blocks ran out
+// of iterations and left its last blocks' triangles unwritten.
 #ifndef VOXEN_COMMON_EXACT_MATH_PLAIN_GLSL
 #define VOXEN_COMMON_EXACT_MATH_PLAIN_GLSL
 
@@ -42,6 +49,12 @@ uint exactRoundBits(uint q, int biased, bool rNonzero, bool rAbove, bool rTie) {
   return m + (up ? 1u : 0u);  // 2^23 here is the smallest normal float, as it should be
 }
 
+// floor(r / d) for d > 0, with one integer division (GLSL's truncates toward zero).
+int exactFloorDiv(int r, uint d) {
+  if (r >= 0) return int(uint(r) / d);
+  return -int((uint(-r) + d - 1u) / d);
+}
+
 float exactDiv(float a, float b) {
   uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
   uint sign = (ua ^ ub) & 0x80000000u, ma = ua & 0x7fffffffu, mb = ub & 0x7fffffffu;
@@ -61,14 +74,10 @@ float exactDiv(float a, float b) {
   uint q = clamp(uint(estimate * 8388608.0), 0x800000u, 0xffffffu);
   // r = sa * 2^23 - q * sb, exact in wrapping arithmetic while |r| < 2^31.
   int r = int((sa << 23) - q * sb);
-  for (int i = 0; i < 64 && r < 0; ++i) {
-    q -= 1u;
-    r += int(sb);
-  }
-  for (int i = 0; i < 64 && r >= int(sb); ++i) {
-    q += 1u;
-    r -= int(sb);
-  }
+  // q + floor(r / sb) is the truncated quotient and r - floor(r / sb) * sb its remainder.
+  int steps = exactFloorDiv(r, sb);
+  q += uint(steps);
+  r -= steps * int(sb);
   uint twiceR = uint(r) << 1;
   uint bits = exactRoundBits(q, ea - eb + 127, r != 0, twiceR > sb, twiceR == sb);
   return uintBitsToFloat(sign | bits);
@@ -89,13 +98,15 @@ float exactSqrt(float x) {
   uint s = clamp(uint(estimate * 8388608.0), 0x800000u, 0xffffffu);
   // r = N - s^2, exact in wrapping arithmetic while |r| < 2^31; s is right when 0 <= r <= 2s.
   int r = int((m << k) - s * s);
-  for (int i = 0; i < 64 && r < 0; ++i) {
+  // A Newton step s + floor(r / 2s): with t = sqrt(N) and s = t + u, s + r / 2s equals
+  // t + u^2 / 2s, so the step lands on floor(t) or, when t + u^2 / 2s crosses an integer
+  // (u^2 / 2s < 2^-9 here, as |r| < 2^31 keeps |u| < 128), on floor(t) + 1, which the one
+  // check after it takes back. s stays in [2^23, 2^24]: 2s fits, s^2 wraps as r expects.
+  s += uint(exactFloorDiv(r, 2u * s));
+  r = int((m << k) - s * s);
+  if (r < 0) {
     r += int(2u * s - 1u);
     s -= 1u;
-  }
-  for (int i = 0; i < 64 && r > int(2u * s); ++i) {
-    r -= int(2u * s + 1u);
-    s += 1u;
   }
   // sqrt(N) > s + 1/2 exactly when N > s^2 + s + 1/4, that is r > s (never a tie).
   bool above = uint(r) > s;

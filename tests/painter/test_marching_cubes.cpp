@@ -173,7 +173,11 @@ class GpuMesher {
   static constexpr uint32_t kSentinel = 0xdeadbeefu;
 
   GpuMesher(const DensityGrid& grid, uint32_t capacity, uint32_t guard = 64)
-      : scheduler_(vt::gpu().scheduler), kernels_(vt::gpu().library), grid_(grid), capacity_(capacity), guard_(guard),
+      : GpuMesher(vt::gpu().scheduler, vt::gpu().library, grid, capacity, guard) {}
+
+  // On a given device (the plain shader flavour's, for one).
+  GpuMesher(Scheduler& scheduler, ShaderLibrary& library, const DensityGrid& grid, uint32_t capacity, uint32_t guard = 64)
+      : scheduler_(scheduler), kernels_(library), grid_(grid), capacity_(capacity), guard_(guard),
         density_(scheduler_.device(), "mc test density", grid.density.size() * 4),
         color_(scheduler_.device(), "mc test colour", grid.color.size() * 4),
         blocks_(scheduler_.device(), "mc test blocks", uint64_t(grid.blockCount()) * sizeof(BlockInfo)),
@@ -420,6 +424,26 @@ TEST_CASE("Octahedral normals decode to the direction they encode", "[painter][m
   CHECK(encodeNormal(1.0f, 0.0f, 0.0f) == 32767u);
 }
 
+namespace {
+
+// The iteration budget: kMeshBlocksPerGroup dirty blocks of random field (the most
+// triangles per cell, so the longest loops) in one workgroup. Truncated loops would lose
+// triangles.
+void checkIterationBudget(Scheduler& scheduler, ShaderLibrary& library, vt::Rng& rng) {
+  const uint32_t side = 4 * kBlockCells;  // 31 cells: 4 x 4 x 4 blocks
+  static_assert(4 * 4 * 4 == kMeshBlocksPerGroup);
+  const DensityGrid g = randomGrid(rng, side);
+  const auto cpu = meshGrid(g);
+  INFO("float64 flavour: " << library.float64());
+  GpuMesher gpu(scheduler, library, g, uint32_t(cpu.size() + 100));
+  const GpuFrame frame = gpu.frame(uint32_t(cpu.size() + 100), 1);
+  CHECK(frame.overflow == 0);
+  CHECK(frame.dirtyBlocks == kMeshBlocksPerGroup);
+  requireSameTriangles(frame.triangles, cpu, "kMeshBlocksPerGroup random blocks in one workgroup, GPU vs CPU");
+}
+
+}  // namespace
+
 TEST_CASE("Marching cubes meshes of random fields are closed and consistently oriented", "[painter][mesh]") {
   vt::Rng rng(7);
   size_t triangles = 0, degenerate = 0;
@@ -452,18 +476,24 @@ TEST_CASE("Marching cubes meshes of random fields are closed and consistently or
     requireSameTriangles(frame.triangles, cpu, "random field, GPU vs CPU");
   }
 
-  // The iteration budget: kMeshBlocksPerGroup dirty blocks of random field (the most
-  // triangles per cell, so the longest loops) in one workgroup. Truncated loops would
-  // lose triangles.
-  const uint32_t side = 4 * kBlockCells;  // 31 cells: 4 x 4 x 4 blocks
-  static_assert(4 * 4 * 4 == kMeshBlocksPerGroup);
-  const DensityGrid g = randomGrid(rng, side);
-  const auto cpu = meshGrid(g);
-  GpuMesher gpu(g, uint32_t(cpu.size() + 100));
-  const GpuFrame frame = gpu.frame(uint32_t(cpu.size() + 100), 1);
-  CHECK(frame.overflow == 0);
-  CHECK(frame.dirtyBlocks == kMeshBlocksPerGroup);
-  requireSameTriangles(frame.triangles, cpu, "kMeshBlocksPerGroup random blocks in one workgroup, GPU vs CPU");
+  checkIterationBudget(vt::gpu().scheduler, vt::gpu().library, rng);
+}
+
+TEST_CASE("Marching cubes stays within lavapipe's iteration budget in the plain shader flavour (no float64)",
+          "[painter][mesh][exact-math]") {
+  // The plain flavour's exactDiv (three per triangle) once corrected its estimate in loops:
+  // on lavapipe, whose loops stop silently after 65,535 iterations per invocation, a
+  // workgroup meshing kMeshBlocksPerGroup random blocks lost its last blocks' triangles
+  // (they stayed 0xdeadbeef), and only a run with VOXEN_NO_FLOAT64=1 showed it.
+  DeviceOptions plainOptions = vt::validatedDeviceOptions();
+  plainOptions.withoutFloat64 = true;
+  Device plainDevice(plainOptions);
+  ShaderLibrary plainLibrary(plainDevice);
+  REQUIRE_FALSE(plainLibrary.float64());
+  Scheduler plainScheduler(plainDevice, plainLibrary);
+  vt::Rng rng(37);
+  checkIterationBudget(plainScheduler, plainLibrary, rng);
+  plainScheduler.finish();
 }
 
 TEST_CASE("A meshed sphere is closed, has the sphere's area and volume, and the GPU's mesh equals the CPU's", "[painter][mesh]") {
