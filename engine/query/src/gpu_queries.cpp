@@ -213,6 +213,31 @@ struct GpuQueries::Impl {
     if (options.progress) options.progress(done, total);
   }
 
+  // Rounds of kItemsPerRound items: recordRound(first, count) prepares a round, records its
+  // passes and the readback of its answers into the caller's memory, and returns the ticket.
+  // A round's readback is waited for after the next round is submitted, so the host prepares
+  // that round while the GPU answers this one.
+  template <class RecordRound>
+  void inRounds(size_t items, const RecordRound& recordRound) {
+    ReadbackTicket previous;
+    size_t previousDone = 0;
+    for (size_t first = 0; first < items; first += kItemsPerRound) {
+      const uint32_t count = uint32_t(std::min(kItemsPerRound, items - first));
+      ReadbackTicket ticket = recordRound(first, count);
+      scheduler.submit();
+      if (previous.valid()) {
+        previous.wait();
+        report(previousDone, items);
+      }
+      previous = std::move(ticket);
+      previousDone = first + count;
+    }
+    if (previous.valid()) {
+      previous.wait();
+      report(previousDone, items);
+    }
+  }
+
   // Gathers 1 or 8 voxels' value bits per item of `voxels` into `values` (prefilled).
   void gather(const BufferRange& voxelRange, const BufferRange& valueRange, uint32_t count, uint32_t corners,
               LayerId layer) {
@@ -247,18 +272,14 @@ std::vector<OccupancyAnswer> GpuQueries::occupancy(std::span<const glm::dvec3> p
   return answers;
 }
 
-// Rounds of kItemsPerRound points: the host turns each point into its voxel (on the decimals
-// as written, queryPointVoxel), the GPU gathers and classifies, and the answers are read back
-// into the caller's span. A round's readback is waited for after the next round is submitted,
-// so the host prepares that round while the GPU answers this one.
+// In rounds (Impl::inRounds): the host turns each point into its voxel (on the decimals as
+// written, queryPointVoxel), the GPU gathers and classifies, and the answers are read back
+// into the caller's span.
 void GpuQueries::occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers) {
   checkRoom("occupancy", "points", points.size(), answers.size());
   Impl& m = *impl_;
   Device& device = m.scheduler.device();
-  ReadbackTicket previous;
-  size_t previousDone = 0;
-  for (size_t first = 0; first < points.size(); first += kItemsPerRound) {
-    const uint32_t count = uint32_t(std::min(kItemsPerRound, points.size() - first));
+  m.inRounds(points.size(), [&](size_t first, uint32_t count) {
     m.voxelsUp.resize(count);
     for (uint32_t i = 0; i < count; ++i) {
       const VoxelCoord v = queryPointVoxel(m.map.model(), points[first + i], first + i);
@@ -274,20 +295,8 @@ void GpuQueries::occupancy(std::span<const glm::dvec3> points, std::span<Occupan
     m.scheduler.dispatchThreads(
         {"query classify", m.classifyKernel.get(), {}, push, {reads(values), writes(out)}}, count);
     // scratch() rounds a range up to 16 bytes: one answer is 8.
-    ReadbackTicket ticket = m.scheduler.readbackInto(out.first(uint64_t(count) * sizeof(OccupancyAnswer)),
-                                                     answers.subspan(first, count));
-    m.scheduler.submit();
-    if (previous.valid()) {
-      previous.wait();
-      m.report(previousDone, points.size());
-    }
-    previous = std::move(ticket);
-    previousDone = first + count;
-  }
-  if (previous.valid()) {
-    previous.wait();
-    m.report(previousDone, points.size());
-  }
+    return m.scheduler.readbackInto(out.first(uint64_t(count) * sizeof(OccupancyAnswer)), answers.subspan(first, count));
+  });
 }
 
 std::vector<ClearanceSample> GpuQueries::clearance(std::span<const glm::dvec3> points) {
@@ -305,10 +314,7 @@ void GpuQueries::clearance(std::span<const glm::dvec3> points, std::span<Clearan
   checkRoom("clearance", "points", points.size(), samples.size());
   Device& device = m.scheduler.device();
   const float inverse = float(1.0 / m.map.model().resolution);
-  ReadbackTicket previous;
-  size_t previousDone = 0;
-  for (size_t first = 0; first < points.size(); first += kItemsPerRound) {
-    const uint32_t count = uint32_t(std::min(kItemsPerRound, points.size() - first));
+  m.inRounds(points.size(), [&](size_t first, uint32_t count) {
     m.voxelsUp.resize(count);
     m.fractionsUp.resize(count);
     for (uint32_t i = 0; i < count; ++i) {
@@ -327,19 +333,8 @@ void GpuQueries::clearance(std::span<const glm::dvec3> points, std::span<Clearan
     gpu::QueryInterpolatePush push{corners.address, frac.address, out.address, count, inverse};
     m.scheduler.dispatchThreads(
         {"query clearance", m.clearanceKernel.get(), {}, push, {reads(corners), reads(frac), writes(out)}}, count);
-    ReadbackTicket ticket = m.scheduler.readbackInto(out, samples.subspan(first, count));
-    m.scheduler.submit();
-    if (previous.valid()) {
-      previous.wait();
-      m.report(previousDone, points.size());
-    }
-    previous = std::move(ticket);
-    previousDone = first + count;
-  }
-  if (previous.valid()) {
-    previous.wait();
-    m.report(previousDone, points.size());
-  }
+    return m.scheduler.readbackInto(out, samples.subspan(first, count));
+  });
 }
 
 std::vector<RayHit> GpuQueries::raycast(std::span<const QueryRay> rays, const RaycastOptions& options) {
