@@ -119,9 +119,10 @@ void flushRoundNdt() {
 }
 
 // When the NDT list filled up during this invocation's walk: walk the segment again, skip
-// the voxels the first walk handled and update the rest here, the Gaussian's formula
-// included. The walk meets the same voxels in the same order. Outside the walk loop, so the
-// walk pays nothing for it.
+// the voxels the first walk handled and apply the plain misses of the rest by compare-and-swap
+// (the same delta every time: any order gives the same value). The voxels with a Gaussian
+// are left to the sums walk (below), which the overflow brings on. The walk meets the same
+// voxels in the same order. Outside the walk loop, so the walk pays nothing for it.
 void finishNdtWalk(uint s, uint m, bool reverse) {
   walkBegin(s, m, reverse);
   uint seen = 0u;
@@ -133,13 +134,33 @@ void finishNdtWalk(uint s, uint m, bool reverse) {
     if (!emit || !missIndex(v, te, index)) continue;
     seen += 1u;
     if (seen <= gNdtHandled) continue;
+    uint value = gOccupancy.v[index];
+    uint count = countMatters(value) ? gMeanWords.v[index * 4u] : 0u;  // as ndtStep decides
+    if (count >= gNdt.sampleThreshold) continue;
+    applyDeltaFrom(index, gMissValue, value);
+    if ((gFlags & kPassNdtTm) != 0u) atomicAdd(gHitMiss.v[index].y, 1u);
+  }
+}
+
+// The sums walk (NdtStrategy, when the NDT list overflowed: kSumWalk, specialization constant
+// 1): walks every segment again and adds each free-space update of a voxel with a Gaussian to
+// the voxel's sum (ndt_access.glsl, addNdtMissToSum), listed or not: which updates got listed
+// depended on the GPU's scheduling, the integer sums do not. The plain misses were applied by
+// the miss pass.
+layout(constant_id = 1) const uint kSumWalk = 0u;
+void sumNdtWalk(uint s, uint m, bool reverse) {
+  walkBegin(s, m, reverse);
+  while (wAlive) {
+    ivec3 v;
+    float te, tx;
+    uint index;
+    bool emit = reverse ? walkReverse(v, te, tx) : walkForward(v, te, tx);
+    if (!emit || !missIndex(v, te, index)) continue;
+    // The miss pass's choice (countMatters, ndtStep): a voxel with a Gaussian whose value a
+    // miss cannot change got the plain miss there. No value with a Gaussian changed since.
+    if (!countMatters(gOccupancy.v[index])) continue;
     uint count = gMeanWords.v[index * 4u];
-    if (count >= gNdt.sampleThreshold) {
-      applyNdtMiss(v, index, count, gMissValue);
-    } else {
-      applyDelta(index, gMissValue);
-      if ((gFlags & kPassNdtTm) != 0u) atomicAdd(gHitMiss.v[index].y, 1u);
-    }
+    if (count >= gNdt.sampleThreshold) addNdtMissToSum(v, index, count, gMissValue);
   }
 }
 
@@ -173,6 +194,11 @@ void main() {
   loadRayForWalk(segment.x);
   gStopAt = (gFlags & kPassStopOnOccupied) != 0u ? uintBitsToFloat(UintArray(pc.p.stop).v[segment.x]) : kInf;
   bool reverse = (gFlags & kPassReverse) != 0u;
+  if (kSumWalk != 0u) {
+    sumNdtWalk(segment.y, gRay.segments, reverse);
+    flushCounters();
+    return;
+  }
   if ((gFlags & kPassNdt) != 0u && segment.y == 0u) writeHitKey(segment.x);
   // The layers whose miss updates need the general walk (NDT folds the voxel mean itself,
   // and NDT-TM's hit/miss counts are counted in flushRoundNdt).

@@ -86,12 +86,37 @@ NdtMissUpdate ndtMissOfVoxel(ivec3 v, uint index, uint count, float missValue) {
   return ndtMissUpdate(vox, gNdt, ndtSegmentOfRay(v), missValue);
 }
 
-// Applies the free-space update of voxel v (pool index `index`, `count` samples, at least
-// the threshold) that gRay passes through, by compare-and-swap: the miss pass, for what its
-// list could not hold (ndt_miss_apply.comp applies the listed ones in ray order).
-void applyNdtMiss(ivec3 v, uint index, uint count, float missValue) {
+// An overflowing chunk's free-space sums (ndt_miss_order.h: ndtMissSums), one signed 64-bit
+// integer per pool voxel, added to with uint64 atomics (two's complement).
+Uint64Array ndtMissSumArray() {
+  uint base = ndtMissBase(gNdt.levels, gOrderCapacity, gNdt.foldLimit, pc.p.slotCount);
+  return Uint64Array(pc.p.ndt + uint64_t(base + ndtMissSums(gNdt.levels, gOrderCapacity, gNdt.foldLimit)) * 4u);
+}
+
+// A free-space update's term in the sums, in units of 2^-32 log-odds: the delta (never
+// positive, but for a device log's last bits) clamped to the clamp range's width, beyond
+// which any update ends at the clamp anyway, and to 256 log-odds, so that a batch's terms (at
+// most one per ray and voxel, 2^22 rays) cannot overflow the sum; exact for |delta| >= 2^-9,
+// truncated below (less than 2^-32 per term).
+int64_t ndtMissTerm(float delta) {
+  float limit = min(gClampMax - gClampMin, 256.0);
+  return int64_t(clamp(delta, -limit, limit) * 4294967296.0);
+}
+
+// The log-odds change of a voxel's summed terms: one conversion, rounded once, the same on
+// every device. Every free-space delta lowers (or keeps) a value, so adding the sum and
+// clamping once ends where adding the deltas one by one with a clamp after each would, up to
+// the float rounding of the partial sums.
+float ndtMissSumDelta(int64_t sum) { return float(sum) * (1.0 / 4294967296.0); }
+
+// Adds the free-space update of voxel v (pool index `index`, `count` samples, at least the
+// threshold) that gRay passes through to the voxel's sum: the sums walk of a chunk whose list
+// overflowed (integrate_miss.comp, kSumWalk).
+void addNdtMissToSum(ivec3 v, uint index, uint count, float missValue) {
   NdtMissUpdate u = ndtMissOfVoxel(v, index, count, missValue);
-  applyDelta(index, u.delta);
+  int64_t term = ndtMissTerm(u.delta);
+  if (term != 0l) atomicAdd(ndtMissSumArray().v[index], uint64_t(term));
+  gUpdates += 1u;
   if ((gFlags & kPassNdtTm) != 0u && u.tmMiss) atomicAdd(gHitMiss.v[index].y, 1u);
 }
 

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <random>
+#include <vector>
 
 #include "support/ndt_runs.hpp"
 #include "voxen/check/ndt_comparison.hpp"
@@ -134,5 +136,85 @@ TEST_CASE("NDT-OM and NDT-TM on the grazing wall: the GPU equals the CPU referen
                << largest);
     CHECK(compared > 10000);
     CHECK(largest < 1e-4f);
+  }
+}
+
+namespace {
+
+// A block of 48 x 6 x 6 voxels (0.1 m) with a Gaussian in each (4 samples, rays from above),
+// then 2,048 rays along x through the whole block, each crossing about 50 voxels with a
+// Gaussian: at batches of 1,024 or 2,048 rays far more listed free-space updates than NDT's
+// list holds (16 per ray of the batch capacity), so the list overflows in every batch of
+// through rays. The rays pass the Gaussians at random offsets: every voxel gets updates of
+// different sizes, and most stay above the lower clamp.
+std::vector<Ray> overflowingBlockRays() {
+  std::vector<Ray> rays;
+  std::mt19937_64 rng(37);
+  std::uniform_real_distribution<double> inVoxel(0.02, 0.08), across(0.01, 0.59);
+  for (int x = 0; x < 48; ++x)
+    for (int y = 0; y < 6; ++y)
+      for (int z = 0; z < 6; ++z)
+        for (int k = 0; k < 4; ++k) {
+          Ray r;
+          r.sample = {0.1 * x + inVoxel(rng), 0.1 * y + inVoxel(rng), 0.1 * z + inVoxel(rng)};
+          r.origin = r.sample + glm::dvec3(0.0, 0.0, 1.0);
+          rays.push_back(r);
+        }
+  for (int k = 0; k < 2048; ++k) {
+    Ray r;
+    r.origin = {-0.55, across(rng), across(rng)};
+    r.sample = {5.35, across(rng), across(rng)};
+    rays.push_back(r);
+  }
+  return rays;
+}
+
+}  // namespace
+
+// When the free-space list overflows, the updates it could not hold are still applied in an
+// order that does not depend on the GPU's scheduling (NdtStrategy: the whole chunk's updates
+// summed exactly in integers and applied once per voxel), so the map stays the same bit for
+// bit from run to run. Before, the unlisted updates were applied by compare-and-swap in
+// whatever order the walk ran, and which updates were listed depended on that order too.
+TEST_CASE("NDT-OM and NDT-TM: a batch whose free-space list overflows gives the same map bits in every run, close "
+          "to the CPU reference",
+          "[ndt][gpu][determinism]") {
+  const std::vector<Ray> rays = overflowingBlockRays();
+  const OccupancyModel model;
+  for (NdtMode mode : {NdtMode::Om, NdtMode::Tm}) {
+    for (uint32_t batch : {1024u, 2048u}) {
+      INFO("NDT-" << (mode == NdtMode::Om ? "OM" : "TM") << ", batches of " << batch << " rays");
+      // A 32 MiB cache: the overflow's passes run over every voxel of the cache's pools.
+      const uint64_t cacheBytes = 32ull << 20;
+      const occupancy::Run first = runNdtGpu(rays, ndtOptions(mode), model, batch, {}, cacheBytes);
+      REQUIRE(first.stats.droppedUpdates == 0);
+      CHECK(first.stats.rewalkedSegments > 0);  // the list overflowed
+      for (int run = 0; run < 2; ++run)
+        requireSameBits(first, runNdtGpu(rays, ndtOptions(mode), model, batch, {}, cacheBytes));
+      // The CPU reference fed the same batches: the same classes, samples and counts, and
+      // occupancy within 1e-4 (the device's float functions, and the overflowing batches'
+      // exact sums against the reference's float additions in ray order).
+      const occupancy::Run onCpu = runNdtCpu(rays, ndtOptions(mode), model, batch);
+      CHECK(first.stats.voxelUpdates == onCpu.stats.voxelUpdates);
+      const NdtComparison c = compareNdtMaps(onCpu.map, first.map);
+      INFO("observed " << c.observed << ", same class " << c.sameClass << ", with samples " << c.withSamples
+                       << ", same mean " << c.sameMean << ", same TM counts " << c.sameCounts);
+      CHECK(c.sameClass == c.observed);
+      CHECK(c.sameMean == c.withSamples);
+      if (mode == NdtMode::Tm) CHECK(c.sameCounts == c.observed);
+      float largest = 0.0f;
+      uint64_t compared = 0, aboveClamp = 0;
+      for (int x = 0; x < 48; ++x)
+        for (int y = 0; y < 6; ++y)
+          for (int z = 0; z < 6; ++z) {
+            const float a = onCpu.map.value(VoxelCoord{x, y, z}), b = first.map.value(VoxelCoord{x, y, z});
+            ++compared;
+            aboveClamp += a > model.clampMin;
+            largest = std::max(largest, std::abs(a - b));
+          }
+      INFO(compared << " block voxels, " << aboveClamp << " above the lower clamp; largest difference " << largest);
+      CHECK(aboveClamp > compared / 2);  // the updates differ in size, most voxels are not saturated
+      CHECK(largest < 1e-4f);
+    }
   }
 }

@@ -45,8 +45,13 @@ NdtStrategy::NdtStrategy(const StrategySetup& setup)
   params.slotKeys = gpu::ndtSlotKeys(params.levels, capacity_, params.foldLimit);
   levels_ = params.levels;
   missBase_ = gpu::ndtMissBase(params.levels, capacity_, params.foldLimit, slots_);
+  // The overflow sums (gpu::ndtMissSums): one int64 per voxel of the cache's pools, cleared
+  // on the device before the first overflow (kNdtMissSumsReady), never touched without one.
+  const uint64_t regionVoxels = uint64_t(map_.regionSize()) * map_.regionSize() * map_.regionSize();
+  const uint64_t sumsWord = missBase_ + gpu::ndtMissSums(params.levels, capacity_, params.foldLimit);
   ndt_ = Buffer(scheduler_.device(), "NDT parameters, run lists and free-space order",
-                (missBase_ + gpu::ndtMissWords(params.levels, capacity_, params.foldLimit)) * 4);
+                (sumsWord + 2 * uint64_t(slots_) * regionVoxels) * 4);
+  scheduler_.fill(ndt_.range((missBase_ + gpu::kNdtMissSumsReady) * 4, 4), 0);
   slotKeysOffset_ = uint64_t(params.slotKeys) * 4;
   slotKeys_.assign(size_t(slots_) * 4, 0);
   // The chunk levels' empty state: each level's header {0, 1, 1, 0}.
@@ -63,7 +68,13 @@ NdtStrategy::NdtStrategy(const StrategySetup& setup)
   missPlaceKernel_ =
       scheduler_.library().kernel("occupancy/ndt_miss_gather.comp", KernelVariant{{}, {{0u, setup.passFlags}, {1u, 1u}}});
   missApplyKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_miss_apply.comp", setup.passFlags);
+  missSumsKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_miss_sums.comp", setup.passFlags);
   foldKernel_ = occupancyKernel(scheduler_, "occupancy/ndt_fold.comp", setup.passFlags);
+  // The overflow's passes: the miss pass specialised as the sums walk, and the sums cleared.
+  sumWalkKernel_ = scheduler_.library().kernel("occupancy/integrate_miss.comp",
+                                               KernelVariant{{}, {{0u, setup.passFlags}, {1u, 1u}}});
+  sumsClearKernel_ = scheduler_.library().kernel("occupancy/ndt_miss_sums.comp",
+                                                 KernelVariant{{}, {{0u, setup.passFlags}, {1u, 1u}}});
 }
 
 NdtStrategy::~NdtStrategy() = default;
@@ -77,10 +88,18 @@ NdtStrategy::~NdtStrategy() = default;
 // input order (ndt_fold.comp), in chunks of foldLimit samples: level k continues the runs
 // longer than k chunks.
 //
-// The one order left to the GPU: when the list fills up (more listed updates than
-// kNdtMissesPerRay per ray of the batch capacity, ndt_miss_order.h), the miss pass applies the rest
-// itself by compare-and-swap after a second walk (IntegrationStats::rewalkedSegments counts
-// those segments), and those voxels may differ in their last bits from run to run.
+// When the list overflows (a stripe offered more updates than it holds: about kNdtMissesPerRay
+// per ray of the batch capacity, ndt_miss_order.h), which updates got listed depends on the
+// GPU's scheduling, so the list is dropped (nothing sorted or applied from it): the segments
+// that found it full finish their plain misses by a second walk (IntegrationStats::
+// rewalkedSegments counts them), then every segment is walked again and adds each free-space
+// update of a voxel with a Gaussian to the voxel's integer sum (ndtMissTerm: 2^-32 log-odds
+// units, 8 bytes per pool voxel, cleared before the first overflow), and ndt_miss_sums.comp
+// applies each sum with one addition and one clamp. Integer additions commute, so such a
+// chunk's map is the same in every run; against the CPU reference's float additions in ray
+// order it differs in the last bits only (every free-space delta lowers a value, so one clamp
+// at the end lands where a clamp per update does). Without overflow the three passes are
+// indirect dispatches of no workgroups.
 void NdtStrategy::recordUpdates(const ChunkPasses& chunk) {
   gpu::OccupancyPush push = chunk.push;
   std::vector<BufferUse> uses = chunk.uses;
@@ -136,6 +155,12 @@ void NdtStrategy::recordFreeSpaceOrder(const gpu::OccupancyPush& push, const std
                           uint64_t(levels_ - 1) * (4 + gpu::ndtMissLevelCapacity(capacity_, foldLimit))),
                     0);
   scheduler_.dispatch({"NDT free-space order sizes", missArgsKernel_.get(), {1, 1, 1}, push, uses});
+  // On overflow only (else no workgroups): the sums cleared before the first, and every
+  // segment walked again to sum its free-space updates.
+  scheduler_.dispatchIndirect({"NDT free-space overflow sums cleared", sumsClearKernel_.get(), {}, push, uses},
+                              words(gpu::kNdtMissClearArgs, 3));
+  scheduler_.dispatchIndirect({"NDT free-space overflow walk", sumWalkKernel_.get(), {}, push, uses},
+                              words(gpu::kNdtMissSumWalkArgs, 3));
   const BufferRange rayStarts = words(gpu::ndtMissRayStarts(levels_, capacity_, foldLimit), push.rayCount);
   scheduler_.fill(rayStarts, 0);
   scheduler_.dispatchIndirect({"NDT free-space count by ray", missCountKernel_.get(), {}, push, uses},
@@ -155,6 +180,8 @@ void NdtStrategy::recordFreeSpaceOrder(const gpu::OccupancyPush& push, const std
                                  missApplyKernel_.get(), {}, levelPush, uses},
                                 args);
   }
+  scheduler_.dispatchIndirect({"NDT free-space overflow sums", missSumsKernel_.get(), {}, push, uses},
+                              words(gpu::kNdtMissSumArgs, 3));
 }
 
 }  // namespace voxen
