@@ -58,9 +58,12 @@ struct DiscoveryPush {
   ivec4 origin;            // xyz: the batch's origin region; w: the region size in voxels
   uint rayCount;
   uint setMask;            // set entries - 1 (a power of two)
-  uint pad0, pad1;
+  uint partCount;          // entries of `parts`; 0: the records' offsets are the batch's already
+  uint pad0;
+  VOXEN_ADDRESS parts;     // RayPartOffsets[partCount] (batch_assembly_shared.h)
+  uint pad1, pad2;
 };
-VOXEN_SHARED_ASSERT(sizeof(DiscoveryPush) == 80)
+VOXEN_SHARED_ASSERT(sizeof(DiscoveryPush) == 96)
 
 VOXEN_SHARED_END
 

@@ -4,10 +4,12 @@
 // region resolution in the order regionsOnRay (ray_walk.cpp) gives, inserts every region
 // into the batch's hash set and writes the set entry of each into the ray's region list;
 // the last one is also stored as the ray's sample region. The host no longer walks rays.
+// Before anything else it adds the ray's part offsets to its record (batch_assembly_shared.h).
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
 #include "../common/dispatch.glsl"
 #include "../map/region_table.glsl"
+#include "batch_assembly_shared.h"
 #include "crossing_time.glsl"
 #include "discovery_shared.h"
 #include "occupancy_shared.h"
@@ -54,6 +56,20 @@ void main() {
   uvec2 q4 = unpackUint2x32(words.v[base + 4u]), q5 = unpackUint2x32(words.v[base + 5u]);
   uvec2 q6 = unpackUint2x32(words.v[base + 6u]), q7 = unpackUint2x32(words.v[base + 7u]);
   uvec2 q8 = unpackUint2x32(words.v[base + 8u]);
+  if (pc.p.partCount > 0u) {
+    // The offsets of this ray's part (batch_assembly_shared.h), added once and written back
+    // for the passes after discovery. Each entry is read whole, as one uvec4.
+    Uvec4Array parts = Uvec4Array(pc.p.parts);
+    uint low = 0u, high = pc.p.partCount - 1u;
+    while (low < high) {
+      uint mid = (low + high + 1u) >> 1u;
+      uvec4 entry = parts.v[mid];
+      if (entry.x <= r) low = mid; else high = mid - 1u;
+    }
+    uvec4 part = parts.v[low];
+    q8 += part.yz;
+    words.v[base + 8u] = packUint2x32(q8);
+  }
   vec3 o = uintBitsToFloat(uvec3(q0, q1.x));
   // 1/d once per ray: each region face's t is then crossingAt (crossing_time.glsl), the voxel
   // walk's own expression, so that the region order is the voxel walk's.

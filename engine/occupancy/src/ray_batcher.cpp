@@ -36,8 +36,8 @@ struct RayBatcher::Batch {
     RayRecordPool::Lease block;  // kept until the GPU has read the part
     uint32_t firstRecord = 0;    // in the block
     uint32_t firstRay = 0;       // in the batch
-    uint32_t slotBaseAdd = 0;    // what ray_offsets.comp adds (modulo 2^32)
-    uint32_t segmentBaseAdd = 0;
+    uint32_t slotBaseAdd = 0;    // what discovery adds (modulo 2^32)
+    uint32_t segmentBaseAdd = 0;   // what discovery adds (modulo 2^32)
   };
   std::vector<Part> parts;
   uint32_t rayCount = 0;
@@ -81,7 +81,6 @@ RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const Integratio
   passFlags_ = occupancyPassFlags(map_, options);
   strategy_ = makeIntegrationStrategy({scheduler, map, options, gpuOptions_, uint32_t(cache_.slotCount()), passFlags_});
   stopKernel_ = occupancyKernel(scheduler, "occupancy/stop_search.comp", passFlags_);
-  offsetsKernel_ = scheduler.library().kernel("occupancy/ray_offsets.comp");
   // Only the stop search writes stop points; other runs keep a token buffer for the address.
   stop_ = Buffer(scheduler.device(), "occupancy stop points",
                  passFlags_ & gpu::kPassStopOnOccupied ? uint64_t(gpuOptions_.maxRaysPerBatch) * 4 : 4);
@@ -185,8 +184,10 @@ void RayBatcher::flush() {
   auto next = std::make_unique<PendingBatch>();
   next->rayCount = b.rayCount;
   next->segmentCount = uint32_t(b.segmentCount);
-  next->rays = assemble();
-  next->ticket = discovery_->submit(next->rays, b.rayCount, b.origin, map_.regionSize(), b.regionEntries, b.segmentCount);
+  const Assembled assembled = assemble();
+  next->rays = assembled.rays;
+  next->ticket = discovery_->submit(next->rays, b.rayCount, b.origin, map_.regionSize(), b.regionEntries, b.segmentCount,
+                                    assembled.parts, assembled.partCount);
   next->blocks.reserve(b.parts.size());
   for (Batch::Part& part : b.parts) next->blocks.push_back(std::move(part.block));
   batch_->clear();
@@ -198,10 +199,9 @@ void RayBatcher::flush() {
 
 // Records the batch's assembly into its ray buffer (one of two, used in turn as discovery's
 // lists are: the pending batch's rays stay untouched), growing that buffer as batches grow:
-// every part's records copied (the copies first, so that one barrier separates them from
-// the offset passes), then each part's offsets added. The next submission (the batch's
-// discovery) runs it.
-BufferRange RayBatcher::assemble() {
+// every part's records copied, and the table of the parts' offsets, which discovery adds
+// (batch_assembly_shared.h). The next submission (the batch's discovery) runs it.
+RayBatcher::Assembled RayBatcher::assemble() {
   const Batch& b = *batch_;
   batchCopy_ ^= 1u;
   Buffer& rays = batchRays_[batchCopy_];
@@ -212,27 +212,24 @@ BufferRange RayBatcher::assemble() {
     rays = Buffer(scheduler_.device(), "occupancy rays",
                   std::min<uint64_t>(grown, uint64_t(gpuOptions_.maxRaysPerBatch) * sizeof(GpuRay)));
   }
-  auto partRays = [&](size_t k) {
+  std::vector<gpu::RayPartOffsets> offsets(b.parts.size());
+  bool anyOffset = false;
+  for (size_t k = 0; k < b.parts.size(); ++k) {
+    const Batch::Part& part = b.parts[k];
     const uint32_t end = k + 1 < b.parts.size() ? b.parts[k + 1].firstRay : b.rayCount;
-    return end - b.parts[k].firstRay;
-  };
-  for (size_t k = 0; k < b.parts.size(); ++k) {
-    const Batch::Part& part = b.parts[k];
-    scheduler_.copy(part.block.range(part.firstRecord, partRays(k)),
-                    rays.range(uint64_t(part.firstRay) * sizeof(GpuRay), uint64_t(partRays(k)) * sizeof(GpuRay)));
+    scheduler_.copy(part.block.range(part.firstRecord, end - part.firstRay),
+                    rays.range(uint64_t(part.firstRay) * sizeof(GpuRay), uint64_t(end - part.firstRay) * sizeof(GpuRay)));
+    offsets[k] = {part.firstRay, part.slotBaseAdd, part.segmentBaseAdd, 0};
+    anyOffset = anyOffset || part.slotBaseAdd != 0 || part.segmentBaseAdd != 0;
   }
-  for (size_t k = 0; k < b.parts.size(); ++k) {
-    const Batch::Part& part = b.parts[k];
-    if (part.slotBaseAdd == 0 && part.segmentBaseAdd == 0) continue;
-    const BufferRange records = rays.range(uint64_t(part.firstRay) * sizeof(GpuRay), uint64_t(partRays(k)) * sizeof(GpuRay));
-    gpu::RayOffsetsPush push{};
-    push.rays = records.address;
-    push.rayCount = partRays(k);
-    push.slotBaseAdd = part.slotBaseAdd;
-    push.segmentBaseAdd = part.segmentBaseAdd;
-    scheduler_.dispatchThreads({"occupancy ray offsets", offsetsKernel_.get(), {}, push, {readsWrites(records)}}, push.rayCount);
+  Assembled assembled;
+  assembled.rays = rays.range(0, bytes);
+  if (anyOffset) {
+    assembled.parts = scheduler_.transient(offsets.size() * sizeof(gpu::RayPartOffsets), 16);
+    scheduler_.upload(assembled.parts, offsets.data(), offsets.size() * sizeof(gpu::RayPartOffsets));
+    assembled.partCount = uint32_t(offsets.size());
   }
-  return rays.range(0, bytes);
+  return assembled;
 }
 
 // Integrates the pending batch, if any: its discovered regions in chunks of at most the

@@ -48,8 +48,11 @@ void RegionDiscovery::ensure(Buffer& buffer, const char* name, uint64_t bytes) {
 }
 
 RegionDiscovery::Ticket RegionDiscovery::submit(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin,
-                                                int32_t regionSize, uint64_t regionEntries, uint64_t segmentCount) {
+                                                int32_t regionSize, uint64_t regionEntries, uint64_t segmentCount,
+                                                const BufferRange& parts, uint32_t partCount) {
   Ticket ticket;
+  ticket.parts = parts;
+  ticket.partCount = partCount;
   ticket.copy = next_;
   next_ ^= 1u;
   ticket.rays = rays;
@@ -77,10 +80,14 @@ void RegionDiscovery::record(Ticket& ticket) {
   push.origin = {ticket.origin.x, ticket.origin.y, ticket.origin.z, ticket.regionSize};
   push.rayCount = ticket.rayCount;
   push.setMask = setEntries_ - 1;
+  push.partCount = ticket.partCount;
+  push.parts = ticket.partCount ? ticket.parts.address : 0;
   ticket.setEntries = setEntries_;
   ticket.recorded = ++recordings_;
-  const std::vector<BufferUse> uses{reads(ticket.rays), writes(copy.raySlots.range()), writes(copy.segments.range()),
-                                    readsWrites(set_.range()), readsWrites(list_.range())};
+  std::vector<BufferUse> uses{readsWrites(ticket.rays), writes(copy.raySlots.range()), writes(copy.segments.range()),
+                              readsWrites(set_.range()), readsWrites(list_.range())};
+  if (ticket.partCount) uses.push_back(reads(ticket.parts));
+  ticket.partCount = 0;  // added by this recording: a later one must not add them again
   scheduler_.fill(set_.range(), 0xFFFFFFFFu);  // kEmptyRegionKey
   scheduler_.fill(list_.range(0, gpu::kDiscoveryHeaderWords * 4), 0u);
   scheduler_.dispatchThreads({"region discovery", discoverKernel_.get(), {}, push, uses}, ticket.rayCount);

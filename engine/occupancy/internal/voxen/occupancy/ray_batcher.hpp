@@ -3,7 +3,7 @@
 // the preparing threads wrote them (PreparedRays in a RayRecordPool block); the batches' rules
 // (size, span, list bounds) are applied per run from the records' running sums and region
 // bounds, so the host does no work per ray. When a batch closes, the GPU assembles its rays
-// (batch_assembly_shared.h: a copy and an offset pass per part), its region discovery is submitted with it and the batch
+// (batch_assembly_shared.h: a copy per part; discovery adds the parts' offsets), its region discovery is submitted with it and the batch
 // before it is integrated (so the host never waits for the discovery it just submitted, and
 // prepares the next batch while the GPU integrates). A batch's regions are made resident in the region cache in
 // chunks of at most its slots; per chunk the batcher records the stop search (every chunk's,
@@ -59,7 +59,12 @@ class RayBatcher {
   bool nearOrigin(const RegionKey& key) const;
   // How many of records [first, end) the open batch takes (at least one when it is empty).
   uint32_t recordsThatFit(const PreparedRays& rays, const RayRecordPool::Lease& block, uint32_t first, uint32_t end) const;
-  BufferRange assemble();
+  struct Assembled {
+    BufferRange rays;   // the batch's rays, their offsets still per chunk where partCount > 0
+    BufferRange parts;  // gpu::RayPartOffsets[partCount], for discovery to add
+    uint32_t partCount = 0;
+  };
+  Assembled assemble();
   void flush();
   void integratePending();
   void integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t chunk, const PendingBatch& batch, ChunkWork work);
@@ -72,7 +77,6 @@ class RayBatcher {
   RegionCache cache_;
   Buffer batchRays_[2];  // the assembled rays of a batch, alternating as discovery does
   uint32_t batchCopy_ = 0;
-  std::shared_ptr<Kernel> offsetsKernel_;
   std::unique_ptr<RegionDiscovery> discovery_;  // the batch's regions, segments and region lists
   uint32_t passFlags_ = 0;
   std::unique_ptr<IntegrationStrategy> strategy_;

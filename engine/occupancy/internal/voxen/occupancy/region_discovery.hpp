@@ -41,6 +41,10 @@ class RegionDiscovery {
     RegionKey origin;
     int32_t regionSize = 0;
     uint64_t regionEntries = 0, segmentCount = 0;
+    // The batch's part offsets (gpu::RayPartOffsets), added to the records by the first
+    // recording only (partCount is 0 afterwards: a second run finds them added).
+    BufferRange parts;
+    uint32_t partCount = 0;
   };
 
   // maxRays: rays per batch at most (the first maxRays words of the ray slots are each
@@ -54,9 +58,10 @@ class RegionDiscovery {
   // current batch and submits it, without waiting. `origin` is the region every key of the
   // batch lies within kDiscoverySpan of. Batches alternate between two copies of the
   // region lists and segments, so one batch can be discovered while the previous one is
-  // integrated.
+  // integrated. With `partCount` part offsets (batch_assembly_shared.h), the records' offsets
+  // count from their chunk's first record, and discovery adds their part's (once).
   Ticket submit(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin, int32_t regionSize,
-                uint64_t regionEntries, uint64_t segmentCount);
+                uint64_t regionEntries, uint64_t segmentCount, const BufferRange& parts = {}, uint32_t partCount = 0);
   // Waits for a submitted discovery and returns its regions sorted by key (running it
   // again with a doubled set if the set overflowed). Tickets are collected in the order
   // they were submitted.
