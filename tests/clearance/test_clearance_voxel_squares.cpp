@@ -12,6 +12,7 @@
 
 #include "support/clearance_reference.hpp"
 #include "support/gpu_fixture.hpp"
+#include "support/plain_flavour_gpu.hpp"
 #include "voxen/clearance/distance_envelope.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/clearance/voxel_squares.hpp"
@@ -171,11 +172,9 @@ TEST_CASE("Clearance CPU in voxel squares equals the exhaustive nearest obstacle
 TEST_CASE("Clearance GPU in voxel squares equals the exhaustive nearest obstacle and the CPU reference bit for bit, "
           "in the float64 and the plain shader flavour",
           "[clearance][gpu]") {
-  DeviceOptions plainOptions = vt::validatedDeviceOptions();
-  plainOptions.withoutFloat64 = true;
-  Device plainDevice(plainOptions);
-  ShaderLibrary plainLibrary(plainDevice);
-  Scheduler plainScheduler(plainDevice, plainLibrary);
+  vt::PlainFlavourGpu plain;
+  ShaderLibrary& plainLibrary = plain.library;
+  Scheduler& plainScheduler = plain.scheduler;
   REQUIRE_FALSE(plainLibrary.float64());
   // lavapipe has shaderFloat64: the shared device runs the float64 flavour where one exists.
   REQUIRE(vt::gpu().library.float64() == vt::gpu().device.info().capabilities.shaderFloat64);

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/gpu_fixture.hpp"
+#include "support/plain_flavour_gpu.hpp"
 #include "voxen/check/exact_math_probe.hpp"
 
 namespace {
@@ -22,12 +23,9 @@ void requireExact(voxen::Scheduler& scheduler, size_t randomCount, uint64_t seed
 }  // namespace
 
 TEST_CASE("exactDiv and exactSqrt equal the CPU's bit for bit in the plain flavour (no float64)", "[shaders][exact-math][gpu]") {
-  voxen::DeviceOptions options = vt::validatedDeviceOptions();
-  options.withoutFloat64 = true;
-  voxen::Device device(options);
-  voxen::ShaderLibrary library(device);
-  REQUIRE_FALSE(library.float64());
-  voxen::Scheduler scheduler(device, library);
+  vt::PlainFlavourGpu plain;
+  REQUIRE_FALSE(plain.library.float64());
+  voxen::Scheduler& scheduler = plain.scheduler;
   requireExact(scheduler, size_t(4) << 20, 37);
   requireExact(scheduler, size_t(1) << 20, 2026);
 }

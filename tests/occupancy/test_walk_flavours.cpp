@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/gpu_fixture.hpp"
+#include "support/plain_flavour_gpu.hpp"
 #include "support/occupancy_runs.hpp"
 #include "support/same_map.hpp"
 #include "support/walk_oracle.hpp"
@@ -23,17 +24,7 @@ namespace {
 using namespace voxen;
 
 // A device without shaderFloat64, with its own shader library and scheduler.
-struct PlainGpu {
-  PlainGpu() : device(options()), library(device), scheduler(device, library) {}
-  static DeviceOptions options() {
-    DeviceOptions o = vt::validatedDeviceOptions();
-    o.withoutFloat64 = true;
-    return o;
-  }
-  Device device;
-  ShaderLibrary library;
-  Scheduler scheduler;
-};
+using PlainGpu = vt::PlainFlavourGpu;
 
 OccupancyMap integrateOnGpu(Scheduler& scheduler, const std::vector<Ray>& rays, const OccupancyModel& model) {
   OccupancyMap map(model, vt::occupancy::kAllLayers);

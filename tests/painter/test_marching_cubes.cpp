@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "support/gpu_fixture.hpp"
+#include "support/plain_flavour_gpu.hpp"
 #include "voxen/painter/cpu_mesher.hpp"
 #include "voxen/painter/frame_kernel.hpp"
 #include "voxen/painter/marching_cubes_table.hpp"
@@ -485,12 +486,10 @@ TEST_CASE("Marching cubes stays within lavapipe's iteration budget in the plain 
   // on lavapipe, whose loops stop silently after 65,535 iterations per invocation, a
   // workgroup meshing kMeshBlocksPerGroup random blocks lost its last blocks' triangles
   // (they stayed 0xdeadbeef), and only a run with VOXEN_NO_FLOAT64=1 showed it.
-  DeviceOptions plainOptions = vt::validatedDeviceOptions();
-  plainOptions.withoutFloat64 = true;
-  Device plainDevice(plainOptions);
-  ShaderLibrary plainLibrary(plainDevice);
+  vt::PlainFlavourGpu plain;
+  ShaderLibrary& plainLibrary = plain.library;
   REQUIRE_FALSE(plainLibrary.float64());
-  Scheduler plainScheduler(plainDevice, plainLibrary);
+  Scheduler& plainScheduler = plain.scheduler;
   vt::Rng rng(37);
   checkIterationBudget(plainScheduler, plainLibrary, rng);
   plainScheduler.finish();

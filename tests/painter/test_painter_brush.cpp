@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/gpu_fixture.hpp"
+#include "support/plain_flavour_gpu.hpp"
 #include "voxen/painter/cpu_brush.hpp"
 #include "voxen/testdata/demo_scene.hpp"
 #include "voxen/painter/painter.hpp"
@@ -72,11 +73,9 @@ void checkStrokesInBothFlavours(const DensityGrid& scene, const std::vector<Stro
     DensityGrid grid = scene;
     checkStrokes(vt::gpu().scheduler, grid, smallPainter(grid), strokes, misses);
   }
-  DeviceOptions plainOptions = vt::validatedDeviceOptions();
-  plainOptions.withoutFloat64 = true;
-  Device plainDevice(plainOptions);
-  ShaderLibrary plainLibrary(plainDevice);
-  Scheduler plainScheduler(plainDevice, plainLibrary);
+  vt::PlainFlavourGpu plain;
+  ShaderLibrary& plainLibrary = plain.library;
+  Scheduler& plainScheduler = plain.scheduler;
   REQUIRE_FALSE(plainLibrary.float64());
   INFO("plain flavour");
   DensityGrid grid = scene;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/gpu_fixture.hpp"
+#include "support/plain_flavour_gpu.hpp"
 #include "voxen/host/embedded_shaders.hpp"
 #include "voxen/painter/cpu_mesher.hpp"
 #include "voxen/painter/painter.hpp"
@@ -155,11 +156,9 @@ TEST_CASE("The painter's brush divides and takes roots only in its per-stroke se
 }
 
 TEST_CASE("The painter draws the same frames in the float64 and the plain shader flavour", "[painter][gpu]") {
-  voxen::DeviceOptions plainOptions = vt::validatedDeviceOptions();
-  plainOptions.withoutFloat64 = true;
-  voxen::Device plainDevice(plainOptions);
-  voxen::ShaderLibrary plainLibrary(plainDevice);
-  voxen::Scheduler plainScheduler(plainDevice, plainLibrary);
+  vt::PlainFlavourGpu plain;
+  voxen::ShaderLibrary& plainLibrary = plain.library;
+  voxen::Scheduler& plainScheduler = plain.scheduler;
   REQUIRE_FALSE(plainLibrary.float64());
   // lavapipe has shaderFloat64: the shared device runs the float64 flavour.
   REQUIRE(vt::gpu().library.float64() == vt::gpu().device.info().capabilities.shaderFloat64);
