@@ -446,3 +446,27 @@ TEST_CASE("Queries into the caller's span: the CPU reference's answers, over sev
   // Nothing asked, nothing needed.
   queries.occupancy({}, std::span<OccupancyAnswer>());
 }
+
+TEST_CASE("Ray casts prepared on several threads answer as the CPU reference, and a bad ray is named by its index",
+          "[query][gpu][threads]") {
+  // 30,000 rays: several preparing parts of 4,096 rays on any host with more than one core.
+  OccupancyMap map = randomMap(5);
+  vt::Rng rng(41);
+  std::vector<QueryRay> rays;
+  while (rays.size() < 30000) {
+    const std::vector<QueryRay> more = awkwardRays(rng);
+    rays.insert(rays.end(), more.begin(), more.end());
+  }
+  rays.resize(30000);
+  GpuQueries queries(vt::gpu().scheduler, map);
+  checkEqual(queries.raycast(rays, RaycastOptions{}), cpuRaycast(map, rays, RaycastOptions{}));
+  // Bad rays in two parts: the first in input order is the one reported, as in order.
+  rays[21000].direction = {0.0, 0.0, 0.0};
+  rays[9000].origin.x = NAN;
+  try {
+    queries.raycast(rays, RaycastOptions{});
+    FAIL("no error");
+  } catch (const QueryInputError& e) {
+    CHECK(e.index() == 9000);
+  }
+}

@@ -3,14 +3,18 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <exception>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/gpu/query/query_shared.h"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
+#include "voxen/host/worker_crew.hpp"
 #include "voxen/map/region_cache.hpp"
 #include "voxen/primitives/stream_compaction.hpp"
 #include "voxen/query/query_prep.hpp"
@@ -23,6 +27,8 @@ namespace {
 // submissions few.
 constexpr size_t kItemsPerRound = size_t(1) << 20;
 constexpr size_t kSegmentsPerRound = size_t(1) << 22;
+// Rays a preparing thread takes at least (fewer rays are prepared on fewer threads).
+constexpr size_t kRaysPerPart = 4096;
 constexpr uint64_t kBoxSlab = uint64_t(1) << 22;
 constexpr uint32_t kUnobservedBits = 0x7f800000u;
 constexpr uint32_t kNoClearanceBits = 0xbf800000u;  // -1.0f
@@ -78,7 +84,11 @@ struct GpuQueries::Impl {
   std::vector<QueryRayMetres> metres;
   std::vector<gpu::GpuRay> gpuRays;
   std::vector<gpu::uvec2> segmentList;
+  std::vector<uint32_t> segmentCounts;
   std::vector<gpu::QueryHit> hitsRead;
+  // Threads that prepare a round's rays (the calling thread and up to 7 more, kept between calls).
+  const unsigned crewThreads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  WorkerCrew crew{crewThreads - 1, "query ray preparing"};
 
   Impl(Scheduler& s, const OccupancyMap& m, QueryOptions o)
       : scheduler(s), map(m), options(o),
@@ -350,23 +360,52 @@ void GpuQueries::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits,
   std::vector<QueryRayMetres>& metres = m.metres;
   std::vector<gpu::GpuRay>& gpuRays = m.gpuRays;
   std::vector<gpu::uvec2>& segmentList = m.segmentList;
+  std::vector<uint32_t>& segmentCounts = m.segmentCounts;
   size_t first = 0;
   while (first < rays.size()) {
-    metres.clear();
-    gpuRays.clear();
-    segmentList.clear();
-    // A round holds rays until either bound is reached (at least one ray).
-    while (first + metres.size() < rays.size() && metres.size() < kItemsPerRound &&
-           (metres.empty() || segmentList.size() < kSegmentsPerRound)) {
-      const size_t index = first + metres.size();
-      const PreparedQueryRay prepared = prepareQueryRay(m.map.model(), rays[index], index);
-      metres.push_back(prepared.metres);
-      const uint32_t segmentCount = voxen::segmentCount(prepared.walk, m.options.maxCrossingsPerSegment);
-      const uint32_t ray = uint32_t(gpuRays.size());
-      gpuRays.push_back(toGpuRay(prepared.walk, segmentCount, 0, uint32_t(segmentList.size())));
-      for (uint32_t s = 0; s < segmentCount; ++s) segmentList.push_back({ray, s});
+    // A round's candidates prepared on the crew's threads, a contiguous part each: a ray's
+    // metres, record and segment count. A ray that cannot be prepared ends its part; its error
+    // is thrown when the round reaches it, as preparing in order would.
+    const size_t candidates = std::min(kItemsPerRound, rays.size() - first);
+    metres.resize(candidates);
+    gpuRays.resize(candidates);
+    segmentCounts.resize(candidates);
+    const unsigned parts = unsigned(std::min<size_t>(m.crewThreads, (candidates + kRaysPerPart - 1) / kRaysPerPart));
+    std::vector<size_t> failedAt(parts, SIZE_MAX);
+    std::vector<std::exception_ptr> errors(parts);
+    const auto partBegin = [&](unsigned p) { return candidates * p / parts; };
+    m.crew.run(parts, [&](unsigned p) {
+      for (size_t i = partBegin(p); i < partBegin(p + 1); ++i) {
+        try {
+          const PreparedQueryRay prepared = prepareQueryRay(m.map.model(), rays[first + i], first + i);
+          metres[i] = prepared.metres;
+          segmentCounts[i] = voxen::segmentCount(prepared.walk, m.options.maxCrossingsPerSegment);
+          gpuRays[i] = toGpuRay(prepared.walk, segmentCounts[i], 0, 0);
+        } catch (...) {
+          failedAt[p] = i;
+          errors[p] = std::current_exception();
+          return;
+        }
+      }
+    });
+    const auto firstFailure = std::min_element(failedAt.begin(), failedAt.end());
+    const size_t failed = firstFailure == failedAt.end() ? SIZE_MAX : *firstFailure;
+    // The round holds rays while the segments before them are under the bound (at least one
+    // ray), each ray's segments after the ones before it.
+    uint32_t rayCount = 0;
+    uint64_t segmentSum = 0;
+    while (rayCount < candidates && rayCount != failed && (rayCount == 0 || segmentSum < kSegmentsPerRound)) {
+      gpuRays[rayCount].segmentBase = uint32_t(segmentSum);
+      segmentSum += segmentCounts[rayCount++];
     }
-    const uint32_t rayCount = uint32_t(metres.size()), segmentTotal = uint32_t(segmentList.size());
+    if (rayCount == failed && (rayCount == 0 || segmentSum < kSegmentsPerRound))
+      std::rethrow_exception(errors[size_t(firstFailure - failedAt.begin())]);
+    segmentList.resize(segmentSum);
+    m.crew.run(parts, [&](unsigned p) {
+      for (size_t i = partBegin(p); i < std::min<size_t>(partBegin(p + 1), rayCount); ++i)
+        for (uint32_t k = 0; k < segmentCounts[i]; ++k) segmentList[gpuRays[i].segmentBase + k] = {uint32_t(i), k};
+    });
+    const uint32_t segmentTotal = uint32_t(segmentSum);
     const BufferRange rayRange = scratch(device, m.inputs, "query rays", uint64_t(rayCount) * sizeof(gpu::GpuRay));
     const BufferRange segRange = scratch(device, m.segments, "query ray segments", uint64_t(segmentTotal) * 8);
     const BufferRange hitRange = scratch(device, m.hits, "query segment hits", uint64_t(segmentTotal) * 32);
