@@ -161,7 +161,14 @@ struct Difference {
 template <class T>
 Difference differ(const std::vector<T>& gpu, const std::vector<T>& cpu, const char* what) {
   Difference d;
-  if (gpu.size() != cpu.size()) return {1, std::string(what) + ": sizes differ"};
+  if (gpu.size() != cpu.size()) {
+    // Built in place: g++ 12 flags the move of a concatenated temporary into the returned
+    // aggregate as out of bounds (-Warray-bounds, a false positive that -Werror makes fatal).
+    d.count = 1;
+    d.first = what;
+    d.first += ": sizes differ";
+    return d;
+  }
   for (size_t i = 0; i < gpu.size(); ++i)
     if (gpu[i] != cpu[i] && d.count++ == 0) {
       std::ostringstream s;
