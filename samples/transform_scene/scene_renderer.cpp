@@ -41,7 +41,8 @@ void SceneRenderer::frame(const Camera& camera) {
   gpuTree_.process();  // uploads the changed locals and records the level passes; submits
   frustum_ = Frustum::fromViewProjection(camera.viewProj(options_.width, options_.height));
   cull_ = culling_.cull(frustum_);
-  boxes_.record({gpuTree_.worlds(), gpuTree_.boxes(), colors_.range(), cull_.visible, cull_.count, cull_.dispatchArgs},
+  boxes_.record({gpuTree_.levelWorlds(), gpuTree_.boxes(), colors_.range(), cull_.visible, cull_.count, cull_.dispatchArgs,
+                gpuTree_.slots()},
                 triangles_.range(), triangleCount_.range());
   shaded_.draw(camera, triangles_.range(), triangleCount_.range(0, 4));
   if (ids_) ids_->draw(camera, triangles_.range(), triangleCount_.range(0, 4));

@@ -61,7 +61,7 @@ void main() {
   uint k = gl_GlobalInvocationID.x;
   if (k >= fitting) return;
   uint id = UintArray(p.instances).v[k];
-  mat4 m = Mat4Array(p.worlds).v[id];
+  mat4 m = Mat4Array(p.worlds).v[p.worldSlots != 0ul ? UintArray(p.worldSlots).v[id] : id];
   Vec4Array boxes = Vec4Array(p.boxes);
   vec4 lo = boxes.v[2u * id], hi = boxes.v[2u * id + 1u];
   uint color = UintArray(p.colors).v[id];

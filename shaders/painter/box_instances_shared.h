@@ -2,7 +2,8 @@
 // its CPU reference): the push constant and the box's corner and face conventions, one
 // definition for GLSL and C++.
 //
-// An instance is an id with a world matrix (mat4, column-major, per id), a local box (vec4
+// An instance is an id with a world matrix (mat4, column-major, per id, or where a slot per
+// id says: the transform tree stores its worlds by level order), a local box (vec4
 // lo, vec4 hi per id: gpu layout of the transform tree's boxes) and a colour (RGBA8 per id).
 // Listed instance k (the k-th entry of `instances`) writes triangles [12k, 12k + 12): face f
 // (kBoxFace*) as triangles 2f (corners a, b, c) and 2f + 1 (a, c, d). Corner i of a box is
@@ -32,7 +33,8 @@ VOXEN_FUNCTION uint boxFaceCorners(uint face) {
 }
 
 struct BoxInstancesPush {
-  VOXEN_ADDRESS worlds;         // mat4 per instance id
+  VOXEN_ADDRESS worlds;         // mat4 per instance id, or per slot when worldSlots is set
+  VOXEN_ADDRESS worldSlots;     // 0, or uint per instance id: the index of its matrix in worlds
   VOXEN_ADDRESS boxes;          // vec4 lo, vec4 hi per instance id (local frame)
   VOXEN_ADDRESS colors;         // uint RGBA8 per instance id
   VOXEN_ADDRESS instances;      // uint instance ids; count[0] of them are listed
@@ -42,7 +44,7 @@ struct BoxInstancesPush {
   uint maxTriangles;            // capacity of `triangles`
   uint unused;
 };
-VOXEN_SHARED_ASSERT(sizeof(BoxInstancesPush) == 64)
+VOXEN_SHARED_ASSERT(sizeof(BoxInstancesPush) == 72)
 
 VOXEN_SHARED_END
 

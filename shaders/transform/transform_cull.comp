@@ -16,7 +16,7 @@ void main() {
   uint i = voxenThreadIndex();
   if (i >= pc.p.count) return;
   uint node = UintArray(pc.p.order).v[i];
-  mat4 world = Mat4Array(pc.p.worlds).v[node];
+  mat4 world = Mat4Array(pc.p.worlds).v[i + 1u];  // stored by slot: order position i + 1, contiguous
   Vec4Array boxes = Vec4Array(pc.p.boxes);
   vec4 lo = boxes.v[2u * node], hi = boxes.v[2u * node + 1u];
   vec3 centre = 0.5 * (lo.xyz + hi.xyz), halfSize = 0.5 * (hi.xyz - lo.xyz);

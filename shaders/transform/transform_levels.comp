@@ -8,9 +8,11 @@
 //
 // The passes run over positions of the breadth-first level order (transform_shared.h): a
 // level's entries are its positions, or the listed ones of a sparse update (increasing runs).
-// The node, its parent and its dirty bit are read at the position, so neighbouring
-// invocations read neighbouring words; the parents' changed marks and the matrices are read
-// by node (a matrix is one whole 64-byte line).
+// The node, its parent's slot and its dirty bit are read at the position, and the world and
+// changed mark are written at the position's slot (position + 1), so neighbouring
+// invocations read and write neighbouring words and matrices; the parents' worlds and marks
+// are read at their slots, one contiguous run per level grouped by parent. Only the local
+// matrix is read by node (a whole 64-byte line).
 //
 // TRANSFORM_PRODUCT (a define, chosen by the host for the device) selects how the product
 // is spread over invocations:
@@ -49,25 +51,25 @@ shared vec4 parentColumns[64];
 
 vec2 floats(uint64_t word) { return uintBitsToFloat(unpackUint2x32(word)); }
 uint64_t word(vec2 x) { return packUint2x32(floatBitsToUint(x)); }
-vec4 loadColumn(uint64_t matrices, uint node, uint column) {
+vec4 loadColumn(uint64_t matrices, uint index, uint column) {
   CoherentU64 a = CoherentU64(matrices);
-  uint w = node * 8u + column * 2u;
+  uint w = index * 8u + column * 2u;
   return vec4(floats(a.v[w]), floats(a.v[w + 1u]));
 }
-void storeColumn(uint64_t matrices, uint node, uint column, vec4 value) {
+void storeColumn(uint64_t matrices, uint index, uint column, vec4 value) {
   CoherentU64 a = CoherentU64(matrices);
-  uint w = node * 8u + column * 2u;
+  uint w = index * 8u + column * 2u;
   a.v[w] = word(value.xy);
   a.v[w + 1u] = word(value.zw);
 }
 
-// Whether the world of the node at this order position must be recomputed, and its parent.
-bool needsUpdate(uint position, out uint parent) {
-  parent = UintArray(pc.p.orderParents).v[position];
+// Whether the world of the node at this order position must be recomputed, and its parent's slot.
+bool needsUpdate(uint position, out uint parentSlot) {
+  parentSlot = UintArray(pc.p.parentSlots).v[position];
   if (pc.p.readMarks == 0u) return true;
   CoherentUints dirty = CoherentUints(pc.p.dirty);
   return (dirty.v[position / 32u] & (1u << (position % 32u))) != 0u ||
-         CoherentUints(pc.p.changed).v[parent] == pc.p.generation;
+         CoherentUints(pc.p.changed).v[parentSlot] == pc.p.generation;
 }
 
 // This invocation's lane within the workgroup, such that the four lanes of a quad
@@ -85,25 +87,25 @@ uint laneInWorkgroup() {
 // early).
 void updateSlot(bool inUse, uint position) {
 #if TRANSFORM_PRODUCT == 0
-  uint parent;
-  if (!inUse || !needsUpdate(position, parent)) return;
-  uint node = UintArray(pc.p.order).v[position];
+  uint parentSlot;
+  if (!inUse || !needsUpdate(position, parentSlot)) return;
+  uint node = UintArray(pc.p.order).v[position], ownSlot = position + 1u;
   // Written out, not looped: lavapipe counts loop iterations against its cap of 65,535.
-  mat4 parentWorld = mat4(loadColumn(pc.p.worlds, parent, 0u), loadColumn(pc.p.worlds, parent, 1u),
-                          loadColumn(pc.p.worlds, parent, 2u), loadColumn(pc.p.worlds, parent, 3u));
+  mat4 parentWorld = mat4(loadColumn(pc.p.worlds, parentSlot, 0u), loadColumn(pc.p.worlds, parentSlot, 1u),
+                          loadColumn(pc.p.worlds, parentSlot, 2u), loadColumn(pc.p.worlds, parentSlot, 3u));
   mat4 local = mat4(loadColumn(pc.p.locals, node, 0u), loadColumn(pc.p.locals, node, 1u),
                     loadColumn(pc.p.locals, node, 2u), loadColumn(pc.p.locals, node, 3u));
   mat4 world = parentWorld * local;
-  storeColumn(pc.p.worlds, node, 0u, world[0]);
-  storeColumn(pc.p.worlds, node, 1u, world[1]);
-  storeColumn(pc.p.worlds, node, 2u, world[2]);
-  storeColumn(pc.p.worlds, node, 3u, world[3]);
-  CoherentUints(pc.p.changed).v[node] = pc.p.generation;
+  storeColumn(pc.p.worlds, ownSlot, 0u, world[0]);
+  storeColumn(pc.p.worlds, ownSlot, 1u, world[1]);
+  storeColumn(pc.p.worlds, ownSlot, 2u, world[2]);
+  storeColumn(pc.p.worlds, ownSlot, 3u, world[3]);
+  CoherentUints(pc.p.changed).v[ownSlot] = pc.p.generation;
 #else
-  uint column = laneInWorkgroup() & 3u, parent = 0u;
-  bool update = inUse && needsUpdate(position, parent);
+  uint column = laneInWorkgroup() & 3u, parentSlot = 0u;
+  bool update = inUse && needsUpdate(position, parentSlot);
   uint node = update ? UintArray(pc.p.order).v[position] : 0u;
-  vec4 parentColumn = update ? loadColumn(pc.p.worlds, parent, column) : vec4(0.0);
+  vec4 parentColumn = update ? loadColumn(pc.p.worlds, parentSlot, column) : vec4(0.0);
   vec4 localColumn = update ? loadColumn(pc.p.locals, node, column) : vec4(0.0);
 #if TRANSFORM_PRODUCT == 1
   uint quad = gl_SubgroupInvocationID & ~3u;
@@ -117,8 +119,9 @@ void updateSlot(bool inUse, uint position) {
   barrier();  // before the next call overwrites the columns
 #endif
   if (!update) return;
-  storeColumn(pc.p.worlds, node, column, p0 * localColumn.x + p1 * localColumn.y + p2 * localColumn.z + p3 * localColumn.w);
-  if (column == 0u) CoherentUints(pc.p.changed).v[node] = pc.p.generation;
+  uint ownSlot = position + 1u;
+  storeColumn(pc.p.worlds, ownSlot, column, p0 * localColumn.x + p1 * localColumn.y + p2 * localColumn.z + p3 * localColumn.w);
+  if (column == 0u) CoherentUints(pc.p.changed).v[ownSlot] = pc.p.generation;
 #endif
 }
 

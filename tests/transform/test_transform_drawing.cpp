@@ -63,7 +63,8 @@ TEST_CASE("Transform tree drawing: culled on the device, expanded and rasterized
       for (uint32_t n : tree.levelNodes(1)) tree.setLocal(n, glm::translate(tree.local(n), {3.0f, 1.0f, 0.0f}));
     gpuTree.process();
     const CullOutput cull = culling.cull(frustum);
-    boxes.record({gpuTree.worlds(), gpuTree.boxes(), colorBuffer.range(), cull.visible, cull.count, cull.dispatchArgs},
+    boxes.record({gpuTree.levelWorlds(), gpuTree.boxes(), colorBuffer.range(), cull.visible, cull.count, cull.dispatchArgs,
+                  gpuTree.slots()},
                  triangles.range(), triangleCount.range());
     raster.draw(camera, triangles.range(), triangleCount.range(0, 4));
     s.submit();

@@ -135,7 +135,8 @@ void checkTransformScene(CheckContext& context, RasterMode mode) {
     s.upload(colorBuffer.range(), colors.data(), colors.size() * 4);
     gpuTree.process();
     const CullOutput cull = culling.cull(frustum);
-    boxes.record({gpuTree.worlds(), gpuTree.boxes(), colorBuffer.range(), cull.visible, cull.count, cull.dispatchArgs},
+    boxes.record({gpuTree.levelWorlds(), gpuTree.boxes(), colorBuffer.range(), cull.visible, cull.count, cull.dispatchArgs,
+                  gpuTree.slots()},
                  triangles.range(), triangleCount.range());
     raster.draw(camera, triangles.range(), triangleCount.range(0, 4));
     s.submit();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "voxen/gpu/painter/box_instances_shared.h"
 #include "voxen/gpu/painter/frame_layout.h"
@@ -31,10 +33,12 @@ void BoxInstances::record(const BoxInstanceInput& in, const BufferRange& triangl
   need(in.instances, "the instance list", 4, 4);
   need(in.count, "the instance count", 4, 4);
   need(in.dispatchArgs, "the dispatch command", 12, 4);
+  if (in.worldSlots.buffer) need(in.worldSlots, "the world slots", 4, 4);
   need(triangles, "the triangle list", sizeof(gpu::Triangle), 16);
   need(triangleCount, "the triangle count", 8, 4);
   gpu::BoxInstancesPush push{};
   push.worlds = in.worlds.address;
+  push.worldSlots = in.worldSlots.buffer ? in.worldSlots.address : 0;
   push.boxes = in.boxes.address;
   push.colors = in.colors.address;
   push.instances = in.instances.address;
@@ -43,10 +47,10 @@ void BoxInstances::record(const BoxInstanceInput& in, const BufferRange& triangl
   push.triangleCount = triangleCount.address;
   push.maxTriangles = uint32_t(std::min<uint64_t>(triangles.size / sizeof(gpu::Triangle), UINT32_MAX));
   scheduler_.dispatch({"box instances count", countKernel_.get(), {1, 1, 1}, push, {reads(in.count), writes(triangleCount)}});
-  scheduler_.dispatchIndirect({"box instances", expandKernel_.get(), {}, push,
-                               {reads(in.worlds), reads(in.boxes), reads(in.colors), reads(in.instances), reads(in.count),
-                                writes(triangles)}},
-                              in.dispatchArgs);
+  std::vector<BufferUse> uses{reads(in.worlds), reads(in.boxes), reads(in.colors), reads(in.instances), reads(in.count),
+                              writes(triangles)};
+  if (in.worldSlots.buffer) uses.push_back(reads(in.worldSlots));
+  scheduler_.dispatchIndirect({"box instances", expandKernel_.get(), {}, push, std::move(uses)}, in.dispatchArgs);
 }
 
 }  // namespace voxen

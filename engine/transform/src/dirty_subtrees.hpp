@@ -28,7 +28,7 @@ class DirtySubtrees {
   // The live nodes breadth first (level after level; within a level grouped by parent, in
   // the parents' order), and each node's position in it (UINT32_MAX: not live).
   const std::vector<uint32_t>& order() const { return order_; }
-  uint32_t position(uint32_t node) const { return position_[node]; }
+  uint32_t position(uint32_t node) const { return node < position_.size() ? position_[node] : UINT32_MAX; }
 
  private:
   std::vector<uint32_t> order_;       // live nodes, breadth first

@@ -31,7 +31,7 @@ CullOutput GpuCulling::cull(const Frustum& frustum) {
   scheduler_.upload(planes_.range(), frustum.planes, sizeof frustum.planes);
   const uint32_t count = tree_.liveNodes();
   gpu::CullPush push{};
-  push.worlds = tree_.worlds().address;
+  push.worlds = tree_.levelWorlds().address;  // by slot: position i at i + 1, read contiguously
   push.boxes = tree_.boxes().address;
   push.order = tree_.order().address;
   push.planes = planes_.address();
@@ -41,7 +41,7 @@ CullOutput GpuCulling::cull(const Frustum& frustum) {
   push.visible = visible_.address();
   push.total = small_.address();
   push.count = count;
-  const std::vector<BufferUse> uses{reads(tree_.worlds()),      reads(tree_.boxes()),          reads(tree_.order()),
+  const std::vector<BufferUse> uses{reads(tree_.levelWorlds()), reads(tree_.boxes()),          reads(tree_.order()),
                                     reads(planes_.range()),     readsWrites(flags_.range()),   readsWrites(worldBoxes_.range()),
                                     readsWrites(positions_.range()), readsWrites(visible_.range()), readsWrites(small_.range())};
   scheduler_.dispatchThreads({"culling boxes", cullKernel_.get(), {}, push, uses}, count);

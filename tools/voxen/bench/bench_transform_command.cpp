@@ -86,7 +86,7 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
   GpuTransformTree gpu(scheduler, tree, GpuTransformOptions{product});
   gpu.process();  // the first upload of everything, and the pipelines compiled
   cpu.processCpu();
-  scheduler.readback<uint32_t>(gpu.worlds().first(4)).get();
+  scheduler.readback<uint32_t>(gpu.levelWorlds().first(4)).get();
   Result r;
   r.nodes = all.size();
   r.depth = depth;
@@ -113,7 +113,7 @@ Result runConfiguration(Scheduler& scheduler, uint64_t nodes, uint32_t depth, do
     gpu.process();  // packs and uploads the changed locals, records and submits the passes
     if (timed) uploadTimes.push_back(secondsSince(start));
     start = Clock::now();
-    scheduler.readback<uint32_t>(gpu.worlds().first(4)).get();  // waits for the passes
+    scheduler.readback<uint32_t>(gpu.levelWorlds().first(4)).get();  // waits for the passes
     if (timed) processTimes.push_back(secondsSince(start));
     if (timed) passTimes.push_back(totalPassMs(scheduler.profile()));
     if (profile && rep + 1 == repeat + kWarmup) {

@@ -6,7 +6,8 @@
 // TriangleRasterizer reads. Nothing passes through the CPU between producer and rasterizer.
 //
 //   BoxInstances boxes(scheduler);
-//   boxes.record({tree.worlds(), tree.boxes(), colors, cull.visible, cull.count, cull.dispatchArgs},
+//   boxes.record({tree.levelWorlds(), tree.boxes(), colors, cull.visible, cull.count, cull.dispatchArgs,
+//                 tree.slots()},
 //                triangles, triangleCount);
 //   raster.draw(camera, triangles, triangleCount.first(4));
 #include <memory>
@@ -25,6 +26,10 @@ struct BoxInstanceInput {
   BufferRange instances;     // uint32 instance ids; count[0] of them are listed
   BufferRange count;         // uint32
   BufferRange dispatchArgs;  // VkDispatchIndirectCommand: at least ceil(count / 64) workgroups of 64
+  // Empty: instance id i's matrix is worlds[i]. Else uint32 per instance id: the index of
+  // its matrix in `worlds` (the transform tree stores its worlds in level order:
+  // GpuTransformTree::levelWorlds() with slots()).
+  BufferRange worldSlots{};
 };
 
 class BoxInstances {
