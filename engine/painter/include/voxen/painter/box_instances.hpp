@@ -20,7 +20,7 @@ class Kernel;
 class Scheduler;
 
 struct BoxInstanceInput {
-  BufferRange worlds;        // mat4 per instance id (column-major)
+  BufferRange worlds;        // mat4 per instance id (column-major), or per slot when worldSlots is given
   BufferRange boxes;         // vec4 lo, vec4 hi per instance id (local frame)
   BufferRange colors;        // uint32 RGBA8 per instance id (red in the low byte)
   BufferRange instances;     // uint32 instance ids; count[0] of them are listed
