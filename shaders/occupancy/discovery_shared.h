@@ -49,6 +49,17 @@ VOXEN_CONST(uint, kDiscoveryCount, 0u)     // header: distinct regions listed
 VOXEN_CONST(uint, kDiscoveryOverflow, 1u)  // header: insertions that found no entry
 VOXEN_CONST(uint, kDiscoveryHeaderWords, 4u)
 
+// Residency resolved on the GPU (DiscoveryPush::resolve = 1: the occupancy integrator's batch
+// submitted whole, ray_batcher.cpp): region_list.comp also looks every set entry's region up
+// in the region cache's hash table and writes the set entry's slot table itself (the slot,
+// or kNotInChunk for a region that is not resident), so that the batch's passes run in the
+// same submission; the host reads the list afterwards and integrates the regions that were
+// not resident (the list entries with kDiscoveryMissBit) as a later chunk of the batch. A set
+// that overflowed resolves nothing and raises the sticky defer flag, which makes every later
+// batch resolve nothing either until the host, having integrated them in order, clears it:
+// a region's updates must reach it in batch order.
+VOXEN_CONST(uint, kDiscoveryMissBit, 0x80000000u)  // in a list entry's w: not resident
+
 struct DiscoveryPush {
   VOXEN_ADDRESS rays;      // GpuRay[]
   VOXEN_ADDRESS raySlots;  // out: per ray its sample region's set entry, then the region lists
@@ -59,11 +70,16 @@ struct DiscoveryPush {
   uint rayCount;
   uint setMask;            // set entries - 1 (a power of two)
   uint partCount;          // entries of `parts`; 0: the records' offsets are the batch's already
-  uint pad0;
+  uint resolve;            // 1: resolve residency (below); 0: list only
   VOXEN_ADDRESS parts;     // RayPartOffsets[partCount] (batch_assembly_shared.h)
-  uint pad1, pad2;
+  uint tableMask;          // resolve: the region cache's hash table (region_table.glsl)
+  uint tableMaxProbe;
+  VOXEN_ADDRESS table;
+  VOXEN_ADDRESS entrySlots;  // resolve, out: uint per set entry, its slot or kNotInChunk
+  VOXEN_ADDRESS deferFlag;   // resolve: the sticky uint raised by an overflow
+  uint pad0, pad1;
 };
-VOXEN_SHARED_ASSERT(sizeof(DiscoveryPush) == 96)
+VOXEN_SHARED_ASSERT(sizeof(DiscoveryPush) == 128)  // the guaranteed push constant bytes
 
 VOXEN_SHARED_END
 

@@ -29,6 +29,7 @@ struct RunSetup {
   MapperBackend backend = MapperBackend::Gpu;
   UpdateOrder order = UpdateOrder::Sequential;
   uint64_t gpuCacheBytes = 64ull << 20;
+  ResidencyLookup lookup = ResidencyLookup::Adaptive;
 };
 
 MapperOptions mapperOptions(const RunSetup& setup) {
@@ -37,7 +38,7 @@ MapperOptions mapperOptions(const RunSetup& setup) {
   options.run.backend = setup.backend;
   options.run.integration.order = setup.order;
   // CPU reference: one batch per 4096-ray chunk; GPU: batches of 4096 rays.
-  options.run.gpu = {.cacheBytes = setup.gpuCacheBytes, .maxRaysPerBatch = 4096};
+  options.run.gpu = {.cacheBytes = setup.gpuCacheBytes, .maxRaysPerBatch = 4096, .residencyLookup = setup.lookup};
   return options;
 }
 
@@ -105,6 +106,11 @@ TEST_CASE("A map paged to its store within a small host memory limit equals the 
   for (const Case& c : {Case{"GPU, sequential", {}},
                         // A GPU cache of 8 regions: regions go GPU -> host -> store and back.
                         Case{"GPU, sequential, small GPU cache", {.gpuCacheBytes = 8 * regionBytes}},
+                        // Regions looked up on the GPU: a region a batch the host has not read back
+                        // yet may have changed is copied back when evicted (and its change saved)
+                        // even if the map holds it unchanged or paged out.
+                        Case{"GPU, sequential, small GPU cache, GPU lookup",
+                             {.gpuCacheBytes = 8 * regionBytes, .lookup = ResidencyLookup::Gpu}},
                         Case{"CPU reference, two-phase", {.backend = MapperBackend::CpuReference, .order = UpdateOrder::TwoPhase}}}) {
     INFO(c.name);
     const OccupancyMap reference = mapInMemory(ctx, c.setup, cloud);

@@ -12,13 +12,14 @@ using namespace voxen;
 
 namespace {
 
-// Counts 1..14 (times `scale`) in declaration order.
+// Counts 1..16 (times `scale`) in declaration order.
 IntegrationStats numberedStats(uint64_t scale) {
   IntegrationStats s;
   uint64_t n = 0;
   for (uint64_t* field : {&s.rays, &s.clippedRays, &s.rejectedRays, &s.rejectedNonFinite, &s.rejectedTooFar,
                           &s.rejectedIntensity, &s.voxelUpdates, &s.droppedUpdates, &s.casRetries, &s.rewalkedSegments,
-                          &s.ndtFoldInvocations, &s.ndtSampleVoxels, &s.batches, &s.regionChunks})
+                          &s.ndtFoldInvocations, &s.ndtSampleVoxels, &s.batches, &s.regionChunks,
+                          &s.gpuLookupBatches, &s.lookupMissedRegions})
     *field = ++n * scale;
   return s;
 }
@@ -31,11 +32,12 @@ TEST_CASE("IntegrationStats += sums every count and keeps the first rejected ray
   uint64_t n = 0;
   for (uint64_t field : {sum.rays, sum.clippedRays, sum.rejectedRays, sum.rejectedNonFinite, sum.rejectedTooFar,
                          sum.rejectedIntensity, sum.voxelUpdates, sum.droppedUpdates, sum.casRetries, sum.rewalkedSegments,
-                         sum.ndtFoldInvocations, sum.ndtSampleVoxels, sum.batches, sum.regionChunks}) {
+                         sum.ndtFoldInvocations, sum.ndtSampleVoxels, sum.batches, sum.regionChunks,
+                         sum.gpuLookupBatches, sum.lookupMissedRegions}) {
     ++n;
     CHECK(field == n * 101);
   }
-  CHECK(n == 14);
+  CHECK(n == 16);
   CHECK_FALSE(sum.firstRejected);
 
   IntegrationStats later;

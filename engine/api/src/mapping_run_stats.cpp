@@ -82,6 +82,7 @@ JsonField::Object MappingRunStats::jsonFields() const {
       {"dropped_updates", count(s.droppedUpdates)},
       {"cas_retries", count(s.casRetries)},
       {"region_chunks", count(s.regionChunks)},
+      {"gpu_lookup_batches", count(s.gpuLookupBatches)},
       {"rewalked_segments", count(s.rewalkedSegments)},
       {"occupied_voxels", count(counts.occupied)},
       {"free_voxels", count(counts.free)},

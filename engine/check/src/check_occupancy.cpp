@@ -8,7 +8,8 @@
 // whose regions overflow the discovery set. The one-pass order, which orders nothing between
 // the rays of a batch, within its stated tolerance on any device (one_pass_tolerance.hpp):
 // every update applied, the layers (sums and maxima) exact, and the share of voxels with the
-// reference's bits and the occupied voxels' Jaccard index above the bounds.
+// reference's bits and the occupied voxels' Jaccard index above the bounds. One run looks
+// residency up on the GPU in every batch (GpuIntegratorOptions::residencyLookup).
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -60,6 +61,7 @@ struct OccupancyCase {
   // one batch's regions (region chunks).
   double cacheFractionOfMap = 0.5;
   uint32_t cacheSlots = 0;  // > 0: this many
+  ResidencyLookup lookup = ResidencyLookup::Adaptive;
 };
 
 struct Mapped {
@@ -84,7 +86,8 @@ Mapped mapOnCpu(const LidarRun& run, const OccupancyCase& c, const MapLayout& la
 Mapped mapOnGpu(Scheduler& scheduler, const LidarRun& run, const OccupancyCase& c, const MapLayout& layout, uint64_t cacheBytes) {
   Mapped out{OccupancyMap(OccupancyModel(), layout)};
   const auto start = std::chrono::steady_clock::now();
-  GpuIntegrator gpu(scheduler, out.map, c.options, {.cacheBytes = cacheBytes, .maxRaysPerBatch = run.batch});
+  GpuIntegrator gpu(scheduler, out.map, c.options,
+                    {.cacheBytes = cacheBytes, .maxRaysPerBatch = run.batch, .residencyLookup = c.lookup});
   gpu.integrate(run.rays);
   gpu.finish();
   out.stats = gpu.stats();
@@ -148,6 +151,7 @@ void runCase(CheckContext& context, const LidarRun& run, const OccupancyCase& c)
     row.figure("cache_slots", double(gpu.slots), "{} cache slots");
     row.figure("evictions", double(gpu.cache.evictions), "{} evictions");
     row.figure("region_chunks", double(gpu.stats.regionChunks), "{} region chunks");
+    row.figure("gpu_lookup_batches", double(gpu.stats.gpuLookupBatches), "{} batches looked up on the GPU");
     row.figure("dropped_updates", double(gpu.stats.droppedUpdates), "{} dropped updates");
     row.figure("gpu_s", gpu.seconds, "GPU {} s");
     row.figure("cpu_s", cpu.seconds, "CPU {} s");
@@ -158,6 +162,13 @@ void runCase(CheckContext& context, const LidarRun& run, const OccupancyCase& c)
       row.require(gpu.stats.regionChunks > gpu.stats.batches, "no batch was split into region chunks");
     else
       row.require(gpu.cache.evictions > 0, "no region was evicted: the run did not exercise eviction");
+    if (c.lookup == ResidencyLookup::Gpu) {
+      // Every batch but the first two (closed before anything was resident) looked up on the
+      // GPU, and some met regions not resident (the second chunk).
+      row.require(gpu.stats.gpuLookupBatches + 2 >= gpu.stats.batches, "only " + std::to_string(gpu.stats.gpuLookupBatches) +
+                                                                         " batches looked their regions up on the GPU");
+      row.require(gpu.stats.lookupMissedRegions > 0, "no GPU lookup met a region that was not resident");
+    }
     if (ndt == NdtMode::Off) {
       const MapComparison m = compareMaps(gpu.map, cpu.map);
       row.figure("voxels", double(m.voxels), "{} voxels");
@@ -238,6 +249,8 @@ void checkOccupancy(CheckContext& context) {
       {"NDT-TM (two-phase), traversal and touch time", ndtTm, kTraversalLayer | kTouchTimeLayer},
       {"region chunks: a cache smaller than one batch's regions (sequential, every layer)", {.order = UpdateOrder::Sequential},
        kEveryLayer, 0.0, 12},
+      {"residency looked up on the GPU in every batch's own submission (sequential, every layer)",
+       {.order = UpdateOrder::Sequential}, kEveryLayer, 0.5, 0, ResidencyLookup::Gpu},
   };
   for (const OccupancyCase& c : cases) runCase(context, run, c);
 

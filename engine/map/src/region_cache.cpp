@@ -32,6 +32,7 @@ uint32_t gpuRegionHash(const RegionKey& key) {
 
 struct RegionCache::PendingEviction {
   RegionKey key;
+  bool markChanged = false;  // the map is told it changed once it lands (setUnseenChanges)
   std::vector<Future<std::byte>> layers;  // in layout order
 };
 
@@ -109,9 +110,10 @@ std::vector<LayerId> RegionCache::layerIds() const {
   return ids;
 }
 
-void RegionCache::readBack(uint32_t slot, const RegionKey& key) {
+void RegionCache::readBack(uint32_t slot, const RegionKey& key, bool markChanged) {
   auto pending = std::make_unique<PendingEviction>();
   pending->key = key;
+  pending->markChanged = markChanged;
   for (const Pool& pool : pools_) {
     const uint64_t bytes = voxels_ * pool.bytesPerVoxel;
     pending->layers.push_back(scheduler_.readback<std::byte>(pool.buffer.range(slot * bytes, bytes)));
@@ -125,6 +127,7 @@ void RegionCache::completeEvictions(bool wait, const RegionKey* only) {
     if (!wait && !p->layers.front().ready()) return false;
     Region& region = map_.regionToOverwrite(p->key);
     for (size_t i = 0; i < pools_.size(); ++i) region.layers[pools_[i].id] = p->layers[i].get();
+    if (p->markChanged) map_.markOccupancyChanged(p->key);
     return true;
   });
 }
@@ -132,7 +135,8 @@ void RegionCache::completeEvictions(bool wait, const RegionKey* only) {
 void RegionCache::evict(uint32_t slot) {
   // A region unchanged since the map was saved to its region source is not copied back:
   // the saved copy is the same (and copying would bring a paged-out region back in).
-  if (!readOnly_ && map_.needsCopyBack(slots_[slot].key)) readBack(slot, slots_[slot].key);
+  if (!readOnly_ && (unseenChanges_ || map_.needsCopyBack(slots_[slot].key)))
+    readBack(slot, slots_[slot].key, unseenChanges_);
   resident_.erase(slots_[slot].key);
   slots_[slot].used = false;
   tableDirty_ = true;
@@ -188,6 +192,23 @@ void RegionCache::makeResident(const std::vector<RegionKey>& keys, uint64_t batc
     slots_[slot].lastBatch = batch;
   }
   if (tableDirty_ && gpuTable_) uploadTable();
+}
+
+uint32_t RegionCache::usedSlotBound() const {
+  uint32_t bound = uint32_t(slots_.size());
+  while (bound > 0 && !slots_[bound - 1].used) --bound;
+  return bound;
+}
+
+std::vector<RegionKey> RegionCache::slotKeys() const {
+  std::vector<RegionKey> keys(usedSlotBound());
+  for (size_t i = 0; i < keys.size(); ++i) keys[i] = slots_[i].key;
+  return keys;
+}
+
+void RegionCache::touch(const std::vector<RegionKey>& keys, uint64_t batch) {
+  for (const RegionKey& key : keys)
+    if (auto found = resident_.find(key); found != resident_.end()) slots_[found->second].lastBatch = batch;
 }
 
 void RegionCache::uploadTable() {

@@ -58,6 +58,8 @@ struct RayBatcher::PendingBatch {
   BufferRange rays;
   uint32_t rayCount = 0;
   uint32_t segmentCount = 0;
+  bool resolvedChunk = false;  // its discovery looked residency up and its passes followed
+  uint64_t loadsAtRecord = 0;  // the cache's loads when it was recorded
   // The record blocks its assembly reads: let go once its discovery has been collected (the
   // assembly ran in the same submission).
   std::vector<RayRecordPool::Lease> blocks;
@@ -70,7 +72,12 @@ RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const Integratio
       gpuOptions_(gpuOptions),
       stats_(stats),
       timer_(timer),
-      cache_(scheduler, map, gpuOptions.cacheBytes, RegionCache::GpuTable::None),
+      // The GPU hash table is kept when batches may look their regions up on the GPU (never
+      // with the stop search, which judges every chunk before any update).
+      cache_(scheduler, map, gpuOptions.cacheBytes,
+             gpuOptions.residencyLookup != ResidencyLookup::Host && !options.flags.has(RayFlag::StopOnFirstOccupied)
+                 ? RegionCache::GpuTable::Kept
+                 : RegionCache::GpuTable::None),
       discovery_(std::make_unique<RegionDiscovery>(scheduler, gpuOptions.maxRaysPerBatch)),
       batch_(std::make_unique<Batch>()) {
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
@@ -170,7 +177,28 @@ void RayBatcher::drain() {
   flush();
   timer_.batchBegin();
   integratePending();
+  if (deferFlagRaised_) settleDeferral();
   timer_.batchEnd();
+}
+
+bool RayBatcher::resolveOnGpu() const {
+  if (passFlags_ & gpu::kPassStopOnOccupied) return false;
+  if (cache_.usedSlotBound() == 0) return false;  // nothing resident: nothing to look up
+  switch (gpuOptions_.residencyLookup) {
+    case ResidencyLookup::Host: return false;
+    case ResidencyLookup::Gpu: return true;
+    case ResidencyLookup::Adaptive: break;
+  }
+  return residentStreak_ > 0;
+}
+
+// A resolving discovery whose set overflowed raised the defer flag on the GPU, so every batch
+// recorded since resolved nothing; once they are integrated (here: the one pending) no
+// batch is left whose regions could be updated out of order, and the flag goes down.
+void RayBatcher::settleDeferral() {
+  integratePending();
+  discovery_->clearDeferFlag();
+  deferFlagRaised_ = false;
 }
 
 // Closes the batch being filled: submits its region discovery without waiting, then
@@ -186,14 +214,35 @@ void RayBatcher::flush() {
   next->segmentCount = uint32_t(b.segmentCount);
   const Assembled assembled = assemble();
   next->rays = assembled.rays;
-  next->ticket = discovery_->submit(next->rays, b.rayCount, b.origin, map_.regionSize(), b.regionEntries, b.segmentCount,
-                                    assembled.parts, assembled.partCount);
+  // A region's updates must reach it in batch order. This batch's submission updates the
+  // regions resident now, so every earlier update of them must be submitted before it: not
+  // so while the pending batch looked nothing up (its updates wait for integratePending), or
+  // when regions were loaded since it was recorded (it found them absent: its second chunk
+  // will update them). Then the pending batch is integrated first.
+  bool resolve = resolveOnGpu();
+  if (resolve && pending_ && (!pending_->resolvedChunk || pending_->loadsAtRecord != cache_.stats().loads)) {
+    integratePending();
+    resolve = resolveOnGpu();
+  }
+  next->loadsAtRecord = cache_.stats().loads;
+  if (resolve) {
+    const RegionDiscovery::Residency residency{cache_.tableRange(), cache_.tableMask(), cache_.maxProbe()};
+    next->ticket = discovery_->recordResolving(next->rays, b.rayCount, b.origin, map_.regionSize(), b.regionEntries,
+                                               b.segmentCount, assembled.parts, assembled.partCount, residency);
+    recordResolvedChunk(*next);
+    scheduler_.submit();
+    cache_.setUnseenChanges(++uncollectedLookups_ > 0);
+  } else {
+    next->ticket = discovery_->submit(next->rays, b.rayCount, b.origin, map_.regionSize(), b.regionEntries,
+                                      b.segmentCount, assembled.parts, assembled.partCount);
+  }
   next->blocks.reserve(b.parts.size());
   for (Batch::Part& part : b.parts) next->blocks.push_back(std::move(part.block));
   batch_->clear();
   timer_.mark(&HostStageTimes::discoverySeconds);
   integratePending();
   pending_ = std::move(next);
+  if (deferFlagRaised_) settleDeferral();
   timer_.batchEnd();
 }
 
@@ -232,55 +281,64 @@ RayBatcher::Assembled RayBatcher::assemble() {
   return assembled;
 }
 
-// Integrates the pending batch, if any: its discovered regions in chunks of at most the
-// cache's slots (one chunk unless the batch touches more regions than the cache holds).
-// Every pass of a chunk updates only that chunk's voxels, and a voxel's updates depend only
-// on the voxel, so the map is the one an unlimited cache gives whatever the chunking. Stop
-// points (stop on first occupied) are judged over every chunk before any chunk is updated.
+// Integrates the pending batch, if any: the regions its own submission did not update (all
+// of them unless it looked residency up on the GPU) in chunks of at most the cache's slots
+// (one chunk unless the batch touches more regions than the cache holds). Every pass of a
+// chunk updates only that chunk's voxels, and a voxel's updates depend only on the voxel, so
+// the map is the one an unlimited cache gives whatever the chunking; a region that was not
+// resident when a batch looked it up is not resident for the batches recorded before this
+// one loads it either, so its updates still arrive in batch order. Stop points (stop on
+// first occupied) are judged over every chunk before any chunk is updated.
 void RayBatcher::integratePending() {
   if (!pending_) return;
   const PendingBatch& p = *pending_;
   const std::vector<DiscoveredRegion> regions = discovery_->collect(pending_->ticket);
+  if (pending_->ticket.raisedDeferFlag) deferFlagRaised_ = true;
+  if (p.resolvedChunk) cache_.setUnseenChanges(--uncollectedLookups_ > 0);
   // The third batch's discovery was queued behind the first batch's updates: collecting it
   // means they have run (the driver's own scratch for them is freed too).
   if (stats_.batches == 2) returnFreedHeap();
   timer_.mark(&HostStageTimes::discoverySeconds);
+  std::vector<DiscoveredRegion> rest;
+  std::vector<RegionKey> updated;  // by the batch's own submission
+  for (const DiscoveredRegion& region : regions) {
+    if (region.resolved)
+      updated.push_back(region.key);
+    else
+      rest.push_back(region);
+  }
+  if (p.resolvedChunk) {
+    ++stats_.gpuLookupBatches;
+    stats_.lookupMissedRegions += rest.size();
+  }
+  if (!updated.empty()) {
+    cache_.touch(updated, ++batchStamp_);
+    for (const RegionKey& key : updated) map_.markOccupancyChanged(key);
+    ++stats_.regionChunks;
+  }
+  const uint64_t loadsBefore = cache_.stats().loads;
   const size_t slots = cache_.slotCount();
-  const size_t chunks = (regions.size() + slots - 1) / slots;
+  const size_t chunks = (rest.size() + slots - 1) / slots;
   const bool stopSearch = passFlags_ & gpu::kPassStopOnOccupied;
   if (stopSearch) scheduler_.fill(stop_.range(0, p.rayCount * 4ull), kInfinityBits);
   if (stopSearch && chunks > 1)
-    for (size_t c = 0; c < chunks; ++c) integrateChunk(regions, c, p, ChunkWork::StopSearch);
+    for (size_t c = 0; c < chunks; ++c) integrateChunk(rest, c, p, ChunkWork::StopSearch);
   for (size_t c = 0; c < chunks; ++c)
-    integrateChunk(regions, c, p, stopSearch && chunks == 1 ? ChunkWork::StopSearchAndUpdates : ChunkWork::Updates);
+    integrateChunk(rest, c, p, stopSearch && chunks == 1 ? ChunkWork::StopSearchAndUpdates : ChunkWork::Updates);
+  // Whether every region was resident already: what the next batches' lookup is chosen by.
+  const bool allResident = p.resolvedChunk ? rest.empty() : cache_.stats().loads == loadsBefore;
+  residentStreak_ = allResident ? residentStreak_ + 1 : 0;
   ++stats_.batches;
   stats_.regionChunks += chunks;
   pending_.reset();
 }
 
-// Makes chunk c of the batch's regions resident, gives every set entry its slot (or
-// kNotInChunk), records the chunk's passes and submits them.
-void RayBatcher::integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t c, const PendingBatch& batch,
-                                ChunkWork work) {
+gpu::OccupancyPush RayBatcher::chunkPush(const PendingBatch& batch, const BufferRange& entrySlots,
+                                         std::vector<BufferUse>& uses) const {
   const BufferRange& rays = batch.rays;
-  const uint32_t rayCount = batch.rayCount, segmentCount = batch.segmentCount;
-  const size_t slots = cache_.slotCount();
-  const size_t first = c * slots, last = std::min(regions.size(), first + slots);
-  std::vector<RegionKey> keys(last - first);
-  for (size_t k = first; k < last; ++k) keys[k - first] = regions[k].key;
-  cache_.makeResident(keys, ++batchStamp_);
-  // Every region of the batch gets updates: their occupancy changes (for derived layers).
-  if (work != ChunkWork::StopSearch)
-    for (const RegionKey& key : keys) map_.markOccupancyChanged(key);
-  timer_.mark(&HostStageTimes::residencySeconds);
-
-  std::vector<uint32_t> keySlots(keys.size());
-  entrySlots_.assign(discovery_->setEntries(), gpu::kNotInChunk);
-  for (size_t k = first; k < last; ++k) entrySlots_[regions[k].entry] = keySlots[k - first] = cache_.slotOf(keys[k - first]);
-  const BufferRange entrySlots = discovery_->publishSlots(entrySlots_);
   const BufferRange raySlots = discovery_->raySlots(batch.ticket.copy).range();
-  const BufferRange segments = discovery_->segments(batch.ticket.copy).range(0, std::max<uint64_t>(segmentCount, 1) * 8);
-
+  const BufferRange segments =
+      discovery_->segments(batch.ticket.copy).range(0, std::max<uint64_t>(batch.segmentCount, 1) * 8);
   const OccupancyModel& model = map_.model();
   gpu::OccupancyPush push{};
   push.rays = rays.address;
@@ -297,10 +355,47 @@ void RayBatcher::integrateChunk(const std::vector<DiscoveredRegion>& regions, si
   push.clampMax = model.clampMax;
   push.threshold = model.thresholdValue();
   push.flags = passFlags_;
-
-  std::vector<BufferUse> uses{reads(rays), reads(segments), reads(raySlots), reads(entrySlots),
-                              reads(cache_.layerTableRange()), readsWrites(counters_), readsWrites(stop_)};
+  uses = {reads(rays), reads(segments), reads(raySlots), reads(entrySlots), reads(cache_.layerTableRange()),
+          readsWrites(counters_), readsWrites(stop_)};
   for (const BufferRange& pool : cache_.poolRanges()) uses.push_back(readsWrites(pool));
+  return push;
+}
+
+// The batch's passes over the regions its discovery finds resident (region_list.comp writes
+// their slots, kNotInChunk for the others), numbered by slot: the chunk's regions are the
+// cache's slots in use, so that no host table depends on the batch.
+void RayBatcher::recordResolvedChunk(PendingBatch& batch) {
+  const std::vector<RegionKey> keys = cache_.slotKeys();
+  std::vector<uint32_t> keySlots(keys.size());
+  for (uint32_t k = 0; k < keySlots.size(); ++k) keySlots[k] = k;
+  std::vector<BufferUse> uses;
+  gpu::OccupancyPush push = chunkPush(batch, discovery_->entrySlots(), uses);
+  push.rayCount = batch.rayCount;
+  strategy_->recordUpdates({push, uses, keys, keySlots, batch.segmentCount});
+  batch.resolvedChunk = true;
+}
+
+// Makes chunk c of the batch's regions resident, gives every set entry its slot (or
+// kNotInChunk), records the chunk's passes and submits them.
+void RayBatcher::integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t c, const PendingBatch& batch,
+                                ChunkWork work) {
+  const size_t slots = cache_.slotCount();
+  const size_t first = c * slots, last = std::min(regions.size(), first + slots);
+  std::vector<RegionKey> keys(last - first);
+  for (size_t k = first; k < last; ++k) keys[k - first] = regions[k].key;
+  cache_.makeResident(keys, ++batchStamp_);
+  // Every region of the batch gets updates: their occupancy changes (for derived layers).
+  if (work != ChunkWork::StopSearch)
+    for (const RegionKey& key : keys) map_.markOccupancyChanged(key);
+  timer_.mark(&HostStageTimes::residencySeconds);
+
+  std::vector<uint32_t> keySlots(keys.size());
+  entrySlots_.assign(discovery_->setEntries(), gpu::kNotInChunk);
+  for (size_t k = first; k < last; ++k) entrySlots_[regions[k].entry] = keySlots[k - first] = cache_.slotOf(keys[k - first]);
+  const BufferRange entrySlots = discovery_->publishSlots(entrySlots_);
+  std::vector<BufferUse> uses;
+  gpu::OccupancyPush push = chunkPush(batch, entrySlots, uses);
+  const uint32_t rayCount = batch.rayCount, segmentCount = batch.segmentCount;
   if (work != ChunkWork::Updates) {
     push.itemCount = segmentCount;
     scheduler_.dispatchThreads({"occupancy stop search", stopKernel_.get(), {}, push, uses}, segmentCount);

@@ -22,6 +22,7 @@
 #include "option_checks.hpp"
 #include "stopwatch.hpp"
 #include "report/text_format.hpp"
+#include "residency_lookup_option.hpp"
 #include "update_order_option.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/scheduler.hpp"
@@ -43,6 +44,7 @@ struct BenchFramesArgs {
   UpdateOrder order = UpdateOrder::Sequential;
   std::string model = "ohm";
   double speed = LidarConfig().speed;
+  ResidencyLookup lookup = ResidencyLookup::Adaptive;
 };
 
 HostStageTimes stageDifference(const HostStageTimes& after, const HostStageTimes& before) {
@@ -78,12 +80,13 @@ struct FrameRun {
 };
 
 FrameRun runFrames(Scheduler& scheduler, const std::vector<Ray>& rays, size_t perFrame, const OccupancyModel& model,
-                   const IntegrationOptions& integration) {
+                   const IntegrationOptions& integration, ResidencyLookup lookup) {
   FrameRun run;
   run.resolution = model.resolution;
   OccupancyMap gpuMap(model), cpuMap(model);
   {
-    GpuIntegrator gpu(scheduler, gpuMap, integration, {.cacheBytes = kCacheBytes, .maxRaysPerBatch = uint32_t(perFrame)});
+    GpuIntegrator gpu(scheduler, gpuMap, integration,
+                      {.cacheBytes = kCacheBytes, .maxRaysPerBatch = uint32_t(perFrame), .residencyLookup = lookup});
     for (size_t i = 0; i < rays.size(); i += perFrame) {
       const auto frame = std::span<const Ray>(rays).subspan(i, std::min(perFrame, rays.size() - i));
       scheduler.resetProfile();
@@ -191,7 +194,7 @@ int benchFrames(const CommonOptions& options, const BenchFramesArgs& args) {
   for (double resolution : args.resolutions) {
     OccupancyModel model = args.model == "octomap" ? OccupancyModel::octomap() : OccupancyModel();
     model.resolution = resolution;
-    runs.push_back(runFrames(scheduler, rays, perFrame, model, integration));
+    runs.push_back(runFrames(scheduler, rays, perFrame, model, integration, args.lookup));
   }
 
   if (options.json) {
@@ -199,6 +202,7 @@ int benchFrames(const CommonOptions& options, const BenchFramesArgs& args) {
                                     {"frames", args.frames},
                                     {"rays", rays.size()},
                                     {"update_order", updateOrderName(args.order)},
+                                    {"residency_lookup", residencyLookupName(args.lookup)},
                                     {"model", args.model},
                                     {"speed", args.speed},
                                     {"runs", jsonArray(runs, runJson)}}));
@@ -241,6 +245,7 @@ CommandRun setupBenchFrames(CLI::App& command) {
   command.add_option("--resolution", args->resolutions, "voxel edges in metres (default 0.05 0.1 0.2)")
       ->check(numberIn(kMinResolution, 100.0, "metres"));
   addUpdateOrderOption(command, args->order);
+  addResidencyLookupOption(command, args->lookup);
   command.add_option("--model", args->model, "the occupancy model's preset (hit, miss and clamp values)")
       ->check(CLI::IsMember({"ohm", "octomap"}))
       ->capture_default_str();

@@ -26,6 +26,7 @@
 #include "option_checks.hpp"
 #include "report/progress.hpp"
 #include "report/text_format.hpp"
+#include "residency_lookup_option.hpp"
 #include "update_order_option.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
@@ -86,6 +87,7 @@ struct BenchMapArgs {
   bool forwardWalk = false;            // walk each ray from its origin (the default walks from the sample)
   unsigned prepareThreads = 1;         // workers preparing rays ahead of the integration thread
   std::string raysFile;                // a ray cloud to map instead of the synthetic run
+  ResidencyLookup lookup = ResidencyLookup::Adaptive;
 };
 
 // Every ray of a ray cloud (vertices with their origin), in order, with the longest ray's
@@ -197,7 +199,7 @@ class MapBench {
       : options_(options),
         args_(args),
         plan_(std::move(plan)),
-        gpuOptions_{.cacheBytes = plan_.memory.cacheBytes, .maxRaysPerBatch = args.batch},
+        gpuOptions_{.cacheBytes = plan_.memory.cacheBytes, .maxRaysPerBatch = args.batch, .residencyLookup = args.lookup},
         // Chunks of at most a batch (and of at least 256 rays): the batches do not depend on
         // them (the integrator fills its batches across chunks), but a tiny --batch-size still
         // reports progress every few hundred batches.
@@ -439,6 +441,7 @@ void printMapJson(const MapBench& bench, const BenchMapArgs& args, const CommonO
        {"sequential_rays_per_s", rounded(rate(first.sequential.rays, first.sequentialSeconds), 1)},
        {"batch_size", args.batch},
        {"update_order", updateOrderName(args.order)},
+       {"residency_lookup", residencyLookupName(args.lookup)},
        {"model", args.model},
        {"speed", args.speed},
        {"forward_walk", args.forwardWalk},
@@ -569,6 +572,7 @@ CommandRun setupBenchMap(CLI::App& command) {
       ->check(integerIn(1, 100))
       ->capture_default_str();
   addUpdateOrderOption(command, args->order);
+  addResidencyLookupOption(command, args->lookup);
   command.add_option("--model", args->model, "the occupancy model's preset (hit, miss and clamp values)")
       ->check(CLI::IsMember({"ohm", "octomap"}))
       ->capture_default_str();

@@ -44,6 +44,19 @@ class RegionCache {
   void makeResident(const std::vector<RegionKey>& keys, uint64_t batch);
   // Slot of a resident region (the key must be resident).
   uint32_t slotOf(const RegionKey& key) const { return resident_.at(key); }
+  // One past the highest slot in use (0 when nothing is resident), and the region of every
+  // slot below it (a slot not in use holds a key that means nothing): for passes that find
+  // regions through the GPU hash table and number them by slot.
+  uint32_t usedSlotBound() const;
+  std::vector<RegionKey> slotKeys() const;
+  // Stamps the resident ones among `keys` as used by batch `batch`, for the least recently
+  // used eviction (makeResident stamps the keys it is given itself).
+  void touch(const std::vector<RegionKey>& keys, uint64_t batch);
+  // While passes whose regions the host has not learnt yet may have changed resident regions
+  // (the occupancy integrator's GPU lookup), an evicted region is copied back whether or not
+  // the map thinks it changed, and marked changed once it lands: its change must not be lost
+  // (needsCopyBack skips regions a region source holds unchanged).
+  void setUnseenChanges(bool unseen) { unseenChanges_ = unseen; }
   // Copies every resident region back into the host map (they stay resident).
   void syncToMap();
   // A read-only cache's syncAndRelease: empties it, so that the next makeResident loads
@@ -82,7 +95,7 @@ class RegionCache {
   struct PendingEviction;
   void load(uint32_t slot, const RegionKey& key);
   void evict(uint32_t slot);
-  void readBack(uint32_t slot, const RegionKey& key);
+  void readBack(uint32_t slot, const RegionKey& key, bool markChanged = false);
   void completeEvictions(bool wait, const RegionKey* only = nullptr);
   void uploadTable();
   void dropSlots();
@@ -104,6 +117,7 @@ class RegionCache {
   bool tableDirty_ = true;
   bool gpuTable_ = true;
   bool readOnly_ = false;
+  bool unseenChanges_ = false;
   std::vector<Slot> slots_;
   std::unordered_map<RegionKey, uint32_t, RegionKeyHash> resident_;
   std::vector<std::unique_ptr<PendingEviction>> pending_;

@@ -6,6 +6,22 @@
 
 namespace voxen {
 
+// Where a batch's regions are looked up in the GPU region cache.
+enum class ResidencyLookup {
+  // On the GPU while the batches before found every region resident (a lidar frame over a
+  // map already built, a robot in known space), else on the host: the default.
+  Adaptive,
+  // On the host, from the batch's region list read back after its discovery and before its
+  // passes are submitted (two submissions and a wait per batch).
+  Host,
+  // On the GPU, in the batch's own submission: discovery, the lookup and the passes are
+  // submitted together and the host reads the region list afterwards; the regions that were
+  // not resident are then loaded and integrated as a second chunk (a voxel's updates depend
+  // only on the voxel, so the map is the same). For tests: a batch that meets new regions
+  // runs its passes twice.
+  Gpu,
+};
+
 struct GpuIntegratorOptions {
   uint64_t cacheBytes = 256ull << 20;   // --gpu-cache-mb
   uint32_t maxRaysPerBatch = 1u << 17;  // --batch-size
@@ -16,6 +32,7 @@ struct GpuIntegratorOptions {
   // prepared in a fraction of one thread's time. 0: the host's cores, at most 8; 1: the
   // calling thread alone. The records, and so the map, do not depend on it.
   uint32_t spanPrepareThreads = 0;
+  ResidencyLookup residencyLookup = ResidencyLookup::Adaptive;
 };
 
 }  // namespace voxen

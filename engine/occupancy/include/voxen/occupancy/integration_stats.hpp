@@ -42,6 +42,11 @@ struct IntegrationStats {
   // GPU: region chunks integrated, one per batch plus one more for each cache's worth of
   // regions past the first when a batch touched more regions than the cache holds.
   uint64_t regionChunks = 0;
+  // GPU: batches whose regions were looked up in the region cache on the GPU, in the batch's
+  // own submission (GpuIntegratorOptions::residencyLookup), and the regions those lookups
+  // found absent (integrated in a second chunk once the host had loaded them).
+  uint64_t gpuLookupBatches = 0;
+  uint64_t lookupMissedRegions = 0;
 
   // Adds every count of `more`. firstRejected stays this one's when it has one, else becomes
   // `more`'s with the index `more` gave it: a caller adding stats of rays it passed after
@@ -62,6 +67,8 @@ struct IntegrationStats {
     ndtSampleVoxels += more.ndtSampleVoxels;
     batches += more.batches;
     regionChunks += more.regionChunks;
+    gpuLookupBatches += more.gpuLookupBatches;
+    lookupMissedRegions += more.lookupMissedRegions;
     return *this;
   }
 };

@@ -5,7 +5,10 @@
 // bounds, so the host does no work per ray. When a batch closes, the GPU assembles its rays
 // (batch_assembly_shared.h: a copy per part; discovery adds the parts' offsets), its region discovery is submitted with it and the batch
 // before it is integrated (so the host never waits for the discovery it just submitted, and
-// prepares the next batch while the GPU integrates). A batch's regions are made resident in the region cache in
+// prepares the next batch while the GPU integrates). Once batches find their regions resident
+// (ResidencyLookup), a batch's discovery looks them up in the cache's GPU hash table and its
+// passes are submitted with it, in one submission; the host reads its region list afterwards
+// and integrates the regions that were not resident as a later chunk. A batch's regions are made resident in the region cache in
 // chunks of at most its slots; per chunk the batcher records the stop search (every chunk's,
 // before any update, when a batch has several chunks) and has the pass family's strategy
 // record the updates.
@@ -66,7 +69,17 @@ class RayBatcher {
   };
   Assembled assemble();
   void flush();
+  // Whether the batch being closed looks its regions up on the GPU (ResidencyLookup).
+  bool resolveOnGpu() const;
   void integratePending();
+  // Integrates the pending batch at once and lowers the defer flag (after an overflow).
+  void settleDeferral();
+  // The push constants and buffer uses every chunk of `batch` shares; `entrySlots` is the
+  // chunk's slot table.
+  gpu::OccupancyPush chunkPush(const PendingBatch& batch, const BufferRange& entrySlots,
+                               std::vector<BufferUse>& uses) const;
+  // Records the passes of the regions the GPU finds resident, into the batch's submission.
+  void recordResolvedChunk(PendingBatch& batch);
   void integrateChunk(const std::vector<DiscoveredRegion>& regions, size_t chunk, const PendingBatch& batch, ChunkWork work);
 
   Scheduler& scheduler_;
@@ -87,6 +100,10 @@ class RayBatcher {
   std::unique_ptr<PendingBatch> pending_;  // discovered (or being discovered), not yet integrated
   int regionShift_ = -1;  // log2 of the region size when it is a power of two
   uint64_t batchStamp_ = 0;
+  // Batches integrated in a row that found every region resident (ResidencyLookup::Adaptive).
+  uint32_t residentStreak_ = 0;
+  bool deferFlagRaised_ = false;
+  uint32_t uncollectedLookups_ = 0;  // batches that looked up on the GPU, not yet collected  // a resolving discovery overflowed (RegionDiscovery::clearDeferFlag)
 };
 
 }  // namespace voxen

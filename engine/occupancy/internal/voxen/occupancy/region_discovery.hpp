@@ -5,7 +5,9 @@
 // ray's segments and region list (as set entries); a second lists the set's keys; the host
 // reads back only that list (hundreds of regions per batch) and sorts it, so the result
 // does not depend on the order in which the GPU inserted them. A set that overflows is
-// doubled and the batch discovered again, so no region is ever lost.
+// doubled and the batch discovered again, so no region is ever lost. The list can also
+// resolve residency on the GPU (recordResolving, discovery_shared.h). Each of the two copies
+// has its own list, so a batch's list stays readable while the next batch is discovered.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -23,6 +25,9 @@ class Scheduler;
 struct DiscoveredRegion {
   RegionKey key;
   uint32_t entry = 0;  // its entry in the set: what the rays' region lists hold
+  // Found resident by the GPU's lookup when the discovery resolved residency (its batch's
+  // passes in the same submission updated it); false otherwise.
+  bool resolved = false;
   bool operator<(const DiscoveredRegion& o) const { return key < o.key; }
 };
 
@@ -34,7 +39,6 @@ class RegionDiscovery {
     Future<uint32_t> list;  // the header and the first `listed` entries
     uint32_t listed = 0;
     uint32_t setEntries = 0;  // the set's size when it was recorded
-    uint64_t recorded = 0;    // which recording this is (the list buffer holds the last one's)
     uint32_t copy = 0;      // which region lists and segments it writes
     BufferRange rays;
     uint32_t rayCount = 0;
@@ -45,6 +49,17 @@ class RegionDiscovery {
     // recording only (partCount is 0 afterwards: a second run finds them added).
     BufferRange parts;
     uint32_t partCount = 0;
+    // Whether the discovery looks residency up on the GPU (discovery_shared.h); a run again
+    // after an overflow never does.
+    bool resolving = false;
+    // The set overflowed while resolving: the GPU raised the defer flag (clearDeferFlag).
+    bool raisedDeferFlag = false;
+  };
+
+  // The region cache's hash table, for a discovery that resolves residency.
+  struct Residency {
+    BufferRange table;
+    uint32_t mask = 0, maxProbe = 0;
   };
 
   // maxRays: rays per batch at most (the first maxRays words of the ray slots are each
@@ -62,6 +77,12 @@ class RegionDiscovery {
   // count from their chunk's first record, and discovery adds their part's (once).
   Ticket submit(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin, int32_t regionSize,
                 uint64_t regionEntries, uint64_t segmentCount, const BufferRange& parts = {}, uint32_t partCount = 0);
+  // submit(), resolving residency against `residency` (the set entries' slot table is then
+  // entrySlots()), and without submitting: the caller records the batch's passes after it
+  // and submits them together.
+  Ticket recordResolving(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin, int32_t regionSize,
+                         uint64_t regionEntries, uint64_t segmentCount, const BufferRange& parts, uint32_t partCount,
+                         const Residency& residency);
   // Waits for a submitted discovery and returns its regions sorted by key (running it
   // again with a doubled set if the set overflowed). Tickets are collected in the order
   // they were submitted.
@@ -79,24 +100,30 @@ class RegionDiscovery {
   // Set entries' cache slots (gpu::kNotInChunk where a region belongs to another chunk),
   // uploaded for the passes recorded next; one uint per set entry.
   BufferRange publishSlots(std::span<const uint32_t> slotOfEntry);
+  // The slot table a resolving discovery writes (the same buffer publishSlots uploads to).
+  BufferRange entrySlots() const { return entrySlots_.range(); }
+  // Lowers the defer flag a resolving discovery raised (recorded into the current batch):
+  // only once every batch recorded since it was raised has been integrated.
+  void clearDeferFlag();
   // Times a set overflowed and was doubled (for tests and reports).
   uint64_t setGrowths() const { return growths_; }
 
  private:
   struct Copy {
-    Buffer raySlots, segments;
+    Buffer raySlots, segments, list;
   };
-  void record(Ticket& ticket);
+  Ticket prepare(const BufferRange& rays, uint32_t rayCount, const RegionKey& origin, int32_t regionSize,
+                 uint64_t regionEntries, uint64_t segmentCount, const BufferRange& parts, uint32_t partCount);
+  void record(Ticket& ticket, const Residency* residency = nullptr);
   void ensure(Buffer& buffer, const char* name, uint64_t bytes);
   void resizeSet(uint32_t entries);
 
   Scheduler& scheduler_;
   uint32_t maxRays_;
   std::shared_ptr<Kernel> discoverKernel_, listKernel_;
-  Buffer set_, list_, entrySlots_;
+  Buffer set_, entrySlots_, deferFlag_;
   Copy copies_[2];
   uint32_t next_ = 0;  // the copy the next submit() writes
-  uint64_t recordings_ = 0;  // discoveries recorded so far
   uint32_t setEntries_ = 0;
   uint32_t lastCount_ = 0;  // regions of the last collected batch: sizes the first readback
   uint64_t growths_ = 0;
