@@ -59,6 +59,20 @@ inline void requireIdentical(const Run& gpu, const Run& cpu) {
   CHECK(gpu.stats.voxelUpdates == cpu.stats.voxelUpdates);
 }
 
+// Two GPU runs of the same rays whose maps must match bit for bit (another batching of the
+// same work, another path to the same order).
+inline void requireSameMapBits(const Run& a, const Run& b) {
+  const Comparison c = compareMaps(a.map, b.map);
+  INFO("voxels " << c.voxels << ", same bits " << c.sameBits << ", layer mismatches " << c.layerMismatches);
+  CHECK(c.voxels > 1000);
+  CHECK(c.sameBits == c.voxels);
+  CHECK(c.layerMismatches == 0);
+  CHECK(c.traversalMismatches == 0);
+  CHECK(a.stats.voxelUpdates == b.stats.voxelUpdates);
+  CHECK(a.stats.rays == b.stats.rays);
+  CHECK(a.map.regions().size() == b.map.regions().size());
+}
+
 // A generated lidar run small enough for the suite: a 32 x 512 lidar moving through the
 // rooms and corridor of SyntheticScene::generate(3), `scans` sweeps (16,384 rays each),
 // with no-return rays.
