@@ -30,6 +30,21 @@
 // checks that this header holds the facade and installed headers only, and
 // tests/lint/installed_headers_standalone.sh that every installed header compiles alone.
 
+// The headers use C++20 (designated initializers, std::span, concepts). voxen::voxen asks
+// CMake for it (target_compile_features PUBLIC cxx_std_20), but a program built another way,
+// or one whose own flags pick an older standard after it, would otherwise meet pages of
+// errors deep inside a header; this names the fix instead. MSVC keeps __cplusplus at 199711L
+// unless /Zc:__cplusplus is given, so its _MSVC_LANG is the one to read there.
+#if defined(_MSVC_LANG) && !defined(__clang__)
+#define VOXEN_CPLUSPLUS _MSVC_LANG
+#else
+#define VOXEN_CPLUSPLUS __cplusplus
+#endif
+#if VOXEN_CPLUSPLUS < 202002L
+#error "Voxen needs C++20: set CMAKE_CXX_STANDARD 20 (or target_compile_features(... cxx_std_20), or -std=c++20)"
+#endif
+#undef VOXEN_CPLUSPLUS
+
 // The facade.
 #include "voxen/context.hpp"
 #include "voxen/mapper.hpp"
