@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The `api_docs` test: docs/api.md's code blocks are the files under docs/api/ (each block
 # after a "<!-- snippet: PATH -->" line equals PATH, and every file there is shown), and
-# those files, built out of tree against the installed package as the tutorial says, run in
-# the tutorial's order with the validation layer on and no validation message.
+# those files, built out of tree against the installed package as the tutorial says (with
+# -Wall -Wextra -Werror), run in the tutorial's order with the validation layer on and no
+# validation message.
 # Usage: run_api_docs.sh SOURCE_DIR BUILD_DIR WORK_DIR [BUILD_TYPE]
 set -euo pipefail
 source_dir=$1 build_dir=$2 work=$3 build_type=${4:-Release}
@@ -33,8 +34,10 @@ done
 
 # 2. The tutorial's project against the installed package.
 cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log" || fail "install failed: $(tail "$work/install.log")"
+# With the warnings a careful consumer turns on, as errors: the designated initializers the
+# tutorial shows must not draw -Wmissing-field-initializers (-Wextra) from the options structs.
 cmake -S "$source_dir/docs/api" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE="$build_type" \
-  > "$work/configure.log" 2>&1 || fail "configuring docs/api failed: $(tail -20 "$work/configure.log")"
+  -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" > "$work/configure.log" 2>&1 || fail "configuring docs/api failed: $(tail -20 "$work/configure.log")"
 grep -q "voxen_DIR:PATH=$work/prefix" "$work/build/CMakeCache.txt" || fail "find_package(voxen) did not use the installed package"
 cmake --build "$work/build" > "$work/build.log" 2>&1 || fail "building docs/api failed: $(tail -30 "$work/build.log")"
 

@@ -55,22 +55,22 @@ struct ContextOptions {
   bool validation = false;
   bool synchronizationValidation = false;
   // Receives every validation message; default: the log sink (voxen/host/log.hpp).
-  std::function<void(const ValidationMessage&)> onValidationMessage;
+  std::function<void(const ValidationMessage&)> onValidationMessage{};
   // Compile shaders from this folder and reload them when they change (hot reload); unset:
   // the SPIR-V built into the library (or VOXEN_SHADER_DIR when that is set).
-  std::optional<std::filesystem::path> hotReloadDir;
+  std::optional<std::filesystem::path> hotReloadDir{};
   // Where shader reload messages and compile errors go; default: the log sink.
-  std::function<void(const std::string&)> shaderLog;
+  std::function<void(const std::string&)> shaderLog{};
   // The persistent pipeline cache (ShaderLibraryOptions::pipelineCache): "off", a folder,
   // or empty for $VOXEN_PIPELINE_CACHE, else $XDG_CACHE_HOME/voxen, else ~/.cache/voxen.
-  std::string pipelineCache;
+  std::string pipelineCache{};
   // Host memory for maps, render grids and GPU region caches (on a CPU driver the GPU's
   // memory is host memory too), checked before allocating. 0: defaultMemoryBudgetBytes()
   // (a quarter of physical memory, at most 2 GiB).
   uint64_t memoryBudgetBytes = 0;
   // How an error about the budget ends; empty: "raise ContextOptions::memoryBudgetBytes
   // (now N MB)". A program with its own name for the budget (a command-line flag) puts it here.
-  std::string memoryHint;
+  std::string memoryHint{};
 };
 
 // Wall time of opening a Context, by stage (zero for what a borrowed scheduler brought).

@@ -60,16 +60,16 @@ struct MapperRunOptions {
   MapperBackend backend = MapperBackend::Gpu;
   // Ray flags, range limit, update order and NDT (integration.ndt.mode: Om or Tm; the map
   // gets the NDT layers). With NDT on the GPU the order is two-phase.
-  IntegrationOptions integration;
+  IntegrationOptions integration{};
   // GPU region cache and batch size.
-  GpuIntegratorOptions gpu;
+  GpuIntegratorOptions gpu{};
   // A GPU clearance will run while the integrator still holds its cache: its own cache (as
   // large) is set aside from the memory budget up front, so the host map's limit is known
   // before mapping starts.
   bool reserveClearanceCache = false;
   // How the error ends when the host map outgrows the memory budget; empty: the Context's
   // memory hint, and "set IntegrationOptions::maxRange" when no range limit is set.
-  std::string regionLimitHint;
+  std::string regionLimitHint{};
   // Small queries run on the CPU: a batched query (occupancy(), raycast(), clearance(),
   // voxelsInBox()) that reads at most this many voxels is answered by the CPU reference on
   // the synced host map, the map the GPU queries load, so the answers are the GPU's bit for
@@ -84,11 +84,11 @@ struct MapperOptions {
   // Resolution (metres per voxel edge, kMinResolution to kMaxResolution), region size, hit
   // and miss probabilities, occupied threshold and log-odds clamps (voxen/map/map.hpp);
   // defaults follow OHM, OccupancyModel::octomap() gives OctoMap's.
-  OccupancyModel model;
+  OccupancyModel model{};
   // Optional built-in layers (kVoxelMeanLayer | kTraversalLayer | kHitMissLayer |
   // kTouchTimeLayer); NDT adds its own from run.integration.ndt.
-  LayerSet extraLayers;
-  MapperRunOptions run;
+  LayerSet extraLayers{};
+  MapperRunOptions run{};
 };
 
 // What integrateCloud did with a cloud's points.
@@ -122,13 +122,13 @@ struct FileIntegrationOptions {
   // thread prepares). The map is the same for any number.
   unsigned prepareThreads = 0;
   // Called after each chunk with the points read so far.
-  std::function<void(uint64_t pointsRead)> progress;
+  std::function<void(uint64_t pointsRead)> progress{};
   // Rays of the reader passed over, not integrated: resuming a run whose map already holds
   // them (the reader reads them again, so that everything it derives from earlier points,
   // such as skipped-backwards clouds, is the same).
   uint64_t skipRays = 0;
   // Called after each chunk taken (and once after the last, with last() true).
-  std::function<void(MapperChunkBoundary&)> betweenChunks;
+  std::function<void(MapperChunkBoundary&)> betweenChunks{};
 };
 
 // The occupancy of one voxel.
@@ -151,10 +151,10 @@ struct ClearanceRunOptions {
   bool onlyOutOfDate = true;
   // GPU region cache for the clearance; 0: the integrator's cache size.
   uint64_t cacheBytes = 0;
-  ClearanceProgress progress;  // regions done of the total
+  ClearanceProgress progress{};  // regions done of the total
   // GPU: called once the computation is set up, before it runs (to say how much work the
   // technique will be: GpuClearance::relativeWork()).
-  std::function<void(const GpuClearance&)> onStart;
+  std::function<void(const GpuClearance&)> onStart{};
 };
 
 class Mapper {

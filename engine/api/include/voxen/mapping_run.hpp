@@ -84,12 +84,12 @@ struct MappingRunOptions {
   // The recording, cloud or folder to map (voxen/input/ray_source.hpp) and the trajectory
   // that poses it, if any; how it is read (threads, recording topics and frames, the PCD
   // viewpoint, returns from the robot dropped, a single scan's origin).
-  std::filesystem::path input;
-  std::optional<std::filesystem::path> trajectory;
-  RayReaderOptions reader;
+  std::filesystem::path input{};
+  std::optional<std::filesystem::path> trajectory{};
+  RayReaderOptions reader{};
   // The map: model, layers, integration settings, GPU cache and batch size. Its
   // run.backend is the run's to set from `backend` (a run refuses CpuReference there).
-  MapperOptions mapper;
+  MapperOptions mapper{};
   // The GPU, the CPU reference, or (Auto) whichever starts faster and gives the same map.
   MappingBackend backend = MappingBackend::Auto;
   uint64_t autoCpuMaxRays = kAutoCpuMaxRays;
@@ -97,30 +97,30 @@ struct MappingRunOptions {
   // Where the map goes, exactly one of: a map file written at the end (atomically), or a
   // region store (an SQLite file or a postgresql:// URL with a session) saved into at every
   // checkpoint as the map grows.
-  std::filesystem::path output;
-  std::string store;
-  std::string session;
-  StoreMappingOptions storeMapping;
+  std::filesystem::path output{};
+  std::string store{};
+  std::string session{};
+  StoreMappingOptions storeMapping{};
   // Continue the unfinished run in `store` from its last checkpoint (the same settings).
   bool resume = false;
   // The settings a store run records and a resumed run must share, by the caller's names;
   // empty: mappingRunSettings(*this). `storeNotes` are recorded and not compared.
-  RunSettings storeSettings;
-  RunSettings storeNotes;
+  RunSettings storeSettings{};
+  RunSettings storeNotes{};
   // The names the inputs' content fingerprints are recorded under ("NAME (content)").
   std::string inputSettingName = "input", trajectorySettingName = "trajectory";
 
   // After mapping, the clearance layer with these settings (the map file is saved first,
   // and again with the layer). Not with a store.
-  std::optional<ClearanceOptions> clearance;
+  std::optional<ClearanceOptions> clearance{};
   // Save the map even when no voxel was updated; otherwise EmptyMappingError.
   bool allowEmpty = false;
 
   // Called as the run goes (on the calling thread).
-  std::function<void(const MappingProgress&)> progress;
+  std::function<void(const MappingProgress&)> progress{};
   // Asked between two chunks of a store run: non-zero (a signal number, say) stops the run
   // at a checkpoint (MappingRunStats::stopped).
-  std::function<int()> stopRequested;
+  std::function<int()> stopRequested{};
 };
 
 // The settings of a run under the library's names, for a store run whose caller names none.

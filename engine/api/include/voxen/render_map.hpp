@@ -27,15 +27,15 @@ struct RenderOptions {
   uint32_t width = 1280, height = 720;  // pixels, 16 to 16384
   float fovDegrees = 50.0f;             // vertical field of view, (0, 180)
   // Eye and target in map metres; unset: a view framing where most occupied voxels are.
-  std::optional<glm::dvec3> eye, target;
+  std::optional<glm::dvec3> eye{}, target{};
   // Draw only the voxels inside this box (map metres, min corner below max on every axis).
-  std::optional<glm::dvec3> cropMin, cropMax;
+  std::optional<glm::dvec3> cropMin{}, cropMax{};
   // The largest density grid to build, in samples (8 bytes each); the grid and the map must
   // also fit the Context's memory budget.
   uint64_t maxSamples = 64ull << 20;
   // How the error ends when the grid does not fit the budget; empty: the Context's memory
   // hint, or a crop (RenderOptions::cropMin/cropMax).
-  std::string budgetHint;
+  std::string budgetHint{};
   // Triangles the first frame reserves room for; 0: from the occupied voxels (12 each, which
   // covers every voxel's exposed faces). A frame whose mesh has more is drawn again with
   // room for all of them.

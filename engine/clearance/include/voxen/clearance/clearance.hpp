@@ -73,7 +73,7 @@ struct ClearanceOptions {
   glm::dvec3 axisScale{1.0, 1.0, 1.0};
   // Metres: voxels whose centre z is below ignoreBelow or above ignoreAbove are never
   // obstacles (occupied or unobserved), so the floor or the ceiling does not count.
-  std::optional<double> ignoreBelow, ignoreAbove;
+  std::optional<double> ignoreBelow{}, ignoreAbove{};
 
   // Throws ClearanceSettingsError naming the setting when a value cannot work for `model`
   // (a range whose padding passes the block limit names that limit).

@@ -106,7 +106,7 @@ struct QueryOptions {
   uint64_t maxBoxVoxels = 1ull << 28;
   // Called after each round trip of a batch (at most 1 M items each) with the items done
   // and the batch's total, so a long batch can show progress. Optional.
-  std::function<void(uint64_t done, uint64_t total)> progress;
+  std::function<void(uint64_t done, uint64_t total)> progress{};
 };
 
 }  // namespace voxen
