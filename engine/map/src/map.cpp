@@ -48,10 +48,7 @@ glm::dvec3 OccupancyMap::voxelCentre(const VoxelCoord& v) const {
   return {(v.x + 0.5) * model_.resolution, (v.y + 0.5) * model_.resolution, (v.z + 0.5) * model_.resolution};
 }
 
-RegionKey OccupancyMap::regionOf(const VoxelCoord& v) const {
-  const int32_t n = model_.regionSize;
-  return {floorDiv(v.x, n), floorDiv(v.y, n), floorDiv(v.z, n)};
-}
+RegionKey OccupancyMap::regionOf(const VoxelCoord& v) const { return VoxelToRegion(model_.regionSize)(v); }
 
 uint32_t OccupancyMap::localIndex(const VoxelCoord& v) const {
   const int32_t n = model_.regionSize;

@@ -24,19 +24,6 @@ void PreparedRays::clear() {
 
 namespace {
 
-// The region of a voxel (floor division by the region size; a shift when it is a power of two).
-struct RegionOfVoxel {
-  explicit RegionOfVoxel(int32_t regionSize) : size(regionSize) {
-    if ((regionSize & (regionSize - 1)) == 0) shift = std::countr_zero(uint32_t(regionSize));
-  }
-  RegionKey operator()(const VoxelCoord& v) const {
-    if (shift >= 0) return {v.x >> shift, v.y >> shift, v.z >> shift};
-    return {floorDiv(v.x, size), floorDiv(v.y, size), floorDiv(v.z, size)};
-  }
-  int32_t size;
-  int shift = -1;
-};
-
 void widen(RegionKey& low, RegionKey& high, const RegionKey& key) {
   low = {std::min(low.x, key.x), std::min(low.y, key.y), std::min(low.z, key.z)};
   high = {std::max(high.x, key.x), std::max(high.y, key.y), std::max(high.z, key.z)};
@@ -61,7 +48,7 @@ void prepareRays(std::span<const Ray> rays, const OccupancyModel& model, const I
   out.regionOffsets.reserve(rays.size() + 1);
   out.segmentOffsets.reserve(rays.size() + 1);
   out.positions.reserve(rays.size());
-  const RegionOfVoxel regionOf(model.regionSize);
+  const VoxelToRegion regionOf(model.regionSize);
   uint64_t regionSum = 0, segmentSum = 0;
   uint32_t n = 0;
   for (size_t i = 0; i < rays.size(); ++i) {

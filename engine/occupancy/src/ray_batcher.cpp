@@ -79,12 +79,11 @@ RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const Integratio
                  ? RegionCache::GpuTable::Kept
                  : RegionCache::GpuTable::None),
       discovery_(std::make_unique<RegionDiscovery>(scheduler, gpuOptions.maxRaysPerBatch)),
-      batch_(std::make_unique<Batch>()) {
+      batch_(std::make_unique<Batch>()),
+      regionOf_(map.regionSize()) {
   if (gpuOptions_.maxRaysPerBatch == 0) throw Error("batch size must be at least 1 ray");
   if (gpuOptions_.maxCrossingsPerSegment < 8 || gpuOptions_.maxCrossingsPerSegment > 4096)
     throw Error("segment length must be between 8 and 4096 crossings");
-  const int32_t n = map_.regionSize();
-  regionShift_ = (n & (n - 1)) == 0 ? std::countr_zero(uint32_t(n)) : -1;
   passFlags_ = occupancyPassFlags(map_, options);
   strategy_ = makeIntegrationStrategy({scheduler, map, options, gpuOptions_, uint32_t(cache_.slotCount()), passFlags_});
   stopKernel_ = occupancyKernel(scheduler, "occupancy/stop_search.comp", passFlags_);
@@ -98,12 +97,6 @@ RayBatcher::RayBatcher(Scheduler& scheduler, OccupancyMap& map, const Integratio
 RayBatcher::~RayBatcher() = default;
 
 bool RayBatcher::holdsRays() const { return batch_->rayCount > 0 || pending_; }
-
-RegionKey RayBatcher::regionOf(const VoxelCoord& v) const {
-  if (regionShift_ >= 0) return {v.x >> regionShift_, v.y >> regionShift_, v.z >> regionShift_};
-  const int32_t n = map_.regionSize();
-  return {floorDiv(v.x, n), floorDiv(v.y, n), floorDiv(v.z, n)};
-}
 
 bool RayBatcher::nearOrigin(const RegionKey& k) const {
   const RegionKey& o = batch_->origin;
@@ -136,8 +129,8 @@ uint32_t RayBatcher::recordsThatFit(const PreparedRays& rays, const RayRecordPoo
   if (!nearOrigin(rays.regionMin) || !nearOrigin(rays.regionMax)) {
     for (uint32_t k = from; k < first + take; ++k) {
       const GpuRay& record = block.records()[k];
-      if (!nearOrigin(regionOf({record.start.x, record.start.y, record.start.z})) ||
-          !nearOrigin(regionOf({record.end.x, record.end.y, record.end.z}))) {
+      if (!nearOrigin(regionOf_({record.start.x, record.start.y, record.start.z})) ||
+          !nearOrigin(regionOf_({record.end.x, record.end.y, record.end.z}))) {
         take = k - first;
         break;
       }
@@ -151,7 +144,7 @@ void RayBatcher::add(const PreparedRays& rays, const RayRecordPool::Lease& block
     Batch& b = *batch_;
     if (b.rayCount == 0) {
       const GpuRay& record = block.records()[first];  // one read per batch (its origin)
-      b.origin = regionOf({record.start.x, record.start.y, record.start.z});
+      b.origin = regionOf_({record.start.x, record.start.y, record.start.z});
     }
     const uint32_t take = recordsThatFit(rays, block, first, end);
     if (take > 0) {

@@ -58,7 +58,6 @@ class RayBatcher {
   // What one chunk of a batch's regions runs: the stop search alone (every chunk's, before
   // any update, when a batch has several chunks), the updates, or both.
   enum class ChunkWork { StopSearch, Updates, StopSearchAndUpdates };
-  RegionKey regionOf(const VoxelCoord& voxel) const;
   bool nearOrigin(const RegionKey& key) const;
   // How many of records [first, end) the open batch takes (at least one when it is empty).
   uint32_t recordsThatFit(const PreparedRays& rays, const RayRecordPool::Lease& block, uint32_t first, uint32_t end) const;
@@ -98,7 +97,7 @@ class RayBatcher {
   std::vector<uint32_t> entrySlots_;  // per discovery set entry: its slot in the current chunk
   std::unique_ptr<Batch> batch_;
   std::unique_ptr<PendingBatch> pending_;  // discovered (or being discovered), not yet integrated
-  int regionShift_ = -1;  // log2 of the region size when it is a power of two
+  VoxelToRegion regionOf_;
   uint64_t batchStamp_ = 0;
   // Batches integrated in a row that found every region resident (ResidencyLookup::Adaptive).
   uint32_t residentStreak_ = 0;
