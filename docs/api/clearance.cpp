@@ -15,5 +15,11 @@ int main() {
               (unsigned long long)stats.regions, stats.seconds,
               occupancy.voxelClass == voxen::VoxelClass::Free ? "free" : "not free", clearance.value_or(-1.0f));
   mapper.save("room-clearance.vxm");  // the clearance layer is saved with the map
+
+  // The map's extent: the box of the voxels a ray has touched (none for an empty map).
+  const std::optional<voxen::MapBounds> bounds = mapper.bounds();
+  if (!bounds) return 1;
+  std::printf("observed from (%.1f, %.1f, %.1f) to (%.1f, %.1f, %.1f) m\n", bounds->min.x, bounds->min.y,
+              bounds->min.z, bounds->max.x, bounds->max.y, bounds->max.z);
   return clearance && *clearance > 0.3f && *clearance < 0.7f ? 0 : 1;
 }

@@ -21,45 +21,21 @@ namespace py = pybind11;
 namespace voxen::python {
 namespace {
 
-struct VoxelBox {
-  VoxelCoord min, max;  // inclusive
-};
-
-// The box of the observed voxels (free or occupied), in voxel coordinates.
-std::optional<VoxelBox> observedBox(const OccupancyMap& map) {
-  std::optional<VoxelBox> box;
-  for (const auto& [key, region] : map.regions()) {
-    const std::span<const float> values = region.occupancy();
-    for (uint32_t i = 0; i < values.size(); ++i) {
-      if (!isObserved(values[i])) continue;
-      const VoxelCoord v = map.voxelOf(key, i);
-      if (!box) box = VoxelBox{v, v};
-      box->min = {std::min(box->min.x, v.x), std::min(box->min.y, v.y), std::min(box->min.z, v.z)};
-      box->max = {std::max(box->max.x, v.x), std::max(box->max.y, v.y), std::max(box->max.z, v.z)};
-    }
-  }
-  return box;
-}
-
 py::array_t<double> corner(const glm::dvec3& p) {
   auto a = newArray<double>(3);
   for (int c = 0; c < 3; ++c) a.mutable_data()[c] = p[c];
   return a;
 }
 
+// Mapper::bounds(): the box of the observed voxels, in metres on voxel edges.
 py::object bounds(PyMapper& self) {
-  std::optional<VoxelBox> box;
-  double resolution = 0.0;
+  std::optional<MapBounds> box;
   {
     py::gil_scoped_release release;
-    const OccupancyMap& map = self.mapper->map();
-    resolution = map.model().resolution;
-    box = observedBox(map);
+    box = self.mapper->bounds();
   }
   if (!box) return py::none();
-  const glm::dvec3 lo = glm::dvec3(box->min.x, box->min.y, box->min.z) * resolution;
-  const glm::dvec3 hi = glm::dvec3(box->max.x + 1.0, box->max.y + 1.0, box->max.z + 1.0) * resolution;
-  return py::make_tuple(corner(lo), corner(hi));
+  return py::make_tuple(corner(box->min), corner(box->max));
 }
 
 VoxelClass kindNamed(const std::string& kind) {
@@ -193,18 +169,18 @@ py::array_t<int8_t> slice(PyMapper& self, double z, const py::object& loArg, con
   if (!loArg.is_none()) lo = windowCorner(loArg, "lo");
   if (!hiArg.is_none()) hi = windowCorner(hiArg, "hi");
   const OccupancyMap* mapPointer = nullptr;
-  std::optional<VoxelBox> observed;
+  std::optional<MapBounds> observed;
   {
     py::gil_scoped_release release;
     mapPointer = &self.mapper->map();
-    if (!lo || !hi) observed = observedBox(*mapPointer);
+    if (!lo || !hi) observed = self.mapper->bounds();
   }
   const OccupancyMap& map = *mapPointer;
   const double res = map.model().resolution;
   if ((!lo || !hi) && !observed)
     throw py::value_error("slice: the map has no observed voxel to frame: give lo and hi");
-  if (!lo) lo = glm::dvec2(observed->min.x, observed->min.y) * res;
-  if (!hi) hi = glm::dvec2(observed->max.x + 1.0, observed->max.y + 1.0) * res;
+  if (!lo) lo = glm::dvec2(observed->min.x, observed->min.y);
+  if (!hi) hi = glm::dvec2(observed->max.x, observed->max.y);
   if (!(std::abs(z / res) <= double(int64_t(1) << 30))) throw py::value_error("z is past the map's voxel range");
   const auto [x0, x1] = centresWithin(lo->x, hi->x, res, "x");
   const auto [y0, y1] = centresWithin(lo->y, hi->y, res, "y");
@@ -263,9 +239,9 @@ batched query: on the GPU, or on the synced host map for a box of at most 512 vo
 same voxels either way. A box of more than 2^28 voxels raises voxen.InputError (a ValueError).
 )doc")
       .def_property_readonly("bounds", onContext("Mapper.bounds", &bounds), R"doc(
-The box of the observed (free or occupied) voxels: a tuple (lo, hi) of (3,) float64
-arrays in metres, on voxel edges (lo is the lowest voxel's lower corner, hi the highest
-voxel's upper corner), or None when no voxel is observed. A slice plots with
+The box of the observed (free or occupied) voxels (the C++ Mapper::bounds()): a tuple
+(lo, hi) of (3,) float64 arrays in metres, on voxel edges (lo is the lowest voxel's lower
+corner, hi the highest voxel's upper corner), or None when no voxel is observed. A slice plots with
 plt.imshow(mapper.slice(z), origin="lower", extent=(lo[0], hi[0], lo[1], hi[1])).
 )doc")
       .def("slice", onContext("Mapper.slice", &slice),

@@ -184,3 +184,19 @@ def test_slice_bad_arguments(context, scene):
     with pytest.raises(ValueError, match="no observed voxel to frame: give lo and hi"):
         voxen.Mapper(context=context).slice(0.0)
     assert voxen.Mapper(context=context).slice(0.0, lo=(0, 0), hi=(0.2, 0.3)).tolist() == [[-1, -1]] * 3
+
+
+@pytest.mark.parametrize("backend", ["gpu", "cpu"])
+def test_bounds_of_a_few_rays(context, backend):
+    """Two rays from voxel (0, 0, 0)'s centre: to voxel 10 along +x, and into region -1 along -y
+    while rising to z voxel 5. The box is worked out by hand, in voxel edges."""
+    mapper = voxen.Mapper(resolution=RES, context=context, backend=backend)
+    origins = np.array([[0.05, 0.05, 0.05], [0.05, 0.05, 0.05]])
+    ends = np.array([[1.05, 0.05, 0.05], [0.05, -0.95, 0.55]])
+    mapper.integrate_rays(origins, ends)
+    lo, hi = mapper.bounds
+    np.testing.assert_allclose(lo, [0.0, -1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(hi, [1.1, 0.1, 0.6], atol=1e-12)
+    # A ray back along -x widens it by the voxels it touches.
+    mapper.integrate_rays(np.array([[0.05, 0.05, 0.05]]), np.array([[-0.35, 0.05, 0.05]]))
+    np.testing.assert_allclose(mapper.bounds[0], [-0.4, -1.0, 0.0], atol=1e-12)

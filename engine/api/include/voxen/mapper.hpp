@@ -144,6 +144,16 @@ struct MapperStats {
   OccupancyMap::Counts counts;    // occupied and free voxels, regions
 };
 
+// The box the observed voxels fill (Mapper::bounds()): every voxel a ray has touched
+// (occupied or free, log-odds not kUnobserved) lies in firstVoxel .. lastVoxel (inclusive),
+// whose faces are min .. max in map metres (voxel v spans [v, v + 1) * resolution per axis).
+// `voxen info` reports the coarser box of the regions (metres (lo) * edge .. (hi + 1) *
+// edge of the region keys), which always contains this one.
+struct MapBounds {
+  glm::dvec3 min{0.0}, max{0.0};
+  VoxelCoord firstVoxel{}, lastVoxel{};
+};
+
 // computeClearance: progress, and whether to recompute every region.
 struct ClearanceRunOptions {
   // Regions whose clearance is out of date only (their occupancy or a neighbour's within
@@ -219,6 +229,13 @@ class Mapper {
   // clearance layer (computeClearance() makes it).
   std::optional<float> clearanceAt(const glm::dvec3& point);
   std::optional<float> clearanceAt(const VoxelCoord& voxel);
+  // The map's extent: the box of its observed voxels (MapBounds), read from the synced host
+  // map (every region in memory; a map paged out to a region source counts the regions it
+  // holds now); nullopt when no voxel is observed (a new map, or regions with none). Reads
+  // the voxels of every region that could widen the box found so far.
+  // Threads: as every Mapper method, from one thread at a time (the thread that maps, or
+  // after it, under the caller's lock); it waits for the GPU as the other reads do.
+  std::optional<MapBounds> bounds();
 
   // Batched queries (voxen/query): on the GPU through a read-only region cache of
   // run.gpu.cacheBytes (a larger map is read in chunks), or on the CPU with the CPU
