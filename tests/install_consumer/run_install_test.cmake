@@ -57,6 +57,11 @@ if(_hot_reload_off)
 endif()
 set(_configure "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${_consumer_build}"
   "-DCMAKE_PREFIX_PATH=${_prefix}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
+# With the warnings a careful consumer turns on, as errors (GCC and Clang spell them alike):
+# the installed headers and the designated initializers a consumer writes draw none.
+if(NOT CXX_COMPILER MATCHES "cl(\\.exe)?$")
+  list(APPEND _configure "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror")
+endif()
 foreach(_package IN LISTS _hidden)
   list(APPEND _configure "-DCMAKE_DISABLE_FIND_PACKAGE_${_package}=ON")
 endforeach()
