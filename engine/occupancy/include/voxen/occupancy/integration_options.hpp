@@ -48,13 +48,13 @@ inline const char* updateOrderName(UpdateOrder order) {
 }
 
 struct IntegrationOptions {
-  RayFlags flags;
+  RayFlags flags{};
   double maxRange = 0.0;  // > 0: longer rays are clipped there and their end is free
   UpdateOrder order = UpdateOrder::Sequential;
   // NDT-OM / NDT-TM (voxen/occupancy/ndt.hpp) when ndt.mode is not Off: the map must have
   // ndtLayout(mode)'s layers. Not with RayFlag::StopOnFirstOccupied; the GPU integrates NDT in
   // two-phase order only.
-  NdtModel ndt;
+  NdtModel ndt{};  // {}: designated initializers may leave it out without -Wmissing-field-initializers
 };
 
 }  // namespace voxen
