@@ -34,6 +34,18 @@ class QueryOutputError : public Error {
   using Error::Error;
 };
 
+// What an answer rests on (issue 38: answers that say what is known). Every query answers
+// one per item beside its value, so a caller can tell "nothing there" from "never looked".
+enum class QueryStatus : uint8_t {
+  Observed,    // the answer rests on observed voxels (free or occupied)
+  Unobserved,  // the voxels the answer needs were never observed (or the value depends on one)
+  OutOfRange,  // nothing was found within the range asked or computed (a nearest obstacle,
+               // a clearance with no obstacle in the layer's range)
+  OutsideMap,  // the map holds no region there
+};
+// "observed", "unobserved", "out_of_range", "outside_map": the CLI's status column and Python's.
+const char* queryStatusName(QueryStatus status);
+
 // Occupancy at a point: the log-odds of the voxel holding it (kUnobserved where no ray
 // touched it or its region is not in the map) and its class as OccupancyMap::classify
 // decides (occupied at or above the model's threshold).
