@@ -188,18 +188,21 @@ void prepareClearance(OccupancyMap& map, const ClearanceOptions& options) {
 std::vector<RegionKey> clearanceDirtyRegions(const OccupancyMap& map, const ClearanceOptions& options) {
   const LayerId layer = clearanceLayer();
   const bool sameSettings = map.layout().has(layer) && map.derivedSettings(layer) == options.fingerprint();
+  // Clearance depends only on which voxels are obstacles: with unknown space free, the
+  // occupied ones; otherwise every voxel that is not free. So a region is stale when that set
+  // changed in it or in a region within range (a dropped region counts, from when it went),
+  // not when log-odds merely moved within a class, as most of a scan's updates do.
+  const VoxelClass obstacleSet = options.unknownFree ? VoxelClass::Occupied : VoxelClass::Free;
   std::vector<RegionKey> dirty;
   for (const auto& [key, region] : map.regions()) {
     const uint64_t computed = sameSettings ? region.derivedStamp[layer] : 0;
     bool stale = computed == 0;
     if (!stale)
-      for (const RegionKey& k : regionsWithinRange(key, map.model(), options)) {
-        const Region* neighbour = map.findRegion(k);
-        if (neighbour && neighbour->occupancyStamp > computed) {
+      for (const RegionKey& k : regionsWithinRange(key, map.model(), options))
+        if (map.classSetStamp(k, obstacleSet) > computed) {
           stale = true;
           break;
         }
-      }
     if (stale) dirty.push_back(key);
   }
   std::sort(dirty.begin(), dirty.end());

@@ -110,8 +110,57 @@ Region& OccupancyMap::region(const RegionKey& key) {
                 ") when creating region (" + std::to_string(key.x) + ", " + std::to_string(key.y) + ", " +
                 std::to_string(key.z) + ")" + (regionLimitHint_.empty() ? "" : ": " + regionLimitHint_));
   Region& created = regions_.emplace(key, makeRegion(key)).first->second;
-  markOccupancyChanged(created);  // a new region is a change for what is derived from its neighbours
+  // A new region is a change for the layers derived from it (its own clearance is due), but
+  // not for its voxel classes: every voxel starts unobserved, which is what a missing region
+  // reads as everywhere (clearance's obstacles included). Its updates report their crossings.
+  markValuesChanged(created);
+  adoptDroppedStamp(created);
   return created;
+}
+
+void OccupancyMap::markValuesChanged(const RegionKey& key) {
+  auto found = regions_.find(key);
+  if (found != regions_.end()) return markValuesChanged(found->second);
+  // Paged out while the GPU holds it and changes it: as markOccupancyChanged(key).
+  if (source_ && source_->holds(key)) markValuesChanged(regionToOverwrite(key));
+}
+
+void OccupancyMap::markClassesChanged(Region& region, VoxelClassChanges changes) {
+  if (!changes.any()) return;
+  const uint64_t stamp = ++changeCounter_;
+  if (changes.occupied) region.occupiedSetStamp = stamp;
+  if (changes.free) region.freeSetStamp = stamp;
+}
+
+uint64_t OccupancyMap::classSetStamp(const RegionKey& key, VoxelClass which) const {
+  if (const Region* region = findRegion(key)) return which == VoxelClass::Occupied ? region->occupiedSetStamp : region->freeSetStamp;
+  auto dropped = droppedStamps_.find(key);
+  return dropped == droppedStamps_.end() ? 0 : dropped->second;
+}
+
+void OccupancyMap::dropRegion(const RegionKey& key) {
+  if (regions_.erase(key)) droppedStamps_[key] = ++changeCounter_;
+}
+
+// A region made again where one was dropped: its classes changed then (from what the layers
+// derived from it last saw), which its stamps keep now.
+void OccupancyMap::adoptDroppedStamp(Region& region) {
+  auto dropped = droppedStamps_.find(region.key);
+  if (dropped == droppedStamps_.end()) return;
+  region.occupiedSetStamp = std::max(region.occupiedSetStamp, dropped->second);
+  region.freeSetStamp = std::max(region.freeSetStamp, dropped->second);
+  droppedStamps_.erase(dropped);
+}
+
+VoxelClassChanges classChanges(std::span<const float> before, std::span<const float> after, float threshold) {
+  VoxelClassChanges changes;
+  const size_t n = std::min(before.size(), after.size());
+  for (size_t i = 0; i < n && !(changes.occupied && changes.free); ++i) {
+    if (before[i] == after[i]) continue;
+    changes |= classChanges(before[i], after[i], threshold);
+  }
+  if (before.size() != after.size()) changes = {true, true};
+  return changes;
 }
 
 void OccupancyMap::markOccupancyChanged(const RegionKey& key) {
@@ -144,8 +193,11 @@ Region* OccupancyMap::findRegion(const RegionKey& key) {
   if (!fetched) return nullptr;
   fetched->key = key;
   fetched->occupancyStamp = 0;  // as saved: not a change
+  fetched->occupiedSetStamp = fetched->freeSetStamp = 0;
   fetched->derivedStamp = {};
-  return &regions_.emplace(key, std::move(*fetched)).first->second;
+  Region& inserted = regions_.emplace(key, std::move(*fetched)).first->second;
+  adoptDroppedStamp(inserted);
+  return &inserted;
 }
 
 bool OccupancyMap::needsCopyBack(const RegionKey& key) const {
@@ -158,7 +210,11 @@ bool OccupancyMap::needsCopyBack(const RegionKey& key) const {
 Region& OccupancyMap::regionToOverwrite(const RegionKey& key) {
   auto found = regions_.find(key);
   if (found != regions_.end()) return found->second;
-  if (source_ && source_->holds(key)) return regions_.emplace(key, makeRegion(key)).first->second;
+  if (source_ && source_->holds(key)) {
+    Region& made = regions_.emplace(key, makeRegion(key)).first->second;
+    adoptDroppedStamp(made);
+    return made;
+  }
   return region(key);
 }
 

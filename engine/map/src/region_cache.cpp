@@ -126,8 +126,21 @@ void RegionCache::completeEvictions(bool wait, const RegionKey* only) {
     if (only && !(p->key == *only)) return false;
     if (!wait && !p->layers.front().ready()) return false;
     Region& region = map_.regionToOverwrite(p->key);
-    for (size_t i = 0; i < pools_.size(); ++i) region.layers[pools_[i].id] = p->layers[i].get();
-    if (p->markChanged) map_.markOccupancyChanged(p->key);
+    // The GPU's updates report no class crossings of their own: they are found here, against
+    // the host's copy before it is overwritten (a region made just now reads unobserved).
+    VoxelClassChanges crossed;
+    for (size_t i = 0; i < pools_.size(); ++i) {
+      std::vector<std::byte> values = p->layers[i].get();
+      if (pools_[i].id == kOccupancyLayer) {
+        auto floats = [](const std::vector<std::byte>& bytes) {
+          return std::span<const float>(reinterpret_cast<const float*>(bytes.data()), bytes.size() / sizeof(float));
+        };
+        crossed = classChanges(floats(region.layers[kOccupancyLayer]), floats(values), map_.model().thresholdValue());
+      }
+      region.layers[pools_[i].id] = std::move(values);
+    }
+    if (p->markChanged) map_.markValuesChanged(region);
+    map_.markClassesChanged(region, crossed);
     return true;
   });
 }

@@ -20,19 +20,27 @@ class VoxelAccess {
     if (!region_ || lx < 0 || ly < 0 || lz < 0 || lx >= n_ || ly >= n_ || lz >= n_) {
       const RegionKey key{floorDiv(v.x, n_), floorDiv(v.y, n_), floorDiv(v.z, n_)};
       region_ = &map_.region(key);
-      map_.markOccupancyChanged(*region_);  // every access here is for an update
+      map_.markValuesChanged(*region_);  // every access here is for an update (crossings: setOccupancy)
       base_ = {key.x * n_, key.y * n_, key.z * n_};
       lx = v.x - base_.x, ly = v.y - base_.y, lz = v.z - base_.z;
     }
     return {region_, uint32_t(lx + n_ * (ly + n_ * lz))};
   }
   float peek(const VoxelCoord& v) const { return map_.value(v); }
+  // A voxel's new occupancy, telling the map when it crosses a class (what clearance's
+  // incremental updates are driven by: OccupancyMap::markClassesChanged).
+  void setOccupancy(Region& region, uint32_t index, float value) {
+    float& stored = region.occupancy()[index];
+    map_.markClassesChanged(region, classChanges(stored, value, threshold_));
+    stored = value;
+  }
 
  private:
   OccupancyMap& map_;
   int32_t n_;
   Region* region_ = nullptr;
   VoxelCoord base_;  // first voxel of region_
+  float threshold_ = map_.model().thresholdValue();
 };
 
 float rayLength(const PreparedRay& r) { return std::sqrt(r.d[0] * r.d[0] + r.d[1] * r.d[1] + r.d[2] * r.d[2]); }
@@ -81,10 +89,10 @@ class RayUpdates {
       auto [region, index] = access_.at(v);
       if (ndt_) {
         const gpu::NdtMissUpdate u = gpu::ndtMissUpdate(ndtVoxel(*region, index), ndtParams_, segmentIn(r, v), miss_);
-        region->occupancy()[index] = updatedValue(region->occupancy()[index], u.delta, model_.clampMin, model_.clampMax);
+        access_.setOccupancy(*region, index, updatedValue(region->occupancy()[index], u.delta, model_.clampMin, model_.clampMax));
         if (tm_) region->hitMiss()[index].misses += u.tmMiss;
       } else {
-        region->occupancy()[index] = updatedValue(region->occupancy()[index], miss_, model_.clampMin, model_.clampMax);
+        access_.setOccupancy(*region, index, updatedValue(region->occupancy()[index], miss_, model_.clampMin, model_.clampMax));
       }
       if (layers_.has(kHitMissLayer) && !tm_) ++region->hitMiss()[index].misses;
       if (layers_.has(kTraversalLayer)) region->traversal()[index] += traversalUnits(tEnter, tExit, length);
@@ -110,7 +118,7 @@ class RayUpdates {
       if (layers_.has(kHitMissLayer) && !tm_) ++region->hitMiss()[index].hits;
       return;
     }
-    region->occupancy()[index] = updatedValue(region->occupancy()[index], hit_, model_.clampMin, model_.clampMax);
+    access_.setOccupancy(*region, index, updatedValue(region->occupancy()[index], hit_, model_.clampMin, model_.clampMax));
     if (layers_.has(kHitMissLayer)) ++region->hitMiss()[index].hits;
     if (layers_.has(kVoxelMeanLayer)) {
       VoxelMean& mean = region->mean()[index];
@@ -142,7 +150,7 @@ class RayUpdates {
     return v;
   }
   void storeNdtVoxel(Region& region, uint32_t index, const gpu::NdtVoxel& v) {
-    region.occupancy()[index] = v.occupancy;
+    access_.setOccupancy(region, index, v.occupancy);
     region.mean()[index] = VoxelMean{v.count, {v.sumX, v.sumY, v.sumZ}};
     region.values<gpu::NdtCovariance>(ndtCovarianceLayer())[index] = v.cov;
     if (tm_) {

@@ -306,7 +306,7 @@ void RayBatcher::integratePending() {
   }
   if (!updated.empty()) {
     cache_.touch(updated, ++batchStamp_);
-    for (const RegionKey& key : updated) map_.markOccupancyChanged(key);
+    for (const RegionKey& key : updated) map_.markValuesChanged(key);  // class crossings: on copy back
     ++stats_.regionChunks;
   }
   const uint64_t loadsBefore = cache_.stats().loads;
@@ -379,7 +379,7 @@ void RayBatcher::integrateChunk(const std::vector<DiscoveredRegion>& regions, si
   cache_.makeResident(keys, ++batchStamp_);
   // Every region of the batch gets updates: their occupancy changes (for derived layers).
   if (work != ChunkWork::StopSearch)
-    for (const RegionKey& key : keys) map_.markOccupancyChanged(key);
+    for (const RegionKey& key : keys) map_.markValuesChanged(key);  // class crossings: on copy back (RegionCache)
   timer_.mark(&HostStageTimes::residencySeconds);
 
   std::vector<uint32_t> keySlots(keys.size());

@@ -115,16 +115,18 @@ inline bool isObstacle(const OccupancyMap& map, float value, const ClearanceOpti
 std::vector<RegionKey> regionsWithinRange(const RegionKey& key, const OccupancyModel& model, const ClearanceOptions& options);
 
 // Incremental updates. A region's clearance is out of date when it was never computed with
-// these settings, or when its occupancy or that of a region within the range changed since
-// (the map's dirty stamps; the integrators mark what they change). The computations below
-// record what they computed (OccupancyMap::markDerived).
+// these settings, or when its obstacles or those of a region within the range changed since:
+// a voxel crossed into or out of the obstacle class (Region::occupiedSetStamp with unknown
+// space free, Region::freeSetStamp otherwise; the integrators report crossings), or a region
+// within range was dropped. Log-odds that move within their class change nothing here. The
+// computations below record what they computed (OccupancyMap::markDerived).
 std::vector<RegionKey> clearanceDirtyRegions(const OccupancyMap& map, const ClearanceOptions& options);
 // Called by the computations before they start: the map's clearance layer, and when the
 // settings differ from those recorded, every region marked out of date.
 void prepareClearance(OccupancyMap& map, const ClearanceOptions& options);
 
 struct ClearanceStats {
-  uint64_t regions = 0;  // regions computed
+  uint64_t regions = 0;  // regions computed (an update: those out of date, clearanceDirtyRegions)
   double seconds = 0.0;  // wall time of the computation
   uint64_t batches = 0;  // GPU: batches of target regions
   uint64_t cacheRegions = 0;  // GPU: regions the region cache held (grown to one target's neighbourhood)

@@ -104,6 +104,12 @@ struct Region {
   // it, on the map's change counter. In memory only: a loaded map's regions are all new.
   uint64_t occupancyStamp = 0;
   PerLayer<uint64_t> derivedStamp;
+  // Finer stamps for what depends only on voxel classes (clearance: its obstacles are the
+  // occupied voxels, or every voxel not free): when a voxel last entered or left the
+  // occupied class, and the free class (OccupancyMap::markClassesChanged). Most log-odds
+  // updates of a scan cross neither, so a layer derived from classes recomputes far less.
+  uint64_t occupiedSetStamp = 0;
+  uint64_t freeSetStamp = 0;
 
   // A layer's voxels as T (T's size must be the layer's bytes per voxel); empty when off.
   template <class T>
@@ -129,6 +135,25 @@ struct Region {
 };
 
 enum class VoxelClass { Unobserved, Free, Occupied };
+
+// Which class sets a voxel's update changed: whether it entered or left the occupied class,
+// and the free class (unobserved to free changes only the free set).
+struct VoxelClassChanges {
+  bool occupied = false, free = false;
+  bool any() const { return occupied || free; }
+  VoxelClassChanges& operator|=(const VoxelClassChanges& o) {
+    occupied = occupied || o.occupied, free = free || o.free;
+    return *this;
+  }
+};
+// The class changes from `before` to `after` under `threshold` (log-odds): per voxel, or over
+// two arrays of voxels (a region's occupancy before and after a copy back).
+inline VoxelClassChanges classChanges(float before, float after, float threshold) {
+  const bool occupiedBefore = isObserved(before) && before >= threshold, occupiedAfter = isObserved(after) && after >= threshold;
+  const bool freeBefore = isObserved(before) && !occupiedBefore, freeAfter = isObserved(after) && !occupiedAfter;
+  return {occupiedBefore != occupiedAfter, freeBefore != freeAfter};
+}
+VoxelClassChanges classChanges(std::span<const float> before, std::span<const float> after, float threshold);
 
 // Regions kept outside memory (a store that a mapping run pages regions out to,
 // voxen/store/store_mapping.hpp): a map with a source fetches a region it does not hold from
@@ -210,7 +235,22 @@ class OccupancyMap {
   // (By key: the GPU integrator, for the regions of a batch; a region it holds only on the
   // GPU is left to be marked when it is copied back.)
   void markOccupancyChanged(const RegionKey& key);
-  void markOccupancyChanged(Region& region) { region.occupancyStamp = ++changeCounter_; }
+  // Any change: the class stamps too (a caller that does not know which voxels crossed).
+  void markOccupancyChanged(Region& region) {
+    region.occupancyStamp = region.occupiedSetStamp = region.freeSetStamp = ++changeCounter_;
+  }
+  // A change whose class crossings the caller reports itself (markClassesChanged): the
+  // integrators, which see each voxel's value before and after.
+  void markValuesChanged(const RegionKey& key);
+  void markValuesChanged(Region& region) { region.occupancyStamp = ++changeCounter_; }
+  // Voxels of the region entered or left the occupied class and/or the free class.
+  void markClassesChanged(Region& region, VoxelClassChanges changes);
+  // When the set of occupied (or free) voxels of region `key` last changed: its stamp while
+  // the map holds it, else when it was dropped (dropRegion), else 0.
+  uint64_t classSetStamp(const RegionKey& key, VoxelClass which) const;
+  // Drops a region from memory for good (a local window): unlike evictRegion, what is
+  // derived from its neighbours sees it change (to unobserved), so it is remembered when.
+  void dropRegion(const RegionKey& key);
   void markDerived(Region& region, LayerId layer) { region.derivedStamp[layer] = ++changeCounter_; }
   uint64_t changeCounter() const { return changeCounter_; }
   // The settings a derived layer was last computed with (empty: never), so that other
@@ -250,6 +290,9 @@ class OccupancyMap {
   PerLayer<std::string> derivedSettings_;
   RegionSource* source_ = nullptr;
   uint64_t savedCounter_ = 0;
+  // dropRegion: when each dropped region left (until it is made again).
+  std::unordered_map<RegionKey, uint64_t, RegionKeyHash> droppedStamps_;
+  void adoptDroppedStamp(Region& region);
 };
 
 // Whether every voxel of region `key` has int32 coordinates (key * regionSize fits, and so
