@@ -17,6 +17,7 @@
 #include "voxen/host/worker_crew.hpp"
 #include "voxen/map/region_cache.hpp"
 #include "voxen/primitives/stream_compaction.hpp"
+#include "voxen/query/query_map_access.hpp"
 #include "voxen/query/query_prep.hpp"
 
 namespace voxen {
@@ -275,6 +276,13 @@ GpuQueries::~GpuQueries() = default;
 void GpuQueries::refresh() { impl_->plan(); }
 size_t GpuQueries::regionsPerChunk() const { return impl_->cache->slotCount(); }
 size_t GpuQueries::chunkCount() const { return impl_->chunks.size(); }
+
+QueryMapAccess GpuQueries::mapAccess() {
+  Impl& m = *impl_;
+  return {m.scheduler, m.map, [&m](LayerId layer, const std::function<void(const QueryMapPass&)>& record) {
+            m.forEachChunk([&] { record(QueryMapPass{m.mapPush(layer), m.mapUses()}); });
+          }};
+}
 
 std::vector<OccupancyAnswer> GpuQueries::occupancy(std::span<const glm::dvec3> points) {
   std::vector<OccupancyAnswer> answers(points.size());

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "voxen/query/collision_types.hpp"
 #include "voxen/query/query_types.hpp"
 
 namespace voxen {
@@ -15,5 +16,16 @@ std::vector<RayHit> cpuRaycast(const OccupancyMap& map, std::span<const QueryRay
 std::vector<ClearanceSample> cpuClearance(const OccupancyMap& map, std::span<const glm::dvec3> points);
 BoxVoxels cpuVoxelsInBox(const OccupancyMap& map, const QueryBox& box, VoxelClass voxelClass,
                          uint64_t maxBoxVoxels = QueryOptions{}.maxBoxVoxels);
+
+// The collision queries' CPU twins (GpuQueries::sphereCollisions and the others).
+std::vector<CollisionAnswer> cpuSphereCollisions(const OccupancyMap& map, std::span<const glm::dvec3> points,
+                                                 double radius, UnknownSpace unknown = UnknownSpace::Occupied);
+std::vector<PathAnswer> cpuPathCollisions(const OccupancyMap& map, std::span<const glm::dvec3> points,
+                                          std::span<const uint64_t> offsets, double radius,
+                                          UnknownSpace unknown = UnknownSpace::Occupied);
+std::vector<CollisionAnswer> cpuBoxCollisions(const OccupancyMap& map, std::span<const BoxPose> poses,
+                                              const glm::dvec3& size, UnknownSpace unknown = UnknownSpace::Occupied);
+std::vector<NearestAnswer> cpuNearestObstacles(const OccupancyMap& map, std::span<const glm::dvec3> points,
+                                               double maxRange);
 
 }  // namespace voxen

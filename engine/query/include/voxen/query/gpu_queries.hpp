@@ -11,11 +11,14 @@
 #include <span>
 #include <vector>
 
+#include "voxen/query/collision_types.hpp"
 #include "voxen/query/query_types.hpp"
 
 namespace voxen {
 
 class Scheduler;
+struct GpuCollisionState;
+struct QueryMapAccess;
 
 class GpuQueries {
  public:
@@ -41,6 +44,21 @@ class GpuQueries {
   void clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples);
   BoxVoxels voxelsInBox(const QueryBox& box, VoxelClass voxelClass);
 
+  // Collision and distance queries for planners (semantics and statuses:
+  // voxen/query/collision_types.hpp), equal to the CPU twins (cpu_queries.hpp) bit for bit.
+  // Spheres of one radius (metres) at points; yawed boxes of one size at poses; spheres
+  // swept along paths, path i being points[offsets[i] .. offsets[i + 1]) (offsets: paths + 1
+  // ascending entries from 0 to points.size(), each path at least two points); and the
+  // nearest occupied voxel centre within maxRange metres. Bad input throws QueryInputError
+  // naming the item (index 0 for a bad radius, size or range).
+  std::vector<CollisionAnswer> sphereCollisions(std::span<const glm::dvec3> points, double radius,
+                                                UnknownSpace unknown = UnknownSpace::Occupied);
+  std::vector<PathAnswer> pathCollisions(std::span<const glm::dvec3> points, std::span<const uint64_t> offsets,
+                                         double radius, UnknownSpace unknown = UnknownSpace::Occupied);
+  std::vector<CollisionAnswer> boxCollisions(std::span<const BoxPose> poses, const glm::dvec3& size,
+                                             UnknownSpace unknown = UnknownSpace::Occupied);
+  std::vector<NearestAnswer> nearestObstacles(std::span<const glm::dvec3> points, double maxRange);
+
   // Forgets what was loaded, so the next query reads the map as it is now.
   void refresh();
   // Regions per chunk (the cache's slots) and chunks a query takes for this map.
@@ -50,6 +68,11 @@ class GpuQueries {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // The collision queries' kernels and buffers (gpu_collision.cpp), made on first use, and
+  // what they need of the region cache.
+  std::shared_ptr<GpuCollisionState> collision_;
+  GpuCollisionState& collision();
+  QueryMapAccess mapAccess();
 };
 
 }  // namespace voxen

@@ -1,0 +1,248 @@
+// The collision and distance queries on the GPU (collision_types.hpp): the host prepares
+// each item once (collision_prep.hpp, shared with the CPU twins), the passes test voxels
+// chunk by chunk of the query's region cache (GpuQueries::mapAccess), and the host finishes
+// the answers from the flags and float bits read back, as the CPU twins do.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "voxen/host/shader_library.hpp"
+#include "voxen/query/collision_prep.hpp"
+#include "voxen/query/gpu_queries.hpp"
+#include "voxen/query/query_map_access.hpp"
+
+namespace voxen {
+
+namespace {
+
+// Items (points, poses) per round trip, and path pieces per round at most (a round holds
+// whole paths, at least one).
+constexpr size_t kProbesPerRound = size_t(1) << 20;
+constexpr size_t kPiecesPerRound = size_t(1) << 21;
+
+BufferRange scratch(Device& device, std::optional<Buffer>& buffer, const char* name, uint64_t bytes) {
+  bytes = std::max<uint64_t>(bytes, 16);
+  if (!buffer || buffer->size() < bytes)
+    buffer.emplace(device, name, std::max<uint64_t>(bytes, buffer ? buffer->size() * 2 : 0));
+  return buffer->range(0, bytes);
+}
+
+std::vector<BufferUse> withUses(std::vector<BufferUse> uses, std::initializer_list<BufferUse> more) {
+  uses.insert(uses.end(), more.begin(), more.end());
+  return uses;
+}
+
+}  // namespace
+
+struct GpuCollisionState {
+  std::shared_ptr<Kernel> probeKernel, pathKernel, nearestKernel;
+  std::optional<Buffer> probes, flags, segments, pieces, starts, best;
+  std::vector<gpu::CollisionProbe> probesUp;
+};
+
+GpuCollisionState& GpuQueries::collision() {
+  if (!collision_) {
+    ShaderLibrary& library = mapAccess().scheduler.library();
+    auto state = std::make_shared<GpuCollisionState>();
+    state->probeKernel = library.kernel("query/query_collision_probe.comp");
+    state->pathKernel = library.kernel("query/query_collision_path.comp");
+    state->nearestKernel = library.kernel("query/query_nearest.comp");
+    collision_ = std::move(state);
+  }
+  return *collision_;
+}
+
+namespace {
+
+// Spheres or boxes: st.probesUp's `count` probes tested, their flags read back.
+std::vector<uint32_t> runProbes(QueryMapAccess& access, GpuCollisionState& st, uint32_t count, bool box,
+                                const SphereParams& sphere) {
+  Scheduler& scheduler = access.scheduler;
+  Device& device = scheduler.device();
+  const BufferRange probes = scratch(device, st.probes, "collision probes", uint64_t(count) * sizeof(gpu::CollisionProbe));
+  const BufferRange flags = scratch(device, st.flags, "collision flags", uint64_t(count) * 4);
+  scheduler.upload(probes, st.probesUp.data(), uint64_t(count) * sizeof(gpu::CollisionProbe));
+  scheduler.fill(flags, 0u);
+  access.forEachChunk(kOccupancyLayer, [&](const QueryMapPass& pass) {
+    gpu::CollisionProbePush push{};
+    push.map = pass.push;
+    push.probes = probes.address;
+    push.flags = flags.address;
+    push.count = count;
+    push.box = box ? 1u : 0u;
+    push.radius2 = sphere.radius2;
+    push.reach = sphere.reach;
+    push.threshold = access.map.model().thresholdValue();
+    scheduler.dispatchThreads({box ? "collision boxes" : "collision spheres", st.probeKernel.get(), {}, push,
+                               withUses(pass.uses, {reads(probes), readsWrites(flags)})},
+                              count);
+  });
+  std::vector<uint32_t> out = scheduler.readback<uint32_t>(flags).get();
+  out.resize(count);
+  return out;
+}
+
+}  // namespace
+
+std::vector<CollisionAnswer> GpuQueries::sphereCollisions(std::span<const glm::dvec3> points, double radius,
+                                                          UnknownSpace unknown) {
+  QueryMapAccess access = mapAccess();
+  GpuCollisionState& st = collision();
+  const SphereParams sphere = sphereParams(access.map.model(), radius);
+  std::vector<CollisionAnswer> answers(points.size());
+  for (size_t first = 0; first < points.size(); first += kProbesPerRound) {
+    const uint32_t count = uint32_t(std::min(kProbesPerRound, points.size() - first));
+    st.probesUp.resize(count);
+    for (uint32_t i = 0; i < count; ++i) st.probesUp[i] = sphereProbe(access.map.model(), points[first + i], first + i);
+    const std::vector<uint32_t> flags = runProbes(access, st, count, false, sphere);
+    for (uint32_t i = 0; i < count; ++i) answers[first + i] = finishCollision(flags[i], unknown);
+  }
+  return answers;
+}
+
+std::vector<CollisionAnswer> GpuQueries::boxCollisions(std::span<const BoxPose> poses, const glm::dvec3& size,
+                                                       UnknownSpace unknown) {
+  QueryMapAccess access = mapAccess();
+  GpuCollisionState& st = collision();
+  checkBoxSize(access.map.model(), size);
+  std::vector<CollisionAnswer> answers(poses.size());
+  for (size_t first = 0; first < poses.size(); first += kProbesPerRound) {
+    const uint32_t count = uint32_t(std::min(kProbesPerRound, poses.size() - first));
+    st.probesUp.resize(count);
+    for (uint32_t i = 0; i < count; ++i) st.probesUp[i] = boxProbe(access.map.model(), poses[first + i], size, first + i);
+    const std::vector<uint32_t> flags = runProbes(access, st, count, true, {});
+    for (uint32_t i = 0; i < count; ++i) answers[first + i] = finishCollision(flags[i], unknown);
+  }
+  return answers;
+}
+
+std::vector<PathAnswer> GpuQueries::pathCollisions(std::span<const glm::dvec3> points, std::span<const uint64_t> offsets,
+                                                   double radius, UnknownSpace unknown) {
+  QueryMapAccess access = mapAccess();
+  GpuCollisionState& st = collision();
+  checkPathOffsets(points, offsets);
+  Scheduler& scheduler = access.scheduler;
+  Device& device = scheduler.device();
+  const size_t paths = offsets.size() - 1;
+  std::vector<PathAnswer> answers(paths);
+  size_t first = 0;
+  while (first < paths) {
+    // Whole paths while their pieces (estimated from their lengths) stay under the bound.
+    size_t last = first;
+    double pieces = 0.0;
+    while (last < paths && (last == first || pieces < double(kPiecesPerRound))) {
+      for (uint64_t j = offsets[last]; j + 1 < offsets[last + 1]; ++j)
+        pieces += 1.0 + glm::length(points[j + 1] - points[j]) / access.map.model().resolution /
+                            double(gpu::kCollisionPieceVoxels);
+      ++last;
+    }
+    const PreparedPaths prepared = preparePaths(access.map.model(), points, offsets, first, last, radius);
+    const uint32_t segmentCount = uint32_t(prepared.segments.size()), pieceCount = uint32_t(prepared.pieces.size());
+    const uint32_t pathCount = uint32_t(last - first);
+    const BufferRange segRange =
+        scratch(device, st.segments, "collision segments", uint64_t(segmentCount) * sizeof(gpu::CollisionSegment));
+    const BufferRange pieceRange =
+        scratch(device, st.pieces, "collision pieces", uint64_t(pieceCount) * sizeof(gpu::CollisionPiece));
+    const BufferRange startRange = scratch(device, st.starts, "collision starts", uint64_t(segmentCount) * 4);
+    const BufferRange flagRange = scratch(device, st.flags, "collision flags", uint64_t(pathCount) * 4);
+    scheduler.upload(segRange, prepared.segments.data(), uint64_t(segmentCount) * sizeof(gpu::CollisionSegment));
+    scheduler.upload(pieceRange, prepared.pieces.data(), uint64_t(pieceCount) * sizeof(gpu::CollisionPiece));
+    scheduler.fill(startRange, gpu::kCollisionNoTouch);
+    scheduler.fill(flagRange, 0u);
+    access.forEachChunk(kOccupancyLayer, [&](const QueryMapPass& pass) {
+      gpu::CollisionPathPush push{};
+      push.map = pass.push;
+      push.segments = segRange.address;
+      push.pieces = pieceRange.address;
+      push.starts = startRange.address;
+      push.flags = flagRange.address;
+      push.count = pieceCount;
+      push.unknownCollides = unknown == UnknownSpace::Occupied ? 1u : 0u;
+      push.radius2 = prepared.radius2;
+      push.rejectRadius2 = prepared.reject2;
+      push.threshold = access.map.model().thresholdValue();
+      scheduler.dispatchThreads({"collision paths", st.pathKernel.get(), {}, push,
+                                 withUses(pass.uses, {reads(segRange), reads(pieceRange), readsWrites(startRange),
+                                                      readsWrites(flagRange)})},
+                                pieceCount);
+    });
+    Future<uint32_t> startsRead = scheduler.readback<uint32_t>(startRange);
+    const std::vector<uint32_t> flags = scheduler.readback<uint32_t>(flagRange).get();
+    const std::vector<uint32_t> starts = startsRead.get();
+    for (uint32_t p = 0; p < pathCount; ++p)
+      answers[first + p] = finishPath(
+          flags[p], std::span<const uint32_t>(starts).subspan(prepared.firstSegment[p],
+                                                              prepared.firstSegment[p + 1] - prepared.firstSegment[p]));
+    first = last;
+  }
+  return answers;
+}
+
+namespace {
+
+// The nearest target voxels of st.probesUp's `count` points; `best` starts as given.
+std::vector<gpu::NearestBest> runNearest(QueryMapAccess& access, GpuCollisionState& st, uint32_t count,
+                                         const NearestParams& params, bool targetOccupied) {
+  Scheduler& scheduler = access.scheduler;
+  Device& device = scheduler.device();
+  const BufferRange probes = scratch(device, st.probes, "collision probes", uint64_t(count) * sizeof(gpu::CollisionProbe));
+  const BufferRange best = scratch(device, st.best, "nearest best", uint64_t(count) * sizeof(gpu::NearestBest));
+  scheduler.upload(probes, st.probesUp.data(), uint64_t(count) * sizeof(gpu::CollisionProbe));
+  const std::vector<gpu::NearestBest> start(count, nearestStart());
+  scheduler.upload(best, start.data(), uint64_t(count) * sizeof(gpu::NearestBest));
+  access.forEachChunk(kOccupancyLayer, [&](const QueryMapPass& pass) {
+    gpu::NearestPush push{};
+    push.map = pass.push;
+    push.probes = probes.address;
+    push.best = best.address;
+    push.count = count;
+    push.targetOccupied = targetOccupied ? 1u : 0u;
+    push.range2 = params.range2;
+    push.shells = params.shells;
+    push.threshold = access.map.model().thresholdValue();
+    scheduler.dispatchThreads({"nearest obstacles", st.nearestKernel.get(), {}, push,
+                               withUses(pass.uses, {reads(probes), readsWrites(best)})},
+                              count);
+  });
+  return scheduler.readback<gpu::NearestBest>(best).get();
+}
+
+}  // namespace
+
+std::vector<NearestAnswer> GpuQueries::nearestObstacles(std::span<const glm::dvec3> points, double maxRange) {
+  QueryMapAccess access = mapAccess();
+  GpuCollisionState& st = collision();
+  const OccupancyModel& model = access.map.model();
+  const NearestParams params = nearestParams(model, maxRange);
+  std::vector<NearestAnswer> answers(points.size());
+  std::vector<gpu::CollisionProbe> probes;
+  for (size_t first = 0; first < points.size(); first += kProbesPerRound) {
+    const uint32_t count = uint32_t(std::min(kProbesPerRound, points.size() - first));
+    probes.resize(count);
+    for (uint32_t i = 0; i < count; ++i) probes[i] = nearestProbe(model, points[first + i], first + i);
+    st.probesUp = probes;
+    const std::vector<gpu::NearestBest> best = runNearest(access, st, count, params, true);
+    // Points inside an occupied voxel: the nearest voxel that is not, for the signed distance.
+    std::vector<uint32_t> insideIndex;
+    st.probesUp.clear();
+    for (uint32_t i = 0; i < count; ++i)
+      if (best[i].flags & gpu::kNearestOwnOccupied) {
+        insideIndex.push_back(i);
+        st.probesUp.push_back(probes[i]);
+      }
+    std::vector<gpu::NearestBest> inside;
+    if (!insideIndex.empty()) inside = runNearest(access, st, uint32_t(insideIndex.size()), params, false);
+    size_t k = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      const bool own = k < insideIndex.size() && insideIndex[k] == i;
+      answers[first + i] = finishNearest(model, points[first + i], probes[i], best[i], own ? &inside[k] : nullptr, maxRange);
+      if (own) ++k;
+    }
+  }
+  return answers;
+}
+
+}  // namespace voxen
