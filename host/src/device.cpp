@@ -222,6 +222,7 @@ Device::Device(DeviceOptions options) : options_(std::move(options)) {
 Device::~Device() {
   if (device_) {
     vkDeviceWaitIdle(device_);
+    const std::lock_guard lock(trackersMutex_);
     for (auto& g : garbage_) g.destroy();
     vkDestroyDevice(device_, nullptr);
   }
@@ -366,10 +367,18 @@ void Device::pickPhysicalDevice(const std::string& selector) {
 void Device::createLogicalDevice() {
   queueFamily_ = uint32_t(chooseQueueFamily(physical_));
   const float priority = 1.0f;
+  // Up to kMaxQueues queues of the family, one per scheduler in turn: threads that map
+  // and query at once then submit to different queues on a GPU that has several.
+  uint32_t familyCount = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &familyCount, nullptr);
+  std::vector<VkQueueFamilyProperties> families(familyCount);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &familyCount, families.data());
+  const uint32_t queueCount = std::clamp(families[queueFamily_].queueCount, 1u, kMaxQueues);
+  const std::vector<float> priorities(queueCount, priority);
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queueInfo.queueFamilyIndex = queueFamily_;
-  queueInfo.queueCount = 1;
-  queueInfo.pQueuePriorities = &priority;
+  queueInfo.queueCount = queueCount;
+  queueInfo.pQueuePriorities = priorities.data();
 
   VkPhysicalDeviceFeatures supported{};
   vkGetPhysicalDeviceFeatures(physical_, &supported);
@@ -413,7 +422,19 @@ void Device::createLogicalDevice() {
   info.enabledExtensionCount = uint32_t(extensions.size());
   info.ppEnabledExtensionNames = extensions.data();
   VOXEN_VK_CHECK(vkCreateDevice(physical_, &info, nullptr, &device_));
-  vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+  queues_.resize(queueCount);
+  queueMutexes_ = std::make_unique<std::mutex[]>(queueCount);
+  for (uint32_t i = 0; i < queueCount; ++i) vkGetDeviceQueue(device_, queueFamily_, i, &queues_[i]);
+}
+
+VkResult Device::submit(uint32_t queueIndex, const VkSubmitInfo& info) {
+  const std::lock_guard lock(queueMutexes_[queueIndex]);
+  return vkQueueSubmit(queues_[queueIndex], 1, &info, VK_NULL_HANDLE);
+}
+
+void Device::waitQueueIdle(uint32_t queueIndex) {
+  const std::lock_guard lock(queueMutexes_[queueIndex]);
+  vkQueueWaitIdle(queues_[queueIndex]);
 }
 
 uint32_t Device::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const {
@@ -429,6 +450,7 @@ uint32_t Device::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags require
 }
 
 void Device::destroyWhenUnused(VkBuffer buffer, std::function<void()> destroy) {
+  const std::lock_guard lock(trackersMutex_);
   Garbage garbage{std::move(destroy), {}};
   for (GpuWorkTracker* tracker : trackers_) {
     const uint64_t lastUse = tracker->lastUseOf(buffer);
@@ -441,6 +463,7 @@ void Device::destroyWhenUnused(VkBuffer buffer, std::function<void()> destroy) {
 }
 
 void Device::collectGarbage() {
+  const std::lock_guard lock(trackersMutex_);
   std::erase_if(garbage_, [](Garbage& g) {
     for (const auto& [tracker, value] : g.waits)
       if (tracker->pollCompleted() < value) return false;
@@ -449,9 +472,23 @@ void Device::collectGarbage() {
   });
 }
 
-void Device::registerTracker(GpuWorkTracker* tracker) { trackers_.push_back(tracker); }
+void Device::registerTracker(GpuWorkTracker* tracker) {
+  const std::lock_guard lock(trackersMutex_);
+  trackers_.push_back(tracker);
+}
+
+std::vector<GpuWorkTracker*> Device::trackers() const {
+  const std::lock_guard lock(trackersMutex_);
+  return trackers_;
+}
+
+size_t Device::trackerCount() const {
+  const std::lock_guard lock(trackersMutex_);
+  return trackers_.size();
+}
 
 void Device::unregisterTracker(GpuWorkTracker* tracker) {
+  const std::lock_guard lock(trackersMutex_);
   std::erase(trackers_, tracker);
   for (auto& g : garbage_) std::erase_if(g.waits, [&](const auto& wait) { return wait.first == tracker; });
   collectGarbage();

@@ -93,6 +93,7 @@ Scheduler::Scheduler(Device& device, ShaderLibrary& library, SchedulerOptions op
       transientSlotBytes_(initialSize(options.initialTransientBytes, options.transientBytes)),
       tracker_(std::make_unique<BarrierTracker>()) {
   if (options_.batchesInFlight == 0) options_.batchesInFlight = 1;
+  queueIndex_ = device_.acquireQueueIndex();
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   VkSemaphoreCreateInfo semaphoreInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
@@ -125,7 +126,7 @@ Scheduler::~Scheduler() {
   // Work recorded but never submitted is dropped, not submitted: during stack unwinding the
   // buffers it names may already be gone. Submitted work is waited for.
   // Destroying the pool below frees a command buffer still in the recording state.
-  vkQueueWaitIdle(device_.queue());
+  device_.waitQueueIdle(queueIndex_);
   device_.unregisterTracker(this);
   for (auto& slot : slots_) {
     if (slot->queries) vkDestroyQueryPool(device_.handle(), slot->queries, nullptr);
@@ -159,17 +160,23 @@ void Scheduler::begin(BatchSlot& slot) {
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VOXEN_VK_CHECK(vkBeginCommandBuffer(slot.cmd, &beginInfo));
   if (slot.queries) vkCmdResetQueryPool(slot.cmd, slot.queries, 0, 2 * options_.maxTimedPassesPerBatch);
-  slot.recording = true;
   slot.hostReads = false;
   slot.stagedBytes = 0;
   slot.transientUsed = 0;
   slot.timedCount = 0;
-  // The previous batch completes before this one starts (the submission waits on it), so
-  // nothing recorded earlier needs a barrier here.
-  tracker_->reset();
+  {
+    const std::lock_guard lock(foreignMutex_);
+    slot.recording = true;
+    recordingThread_ = std::this_thread::get_id();
+    // The previous batch completes before this one starts (the submission waits on it), so
+    // nothing recorded earlier needs a barrier here.
+    tracker_->reset();
+  }
   // Hot reload: swap pipelines whose sources changed, before anything is recorded.
-  stats_.kernelSwaps += library_.reloadChanged(lastSubmitted_);
-  library_.collectRetired(lastCompleted_);
+  stats_.kernelSwaps += library_.reloadChanged(lastSubmitted_, device_.trackerCount() > 1);
+  // Pipelines retired by a reload are destroyed against this scheduler's timeline only while
+  // it is the device's one scheduler (the library keeps them otherwise, see reloadChanged).
+  if (device_.trackerCount() == 1) library_.collectRetired(lastCompleted_);
 }
 
 void Scheduler::collectAccesses(const std::vector<BufferUse>& uses, const char* what, const std::string& name) {
@@ -192,7 +199,11 @@ void Scheduler::collectAccesses(const std::vector<BufferUse>& uses, const char* 
 
 void Scheduler::barrierFor(const std::string& name, VkPipelineStageFlags stage) {
   BatchSlot& slot = current();
-  const Barrier barrier = tracker_->record(stage, accesses_);
+  Barrier barrier;
+  {
+    const std::lock_guard lock(foreignMutex_);
+    barrier = tracker_->record(stage, accesses_);
+  }
   if (!barrier.empty()) {
     VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     memory.srcAccessMask = barrier.srcAccess;
@@ -457,7 +468,8 @@ uint64_t Scheduler::submit() {
   submitInfo.pCommandBuffers = &slot.cmd;
   submitInfo.signalSemaphoreCount = uint32_t(signals.size());
   submitInfo.pSignalSemaphores = signals.data();
-  VOXEN_VK_CHECK(vkQueueSubmit(device_.queue(), 1, &submitInfo, VK_NULL_HANDLE));
+  VOXEN_VK_CHECK(device_.submit(queueIndex_, submitInfo));
+  const std::lock_guard lock(foreignMutex_);
   slot.recording = false;
   slot.retired = false;
   slot.value = signalValue;
@@ -484,7 +496,7 @@ void Scheduler::wait(uint64_t value) {
       throw Error("the GPU did not finish batch " + std::to_string(value) + " within " +
                   std::to_string(options_.waitTimeoutSeconds) + " s");
     VOXEN_VK_CHECK(result);
-    lastCompleted_ = std::max(lastCompleted_, value);
+    raiseCompleted(value);
   }
   retireCompleted();
 }
@@ -502,15 +514,29 @@ uint64_t Scheduler::completedValue() {
 
 uint64_t Scheduler::lastUseOf(VkBuffer buffer) {
   // Recorded commands that name the buffer are submitted rather than lost. Older batches
-  // are not tracked per buffer: any of them still in flight may use it.
-  if (slots_[slotIndex_]->recording && tracker_->touched(uint64_t(buffer))) submit();
+  // are not tracked per buffer: any of them still in flight may use it. Another thread
+  // (destroying a buffer of its own scheduler) must not submit this one's batch: it learns
+  // the value that batch will signal, and the destruction waits for it.
+  {
+    const std::lock_guard lock(foreignMutex_);
+    if (!slots_[slotIndex_]->recording || !tracker_->touched(uint64_t(buffer))) return lastSubmitted_;
+    if (recordingThread_ != std::this_thread::get_id()) return lastSubmitted_ + 1;
+  }
+  submit();
   return lastSubmitted_;
+}
+
+uint64_t Scheduler::raiseCompleted(uint64_t value) {
+  uint64_t seen = lastCompleted_.load();
+  while (seen < value && !lastCompleted_.compare_exchange_weak(seen, value)) {
+  }
+  return std::max(seen, value);
 }
 
 uint64_t Scheduler::pollCompleted() {
   uint64_t value = 0;
   VOXEN_VK_CHECK(vkGetSemaphoreCounterValue(device_.handle(), timeline_, &value));
-  return lastCompleted_ = std::max(lastCompleted_, value);
+  return raiseCompleted(value);
 }
 
 ReadbackTicket::ReadbackTicket(ReadbackTicket&& other) noexcept

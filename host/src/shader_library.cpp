@@ -312,6 +312,7 @@ void ShaderLibrary::build(Kernel& kernel, bool fromEmbeddedSpirv) {
 }
 
 std::shared_ptr<Kernel> ShaderLibrary::kernel(const std::string& path, const KernelVariant& variant) {
+  const std::lock_guard lock(kernelsMutex_);
   auto key = std::make_pair(path, variant);
   if (auto found = kernels_.find(key); found != kernels_.end()) return found->second;
   auto kernel = std::make_shared<Kernel>();
@@ -418,9 +419,11 @@ std::string ShaderLibrary::treePathOf(const fs::path& file) const {
   return {};
 }
 
-size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
+size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted, bool sharedDevice) {
+  const std::lock_guard lock(kernelsMutex_);
+  // UINT64_MAX - 1: kept until the library goes (several timelines may use it).
   for (auto& entry : retired_)
-    if (entry.second == UINT64_MAX) entry.second = lastSubmitted;
+    if (entry.second == UINT64_MAX) entry.second = sharedDevice ? UINT64_MAX - 1 : lastSubmitted;
   if (!watcher_) return 0;
   const auto changed = watcher_->poll();
   if (changed.empty()) return 0;
@@ -454,7 +457,7 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
     }
     VkPipeline pipeline = createPipeline(result.spirv, kernel->variant_, false);
     std::lock_guard lock(kernel->mutex_);
-    retired_.emplace_back(kernel->pipeline_, lastSubmitted);
+    retired_.emplace_back(kernel->pipeline_, sharedDevice ? UINT64_MAX - 1 : lastSubmitted);
     kernel->pipeline_ = pipeline;
     kernel->spirv_ = {};
     kernel->localSize_ = spirvLocalSize(result.spirv);
@@ -483,6 +486,7 @@ size_t ShaderLibrary::reloadChanged(uint64_t lastSubmitted) {
 }
 
 void ShaderLibrary::collectRetired(uint64_t completed) {
+  const std::lock_guard lock(kernelsMutex_);
   std::erase_if(retired_, [&](const std::pair<VkPipeline, uint64_t>& entry) {
     if (entry.second > completed) return false;
     vkDestroyPipeline(device_.handle(), entry.first, nullptr);
@@ -491,6 +495,7 @@ void ShaderLibrary::collectRetired(uint64_t completed) {
 }
 
 std::vector<ShaderDiagnostic> ShaderLibrary::reloadErrors() const {
+  const std::lock_guard lock(kernelsMutex_);
   std::vector<ShaderDiagnostic> all;
   for (const auto& [path, errors] : failed_) all.insert(all.end(), errors.begin(), errors.end());
   return all;

@@ -155,7 +155,11 @@ Presenter::Outcome Presenter::present(const voxen::BufferRange& rgba, bool captu
   presentInfo.swapchainCount = 1;
   presentInfo.pSwapchains = &swapchain;
   presentInfo.pImageIndices = &imageIndex;
-  const VkResult presented = vkQueuePresentKHR(device_.queue(), &presentInfo);
+  // The queue is shared with the schedulers' submissions (Device::submit): under its lock.
+  const VkResult presented = [&] {
+    const auto lock = device_.queueLock(0);
+    return vkQueuePresentKHR(device_.queue(), &presentInfo);
+  }();
   Outcome outcome{true, acquired == VK_SUBOPTIMAL_KHR};
   if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR)
     outcome.swapchainStale = true;

@@ -109,7 +109,21 @@ class Device {
   VkPhysicalDevice physicalDevice() const { return physical_; }
   const DeviceSetupTimes& setupTimes() const { return setupTimes_; }
   VkDevice handle() const { return device_; }
-  VkQueue queue() const { return queue_; }
+  // The first queue (presenting to a window uses it). Submitting to or waiting on a queue
+  // must be externally synchronised: go through submit() / waitQueueIdle(), or hold
+  // queueLock() around the call.
+  VkQueue queue() const { return queues_[0]; }
+  // Queues of the chosen family the device opened (up to kMaxQueues): each Scheduler takes
+  // one in turn (acquireQueueIndex()), so schedulers on different threads of a real GPU run
+  // side by side; lavapipe has one, which they share.
+  static constexpr uint32_t kMaxQueues = 4;
+  uint32_t queueCount() const { return uint32_t(queues_.size()); }
+  VkQueue queue(uint32_t index) const { return queues_[index]; }
+  uint32_t acquireQueueIndex() { return nextQueue_.fetch_add(1) % queueCount(); }
+  std::unique_lock<std::mutex> queueLock(uint32_t index) { return std::unique_lock<std::mutex>(queueMutexes_[index]); }
+  // vkQueueSubmit / vkQueueWaitIdle under the queue's lock (thread-safe).
+  VkResult submit(uint32_t queueIndex, const VkSubmitInfo& info);
+  void waitQueueIdle(uint32_t queueIndex);
   uint32_t queueFamily() const { return queueFamily_; }
   const DeviceInfo& info() const { return info_; }
   const VkPhysicalDeviceMemoryProperties& memoryProperties() const { return memoryProperties_; }
@@ -129,6 +143,8 @@ class Device {
 
   // Deferred destruction: `destroy` runs once no registered tracker's work can use
   // `buffer` any more (at once when none can). Buffer's destructor goes through here.
+  // Thread-safe, as are collectGarbage() and the tracker registry below: schedulers on
+  // several threads share one device (trackers answer lastUseOf/pollCompleted from any thread).
   void destroyWhenUnused(VkBuffer buffer, std::function<void()> destroy);
   // Runs the deferred destructions whose work has completed; trackers call it as they
   // retire batches.
@@ -136,8 +152,9 @@ class Device {
   void registerTracker(GpuWorkTracker* tracker);
   // The tracker must have no work in flight (it waited for its queue).
   void unregisterTracker(GpuWorkTracker* tracker);
-  // The trackers registered now, oldest first.
-  const std::vector<GpuWorkTracker*>& trackers() const { return trackers_; }
+  // The trackers registered now, oldest first (a copy: others may register meanwhile).
+  std::vector<GpuWorkTracker*> trackers() const;
+  size_t trackerCount() const;
 
  private:
   static VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -154,7 +171,9 @@ class Device {
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   DeviceSetupTimes setupTimes_;
   VkDevice device_ = VK_NULL_HANDLE;
-  VkQueue queue_ = VK_NULL_HANDLE;
+  std::vector<VkQueue> queues_;
+  std::unique_ptr<std::mutex[]> queueMutexes_;
+  std::atomic<uint32_t> nextQueue_{0};
   uint32_t queueFamily_ = 0;
   DeviceInfo info_;
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
@@ -164,6 +183,9 @@ class Device {
     std::function<void()> destroy;
     std::vector<std::pair<GpuWorkTracker*, uint64_t>> waits;
   };
+  // Guards trackers_ and garbage_; recursive: a tracker asked for a buffer's last use may
+  // submit, and a submission collects garbage.
+  mutable std::recursive_mutex trackersMutex_;
   std::vector<GpuWorkTracker*> trackers_;
   std::vector<Garbage> garbage_;
 };

@@ -20,6 +20,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,9 +28,11 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <unordered_set>
 #include <utility>
@@ -315,7 +318,18 @@ class Scheduler : public GpuWorkTracker {
   std::vector<std::unique_ptr<BatchSlot>> slots_;
   uint32_t slotIndex_ = 0;
   uint64_t lastSubmitted_ = 0;
-  uint64_t lastCompleted_ = 0;
+  // Raised by whichever thread notices completion first (pollCompleted() is asked from
+  // other threads' buffer destructions through the device).
+  std::atomic<uint64_t> lastCompleted_{0};
+  uint64_t raiseCompleted(uint64_t value);
+  // The device queue this scheduler submits to (Device::acquireQueueIndex()).
+  uint32_t queueIndex_ = 0;
+  // Guards what other threads read through GpuWorkTracker::lastUseOf: the recording slot's
+  // state, the barrier tracker's touched buffers, slotIndex_ and lastSubmitted_ (written
+  // under it, read without it on the scheduler's own thread), and which thread records the
+  // current batch (only that thread may submit it early).
+  mutable std::mutex foreignMutex_;
+  std::thread::id recordingThread_{};
   Buffer staging_;
   std::unique_ptr<RingAllocator> ring_;
   Buffer transient_;

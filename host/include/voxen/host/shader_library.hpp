@@ -133,7 +133,8 @@ class ShaderLibrary {
   ShaderLibrary& operator=(const ShaderLibrary&) = delete;
 
   // The kernel for a compute shader (path relative to shaders/, e.g. "selftest/saxpy.comp").
-  // The same request returns the same kernel. Throws Error with the diagnostics when the
+  // The same request returns the same kernel. Thread-safe, as are reloadChanged() and
+  // collectRetired(): schedulers on several threads share one library. Throws Error with the diagnostics when the
   // shader does not compile.
   std::shared_ptr<Kernel> kernel(const std::string& path, const KernelVariant& variant = {});
 
@@ -158,8 +159,9 @@ class ShaderLibrary {
   // Recompiles kernels whose sources changed since the last call and swaps their
   // pipelines. `lastSubmitted` is the newest timeline value that may still use an old
   // pipeline. Returns how many kernels were swapped. The scheduler calls this when a batch
-  // begins.
-  size_t reloadChanged(uint64_t lastSubmitted);
+  // begins. `sharedDevice`: other schedulers (other timelines) may use the old pipelines
+  // too, so they are kept until the library is destroyed rather than collected.
+  size_t reloadChanged(uint64_t lastSubmitted, bool sharedDevice = false);
   // Destroys pipelines retired by reloads once the GPU has passed `completed`.
   void collectRetired(uint64_t completed);
   // Diagnostics of shaders whose latest edit failed to compile (empty when all are fine).
@@ -204,6 +206,8 @@ class ShaderLibrary {
   // asked for again, they are created ahead by warmer_. Written beside the cache file.
   std::set<std::string> usedBefore_;
   std::unique_ptr<PipelineWarmer> warmer_;
+  // kernels_, failed_ and retired_ (recursive: a reload may build kernels).
+  mutable std::recursive_mutex kernelsMutex_;
   std::map<std::pair<std::string, KernelVariant>, std::shared_ptr<Kernel>> kernels_;
   std::unique_ptr<LayeredSourceTree> tree_;  // the engine's, then the roots
   std::vector<std::filesystem::path> roots_;  // absolute
