@@ -47,6 +47,7 @@
 
 // The facade.
 #include "voxen/context.hpp"
+#include "voxen/map_snapshot.hpp"
 #include "voxen/mapper.hpp"
 #include "voxen/mapping_run.hpp"
 #include "voxen/render_map.hpp"

@@ -105,7 +105,7 @@ TEST_CASE("A GPU Mapper answers small queries on the CPU, without a GPU round tr
   mapper.integrate(rays);
   const std::vector<glm::dvec3> points = pointsAround(mapper.map(), 600, 11);  // map() syncs
   const std::vector<QueryRay> one{{rays[5].origin, rays[5].sample - rays[5].origin, 5.0}};
-  const Scheduler& scheduler = ctx.scheduler();
+  const Scheduler& scheduler = mapper.scheduler();  // the Mapper records on its own
   const uint64_t before = scheduler.stats().submissions;
   CHECK(mapper.occupancy(std::span(points).first(1)) == cpuOccupancy(mapper.map(), std::span(points).first(1)));
   CHECK(mapper.raycast(one) == cpuRaycast(mapper.map(), one));

@@ -43,7 +43,7 @@ cmake --build "$work/build" > "$work/build.log" 2>&1 || fail "building docs/api 
 
 # 3. The programs in the tutorial's order, each on what the one before wrote.
 cd "$work/run"
-for program in map_rays map_cloud clearance queries render mapping_run; do
+for program in map_rays map_cloud clearance queries render mapping_run planning; do
   VOXEN_VALIDATION=1 "$work/build/$program" > "$program.out" 2> "$program.err" ||
     fail "$program failed (exit $?): $(cat "$program.out" "$program.err")"
   if grep -qi "validation" "$program.err"; then fail "$program: validation messages: $(cat "$program.err")"; fi

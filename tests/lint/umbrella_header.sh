@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$1"
 umbrella=include/voxen/voxen.hpp
-facade=(voxen/context.hpp voxen/mapper.hpp voxen/render_map.hpp voxen/mapping_run.hpp)
+facade=(voxen/context.hpp voxen/map_snapshot.hpp voxen/mapper.hpp voxen/render_map.hpp voxen/mapping_run.hpp)
 roots=(host/include)
 for module in engine/*/; do
   module=${module%/}

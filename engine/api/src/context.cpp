@@ -1,7 +1,9 @@
 #include "voxen/context.hpp"
 
 #include <cctype>
+#include <atomic>
 #include <chrono>
+#include <mutex>
 
 #include "voxen/host/device.hpp"
 #include "voxen/host/error.hpp"
@@ -55,6 +57,9 @@ struct Context::Impl {
   ShaderLibrary* library = nullptr;
   Scheduler* scheduler = nullptr;
   ContextSetupTimes setup;
+  // open() runs once, under openMutex; `opened` lets later calls skip the lock.
+  std::mutex openMutex;
+  std::atomic<bool> opened{false};
 
   ~Impl() {
     ownedScheduler.reset();
@@ -70,11 +75,14 @@ Context::Context(Scheduler& existing, ContextOptions options) : impl_(std::make_
   impl_->scheduler = &existing;
   impl_->library = &existing.library();
   impl_->device = &existing.device();
+  impl_->opened = true;
 }
 
 Context::~Context() = default;
 
 void Context::open() {
+  if (impl_->opened.load(std::memory_order_acquire)) return;
+  const std::lock_guard lock(impl_->openMutex);
   if (impl_->scheduler) return;
   const ContextOptions& o = impl_->options;
   if (!impl_->device) {
@@ -105,9 +113,15 @@ void Context::open() {
   impl_->ownedScheduler = std::make_unique<Scheduler>(*impl_->device, *impl_->library);
   impl_->scheduler = impl_->ownedScheduler.get();
   impl_->setup.schedulerSeconds = since(start);
+  impl_->opened.store(true, std::memory_order_release);
 }
 
-bool Context::isOpen() const { return impl_->scheduler != nullptr; }
+bool Context::isOpen() const { return impl_->opened.load(std::memory_order_acquire); }
+
+std::unique_ptr<Scheduler> Context::makeScheduler() {
+  open();
+  return std::make_unique<Scheduler>(*impl_->device, *impl_->library);
+}
 
 Device& Context::device() {
   open();

@@ -4,6 +4,8 @@
 
 #include "mapper_impl.hpp"
 #include "query_reads.hpp"
+#include "render_map_on.hpp"
+#include "snapshot_state.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -67,7 +69,32 @@ void requireNdtLayers(const OccupancyMap& map, const MapperRunOptions& run, cons
 }  // namespace
 
 Mapper::Impl::Impl(Context& context_, OccupancyMap map_, MapperRunOptions run_)
-    : context(&context_), run(std::move(run_)), map(std::move(map_)) {}
+    : context(&context_), run(std::move(run_)), map(std::move(map_)) {
+  QueryLaneSettings lane_;
+  lane_.cacheBytes = run.gpu.cacheBytes;
+  lane_.hostQueryVoxels = run.hostQueryVoxels;
+  lane_.cpuOnly = run.backend == MapperBackend::CpuReference;
+  lane = std::make_shared<QueryLane>(*context, lane_);
+  publish();  // the map it starts from (empty, or the file's): query threads see it at once
+}
+
+Scheduler& Mapper::Impl::scheduler() {
+  if (!ownScheduler) ownScheduler = context->makeScheduler();
+  return *ownScheduler;
+}
+
+void Mapper::Impl::publish() {
+  if (!changedSincePublished && published.valid()) return;
+  auto state = std::make_shared<MapSnapshot::State>();
+  OccupancyMap copy = map;
+  copy.setRegionSource(nullptr);  // a snapshot reads what it holds; paging stays with the Mapper
+  state->map = std::make_shared<const OccupancyMap>(std::move(copy));
+  state->lane = lane;
+  const std::lock_guard lock(publishMutex);
+  state->version = published.valid() ? published.version() + 1 : 1;
+  published = MapSnapshot(std::move(state));
+  changedSincePublished = false;
+}
 
 GpuIntegrator* Mapper::Impl::gpu() {
   if (run.backend != MapperBackend::Gpu) return nullptr;
@@ -75,7 +102,7 @@ GpuIntegrator* Mapper::Impl::gpu() {
     retireGpu();
     gpuStale = false;
   }
-  if (!gpuIntegrator) gpuIntegrator = std::make_unique<GpuIntegrator>(context->scheduler(), map, run.integration, run.gpu);
+  if (!gpuIntegrator) gpuIntegrator = std::make_unique<GpuIntegrator>(scheduler(), map, run.integration, run.gpu);
   return gpuIntegrator.get();
 }
 
@@ -86,7 +113,7 @@ GpuQueries& Mapper::Impl::queries() {
   if (!gpuQueries) {
     QueryOptions options;
     options.cacheBytes = run.gpu.cacheBytes;
-    gpuQueries = std::make_unique<GpuQueries>(context->scheduler(), map, options);
+    gpuQueries = std::make_unique<GpuQueries>(scheduler(), map, options);
   } else if (queriesStale) {
     gpuQueries->refresh();
   }
@@ -160,6 +187,7 @@ Mapper& Mapper::operator=(Mapper&&) noexcept = default;
 
 void Mapper::integrate(std::span<const Ray> rays) {
   impl_->queriesStale = true;
+  impl_->changedSincePublished = true;
   if (GpuIntegrator* gpu = impl_->gpu()) {
     gpu->integrate(rays);
     impl_->unsynced = true;
@@ -207,6 +235,19 @@ void Mapper::flush() {
 void Mapper::sync() { impl_->sync(); }
 
 void Mapper::setRegionSource(RegionSource* source) { impl_->map.setRegionSource(source); }
+
+MapSnapshot Mapper::snapshot() {
+  impl_->sync();
+  impl_->publish();
+  return latestSnapshot();
+}
+
+MapSnapshot Mapper::latestSnapshot() const {
+  const std::lock_guard lock(impl_->publishMutex);
+  return impl_->published;
+}
+
+Scheduler& Mapper::scheduler() { return impl_->scheduler(); }
 
 const OccupancyMap& Mapper::map() {
   impl_->sync();
@@ -256,6 +297,7 @@ std::optional<float> Mapper::clearanceAt(const VoxelCoord& voxel) {
 ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const ClearanceRunOptions& runOptions) {
   impl_->sync();
   impl_->queriesStale = true;
+  impl_->changedSincePublished = true;
   OccupancyMap& m = impl_->map;
   options.validate(m.model());
   if (impl_->run.backend == MapperBackend::CpuReference)
@@ -279,7 +321,7 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
   gpu.memoryHint = impl_->context->memoryHint();
   gpu.cacheBytes = runOptions.cacheBytes > 0 ? runOptions.cacheBytes : impl_->run.gpu.cacheBytes;
   gpu.progress = runOptions.progress;
-  GpuClearance clearance(impl_->context->scheduler(), m, options, gpu);
+  GpuClearance clearance(impl_->scheduler(), m, options, gpu);
   if (runOptions.onStart) runOptions.onStart(clearance);
   return runOptions.onlyOutOfDate ? clearance.update() : clearance.compute();
 }
@@ -349,6 +391,8 @@ void Mapper::clearance(std::span<const glm::dvec3> points, std::span<ClearanceSa
 
 void Mapper::save(const std::filesystem::path& path, const MapSaveOptions& options) { saveMap(map(), path, options); }
 
-RenderImage Mapper::render(const RenderOptions& options) { return renderMap(*impl_->context, map(), options); }
+RenderImage Mapper::render(const RenderOptions& options) {
+  return renderMapOn(*impl_->context, impl_->scheduler(), map(), options);
+}
 
 }  // namespace voxen

@@ -46,6 +46,7 @@ std::span<const Ray> nextAfter(RayReader& reader, uint64_t& skip) {
 
 void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& options) {
   impl_->queriesStale = true;
+  impl_->changedSincePublished = true;
   auto progress = [&options](uint64_t points) {
     if (options.progress) options.progress(points);
   };

@@ -3,8 +3,12 @@
 // retired, its statistics kept, when something else writes the host map), and what the
 // retired integrators did.
 #include <memory>
+#include <mutex>
 
+#include "query_lane.hpp"
 #include "voxen/context.hpp"
+#include "voxen/host/scheduler.hpp"
+#include "voxen/map_snapshot.hpp"
 #include "voxen/mapper.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
@@ -30,10 +34,16 @@ struct Mapper::Impl {
   // Whether a query that reads `voxels` voxels runs on the CPU (the CPU reference backend, or
   // small enough for run.hostQueryVoxels).
   bool queryOnHost(uint64_t voxels) const;
+  // The scheduler the mapping thread records on (the integrator, clearance, queries and
+  // rendering of the Mapper's own methods), made at first use.
+  Scheduler& scheduler();
+  // Publishes a copy of the host map as the latest snapshot when it changed since the last.
+  void publish();
 
   Context* context;
   MapperRunOptions run;
   OccupancyMap map;
+  std::unique_ptr<Scheduler> ownScheduler;  // after the map, before what records on it
   std::unique_ptr<GpuIntegrator> gpuIntegrator;
   std::unique_ptr<CpuIntegrator> cpuIntegrator;
   bool unsynced = false;  // rays given to the GPU since the last sync
@@ -45,6 +55,13 @@ struct Mapper::Impl {
   // Rays seen and figures of the GPU integrators retired so far.
   IntegrationStats retired;
   HostStageTimes retiredTimes;
+
+  // Snapshots: the lane their GPU queries run on, and the latest published (read by any
+  // thread under publishMutex; written by the mapping thread).
+  std::shared_ptr<QueryLane> lane;
+  mutable std::mutex publishMutex;
+  MapSnapshot published;
+  bool changedSincePublished = true;  // the host map (or what the GPU will copy into it) changed
 };
 
 // Adds `more` (an integrator's figures whose ray indices start at `indexBase`) to `into`.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "render_map_on.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -104,6 +105,10 @@ uint32_t triangleBudget(uint64_t occupiedVoxels) {
 }  // namespace
 
 RenderImage renderMap(Context& context, const OccupancyMap& map, const RenderOptions& o) {
+  return renderMapOn(context, context.scheduler(), map, o);
+}
+
+RenderImage renderMapOn(Context& context, Scheduler& scheduler, const OccupancyMap& map, const RenderOptions& o) {
   checkOptions(o);
   MapGridOptions gridOptions;
   gridOptions.cropMin = o.cropMin;
@@ -135,7 +140,7 @@ RenderImage renderMap(Context& context, const OccupancyMap& map, const RenderOpt
   FrameCounters counters;
   // At most twice: the second frame has room for every triangle the first one counted.
   for (;;) {
-    Painter painter(context.scheduler(), po);
+    Painter painter(scheduler, po);
     painter.setGrid(grid.density, grid.color);
     painter.frame(camera);
     pixels = painter.readImage().get();

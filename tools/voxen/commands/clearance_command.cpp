@@ -119,7 +119,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   std::string profile;
   if (!args.cpu && common.profile) {
     std::ostringstream text;
-    context.scheduler().profile().print(text);
+    mapper.scheduler().profile().print(text);  // the Mapper records on its own scheduler
     profile = text.str();
   }
   progress.finish(stats.regions);

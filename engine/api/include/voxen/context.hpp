@@ -11,6 +11,13 @@
 // constructor: a program that only loads, saves or maps with the CPU reference opens none.
 // Errors opening it (no usable device, a choice that matches none) are voxen::Error thrown
 // from there, naming the devices found.
+//
+// Threads: a Context may be shared by any number of threads. Opening is thread-safe (the
+// first caller opens, the others wait for it), and so are device(), shaders(),
+// makeScheduler() and the budget. Each Mapper records on schedulers of its own
+// (makeScheduler()), so Mappers on different threads never share a command stream; the
+// Context's own scheduler() is for the caller's direct GPU work and, like every Scheduler,
+// is used by one thread at a time.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -99,7 +106,13 @@ class Context {
 
   Device& device();
   ShaderLibrary& shaders();
+  // The Context's scheduler: one thread at a time (Scheduler's thread rule).
   Scheduler& scheduler();
+  // A new scheduler on the Context's device and shader library, for one thread's (or one
+  // object's) GPU work beside the others': its own command buffers, staging ring and
+  // timeline, submitted to one of the device's queues in turn. Thread-safe. It must be
+  // destroyed before the Context.
+  std::unique_ptr<Scheduler> makeScheduler();
   const DeviceInfo& deviceInfo();
 
   const ContextOptions& options() const;

@@ -19,6 +19,18 @@
 // render()) syncs first, so a caller never sees a map that lags; calling sync() yourself
 // only decides when the wait happens. The CPU reference integrates in the call.
 //
+// Threads. One thread maps: it calls integrate*(), flush(), sync(), snapshot(),
+// computeClearance(), save() and the Mapper's own reads and queries, one call at a time (or
+// several threads take turns under the caller's lock). Any number of other threads query at
+// the same time through snapshots (voxen/map_snapshot.hpp): latestSnapshot() may be called
+// from any thread and never waits for mapping; it returns the map as of the last
+// snapshot() (the map the Mapper started from before the first). A snapshot is a copy: a
+// query never sees a half-applied batch. Mappers on different threads (on one Context or
+// several) are independent: each records on schedulers of its own.
+//
+//   std::jthread planner([&] { for (;;) plan(mapper.latestSnapshot()); });
+//   for (const Scan& scan : scans) { mapper.integrate(scan.rays); mapper.snapshot(); }
+//
 // Errors are voxen::Error (voxen/host/error.hpp) naming the file, ray or setting; a setting
 // out of range or in need of a change is a SettingError whose field() names it as its struct
 // spells it ("GpuIntegratorOptions::cacheBytes").
@@ -35,10 +47,12 @@
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/map/map_file.hpp"
+#include "voxen/map_snapshot.hpp"
 #include "voxen/occupancy/gpu_integrator_options.hpp"
 #include "voxen/occupancy/host_stage_times.hpp"
 #include "voxen/occupancy/integration_options.hpp"
 #include "voxen/occupancy/integration_stats.hpp"
+#include "voxen/query/collision_types.hpp"
 #include "voxen/query/query_types.hpp"
 #include "voxen/render_map.hpp"
 
@@ -46,6 +60,7 @@ namespace voxen {
 
 class Context;
 class GpuClearance;
+class Scheduler;
 class RayReader;
 class Trajectory;
 
@@ -202,6 +217,17 @@ class Mapper {
   void flush();
   void sync();
 
+  // Mapping thread: sync(), then publishes the host map as the latest snapshot (a copy, made
+  // only when the map changed since the last one) and returns it. The copy costs the map's
+  // memory once more while any snapshot of it is held.
+  MapSnapshot snapshot();
+  // Any thread, never waiting for mapping: the snapshot published last (version() tells a
+  // new one from the one a caller already has).
+  MapSnapshot latestSnapshot() const;
+  // The scheduler the mapping thread's GPU work records on (integration, clearance, the
+  // Mapper's own queries, rendering): its profile() has their pass times. Mapping thread only.
+  Scheduler& scheduler();
+
   // Regions kept outside memory (a store the caller pages the map out to between chunks,
   // voxen/store/store_mapping.hpp): the map fetches a region it does not hold from `source`
   // before it creates one. Not owned; nullptr: none.
@@ -253,6 +279,22 @@ class Mapper {
   void occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers);
   void raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, const RaycastOptions& options = {});
   void clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples);
+
+  // Collision and distance queries for planners (semantics, statuses and limits:
+  // voxen/query/collision_types.hpp): spheres of one radius (metres) at points, spheres swept
+  // along paths (path i is points[offsets[i] .. offsets[i + 1]), at least two points each;
+  // offsets has one entry more than paths, from 0 to points.size()), yawed boxes of one
+  // size at poses, and the nearest occupied voxel centre within maxRange metres with its
+  // signed distance. On the GPU, or on the CPU for the CPU reference backend and small
+  // batches (run.hostQueryVoxels), bit for bit the same. Bad input throws QueryInputError
+  // naming the item.
+  std::vector<CollisionAnswer> sphereCollisions(std::span<const glm::dvec3> points, double radius,
+                                                UnknownSpace unknown = UnknownSpace::Occupied);
+  std::vector<PathAnswer> pathCollisions(std::span<const glm::dvec3> points, std::span<const uint64_t> offsets,
+                                         double radius, UnknownSpace unknown = UnknownSpace::Occupied);
+  std::vector<CollisionAnswer> boxCollisions(std::span<const BoxPose> poses, const glm::dvec3& size,
+                                             UnknownSpace unknown = UnknownSpace::Occupied);
+  std::vector<NearestAnswer> nearestObstacles(std::span<const glm::dvec3> points, double maxRange);
 
   // Each voxel's distance to the nearest obstacle within options.range, as the map's
   // clearance layer (voxen/clearance/clearance.hpp): on the GPU, or with the CPU reference

@@ -67,7 +67,7 @@ void addHostProfileJson(Json& out, const RayReader& reader, Mapper* gpuRun) {
   out["host_input_wait_ns_per_ray"] = rounded(nsPerRay(reader.times().waitSeconds, rays), 2);
   if (!gpuRun) return;
   addHostStageJson(out, gpuRun->hostStageTimes());
-  addPassTimesJson(out, gpuRun->context().scheduler().profile());
+  addPassTimesJson(out, gpuRun->scheduler().profile());
 }
 
 void printHostProfile(const RayReader& reader, Mapper* gpuRun) {
@@ -168,7 +168,7 @@ void reportMapRun(const CommonOptions& options, const MapArgs& args, MappingRun&
   if (options.profile && !options.json) printHostProfile(run.reader(), gpuRun);
   if (options.profile && !options.json && gpuRun) {
     std::printf("\nGPU time per pass:\n");
-    context.scheduler().profile().print(std::cout);
+    gpuRun->scheduler().profile().print(std::cout);
     std::printf("\n%s", memoryReport(context.device()).c_str());
     std::printf("%s", startupText(context, runStart).c_str());
   }
