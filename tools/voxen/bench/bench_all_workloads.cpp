@@ -170,6 +170,26 @@ Workload queryWorkload() {
   return query;
 }
 
+// A mapping thread and a query thread on one Mapper (snapshots): each rate alone and shared,
+// and the fractions' sum (issue 38's goal: each shared rate at least 0.8 of its own alone on
+// a real GPU).
+Workload concurrencyWorkload() {
+  Workload concurrency{"concurrency", "mapping beside snapshot queries", {"bench", "concurrency", "--repeat", "1"}, {},
+                       [](const Json& s) {
+                         return std::vector<Figure>{
+                             {"mapping alone", "Mrays/s", millions(jsonNumber(s, "map_rays_per_s_alone")), kNoValue},
+                             {"mapping while queried", "Mrays/s", millions(jsonNumber(s, "map_rays_per_s_shared")), kNoValue},
+                             {"queries alone", "Mpoints/s", millions(jsonNumber(s, "query_points_per_s_alone")), kNoValue},
+                             {"queries while mapping", "Mpoints/s", millions(jsonNumber(s, "query_points_per_s_shared")),
+                              kNoValue},
+                             {"shared fractions' sum", "x alone", jsonNumber(s, "fraction_sum"), kNoValue}};
+                       }};
+  for (int scans : {10, 40, 160})
+    concurrency.sizes.push_back({std::to_string(scans) + " scans of 65,536 rays", {"--scans", std::to_string(scans)},
+                                 double(scans)});
+  return concurrency;
+}
+
 Workload transformWorkload() {
   Workload transform{"transform tree", "depth 8", {"bench", "transform", "--depth", "8", "--dirty", "1", "0.01", "--repeat", "3"}, {},
                      [](const Json& s) {
@@ -234,7 +254,7 @@ Workload paintWorkload() {
 std::vector<Workload> benchAllWorkloads() {
   std::vector<Workload> workloads{coreWorkload(), mapOrder("sequential"), mapOrder("two-phase")};
   for (const char* layer : {"voxel_mean", "traversal", "hit_miss", "touch_time"}) workloads.push_back(mapLayer(layer));
-  for (Workload (*workload)() : {&framesWorkload, &ndtWorkload, &clearanceWorkload, &queryWorkload, &transformWorkload,
+  for (Workload (*workload)() : {&framesWorkload, &ndtWorkload, &clearanceWorkload, &queryWorkload, &concurrencyWorkload, &transformWorkload,
                                  &inputWorkload})
     workloads.push_back(workload());
   // Last: the painter also draws with the graphics pipeline (lavapipe's timestamps after a
