@@ -73,4 +73,23 @@ awk -v v="$(json_number submissions frames.json)" 'BEGIN { exit !(v >= 1) }' ||
 "$voxen" bench frames --frames 2 --resolution 0.25 > frames.out 2> frames.err || fail "bench frames: $(cat frames.err)"
 grep -q "GPU passes ms *host ms *submits *agreement" frames.out || fail "bench frames: no host ms and submits columns: $(cat frames.out)"
 grep -q "^0.25 .* [0-9.]*  *[0-9]  *100.0000%$" frames.out || fail "bench frames: no row with them: $(cat frames.out)"
+
+# 7. bench loop (issue 38, item 5): scan, map back, clearance update, queries per frame, in the
+# table and the JSON, with the regions the clearance recomputed (the first frame: every region).
+"$voxen" bench loop --frames 2 --resolution 0.25 --queries 2000 --json > loop.json 2> loop.err ||
+  fail "bench loop --json: exit status $?: $(cat loop.err)"
+no_validation loop.err "bench loop"
+for key in scan scan_alone sync clearance queries sync_clearance_queries median_regions_recomputed \
+  median_regions_stale_by_log_odds regions_recomputed; do
+  [ -n "$(json_number $key loop.json)" ] || fail "bench loop --json: no $key: $(cat loop.json)"
+done
+grep -o '"per_frame":\[{[^}]*}' loop.json > first_frame.json
+[ "$(json_number regions_recomputed first_frame.json)" = "$(json_number regions first_frame.json)" ] ||
+  fail "bench loop: the first frame did not compute every region: $(cat loop.json)"
+"$voxen" bench loop --frames 2 --resolution 0.25 --queries 2000 --unknown-free > loop.out 2> loop.err ||
+  fail "bench loop: $(cat loop.err)"
+grep -q "unknown space free" loop.out || fail "bench loop --unknown-free: not said: $(cat loop.out)"
+grep -q "^back + clearance + queries  *[0-9.]*  *[0-9.]*$" loop.out || fail "bench loop: no total row: $(cat loop.out)"
+"$voxen" bench loop --range 1000 > /dev/null 2> range.err && fail "bench loop --range 1000 was accepted"
+grep -q "range" range.err || fail "bench loop --range 1000: the error does not name the range: $(cat range.err)"
 echo "bench_runs: ok"
