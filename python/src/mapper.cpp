@@ -9,6 +9,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "py_mapper.hpp"
+#include "query_answers.hpp"
 #include "voxen/occupancy/ndt.hpp"
 
 namespace py = pybind11;
@@ -110,69 +111,19 @@ std::vector<OccupancyAnswer> answers(PyMapper& self, const py::object& points) {
   return namingItems("points", [&] { return self.mapper->occupancy(queried.span()); });
 }
 
-py::array_t<float> occupancy(PyMapper& self, const py::object& points) {
-  std::vector<OccupancyAnswer> found = answers(self, points);
-  auto values = newArray<float>(found.size());
-  float* out = values.mutable_data();
-  for (size_t i = 0; i < found.size(); ++i) {
-    out[i] = valueOrNaN(found[i].value);
-  }
-  return values;
-}
+py::array_t<float> occupancy(PyMapper& self, const py::object& points) { return occupancyValues(answers(self, points)); }
 
-py::array_t<int8_t> classify(PyMapper& self, const py::object& points) {
-  std::vector<OccupancyAnswer> found = answers(self, points);
-  auto classes = newArray<int8_t>(found.size());
-  int8_t* out = classes.mutable_data();
-  for (size_t i = 0; i < found.size(); ++i) out[i] = classCode(found[i].voxelClass);
-  return classes;
-}
+py::array_t<int8_t> classify(PyMapper& self, const py::object& points) { return occupancyClasses(answers(self, points)); }
 
 py::dict raycast(PyMapper& self, const py::object& origins, const py::object& directions, const py::object& maxRange,
                  bool unknownBlocks) {
-  Points3 from(origins, "origins");
-  Points3 along(directions, "directions");
-  requireSameLength("origins", from.size(), "directions", along.size());
-  std::vector<double> ranges = perItem(maxRange, "max_range", from.size());
-  std::vector<QueryRay> rays(from.size());
-  for (size_t i = 0; i < rays.size(); ++i) rays[i] = {from.span()[i], along.span()[i], ranges[i]};
+  const std::vector<QueryRay> rays = queryRays(origins, directions, maxRange);
   std::vector<RayHit> hits;
   {
     py::gil_scoped_release release;
     hits = namingItems("rays", [&] { return self.mapper->raycast(rays, {.unknownBlocks = unknownBlocks}); });
   }
-  const size_t n = hits.size();
-  auto hit = newArray<bool>(n);
-  auto distance = newArray<double>(n);
-  auto point = newArray<double>(n, 3);
-  auto voxel = newArray<int32_t>(n, 3);
-  auto value = newArray<float>(n);
-  auto voxelClass = newArray<int8_t>(n);
-  bool* hitOut = hit.mutable_data();
-  double* distanceOut = distance.mutable_data();
-  double* pointOut = point.mutable_data();
-  int32_t* voxelOut = voxel.mutable_data();
-  float* valueOut = value.mutable_data();
-  int8_t* classOut = voxelClass.mutable_data();
-  for (size_t i = 0; i < n; ++i) {
-    const RayHit& h = hits[i];
-    hitOut[i] = h.hit;
-    distanceOut[i] = h.distance;
-    for (int c = 0; c < 3; ++c) pointOut[3 * i + c] = h.point[c];
-    voxelOut[3 * i + 0] = h.voxel.x;
-    voxelOut[3 * i + 1] = h.voxel.y;
-    voxelOut[3 * i + 2] = h.voxel.z;
-    valueOut[i] = valueOrNaN(h.value);
-    classOut[i] = classCode(h.voxelClass);
-  }
-  py::dict result;
-  result["hit"] = hit;
-  result["distance"] = distance;
-  result["point"] = point;
-  result["voxel"] = voxel;
-  result["value"] = value;
-  result["class"] = voxelClass;
-  return result;
+  return raycastResult(hits);
 }
 
 PyMapper loadMapper(const py::object& path, const py::object& context, const std::string& backend) {
@@ -306,6 +257,7 @@ hit the other fields are zero.
   bindMapperClearance(mapperClass);
   bindMapperVoxels(mapperClass);
   bindMapperRender(mapperClass);
+  bindMapSnapshot(m, mapperClass);
   m.def("load", &loadMapper, py::arg("path"), py::arg("context") = py::none(), py::arg("backend") = "gpu", R"doc(
 Reads a map file (as Mapper.save and the voxen CLI write it) into a new Mapper on `context`
 (None: the shared default). Raises voxen.Error naming the file when it cannot be read.

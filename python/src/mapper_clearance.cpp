@@ -11,6 +11,7 @@
 
 #include "arrays.hpp"
 #include "py_mapper.hpp"
+#include "query_answers.hpp"
 
 namespace py = pybind11;
 
@@ -73,20 +74,7 @@ py::object clearance(PyMapper& self, const py::object& points, bool gradient) {
     py::gil_scoped_release release;
     samples = namingItems("points", [&] { return self.mapper->clearance(queried.span()); });
   }
-  const size_t n = samples.size();
-  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-  auto values = newArray<float>(n);
-  float* out = values.mutable_data();
-  // The engine marks a sample without a value as -1 (never a distance); NumPy code tests
-  // NaN, as occupancy() gives for unobserved voxels.
-  for (size_t i = 0; i < n; ++i) out[i] = samples[i].clearance < 0.0f ? kNaN : samples[i].clearance;
-  if (!gradient) return values;
-  auto gradients = newArray<float>(n, 3);
-  float* g = gradients.mutable_data();
-  for (size_t i = 0; i < n; ++i) {
-    for (int c = 0; c < 3; ++c) g[3 * i + c] = samples[i].clearance < 0.0f ? kNaN : samples[i].gradient[c];
-  }
-  return py::make_tuple(values, gradients);
+  return clearanceResult(samples, gradient);
 }
 
 }  // namespace

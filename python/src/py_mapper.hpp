@@ -53,6 +53,8 @@ void bindMapperCloud(MapperClass& mapperClass);      // mapper_cloud.cpp: integr
 void bindMapperClearance(MapperClass& mapperClass);  // mapper_clearance.cpp: compute_clearance, clearance
 void bindMapperVoxels(MapperClass& mapperClass);     // mapper_voxels.cpp: voxels, bounds, slice
 void bindMapperRender(MapperClass& mapperClass);     // mapper_render.cpp: render
+// map_snapshot.cpp: voxen.MapSnapshot, Mapper.snapshot, Mapper.latest_snapshot
+void bindMapSnapshot(pybind11::module_& m, MapperClass& mapperClass);
 
 // A voxel class as Python sees it: -1 unknown, 0 free, 1 occupied.
 inline int8_t classCode(VoxelClass voxelClass) {

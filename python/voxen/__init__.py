@@ -9,7 +9,9 @@
 Threads: a Context, with every Mapper and TransformTree on it, is used by one thread at a
 time; a call from a second thread while another runs raises voxen.Error naming the rule.
 Mappers made without context= share the default Context; give each thread its own
-voxen.Context to map in parallel (help(voxen.Context) says more).
+voxen.Context to map in parallel (help(voxen.Context) says more). The exception is
+voxen.MapSnapshot: while one thread maps (mapper.snapshot() publishes what it has), any
+number of threads query mapper.latest_snapshot() at the same time.
 
 The names below come from the extension module ``voxen._voxen`` (C++, pybind11); this
 package re-exports them so that programs import ``voxen`` only.
@@ -18,6 +20,7 @@ from ._voxen import (  # noqa: F401
     Context,
     Error,
     InputError,
+    MapSnapshot,
     Mapper,
     SettingError,
     TransformTree,
@@ -28,4 +31,4 @@ from ._voxen import (  # noqa: F401
     read_cloud,
 )
 
-__all__ = ["Context", "Error", "InputError", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "map_file", "read_cloud"]
+__all__ = ["Context", "Error", "InputError", "MapSnapshot", "Mapper", "SettingError", "TransformTree", "devices", "import_octomap", "load", "map_file", "read_cloud"]
