@@ -92,6 +92,12 @@ struct MapperRunOptions {
   // voxel read takes about 0.05 us. A point reads 1 voxel, a clearance sample 8, a ray its
   // range in voxels plus one, a box its voxels. 0: every query of a GPU Mapper on the GPU.
   uint64_t hostQueryVoxels = 512;
+  // A local window in metres, for a moving robot: after each integrate call, regions whose
+  // box is farther than this from the latest sensor origin (the last ray's) leave the map:
+  // dropped for good, or with a region source (setRegionSource), paged out once the source
+  // holds them as they are (engine/api/src/mapper_window.cpp). The regions within stay as
+  // without a window. nullopt: the map keeps every region.
+  std::optional<double> window{};
 };
 
 // A new map: the model, the optional layers, and how to integrate.
