@@ -1,6 +1,7 @@
 #include "voxen/query/collision_prep.hpp"
 
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -19,7 +20,11 @@ constexpr double kEdgeRoom = 2.0 + 2.0 * kMaxCollisionReachVoxels;
 // A path segment longer than this (in voxels) is refused: its pieces would be millions.
 constexpr double kMaxSegmentVoxels = 1.0e5;
 
-std::string num(double v) { return std::to_string(v); }
+// The shortest text that reads back as the same number ("100", not "100.000000").
+std::string num(double v) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
+}
 
 std::string text(const glm::dvec3& p) { return "(" + num(p.x) + ", " + num(p.y) + ", " + num(p.z) + ")"; }
 

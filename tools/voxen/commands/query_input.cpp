@@ -20,7 +20,7 @@ bool isPly(const std::string& path) {
   return in.gcount() == 3 && std::string(magic, 3) == "ply";
 }
 
-const char* layout(size_t width) { return width == 3 ? "x y z" : "ox oy oz dx dy dz"; }
+const char* layout(size_t width) { return width == 3 ? "x y z" : width == 4 ? "x y z yaw" : "ox oy oz dx dy dz"; }
 
 QueryInput readText(const std::string& path, size_t width) {
   std::ifstream in(path);
@@ -64,6 +64,7 @@ QueryInput readPly(const std::string& path, size_t width) {
     if (reader.findProperty("ox")) names = {"ox", "oy", "oz"};
     names.insert(names.end(), {"dx", "dy", "dz"});
   }
+  if (width == 4) names.push_back("yaw");
   reader.selectColumns(names);
   QueryInput input;
   input.path = path;
@@ -77,6 +78,46 @@ QueryInput readPly(const std::string& path, size_t width) {
 }
 
 }  // namespace
+
+QueryPaths readQueryPaths(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw Error(path + ": is a directory, not a file of paths");
+  if (!std::filesystem::exists(path, error)) throw Error(path + ": no such file");
+  if (isPly(path)) throw Error(path + ": paths are read from text (x1 y1 z1 x2 y2 z2 ... per line), not PLY");
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open for reading");
+  QueryPaths paths;
+  paths.points.path = path;
+  std::string line;
+  uint64_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    size_t pos = line.find_first_not_of(" \t\r");
+    if (pos == std::string::npos || line[pos] == '#') continue;
+    size_t found = 0;
+    while (pos != std::string::npos) {
+      const size_t end = line.find_first_of(" \t\r", pos);
+      const std::string word = line.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+      const std::optional<double> value = apps::parseFinite(word);
+      if (!value)
+        throw Error(path + ":" + std::to_string(number) + ": '" + word +
+                    "' is not a finite number (expected x1 y1 z1 x2 y2 z2 ...: a path of at least two points)");
+      paths.points.values.push_back(*value);
+      ++found;
+      pos = end == std::string::npos ? end : line.find_first_not_of(" \t\r", end);
+    }
+    if (found % 3 != 0)
+      throw Error(path + ":" + std::to_string(number) + ": " + std::to_string(found) +
+                  " numbers, not a whole number of points (x y z each)");
+    if (found < 6)
+      throw Error(path + ":" + std::to_string(number) + ": " + std::to_string(found / 3) +
+                  " point(s): a path needs at least two (x1 y1 z1 x2 y2 z2 ...)");
+    paths.offsets.push_back(paths.points.values.size() / 3);
+    paths.points.lines.push_back(number);
+  }
+  if (in.bad()) throw Error(path + ": read error");
+  return paths;
+}
 
 std::string QueryInput::where(size_t i) const {
   if (!lines.empty()) return path + ":" + std::to_string(lines.at(i));

@@ -21,7 +21,17 @@ struct QueryInput {
   std::string where(size_t i) const;
 };
 
-// width 3: points; width 6: rays.
+// width 3: points; width 4: box poses (x y z yaw); width 6: rays.
 QueryInput readQueryInput(const std::string& path, size_t width);
+
+// Paths for `--kind path`: one per line of a text file, x1 y1 z1 x2 y2 z2 ... (at least two
+// points). values holds every point (width 3); offsets each path's first point and one past
+// the last (paths + 1 entries); lines each path's line. Errors name the file and line.
+struct QueryPaths {
+  QueryInput points;
+  std::vector<uint64_t> offsets{0};
+  size_t paths() const { return offsets.size() - 1; }
+};
+QueryPaths readQueryPaths(const std::string& path);
 
 }  // namespace voxen::cli
