@@ -257,6 +257,7 @@ hit the other fields are zero.
   bindMapperClearance(mapperClass);
   bindMapperVoxels(mapperClass);
   bindMapperRender(mapperClass);
+  bindMapperCollision(mapperClass);
   bindMapSnapshot(m, mapperClass);
   m.def("load", &loadMapper, py::arg("path"), py::arg("context") = py::none(), py::arg("backend") = "gpu", R"doc(
 Reads a map file (as Mapper.save and the voxen CLI write it) into a new Mapper on `context`

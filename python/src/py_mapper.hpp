@@ -53,6 +53,7 @@ void bindMapperCloud(MapperClass& mapperClass);      // mapper_cloud.cpp: integr
 void bindMapperClearance(MapperClass& mapperClass);  // mapper_clearance.cpp: compute_clearance, clearance
 void bindMapperVoxels(MapperClass& mapperClass);     // mapper_voxels.cpp: voxels, bounds, slice
 void bindMapperRender(MapperClass& mapperClass);     // mapper_render.cpp: render
+void bindMapperCollision(MapperClass& mapperClass);  // mapper_collision.cpp: sphere/path/box collisions, nearest
 // map_snapshot.cpp: voxen.MapSnapshot, Mapper.snapshot, Mapper.latest_snapshot
 void bindMapSnapshot(pybind11::module_& m, MapperClass& mapperClass);
 

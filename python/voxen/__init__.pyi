@@ -119,6 +119,20 @@ class Mapper:
     def voxels_in_box(
         self, lo: npt.ArrayLike, hi: npt.ArrayLike, kind: Literal["occupied", "free", "unknown"] = "occupied"
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
+    def sphere_collisions(
+        self, points: _Points, radius: float, unknown: Literal["occupied", "free", "report"] = "occupied"
+    ) -> dict[str, npt.NDArray[Any]]: ...
+    def path_collisions(
+        self, paths: Iterable[_Points], radius: float, unknown: Literal["occupied", "free", "report"] = "occupied"
+    ) -> dict[str, npt.NDArray[Any]]: ...
+    def box_collisions(
+        self,
+        centres: _Points,
+        yaws: float | npt.ArrayLike,
+        size: npt.ArrayLike,
+        unknown: Literal["occupied", "free", "report"] = "occupied",
+    ) -> dict[str, npt.NDArray[Any]]: ...
+    def nearest_obstacles(self, points: _Points, max_range: float = 2.0) -> dict[str, npt.NDArray[Any]]: ...
     @property
     def bounds(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None: ...
     def slice(
