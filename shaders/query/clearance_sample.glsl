@@ -5,11 +5,19 @@
 
 #include "query_shared.h"
 
-// (clearance, gradient in metres per metre) from corners c (x fastest, then y, z).
-vec4 clearanceSample(float c[8], vec3 f, float inverseResolution) {
-  bool missing = false;
-  for (int k = 0; k < 8; ++k) missing = missing || c[k] < 0.0;
-  if (missing) return vec4(-1.0, 0.0, 0.0, 0.0);
+// (clearance, gradient in metres per metre) from corners c (x fastest, then y, z), and the
+// sample's status: outside the map when a corner's region is absent (the host's
+// kQueryOutsideMapClearance left by the gather), out of range when a corner has no obstacle
+// within range; then the sample is -1 with a NaN gradient (undefined).
+vec4 clearanceSample(float c[8], vec3 f, float inverseResolution, out uint status) {
+  bool outside = false, missing = false;
+  for (int k = 0; k < 8; ++k) {
+    outside = outside || c[k] == kQueryOutsideMapClearance;
+    missing = missing || c[k] < 0.0;
+  }
+  status = outside ? kQueryStatusOutsideMap : missing ? kQueryStatusOutOfRange : kQueryStatusObserved;
+  float undefined = uintBitsToFloat(0x7fc00000u);
+  if (missing) return vec4(-1.0, undefined, undefined, undefined);
   float x00 = queryLerp(c[0], c[1], f.x), x10 = queryLerp(c[2], c[3], f.x);
   float x01 = queryLerp(c[4], c[5], f.x), x11 = queryLerp(c[6], c[7], f.x);
   float y0 = queryLerp(x00, x10, f.y), y1 = queryLerp(x01, x11, f.y);

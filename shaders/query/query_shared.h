@@ -58,12 +58,24 @@ struct QueryPointsPush {
 };
 VOXEN_SHARED_ASSERT(sizeof(QueryPointsPush) == 80)
 
+// What the host fills the gathered values with before the gather, so that a voxel whose
+// region the map does not hold (never written) tells itself from an unobserved one: a NaN
+// no log-odds takes for occupancy, and a negative value no clearance takes (the layer holds
+// distances >= 0 or kNoObstacleInRange, -1).
+VOXEN_CONST(uint, kQueryOutsideMapBits, 0x7fc0beefu)
+VOXEN_CONST(float, kQueryOutsideMapClearance, -2.0f)
+// QueryStatus as the shaders write it (voxen/query/query_types.hpp's order).
+VOXEN_CONST(uint, kQueryStatusObserved, 0u)
+VOXEN_CONST(uint, kQueryStatusUnobserved, 1u)
+VOXEN_CONST(uint, kQueryStatusOutOfRange, 2u)
+VOXEN_CONST(uint, kQueryStatusOutsideMap, 3u)
+
 // query_classify.comp: occupancy answers from the gathered value bits, in the host's
-// OccupancyAnswer layout (float value, int VoxelClass), so they are read back straight into
-// the caller's memory.
+// OccupancyAnswer layout (float value, int VoxelClass, QueryStatus in the low byte of a
+// word), so they are read back straight into the caller's memory.
 struct QueryClassifyPush {
   VOXEN_ADDRESS values;    // uint (float bits) per point
-  VOXEN_ADDRESS answers;   // uvec2 per point: value bits, class (0 unobserved, 1 free, 2 occupied)
+  VOXEN_ADDRESS answers;   // 3 uints per point: value bits, class (0 unobserved, 1 free, 2 occupied), status
   uint count;
   float threshold;         // log-odds at or above which a voxel is occupied
 };
@@ -73,7 +85,7 @@ VOXEN_SHARED_ASSERT(sizeof(QueryClassifyPush) == 24)
 struct QueryInterpolatePush {
   VOXEN_ADDRESS corners;   // 8 floats per point (x fastest, then y, then z)
   VOXEN_ADDRESS fractions; // vec4 per point: the fraction in its cell, w unused
-  VOXEN_ADDRESS samples;   // vec4 per point: clearance, gradient x, y, z
+  VOXEN_ADDRESS samples;   // 5 words per point: clearance, gradient x, y, z, status
   uint count;
   float inverseResolution;
 };

@@ -287,9 +287,12 @@ TEST_CASE("GPU clearance samples equal the CPU reference; by hand on a linear fi
     CHECK(s[i].gradient.y == Approx(0.125).epsilon(1e-4));
     CHECK(s[i].gradient.z == Approx(-0.0625).epsilon(1e-4));
   }
+  CHECK(s[0].status == QueryStatus::Observed);
   CHECK(s[2].clearance == -1.0f);  // a corner is the voxel without a value
-  CHECK(s[2].gradient == glm::vec3(0.0f));
+  CHECK(std::isnan(s[2].gradient.x));  // undefined, not a made-up zero
+  CHECK(s[2].status == QueryStatus::OutOfRange);
   CHECK(s[3].clearance == -1.0f);  // corners in a region the map does not hold
+  CHECK(s[3].status == QueryStatus::OutsideMap);
   OccupancyMap plain = randomMap(2);
   GpuQueries plainQueries(vt::gpu().scheduler, plain);
   CHECK_THROWS_WITH(plainQueries.clearance(probes), Catch::Contains("no clearance layer"));

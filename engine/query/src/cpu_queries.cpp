@@ -3,6 +3,7 @@
 #include <string>
 
 #include "voxen/clearance/clearance.hpp"
+#include "voxen/gpu/query/query_shared.h"
 #include "voxen/query/clearance_sample.hpp"
 #include "voxen/query/query_prep.hpp"
 
@@ -11,8 +12,13 @@ namespace voxen {
 std::vector<OccupancyAnswer> cpuOccupancy(const OccupancyMap& map, std::span<const glm::dvec3> points) {
   std::vector<OccupancyAnswer> answers(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
-    const float value = map.value(queryPointVoxel(map.model(), points[i], i));
-    answers[i] = {value, map.classify(value)};
+    const VoxelCoord voxel = queryPointVoxel(map.model(), points[i], i);
+    const Region* region = map.findRegion(map.regionOf(voxel));
+    const float value = region ? region->occupancy()[map.localIndex(voxel)] : kUnobserved;
+    const QueryStatus status = !region ? QueryStatus::OutsideMap
+                               : isObserved(value) ? QueryStatus::Observed
+                                                   : QueryStatus::Unobserved;
+    answers[i] = {value, map.classify(value), status};
   }
   return answers;
 }
@@ -63,6 +69,7 @@ std::vector<RayHit> cpuRaycast(const OccupancyMap& map, std::span<const QueryRay
         hits[i] = finishRayHit(map, ray.metres, v, tEnter, value);
         done = true;
       });
+    if (!done) hits[i] = missedRay(map, rays[i], i);
   }
   return hits;
 }
@@ -78,7 +85,7 @@ std::vector<ClearanceSample> cpuClearance(const OccupancyMap& map, std::span<con
     for (int k = 0; k < 8; ++k) {
       const VoxelCoord v{cell.lower.x + (k & 1), cell.lower.y + ((k >> 1) & 1), cell.lower.z + (k >> 2)};
       const Region* region = map.findRegion(map.regionOf(v));
-      c[k] = region ? region->values<float>(layer)[map.localIndex(v)] : kNoObstacleInRange;
+      c[k] = region ? region->values<float>(layer)[map.localIndex(v)] : gpu::kQueryOutsideMapClearance;
     }
     samples[i] = clearanceSample(c, cell.fraction, inverse);
   }

@@ -1,6 +1,7 @@
 #include "voxen/query/gpu_queries.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <exception>
@@ -31,17 +32,22 @@ constexpr size_t kSegmentsPerRound = size_t(1) << 22;
 // Rays a preparing thread takes at least (fewer rays are prepared on fewer threads).
 constexpr size_t kRaysPerPart = 4096;
 constexpr uint64_t kBoxSlab = uint64_t(1) << 22;
-constexpr uint32_t kUnobservedBits = 0x7f800000u;
-constexpr uint32_t kNoClearanceBits = 0xbf800000u;  // -1.0f
 
 // The GPU writes occupancy answers and clearance samples in the host's layout, so that they
 // are read back straight into the caller's span.
-static_assert(sizeof(OccupancyAnswer) == 8 && offsetof(OccupancyAnswer, voxelClass) == 4 &&
-                  sizeof(VoxelClass) == 4 && uint32_t(VoxelClass::Unobserved) == 0 &&
-                  uint32_t(VoxelClass::Free) == 1 && uint32_t(VoxelClass::Occupied) == 2,
-              "query_classify.comp writes OccupancyAnswer as (float bits, uint class)");
-static_assert(sizeof(ClearanceSample) == 16 && offsetof(ClearanceSample, gradient) == 4 && sizeof(glm::vec3) == 12,
-              "query_clearance.comp writes ClearanceSample as vec4 (clearance, gradient)");
+static_assert(sizeof(OccupancyAnswer) == 12 && offsetof(OccupancyAnswer, voxelClass) == 4 &&
+                  offsetof(OccupancyAnswer, status) == 8 && sizeof(VoxelClass) == 4 && sizeof(QueryStatus) == 1 &&
+                  int(VoxelClass::Unobserved) == 0 && int(VoxelClass::Free) == 1 && int(VoxelClass::Occupied) == 2,
+              "query_classify.comp writes OccupancyAnswer as (float bits, uint class, uint status)");
+static_assert(sizeof(ClearanceSample) == 20 && offsetof(ClearanceSample, gradient) == 4 && sizeof(glm::vec3) == 12 &&
+                  offsetof(ClearanceSample, status) == 16,
+              "query_clearance.comp writes ClearanceSample as 5 words (clearance, gradient, status)");
+static_assert(int(QueryStatus::Observed) == int(gpu::kQueryStatusObserved) &&
+                  int(QueryStatus::Unobserved) == int(gpu::kQueryStatusUnobserved) &&
+                  int(QueryStatus::OutOfRange) == int(gpu::kQueryStatusOutOfRange) &&
+                  int(QueryStatus::OutsideMap) == int(gpu::kQueryStatusOutsideMap),
+              "the shaders write QueryStatus by its values");
+static_assert(std::endian::native == std::endian::little, "a status word's low byte is QueryStatus");
 
 // Refuses a caller's span with room for fewer answers than the items asked.
 void checkRoom(const char* query, const char* items, size_t asked, size_t room) {
@@ -307,12 +313,12 @@ void GpuQueries::occupancy(std::span<const glm::dvec3> points, std::span<Occupan
     const BufferRange values = scratch(device, m.values, "query values", uint64_t(count) * 4);
     const BufferRange out = scratch(device, m.outputs, "query answers", uint64_t(count) * sizeof(OccupancyAnswer));
     m.scheduler.upload(in, m.voxelsUp.data(), uint64_t(count) * 16);
-    m.scheduler.fill(values, kUnobservedBits);
+    m.scheduler.fill(values, gpu::kQueryOutsideMapBits);  // left where the map has no region
     m.gather(in, values, count, 1, kOccupancyLayer);
     const gpu::QueryClassifyPush push{values.address, out.address, count, m.map.model().thresholdValue()};
     m.scheduler.dispatchThreads(
         {"query classify", m.classifyKernel.get(), {}, push, {reads(values), writes(out)}}, count);
-    // scratch() rounds a range up to 16 bytes: one answer is 8.
+    // scratch() rounds a range up to 16 bytes: one answer is 12.
     return m.scheduler.readbackInto(out.first(uint64_t(count) * sizeof(OccupancyAnswer)), answers.subspan(first, count));
   });
 }
@@ -343,15 +349,15 @@ void GpuQueries::clearance(std::span<const glm::dvec3> points, std::span<Clearan
     const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
     const BufferRange frac = scratch(device, m.fractions, "query fractions", uint64_t(count) * 16);
     const BufferRange corners = scratch(device, m.values, "query values", uint64_t(count) * 32);
-    const BufferRange out = scratch(device, m.outputs, "query samples", uint64_t(count) * 16);
+    const BufferRange out = scratch(device, m.outputs, "query samples", uint64_t(count) * sizeof(ClearanceSample));
     m.scheduler.upload(in, m.voxelsUp.data(), uint64_t(count) * 16);
     m.scheduler.upload(frac, m.fractionsUp.data(), uint64_t(count) * 16);
-    m.scheduler.fill(corners, kNoClearanceBits);
+    m.scheduler.fill(corners, std::bit_cast<uint32_t>(gpu::kQueryOutsideMapClearance));  // left where the map has no region
     m.gather(in, corners, count, 8, layer);
     gpu::QueryInterpolatePush push{corners.address, frac.address, out.address, count, inverse};
     m.scheduler.dispatchThreads(
         {"query clearance", m.clearanceKernel.get(), {}, push, {reads(corners), reads(frac), writes(out)}}, count);
-    return m.scheduler.readbackInto(out, samples.subspan(first, count));
+    return m.scheduler.readbackInto(out.first(uint64_t(count) * sizeof(ClearanceSample)), samples.subspan(first, count));
   });
 }
 
@@ -453,7 +459,7 @@ void GpuQueries::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits,
     for (uint32_t i = 0; i < rayCount; ++i) {
       const gpu::QueryHit& h = m.hitsRead[i];
       if (h.ordinal == gpu::kQueryNoHit) {
-        hits[first + i] = RayHit{};
+        hits[first + i] = missedRay(m.map, rays[first + i], first + i);
         continue;
       }
       float t, value;

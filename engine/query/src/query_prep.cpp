@@ -82,7 +82,15 @@ RayHit finishRayHit(const OccupancyMap& map, const QueryRayMetres& ray, const Vo
   hit.voxel = voxel;
   hit.value = value;
   hit.voxelClass = map.classify(value);
+  hit.status = hit.voxelClass == VoxelClass::Unobserved ? QueryStatus::Unobserved : QueryStatus::Observed;
   return hit;
+}
+
+RayHit missedRay(const OccupancyMap& map, const QueryRay& ray, size_t index) {
+  RayHit missed;
+  const VoxelCoord origin = queryPointVoxel(map.model(), ray.origin, index);
+  missed.status = map.findRegion(map.regionOf(origin)) ? QueryStatus::OutOfRange : QueryStatus::OutsideMap;
+  return missed;
 }
 
 BoxRange boxRange(const OccupancyModel& model, const QueryBox& box, uint64_t maxVoxels) {

@@ -39,13 +39,15 @@ hit2=$(awk 'BEGIN { h = 2 * log(0.9 / 0.1); printf "%.9g", h < 3.511 ? h : 3.511
 printf '0.55 0.05 0.05\n# a comment\n\n1.05 0.05 0.05\n5 5 5\n' > points.txt
 "$voxen" query map.vxm --points points.txt --kind occupancy > occ.csv 2> occ.err || fail "occupancy: $(cat occ.err)"
 no_validation occ.err occupancy
-[ "$(head -1 occ.csv)" = "x,y,z,value,class" ] || fail "occupancy header: $(head -1 occ.csv)"
+[ "$(head -1 occ.csv)" = "x,y,z,value,class,status" ] || fail "occupancy header: $(head -1 occ.csv)"
 [ "$(wc -l < occ.csv)" = 4 ] || fail "occupancy: one row per point expected: $(cat occ.csv)"
 near "$(field occ.csv 2 4)" "$miss2" "free voxel's log-odds"
 [ "$(field occ.csv 2 5)" = free ] || fail "class of the free voxel: $(sed -n 2p occ.csv)"
+[ "$(field occ.csv 2 6)" = observed ] || fail "status of the free voxel: $(sed -n 2p occ.csv)"
 near "$(field occ.csv 3 4)" "$hit2" "occupied voxel's log-odds"
 [ "$(field occ.csv 3 5)" = occupied ] || fail "class of the hit voxel: $(sed -n 3p occ.csv)"
-[ "$(sed -n 4p occ.csv)" = "5,5,5,,unknown" ] || fail "unknown point: $(sed -n 4p occ.csv)"
+# Outside every region of the map: unknown, and the status says why (not merely unobserved).
+[ "$(sed -n 4p occ.csv)" = "5,5,5,,unknown,outside_map" ] || fail "unknown point: $(sed -n 4p occ.csv)"
 grep -q "^query .* points/s" occ.err || fail "no progress line with a rate: $(cat occ.err)"
 "$voxen" query map.vxm --points points.txt --kind occupancy --quiet > /dev/null 2> quiet.err
 [ ! -s quiet.err ] || fail "--quiet still wrote: $(cat quiet.err)"
@@ -56,33 +58,33 @@ cmp -s occ.csv occ-cpu.csv || fail "GPU and CPU occupancy differ: $(diff occ.csv
 printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n1.05 0.05 0.05\n5 5 5\n' > points.ply
 "$voxen" query map.vxm --points points.ply --kind occupancy --json > occ.json 2> occ-json.err || fail "json: $(cat occ-json.err)"
 grep -q '"class":"occupied"' occ.json || fail "JSON occupied row: $(cat occ.json)"
-grep -q '"value":null,"class":"unknown"' occ.json || fail "JSON unknown row: $(cat occ.json)"
+grep -q '"value":null,"class":"unknown","status":"outside_map"' occ.json || fail "JSON unknown row: $(cat occ.json)"
 [ "$(grep -c '^{' occ.json)" = 2 ] || fail "JSON: two objects expected: $(cat occ.json)"
 
 # Rays: along x the hit voxel is entered at x = 1.0 (0.95 m on); up y nothing is hit unless
 # unknown space blocks (entered at y = 0.1).
 printf '0.05 0.05 0.05 2 0 0\n0.05 0.05 0.05 0 3 0\n1.05 0.05 0.05 0 0 1\n' > rays.txt
 "$voxen" query map.vxm --rays rays.txt --kind raycast > rays.csv 2> rays.err || fail "raycast: $(cat rays.err)"
-[ "$(head -1 rays.csv)" = "hit,distance,px,py,pz,vx,vy,vz" ] || fail "raycast header: $(head -1 rays.csv)"
+[ "$(head -1 rays.csv)" = "hit,distance,px,py,pz,vx,vy,vz,status" ] || fail "raycast header: $(head -1 rays.csv)"
 [ "$(field rays.csv 2 1)" = 1 ] || fail "ray along x: $(sed -n 2p rays.csv)"
 near "$(field rays.csv 2 2)" 0.95 "distance along x"
 near "$(field rays.csv 2 3)" 1.0 "hit point x"
-[ "$(cut -d, -f6- rays.csv | sed -n 2p)" = "10,0,0" ] || fail "hit voxel: $(sed -n 2p rays.csv)"
-[ "$(sed -n 3p rays.csv)" = "0,,,,,,," ] || fail "ray into unknown space: $(sed -n 3p rays.csv)"
-[ "$(sed -n 4p rays.csv)" = "1,0,1.05,0.05,0.05,10,0,0" ] || fail "ray starting in the obstacle: $(sed -n 4p rays.csv)"
+[ "$(cut -d, -f6- rays.csv | sed -n 2p)" = "10,0,0,observed" ] || fail "hit voxel: $(sed -n 2p rays.csv)"
+[ "$(sed -n 3p rays.csv)" = "0,,,,,,,,out_of_range" ] || fail "ray into unknown space: $(sed -n 3p rays.csv)"
+[ "$(sed -n 4p rays.csv)" = "1,0,1.05,0.05,0.05,10,0,0,observed" ] || fail "ray starting in the obstacle: $(sed -n 4p rays.csv)"
 "$voxen" query map.vxm --rays rays.txt --kind raycast --unknown-blocks --max-range 2 > rays-u.csv 2> rays-u.err || fail "$(cat rays-u.csv)"
 near "$(field rays-u.csv 3 2)" 0.05 "unknown blocks: distance"
-[ "$(cut -d, -f6- rays-u.csv | sed -n 3p)" = "0,1,0" ] || fail "unknown blocks: voxel $(sed -n 3p rays-u.csv)"
+[ "$(cut -d, -f6- rays-u.csv | sed -n 3p)" = "0,1,0,unobserved" ] || fail "unknown blocks: voxel $(sed -n 3p rays-u.csv)"
 "$voxen" query map.vxm --rays rays.txt --kind raycast --unknown-blocks --max-range 2 --cpu > rays-u-cpu.csv 2> rays-u-cpu.err
 cmp -s rays-u.csv rays-u-cpu.csv || fail "GPU and CPU ray casts differ: $(diff rays-u.csv rays-u-cpu.csv)"
 "$voxen" query map.vxm --rays rays.txt --kind raycast --max-range 0.5 > short.csv 2> short.err
-[ "$(sed -n 2p short.csv)" = "0,,,,,,," ] || fail "ray shorter than the way to the obstacle: $(sed -n 2p short.csv)"
+[ "$(sed -n 2p short.csv)" = "0,,,,,,,,out_of_range" ] || fail "ray shorter than the way to the obstacle: $(sed -n 2p short.csv)"
 
 # The same rays from a PLY (ox oy oz dx dy dz), as JSON.
 printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty double ox\nproperty double oy\nproperty double oz\nproperty double dx\nproperty double dy\nproperty double dz\nend_header\n0.05 0.05 0.05 2 0 0\n0.05 0.05 0.05 0 3 0\n' > rays-in.ply
 "$voxen" query map.vxm --rays rays-in.ply --kind raycast --json > rays.json 2> rays-json.err || fail "rays PLY: $(cat rays-json.err)"
-grep -q '{"hit":1,"distance":0.9[0-9]*,"px":[01][.0-9]*,"py":0.05,"pz":0.05,"vx":10,"vy":0,"vz":0}' rays.json || fail "rays PLY hit: $(cat rays.json)"
-grep -q '{"hit":0,"distance":null,"px":null,"py":null,"pz":null,"vx":null,"vy":null,"vz":null}' rays.json ||
+grep -q '{"hit":1,"distance":0.9[0-9]*,"px":[01][.0-9]*,"py":0.05,"pz":0.05,"vx":10,"vy":0,"vz":0,"status":"observed"}' rays.json || fail "rays PLY hit: $(cat rays.json)"
+grep -q '{"hit":0,"distance":null,"px":null,"py":null,"pz":null,"vx":null,"vy":null,"vz":null,"status":"out_of_range"}' rays.json ||
   fail "rays PLY miss: $(cat rays.json)"
 
 # Clearance with unknown space free: the only obstacle is voxel (10,0,0), so a voxel's
@@ -92,7 +94,7 @@ grep -q '{"hit":0,"distance":null,"px":null,"py":null,"pz":null,"vx":null,"vy":n
 "$voxen" clearance map.vxm --output clear.vxm --range 1 --unknown-free --quiet > clear.log 2>&1 || fail "clearance: $(cat clear.log)"
 printf '0.56 0.1 0.1\n0.63 0.12 0.17\n' > cpoints.txt
 "$voxen" query clear.vxm --points cpoints.txt --kind clearance --output clear.csv 2> clear.err || fail "clearance query: $(cat clear.err)"
-[ "$(head -1 clear.csv)" = "x,y,z,clearance,gx,gy,gz" ] || fail "clearance header: $(head -1 clear.csv)"
+[ "$(head -1 clear.csv)" = "x,y,z,clearance,gx,gy,gz,status" ] || fail "clearance header: $(head -1 clear.csv)"
 expected() {  # expected X Y Z COLUMN (4: clearance, 5-7: gradient)
   awk -v px="$1" -v py="$2" -v pz="$3" -v col="$4" '
     function c(i, j, k) { return sqrt((10 - i) ^ 2 + j ^ 2 + k ^ 2) * 0.1 }
@@ -114,8 +116,16 @@ while read -r x y z; do
   for col in 4 5 6 7; do
     near "$(field clear.csv $row $col)" "$(expected "$x" "$y" "$z" $col)" "clearance at $x $y $z, column $col"
   done
+  [ "$(field clear.csv $row 8)" = observed ] || fail "clearance status at $x $y $z: $(sed -n ${row}p clear.csv)"
   row=$((row + 1))
 done < cpoints.txt
+# Without a value: no obstacle within the layer's 1 m at 2.5 m from it (out_of_range), and a
+# point whose cell reaches a region the map does not hold (outside_map): -1, the gradient
+# undefined (empty cells).
+printf '3.0 0.1 0.1\n-0.02 0.1 0.1\n' > far.txt
+"$voxen" query clear.vxm --points far.txt --kind clearance > far.csv 2> far.err || fail "far clearance: $(cat far.err)"
+[ "$(sed -n 2p far.csv)" = "3,0.1,0.1,-1,,,,out_of_range" ] || fail "no obstacle in range: $(sed -n 2p far.csv)"
+[ "$(sed -n 3p far.csv)" = "-0.02,0.1,0.1,-1,,,,outside_map" ] || fail "cell outside the map: $(sed -n 3p far.csv)"
 "$voxen" query clear.vxm --points cpoints.txt --kind clearance --cpu > clear-cpu.csv 2> clear-cpu.err
 cmp -s clear.csv clear-cpu.csv || fail "GPU and CPU clearance differ: $(diff clear.csv clear-cpu.csv)"
 "$voxen" query map.vxm --points cpoints.txt --kind clearance > /dev/null 2> noclear.err && fail "clearance of a map without the layer"

@@ -152,7 +152,7 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
     if (args.kind == "occupancy") {
       const std::vector<glm::dvec3> points = pointsOf(input);
       const std::vector<OccupancyAnswer> answers = args.cpu ? cpuOccupancy(map, points) : queries->occupancy(points);
-      owned = std::make_unique<Table>(std::vector<std::string>{"x", "y", "z", "value", "class"}, json);
+      owned = std::make_unique<Table>(std::vector<std::string>{"x", "y", "z", "value", "class", "status"}, json);
       table = owned.get();
       for (size_t i = 0; i < points.size(); ++i) {
         table->beginRow();
@@ -162,18 +162,25 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
         else
           table->number(answers[i].value);
         table->string(className(answers[i].voxelClass));
+        table->string(queryStatusName(answers[i].status));
         table->endRow();
       }
     } else if (args.kind == "clearance") {
       const std::vector<glm::dvec3> points = pointsOf(input);
       const std::vector<ClearanceSample> samples = args.cpu ? cpuClearance(map, points) : queries->clearance(points);
-      owned = std::make_unique<Table>(std::vector<std::string>{"x", "y", "z", "clearance", "gx", "gy", "gz"}, json);
+      owned = std::make_unique<Table>(std::vector<std::string>{"x", "y", "z", "clearance", "gx", "gy", "gz", "status"}, json);
       table = owned.get();
       for (size_t i = 0; i < points.size(); ++i) {
         table->beginRow();
         table->number(points[i].x), table->number(points[i].y), table->number(points[i].z);
         table->number(samples[i].clearance);
-        table->number(samples[i].gradient.x), table->number(samples[i].gradient.y), table->number(samples[i].gradient.z);
+        // Without a value (-1) the gradient is undefined: empty cells (null in JSON), and the
+        // status says why (out_of_range, outside_map).
+        if (samples[i].clearance < 0.0f)
+          table->empty(), table->empty(), table->empty();
+        else
+          table->number(samples[i].gradient.x), table->number(samples[i].gradient.y), table->number(samples[i].gradient.z);
+        table->string(queryStatusName(samples[i].status));
         table->endRow();
       }
     } else if (isCollisionKind(args.kind)) {
@@ -192,7 +199,7 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
       const std::vector<QueryRay> rays = raysOf(input, args.maxRange);
       const RaycastOptions options{args.unknownBlocks};
       const std::vector<RayHit> hits = args.cpu ? cpuRaycast(map, rays, options) : queries->raycast(rays, options);
-      owned = std::make_unique<Table>(std::vector<std::string>{"hit", "distance", "px", "py", "pz", "vx", "vy", "vz"}, json);
+      owned = std::make_unique<Table>(std::vector<std::string>{"hit", "distance", "px", "py", "pz", "vx", "vy", "vz", "status"}, json);
       table = owned.get();
       for (const RayHit& h : hits) {
         table->beginRow();
@@ -204,6 +211,7 @@ std::string run(const CommonOptions& common, QueryArgs& args) {
         } else {
           for (int k = 0; k < 7; ++k) table->empty();
         }
+        table->string(queryStatusName(h.status));
         table->endRow();
       }
     }

@@ -4,9 +4,11 @@
 // bit). Positions are metres in double precision, like the map's.
 #include <glm/vec3.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -48,10 +50,13 @@ const char* queryStatusName(QueryStatus status);
 
 // Occupancy at a point: the log-odds of the voxel holding it (kUnobserved where no ray
 // touched it or its region is not in the map) and its class as OccupancyMap::classify
-// decides (occupied at or above the model's threshold).
+// decides (occupied at or above the model's threshold). status: Observed (a ray touched the
+// voxel), Unobserved (its region is in the map, the voxel was never touched) or OutsideMap
+// (the map holds no region there). 12 bytes, the layout query_classify.comp writes.
 struct OccupancyAnswer {
   float value = kUnobserved;
   VoxelClass voxelClass = VoxelClass::Unobserved;
+  QueryStatus status = QueryStatus::Unobserved;
   bool operator==(const OccupancyAnswer&) const = default;
 };
 
@@ -80,18 +85,28 @@ struct RayHit {
   VoxelCoord voxel;
   float value = 0.0f;  // the voxel's log-odds (kUnobserved for unknown space)
   VoxelClass voxelClass = VoxelClass::Unobserved;
+  QueryStatus status = QueryStatus::OutOfRange;
   bool operator==(const RayHit&) const = default;
 };
 
 // Clearance at a point, trilinear between the 8 voxel centres around it, and its gradient
 // (metres per metre; points away from obstacles). Where any of the 8 has no clearance value
-// (kNoObstacleInRange: no obstacle within the range the layer was computed with, or a
-// region the map does not hold), the sample is -1 with a zero gradient: interpolating
-// towards a marker would invent distances.
+// the sample is -1 and the gradient NaN (undefined: interpolating towards a marker would
+// invent distances), and status says why: OutsideMap (a corner's region is not in the map)
+// before OutOfRange (no obstacle within the range the layer was computed with); Observed
+// otherwise. (The clearance layer treats unobserved voxels as its options said when it was
+// computed, so a sample does not report Unobserved.) Equal when the bits are: NaN gradients
+// compare equal. 20 bytes, the layout query_clearance.comp writes.
 struct ClearanceSample {
   float clearance = -1.0f;
-  glm::vec3 gradient{0.0f};
-  bool operator==(const ClearanceSample&) const = default;
+  glm::vec3 gradient{std::numeric_limits<float>::quiet_NaN()};
+  QueryStatus status = QueryStatus::OutsideMap;
+  bool operator==(const ClearanceSample& other) const {
+    return std::bit_cast<uint32_t>(clearance) == std::bit_cast<uint32_t>(other.clearance) &&
+           std::bit_cast<uint32_t>(gradient.x) == std::bit_cast<uint32_t>(other.gradient.x) &&
+           std::bit_cast<uint32_t>(gradient.y) == std::bit_cast<uint32_t>(other.gradient.y) &&
+           std::bit_cast<uint32_t>(gradient.z) == std::bit_cast<uint32_t>(other.gradient.z) && status == other.status;
+  }
 };
 
 // An axis-aligned box in metres: every voxel that holds a point of it (lower and upper

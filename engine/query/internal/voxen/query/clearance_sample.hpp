@@ -9,8 +9,13 @@ namespace voxen {
 
 inline ClearanceSample clearanceSample(const float c[8], const glm::vec3& f, float inverseResolution) {
   using gpu::queryLerp;
-  for (int k = 0; k < 8; ++k)
-    if (c[k] < 0.0f) return {};
+  bool outside = false, missing = false;
+  for (int k = 0; k < 8; ++k) {
+    outside = outside || c[k] == gpu::kQueryOutsideMapClearance;
+    missing = missing || c[k] < 0.0f;
+  }
+  if (missing) return {-1.0f, glm::vec3(std::bit_cast<float>(0x7fc00000u)),
+                       outside ? QueryStatus::OutsideMap : QueryStatus::OutOfRange};
   const float x00 = queryLerp(c[0], c[1], f.x), x10 = queryLerp(c[2], c[3], f.x);
   const float x01 = queryLerp(c[4], c[5], f.x), x11 = queryLerp(c[6], c[7], f.x);
   const float y0 = queryLerp(x00, x10, f.y), y1 = queryLerp(x01, x11, f.y);
@@ -22,6 +27,7 @@ inline ClearanceSample clearanceSample(const float c[8], const glm::vec3& f, flo
   const float gy = queryLerp(queryLerp(dy0a, dy0b, f.x), queryLerp(dy1a, dy1b, f.x), f.z);
   const float dz = y1 - y0;
   s.gradient = {gx * inverseResolution, gy * inverseResolution, dz * inverseResolution};
+  s.status = QueryStatus::Observed;
   return s;
 }
 

@@ -41,6 +41,9 @@ PreparedQueryRay prepareQueryRay(const OccupancyModel& model, const QueryRay& ra
 
 // The answer for a hit on `voxel`, entered at walk parameter tEnter (the CPU and the GPU
 // walks give the same tEnter; the metres come from it here, in double, for both).
+// The answer of a ray without a hit: OutsideMap where it starts in a region the map does
+// not hold, OutOfRange otherwise (both paths call this, so the status is the same).
+RayHit missedRay(const OccupancyMap& map, const QueryRay& ray, size_t index);
 RayHit finishRayHit(const OccupancyMap& map, const QueryRayMetres& ray, const VoxelCoord& voxel, float tEnter,
                     float value);
 
