@@ -57,10 +57,20 @@ struct BenchQueryArgs {
   std::string pointsFile, raysFile;  // given items instead of random ones
   std::vector<std::string> only;     // kinds to run; empty: all
   bool viaMapper = false;            // through voxen::Mapper (--map loaded by Mapper::load), not GpuQueries
-  bool runs(const std::string& kind) const { return only.empty() || std::find(only.begin(), only.end(), kind) != only.end(); }
+  // Collision kinds (issue 38): swept spheres along random paths, nearest obstacles.
+  uint64_t paths = 10000, pathSegments = 50, nearestPoints = 1u << 20;
+  double segmentLength = 5.0, pathRadius = 0.3, nearestRange = 1.0;
+  // The collision kinds run only when --only names them: on lavapipe their default sizes take
+  // many minutes (BENCHMARKS.md, "Collision queries").
+  bool runs(const std::string& kind) const {
+    const bool named = std::find(only.begin(), only.end(), kind) != only.end();
+    if (kind == "swept_sphere_paths" || kind == "nearest") return named;
+    return only.empty() || named;
+  }
 };
 
-const std::vector<std::string> kQueryKinds = {"occupancy", "clearance", "raycast", "raycast_unknown_blocks", "box_voxels"};
+const std::vector<std::string> kQueryKinds = {"occupancy", "clearance", "raycast", "raycast_unknown_blocks", "box_voxels",
+                                              "swept_sphere_paths", "nearest"};
 
 struct Row {
   std::string kind;
@@ -129,6 +139,9 @@ struct QueryItems {
   std::vector<glm::dvec3> points;
   std::vector<QueryRay> rays;
   QueryBox box;
+  std::vector<glm::dvec3> pathPoints;  // --paths paths of --path-segments segments, each --segment-length long
+  std::vector<uint64_t> pathOffsets{0};
+  std::vector<glm::dvec3> nearestPoints;
 };
 
 QueryItems queryItems(const BenchQueryArgs& args, const OccupancyMap& map) {
@@ -152,6 +165,20 @@ QueryItems queryItems(const BenchQueryArgs& args, const OccupancyMap& map) {
     items.rays.resize(args.rays);
     for (auto& r : items.rays) r = {sampler.point(), sampler.direction(), args.range};
   }
+  if (args.runs("swept_sphere_paths"))
+    for (uint64_t p = 0; p < args.paths; ++p) {
+      glm::dvec3 at = sampler.point();
+      for (uint64_t k = 0; k <= args.pathSegments; ++k) {
+        items.pathPoints.push_back(at);
+        const glm::dvec3 d = sampler.direction();
+        at += d / std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z) * args.segmentLength;
+      }
+      items.pathOffsets.push_back(items.pathPoints.size());
+    }
+  if (args.runs("nearest")) {
+    items.nearestPoints.resize(args.nearestPoints);
+    for (auto& p : items.nearestPoints) p = sampler.point();
+  }
   const glm::dvec3 centre = (sampler.lo + sampler.hi) * 0.5;
   const double half = 50 * map.model().resolution;  // a box of 100^3 voxels
   items.box = QueryBox{centre - half, centre + half - 0.5 * map.model().resolution};
@@ -173,6 +200,12 @@ struct QueryPath {
   }
   BoxVoxels voxelsInBox(const QueryBox& b, VoxelClass c) {
     return mapper ? mapper->voxelsInBox(b, c) : queries->voxelsInBox(b, c);
+  }
+  std::vector<PathAnswer> paths(std::span<const glm::dvec3> p, std::span<const uint64_t> o, double r) {
+    return mapper ? mapper->pathCollisions(p, o, r) : queries->pathCollisions(p, o, r);
+  }
+  std::vector<NearestAnswer> nearest(std::span<const glm::dvec3> p, double range) {
+    return mapper ? mapper->nearestObstacles(p, range) : queries->nearestObstacles(p, range);
   }
 };
 
@@ -214,6 +247,25 @@ std::vector<Row> timeQueries(const BenchQueryArgs& args, Scheduler& scheduler, Q
         timed(args.repeat, [&] { gpu = queries.voxelsInBox(items.box, VoxelClass::Occupied); }, &scheduler, &row.profile);
     row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuVoxelsInBox(reference, items.box, VoxelClass::Occupied); });
     row.match = gpu.voxels == cpu.voxels;
+    rows.push_back(row);
+  }
+  if (args.runs("swept_sphere_paths")) {
+    Row row{"swept_sphere_paths", args.paths};
+    std::vector<PathAnswer> gpu, cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.paths(items.pathPoints, items.pathOffsets, args.pathRadius); },
+                           &scheduler, &row.profile);
+    row.cpuSeconds =
+        timed(args.repeat, [&] { cpu = cpuPathCollisions(reference, items.pathPoints, items.pathOffsets, args.pathRadius); });
+    row.match = gpu == cpu;
+    rows.push_back(row);
+  }
+  if (args.runs("nearest")) {
+    Row row{"nearest", items.nearestPoints.size()};
+    std::vector<NearestAnswer> gpu, cpu;
+    row.gpuSeconds = timed(args.repeat, [&] { gpu = queries.nearest(items.nearestPoints, args.nearestRange); }, &scheduler,
+                           &row.profile);
+    row.cpuSeconds = timed(args.repeat, [&] { cpu = cpuNearestObstacles(reference, items.nearestPoints, args.nearestRange); });
+    row.match = gpu == cpu;
     rows.push_back(row);
   }
   return rows;
@@ -340,7 +392,9 @@ CommandRun setupBenchQuery(CLI::App& command) {
                      "instead of random ones")
       ->type_name("RAYS")
       ->excludes(rays);
-  command.add_option("--only", args->only, "run only these kinds (repeat for several; default: all)")
+  command.add_option("--only", args->only,
+                     "run only these kinds (repeat for several; default: all but swept_sphere_paths and nearest, "
+                     "which run only when named)")
       ->check(CLI::IsMember(kQueryKinds));
   command.add_flag("--mapper", args->viaMapper,
                    "query through voxen::Mapper, as embedding programs and the Python package do (small batches are "
@@ -352,6 +406,24 @@ CommandRun setupBenchQuery(CLI::App& command) {
   command.add_option("--clearance-range", args->clearanceRange,
                      "range of the clearance layer computed for a map that has none, in metres")
       ->check(numberIn(0.0, 100.0, "metres", LowEnd::Open))
+      ->capture_default_str();
+  command.add_option("--paths", args->paths, "swept_sphere_paths: random paths per batch")
+      ->check(integerIn(1, 1 << 24))
+      ->capture_default_str();
+  command.add_option("--path-segments", args->pathSegments, "swept_sphere_paths: segments per path")
+      ->check(integerIn(1, 10000))
+      ->capture_default_str();
+  command.add_option("--segment-length", args->segmentLength, "swept_sphere_paths: metres per segment")
+      ->check(numberIn(0.0, 1000.0, "metres"))
+      ->capture_default_str();
+  command.add_option("--path-radius", args->pathRadius, "swept_sphere_paths: the sphere's radius in metres")
+      ->check(numberIn(0.0, 100.0, "metres"))
+      ->capture_default_str();
+  command.add_option("--nearest-points", args->nearestPoints, "nearest: points per batch")
+      ->check(integerIn(1, 1 << 26))
+      ->capture_default_str();
+  command.add_option("--nearest-range", args->nearestRange, "nearest: search range in metres")
+      ->check(numberIn(0.0, 100.0, "metres"))
       ->capture_default_str();
   command.add_option("--repeat", args->repeat, "timed repetitions (medians are reported)")
       ->check(integerIn(1, 100))
