@@ -47,11 +47,19 @@ Answers equal the Mapper's queries on the same map, bit for bit.)doc")
       .def_property_readonly("version", [](const PySnapshot& s) { return s.snapshot.version(); },
                              "1 for the Mapper's first snapshot, one more for each later one that differs")
       .def(
-          "occupancy", [](const PySnapshot& s, const py::object& points) { return occupancyValues(snapshotAnswers(s, points)); },
-          py::arg("points"), "Log-odds at (N, 3) points (NaN where unobserved), as Mapper.occupancy.")
+          "occupancy",
+          [](const PySnapshot& s, const py::object& points, bool returnStatus) {
+            return occupancyValues(snapshotAnswers(s, points), returnStatus);
+          },
+          py::arg("points"), py::arg("return_status") = false,
+          "Log-odds at (N, 3) points (NaN where unobserved), as Mapper.occupancy (return_status too).")
       .def(
-          "classify", [](const PySnapshot& s, const py::object& points) { return occupancyClasses(snapshotAnswers(s, points)); },
-          py::arg("points"), "Classes at (N, 3) points: -1 unknown, 0 free, 1 occupied, as Mapper.classify.")
+          "classify",
+          [](const PySnapshot& s, const py::object& points, bool returnStatus) {
+            return occupancyClasses(snapshotAnswers(s, points), returnStatus);
+          },
+          py::arg("points"), py::arg("return_status") = false,
+          "Classes at (N, 3) points: -1 unknown, 0 free, 1 occupied, as Mapper.classify (return_status too).")
       .def(
           "raycast",
           [](const PySnapshot& s, const py::object& origins, const py::object& directions, const py::object& maxRange,
@@ -68,16 +76,16 @@ Answers equal the Mapper's queries on the same map, bit for bit.)doc")
           "The first occupied voxel along each ray, as Mapper.raycast.")
       .def(
           "clearance",
-          [](const PySnapshot& s, const py::object& points, bool gradient) {
+          [](const PySnapshot& s, const py::object& points, bool gradient, bool returnStatus) {
             Points3 queried(points, "points");
             std::vector<ClearanceSample> samples;
             {
               py::gil_scoped_release release;
               samples = namingItems("points", [&] { return s.snapshot.clearance(queried.span()); });
             }
-            return clearanceResult(samples, gradient);
+            return clearanceResult(samples, gradient, returnStatus);
           },
-          py::arg("points"), py::arg("gradient") = false,
+          py::arg("points"), py::arg("gradient") = false, py::arg("return_status") = false,
           "Trilinear clearance at (N, 3) points, as Mapper.clearance (the snapshot needs the clearance layer).")
       .def(
           "save",

@@ -111,9 +111,13 @@ std::vector<OccupancyAnswer> answers(PyMapper& self, const py::object& points) {
   return namingItems("points", [&] { return self.mapper->occupancy(queried.span()); });
 }
 
-py::array_t<float> occupancy(PyMapper& self, const py::object& points) { return occupancyValues(answers(self, points)); }
+py::object occupancy(PyMapper& self, const py::object& points, bool returnStatus) {
+  return occupancyValues(answers(self, points), returnStatus);
+}
 
-py::array_t<int8_t> classify(PyMapper& self, const py::object& points) { return occupancyClasses(answers(self, points)); }
+py::object classify(PyMapper& self, const py::object& points, bool returnStatus) {
+  return occupancyClasses(answers(self, points), returnStatus);
+}
 
 py::dict raycast(PyMapper& self, const py::object& origins, const py::object& directions, const py::object& maxRange,
                  bool unknownBlocks) {
@@ -214,13 +218,16 @@ rejected_rays, batches, voxel_updates, dropped_updates (updates the GPU had to g
 0 unless a voxel is hit tens of thousands of times in one batch), and the map's
 occupied_voxels, free_voxels and regions.
 )doc")
-      .def("occupancy", onContext("Mapper.occupancy", &occupancy), py::arg("points"), R"doc(
+      .def("occupancy", onContext("Mapper.occupancy", &occupancy), py::arg("points"), py::arg("return_status") = false, R"doc(
 The log-odds of the voxel holding each point: an (N,) float32 array, NaN where no ray
-touched the voxel. points: (N, 3) real numbers (float or integer).
+touched the voxel. points: (N, 3) real numbers (float or integer). return_status: also an
+(N,) str array saying what each answer rests on: "observed", "unobserved" or "outside_map"
+(the map holds no region there); then a tuple (values, status).
 )doc")
-      .def("classify", onContext("Mapper.classify", &classify), py::arg("points"), R"doc(
+      .def("classify", onContext("Mapper.classify", &classify), py::arg("points"), py::arg("return_status") = false, R"doc(
 The class of the voxel holding each point: an (N,) int8 array, -1 unknown, 0 free,
 1 occupied (at or above the model's threshold). points: (N, 3) real numbers (float or integer).
+return_status: a tuple (classes, status) with occupancy's status array.
 )doc")
       .def("raycast", onContext("Mapper.raycast", &raycast),
            py::arg("origins"), py::arg("directions"), py::arg("max_range"),
@@ -230,8 +237,10 @@ Casts rays to the first occupied voxel (or unobserved one, with unknown_blocks).
 origins, directions: (N, 3) float arrays (directions of any non-zero length);
 max_range: metres, one number or an (N,) array. Returns a dict of arrays: hit (N,) bool,
 distance (N,) float64, point (N, 3) float64 (where the ray enters the voxel), voxel (N, 3)
-int32, value (N,) float32 log-odds (NaN for unknown space) and class (N,) int8. Without a
-hit the other fields are zero.
+int32, value (N,) float32 log-odds (NaN for unknown space), class (N,) int8 and status (N,)
+str: "observed" or "unobserved" (what stopped the ray), "out_of_range" (nothing within
+max_range) or "outside_map" (the ray starts where the map holds no region). Without a hit
+the other fields are zero.
 )doc")
       .def(
           "save",

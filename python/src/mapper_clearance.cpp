@@ -67,14 +67,14 @@ py::dict computeClearance(PyMapper& self, double range, const std::string& techn
   return result;
 }
 
-py::object clearance(PyMapper& self, const py::object& points, bool gradient) {
+py::object clearance(PyMapper& self, const py::object& points, bool gradient, bool returnStatus) {
   Points3 queried(points, "points");
   std::vector<ClearanceSample> samples;
   {
     py::gil_scoped_release release;
     samples = namingItems("points", [&] { return self.mapper->clearance(queried.span()); });
   }
-  return clearanceResult(samples, gradient);
+  return clearanceResult(samples, gradient, returnStatus);
 }
 
 }  // namespace
@@ -103,15 +103,17 @@ seconds (wall time), batches and cache_regions (GPU: batches of target regions, 
 the GPU cache held).
 )doc")
       .def("clearance", onContext("Mapper.clearance", &clearance),
-           py::arg("points"), py::arg("gradient") = false, R"doc(
+           py::arg("points"), py::arg("gradient") = false, py::arg("return_status") = false, R"doc(
 The clearance at each point, trilinear between the 8 voxel centres around it.
 
 points: (N, 3) real numbers (float or integer). Returns an (N,) float32 array of metres, or with
 gradient=True a tuple of it and the (N, 3) float32 gradients (metres per metre, pointing
 away from obstacles). A point gets NaN (and a NaN gradient) where one of its 8 voxels has
 no value: no obstacle within the range the layer was computed with, or a region the map
-does not hold; an obstacle's own voxel is 0. Raises voxen.Error when the map has no
-clearance layer (compute_clearance makes it; a loaded map file may carry it).
+does not hold; an obstacle's own voxel is 0. return_status: the result and an (N,) str
+array last, saying which: "out_of_range" (no obstacle within range), "outside_map", or
+"observed" where the sample has a value. Raises voxen.Error when the map has no clearance
+layer (compute_clearance makes it; a loaded map file may carry it).
 )doc");
 }
 

@@ -9,18 +9,39 @@ namespace py = pybind11;
 
 namespace voxen::python {
 
-py::array_t<float> occupancyValues(const std::vector<OccupancyAnswer>& found) {
+py::array statusArray(const std::vector<QueryStatus>& statuses) {
+  auto codes = newArray<int8_t>(statuses.size());
+  int8_t* out = codes.mutable_data();
+  for (size_t i = 0; i < statuses.size(); ++i) out[i] = int8_t(statuses[i]);
+  // The names indexed by the codes: one vectorised NumPy gather, not a str per item here.
+  py::list names;
+  for (const QueryStatus s : {QueryStatus::Observed, QueryStatus::Unobserved, QueryStatus::OutOfRange, QueryStatus::OutsideMap})
+    names.append(queryStatusName(s));
+  return py::module_::import("numpy").attr("array")(names).attr("__getitem__")(codes).cast<py::array>();
+}
+
+py::object withStatus(py::object result, const py::array& statuses, bool returnStatus) {
+  if (!returnStatus) return result;
+  if (py::isinstance<py::tuple>(result)) {
+    py::list items(result);
+    items.append(statuses);
+    return py::tuple(items);
+  }
+  return py::make_tuple(result, statuses);
+}
+
+py::object occupancyValues(const std::vector<OccupancyAnswer>& found, bool returnStatus) {
   auto values = newArray<float>(found.size());
   float* out = values.mutable_data();
   for (size_t i = 0; i < found.size(); ++i) out[i] = valueOrNaN(found[i].value);
-  return values;
+  return withStatus(values, returnStatus ? statusesOf(found) : py::array(), returnStatus);
 }
 
-py::array_t<int8_t> occupancyClasses(const std::vector<OccupancyAnswer>& found) {
+py::object occupancyClasses(const std::vector<OccupancyAnswer>& found, bool returnStatus) {
   auto classes = newArray<int8_t>(found.size());
   int8_t* out = classes.mutable_data();
   for (size_t i = 0; i < found.size(); ++i) out[i] = classCode(found[i].voxelClass);
-  return classes;
+  return withStatus(classes, returnStatus ? statusesOf(found) : py::array(), returnStatus);
 }
 
 std::vector<QueryRay> queryRays(const py::object& origins, const py::object& directions, const py::object& maxRange) {
@@ -65,10 +86,11 @@ py::dict raycastResult(const std::vector<RayHit>& hits) {
   result["voxel"] = voxel;
   result["value"] = value;
   result["class"] = voxelClass;
+  result["status"] = statusesOf(hits);
   return result;
 }
 
-py::object clearanceResult(const std::vector<ClearanceSample>& samples, bool gradient) {
+py::object clearanceResult(const std::vector<ClearanceSample>& samples, bool gradient, bool returnStatus) {
   const size_t n = samples.size();
   constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
   auto values = newArray<float>(n);
@@ -76,13 +98,14 @@ py::object clearanceResult(const std::vector<ClearanceSample>& samples, bool gra
   // The engine marks a sample without a value as -1 (never a distance); NumPy code tests
   // NaN, as occupancy() gives for unobserved voxels.
   for (size_t i = 0; i < n; ++i) out[i] = samples[i].clearance < 0.0f ? kNaN : samples[i].clearance;
-  if (!gradient) return values;
+  const py::array statuses = returnStatus ? statusesOf(samples) : py::array();
+  if (!gradient) return withStatus(values, statuses, returnStatus);
   auto gradients = newArray<float>(n, 3);
   float* g = gradients.mutable_data();
   for (size_t i = 0; i < n; ++i) {
     for (int c = 0; c < 3; ++c) g[3 * i + c] = samples[i].clearance < 0.0f ? kNaN : samples[i].gradient[c];
   }
-  return py::make_tuple(values, gradients);
+  return withStatus(py::make_tuple(values, gradients), statuses, returnStatus);
 }
 
 }  // namespace voxen::python

@@ -102,7 +102,7 @@ def test_raycast_against_cpu_reference(context, scene):
     for unknown_blocks in (False, True):
         a = gpu.raycast(origins, directions, ranges, unknown_blocks=unknown_blocks)
         b = cpu.raycast(origins, directions, ranges, unknown_blocks=unknown_blocks)
-        assert set(a) == {"hit", "distance", "point", "voxel", "value", "class"}
+        assert set(a) == {"hit", "distance", "point", "voxel", "value", "class", "status"}
         for key in a:
             np.testing.assert_array_equal(a[key], b[key])
     # With unknown space blocking, every ray ends at a wall or the unknown beyond it.
