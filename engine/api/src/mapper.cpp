@@ -194,7 +194,7 @@ void Mapper::integrate(std::span<const Ray> rays) {
   } else {
     impl_->cpu().integrate(rays);
   }
-  { void applyMapperWindow(Mapper&, OccupancyMap&, std::span<const Ray>, const std::function<void()>&); applyMapperWindow(*this, impl_->map, rays, [this] { impl_->retireGpu(); }); }  // the local window (mapper_window.cpp)
+  applyMapperWindow(*this, impl_->map, rays, [this] { impl_->retireGpu(); });
 }
 
 void Mapper::integrateRays(std::span<const glm::dvec3> origins, std::span<const glm::dvec3> ends) {

@@ -58,7 +58,13 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
   };
   uint64_t skip = options.skipRays;
   GpuIntegrator* gpu = impl_->gpu();
-  if (gpu && options.prepareThreads > 0) {
+  // The local window after each chunk; it may retire the GPU integrator (and with it the
+  // prepared stream's record pool), so a run with a window prepares on this thread.
+  const bool window = impl_->run.window.has_value();
+  auto applyWindow = [&](std::span<const Ray> rays) {
+    applyMapperWindow(*this, impl_->map, rays, [this] { impl_->retireGpu(); });
+  };
+  if (gpu && options.prepareThreads > 0 && !window) {
     // Workers prepare the rays (checks, the GPU's record) from the reader's chunks, straight
     // into the integrator's record pool, so the calling thread does no work per ray. The reader is the stream's alone until the
     // stream is gone.
@@ -83,6 +89,10 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
     for (std::span<const Ray> rays; !(rays = nextAfter(reader, skip)).empty();) {
       gpu->integrate(rays);
       impl_->unsynced = true;
+      if (window) {
+        applyWindow(rays);
+        gpu = impl_->gpu();  // a new one when the window retired it
+      }
       progress(reader.stats().points);
       between(rays.size());
     }
@@ -104,6 +114,7 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
       rays.clear();
       if (reader.read(rays, chunk) == 0) break;
       cpu.integrate(rays);
+      if (window) applyWindow(rays);
       progress(reader.stats().points);
       between(rays.size());
     }

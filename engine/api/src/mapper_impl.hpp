@@ -2,7 +2,9 @@
 // The Mapper's private state: the map, the integrator it runs (made at the first ray, and
 // retired, its statistics kept, when something else writes the host map), and what the
 // retired integrators did.
+#include <functional>
 #include <memory>
+#include <span>
 #include <mutex>
 
 #include "query_lane.hpp"
@@ -63,6 +65,11 @@ struct Mapper::Impl {
   MapSnapshot published;
   bool changedSincePublished = true;  // the host map (or what the GPU will copy into it) changed
 };
+
+// The local window (MapperRunOptions::window, mapper_window.cpp): after rays were integrated,
+// the regions farther than the window from the last ray's origin leave the map (paged out to
+// the region source, or dropped); `retireGpu` retires the GPU integrator when any leaves.
+void applyMapperWindow(Mapper& mapper, OccupancyMap& map, std::span<const Ray> rays, const std::function<void()>& retireGpu);
 
 // Adds `more` (an integrator's figures whose ray indices start at `indexBase`) to `into`.
 void addIntegrationStats(IntegrationStats& into, IntegrationStats more, uint64_t indexBase);

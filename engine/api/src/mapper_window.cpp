@@ -7,7 +7,7 @@
 // checkpoint: paged out, not lost); without a source a region is dropped for good
 // (OccupancyMap::dropRegion, so the clearance near it sees the change).
 //
-// Called from Mapper::integrate (one line there). The GPU integrator's cache may hold
+// Called from Mapper::integrate and, between the reader's chunks, Mapper::integrateFile. The GPU integrator's cache may hold
 // regions the host map does not have yet, and would copy a dropped region back when it
 // evicts it, so on the GPU the map is synced first and, when something leaves, the
 // integrator is retired (the next rays get a new one, which loads only what they touch).
@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "mapper_impl.hpp"
 #include "voxen/mapper.hpp"
 
 namespace voxen {

@@ -30,6 +30,7 @@ struct MapArgs {
   std::vector<double> clamp;  // min, max
   LayerSet layers;
   IntegrationOptions integration;
+  std::optional<double> window;  // --window: the local window around the sensor, metres
   GpuIntegratorOptions gpu;
   bool cpu = false, cpuSequential = false, quiet = false;
   bool orderGiven = false;

@@ -167,6 +167,7 @@ MappingRunOptions runOptionsOf(const CommonOptions& options, const MapArgs& args
   MapperRunOptions& mapper = run.mapper.run;
   mapper.integration = args.integration;
   mapper.gpu = args.gpu;
+  mapper.window = args.window;
   mapper.regionLimitHint = options.memoryBudgetHint() + (args.integration.maxRange > 0.0 ? "" : " or set --max-range");
   if (!args.store.empty()) {
     run.storeSettings = runSettingsOf(args, model, ndtLayout(args.integration.ndt.mode, MapLayout::of(args.layers)));

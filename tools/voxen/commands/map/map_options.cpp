@@ -74,6 +74,12 @@ void addLayerAndRayOptions(CLI::App& command, MapArgs& args) {
   command.add_option("--max-range", args.integration.maxRange, "clip rays longer than this")
       ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
       ->group(rays);
+  command.add_option("--window", args.window,
+                     "keep only the regions within R metres of the sensor (its latest position): a moving robot's local "
+                     "map; farther regions are dropped, or paged out to --store")
+      ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
+      ->type_name("R")
+      ->group(rays);
   command.add_option("--min-range", args.minRange,
                      "drop returns nearer the sensor than this (metres): the robot itself; counted in the summary")
       ->check(numberIn(0.0, 1e6, "metres"))
