@@ -299,27 +299,62 @@ std::vector<OccupancyAnswer> GpuQueries::occupancy(std::span<const glm::dvec3> p
 // In rounds (Impl::inRounds): the host turns each point into its voxel (on the decimals as
 // written, queryPointVoxel), the GPU gathers and classifies, and the answers are read back
 // into the caller's span.
+// One round of occupancy answers (items first .. first + count) recorded into `out`.
+void GpuQueries::recordOccupancyRound(std::span<const glm::dvec3> points, size_t first, uint32_t count, const BufferRange& out) {
+  Impl& m = *impl_;
+  Device& device = m.scheduler.device();
+  m.voxelsUp.resize(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const VoxelCoord v = queryPointVoxel(m.map.model(), points[first + i], first + i);
+    m.voxelsUp[i] = {v.x, v.y, v.z, 0};
+  }
+  const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
+  const BufferRange values = scratch(device, m.values, "query values", uint64_t(count) * 4);
+  m.scheduler.upload(in, m.voxelsUp.data(), uint64_t(count) * 16);
+  m.scheduler.fill(values, gpu::kQueryOutsideMapBits);  // left where the map has no region
+  m.gather(in, values, count, 1, kOccupancyLayer);
+  const gpu::QueryClassifyPush push{values.address, out.address, count, m.map.model().thresholdValue()};
+  m.scheduler.dispatchThreads({"query classify", m.classifyKernel.get(), {}, push, {reads(values), writes(out)}}, count);
+}
+
 void GpuQueries::occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers) {
   checkRoom("occupancy", "points", points.size(), answers.size());
   Impl& m = *impl_;
-  Device& device = m.scheduler.device();
   m.inRounds(points.size(), [&](size_t first, uint32_t count) {
-    m.voxelsUp.resize(count);
-    for (uint32_t i = 0; i < count; ++i) {
-      const VoxelCoord v = queryPointVoxel(m.map.model(), points[first + i], first + i);
-      m.voxelsUp[i] = {v.x, v.y, v.z, 0};
-    }
-    const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
-    const BufferRange values = scratch(device, m.values, "query values", uint64_t(count) * 4);
-    const BufferRange out = scratch(device, m.outputs, "query answers", uint64_t(count) * sizeof(OccupancyAnswer));
-    m.scheduler.upload(in, m.voxelsUp.data(), uint64_t(count) * 16);
-    m.scheduler.fill(values, gpu::kQueryOutsideMapBits);  // left where the map has no region
-    m.gather(in, values, count, 1, kOccupancyLayer);
-    const gpu::QueryClassifyPush push{values.address, out.address, count, m.map.model().thresholdValue()};
-    m.scheduler.dispatchThreads(
-        {"query classify", m.classifyKernel.get(), {}, push, {reads(values), writes(out)}}, count);
     // scratch() rounds a range up to 16 bytes: one answer is 12.
-    return m.scheduler.readbackInto(out.first(uint64_t(count) * sizeof(OccupancyAnswer)), answers.subspan(first, count));
+    const BufferRange out = scratch(m.scheduler.device(), m.outputs, "query answers", uint64_t(count) * sizeof(OccupancyAnswer))
+                                .first(uint64_t(count) * sizeof(OccupancyAnswer));
+    recordOccupancyRound(points, first, count, out);
+    return m.scheduler.readbackInto(out, answers.subspan(first, count));
+  });
+}
+
+namespace {
+
+// Items first .. first + count of a caller's device range of `bytesPerItem` answers.
+BufferRange itemsOf(const BufferRange& range, size_t first, uint32_t count, uint64_t bytesPerItem) {
+  const uint64_t offset = uint64_t(first) * bytesPerItem;
+  return {range.buffer, range.offset + offset, uint64_t(count) * bytesPerItem, range.address + offset, range.name};
+}
+
+// Refuses a caller's device range too small (or without a device address) before any work.
+void checkDeviceRoom(const char* query, size_t items, const BufferRange& range, uint64_t bytesPerItem) {
+  if (items > 0 && (range.buffer == VK_NULL_HANDLE || range.address == 0))
+    throw QueryOutputError(std::string("GpuQueries::") + query + ": the answer buffer range has no buffer or device address");
+  if (range.size < uint64_t(items) * bytesPerItem)
+    throw QueryOutputError(std::string("GpuQueries::") + query + ": " + std::to_string(items) + " items need " +
+                           std::to_string(uint64_t(items) * bytesPerItem) + " bytes but the answer buffer range '" +
+                           range.name + "' holds " + std::to_string(range.size));
+}
+
+}  // namespace
+
+void GpuQueries::occupancy(std::span<const glm::dvec3> points, const BufferRange& answers) {
+  checkDeviceRoom("occupancy", points.size(), answers, sizeof(OccupancyAnswer));
+  Impl& m = *impl_;
+  m.inRounds(points.size(), [&](size_t first, uint32_t count) {
+    recordOccupancyRound(points, first, count, itemsOf(answers, first, count, sizeof(OccupancyAnswer)));
+    return ReadbackTicket{};  // nothing to read back: the answers stay on the device
   });
 }
 
@@ -331,33 +366,49 @@ std::vector<ClearanceSample> GpuQueries::clearance(std::span<const glm::dvec3> p
 
 // As occupancy(): the host finds each point's cell, the GPU gathers its 8 corners and
 // interpolates, and the samples are read back into the caller's span.
-void GpuQueries::clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples) {
+// One round of clearance samples (items first .. first + count) recorded into `out`.
+void GpuQueries::recordClearanceRound(std::span<const glm::dvec3> points, size_t first, uint32_t count, const BufferRange& out) {
   Impl& m = *impl_;
-  const LayerId layer = clearanceLayer();
-  if (!m.map.layout().has(layer)) throw Error("the map has no clearance layer: compute clearance first");
-  checkRoom("clearance", "points", points.size(), samples.size());
   Device& device = m.scheduler.device();
   const float inverse = float(1.0 / m.map.model().resolution);
+  m.voxelsUp.resize(count);
+  m.fractionsUp.resize(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const ClearanceCell cell = clearanceCell(m.map.model(), points[first + i], first + i);
+    m.voxelsUp[i] = {cell.lower.x, cell.lower.y, cell.lower.z, 0};
+    m.fractionsUp[i] = {cell.fraction.x, cell.fraction.y, cell.fraction.z, 0.0f};
+  }
+  const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
+  const BufferRange frac = scratch(device, m.fractions, "query fractions", uint64_t(count) * 16);
+  const BufferRange corners = scratch(device, m.values, "query values", uint64_t(count) * 32);
+  m.scheduler.upload(in, m.voxelsUp.data(), uint64_t(count) * 16);
+  m.scheduler.upload(frac, m.fractionsUp.data(), uint64_t(count) * 16);
+  m.scheduler.fill(corners, std::bit_cast<uint32_t>(gpu::kQueryOutsideMapClearance));  // left where the map has no region
+  m.gather(in, corners, count, 8, clearanceLayer());
+  gpu::QueryInterpolatePush push{corners.address, frac.address, out.address, count, inverse};
+  m.scheduler.dispatchThreads(
+      {"query clearance", m.clearanceKernel.get(), {}, push, {reads(corners), reads(frac), writes(out)}}, count);
+}
+
+void GpuQueries::clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples) {
+  Impl& m = *impl_;
+  if (!m.map.layout().has(clearanceLayer())) throw Error("the map has no clearance layer: compute clearance first");
+  checkRoom("clearance", "points", points.size(), samples.size());
   m.inRounds(points.size(), [&](size_t first, uint32_t count) {
-    m.voxelsUp.resize(count);
-    m.fractionsUp.resize(count);
-    for (uint32_t i = 0; i < count; ++i) {
-      const ClearanceCell cell = clearanceCell(m.map.model(), points[first + i], first + i);
-      m.voxelsUp[i] = {cell.lower.x, cell.lower.y, cell.lower.z, 0};
-      m.fractionsUp[i] = {cell.fraction.x, cell.fraction.y, cell.fraction.z, 0.0f};
-    }
-    const BufferRange in = scratch(device, m.inputs, "query voxels", uint64_t(count) * 16);
-    const BufferRange frac = scratch(device, m.fractions, "query fractions", uint64_t(count) * 16);
-    const BufferRange corners = scratch(device, m.values, "query values", uint64_t(count) * 32);
-    const BufferRange out = scratch(device, m.outputs, "query samples", uint64_t(count) * sizeof(ClearanceSample));
-    m.scheduler.upload(in, m.voxelsUp.data(), uint64_t(count) * 16);
-    m.scheduler.upload(frac, m.fractionsUp.data(), uint64_t(count) * 16);
-    m.scheduler.fill(corners, std::bit_cast<uint32_t>(gpu::kQueryOutsideMapClearance));  // left where the map has no region
-    m.gather(in, corners, count, 8, layer);
-    gpu::QueryInterpolatePush push{corners.address, frac.address, out.address, count, inverse};
-    m.scheduler.dispatchThreads(
-        {"query clearance", m.clearanceKernel.get(), {}, push, {reads(corners), reads(frac), writes(out)}}, count);
-    return m.scheduler.readbackInto(out.first(uint64_t(count) * sizeof(ClearanceSample)), samples.subspan(first, count));
+    const BufferRange out = scratch(m.scheduler.device(), m.outputs, "query samples", uint64_t(count) * sizeof(ClearanceSample))
+                                .first(uint64_t(count) * sizeof(ClearanceSample));
+    recordClearanceRound(points, first, count, out);
+    return m.scheduler.readbackInto(out, samples.subspan(first, count));
+  });
+}
+
+void GpuQueries::clearance(std::span<const glm::dvec3> points, const BufferRange& samples) {
+  Impl& m = *impl_;
+  if (!m.map.layout().has(clearanceLayer())) throw Error("the map has no clearance layer: compute clearance first");
+  checkDeviceRoom("clearance", points.size(), samples, sizeof(ClearanceSample));
+  m.inRounds(points.size(), [&](size_t first, uint32_t count) {
+    recordClearanceRound(points, first, count, itemsOf(samples, first, count, sizeof(ClearanceSample)));
+    return ReadbackTicket{};  // nothing to read back: the samples stay on the device
   });
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "voxen/query/collision_types.hpp"
+#include "voxen/host/buffer.hpp"
 #include "voxen/query/query_types.hpp"
 
 namespace voxen {
@@ -42,6 +43,17 @@ class GpuQueries {
   void occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers);
   void raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, const RaycastOptions& options = {});
   void clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples);
+
+  // For an embedder that keeps working on the GPU: the answers written into a device buffer
+  // range of its own (answer i at byte offset i * sizeof(OccupancyAnswer) or
+  // sizeof(ClearanceSample), the same layout as on the host; at least that many bytes, with a
+  // device address, on this scheduler's device; QueryOutputError otherwise, before any work).
+  // The passes are recorded and submitted on this scheduler, nothing is read back and
+  // nothing is waited for: the caller's later passes on the same scheduler that declare
+  // reads of the range are ordered after them (the scheduler places the barrier); work on
+  // another scheduler must wait for this one's timeline first.
+  void occupancy(std::span<const glm::dvec3> points, const BufferRange& answers);
+  void clearance(std::span<const glm::dvec3> points, const BufferRange& samples);
   BoxVoxels voxelsInBox(const QueryBox& box, VoxelClass voxelClass);
 
   // Collision and distance queries for planners (semantics and statuses:
@@ -67,6 +79,9 @@ class GpuQueries {
 
  private:
   struct Impl;
+  // One round of answers recorded into `out` (the host and device outputs share them).
+  void recordOccupancyRound(std::span<const glm::dvec3> points, size_t first, uint32_t count, const BufferRange& out);
+  void recordClearanceRound(std::span<const glm::dvec3> points, size_t first, uint32_t count, const BufferRange& out);
   std::unique_ptr<Impl> impl_;
   // The collision queries' kernels and buffers (gpu_collision.cpp), made on first use, and
   // what they need of the region cache.
