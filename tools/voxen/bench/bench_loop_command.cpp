@@ -91,6 +91,47 @@ std::vector<double> countColumn(const std::vector<LoopFrame>& frames, uint64_t L
   return values;
 }
 
+// The --json summary: per-stage medians, the regions recomputed, and every frame's figures.
+void printLoopJson(const DeviceInfo& device, const BenchLoopArgs& args, size_t perFrame, const std::vector<LoopFrame>& frames,
+                   uint64_t unobservedOrFar) {
+  const std::vector<double> scan = column(frames, &LoopFrame::scanMs), alone = column(frames, &LoopFrame::scanAloneMs),
+                            sync = column(frames, &LoopFrame::syncMs), clear = column(frames, &LoopFrame::clearanceMs),
+                            query = column(frames, &LoopFrame::queryMs);
+  std::vector<double> after(frames.size());  // what the loop adds to the scan: copy back, clearance, queries
+  for (size_t f = 0; f < frames.size(); ++f) after[f] = frames[f].syncMs + frames[f].clearanceMs + frames[f].queryMs;
+  Json list = Json::array();
+  for (const LoopFrame& f : frames)
+    list.push_back({{"scan_ms", rounded(f.scanMs, 3)},
+                    {"scan_alone_ms", rounded(f.scanAloneMs, 3)},
+                    {"sync_ms", rounded(f.syncMs, 3)},
+                    {"clearance_ms", rounded(f.clearanceMs, 3)},
+                    {"query_ms", rounded(f.queryMs, 3)},
+                    {"regions_recomputed", f.recomputed},
+                    {"regions_stale_by_log_odds", f.logOddsStale},
+                    {"regions", f.regions}});
+  printJson({{"device", device.name},
+             {"driver", device.driverName},
+             {"rays_per_frame", perFrame},
+             {"frames", args.frames},
+             {"speed", args.speed},
+             {"resolution", args.resolution},
+             {"range", args.range},
+             {"unknown", args.unknownFree ? "free" : "obstacle"},
+             {"queries", args.queries},
+             {"median_ms",
+              {{"scan", rounded(median(scan), 3)},
+               {"scan_alone", rounded(median(alone), 3)},
+               {"sync", rounded(median(sync), 3)},
+               {"clearance", rounded(median(clear), 3)},
+               {"queries", rounded(median(query), 3)},
+               {"sync_clearance_queries", rounded(median(after), 3)}}},
+             {"median_regions_recomputed", median(countColumn(frames, &LoopFrame::recomputed))},
+             {"median_regions_stale_by_log_odds", median(countColumn(frames, &LoopFrame::logOddsStale))},
+             {"regions", frames.back().regions},
+             {"samples_without_obstacle_in_range", unobservedOrFar},
+             {"per_frame", list}});
+}
+
 int benchLoop(const CommonOptions& options, const BenchLoopArgs& args) {
   LidarConfig lidar;  // 64 rings x 1024 columns, seed 1: the README run
   lidar.scans = args.frames;
@@ -169,37 +210,7 @@ int benchLoop(const CommonOptions& options, const BenchLoopArgs& args) {
   for (size_t f = 0; f < frames.size(); ++f) after[f] = frames[f].syncMs + frames[f].clearanceMs + frames[f].queryMs;
   const DeviceInfo& device = context.deviceInfo();
   if (options.json) {
-    Json list = Json::array();
-    for (const LoopFrame& f : frames)
-      list.push_back({{"scan_ms", rounded(f.scanMs, 3)},
-                      {"scan_alone_ms", rounded(f.scanAloneMs, 3)},
-                      {"sync_ms", rounded(f.syncMs, 3)},
-                      {"clearance_ms", rounded(f.clearanceMs, 3)},
-                      {"query_ms", rounded(f.queryMs, 3)},
-                      {"regions_recomputed", f.recomputed},
-                      {"regions_stale_by_log_odds", f.logOddsStale},
-                      {"regions", f.regions}});
-    printJson({{"device", device.name},
-               {"driver", device.driverName},
-               {"rays_per_frame", perFrame},
-               {"frames", args.frames},
-               {"speed", args.speed},
-               {"resolution", args.resolution},
-               {"range", args.range},
-               {"unknown", args.unknownFree ? "free" : "obstacle"},
-               {"queries", args.queries},
-               {"median_ms",
-                {{"scan", rounded(median(scan), 3)},
-                 {"scan_alone", rounded(median(alone), 3)},
-                 {"sync", rounded(median(sync), 3)},
-                 {"clearance", rounded(median(clear), 3)},
-                 {"queries", rounded(median(query), 3)},
-                 {"sync_clearance_queries", rounded(median(after), 3)}}},
-               {"median_regions_recomputed", median(countColumn(frames, &LoopFrame::recomputed))},
-               {"median_regions_stale_by_log_odds", median(countColumn(frames, &LoopFrame::logOddsStale))},
-               {"regions", frames.back().regions},
-               {"samples_without_obstacle_in_range", unobservedOrFar},
-               {"per_frame", list}});
+    printLoopJson(device, args, perFrame, frames, unobservedOrFar);
     return 0;
   }
   std::printf("voxen bench loop on %s (%s): the README run's lidar (64 x 1024, %s rays a scan, %.3g m/s), %d frames at %.3g m; "
