@@ -9,17 +9,6 @@
 
 namespace voxen {
 
-namespace {
-
-// Refuses a caller's span with room for fewer answers than the items asked, before any work.
-void checkRoom(const char* query, const char* items, size_t asked, size_t room) {
-  if (room < asked)
-    throw QueryOutputError(std::string("MapSnapshot::") + query + ": " + std::to_string(asked) + " " + items +
-                           " but the answer span holds " + std::to_string(room) + " (it needs one element per item)");
-}
-
-}  // namespace
-
 const MapSnapshot::State& MapSnapshot::state() const {
   if (!state_) throw Error("MapSnapshot: an empty snapshot (default-constructed) holds no map");
   return *state_;
@@ -60,7 +49,7 @@ BoxVoxels MapSnapshot::voxelsInBox(const QueryBox& box, VoxelClass voxelClass) c
 }
 
 void MapSnapshot::occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers) const {
-  checkRoom("occupancy", "points", points.size(), answers.size());
+  checkAnswerRoom("MapSnapshot", "occupancy", "points", points.size(), answers.size());
   const State& s = state();
   if (!s.lane->onHost(pointReads(points.size(), 1, s.lane->settings().hostQueryVoxels)))
     return s.lane->withGpu(s.map, [&](GpuQueries& q) { q.occupancy(points, answers); });
@@ -69,7 +58,7 @@ void MapSnapshot::occupancy(std::span<const glm::dvec3> points, std::span<Occupa
 }
 
 void MapSnapshot::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, const RaycastOptions& options) const {
-  checkRoom("raycast", "rays", rays.size(), hits.size());
+  checkAnswerRoom("MapSnapshot", "raycast", "rays", rays.size(), hits.size());
   const State& s = state();
   if (!s.lane->onHost(raycastReads(s.map->model().resolution, rays, s.lane->settings().hostQueryVoxels)))
     return s.lane->withGpu(s.map, [&](GpuQueries& q) { q.raycast(rays, hits, options); });
@@ -78,7 +67,7 @@ void MapSnapshot::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits
 }
 
 void MapSnapshot::clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples) const {
-  checkRoom("clearance", "points", points.size(), samples.size());
+  checkAnswerRoom("MapSnapshot", "clearance", "points", points.size(), samples.size());
   const State& s = state();
   if (!s.lane->onHost(pointReads(points.size(), 8, s.lane->settings().hostQueryVoxels)))
     return s.lane->withGpu(s.map, [&](GpuQueries& q) { q.clearance(points, samples); });

@@ -121,9 +121,9 @@ GpuQueries& Mapper::Impl::queries() {
   return *gpuQueries;
 }
 
-bool Mapper::Impl::queryOnHost(uint64_t voxels) const {
-  return run.backend == MapperBackend::CpuReference || (run.hostQueryVoxels > 0 && voxels <= run.hostQueryVoxels);
-}
+// The lane's rule, set from the same run options: the Mapper's own queries and its
+// snapshots' choose the CPU alike.
+bool Mapper::Impl::queryOnHost(uint64_t voxels) const { return lane->onHost(voxels); }
 
 CpuIntegrator& Mapper::Impl::cpu() {
   if (!cpuIntegrator) cpuIntegrator = std::make_unique<CpuIntegrator>(map, run.integration);
@@ -353,20 +353,9 @@ BoxVoxels Mapper::voxelsInBox(const QueryBox& box, VoxelClass voxelClass) {
   return impl_->queries().voxelsInBox(box, voxelClass);
 }
 
-namespace {
-
-// Refuses a caller's span with room for fewer answers than the items asked, before any work.
-void checkRoom(const char* query, const char* items, size_t asked, size_t room) {
-  if (room < asked)
-    throw QueryOutputError(std::string("Mapper::") + query + ": " + std::to_string(asked) + " " + items +
-                           " but the answer span holds " + std::to_string(room) + " (it needs one element per item)");
-}
-
-}  // namespace
-
 // Small batches answer on the CPU and are copied into the span; the GPU reads back into it.
 void Mapper::occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAnswer> answers) {
-  checkRoom("occupancy", "points", points.size(), answers.size());
+  checkAnswerRoom("Mapper", "occupancy", "points", points.size(), answers.size());
   const uint64_t limit = impl_->run.hostQueryVoxels;
   if (!impl_->queryOnHost(pointReads(points.size(), 1, limit))) return impl_->queries().occupancy(points, answers);
   const std::vector<OccupancyAnswer> host = cpuOccupancy(map(), points);
@@ -374,7 +363,7 @@ void Mapper::occupancy(std::span<const glm::dvec3> points, std::span<OccupancyAn
 }
 
 void Mapper::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, const RaycastOptions& options) {
-  checkRoom("raycast", "rays", rays.size(), hits.size());
+  checkAnswerRoom("Mapper", "raycast", "rays", rays.size(), hits.size());
   const uint64_t limit = impl_->run.hostQueryVoxels;
   if (!impl_->queryOnHost(raycastReads(impl_->map.model().resolution, rays, limit)))
     return impl_->queries().raycast(rays, hits, options);
@@ -383,7 +372,7 @@ void Mapper::raycast(std::span<const QueryRay> rays, std::span<RayHit> hits, con
 }
 
 void Mapper::clearance(std::span<const glm::dvec3> points, std::span<ClearanceSample> samples) {
-  checkRoom("clearance", "points", points.size(), samples.size());
+  checkAnswerRoom("Mapper", "clearance", "points", points.size(), samples.size());
   const uint64_t limit = impl_->run.hostQueryVoxels;
   if (!impl_->queryOnHost(pointReads(points.size(), 8, limit))) return impl_->queries().clearance(points, samples);
   const std::vector<ClearanceSample> host = cpuClearance(map(), points);

@@ -1,6 +1,7 @@
 #include "query_reads.hpp"
 
 #include <cmath>
+#include <string>
 
 namespace voxen {
 
@@ -24,6 +25,12 @@ uint64_t raycastReads(double resolution, std::span<const QueryRay> rays, uint64_
     if (!(total <= double(limit))) return past(limit);
   }
   return uint64_t(total);
+}
+
+void checkAnswerRoom(const char* owner, const char* query, const char* items, size_t asked, size_t room) {
+  if (room < asked)
+    throw QueryOutputError(std::string(owner) + "::" + query + ": " + std::to_string(asked) + " " + items +
+                           " but the answer span holds " + std::to_string(room) + " (it needs one element per item)");
 }
 
 uint64_t boxReads(double resolution, const QueryBox& box, uint64_t limit) {

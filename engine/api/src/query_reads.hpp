@@ -15,4 +15,8 @@ uint64_t pointReads(size_t points, uint64_t readsPerPoint, uint64_t limit);
 uint64_t raycastReads(double resolution, std::span<const QueryRay> rays, uint64_t limit);
 uint64_t boxReads(double resolution, const QueryBox& box, uint64_t limit);
 
+// Refuses a caller's span with room for fewer answers than the items asked, before any work
+// (QueryOutputError naming `owner::query` and both sizes): Mapper's and MapSnapshot's span forms.
+void checkAnswerRoom(const char* owner, const char* query, const char* items, size_t asked, size_t room);
+
 }  // namespace voxen
