@@ -172,11 +172,13 @@ void Scheduler::begin(BatchSlot& slot) {
     // nothing recorded earlier needs a barrier here.
     tracker_->reset();
   }
-  // Hot reload: swap pipelines whose sources changed, before anything is recorded.
-  stats_.kernelSwaps += library_.reloadChanged(lastSubmitted_, device_.trackerCount() > 1);
-  // Pipelines retired by a reload are destroyed against this scheduler's timeline only while
-  // it is the device's one scheduler (the library keeps them otherwise, see reloadChanged).
-  if (device_.trackerCount() == 1) library_.collectRetired(lastCompleted_);
+  // Hot reload: swap pipelines whose sources changed, before anything is recorded. Pipelines
+  // retired by a reload are destroyed against this scheduler's timeline only while it is the
+  // device's one scheduler (the library keeps them otherwise, see reloadChanged); the count
+  // is read once, so both calls judge the same moment.
+  const bool soleScheduler = device_.trackerCount() == 1;
+  stats_.kernelSwaps += library_.reloadChanged(lastSubmitted_, !soleScheduler);
+  if (soleScheduler) library_.collectRetired(lastCompleted_);
 }
 
 void Scheduler::collectAccesses(const std::vector<BufferUse>& uses, const char* what, const std::string& name) {
