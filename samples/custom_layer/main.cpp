@@ -5,10 +5,13 @@
 //      to the shader library;
 //   4. runs its pass over every region of the map in the region cache, once from each, and
 //      checks the layer against a CPU reference computed here;
-//   5. saves the map, loads it again and checks that the layer survived.
+//   5. saves the map, loads it again and checks that the layer survived;
+//   6. runs the same pass the short way, through a Mapper (Mapper::runPass: the Mapper
+//      brings the regions and their neighbours into its cache in chunks), and checks it.
 // Exits 0 when all of it holds, 1 on any mismatch or error, 2 on a usage error.
 //   custom_layer [MAP.vxm]   (the map is written there and kept; by default to a temporary
 //                             file that is removed)
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -53,6 +56,19 @@ voxen::LayerId registerNeighbourLayer() {
   type.fields = {count};
   return voxen::registerLayer(type);
 }
+
+// Step 6's pass: what Mapper::runPass needs to know to bind and dispatch it.
+struct NeighbourPass : voxen::MapPass {
+  voxen::LayerId layer;
+  float threshold = 0;
+  std::string name() const override { return "occupied neighbours"; }
+  std::string kernel() const override { return "custom_layer/occupied_neighbours.comp"; }
+  std::vector<voxen::LayerId> writtenLayers() const override { return {layer}; }
+  uint32_t haloVoxels() const override { return 1; }  // it reads the six face neighbours
+  voxen::PushConstants pushConstants(const voxen::gpu::MapBinding& map) override {
+    return NeighbourPush{map, threshold, layer.index()};
+  }
+};
 
 uint32_t cpuNeighbours(const voxen::OccupancyMap& map, const voxen::VoxelCoord& v) {
   const voxen::VoxelCoord around[6] = {{v.x + 1, v.y, v.z}, {v.x - 1, v.y, v.z}, {v.x, v.y + 1, v.z},
@@ -161,6 +177,28 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
+    // 6. The short way: a Mapper on the loaded map runs the pass over all of it, the
+    // layer first overwritten with a value the pass never writes.
+    voxen::OccupancyMap overwritten = loaded;
+    for (auto& [key, region] : overwritten.regions()) {
+      const auto values = overwritten.region(key).values<uint32_t>(layer);
+      std::fill(values.begin(), values.end(), 0xffffffffu);
+    }
+    voxen::Context context(scheduler);
+    voxen::Mapper mapper = voxen::Mapper::fromMap(context, std::move(overwritten));
+    NeighbourPass pass;
+    pass.layer = layer;
+    pass.threshold = map.model().thresholdValue();
+    const voxen::MapPassStats passStats = mapper.runPass(pass);
+    uint64_t nonZero = 0;
+    if (const uint64_t wrong = mismatches(mapper.map(), layer, "Mapper::runPass", &nonZero); wrong || nonZero == 0) {
+      std::fprintf(stderr, "custom_layer: Mapper::runPass: %llu voxels differ from the CPU reference\n",
+                   static_cast<unsigned long long>(wrong));
+      return 1;
+    }
+    std::printf("custom_layer: Mapper::runPass: %llu regions in %llu chunks, equal to the CPU reference\n",
+                static_cast<unsigned long long>(passStats.regions), static_cast<unsigned long long>(passStats.chunks));
+
     scheduler.finish();
     if (device.validationMessageCount() != 0) {
       std::fprintf(stderr, "custom_layer: %llu validation messages\n",

@@ -157,8 +157,25 @@ Mapper::Mapper(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Mapper::Mapper(Context& context, MapperOptions options) {
   const OccupancyModel& model = options.model;
+Mapper::State::State() noexcept = default;
+Mapper::State::State(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
+Mapper::State::~State() = default;
+Mapper::State::State(State&&) noexcept = default;
+Mapper::State& Mapper::State::operator=(State&&) noexcept = default;
+
+Mapper::Impl* Mapper::State::operator->() const {
+  if (!impl_)
+    throw Error("voxen::Mapper: this Mapper is empty (default-constructed or moved from) and has no map: assign it one "
+                "(Mapper(context, options), Mapper::load(context, path) or Mapper::fromMap(context, map)) first");
+  return impl_.get();
+}
+
+Mapper::Mapper() noexcept = default;
+
   model.validate();
   const MapperRunOptions run = settled(options.run);
+bool Mapper::empty() const noexcept { return impl_.empty(); }
+
   OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::of(options.extraLayers)));
   limitRegions(map, context, run, true);
   impl_ = std::make_unique<Impl>(context, std::move(map), run);
@@ -189,6 +206,31 @@ void Mapper::integrate(std::span<const Ray> rays) {
   impl_->queriesStale = true;
   impl_->changedSincePublished = true;
   if (GpuIntegrator* gpu = impl_->gpu()) {
+void Mapper::load(const std::filesystem::path& path) {
+  Impl& m = *impl_;
+  if (m.map.regionSource())
+    throw Error("Mapper::load(" + path.string() + "): the map pages regions out to a region source; load a file into a "
+                "Mapper without one (setRegionSource(nullptr) first, after saving what the source should keep)");
+  // Read first: a file that fails to load leaves the Mapper as it was.
+  MapLoadOptions options;
+  options.memoryBudgetBytes = m.context->memoryBudgetBytes();
+  options.budgetHint = m.context->memoryHint();
+  OccupancyMap loaded = loadMap(path, options);
+  requireNdtLayers(loaded, m.run, path.string());
+  limitRegions(loaded, *m.context, m.run, false);
+  // Integrators and queries hold copies of the old map: finish and drop them.
+  m.sync();
+  m.gpuIntegrator.reset();
+  m.cpuIntegrator.reset();
+  m.gpuQueries.reset();
+  m.unsynced = m.gpuStale = m.queriesStale = false;
+  m.retired = {};
+  m.retiredTimes = {};
+  m.map = std::move(loaded);
+  m.changedSincePublished = true;
+  m.publish();
+}
+
     gpu->integrate(rays);
     impl_->unsynced = true;
   } else {

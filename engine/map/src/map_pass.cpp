@@ -9,16 +9,24 @@ namespace voxen {
 
 MapPassBinding bindMapPass(Scheduler& scheduler, RegionCache& cache, std::span<const RegionKey> regions,
                            std::initializer_list<LayerId> writtenLayers) {
-  if (regions.size() > cache.slotCount())
-    throw Error("a map pass over " + std::to_string(regions.size()) + " regions needs a region cache of as many slots; it has " +
-                std::to_string(cache.slotCount()));
+  return bindMapPass(scheduler, cache, regions, std::span<const LayerId>(writtenLayers.begin(), writtenLayers.size()), {});
+}
+
+MapPassBinding bindMapPass(Scheduler& scheduler, RegionCache& cache, std::span<const RegionKey> regions,
+                           std::span<const LayerId> writtenLayers, std::span<const RegionKey> neighbours) {
+  std::vector<RegionKey> resident(regions.begin(), regions.end());
+  resident.insert(resident.end(), neighbours.begin(), neighbours.end());
+  if (resident.size() > cache.slotCount())
+    throw Error("a map pass over " + std::to_string(regions.size()) + " regions" +
+                (neighbours.empty() ? std::string() : " and " + std::to_string(neighbours.size()) + " around them") +
+                " needs a region cache of as many slots; it has " + std::to_string(cache.slotCount()));
   for (LayerId id : writtenLayers)
     if (!cache.poolRange(id))
       throw Error("a map pass writes layer '" + layerType(id).name + "', which the map does not have: add it to the map " +
                   "before creating the region cache");
   // Stamped with the batch being recorded: passes bound in one batch keep each other's
   // regions resident, and later batches may evict them.
-  cache.makeResident(std::vector<RegionKey>(regions.begin(), regions.end()), scheduler.lastSubmitted() + 1);
+  cache.makeResident(resident, scheduler.lastSubmitted() + 1);
 
   MapPassBinding binding;
   std::vector<gpu::PassRegion> list;

@@ -60,6 +60,8 @@ namespace voxen {
 
 class Context;
 class GpuClearance;
+class MapPass;  // voxen/map/map_pass.hpp, for runPass
+struct MapPassStats;
 class Scheduler;
 class RayReader;
 class Trajectory;
@@ -196,10 +198,14 @@ class Mapper {
   // its regions are allocated; NDT integration needs the file to hold the NDT layers. The
   // map may grow by what the budget leaves after it and the GPU cache (none when the cache
   // leaves nothing: reading, clearance and rendering still work).
-  static Mapper load(Context& context, const std::filesystem::path& path, MapperRunOptions run = {});
+  [[nodiscard]] static Mapper load(Context& context, const std::filesystem::path& path, MapperRunOptions run = {});
   // A map already in memory (importOctomap()'s, say), taken over as load() takes a file's:
   // it may grow by what the budget leaves after it and the GPU cache.
-  static Mapper fromMap(Context& context, OccupancyMap map, MapperRunOptions run = {});
+  // No Context and no map, for a member that gets its map later: assign it one
+  // (`mapper = Mapper::load(context, path)`). Every call but assignment and empty() on an
+  // empty Mapper (default-constructed or moved from) throws Error saying so.
+  Mapper() noexcept;
+  [[nodiscard]] static Mapper fromMap(Context& context, OccupancyMap map, MapperRunOptions run = {});
   ~Mapper();
   Mapper(Mapper&&) noexcept;
   Mapper& operator=(Mapper&&) noexcept;
@@ -212,6 +218,16 @@ class Mapper {
   void integrate(std::span<const Ray> rays);
   // Points of a scan with their times, and the trajectory the sensor followed: each ray runs
   // from the sensor's position at the point's time (linear interpolation) to the point.
+  // Whether the Mapper has no map (default-constructed or moved from).
+  bool empty() const noexcept;
+
+  // Mapping thread: replaces the map by a file's, in this Mapper, keeping its Context and
+  // run options (checked as the static load() checks them). The file is read in full before
+  // the map it replaces is released (both are in memory for a moment); when reading fails
+  // the Mapper keeps its map. Rays given before are integrated into the old map first; the
+  // statistics start again. Query threads keep the snapshots they hold, and latestSnapshot()
+  // returns the file's map (a newer version()) once this returns.
+  void load(const std::filesystem::path& path);
   // Points whose time is outside the trajectory are skipped and counted. Throws Error when
   // the spans differ in length.
   CloudStats integrateCloud(std::span<const glm::dvec3> points, std::span<const double> times,
@@ -316,7 +332,34 @@ class Mapper {
  private:
   struct Impl;
   explicit Mapper(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  State impl_;
 };
 
 }  // namespace voxen
+  // A compute pass of the program's own (voxen/map/map_pass.hpp: MapPass) over every region
+  // of the map in memory, on the Mapper's scheduler: the Mapper adds the layers the pass
+  // writes when the map lacks them (zero), brings the map's regions into a GPU region cache
+  // of run.gpu.cacheBytes in chunks, each with the regions within the pass's halo resident
+  // beside it (read; a region the map lacks reads as unobserved, as in every map pass),
+  // dispatches one thread per voxel of the chunk, and copies what the pass wrote into the
+  // host map. The answer does not depend on the chunking as long as the pass writes only
+  // its own voxel's values and reads no layer it writes outside its own voxel. Throws Error
+  // when one region and its halo do not fit the cache (naming GpuIntegratorOptions::cacheBytes)
+  // and for a kernel the Context's shader library does not have.
+  MapPassStats runPass(MapPass& pass);
+
+  // The state, checked: an empty Mapper's calls throw Error instead of dereferencing null.
+  class State {
+   public:
+    State() noexcept;
+    State(std::unique_ptr<Impl> impl) noexcept;  // NOLINT: a Mapper's state from its Impl
+    ~State();
+    State(State&&) noexcept;
+    State& operator=(State&&) noexcept;
+    Impl* operator->() const;  // throws Error on an empty Mapper
+    Impl& operator*() const { return *operator->(); }
+    bool empty() const noexcept { return !impl_; }
+
+   private:
+    std::unique_ptr<Impl> impl_;
+  };
