@@ -251,6 +251,20 @@ the other fields are zero.
             self.mapper->save(file);
           },
           py::arg("path"), "Writes the map file (atomically: a reader sees the old file or the new one).")
+      .def(
+          "load",
+          [](PyMapper& self, const py::object& path) {
+            const std::filesystem::path file = pathOf(path);
+            ContextUse use(*self.context, &self, "Mapper.load");
+            py::gil_scoped_release release;
+            self.mapper->load(file);
+          },
+          py::arg("path"), R"doc(
+Replaces this Mapper's map by a map file's, keeping its context and settings (backend,
+cache): rays given before go into the old map first, the statistics start again, and
+snapshots taken before keep the old map. Raises voxen.Error naming the file when it cannot
+be read; the Mapper then keeps its map. voxen.load(path) makes a new Mapper instead.
+)doc")
       .def_property_readonly(
           "resolution",
           [](PyMapper& self) {

@@ -219,6 +219,27 @@ def test_save_load_round_trip_and_cli_reads_it(context, scene, tmp_path, voxen_c
     assert "every region decompressed, its checksum matched" in info.stdout
 
 
+def test_load_into_a_mapper_replaces_its_map_and_keeps_it_on_failure(context, scene, tmp_path):
+    origins, ends = scene
+    source = voxen.Mapper(resolution=0.2, context=context, backend="cpu")
+    source.integrate_rays(origins, ends)
+    path = tmp_path / "source.vxm"
+    source.save(path)
+    mapper = voxen.Mapper(resolution=0.1, context=context)
+    mapper.integrate_rays(origins[:100], ends[:100])
+    broken = tmp_path / "broken.vxm"
+    broken.write_text("not a map")
+    with pytest.raises(voxen.Error, match="broken.vxm"):
+        mapper.load(broken)
+    assert mapper.resolution == 0.1 and mapper.stats()["rays"] == 100
+    before = mapper.snapshot().version
+    mapper.load(path)
+    assert mapper.resolution == 0.2 and mapper.stats()["rays"] == 0
+    points = probe_points(scene)
+    np.testing.assert_array_equal(mapper.occupancy(points), source.occupancy(points))
+    assert mapper.latest_snapshot().version > before
+
+
 def test_devices_and_contexts(context):
     assert isinstance(voxen.devices(), list) and voxen.devices()
     assert all({"index", "name", "type", "usable"} <= set(d) for d in voxen.devices())
