@@ -3,13 +3,13 @@
 // chunking; an empty (default-constructed) Mapper that says so; and load() into a Mapper.
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <utility>
 #include <vector>
 
 #include "support/gpu_fixture.hpp"
+#include "support/neighbour_code_pass.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/error.hpp"
@@ -24,69 +24,18 @@ namespace {
 using namespace voxen;
 using Catch::Matchers::Contains;
 
-// value = 16 x class (0 unobserved, 1 free, 2 occupied) + occupied face neighbours: reads
-// across region faces (halo 1 voxel) and writes only its own voxel.
-const char* kNeighbourShader = R"(#version 460
-#extension GL_GOOGLE_include_directive : require
-#include "map/map_pass.glsl"
-layout(local_size_x = 64) in;
-layout(push_constant) uniform Push { MapBinding map; float threshold; uint layer; } pc;
+LayerId neighbourLayer() { return vt::neighbourCodeLayer(); }
 
-uint classOf(float v) { return !mapObserved(v) ? 0u : (v >= pc.threshold ? 2u : 1u); }
-
-void main() {
-  uint voxels = mapVoxelsPerRegion(pc.map);
-  uint thread = gl_GlobalInvocationID.x;
-  if (thread >= pc.map.regionCount * voxels) return;
-  ivec4 region = mapPassRegion(pc.map, thread / voxels);
-  uint local = thread % voxels;
-  ivec3 voxel = mapVoxelOf(pc.map, region.xyz, local);
-  uint occupied = 0u;
-  for (int i = 0; i < 6; ++i) {
-    ivec3 d = ivec3(0);
-    d[i / 2] = (i % 2 == 0) ? 1 : -1;
-    uint nLocal;
-    int slot = mapFindVoxel(pc.map, voxel + d, nLocal);
-    if (slot >= 0 && classOf(mapOccupancy(pc.map, slot, nLocal)) == 2u) ++occupied;
-  }
-  uint self = classOf(mapOccupancy(pc.map, region.w, local));
-  UintArray(mapLayerPool(pc.map, pc.layer)).v[mapElement(pc.map, region.w, local)] = self * 16u + occupied;
-}
-)";
-
-struct NeighbourPush {
-  gpu::MapBinding map;
-  float threshold;
-  uint32_t layer;
-};
-
-LayerId neighbourLayer() {
-  static const LayerId id = [] {
-    LayerType type;
-    type.name = "test_mapper_pass_code";
-    type.bytesPerVoxel = 4;
-    type.elementBytes = 4;
-    type.description = "16 x class + occupied face neighbours (test_mapper_pass.cpp)";
-    LayerField field;
-    field.name = "code";
-    field.type = FieldType::U32;
-    field.min = 0;
-    field.max = 38;
-    type.fields = {field};
-    return registerLayer(type);
-  }();
-  return id;
-}
-
-// The test's shader root stays for the whole run: the fixture's library keeps the root.
+// The test's shader root, added once to the fixture's library (every Context here shares
+// it) and kept until the process ends, as the library keeps the root.
 void addTestShaders(ShaderLibrary& library) {
-  static vt::TempDir* dir = [&] {
-    auto* d = new vt::TempDir("mapper-pass");
-    d->write("test_mapper_pass/neighbours.comp", kNeighbourShader);
-    library.addShaderRoot(d->path());
-    return d;
+  static vt::TempDir dir("mapper-pass");
+  static const bool added = [&] {
+    dir.write("test_mapper_pass/neighbours.comp", vt::kNeighbourCodeShader);
+    library.addShaderRoot(dir.path());
+    return true;
   }();
-  (void)dir;
+  (void)added;
 }
 
 struct NeighbourPass : MapPass {
@@ -100,32 +49,20 @@ struct NeighbourPass : MapPass {
   uint32_t haloVoxels() const override { return halo; }
   PushConstants pushConstants(const gpu::MapBinding& map) override {
     ++pushes;
-    return NeighbourPush{map, threshold, neighbourLayer().index()};
+    return vt::NeighbourCodePush{map, threshold, neighbourLayer().index()};
   }
 };
-
-uint32_t classCode(const OccupancyMap& map, const VoxelCoord& v) {
-  switch (map.classify(v)) {
-    case VoxelClass::Unobserved: return 0;
-    case VoxelClass::Free: return 1;
-    case VoxelClass::Occupied: return 2;
-  }
-  return 0;
-}
 
 // Voxels whose code differs from the CPU reference; `occupiedSeen` counts occupied neighbours.
 uint64_t wrongCodes(const OccupancyMap& map, uint64_t& occupiedSeen) {
   uint64_t wrong = 0;
   occupiedSeen = 0;
-  const std::array<VoxelCoord, 6> faces{{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}};
   for (const auto& [key, region] : map.regions()) {
     const std::span<const uint32_t> got = region.values<uint32_t>(neighbourLayer());
     for (uint32_t i = 0; i < got.size(); ++i) {
-      const VoxelCoord v = map.voxelOf(key, i);
       uint32_t occupied = 0;
-      for (const VoxelCoord& d : faces) occupied += classCode(map, {v.x + d.x, v.y + d.y, v.z + d.z}) == 2;
+      wrong += got[i] != vt::expectedNeighbourCode(map, map.voxelOf(key, i), occupied);
       occupiedSeen += occupied;
-      wrong += got[i] != classCode(map, v) * 16 + occupied;
     }
   }
   return wrong;
