@@ -25,6 +25,7 @@ namespace {
 
 // The integration options the backend runs: NDT on the GPU only in two-phase order.
 MapperRunOptions settled(MapperRunOptions run) {
+  checkDecaySetting(run);
   const NdtModel& ndt = run.integration.ndt;
   if (ndt.mode != NdtMode::Off) {
     ndt.validate();
@@ -176,7 +177,9 @@ Mapper::Mapper() noexcept = default;
   const MapperRunOptions run = settled(options.run);
 bool Mapper::empty() const noexcept { return impl_.empty(); }
 
-  OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::of(options.extraLayers)));
+  // Decay reads when each voxel was last touched: the map gets the touch-time layer.
+  const LayerSet decayLayers = run.decaySeconds ? LayerSet{kTouchTimeLayer} : LayerSet{};
+  OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::of(options.extraLayers | decayLayers)));
   limitRegions(map, context, run, true);
   impl_ = std::make_unique<Impl>(context, std::move(map), run);
 }
@@ -188,12 +191,14 @@ Mapper Mapper::load(Context& context, const std::filesystem::path& path, MapperR
   load.budgetHint = context.memoryHint();
   OccupancyMap map = loadMap(path, load);
   requireNdtLayers(map, run, path.string());
+  requireDecayLayer(map, run, path.string());
   return fromMap(context, std::move(map), run);
 }
 
 Mapper Mapper::fromMap(Context& context, OccupancyMap map, MapperRunOptions run) {
   run = settled(run);
   requireNdtLayers(map, run, "the map");
+  requireDecayLayer(map, run, "the map");
   limitRegions(map, context, run, false);
   return Mapper(std::make_unique<Impl>(context, std::move(map), run));
 }
@@ -205,6 +210,8 @@ Mapper& Mapper::operator=(Mapper&&) noexcept = default;
 void Mapper::integrate(std::span<const Ray> rays) {
   impl_->queriesStale = true;
   impl_->changedSincePublished = true;
+  impl_->noteRayTimes(rays);  // occupancy decay (mapper_decay.cpp): before the rays and after
+  impl_->applyDecay();
   if (GpuIntegrator* gpu = impl_->gpu()) {
 void Mapper::load(const std::filesystem::path& path) {
   Impl& m = *impl_;
@@ -236,6 +243,7 @@ void Mapper::load(const std::filesystem::path& path) {
   } else {
     impl_->cpu().integrate(rays);
   }
+  impl_->applyDecay();
   applyMapperWindow(*this, impl_->map, rays, [this] { impl_->retireGpu(); });
 }
 

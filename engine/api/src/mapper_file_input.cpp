@@ -64,7 +64,10 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
   auto applyWindow = [&](std::span<const Ray> rays) {
     applyMapperWindow(*this, impl_->map, rays, [this] { impl_->retireGpu(); });
   };
-  if (gpu && options.prepareThreads > 0 && !window) {
+  // Occupancy decay (mapper_decay.cpp) forgets before and after each chunk; with it the GPU
+  // takes the CPU reference's chunks below, so that both forget at the same cuts.
+  const bool decay = impl_->run.decaySeconds.has_value();
+  if (gpu && options.prepareThreads > 0 && !window && !decay) {
     // Workers prepare the rays (checks, the GPU's record) from the reader's chunks, straight
     // into the integrator's record pool, so the calling thread does no work per ray. The reader is the stream's alone until the
     // stream is gone.
@@ -84,7 +87,7 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
       progress(points);
       between(prepared.inputRays);
     }
-  } else if (gpu) {
+  } else if (gpu && !decay) {
     // The GPU cuts its own batches whatever it is handed: the reader's chunks in place.
     for (std::span<const Ray> rays; !(rays = nextAfter(reader, skip)).empty();) {
       gpu->integrate(rays);
@@ -102,7 +105,6 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
     // resumed run skips whole chunks (its checkpoints fall between them), so its batches are
     // those of the run it continues.
     const size_t chunk = std::max<size_t>(impl_->run.gpu.maxRaysPerBatch, 4096);
-    CpuIntegrator& cpu = impl_->cpu();
     std::vector<Ray> rays;
     while (skip > 0) {
       rays.clear();
@@ -113,7 +115,15 @@ void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& opti
     for (;;) {
       rays.clear();
       if (reader.read(rays, chunk) == 0) break;
-      cpu.integrate(rays);
+      impl_->noteRayTimes(rays);
+      impl_->applyDecay();
+      if (GpuIntegrator* decaying = impl_->gpu()) {  // a GPU Mapper with decay (its integrator may be new)
+        decaying->integrate(rays);
+        impl_->unsynced = true;
+      } else {
+        impl_->cpu().integrate(rays);
+      }
+      impl_->applyDecay();
       if (window) applyWindow(rays);
       progress(reader.stats().points);
       between(rays.size());

@@ -3,6 +3,7 @@
 // retired, its statistics kept, when something else writes the host map), and what the
 // retired integrators did.
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <mutex>
@@ -57,6 +58,12 @@ struct Mapper::Impl {
   // Rays seen and figures of the GPU integrators retired so far.
   IntegrationStats retired;
   HostStageTimes retiredTimes;
+  // Occupancy decay (run.decaySeconds, mapper_decay.cpp): the newest ray time handed to this
+  // Mapper so far, and the forgetting before and after a call's rays: the voxels touched
+  // before (newest - decay), on the GPU after syncing, retiring the integrator if any.
+  double newestRayTime = -std::numeric_limits<double>::infinity();
+  void noteRayTimes(std::span<const Ray> rays);
+  void applyDecay();
 
   // Snapshots: the lane their GPU queries run on, and the latest published (read by any
   // thread under publishMutex; written by the mapping thread).
@@ -70,6 +77,12 @@ struct Mapper::Impl {
 // the regions farther than the window from the last ray's origin leave the map (paged out to
 // the region source, or dropped); `retireGpu` retires the GPU integrator when any leaves.
 void applyMapperWindow(Mapper& mapper, OccupancyMap& map, std::span<const Ray> rays, const std::function<void()>& retireGpu);
+
+// Occupancy decay's settings (mapper_decay.cpp): a SettingError naming
+// MapperRunOptions::decaySeconds for a negative or NaN value, and for a map (`name`: the file
+// or "the map") without the touch-time layer the decay reads.
+void checkDecaySetting(const MapperRunOptions& run);
+void requireDecayLayer(const OccupancyMap& map, const MapperRunOptions& run, const std::string& name);
 
 // Adds `more` (an integrator's figures whose ray indices start at `indexBase`) to `into`.
 void addIntegrationStats(IntegrationStats& into, IntegrationStats more, uint64_t indexBase);

@@ -100,6 +100,15 @@ struct MapperRunOptions {
   // holds them as they are (engine/api/src/mapper_window.cpp). The regions within stay as
   // without a window. nullopt: the map keeps every region.
   std::optional<double> window{};
+  // Occupancy decay towards unknown, in seconds (OctoMap's degradeOutdatedNodes, made exact):
+  // with T the newest ray time handed to the Mapper so far, a call's rays included, every
+  // observed voxel last touched before T - decaySeconds is forgotten before and after each
+  // integrate call (integrateFile: each max(gpu.maxRaysPerBatch, 4096) rays): its occupancy,
+  // touch time, mean, traversal, hit/miss and NDT layers return to a never-touched voxel's, so
+  // a voxel seen again after a longer gap starts from unknown; its region stays. Needs the
+  // touch-time layer (a new map gets it; a loaded map without it is refused). At least 0;
+  // nullopt: voxels are never forgotten (engine/api/src/mapper_decay.cpp).
+  std::optional<double> decaySeconds{};
 };
 
 // A new map: the model, the optional layers, and how to integrate.
