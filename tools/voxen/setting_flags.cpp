@@ -25,6 +25,7 @@ std::optional<std::string> flagForSetting(const std::string& field, const CLI::A
       {"GpuClearanceOptions::cacheBytes", {"--gpu-cache-mb"}},
       {"GpuIntegratorOptions::maxRaysPerBatch", {"--batch-size"}},
       {"IntegrationOptions::maxRange", {"--max-range"}},
+      {"MapperRunOptions::decaySeconds", {"--decay-s"}},
       {"EllipsoidOptions::minSamples", {"--min-samples"}},
       {"MapGridOptions::crop", {"--crop"}},
       {"slice scale", {"--scale"}},

@@ -107,6 +107,10 @@ void MappingRun::start(Context& context) {
   m.mapper->map();
   // Mapping into a store: opened (created, or checked against this run's model and layers)
   // before anything is read, so that a wrong store fails at once.
+  if (!m.options.store.empty() && m.options.mapper.run.decaySeconds)  // mapper_decay.cpp: no region source yet
+    throw SettingError(SettingError::Kind::Change, "MapperRunOptions::decaySeconds", "occupancy decay",
+                       "{} does not work with a store mapping run yet (regions paged out to the store would miss the "
+                       "forgetting): map into a file, or without decay");
   if (!m.options.store.empty()) m.openStore();
 }
 

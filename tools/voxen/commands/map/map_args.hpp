@@ -31,6 +31,7 @@ struct MapArgs {
   LayerSet layers;
   IntegrationOptions integration;
   std::optional<double> window;  // --window: the local window around the sensor, metres
+  std::optional<double> decaySeconds;  // --decay-s: forget voxels not seen for this long
   GpuIntegratorOptions gpu;
   bool cpu = false, cpuSequential = false, quiet = false;
   bool orderGiven = false;

@@ -168,6 +168,7 @@ MappingRunOptions runOptionsOf(const CommonOptions& options, const MapArgs& args
   mapper.integration = args.integration;
   mapper.gpu = args.gpu;
   mapper.window = args.window;
+  mapper.decaySeconds = args.decaySeconds;
   mapper.regionLimitHint = options.memoryBudgetHint() + (args.integration.maxRange > 0.0 ? "" : " or set --max-range");
   if (!args.store.empty()) {
     run.storeSettings = runSettingsOf(args, model, ndtLayout(args.integration.ndt.mode, MapLayout::of(args.layers)));

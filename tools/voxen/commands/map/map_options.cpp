@@ -80,6 +80,12 @@ void addLayerAndRayOptions(CLI::App& command, MapArgs& args) {
       ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
       ->type_name("R")
       ->group(rays);
+  command.add_option("--decay-s", args.decaySeconds,
+                     "occupancy decay: forget (back to unobserved) every voxel no ray touched in the last S seconds of "
+                     "ray time, checked before and after every batch; adds the touch-time layer (not with --store)")
+      ->check(numberIn(0.0, 1e9, "seconds"))
+      ->type_name("S")
+      ->group(rays);
   command.add_option("--min-range", args.minRange,
                      "drop returns nearer the sensor than this (metres): the robot itself; counted in the summary")
       ->check(numberIn(0.0, 1e6, "metres"))
