@@ -103,7 +103,10 @@ GpuIntegrator* Mapper::Impl::gpu() {
     retireGpu();
     gpuStale = false;
   }
-  if (!gpuIntegrator) gpuIntegrator = std::make_unique<GpuIntegrator>(scheduler(), map, run.integration, run.gpu);
+  if (!gpuIntegrator) {
+    gpuIntegrator = std::make_unique<GpuIntegrator>(scheduler(), map, run.integration, run.gpu);
+    gpuHoldsClearance = map.layout().has(clearanceLayer());
+  }
   return gpuIntegrator.get();
 }
 
@@ -154,10 +157,6 @@ IntegrationStats Mapper::Impl::integrationStats() const {
   return all;
 }
 
-Mapper::Mapper(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-
-Mapper::Mapper(Context& context, MapperOptions options) {
-  const OccupancyModel& model = options.model;
 Mapper::State::State() noexcept = default;
 Mapper::State::State(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
 Mapper::State::~State() = default;
@@ -173,10 +172,14 @@ Mapper::Impl* Mapper::State::operator->() const {
 
 Mapper::Mapper() noexcept = default;
 
-  model.validate();
-  const MapperRunOptions run = settled(options.run);
+Mapper::Mapper(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
 bool Mapper::empty() const noexcept { return impl_.empty(); }
 
+Mapper::Mapper(Context& context, MapperOptions options) {
+  const OccupancyModel& model = options.model;
+  model.validate();
+  const MapperRunOptions run = settled(options.run);
   // Decay reads when each voxel was last touched: the map gets the touch-time layer.
   const LayerSet decayLayers = run.decaySeconds ? LayerSet{kTouchTimeLayer} : LayerSet{};
   OccupancyMap map(model, ndtLayout(run.integration.ndt.mode, MapLayout::of(options.extraLayers | decayLayers)));
@@ -203,16 +206,6 @@ Mapper Mapper::fromMap(Context& context, OccupancyMap map, MapperRunOptions run)
   return Mapper(std::make_unique<Impl>(context, std::move(map), run));
 }
 
-Mapper::~Mapper() = default;
-Mapper::Mapper(Mapper&&) noexcept = default;
-Mapper& Mapper::operator=(Mapper&&) noexcept = default;
-
-void Mapper::integrate(std::span<const Ray> rays) {
-  impl_->queriesStale = true;
-  impl_->changedSincePublished = true;
-  impl_->noteRayTimes(rays);  // occupancy decay (mapper_decay.cpp): before the rays and after
-  impl_->applyDecay();
-  if (GpuIntegrator* gpu = impl_->gpu()) {
 void Mapper::load(const std::filesystem::path& path) {
   Impl& m = *impl_;
   if (m.map.regionSource())
@@ -238,6 +231,16 @@ void Mapper::load(const std::filesystem::path& path) {
   m.publish();
 }
 
+Mapper::~Mapper() = default;
+Mapper::Mapper(Mapper&&) noexcept = default;
+Mapper& Mapper::operator=(Mapper&&) noexcept = default;
+
+void Mapper::integrate(std::span<const Ray> rays) {
+  impl_->queriesStale = true;
+  impl_->changedSincePublished = true;
+  impl_->noteRayTimes(rays);  // occupancy decay (mapper_decay.cpp): before the rays and after
+  impl_->applyDecay();
+  if (GpuIntegrator* gpu = impl_->gpu()) {
     gpu->integrate(rays);
     impl_->unsynced = true;
   } else {
@@ -355,8 +358,8 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
     return runOptions.onlyOutOfDate ? updateClearanceCpu(m, options, runOptions.progress)
                                     : computeClearanceCpu(m, options, {}, runOptions.progress);
   // The GPU's cache and blocks get what the budget leaves after the host map with its
-  // clearance layer and the integrator's cache, which stays allocated (it is replaced, not
-  // reused, at the next rays: its copies predate the clearance).
+  // clearance layer and the integrator's cache, which stays allocated (kept for the next
+  // rays, or replaced then when it holds the clearance layer: gpuHoldsClearance).
   const uint64_t reserved = impl_->gpuIntegrator ? impl_->run.gpu.cacheBytes : 0;
   const uint64_t clearanceBytes = m.layout().has(clearanceLayer()) ? 0 : 4 * uint64_t(m.voxelsPerRegion());
   const uint64_t mapBytes = uint64_t(m.regions().size()) * (m.bytesPerRegion() + clearanceBytes);
@@ -366,7 +369,10 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
                 (reserved ? " and the mapping's GPU cache (" + mebibytes(reserved) + ")" : std::string()) +
                 " leave nothing of the memory budget of " + mebibytes(budget) + " for the GPU clearance: " +
                 impl_->context->memoryHint());
-  if (impl_->gpuIntegrator) impl_->gpuStale = true;
+  // The clearance writes only its own layer of the host map (the occupancy it copies back
+  // is what it read, the integrator's synced copy), so an integrator whose cache lacks that
+  // layer stays valid and keeps its resident regions for the next scan.
+  if (impl_->gpuIntegrator && impl_->gpuHoldsClearance) impl_->gpuStale = true;
   GpuClearanceOptions gpu;
   gpu.memoryLimitBytes = budget - mapBytes - reserved;
   gpu.memoryHint = impl_->context->memoryHint();

@@ -53,6 +53,11 @@ struct Mapper::Impl {
   // Another writer (the clearance) changed the host map since the GPU integrator last
   // synced: its cache holds copies from before, so the next rays get a new integrator.
   bool gpuStale = false;
+  // Whether the GPU integrator's region cache holds the clearance layer: its pools are the
+  // map's layers when it was made, and it copies all of them back, so one made after the map
+  // gained the layer would write its stale copies over a clearance computed since. One made
+  // before holds only the layers it integrates, and survives a clearance.
+  bool gpuHoldsClearance = false;
   std::unique_ptr<GpuQueries> gpuQueries;
   bool queriesStale = false;  // the host map changed since the queries read it
   // Rays seen and figures of the GPU integrators retired so far.
