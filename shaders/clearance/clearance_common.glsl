@@ -135,11 +135,15 @@ float axisWeight(uint axis) { return axis == 0u ? pc.p.weightX : axis == 1u ? pc
 
 ivec3 padding() { return ivec3(pc.p.padX, pc.p.padY, pc.p.padZ); }
 
+// Block b's target region: its key and slot, and the part computed ([lo, hi), region-local).
+ivec4 targetOf(uint block) { return ivec4(Uvec4Array(pc.p.targets).v[block * kClearanceTargetVec4s]); }
+ivec3 targetLo(uint block) { return ivec4(Uvec4Array(pc.p.targets).v[block * kClearanceTargetVec4s + 1u]).xyz; }
+ivec3 targetHi(uint block) { return ivec4(Uvec4Array(pc.p.targets).v[block * kClearanceTargetVec4s + 2u]).xyz; }
+
 // Map voxel of block b's voxel (0, 0, 0), in 64 bits: a block at either end of the int32
 // voxel range reaches past it (as the CPU reference computes it).
 i64vec3 blockOrigin(uint block) {
-  ivec4 target = ivec4(Uvec4Array(pc.p.targets).v[block]);
-  return i64vec3(target.xyz) * int64_t(pc.p.regionSize) - i64vec3(padding());
+  return i64vec3(targetOf(block).xyz) * int64_t(pc.p.regionSize) - i64vec3(padding());
 }
 
 // Whether map voxel v is an obstacle: never outside the obstacle band (a voxel layer below

@@ -5,7 +5,11 @@
 // axis with weight w_axis, in place. The z pass writes the region's clearance (metres, 0 on
 // obstacles, kNoObstacleInRange past the range) into the cache's clearance pool of the
 // target's slot instead. With CLEARANCE_VOXEL_SQUARES=1 the field holds squared voxel
-// distances and the envelope runs in integers (clearance_common.glsl).
+// distances and the envelope runs in integers (clearance_common.glsl). A target computed in
+// part ([lo, hi) of the region, voxel squares only: the envelope of a shorter line is the same
+// exact minimum) needs along y the lines at its x within the padding of it in z, over its y
+// within the padding, and along z the lines at its x and y, over its z within the padding;
+// the whole region: every line the output needs, over the whole block.
 #extension GL_GOOGLE_include_directive : require
 #include "clearance_common.glsl"
 #include "../common/dispatch.glsl"
@@ -18,14 +22,18 @@ void main() {
   int n = pc.p.regionSize;
   ivec3 pad = padding();
   bool alongZ = pc.p.axis == 2u;
-  // Lines along y: (x inside, z any); along z: (x inside, y inside).
-  uint other = alongZ ? uint(n) : uint(size.z);
-  uint lines = uint(n) * other;
-  if (i >= lines * pc.p.blocks) return;
-  uint block = i / lines;
-  uint line = i - block * lines;
-  int x = int(line % uint(n));
-  int c = int(line / uint(n));
+  uint perBlock = pc.p.iteration;
+  if (i >= perBlock * pc.p.blocks) return;
+  uint block = i / perBlock;
+  uint line = i - block * perBlock;
+  ivec3 lo = targetLo(block), hi = targetHi(block);
+  ivec3 part = hi - lo, reach = part + 2 * pad;
+  // Lines along y: (x in the part, z within the padding of it: block z from lo.z); along z:
+  // (x in the part, y in the part).
+  uint other = alongZ ? uint(part.y) : uint(reach.z);
+  if (line >= uint(part.x) * other) return;
+  int x = lo.x + int(line % uint(part.x));
+  int c = (alongZ ? lo.y : lo.z) + int(line / uint(part.x));
 #if CLEARANCE_VOXEL_SQUARES
   UintArray field = UintArray(pc.p.field);
   uint maxSquared = uint(pc.p.rangeSquared);
@@ -33,25 +41,25 @@ void main() {
   FloatArray field = FloatArray(pc.p.field);
 #endif
   if (!alongZ) {
-    uint first = fieldIndex(block, x, 0, c, size);
+    uint first = fieldIndex(block, x, lo.y, c, size);
     uint step = uint(n);
 #if CLEARANCE_VOXEL_SQUARES
-    squaredDistanceEnvelope(field, first, step, size.y, maxSquared, field, first, step, 0, size.y, false);
+    squaredDistanceEnvelope(field, first, step, reach.y, maxSquared, field, first, step, 0, reach.y, false);
 #else
-    distanceEnvelope(field, first, step, size.y, pc.p.weightY, field, first, step, 0, size.y, false);
+    distanceEnvelope(field, first, step, reach.y, pc.p.weightY, field, first, step, 0, reach.y, false);
 #endif
     return;
   }
-  // The region's clearance: z inside the region.
-  ivec4 target = ivec4(Uvec4Array(pc.p.targets).v[block]);
+  // The region's clearance: z of the part.
+  ivec4 target = targetOf(block);
   uint64_t clearance = Uint64Array(pc.p.layers).v[pc.p.clearanceLayer];
-  uint base = uint(target.w) * uint(n * n * n) + uint(x + n * c);
-  uint first = fieldIndex(block, x, pad.y + c, 0, size);
+  uint base = uint(target.w) * uint(n * n * n) + uint(x + n * c + n * n * lo.z);
+  uint first = fieldIndex(block, x, pad.y + c, lo.z, size);
 #if CLEARANCE_VOXEL_SQUARES
-  squaredDistanceEnvelope(field, first, uint(n * size.y), size.z, maxSquared, UintArray(clearance), base, uint(n * n), pad.z,
-                          pad.z + n, true);
+  squaredDistanceEnvelope(field, first, uint(n * size.y), reach.z, maxSquared, UintArray(clearance), base, uint(n * n), pad.z,
+                          pad.z + part.z, true);
 #else
-  distanceEnvelope(field, first, uint(n * size.y), size.z, pc.p.weightZ, FloatArray(clearance), base, uint(n * n), pad.z,
-                   pad.z + n, true);
+  distanceEnvelope(field, first, uint(n * size.y), reach.z, pc.p.weightZ, FloatArray(clearance), base, uint(n * n), pad.z,
+                   pad.z + part.z, true);
 #endif
 }

@@ -18,7 +18,7 @@ void main() {
   uint local = i - block * regionVoxels;
   ivec3 r = blockCoord(local, ivec3(n));
   uint64_t key = Uint64Array(pc.p.field).v[gridIndex(block, padding() + r - gridOrigin())];
-  ivec4 target = ivec4(Uvec4Array(pc.p.targets).v[block]);
+  ivec4 target = targetOf(block);
   FloatArray clearance = FloatArray(Uint64Array(pc.p.layers).v[pc.p.clearanceLayer]);
   clearance.v[uint(target.w) * regionVoxels + local] = clearanceOfKey(key);
 }

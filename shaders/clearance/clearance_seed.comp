@@ -5,7 +5,9 @@
 // its nearest obstacle's w_x d^2: only the obstacles inside the region and the nearest one on
 // either side of it matter, searched outwards from the region (the CPU reference's alongX,
 // step for step). With CLEARANCE_VOXEL_SQUARES=1 the field gets d^2 as a uint, or
-// kNoVoxelSquare past the range.
+// kNoVoxelSquare past the range. A target computed in part ([lo, hi) of the region) needs
+// the lines within the padding of it in y and z, at its x, and obstacles within the padding
+// either side (the whole region: every line of the block, the searches over the padding).
 #extension GL_GOOGLE_include_directive : require
 #include "clearance_common.glsl"
 #include "../common/dispatch.glsl"
@@ -15,12 +17,14 @@ layout(local_size_x = 64) in;
 void main() {
   uint i = voxenThreadIndex();
   ivec3 size = blockSize();
-  uint lines = uint(size.y * size.z);
-  if (i >= lines * pc.p.blocks) return;
-  uint block = i / lines;
-  uint line = i - block * lines;
-  int y = int(line % uint(size.y)), z = int(line / uint(size.y));
-  int n = pc.p.regionSize;
+  uint perBlock = pc.p.iteration;
+  if (i >= perBlock * pc.p.blocks) return;
+  uint block = i / perBlock;
+  uint line = i - block * perBlock;
+  ivec3 lo = targetLo(block), hi = targetHi(block);
+  ivec3 reach = hi - lo + 2 * padding();  // the block's lines this part needs, from lo (block coordinates)
+  if (line >= uint(reach.y * reach.z)) return;
+  int y = lo.y + int(line % uint(reach.y)), z = lo.z + int(line / uint(reach.y));
   int padX = pc.p.padX;
   i64vec3 origin = blockOrigin(block) + i64vec3(0, y, z);
   ivec3 cachedKey = ivec3(0x7fffffff);
@@ -36,9 +40,9 @@ void main() {
   uint first = fieldIndex(block, 0, y, z, size);
   float w = pc.p.weightX;
   int left = -1;  // the last obstacle so far (block x)
-  for (int x = padX - 1; x >= 0 && left < 0; --x)
+  for (int x = padX + lo.x - 1; x >= lo.x && left < 0; --x)
     if (obstacleAt(origin + i64vec3(x, 0, 0), cachedKey, cachedSlot)) left = x;
-  for (int k = 0; k < n; ++k) {  // distances to the left, -1: none
+  for (int k = lo.x; k < hi.x; ++k) {  // distances to the left, -1: none
     int x = padX + k;
     if (obstacleAt(origin + i64vec3(x, 0, 0), cachedKey, cachedSlot)) left = x;
 #if CLEARANCE_VOXEL_SQUARES
@@ -48,9 +52,9 @@ void main() {
 #endif
   }
   int right = -1;
-  for (int x = padX + n; x < size.x && right < 0; ++x)
+  for (int x = padX + hi.x; x < hi.x + 2 * padX && right < 0; ++x)
     if (obstacleAt(origin + i64vec3(x, 0, 0), cachedKey, cachedSlot)) right = x;
-  for (int k = n - 1; k >= 0; --k) {
+  for (int k = hi.x - 1; k >= lo.x; --k) {
     int x = padX + k;
     int d = field.v[first + uint(k)] != none ? int(field.v[first + uint(k)]) : -1;
     if (d == 0) right = x;

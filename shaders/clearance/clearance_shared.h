@@ -54,7 +54,8 @@ VOXEN_CONST(uint, kNoVoxelSquare, 0xFFFFFFFFu)
 struct ClearancePush {
   VOXEN_ADDRESS layers;       // the region cache's LayerTable
   VOXEN_ADDRESS regionTable;  // ivec4[]: (region x, y, z, slot), slot -1 = empty
-  VOXEN_ADDRESS targets;      // ivec4[] per block: the target region's key and its slot
+  VOXEN_ADDRESS targets;      // kClearanceTargetVec4s ivec4 per block: the target region's key and
+                              // its slot; lo; hi (the voxels computed: [lo, hi), region-local)
   VOXEN_ADDRESS field;        // exact: float[] per block voxel, squared distance (metres^2) so far
                               // (voxel squares: uint[], squared voxel distance);
                               // propagation: uint64 keys (the nearest obstacle so far), one buffer
@@ -76,13 +77,20 @@ struct ClearancePush {
   uint threshold;             // float bits of the occupancy threshold (log-odds)
   uint flags;                 // kClearanceUnknownFree | kClearanceBandLow | kClearanceBandHigh
   uint axis;                  // exact: the line pass's axis (0 x, 1 y, 2 z)
-  uint iteration;             // open list: which list is read (iteration % 2)
+  uint iteration;             // open list: which list is read (iteration % 2); exact: the
+                              // invocations per block of this pass (the batch's largest part)
   int bandLow;                // with kClearanceBandLow: the lowest voxel layer (z) whose voxels may be obstacles
   int bandHigh;               // with kClearanceBandHigh: the highest
   VOXEN_ADDRESS metres;       // voxel squares: float[rangeSquared + 1], the clearance of each squared
                               // voxel distance (engine/clearance/internal/voxen/clearance/voxel_squares.hpp)
 };
 VOXEN_SHARED_ASSERT(sizeof(ClearancePush) == 128)
+
+// ClearancePush::targets: per block (key.x, key.y, key.z, slot), (lo.x, lo.y, lo.z, 0),
+// (hi.x, hi.y, hi.z, 0). The exact technique computes the voxels [lo, hi) of the region (a
+// part needs the voxel squares: engine/clearance clearance_changes.hpp); the propagation
+// techniques always the whole region.
+VOXEN_CONST(uint, kClearanceTargetVec4s, 3u)
 
 // The propagation techniques keep, per voxel, the nearest obstacle found so far as a 64-bit
 // key: the float bits of its weighted squared distance (metres^2) above, its offset from the

@@ -380,7 +380,17 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
   gpu.progress = runOptions.progress;
   GpuClearance clearance(impl_->scheduler(), m, options, gpu);
   if (runOptions.onStart) runOptions.onStart(clearance);
-  return runOptions.onlyOutOfDate ? clearance.update() : clearance.compute();
+  // An update after one that left every region up to date: only what the obstacle voxels
+  // changed since reach (parts of regions where the technique computes them exactly).
+  std::optional<ClearancePlan> plan;
+  if (runOptions.onlyOutOfDate && impl_->clearanceBaseline)
+    plan = planClearanceUpdate(m, options, *impl_->clearanceBaseline, clearanceComputesParts(m.model(), options));
+  impl_->clearanceBaseline.reset();  // until this computation completes
+  const ClearanceStats stats = plan                        ? clearance.computeParts(plan->targets)
+                               : runOptions.onlyOutOfDate ? clearance.update()
+                                                          : clearance.compute();
+  impl_->clearanceBaseline = clearanceBaseline(m, options);
+  return stats;
 }
 
 // The CPU answers on the host map after sync(), which is what GpuQueries loads (queries()

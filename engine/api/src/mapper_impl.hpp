@@ -7,8 +7,10 @@
 #include <memory>
 #include <span>
 #include <mutex>
+#include <optional>
 
 #include "query_lane.hpp"
+#include "voxen/clearance/clearance_changes.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/map_snapshot.hpp"
@@ -58,6 +60,11 @@ struct Mapper::Impl {
   // gained the layer would write its stale copies over a clearance computed since. One made
   // before holds only the layers it integrates, and survives a clearance.
   bool gpuHoldsClearance = false;
+  // What the clearance layer was consistent with after the last GPU clearance (every region
+  // up to date): the next update recomputes only the parts within range of the obstacle
+  // voxels that changed since (planClearanceUpdate), or, where it no longer describes the
+  // map, every out-of-date region whole.
+  std::optional<ClearanceBaseline> clearanceBaseline;
   std::unique_ptr<GpuQueries> gpuQueries;
   bool queriesStale = false;  // the host map changed since the queries read it
   // Rays seen and figures of the GPU integrators retired so far.

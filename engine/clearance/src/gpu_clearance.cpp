@@ -7,7 +7,9 @@
 #include <optional>
 #include <span>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
+#include <glm/vector_relational.hpp>
 #include <cstring>
 #include <set>
 
@@ -123,7 +125,7 @@ void GpuClearance::allocateBlocks() {
   field_ = Buffer(device, "clearance field", per.field * maxBlocks_);
   if (per.other) other_ = Buffer(device, "clearance keys (ping-pong) or stamps", per.other * maxBlocks_);
   if (per.list) lists_ = Buffer(device, "clearance open lists", gpu::kOpenListHeaderWords * 4 + per.list * maxBlocks_);
-  targets_ = Buffer(device, "clearance targets", uint64_t(maxBlocks_) * 16);
+  targets_ = Buffer(device, "clearance targets", uint64_t(maxBlocks_) * 16 * gpu::kClearanceTargetVec4s);
 }
 
 size_t GpuClearance::cacheRegions() const { return cache_->slotCount(); }
@@ -217,17 +219,28 @@ gpu::ClearancePush GpuClearance::batchPush(uint32_t blocks) const {
   return push;
 }
 
-// The exact transform: x (with the obstacles), y and z passes.
-void GpuClearance::recordExact(gpu::ClearancePush push, const std::vector<BufferUse>& uses) {
-  const int n = map_.regionSize();
+// The exact transform: x (with the obstacles), y and z passes, over the part of each block
+// that the target's voxels need (the whole block for a whole region): the x pass every line
+// along x within the padding of them in y and z, the y pass the lines at their x within the
+// padding in z, the z pass the lines at their x and y. Each pass runs as many invocations per
+// block as the batch's largest part needs (push.iteration); the others return at once.
+void GpuClearance::recordExact(gpu::ClearancePush push, const std::vector<ClearanceTarget>& targets,
+                               const std::vector<BufferUse>& uses) {
+  const glm::ivec3 pad(push.padX, push.padY, push.padZ);
+  uint64_t xLines = 0, yLines = 0, zLines = 0;
+  for (const ClearanceTarget& t : targets) {
+    const glm::ivec3 size = t.hi - t.lo, reach = size + 2 * pad;
+    xLines = std::max(xLines, uint64_t(reach.y) * uint64_t(reach.z));
+    yLines = std::max(yLines, uint64_t(size.x) * uint64_t(reach.z));
+    zLines = std::max(zLines, uint64_t(size.x) * uint64_t(size.y));
+  }
   const uint64_t blocks = push.blocks;
-  const uint64_t by = uint64_t(n + 2 * push.padY), bz = uint64_t(n + 2 * push.padZ);
-  push.axis = 0;
-  scheduler_.dispatchThreads({"clearance x (obstacles)", seedKernel_.get(), {}, push, uses}, by * bz * blocks);
-  push.axis = 1;
-  scheduler_.dispatchThreads({"clearance y", envelopeKernel_.get(), {}, push, uses}, uint64_t(n) * bz * blocks);
-  push.axis = 2;
-  scheduler_.dispatchThreads({"clearance z (output)", envelopeKernel_.get(), {}, push, uses}, uint64_t(n) * n * blocks);
+  push.axis = 0, push.iteration = uint32_t(xLines);
+  scheduler_.dispatchThreads({"clearance x (obstacles)", seedKernel_.get(), {}, push, uses}, xLines * blocks);
+  push.axis = 1, push.iteration = uint32_t(yLines);
+  scheduler_.dispatchThreads({"clearance y", envelopeKernel_.get(), {}, push, uses}, yLines * blocks);
+  push.axis = 2, push.iteration = uint32_t(zLines);
+  scheduler_.dispatchThreads({"clearance z (output)", envelopeKernel_.get(), {}, push, uses}, zLines * blocks);
 }
 
 // The propagation techniques: keys seeded, then the technique's iterations, then the output.
@@ -282,10 +295,12 @@ void GpuClearance::recordPropagation(gpu::ClearancePush push, const std::vector<
 }
 
 // One batch: the targets' slots uploaded, then the technique's passes over their blocks.
-void GpuClearance::recordBatch(const std::vector<RegionKey>& targets, const std::vector<RegionKey>& resident) {
+void GpuClearance::recordBatch(const std::vector<ClearanceTarget>& targets, const std::vector<RegionKey>& resident) {
   cache_->makeResident(resident, ++batchStamp_);
-  std::vector<int32_t> entries;
-  for (const RegionKey& key : targets) entries.insert(entries.end(), {key.x, key.y, key.z, int32_t(cache_->slotOf(key))});
+  std::vector<int32_t> entries;  // per block: key and slot, lo, hi (clearance_shared.h)
+  for (const ClearanceTarget& t : targets)
+    entries.insert(entries.end(), {t.key.x, t.key.y, t.key.z, int32_t(cache_->slotOf(t.key)), t.lo.x, t.lo.y, t.lo.z, 0,
+                                   t.hi.x, t.hi.y, t.hi.z, 0});
   scheduler_.upload(targets_.range(0, entries.size() * 4), entries.data(), entries.size() * 4);
   std::vector<BufferUse> uses{reads(cache_->tableRange()), reads(cache_->layerTableRange()), reads(targets_.range()),
                               readsWrites(field_.range())};
@@ -295,7 +310,7 @@ void GpuClearance::recordBatch(const std::vector<RegionKey>& targets, const std:
   if (metres_.size()) uses.push_back(reads(metres_.range()));
   for (const BufferRange& pool : cache_->poolRanges()) uses.push_back(readsWrites(pool));
   const gpu::ClearancePush push = batchPush(uint32_t(targets.size()));
-  if (options_.technique == ClearanceTechnique::Exact) recordExact(push, uses);
+  if (options_.technique == ClearanceTechnique::Exact) recordExact(push, targets, uses);
   else recordPropagation(push, uses);
   scheduler_.submit();
 }
@@ -309,16 +324,56 @@ ClearanceStats GpuClearance::update() {
 
 ClearanceStats GpuClearance::compute(std::span<const RegionKey> requested) {
   prepareClearance(map_, options_);
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<RegionKey> targets;
+  const glm::ivec3 whole(map_.regionSize());
+  std::vector<ClearanceTarget> targets;
   if (requested.empty()) {
-    for (const auto& [key, region] : map_.regions()) targets.push_back(key);
+    for (const auto& [key, region] : map_.regions()) targets.push_back({key, glm::ivec3(0), whole});
   } else {
     for (const RegionKey& key : requested)
-      if (map_.findRegion(key)) targets.push_back(key);
+      if (map_.findRegion(key)) targets.push_back({key, glm::ivec3(0), whole});
   }
-  std::sort(targets.begin(), targets.end());  // neighbours in a batch share their neighbourhoods
-  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  return run(std::move(targets));
+}
+
+ClearanceStats GpuClearance::computeParts(std::span<const ClearanceTarget> parts) {
+  prepareClearance(map_, options_);
+  const int n = map_.regionSize();
+  const bool exactParts = clearanceComputesParts(map_.model(), options_);
+  std::vector<ClearanceTarget> targets;
+  for (const ClearanceTarget& t : parts) {
+    const bool inside = glm::all(glm::greaterThanEqual(t.lo, glm::ivec3(0))) && glm::all(glm::lessThan(t.lo, t.hi)) &&
+                        glm::all(glm::lessThanEqual(t.hi, glm::ivec3(n)));
+    const bool whole = t.lo == glm::ivec3(0) && t.hi == glm::ivec3(n);
+    if (!inside || (!whole && !exactParts))
+      throw Error("clearance: a part of region (" + std::to_string(t.key.x) + "," + std::to_string(t.key.y) + "," +
+                  std::to_string(t.key.z) + ") from (" + std::to_string(t.lo.x) + "," + std::to_string(t.lo.y) + "," +
+                  std::to_string(t.lo.z) + ") to (" + std::to_string(t.hi.x) + "," + std::to_string(t.hi.y) + "," +
+                  std::to_string(t.hi.z) + ") " +
+                  (!inside ? "is not a non-empty box within the region's " + std::to_string(n) + " voxels per axis"
+                           : std::string("needs the exact technique with one axis scale (parts are computed exactly only in "
+                                         "integer voxel squares)")) +
+                  " (internal error)");
+    if (map_.findRegion(t.key)) targets.push_back(t);
+  }
+  if (targets.empty()) return {};
+  return run(std::move(targets));
+}
+
+ClearanceStats GpuClearance::run(std::vector<ClearanceTarget> targets) {
+  const auto start = std::chrono::steady_clock::now();
+  // Neighbours in a batch share their neighbourhoods; a key asked twice is computed once, over
+  // both parts' box.
+  std::sort(targets.begin(), targets.end(), [](const ClearanceTarget& a, const ClearanceTarget& b) { return a.key < b.key; });
+  std::vector<ClearanceTarget> merged;
+  for (const ClearanceTarget& t : targets) {
+    if (!merged.empty() && merged.back().key == t.key) {
+      merged.back().lo = glm::min(merged.back().lo, t.lo);
+      merged.back().hi = glm::max(merged.back().hi, t.hi);
+    } else {
+      merged.push_back(t);
+    }
+  }
+  targets = std::move(merged);
   auto present = [&](const RegionKey& key) {
     std::vector<RegionKey> keys;
     for (const RegionKey& k : regionsWithinRange(key, map_.model(), options_))
@@ -328,10 +383,10 @@ ClearanceStats GpuClearance::compute(std::span<const RegionKey> requested) {
   // Up front, before any work: the cache must hold what one target needs (its neighbours
   // within range that the map has).
   size_t most = 0;
-  for (const RegionKey& key : targets) most = std::max(most, present(key).size());
+  for (const ClearanceTarget& t : targets) most = std::max(most, present(t.key).size());
   ensureCacheSlots(most);
   ClearanceStats stats;
-  std::vector<RegionKey> batch;
+  std::vector<ClearanceTarget> batch;
   std::set<RegionKey> resident;  // the batch's targets and their neighbours that the map has
   auto flush = [&] {
     if (batch.empty()) return;
@@ -342,22 +397,22 @@ ClearanceStats GpuClearance::compute(std::span<const RegionKey> requested) {
     resident.clear();
     if (gpuOptions_.progress) gpuOptions_.progress(stats.regions, targets.size());
   };
-  for (const RegionKey& key : targets) {
+  for (const ClearanceTarget& target : targets) {
     std::vector<RegionKey> needed;
-    for (const RegionKey& k : present(key))
+    for (const RegionKey& k : present(target.key))
       if (!resident.count(k)) needed.push_back(k);
     if (batch.size() + 1 > maxBlocks_ || resident.size() + needed.size() > cache_->slotCount()) {
       flush();
-      needed = present(key);
+      needed = present(target.key);
     }
-    batch.push_back(key);
+    batch.push_back(target);
     resident.insert(needed.begin(), needed.end());
   }
   flush();
   // Back to the host map, and nothing kept resident: the map may change before the next call
   // (more mapping), and the next call must read its occupancy anew.
   cache_->syncAndRelease();
-  for (const RegionKey& key : targets) map_.markDerived(*map_.findRegion(key), clearanceLayer());
+  for (const ClearanceTarget& t : targets) map_.markDerived(*map_.findRegion(t.key), clearanceLayer());
   stats.cacheRegions = cache_->slotCount();
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "report/text_format.hpp"
 #include "stopwatch.hpp"
 #include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/clearance_changes.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/map/memory_budget.hpp"
@@ -44,6 +46,7 @@ struct LoopFrame {
   double scanMs = 0, syncMs = 0, clearanceMs = 0, queryMs = 0;
   double scanAloneMs = 0;             // the same frame in a Mapper without clearance
   uint64_t recomputed = 0;            // regions the clearance update computed
+  uint64_t voxelsRecomputed = 0;      // voxels of them it computed (parts of regions: clearance_changes.hpp)
   uint64_t logOddsStale = 0;          // regions a log-odds change within range makes stale (the rule before)
   uint64_t regions = 0;               // the map's, after the frame
 };
@@ -79,6 +82,19 @@ std::vector<glm::dvec3> queryPoints(const glm::dvec3& sensor, uint64_t count, ui
   return points;
 }
 
+// The voxels the Mapper's clearance update will compute, from the plan it makes (the same
+// functions, called here outside the timing): nullopt where it computes whole regions.
+std::optional<uint64_t> plannedVoxels(const OccupancyMap& map, const ClearanceOptions& clearance,
+                                      const std::optional<ClearanceBaseline>& baseline) {
+  if (!baseline) return std::nullopt;
+  const std::optional<ClearancePlan> plan =
+      planClearanceUpdate(map, clearance, *baseline, clearanceComputesParts(map.model(), clearance));
+  if (!plan) return std::nullopt;
+  uint64_t voxels = 0;
+  for (const ClearanceTarget& t : plan->targets) voxels += t.voxels();
+  return voxels;
+}
+
 std::vector<double> column(const std::vector<LoopFrame>& frames, double LoopFrame::*field) {
   std::vector<double> values;
   for (const LoopFrame& f : frames) values.push_back(f.*field);
@@ -107,6 +123,7 @@ void printLoopJson(const DeviceInfo& device, const BenchLoopArgs& args, size_t p
                     {"clearance_ms", rounded(f.clearanceMs, 3)},
                     {"query_ms", rounded(f.queryMs, 3)},
                     {"regions_recomputed", f.recomputed},
+                    {"voxels_recomputed", f.voxelsRecomputed},
                     {"regions_stale_by_log_odds", f.logOddsStale},
                     {"regions", f.regions}});
   printJson({{"device", device.name},
@@ -126,6 +143,7 @@ void printLoopJson(const DeviceInfo& device, const BenchLoopArgs& args, size_t p
                {"queries", rounded(median(query), 3)},
                {"sync_clearance_queries", rounded(median(after), 3)}}},
              {"median_regions_recomputed", median(countColumn(frames, &LoopFrame::recomputed))},
+             {"median_voxels_recomputed", median(countColumn(frames, &LoopFrame::voxelsRecomputed))},
              {"median_regions_stale_by_log_odds", median(countColumn(frames, &LoopFrame::logOddsStale))},
              {"regions", frames.back().regions},
              {"samples_without_obstacle_in_range", unobservedOrFar},
@@ -181,6 +199,9 @@ int benchLoop(const CommonOptions& options, const BenchLoopArgs& args) {
   Mapper mapper(context, mapperOptions);
   std::vector<ClearanceSample> samples(args.queries);
   uint64_t unobservedOrFar = 0;
+  // The Mapper's own plan, made again here (same functions, outside the timing) to count the
+  // voxels its update recomputes: parts of regions after a complete update, else whole ones.
+  std::optional<ClearanceBaseline> baseline;
   for (size_t f = 0; f < frames.size(); ++f) {
     LoopFrame& frame = frames[f];
     const std::span<const Ray> scan = std::span<const Ray>(rays).subspan(f * perFrame, perFrame);
@@ -192,9 +213,12 @@ int benchLoop(const CommonOptions& options, const BenchLoopArgs& args) {
     const OccupancyMap& map = mapper.map();  // copied back to the host, where the clearance reads
     frame.syncMs = secondsSince(start) * 1e3;
     frame.logOddsStale = staleByLogOdds(map, clearance);
+    const std::optional<uint64_t> planned = plannedVoxels(map, clearance, baseline);
     start = Clock::now();
     frame.recomputed = mapper.computeClearance(clearance, {.onlyOutOfDate = true}).regions;
     frame.clearanceMs = secondsSince(start) * 1e3;
+    frame.voxelsRecomputed = planned ? *planned : frame.recomputed * map.voxelsPerRegion();
+    baseline = clearanceBaseline(mapper.map(), clearance);
     const std::vector<glm::dvec3> points = queryPoints(scan.front().origin, args.queries, f + 1);
     start = Clock::now();
     mapper.clearance(points, samples);
@@ -232,12 +256,14 @@ int benchLoop(const CommonOptions& options, const BenchLoopArgs& args) {
   row("clearance update", clear);
   row("clearance queries", query);
   row("back + clearance + queries", after);
-  std::printf("\nregions: %s in the map after the last frame; per frame (median) the clearance recomputed %g, where a\n"
-              "log-odds change within range would have made %g stale (the rule before issue 38).\n"
-              "scan integration: from handing the scan's rays over until the GPU has integrated them (Mapper::flush); in\n"
-              "the loop it includes reloading the regions into a new integrator, which the Mapper makes after each\n"
-              "clearance. map back: Mapper::map() copying the regions back, where the class changes are found.\n",
+  std::printf("\nregions: %s in the map after the last frame; per frame (median) the clearance recomputed %g (%s of\n"
+              "their voxels: the parts within range of changed obstacle voxels), where a log-odds change within range\n"
+              "would have made %g stale (the rule before issue 38).\n"
+              "scan integration: from handing the scan's rays over until the GPU has integrated them (Mapper::flush); the\n"
+              "Mapper keeps its integrator (and the regions it holds) across the clearance. map back: Mapper::map()\n"
+              "copying the regions back, where the class changes are found.\n",
               withCommas(frames.back().regions).c_str(), median(countColumn(frames, &LoopFrame::recomputed)),
+              withCommas(uint64_t(median(countColumn(frames, &LoopFrame::voxelsRecomputed)))).c_str(),
               median(countColumn(frames, &LoopFrame::logOddsStale)));
   return 0;
 }

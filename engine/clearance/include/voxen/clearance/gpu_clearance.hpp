@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "voxen/clearance/clearance.hpp"
+#include "voxen/clearance/clearance_changes.hpp"
 #include "voxen/gpu/clearance/clearance_shared.h"
 #include "voxen/host/buffer.hpp"
 
@@ -59,6 +60,11 @@ class GpuClearance {
   // Only the regions out of date (clearanceDirtyRegions: their occupancy or a neighbour's
   // within range changed since they were computed with these settings).
   ClearanceStats update();
+  // Parts of regions (planClearanceUpdate): each target's voxels [lo, hi) are recomputed,
+  // the rest of its clearance kept; the same values a whole-region computation gives there.
+  // A target smaller than its region needs clearanceComputesParts (Error otherwise); keys
+  // the map lacks are skipped; none: no work.
+  ClearanceStats computeParts(std::span<const ClearanceTarget> targets);
   // Loads and evictions of the region cache so far.
   const RegionCacheStats& cacheStats() const;
   // Regions the region cache holds now.
@@ -69,7 +75,8 @@ class GpuClearance {
   uint32_t iterationsPerBatch() const { return iterations(); }
 
  private:
-  void recordBatch(const std::vector<RegionKey>& targets, const std::vector<RegionKey>& resident);
+  ClearanceStats run(std::vector<ClearanceTarget> targets);
+  void recordBatch(const std::vector<ClearanceTarget>& targets, const std::vector<RegionKey>& resident);
   // Grows the region cache to `slots` regions when it holds fewer (within the memory limit).
   void ensureCacheSlots(size_t slots);
   void allocateBlocks();
@@ -79,7 +86,7 @@ class GpuClearance {
   };
   BlockBuffers blockBuffers() const;
   gpu::ClearancePush batchPush(uint32_t blocks) const;
-  void recordExact(gpu::ClearancePush push, const std::vector<BufferUse>& uses);
+  void recordExact(gpu::ClearancePush push, const std::vector<ClearanceTarget>& targets, const std::vector<BufferUse>& uses);
   void recordPropagation(gpu::ClearancePush push, const std::vector<BufferUse>& uses);
   // Iterations of the propagation techniques: enough face steps for any obstacle within
   // range to reach every voxel it is nearest to (the open list stops early when its list
