@@ -28,7 +28,7 @@ const std::set<std::string> kKeywords = {
     "miss", "threshold", "clamp", "layers", "ndt", "backend", "update_order", "batch_size", "gpu_cache_mb", "max_range",
     "min_range", "exclude_box", "origin", "end_point_as_free", "exclude_origin", "exclude_sample", "stop_on_occupied",
     "forward_walk", "threads", "cloud_topic", "fixed_frame", "sensor_frame", "start", "duration", "deskew",
-    "pcd_viewpoint", "clearance", "allow_empty", "progress", "stop", "context"};
+    "pcd_viewpoint", "clearance", "allow_empty", "progress", "stop", "context", "decay_s"};
 
 // The keyword's value, or nullopt when it is absent or None.
 template <typename T>
@@ -113,6 +113,7 @@ MapperRunOptions runOf(const py::kwargs& kwargs, MappingBackend backend) {
     if (keyword<bool>(kwargs, name).value_or(false)) integration.flags |= flag;
   if (auto n = keyword<uint32_t>(kwargs, "batch_size")) run.gpu.maxRaysPerBatch = *n;
   if (auto mb = keyword<uint64_t>(kwargs, "gpu_cache_mb")) run.gpu.cacheBytes = *mb << 20;
+  run.decaySeconds = keyword<double>(kwargs, "decay_s");  // refused by the Mapper when negative or NaN
   return run;
 }
 
@@ -219,8 +220,9 @@ Keywords, as voxen map's flags: trajectory, resolution, region, model, hit, miss
 threshold, clamp, layers, ndt, backend, update_order, batch_size, gpu_cache_mb, max_range,
 min_range, exclude_box, origin, end_point_as_free, exclude_origin, exclude_sample,
 stop_on_occupied, forward_walk, threads, cloud_topic, fixed_frame, sensor_frame, start,
-duration, deskew, pcd_viewpoint, clearance (a range in metres), allow_empty, progress (called
-with stage, done, total), context. backend: "auto" (the default, as voxen map --device auto:
+duration, deskew, pcd_viewpoint, clearance (a range in metres), decay_s (occupancy decay: voxels
+no ray touched in the last decay_s seconds of ray time are forgotten, as --decay-s), allow_empty,
+progress (called with stage, done, total), context. backend: "auto" (the default, as voxen map --device auto:
 the CPU reference, opening no device, for an input of at most 20,000 rays whose count the
 reader knows, where it gives the GPU's map bit for bit; else the GPU), "gpu" or "cpu". Returns
 the run's statistics as a dict (the fields of `voxen map --json`; "backend" says where it ran

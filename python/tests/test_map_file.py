@@ -177,6 +177,24 @@ def test_map_file_refuses_what_it_cannot_do(recording, tmp_path, context):
     assert stats["rays"] == 0 and stats["skipped_near_sensor"] > 0 and (tmp_path / "empty.vxm").exists()
 
 
+def test_map_file_decay_s_forgets_as_voxen_map_decay_s(recording, tmp_path, voxen_cli, context):
+    """decay_s= (occupancy decay, issue 38 item 5): the map voxen map --decay-s writes, byte for
+    byte, with fewer observed voxels than without; a negative decay is a SettingError."""
+    cloud, trajectory = recording
+    cli = voxen_map(voxen_cli, "--input", str(cloud), "--trajectory", str(trajectory), "--output", str(tmp_path / "cli.vxm"),
+                    "--batch-size", "1024", "--decay-s", "0.1", "--device", "gpu")
+    stats = voxen.map_file(cloud, tmp_path / "python.vxm", trajectory=trajectory, batch_size=1024, decay_s=0.1,
+                           backend="gpu", context=context)
+    assert (tmp_path / "python.vxm").read_bytes() == (tmp_path / "cli.vxm").read_bytes()
+    same_counts(stats, cli)
+    whole = voxen.map_file(cloud, tmp_path / "whole.vxm", trajectory=trajectory, batch_size=1024, backend="cpu",
+                           context=context)
+    assert 0 < stats["occupied_voxels"] + stats["free_voxels"] < whole["occupied_voxels"] + whole["free_voxels"]
+    with pytest.raises(voxen.SettingError, match="decay"):
+        voxen.map_file(cloud, tmp_path / "bad.vxm", trajectory=trajectory, decay_s=-1.0, backend="cpu", context=context)
+    assert not (tmp_path / "bad.vxm").exists()
+
+
 def test_map_file_lets_other_threads_run(tmp_path, voxen_cli, context):
     # A larger run than the others, so that mapping it takes a while.
     cloud, trajectory = tmp_path / "large.ply", tmp_path / "large.txt"

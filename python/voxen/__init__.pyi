@@ -188,7 +188,8 @@ def map_file(
     exclude_origin: bool = False, exclude_sample: bool = False, stop_on_occupied: bool = False, forward_walk: bool = False,
     threads: int | None = None, cloud_topic: str | None = None, fixed_frame: str | None = None,
     sensor_frame: str | None = None, start: float = 0.0, duration: float | None = None, deskew: bool = True,
-    pcd_viewpoint: Literal["origin", "pose"] | None = None, clearance: float | None = None, allow_empty: bool = False,
+    pcd_viewpoint: Literal["origin", "pose"] | None = None, clearance: float | None = None, decay_s: float | None = None,
+    allow_empty: bool = False,
     progress: Callable[[str, int, int], object] | None = None, stop: Callable[[], bool] | None = None,
     context: Context | None = None
 ) -> dict[str, Any]: ...
