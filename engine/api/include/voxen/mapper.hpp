@@ -201,6 +201,10 @@ struct ClearanceRunOptions {
 
 class Mapper {
  public:
+  // No Context and no map, for a member that gets its map later: assign it one
+  // (`mapper = Mapper::load(context, path)`). Every call but assignment and empty() on an
+  // empty Mapper (default-constructed or moved from) throws Error saying so.
+  Mapper() noexcept;
   // An empty map. Throws SettingError for a model or NDT value out of range.
   Mapper(Context& context, MapperOptions options = {});
   // A map file (voxen/map/map_file.hpp), checked against the Context's memory budget before
@@ -210,23 +214,10 @@ class Mapper {
   [[nodiscard]] static Mapper load(Context& context, const std::filesystem::path& path, MapperRunOptions run = {});
   // A map already in memory (importOctomap()'s, say), taken over as load() takes a file's:
   // it may grow by what the budget leaves after it and the GPU cache.
-  // No Context and no map, for a member that gets its map later: assign it one
-  // (`mapper = Mapper::load(context, path)`). Every call but assignment and empty() on an
-  // empty Mapper (default-constructed or moved from) throws Error saying so.
-  Mapper() noexcept;
   [[nodiscard]] static Mapper fromMap(Context& context, OccupancyMap map, MapperRunOptions run = {});
   ~Mapper();
   Mapper(Mapper&&) noexcept;
   Mapper& operator=(Mapper&&) noexcept;
-
-  // Rays from origins[i] to ends[i] (the sample), in order, at time 0. Throws Error when the
-  // spans differ in length.
-  void integrateRays(std::span<const glm::dvec3> origins, std::span<const glm::dvec3> ends);
-  // Rays with times and intensities, in order. Rays with a non-finite coordinate, or too far
-  // from the origin for 32-bit voxel coordinates, are skipped and counted (stats()).
-  void integrate(std::span<const Ray> rays);
-  // Points of a scan with their times, and the trajectory the sensor followed: each ray runs
-  // from the sensor's position at the point's time (linear interpolation) to the point.
   // Whether the Mapper has no map (default-constructed or moved from).
   bool empty() const noexcept;
 
@@ -237,6 +228,15 @@ class Mapper {
   // statistics start again. Query threads keep the snapshots they hold, and latestSnapshot()
   // returns the file's map (a newer version()) once this returns.
   void load(const std::filesystem::path& path);
+
+  // Rays from origins[i] to ends[i] (the sample), in order, at time 0. Throws Error when the
+  // spans differ in length.
+  void integrateRays(std::span<const glm::dvec3> origins, std::span<const glm::dvec3> ends);
+  // Rays with times and intensities, in order. Rays with a non-finite coordinate, or too far
+  // from the origin for 32-bit voxel coordinates, are skipped and counted (stats()).
+  void integrate(std::span<const Ray> rays);
+  // Points of a scan with their times, and the trajectory the sensor followed: each ray runs
+  // from the sensor's position at the point's time (linear interpolation) to the point.
   // Points whose time is outside the trajectory are skipped and counted. Throws Error when
   // the spans differ in length.
   CloudStats integrateCloud(std::span<const glm::dvec3> points, std::span<const double> times,
@@ -338,13 +338,6 @@ class Mapper {
   // renderMap(context(), map(), options).
   RenderImage render(const RenderOptions& options = {});
 
- private:
-  struct Impl;
-  explicit Mapper(std::unique_ptr<Impl> impl);
-  State impl_;
-};
-
-}  // namespace voxen
   // A compute pass of the program's own (voxen/map/map_pass.hpp: MapPass) over every region
   // of the map in memory, on the Mapper's scheduler: the Mapper adds the layers the pass
   // writes when the map lacks them (zero), brings the map's regions into a GPU region cache
@@ -357,6 +350,8 @@ class Mapper {
   // and for a kernel the Context's shader library does not have.
   MapPassStats runPass(MapPass& pass);
 
+ private:
+  struct Impl;
   // The state, checked: an empty Mapper's calls throw Error instead of dereferencing null.
   class State {
    public:
@@ -372,3 +367,8 @@ class Mapper {
    private:
     std::unique_ptr<Impl> impl_;
   };
+  explicit Mapper(std::unique_ptr<Impl> impl);
+  State impl_;
+};
+
+}  // namespace voxen
