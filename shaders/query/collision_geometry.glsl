@@ -81,6 +81,25 @@ float segmentTouchStart(vec3 a, vec3 d, float inverseLength2, float r2, float re
   return h;
 }
 
+// Whether segmentTouchStart would answer t >= 0: the same operations up to its closest-t
+// test, without the touch start's bisection.
+bool segmentTouches(vec3 a, vec3 d, float inverseLength2, float r2, float reject2, vec3 lo) {
+  precise vec3 c = lo + 0.5;
+  precise vec3 w = c - a;
+  precise float projection = dot3(w, d) * inverseLength2;
+  float tc = clamp(projection, 0.0, 1.0);
+  precise vec3 pc = a + tc * d;
+  precise vec3 e = pc - c;
+  if (dot3(e, e) > reject2) return false;
+  if (segmentBoxDistance2(a, d, tc, lo) <= r2) return true;
+  float l = 0.0, h = 1.0;
+  for (int i = 0; i < kCollisionBisections; ++i) {
+    precise float m = (l + h) * 0.5;
+    if (segmentBoxSlope(a, d, m, lo) < 0.0) l = m; else h = m;
+  }
+  return segmentBoxDistance2(a, d, h, lo) <= r2;
+}
+
 // Whether the yawed box of probe p touches the voxel at offset o from its anchor.
 bool orientedBoxTouches(CollisionProbe p, vec3 o) {
   precise vec3 centre = o + 0.5;

@@ -41,11 +41,13 @@ VOXEN_SHARED_ASSERT(sizeof(CollisionProbe) == 64)
 struct CollisionSegment {
   ivec4 anchor;   // the voxel holding the segment's start; w: its path
   vec4 start;     // w: 1 / |delta|^2 (0 for a zero-length segment)
-  vec4 delta;     // w unused
+  vec4 delta;     // w: the touch-start slack (collision_prep.cpp): no voxel whose centre
+                  // projects to t_c touches before t_c - slack (1e30 for a zero-length segment)
 };
 VOXEN_SHARED_ASSERT(sizeof(CollisionSegment) == 48)
 
-// One invocation's part of a segment: the voxel offsets (from the anchor) it tests.
+// One invocation's part of a segment: the voxel offsets (from the anchor) it tests. A
+// segment's pieces are disjoint slabs across its longest axis, so each voxel is tested once.
 struct CollisionPiece {
   ivec4 lo;       // w: the segment
   ivec4 hi;       // inclusive; w unused
@@ -65,20 +67,27 @@ struct CollisionProbePush {
 };
 VOXEN_SHARED_ASSERT(sizeof(CollisionProbePush) == 96)
 
+// The path pass runs twice over all chunks: phase 0 ORs each path's flags and finds its
+// first colliding segment (atomicMin of the segment's index; a touch test, no touch start),
+// phase 1 finds the smallest touch start of that one segment per path.
+VOXEN_CONST(uint, kCollisionPathFlags, 0u)
+VOXEN_CONST(uint, kCollisionPathStarts, 1u)
+
 struct CollisionPathPush {
   QueryMapPush map;
   VOXEN_ADDRESS segments; // CollisionSegment per segment
   VOXEN_ADDRESS pieces;   // CollisionPiece per invocation
   VOXEN_ADDRESS starts;   // uint per segment: the smallest touch start's bits (atomicMin)
   VOXEN_ADDRESS flags;    // uint per path (atomicOr)
+  VOXEN_ADDRESS first;    // uint per path: its first colliding segment's index (atomicMin)
   uint count;             // pieces
   uint unknownCollides;   // 1: unobserved voxels collide
   float radius2;
   float rejectRadius2;    // (radius + half a voxel diagonal + margin)^2: farther centres cannot touch
   float threshold;
-  uint pad0;
+  uint phase;             // kCollisionPathFlags or kCollisionPathStarts
 };
-VOXEN_SHARED_ASSERT(sizeof(CollisionPathPush) == 112)
+VOXEN_SHARED_ASSERT(sizeof(CollisionPathPush) == 120)
 
 // The nearest target voxel so far of a point: its squared distance's bits, its offset code
 // (z, y, x order), the squared distance of the nearest unobserved voxel centre, flags.

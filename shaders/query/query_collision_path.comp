@@ -1,9 +1,15 @@
 #version 460
 // Swept-sphere (capsule) checks along paths, one piece of a segment per invocation
-// (collision_types.hpp): the smallest touch start t of a colliding voxel per segment
-// (atomicMin on its bits: t >= 0, so the bits order as the floats) and the path's flags
-// (atomicOr). Pieces overlap at their edges; a voxel tested twice gives the same t, so the
-// minimum and the flags do not depend on which pieces or chunks test it.
+// (collision_types.hpp), in two phases over all chunks (collision_shared.h):
+// - kCollisionPathFlags: the path's flags (atomicOr) and its first colliding segment
+//   (atomicMin of the segment's index). A voxel is touch-tested only when it could add a
+//   flag or the piece's first collision; a piece of a segment after one already known to
+//   collide looks only for flags, and stops once it can add nothing.
+// - kCollisionPathStarts: only the pieces of each path's first colliding segment: the
+//   smallest touch start t of a colliding voxel (atomicMin on its bits: t >= 0, so the bits
+//   order as the floats), skipping voxels whose lower bound t_c - slack cannot beat the
+//   best so far (the piece's, or another piece's already in `starts`). The minimum and the flags do not depend on which pieces, chunks or
+//   order test a voxel, so the answer is the CPU twin's.
 #extension GL_GOOGLE_include_directive : require
 #include "../common/dispatch.glsl"
 #include "collision_geometry.glsl"
@@ -13,6 +19,88 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Se
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PieceArray { CollisionPiece v[]; };
 layout(push_constant) uniform Push { CollisionPathPush pc; };
 
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer FirstArray { uint v[]; };
+
+const uint kAllPathFlags = kCollisionOccupied | kCollisionUnobserved | kCollisionInMap;
+
+void findFlags(CollisionPathPush p, CollisionPiece piece, CollisionSegment seg, uint s) {
+  vec3 a = seg.start.xyz, d = seg.delta.xyz;
+  uint path = uint(seg.anchor.w);
+  // The first colliding segment only falls: a piece after (or at) a known one cannot be it.
+  bool wanted = s < atomicOr(FirstArray(p.first).v[path], 0u);
+  bool found = false;
+  uint flags = 0u;
+  // One loop over the piece's voxels (x fastest), not three nested ones: the lanes of a
+  // subgroup, whose pieces differ in shape, stay in step and leave together.
+  ivec3 size = piece.hi.xyz - piece.lo.xyz + 1;
+  int count = size.x * size.y * size.z;
+  ivec3 o = piece.lo.xyz;
+  for (int n = 0; n < count; ++n) {
+    ivec3 v = o;
+    if (++o.x > piece.hi.x) {
+      o.x = piece.lo.x;
+      if (++o.y > piece.hi.y) {
+        o.y = piece.lo.y;
+        ++o.z;
+      }
+    }
+    bool inMap;
+    uint cls = collisionVoxel(seg.anchor.xyz + v, p.threshold, inMap);
+    if (cls == kVoxelElsewhere) continue;
+    bool collides = cls == kVoxelOccupied || (cls == kVoxelUnobserved && p.unknownCollides != 0u);
+    uint adds = (inMap ? kCollisionInMap : 0u) | (cls == kVoxelOccupied ? kCollisionOccupied : 0u) |
+                (cls == kVoxelUnobserved ? kCollisionUnobserved : 0u);
+    if (!(collides && wanted && !found) && (adds & ~flags) == 0u) continue;
+    if (!segmentTouches(a, d, seg.start.w, p.radius2, p.rejectRadius2, vec3(v))) continue;
+    flags |= adds;
+    found = found || collides;
+    if (flags == kAllPathFlags && (found || !wanted)) break;
+  }
+  if (flags != 0u) atomicOr(UintArray(p.flags).v[path], flags);
+  if (found && wanted) atomicMin(FirstArray(p.first).v[path], s);
+}
+
+void findStart(CollisionPathPush p, CollisionPiece piece, CollisionSegment seg, uint s) {
+  if (FirstArray(p.first).v[uint(seg.anchor.w)] != s) return;
+  vec3 a = seg.start.xyz, d = seg.delta.xyz;
+  float slack = seg.delta.w;
+  // The best so far: another piece's touch start, when one has been found (it only falls,
+  // and is a touch start of this segment, so skipping what cannot beat it is exact).
+  uint known = atomicMin(UintArray(p.starts).v[s], kCollisionNoTouch);
+  float best = known == kCollisionNoTouch ? 2.0 : uintBitsToFloat(known);
+  // Layers across the segment's longest axis m, in the direction it runs: the touch starts
+  // found first are small, so the bound skips most voxels after them.
+  vec3 ad = abs(d);
+  int m = ad.y > ad.x ? (ad.z > ad.y ? 2 : 1) : (ad.z > ad.x ? 2 : 0);
+  int u = m == 0 ? 1 : 0, w2 = m == 2 ? 1 : 2;
+  int step = d[m] < 0.0 ? -1 : 1;
+  ivec3 lo = piece.lo.xyz, hi = piece.hi.xyz;
+  ivec3 size = hi - lo + 1;
+  int count = size.x * size.y * size.z;
+  ivec3 o = lo;
+  o[m] = step > 0 ? lo[m] : hi[m];
+  for (int n = 0; n < count && best > 0.0; ++n) {
+    ivec3 v = o;
+    if (++o[u] > hi[u]) {
+      o[u] = lo[u];
+      if (++o[w2] > hi[w2]) {
+        o[w2] = lo[w2];
+        o[m] += step;
+      }
+    }
+    precise vec3 w = vec3(v) + 0.5 - a;
+    precise float bound = dot3(w, d) * seg.start.w - slack;
+    if (bound >= best) continue;
+    bool inMap;
+    uint cls = collisionVoxel(seg.anchor.xyz + v, p.threshold, inMap);
+    bool collides = cls == kVoxelOccupied || (cls == kVoxelUnobserved && p.unknownCollides != 0u);
+    if (!collides) continue;
+    float t = segmentTouchStart(a, d, seg.start.w, p.radius2, p.rejectRadius2, vec3(v));
+    if (t >= 0.0) best = min(best, t);
+  }
+  if (best <= 1.0) atomicMin(UintArray(p.starts).v[s], floatBitsToUint(best));
+}
+
 void main() {
   uint i = voxenThreadIndex();
   CollisionPathPush p = pc;
@@ -21,26 +109,8 @@ void main() {
   CollisionPiece piece = PieceArray(p.pieces).v[i];
   uint s = uint(piece.lo.w);
   CollisionSegment seg = SegmentArray(p.segments).v[s];
-  vec3 a = seg.start.xyz, d = seg.delta.xyz;
-  float inverse = seg.start.w;
-  uint flags = 0u;
-  uint best = kCollisionNoTouch;
-  for (int z = piece.lo.z; z <= piece.hi.z; ++z)
-    for (int y = piece.lo.y; y <= piece.hi.y; ++y)
-      for (int x = piece.lo.x; x <= piece.hi.x; ++x) {
-        bool inMap;
-        uint cls = collisionVoxel(seg.anchor.xyz + ivec3(x, y, z), p.threshold, inMap);
-        if (cls == kVoxelElsewhere) continue;
-        bool collides = cls == kVoxelOccupied || (cls == kVoxelUnobserved && p.unknownCollides != 0u);
-        // A voxel that adds nothing (no collision, its flags already set) skips the geometry.
-        uint adds = (inMap ? kCollisionInMap : 0u) | (cls == kVoxelOccupied ? kCollisionOccupied : 0u) |
-                    (cls == kVoxelUnobserved ? kCollisionUnobserved : 0u);
-        if (!collides && (adds & ~flags) == 0u) continue;
-        float t = segmentTouchStart(a, d, inverse, p.radius2, p.rejectRadius2, vec3(x, y, z));
-        if (t < 0.0) continue;
-        flags |= adds;
-        if (collides) best = min(best, floatBitsToUint(t));
-      }
-  if (flags != 0u) atomicOr(UintArray(p.flags).v[uint(seg.anchor.w)], flags);
-  if (best != kCollisionNoTouch) atomicMin(UintArray(p.starts).v[s], best);
+  if (p.phase == kCollisionPathFlags)
+    findFlags(p, piece, seg, s);
+  else
+    findStart(p, piece, seg, s);
 }

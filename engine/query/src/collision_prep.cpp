@@ -65,6 +65,54 @@ QueryStatus collisionStatus(uint32_t flags) {
   return QueryStatus::Observed;
 }
 
+// A voxel whose centre c projects to t_c = (c - a).d / |d|^2 on a segment of length L touches
+// the swept sphere of radius r only at t >= t_c - (r + sqrt(3)/2) / L: the point p(t) must
+// come within r + sqrt(3)/2 of c, and (p(t) - c).d/L = (t - t_c) L. The slack adds 0.01
+// voxel + 1e-5 L (the float segment's rounding is below 1e-6 L) and 1e-5 in t, far beyond
+// float error, so skipping a voxel with t_c - slack >= a touch start already found never
+// skips a smaller one. Zero length: 1e30 (never skips).
+float touchStartSlack(double radiusVoxels, double length) {
+  if (!(length > 0.0)) return 1.0e30f;
+  return float((radiusVoxels + 0.8661 + 0.01 + 1.0e-5 * length) / length + 1.0e-5);
+}
+
+// A segment's pieces: slabs of kCollisionPieceVoxels voxels across its longest axis m, each
+// with the box (other axes) of the part of the segment that can touch a voxel of the slab,
+// widened by the radius. Disjoint, so every voxel is tested once per segment; together they
+// hold every voxel the swept sphere touches: such a voxel v has a point p(t) with
+// p_i(t) in [v_i - r, v_i + 1 + r] on every axis (the margins add 0.05 voxel for the
+// float segment's rounding).
+int32_t& axis(gpu::ivec4& v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+
+void addSlabPieces(const glm::dvec3& a, const glm::dvec3& delta, double r, uint32_t segment,
+                   std::vector<gpu::CollisionPiece>& pieces) {
+  const double below = r + 1.05, above = r + 0.05;
+  int m = 0;
+  for (int i = 1; i < 3; ++i)
+    if (std::abs(delta[i]) > std::abs(delta[m])) m = i;
+  const glm::dvec3 b = a + delta;
+  const int first = int(std::floor(std::min(a[m], b[m]) - below)), last = int(std::floor(std::max(a[m], b[m]) + above));
+  const int width = int(gpu::kCollisionPieceVoxels);
+  for (int s0 = first; s0 <= last; s0 += width) {
+    const int s1 = std::min(s0 + width - 1, last);
+    double t0 = 0.0, t1 = 1.0;
+    if (delta[m] != 0.0) {
+      // Where p_m(t) lies in [s0 - r - margin, s1 + 1 + r + margin].
+      const double u0 = (double(s0) - r - 0.05 - a[m]) / delta[m], u1 = (double(s1) + 1.0 + r + 0.05 - a[m]) / delta[m];
+      t0 = std::max(0.0, std::min(u0, u1));
+      t1 = std::min(1.0, std::max(u0, u1));
+      if (t0 > t1) continue;  // no point of the segment comes near the slab
+    }
+    const glm::dvec3 p0 = a + delta * t0, p1 = a + delta * t1;
+    const glm::dvec3 lo = glm::floor(glm::min(p0, p1) - below), hi = glm::floor(glm::max(p0, p1) + above);
+    gpu::CollisionPiece piece{{int32_t(lo.x), int32_t(lo.y), int32_t(lo.z), int32_t(segment)},
+                              {int32_t(hi.x), int32_t(hi.y), int32_t(hi.z), 0}};
+    axis(piece.lo, m) = s0;
+    axis(piece.hi, m) = s1;
+    pieces.push_back(piece);
+  }
+}
+
 bool sameBits(double a, double b) { return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b); }
 
 }  // namespace
@@ -131,7 +179,6 @@ PreparedPaths preparePaths(const OccupancyModel& model, std::span<const glm::dve
   out.radius2 = r * r;
   const double reject = rv + 0.8661 + 0.01;  // radius + half a voxel's diagonal + margin
   out.reject2 = float(reject * reject);
-  const double margin = rv + 1.01;
   for (size_t path = first; path < last; ++path) {
     out.firstSegment.push_back(uint32_t(out.segments.size()));
     for (uint64_t j = offsets[path]; j + 1 < offsets[path + 1]; ++j) {
@@ -155,15 +202,9 @@ PreparedPaths preparePaths(const OccupancyModel& model, std::span<const glm::dve
       const collision::V3 d{float(bLocal.x - aLocal.x), float(bLocal.y - aLocal.y), float(bLocal.z - aLocal.z)};
       const float length2 = collision::dot3(d, d);
       seg.start.w = length2 > 0.0f ? 1.0f / length2 : 0.0f;
-      seg.delta = {d.x, d.y, d.z, 0.0f};
+      seg.delta = {d.x, d.y, d.z, touchStartSlack(rv, length)};
       out.segments.push_back(seg);
-      const int pieces = std::max(1, int(std::ceil(length / double(gpu::kCollisionPieceVoxels))));
-      for (int k = 0; k < pieces; ++k) {
-        const glm::dvec3 p0 = aLocal + delta * (double(k) / pieces), p1 = aLocal + delta * (double(k + 1) / pieces);
-        const glm::dvec3 a = glm::floor(glm::min(p0, p1) - margin), b = glm::floor(glm::max(p0, p1) + margin);
-        out.pieces.push_back({{int32_t(a.x), int32_t(a.y), int32_t(a.z), int32_t(segment)},
-                              {int32_t(b.x), int32_t(b.y), int32_t(b.z), 0}});
-      }
+      addSlabPieces(aLocal, delta, rv, segment, out.pieces);
     }
   }
   out.firstSegment.push_back(uint32_t(out.segments.size()));

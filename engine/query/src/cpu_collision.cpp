@@ -99,6 +99,56 @@ std::vector<CollisionAnswer> cpuBoxCollisions(const OccupancyMap& map, std::span
   return answers;
 }
 
+namespace {
+
+// The flags one piece adds (query_collision_path.comp, phase kCollisionPathFlags); `found`
+// says whether it touches a colliding voxel, looked for only when `wanted`.
+uint32_t pieceFlags(ClassReader& reader, const gpu::CollisionPiece& piece, const gpu::CollisionSegment& seg,
+                    const PreparedPaths& prepared, bool unknownCollides, bool wanted, bool& found) {
+  const V3 a{seg.start.x, seg.start.y, seg.start.z}, d{seg.delta.x, seg.delta.y, seg.delta.z};
+  uint32_t flags = 0;
+  found = false;
+  for (int z = piece.lo.z; z <= piece.hi.z; ++z)
+    for (int y = piece.lo.y; y <= piece.hi.y; ++y) {
+      for (int x = piece.lo.x; x <= piece.hi.x; ++x) {
+        bool inMap;
+        const Cls cls = reader.read({seg.anchor.x + x, seg.anchor.y + y, seg.anchor.z + z}, inMap);
+        const bool collides = cls == Cls::Occupied || (cls == Cls::Unobserved && unknownCollides);
+        const uint32_t adds = flagsOf(cls, inMap);
+        if (!(collides && wanted && !found) && (adds & ~flags) == 0u) continue;
+        if (!collision::segmentTouches(a, d, seg.start.w, prepared.radius2, prepared.reject2,
+                                       {float(x), float(y), float(z)}))
+          continue;
+        flags |= adds;
+        found = found || collides;
+      }
+      if (flags == kAllFlags && (found || !wanted)) return flags;
+    }
+  return flags;
+}
+
+// The smallest touch start (its bits) of a colliding voxel of one piece (phase
+// kCollisionPathStarts), every colliding voxel's computed: the reference the GPU's skips
+// (lower bounds) must match.
+uint32_t pieceStart(ClassReader& reader, const gpu::CollisionPiece& piece, const gpu::CollisionSegment& seg,
+                    const PreparedPaths& prepared, bool unknownCollides) {
+  const V3 a{seg.start.x, seg.start.y, seg.start.z}, d{seg.delta.x, seg.delta.y, seg.delta.z};
+  uint32_t best = gpu::kCollisionNoTouch;
+  for (int z = piece.lo.z; z <= piece.hi.z; ++z)
+    for (int y = piece.lo.y; y <= piece.hi.y; ++y)
+      for (int x = piece.lo.x; x <= piece.hi.x; ++x) {
+        bool inMap;
+        const Cls cls = reader.read({seg.anchor.x + x, seg.anchor.y + y, seg.anchor.z + z}, inMap);
+        if (!(cls == Cls::Occupied || (cls == Cls::Unobserved && unknownCollides))) continue;
+        const float t = collision::segmentTouchStart(a, d, seg.start.w, prepared.radius2, prepared.reject2,
+                                                     {float(x), float(y), float(z)});
+        if (t >= 0.0f) best = std::min(best, std::bit_cast<uint32_t>(t));
+      }
+  return best;
+}
+
+}  // namespace
+
 std::vector<PathAnswer> cpuPathCollisions(const OccupancyMap& map, std::span<const glm::dvec3> points,
                                           std::span<const uint64_t> offsets, double radius, UnknownSpace unknown) {
   checkPathOffsets(points, offsets);
@@ -107,29 +157,29 @@ std::vector<PathAnswer> cpuPathCollisions(const OccupancyMap& map, std::span<con
   ClassReader reader(map);
   std::vector<uint32_t> starts(prepared.segments.size(), gpu::kCollisionNoTouch), flags(paths, 0u);
   const bool unknownCollides = unknown == UnknownSpace::Occupied;
-  // query_collision_path.comp's loop, piece by piece.
-  for (const gpu::CollisionPiece& piece : prepared.pieces) {
-    const uint32_t s = uint32_t(piece.lo.w);
-    const gpu::CollisionSegment& seg = prepared.segments[s];
-    const V3 a{seg.start.x, seg.start.y, seg.start.z}, d{seg.delta.x, seg.delta.y, seg.delta.z};
-    uint32_t& pathFlags = flags[size_t(seg.anchor.w)];
-    uint32_t pieceFlags = 0, best = gpu::kCollisionNoTouch;
-    for (int z = piece.lo.z; z <= piece.hi.z; ++z)
-      for (int y = piece.lo.y; y <= piece.hi.y; ++y)
-        for (int x = piece.lo.x; x <= piece.hi.x; ++x) {
-          bool inMap;
-          const Cls cls = reader.read({seg.anchor.x + x, seg.anchor.y + y, seg.anchor.z + z}, inMap);
-          const bool collides = cls == Cls::Occupied || (cls == Cls::Unobserved && unknownCollides);
-          const uint32_t adds = flagsOf(cls, inMap);
-          if (!collides && (adds & ~pieceFlags) == 0u) continue;
-          const float t = collision::segmentTouchStart(a, d, seg.start.w, prepared.radius2, prepared.reject2,
-                                                       {float(x), float(y), float(z)});
-          if (t < 0.0f) continue;
-          pieceFlags |= adds;
-          if (collides) best = std::min(best, std::bit_cast<uint32_t>(t));
-        }
-    pathFlags |= pieceFlags;
-    starts[s] = std::min(starts[s], best);
+  // The GPU's two phases, path by path in segment order (the pieces are in that order): the
+  // flags of every segment and the first colliding one, then that segment's touch start.
+  size_t pieceIndex = 0;
+  for (size_t p = 0; p < paths; ++p) {
+    uint32_t first = gpu::kCollisionNoTouch;
+    size_t firstPieces = 0, firstPiecesEnd = 0;
+    for (; pieceIndex < prepared.pieces.size() && prepared.pieces[pieceIndex].lo.w < int32_t(prepared.firstSegment[p + 1]);
+         ++pieceIndex) {
+      const gpu::CollisionPiece& piece = prepared.pieces[pieceIndex];
+      const uint32_t s = uint32_t(piece.lo.w);
+      if (s == first) firstPiecesEnd = pieceIndex + 1;
+      bool found;
+      flags[p] |= pieceFlags(reader, piece, prepared.segments[s], prepared, unknownCollides, s < first, found);
+      if (found && s < first) {
+        first = s;
+        firstPieces = pieceIndex;
+        while (firstPieces > 0 && prepared.pieces[firstPieces - 1].lo.w == piece.lo.w) --firstPieces;
+        firstPiecesEnd = pieceIndex + 1;
+      }
+    }
+    for (size_t k = firstPieces; k < firstPiecesEnd; ++k)
+      starts[first] = std::min(starts[first], pieceStart(reader, prepared.pieces[k], prepared.segments[first], prepared,
+                                                         unknownCollides));
   }
   std::vector<PathAnswer> answers(paths);
   for (size_t p = 0; p < paths; ++p)

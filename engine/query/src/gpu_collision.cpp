@@ -39,7 +39,7 @@ std::vector<BufferUse> withUses(std::vector<BufferUse> uses, std::initializer_li
 
 struct GpuCollisionState {
   std::shared_ptr<Kernel> probeKernel, pathKernel, nearestKernel;
-  std::optional<Buffer> probes, flags, segments, pieces, starts, best;
+  std::optional<Buffer> probes, flags, segments, pieces, starts, best, first;
   std::vector<gpu::CollisionProbe> probesUp;
 };
 
@@ -135,7 +135,7 @@ std::vector<PathAnswer> GpuQueries::pathCollisions(std::span<const glm::dvec3> p
     double pieces = 0.0;
     while (last < paths && (last == first || pieces < double(kPiecesPerRound))) {
       for (uint64_t j = offsets[last]; j + 1 < offsets[last + 1]; ++j)
-        pieces += 1.0 + glm::length(points[j + 1] - points[j]) / access.map.model().resolution /
+        pieces += 2.0 + glm::length(points[j + 1] - points[j]) / access.map.model().resolution /
                             double(gpu::kCollisionPieceVoxels);
       ++last;
     }
@@ -148,27 +148,36 @@ std::vector<PathAnswer> GpuQueries::pathCollisions(std::span<const glm::dvec3> p
         scratch(device, st.pieces, "collision pieces", uint64_t(pieceCount) * sizeof(gpu::CollisionPiece));
     const BufferRange startRange = scratch(device, st.starts, "collision starts", uint64_t(segmentCount) * 4);
     const BufferRange flagRange = scratch(device, st.flags, "collision flags", uint64_t(pathCount) * 4);
+    const BufferRange firstRange = scratch(device, st.first, "collision first segments", uint64_t(pathCount) * 4);
     scheduler.upload(segRange, prepared.segments.data(), uint64_t(segmentCount) * sizeof(gpu::CollisionSegment));
     scheduler.upload(pieceRange, prepared.pieces.data(), uint64_t(pieceCount) * sizeof(gpu::CollisionPiece));
     scheduler.fill(startRange, gpu::kCollisionNoTouch);
     scheduler.fill(flagRange, 0u);
-    access.forEachChunk(kOccupancyLayer, [&](const QueryMapPass& pass) {
-      gpu::CollisionPathPush push{};
-      push.map = pass.push;
-      push.segments = segRange.address;
-      push.pieces = pieceRange.address;
-      push.starts = startRange.address;
-      push.flags = flagRange.address;
-      push.count = pieceCount;
-      push.unknownCollides = unknown == UnknownSpace::Occupied ? 1u : 0u;
-      push.radius2 = prepared.radius2;
-      push.rejectRadius2 = prepared.reject2;
-      push.threshold = access.map.model().thresholdValue();
-      scheduler.dispatchThreads({"collision paths", st.pathKernel.get(), {}, push,
-                                 withUses(pass.uses, {reads(segRange), reads(pieceRange), readsWrites(startRange),
-                                                      readsWrites(flagRange)})},
-                                pieceCount);
-    });
+    scheduler.fill(firstRange, gpu::kCollisionNoTouch);
+    // Every chunk's flags and first colliding segments before any touch start: the second
+    // phase tests only the first colliding segment of each path.
+    for (uint32_t phase : {gpu::kCollisionPathFlags, gpu::kCollisionPathStarts})
+      access.forEachChunk(kOccupancyLayer, [&](const QueryMapPass& pass) {
+        gpu::CollisionPathPush push{};
+        push.map = pass.push;
+        push.segments = segRange.address;
+        push.pieces = pieceRange.address;
+        push.starts = startRange.address;
+        push.flags = flagRange.address;
+        push.first = firstRange.address;
+        push.count = pieceCount;
+        push.unknownCollides = unknown == UnknownSpace::Occupied ? 1u : 0u;
+        push.radius2 = prepared.radius2;
+        push.rejectRadius2 = prepared.reject2;
+        push.threshold = access.map.model().thresholdValue();
+        push.phase = phase;
+        scheduler.dispatchThreads(
+            {phase == gpu::kCollisionPathFlags ? "collision path flags" : "collision path starts", st.pathKernel.get(),
+             {}, push,
+             withUses(pass.uses, {reads(segRange), reads(pieceRange), readsWrites(startRange), readsWrites(flagRange),
+                                  readsWrites(firstRange)})},
+            pieceCount);
+      });
     Future<uint32_t> startsRead = scheduler.readback<uint32_t>(startRange);
     const std::vector<uint32_t> flags = scheduler.readback<uint32_t>(flagRange).get();
     const std::vector<uint32_t> starts = startsRead.get();

@@ -72,6 +72,27 @@ inline float segmentTouchStart(const V3& a, const V3& d, float inverseLength2, f
   return h;
 }
 
+// Whether segmentTouchStart would answer t >= 0: the same operations up to its closest-t
+// test, without the touch start's bisection.
+inline bool segmentTouches(const V3& a, const V3& d, float inverseLength2, float r2, float reject2, const V3& lo) {
+  const V3 c{lo.x + 0.5f, lo.y + 0.5f, lo.z + 0.5f};
+  const V3 w{c.x - a.x, c.y - a.y, c.z - a.z};
+  const float tc = clampf(dot3(w, d) * inverseLength2, 0.0f, 1.0f);
+  const V3 pc = along(a, d, tc);
+  const V3 e{pc.x - c.x, pc.y - c.y, pc.z - c.z};
+  if (dot3(e, e) > reject2) return false;
+  if (segmentBoxDistance2(a, d, tc, lo) <= r2) return true;
+  float l = 0.0f, h = 1.0f;
+  for (int i = 0; i < gpu::kCollisionBisections; ++i) {
+    const float m = (l + h) * 0.5f;
+    if (segmentBoxSlope(a, d, m, lo) < 0.0f)
+      l = m;
+    else
+      h = m;
+  }
+  return segmentBoxDistance2(a, d, h, lo) <= r2;
+}
+
 inline bool orientedBoxTouches(const gpu::CollisionProbe& p, const V3& o) {
   const V3 centre{o.x + 0.5f, o.y + 0.5f, o.z + 0.5f};
   const V3 d{centre.x - p.local.x, centre.y - p.local.y, centre.z - p.local.z};
