@@ -84,14 +84,16 @@ TEST_CASE("Mapper decay: the GPU map equals the CPU reference's bit for bit afte
   for (const bool windowed : {false, true}) {
     INFO((windowed ? "with a 12 m window" : "without a window"));
     const std::optional<double> window = windowed ? std::optional<double>(12.0) : std::nullopt;
-    Mapper reference(context, {.model = model, .run = {.backend = MapperBackend::CpuReference, .window = window, .decaySeconds = decay}});
-    Mapper plain(context, {.model = model, .extraLayers = LayerSet{kTouchTimeLayer},
-                           .run = {.backend = MapperBackend::CpuReference, .window = window}});
-    Mapper gpu(context, {.model = model, .run = {.window = window, .decaySeconds = decay}});
+    // Every optional layer, so that forgetting resets voxel means, traversal and hit/miss counts alike.
+    const LayerSet layers = kAllBuiltinLayers;
+    Mapper reference(context, {.model = model, .extraLayers = layers,
+                               .run = {.backend = MapperBackend::CpuReference, .window = window, .decaySeconds = decay}});
+    Mapper plain(context, {.model = model, .extraLayers = layers, .run = {.backend = MapperBackend::CpuReference, .window = window}});
+    Mapper gpu(context, {.model = model, .extraLayers = layers, .run = {.window = window, .decaySeconds = decay}});
     // A cache of 6 regions for a map of dozens: evictions in every call.
     GpuIntegratorOptions small;
-    small.cacheBytes = 6 * RegionCache::bytesPerRegion(OccupancyMap(model, LayerSet{kTouchTimeLayer}));
-    Mapper gpuSmall(context, {.model = model, .run = {.gpu = small, .window = window, .decaySeconds = decay}});
+    small.cacheBytes = 6 * RegionCache::bytesPerRegion(OccupancyMap(model, layers));
+    Mapper gpuSmall(context, {.model = model, .extraLayers = layers, .run = {.gpu = small, .window = window, .decaySeconds = decay}});
     uint64_t forgottenSomewhere = 0;
     for (size_t c = 0; c < calls.size(); ++c) {
       INFO("call " << c);
@@ -119,16 +121,16 @@ TEST_CASE("Mapper decay: a voxel seen again after a longer gap starts from unkno
   model.resolution = 0.2;
   Context context(vt::gpu().scheduler);
   // Integrated once, without decay: what the second call alone gives a new map.
-  Mapper fresh(context, {.model = model, .extraLayers = LayerSet{kTouchTimeLayer}, .run = {.backend = MapperBackend::CpuReference}});
+  Mapper fresh(context, {.model = model, .extraLayers = kAllBuiltinLayers, .run = {.backend = MapperBackend::CpuReference}});
   fresh.integrate(later);
   for (MapperBackend backend : {MapperBackend::CpuReference, MapperBackend::Gpu}) {
     INFO((backend == MapperBackend::Gpu ? "gpu" : "cpu reference"));
-    Mapper decaying(context, {.model = model, .run = {.backend = backend, .decaySeconds = 2.0}});
+    Mapper decaying(context, {.model = model, .extraLayers = kAllBuiltinLayers, .run = {.backend = backend, .decaySeconds = 2.0}});
     decaying.integrate(scan);
     decaying.integrate(later);
     requireSameMap(decaying.map(), fresh.map());
     // Within the decay the same rays add up instead.
-    Mapper within(context, {.model = model, .run = {.backend = backend, .decaySeconds = 10.0}});
+    Mapper within(context, {.model = model, .extraLayers = kAllBuiltinLayers, .run = {.backend = backend, .decaySeconds = 10.0}});
     within.integrate(scan);
     within.integrate(later);
     CHECK(observedVoxels(within.map()) == observedVoxels(fresh.map()));
