@@ -100,6 +100,13 @@ struct NearestBest {
 VOXEN_SHARED_ASSERT(sizeof(NearestBest) == 16)
 VOXEN_CONST(int, kNearestCodeSpan, 129)  // offsets -64 .. 64 per axis
 
+// The GPU's nearest search visits voxel offsets in the order of a table (NearestPush.offsets)
+// sorted by a lower bound on their centre's squared distance from any point of the anchor
+// voxel, sum over axes of max(0, |o| - 1/2)^2 (exact in float, and no float distance the
+// pass computes is below it), and stops at the first bound beyond the best found or the
+// range: every voxel the CPU twin's Chebyshev shells could find nearer is visited, with far
+// fewer than the shells' cube. Entry: x (offset x + 64) | (y + 64) << 8 | (z + 64) << 16,
+// y the bound's float bits.
 struct NearestPush {
   QueryMapPush map;
   VOXEN_ADDRESS probes;   // CollisionProbe per point (anchor, local)
@@ -107,11 +114,12 @@ struct NearestPush {
   uint count;
   uint targetOccupied;    // 1: occupied voxels; 0: voxels not occupied
   float range2;           // max range^2, voxel units
-  uint shells;            // Chebyshev shells searched at most
+  uint shells;            // Chebyshev shells searched at most (the CPU twin's walk)
   float threshold;
-  uint pad0;
+  uint offsetCount;       // entries in offsets
+  VOXEN_ADDRESS offsets;  // uvec2 per offset, sorted by bound (then offset code)
 };
-VOXEN_SHARED_ASSERT(sizeof(NearestPush) == 96)
+VOXEN_SHARED_ASSERT(sizeof(NearestPush) == 104)
 
 VOXEN_SHARED_END
 

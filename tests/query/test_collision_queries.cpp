@@ -308,3 +308,36 @@ TEST_CASE("Collision and nearest queries on a lidar-built map: the GPU equals th
     CHECK(found < n.size());
   }
 }
+
+TEST_CASE("Nearest obstacles at the range's edge, at range 0 and with ties: the GPU's sorted walk equals the shells",
+          "[query][collision][nearest]") {
+  OccupancyMap map = oneVoxelMap();
+  // A second occupied voxel two voxels along x: centres 0.55 and 0.75 m, a tie between them
+  // at x = 0.65 m goes to the lower offset code (z, y, x order): the one at 0.55.
+  setValue(map, {7, 5, 5}, 2.0f);
+  Twins twins(map);
+  const auto tie = twins.nearest({{0.65, 0.55, 0.55}}, 0.5);
+  CHECK(tie[0].obstacle.x == Approx(0.55));
+  CHECK(tie[0].distance == Approx(0.1));
+  // The voxel centre 0.3 m below the point: found within 0.31 m, not within 0.29 m.
+  CHECK(twins.nearest({{0.55, 0.55, 0.25}}, 0.31)[0].distance == Approx(0.3));
+  CHECK(twins.nearest({{0.55, 0.55, 0.25}}, 0.29)[0].status == QueryStatus::OutOfRange);
+  // Every range from 0 (only the point's own voxel, and only at its centre) to 3 m, over a
+  // grid of points around both obstacles and the unobserved voxel, some inside obstacles.
+  std::vector<glm::dvec3> points;
+  for (double x = -0.42; x < 1.2; x += 0.07)
+    for (double y = -0.38; y < 1.0; y += 0.09)
+      for (double z = -0.35; z < 1.0; z += 0.11) points.push_back({x, y, z});
+  points.push_back({0.55, 0.55, 0.55});  // the centre of an obstacle: distance 0 at range 0
+  for (double range : {0.0, 0.05, 0.1, 0.15, 0.2999, 0.3, 0.45, 1.0, 3.0}) {
+    INFO("range " << range);
+    const auto a = twins.nearest(points, range);
+    size_t found = 0, inside = 0;
+    for (const auto& n : a) found += n.distance >= 0.0, inside += n.signedDistance < 0.0;
+    if (range >= 0.3) CHECK(found > 0);
+    if (range >= 3.0) CHECK(found == a.size());
+    // At range 0 only the centre finds its own voxel, and no voxel outside it is in range.
+    if (range > 0.0) CHECK(inside > 0);
+    CHECK(a.back().distance == 0.0);
+  }
+}

@@ -3,11 +3,14 @@
 // chunk by chunk of the query's region cache (GpuQueries::mapAccess), and the host finishes
 // the answers from the flags and float bits read back, as the CPU twins do.
 #include <algorithm>
+#include <bit>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 #include "voxen/host/shader_library.hpp"
 #include "voxen/query/collision_prep.hpp"
@@ -41,6 +44,10 @@ struct GpuCollisionState {
   std::shared_ptr<Kernel> probeKernel, pathKernel, nearestKernel;
   std::optional<Buffer> probes, flags, segments, pieces, starts, best, first;
   std::vector<gpu::CollisionProbe> probesUp;
+  // The nearest search's offset table (collision_shared.h NearestPush) for one range.
+  std::optional<Buffer> nearestOffsets;
+  uint32_t nearestOffsetCount = 0;
+  float nearestRange2 = -1.0f;
 };
 
 GpuCollisionState& GpuQueries::collision() {
@@ -192,6 +199,42 @@ std::vector<PathAnswer> GpuQueries::pathCollisions(std::span<const glm::dvec3> p
 
 namespace {
 
+// The offsets within the range by their lower bound sum max(0, |o| - 1/2)^2 (each term and
+// the sum exact in float), then by offset code: the order the nearest pass visits them.
+std::vector<glm::uvec2> nearestOffsetTable(const NearestParams& params) {
+  const int k = int(params.shells);
+  std::vector<glm::uvec2> table;
+  for (int z = -k; z <= k; ++z)
+    for (int y = -k; y <= k; ++y)
+      for (int x = -k; x <= k; ++x) {
+        auto axis = [](int o) {
+          const float c = std::max(0.0f, float(std::abs(o)) - 0.5f);
+          return c * c;
+        };
+        const float bound = (axis(x) + axis(y)) + axis(z);
+        if (bound > params.range2) continue;
+        table.push_back({uint32_t(x + 64) | uint32_t(y + 64) << 8 | uint32_t(z + 64) << 16,
+                         std::bit_cast<uint32_t>(bound)});
+      }
+  // Non-negative floats order as their bits; ties by the code's (z, y, x) order.
+  std::sort(table.begin(), table.end(), [](const glm::uvec2& a, const glm::uvec2& b) {
+    return a.y != b.y ? a.y < b.y : (a.x >> 16 != b.x >> 16 ? a.x >> 16 < b.x >> 16 : (a.x & 0xFFFFu) < (b.x & 0xFFFFu));
+  });
+  return table;
+}
+
+BufferRange nearestOffsets(Scheduler& scheduler, GpuCollisionState& st, const NearestParams& params) {
+  if (!st.nearestOffsets || st.nearestRange2 != params.range2) {
+    const std::vector<glm::uvec2> table = nearestOffsetTable(params);
+    st.nearestOffsets.emplace(scheduler.device(), "nearest offsets", table.size() * sizeof(glm::uvec2));
+    scheduler.upload(st.nearestOffsets->range(0, table.size() * sizeof(glm::uvec2)), table.data(),
+                     table.size() * sizeof(glm::uvec2));
+    st.nearestOffsetCount = uint32_t(table.size());
+    st.nearestRange2 = params.range2;
+  }
+  return st.nearestOffsets->range(0, uint64_t(st.nearestOffsetCount) * sizeof(glm::uvec2));
+}
+
 // The nearest target voxels of st.probesUp's `count` points; `best` starts as given.
 std::vector<gpu::NearestBest> runNearest(QueryMapAccess& access, GpuCollisionState& st, uint32_t count,
                                          const NearestParams& params, bool targetOccupied) {
@@ -202,6 +245,7 @@ std::vector<gpu::NearestBest> runNearest(QueryMapAccess& access, GpuCollisionSta
   scheduler.upload(probes, st.probesUp.data(), uint64_t(count) * sizeof(gpu::CollisionProbe));
   const std::vector<gpu::NearestBest> start(count, nearestStart());
   scheduler.upload(best, start.data(), uint64_t(count) * sizeof(gpu::NearestBest));
+  const BufferRange offsets = nearestOffsets(scheduler, st, params);
   access.forEachChunk(kOccupancyLayer, [&](const QueryMapPass& pass) {
     gpu::NearestPush push{};
     push.map = pass.push;
@@ -212,8 +256,10 @@ std::vector<gpu::NearestBest> runNearest(QueryMapAccess& access, GpuCollisionSta
     push.range2 = params.range2;
     push.shells = params.shells;
     push.threshold = access.map.model().thresholdValue();
+    push.offsetCount = st.nearestOffsetCount;
+    push.offsets = offsets.address;
     scheduler.dispatchThreads({"nearest obstacles", st.nearestKernel.get(), {}, push,
-                               withUses(pass.uses, {reads(probes), readsWrites(best)})},
+                               withUses(pass.uses, {reads(probes), readsWrites(best), reads(offsets)})},
                               count);
   });
   return scheduler.readback<gpu::NearestBest>(best).get();
