@@ -86,8 +86,18 @@ struct CollisionPathPush {
   float rejectRadius2;    // (radius + half a voxel diagonal + margin)^2: farther centres cannot touch
   float threshold;
   uint phase;             // kCollisionPathFlags or kCollisionPathStarts
+  VOXEN_ADDRESS summary;  // region summaries (below), or 0: none
 };
-VOXEN_SHARED_ASSERT(sizeof(CollisionPathPush) == 120)
+VOXEN_SHARED_ASSERT(sizeof(CollisionPathPush) == 128)
+
+// Region summaries for the path pass's first phase, which skips the voxels of a region that
+// can add no flag and no wanted collision: words 0-2 the grid's lowest region, 3-5 regions
+// per axis, then a word per region (x fastest): 0 not in the map, else kSummaryInMap with
+// kSummaryOccupied / kSummaryUnobserved where the region has such a voxel.
+VOXEN_CONST(uint, kSummaryInMap, 1u)
+VOXEN_CONST(uint, kSummaryOccupied, 2u)
+VOXEN_CONST(uint, kSummaryUnobserved, 4u)
+VOXEN_CONST(uint, kSummaryHeaderWords, 8u)
 
 // The nearest target voxel so far of a point: its squared distance's bits, its offset code
 // (z, y, x order), the squared distance of the nearest unobserved voxel centre, flags.

@@ -21,6 +21,15 @@ layout(push_constant) uniform Push { CollisionPathPush pc; };
 
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer FirstArray { uint v[]; };
 
+// A region's summary word (collision_shared.h), 0 outside the grid (not in the map).
+uint regionSummary(uint64_t address, ivec3 region) {
+  UintArray words = UintArray(address);
+  ivec3 r = region - ivec3(words.v[0], words.v[1], words.v[2]);
+  uvec3 dims = uvec3(words.v[3], words.v[4], words.v[5]);
+  if (any(lessThan(r, ivec3(0))) || any(greaterThanEqual(uvec3(r), dims))) return 0u;
+  return words.v[kSummaryHeaderWords + uint(r.x) + dims.x * (uint(r.y) + dims.y * uint(r.z))];
+}
+
 const uint kAllPathFlags = kCollisionOccupied | kCollisionUnobserved | kCollisionInMap;
 
 void findFlags(CollisionPathPush p, CollisionPiece piece, CollisionSegment seg, uint s) {
@@ -35,15 +44,41 @@ void findFlags(CollisionPathPush p, CollisionPiece piece, CollisionSegment seg, 
   ivec3 size = piece.hi.xyz - piece.lo.xyz + 1;
   int count = size.x * size.y * size.z;
   ivec3 o = piece.lo.xyz;
-  for (int n = 0; n < count; ++n) {
+  ivec3 summaryRegion = ivec3(0);
+  uint summary = 0u;
+  bool haveSummary = false;
+  for (int n = 0; n < count;) {
     ivec3 v = o;
-    if (++o.x > piece.hi.x) {
+    // A run of voxels along x: one, or the rest of the row inside a region whose summary
+    // says it can add nothing (no new flag, no wanted collision).
+    int run = 1;
+    bool skip = false;
+    if (p.summary != 0ul) {
+      ivec3 region = regionOfVoxel(seg.anchor.xyz + v, gMap.regionSize);
+      if (!haveSummary || region != summaryRegion) {
+        summary = regionSummary(p.summary, region);
+        summaryRegion = region;
+        haveSummary = true;
+      }
+      bool present = (summary & kSummaryInMap) != 0u;
+      uint possible = present ? kCollisionInMap | ((summary & kSummaryOccupied) != 0u ? kCollisionOccupied : 0u) |
+                                    ((summary & kSummaryUnobserved) != 0u ? kCollisionUnobserved : 0u)
+                              : kCollisionUnobserved;
+      bool mayCollide = (summary & kSummaryOccupied) != 0u ||
+                        ((!present || (summary & kSummaryUnobserved) != 0u) && p.unknownCollides != 0u);
+      skip = (possible & ~flags) == 0u && !(mayCollide && wanted && !found);
+      if (skip) run = min(piece.hi.x, (region.x + 1) * gMap.regionSize - 1 - seg.anchor.x) - v.x + 1;
+    }
+    n += run;
+    o.x += run;
+    if (o.x > piece.hi.x) {
       o.x = piece.lo.x;
       if (++o.y > piece.hi.y) {
         o.y = piece.lo.y;
         ++o.z;
       }
     }
+    if (skip) continue;
     bool inMap;
     uint cls = collisionVoxel(seg.anchor.xyz + v, p.threshold, inMap);
     if (cls == kVoxelElsewhere) continue;

@@ -44,6 +44,7 @@ struct GpuCollisionState {
   std::shared_ptr<Kernel> probeKernel, pathKernel, nearestKernel;
   std::optional<Buffer> probes, flags, segments, pieces, starts, best, first;
   std::vector<gpu::CollisionProbe> probesUp;
+  std::optional<Buffer> summary;
   // The nearest search's offset table (collision_shared.h NearestPush) for one range.
   std::optional<Buffer> nearestOffsets;
   uint32_t nearestOffsetCount = 0;
@@ -92,6 +93,36 @@ std::vector<uint32_t> runProbes(QueryMapAccess& access, GpuCollisionState& st, u
   return out;
 }
 
+// Region summaries for the path pass (collision_shared.h), from the map's regions in
+// memory: their range, or none (no skipping) for a paged map, whose regions not in memory
+// the summary could not describe, or a grid of regions too large.
+std::optional<BufferRange> pathSummaries(Scheduler& scheduler, GpuCollisionState& st, const OccupancyMap& map) {
+  if (map.regionSource() || map.regions().empty()) return std::nullopt;
+  RegionKey lo = map.regions().begin()->first, hi = lo;
+  for (const auto& [key, region] : map.regions()) {
+    lo = {std::min(lo.x, key.x), std::min(lo.y, key.y), std::min(lo.z, key.z)};
+    hi = {std::max(hi.x, key.x), std::max(hi.y, key.y), std::max(hi.z, key.z)};
+  }
+  const int64_t dx = int64_t(hi.x) - lo.x + 1, dy = int64_t(hi.y) - lo.y + 1, dz = int64_t(hi.z) - lo.z + 1;
+  if (dx * dy * dz > int64_t(gpu::kQueryMaxGridCells)) return std::nullopt;
+  std::vector<uint32_t> words(gpu::kSummaryHeaderWords + size_t(dx * dy * dz), 0u);
+  words[0] = uint32_t(lo.x), words[1] = uint32_t(lo.y), words[2] = uint32_t(lo.z);
+  words[3] = uint32_t(dx), words[4] = uint32_t(dy), words[5] = uint32_t(dz);
+  const float threshold = map.model().thresholdValue();
+  constexpr uint32_t kAll = gpu::kSummaryInMap | gpu::kSummaryOccupied | gpu::kSummaryUnobserved;
+  for (const auto& [key, region] : map.regions()) {
+    uint32_t bits = gpu::kSummaryInMap;
+    for (const float value : region.occupancy()) {
+      bits |= !isObserved(value) ? gpu::kSummaryUnobserved : (value >= threshold ? gpu::kSummaryOccupied : 0u);
+      if (bits == kAll) break;
+    }
+    words[gpu::kSummaryHeaderWords + size_t((key.x - lo.x) + dx * ((key.y - lo.y) + dy * int64_t(key.z - lo.z)))] = bits;
+  }
+  const BufferRange range = scratch(scheduler.device(), st.summary, "collision region summaries", words.size() * 4);
+  scheduler.upload(range, words.data(), words.size() * 4);
+  return range;
+}
+
 }  // namespace
 
 std::vector<CollisionAnswer> GpuQueries::sphereCollisions(std::span<const glm::dvec3> points, double radius,
@@ -135,6 +166,7 @@ std::vector<PathAnswer> GpuQueries::pathCollisions(std::span<const glm::dvec3> p
   Device& device = scheduler.device();
   const size_t paths = offsets.size() - 1;
   std::vector<PathAnswer> answers(paths);
+  const std::optional<BufferRange> summaries = pathSummaries(scheduler, st, access.map);
   size_t first = 0;
   while (first < paths) {
     // Whole paths while their pieces (estimated from their lengths) stay under the bound.
@@ -178,11 +210,14 @@ std::vector<PathAnswer> GpuQueries::pathCollisions(std::span<const glm::dvec3> p
         push.rejectRadius2 = prepared.reject2;
         push.threshold = access.map.model().thresholdValue();
         push.phase = phase;
+        push.summary = summaries ? summaries->address : 0;
         scheduler.dispatchThreads(
             {phase == gpu::kCollisionPathFlags ? "collision path flags" : "collision path starts", st.pathKernel.get(),
              {}, push,
-             withUses(pass.uses, {reads(segRange), reads(pieceRange), readsWrites(startRange), readsWrites(flagRange),
-                                  readsWrites(firstRange)})},
+             withUses(withUses(pass.uses, {reads(segRange), reads(pieceRange), readsWrites(startRange),
+                                           readsWrites(flagRange), readsWrites(firstRange)}),
+                      summaries ? std::initializer_list<BufferUse>{reads(*summaries)}
+                                : std::initializer_list<BufferUse>{})},
             pieceCount);
       });
     Future<uint32_t> startsRead = scheduler.readback<uint32_t>(startRange);
