@@ -24,12 +24,15 @@ struct VoxelBox {
 };
 
 // The region-local box of voxels whose obstacles differ between `prior` (an obstacle per voxel,
-// as the clearance last computed it) and the region's occupancy now.
+// as the clearance last computed it) and the region's occupancy now (isObstacle's rule, with
+// the threshold's log-odds worked out once: this runs over every voxel of each changed region).
 template <class PriorObstacle>
 VoxelBox changedVoxels(const OccupancyMap& map, const Region& region, const ClearanceOptions& options,
                        const ObstacleBand& band, int64_t zBase, PriorObstacle prior) {
   const int n = map.regionSize();
   const std::span<const float> occupancy = region.occupancy();
+  const float threshold = map.model().thresholdValue();
+  const bool unknownObstacle = !options.unknownFree;
   VoxelBox box{glm::ivec3(n), glm::ivec3(0)};
   bool any = false;
   size_t i = 0;
@@ -37,7 +40,8 @@ VoxelBox changedVoxels(const OccupancyMap& map, const Region& region, const Clea
     const bool inBand = band.contains(zBase + z);
     for (int y = 0; y < n; ++y)
       for (int x = 0; x < n; ++x, ++i) {
-        const bool now = inBand && isObstacle(map, occupancy[i], options);
+        const float value = occupancy[i];
+        const bool now = inBand && (isObserved(value) ? value >= threshold : unknownObstacle);
         if (now == prior(i, inBand)) continue;
         any = true;
         box.lo = glm::min(box.lo, glm::ivec3(x, y, z));
