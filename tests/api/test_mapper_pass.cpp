@@ -226,3 +226,34 @@ TEST_CASE("Mapper::load replaces the map in the Mapper, and keeps it when the fi
   for (const auto& [key, region] : reference.map().regions())
     REQUIRE(mapper.map().findRegion(key)->layers[kOccupancyLayer] == region.layers[kOccupancyLayer]);
 }
+
+TEST_CASE("Mapper::load drops what described the old map: the clearance's baseline, and checks decay's layer",
+          "[api][mapper]") {
+  Context ctx(vt::gpu().scheduler);
+  vt::TempDir dir("mapper-load-clearance");
+  const std::filesystem::path file = dir.path() / "other.vxm";
+  {
+    Mapper source(ctx, smallRegions(MapperBackend::CpuReference, 32ull << 20));
+    source.integrate(randomRays(7, 2000));
+    source.save(file);
+  }
+  ClearanceOptions clearance;
+  clearance.range = 0.4;
+  Mapper mapper(ctx, smallRegions(MapperBackend::Gpu, 32ull << 20));
+  mapper.integrate(randomRays(8, 2000));
+  mapper.computeClearance(clearance);  // leaves a baseline of this map
+  mapper.load(file);
+  mapper.computeClearance(clearance);  // out-of-date regions of the file's map: all of them
+  Mapper reference = Mapper::load(ctx, file, smallRegions(MapperBackend::CpuReference, 32ull << 20).run);
+  reference.computeClearance(clearance);
+  REQUIRE(mapper.map().regions().size() == reference.map().regions().size());
+  for (const auto& [key, region] : reference.map().regions())
+    REQUIRE(mapper.map().findRegion(key)->layers[clearanceLayer()] == region.layers[clearanceLayer()]);
+
+  MapperOptions decaying = smallRegions(MapperBackend::Gpu, 32ull << 20);
+  decaying.run.decaySeconds = 1.0;
+  Mapper forgetting(ctx, decaying);
+  forgetting.integrate(randomRays(9, 300));
+  CHECK_THROWS_WITH(forgetting.load(file), Contains("other.vxm") && Contains("touch-time layer"));
+  CHECK(forgetting.stats().integration.rays == 300);
+}

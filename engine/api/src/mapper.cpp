@@ -217,13 +217,17 @@ void Mapper::load(const std::filesystem::path& path) {
   options.budgetHint = m.context->memoryHint();
   OccupancyMap loaded = loadMap(path, options);
   requireNdtLayers(loaded, m.run, path.string());
+  requireDecayLayer(loaded, m.run, path.string());
   limitRegions(loaded, *m.context, m.run, false);
-  // Integrators and queries hold copies of the old map: finish and drop them.
+  // Integrators, queries, the clearance's baseline and the decay's clock describe the old
+  // map: finish and drop them, as a Mapper::load starts without them.
   m.sync();
   m.gpuIntegrator.reset();
   m.cpuIntegrator.reset();
   m.gpuQueries.reset();
-  m.unsynced = m.gpuStale = m.queriesStale = false;
+  m.unsynced = m.gpuStale = m.queriesStale = m.gpuHoldsClearance = false;
+  m.clearanceBaseline.reset();
+  m.newestRayTime = -std::numeric_limits<double>::infinity();
   m.retired = {};
   m.retiredTimes = {};
   m.map = std::move(loaded);
