@@ -23,7 +23,7 @@ awk -v t="$elapsed" -v b=$budget -v f="$first" 'BEGIN { if (f > b) b = f; exit !
 ls -a | grep -q "\.tmp-" && fail "temporary files left: $(ls -a)"
 
 # Every section has a row that ran (a number in the GPU column), in the table and the markdown.
-sections=("engine core" "occupancy map" "map layers" "lidar frames" "NDT" "clearance" "queries" "transform tree" "recordings to rays" "voxel painter")
+sections=("engine core" "occupancy map" "map layers" "lidar frames" "NDT" "clearance" "queries" "frame loop" "transform tree" "recordings to rays" "voxel painter")
 for section in "${sections[@]}"; do
   grep -q "^| $section | [^|]* | [^|]* | [0-9]" all.md || fail "markdown: no row of '$section' that ran: $(cat all.md)"
   grep -q "^$section  " table.txt || fail "table: no '$section' row: $(cat table.txt)"
@@ -47,7 +47,7 @@ done
 grep -q "^Device: .*Command: \`voxen bench all --budget-s $budget" all.md || fail "markdown: no device and command line"
 
 # The JSON: one entry per workload (12), each ok and naming its size; the lidar frames.
-[ "$(grep -c '"section": ' all.json)" -eq 15 ] || fail "JSON: not 15 workloads: $(head -c 2000 all.json)"
+[ "$(grep -c '"section": ' all.json)" -eq 16 ] || fail "JSON: not 16 workloads: $(head -c 2000 all.json)"
 [ "$(grep -c '^      "status": "ok",$' all.json)" -eq "$(grep -c '^      "section": ' all.json)" ] ||
   fail "JSON: not every workload ok: $(grep '"status"' all.json)"
 [ "$(grep -c '^        "label": "' all.json)" -eq "$(grep -c '^      "section": ' all.json)" ] ||
