@@ -186,7 +186,7 @@ TEST_CASE("Mapper decay: bad settings are refused naming the field", "[api][mapp
   CHECK(zero.map().layout().has(kTouchTimeLayer));
   // A map without the touch-time layer cannot decay.
   try {
-    Mapper::fromMap(context, OccupancyMap{}, {.backend = MapperBackend::CpuReference, .decaySeconds = 5.0});
+    (void)Mapper::fromMap(context, OccupancyMap{}, {.backend = MapperBackend::CpuReference, .decaySeconds = 5.0});
     FAIL("a map without touch times was taken");
   } catch (const SettingError& e) {
     CHECK(e.field() == "MapperRunOptions::decaySeconds");
