@@ -67,6 +67,24 @@ void requireNdtLayers(const OccupancyMap& map, const MapperRunOptions& run, cons
                 " integration needs the map's NDT layers, and it has " + map.layout().names());
 }
 
+// What `run` integrates into besides occupancy: NDT's layers and decay's touch times.
+// `name` is the file or "the map".
+void requireRunLayers(const OccupancyMap& map, const MapperRunOptions& run, const std::string& name) {
+  requireNdtLayers(map, run, name);
+  requireDecayLayer(map, run, name);
+}
+
+// A map file read against the Context's memory budget, with the layers `run` needs (errors
+// name the file); its room to grow is the caller's (limitRegions).
+OccupancyMap readMapFile(const Context& context, const std::filesystem::path& path, const MapperRunOptions& run) {
+  MapLoadOptions load;
+  load.memoryBudgetBytes = context.memoryBudgetBytes();
+  load.budgetHint = context.memoryHint();
+  OccupancyMap map = loadMap(path, load);
+  requireRunLayers(map, run, path.string());
+  return map;
+}
+
 }  // namespace
 
 Mapper::Impl::Impl(Context& context_, OccupancyMap map_, MapperRunOptions run_)
@@ -189,19 +207,14 @@ Mapper::Mapper(Context& context, MapperOptions options) {
 
 Mapper Mapper::load(Context& context, const std::filesystem::path& path, MapperRunOptions run) {
   run = settled(run);
-  MapLoadOptions load;
-  load.memoryBudgetBytes = context.memoryBudgetBytes();
-  load.budgetHint = context.memoryHint();
-  OccupancyMap map = loadMap(path, load);
-  requireNdtLayers(map, run, path.string());
-  requireDecayLayer(map, run, path.string());
-  return fromMap(context, std::move(map), run);
+  OccupancyMap map = readMapFile(context, path, run);
+  limitRegions(map, context, run, false);
+  return Mapper(std::make_unique<Impl>(context, std::move(map), run));
 }
 
 Mapper Mapper::fromMap(Context& context, OccupancyMap map, MapperRunOptions run) {
   run = settled(run);
-  requireNdtLayers(map, run, "the map");
-  requireDecayLayer(map, run, "the map");
+  requireRunLayers(map, run, "the map");
   limitRegions(map, context, run, false);
   return Mapper(std::make_unique<Impl>(context, std::move(map), run));
 }
@@ -212,12 +225,7 @@ void Mapper::load(const std::filesystem::path& path) {
     throw Error("Mapper::load(" + path.string() + "): the map pages regions out to a region source; load a file into a "
                 "Mapper without one (setRegionSource(nullptr) first, after saving what the source should keep)");
   // Read first: a file that fails to load leaves the Mapper as it was.
-  MapLoadOptions options;
-  options.memoryBudgetBytes = m.context->memoryBudgetBytes();
-  options.budgetHint = m.context->memoryHint();
-  OccupancyMap loaded = loadMap(path, options);
-  requireNdtLayers(loaded, m.run, path.string());
-  requireDecayLayer(loaded, m.run, path.string());
+  OccupancyMap loaded = readMapFile(*m.context, path, m.run);
   limitRegions(loaded, *m.context, m.run, false);
   // Integrators, queries, the clearance's baseline and the decay's clock describe the old
   // map: finish and drop them, as a Mapper::load starts without them.

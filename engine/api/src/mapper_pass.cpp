@@ -18,6 +18,10 @@ namespace {
 
 using KeySet = std::unordered_set<RegionKey, RegionKeyHash>;
 
+// Keys in z, y, x order: neighbours land in the same chunk, and a chunk's thread order does
+// not depend on hashing.
+bool regionOrder(const RegionKey& a, const RegionKey& b) { return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x); }
+
 // The map's regions within `reach` regions of `key` (itself included), as a pass with that
 // halo reads them.
 std::vector<RegionKey> regionsAround(const OccupancyMap& map, const RegionKey& key, int32_t reach) {
@@ -31,8 +35,8 @@ std::vector<RegionKey> regionsAround(const OccupancyMap& map, const RegionKey& k
   return around;
 }
 
-// Regions grouped so that each group and its halo fit `slots` cache slots. Keys in z, y, x
-// order keep neighbours in the same group, so halos are shared rather than loaded again.
+// Regions grouped so that each group and its halo fit `slots` cache slots, taken in
+// regionOrder so that halos are shared rather than loaded again.
 struct PassChunk {
   std::vector<RegionKey> regions;     // the pass's threads run over these
   std::vector<RegionKey> neighbours;  // resident beside them, read only
@@ -42,9 +46,7 @@ std::vector<PassChunk> chunkRegions(const OccupancyMap& map, int32_t reach, size
   std::vector<RegionKey> keys;
   keys.reserve(map.regions().size());
   for (const auto& [key, region] : map.regions()) keys.push_back(key);
-  std::sort(keys.begin(), keys.end(), [](const RegionKey& a, const RegionKey& b) {
-    return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x);
-  });
+  std::sort(keys.begin(), keys.end(), regionOrder);
   std::vector<PassChunk> chunks;
   KeySet own, resident;
   auto close = [&] {
@@ -70,11 +72,9 @@ std::vector<PassChunk> chunkRegions(const OccupancyMap& map, int32_t reach, size
     resident.insert(around.begin(), around.end());
   }
   close();
-  // Each chunk's regions in key order: the dispatch's thread order does not depend on hashing.
-  auto byKey = [](const RegionKey& a, const RegionKey& b) { return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x); };
-  for (PassChunk& chunk : chunks) {
-    std::sort(chunk.regions.begin(), chunk.regions.end(), byKey);
-    std::sort(chunk.neighbours.begin(), chunk.neighbours.end(), byKey);
+  for (PassChunk& chunk : chunks) {  // collected from a hash set
+    std::sort(chunk.regions.begin(), chunk.regions.end(), regionOrder);
+    std::sort(chunk.neighbours.begin(), chunk.neighbours.end(), regionOrder);
   }
   return chunks;
 }
