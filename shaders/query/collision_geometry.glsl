@@ -51,9 +51,9 @@ float segmentBoxSlope(vec3 a, vec3 d, float t, vec3 lo) {
   return dot3(d, e);
 }
 
-// The smallest t in [0, 1] at which the sphere of squared radius r2 swept along a + t d
-// touches the box [lo, lo + 1]; -1 where it does not touch it.
-float segmentTouchStart(vec3 a, vec3 d, float inverseLength2, float r2, float reject2, vec3 lo) {
+// The t in [0, 1] at which the sphere of squared radius r2 swept along a + t d comes closest
+// to the box [lo, lo + 1], when it touches the box there; -1 where it does not touch it.
+float segmentClosestTouch(vec3 a, vec3 d, float inverseLength2, float r2, float reject2, vec3 lo) {
   precise vec3 c = lo + 0.5;
   precise vec3 w = c - a;
   precise float projection = dot3(w, d) * inverseLength2;
@@ -61,17 +61,21 @@ float segmentTouchStart(vec3 a, vec3 d, float inverseLength2, float r2, float re
   precise vec3 pc = a + tc * d;
   precise vec3 e = pc - c;
   if (dot3(e, e) > reject2) return -1.0;
-  float touching = tc;
-  if (segmentBoxDistance2(a, d, tc, lo) > r2) {
-    // The closest t: where the convex distance stops falling.
-    float l = 0.0, h = 1.0;
-    for (int i = 0; i < kCollisionBisections; ++i) {
-      precise float m = (l + h) * 0.5;
-      if (segmentBoxSlope(a, d, m, lo) < 0.0) l = m; else h = m;
-    }
-    if (segmentBoxDistance2(a, d, h, lo) > r2) return -1.0;
-    touching = h;
+  if (segmentBoxDistance2(a, d, tc, lo) <= r2) return tc;
+  // The closest t: where the convex distance stops falling.
+  float l = 0.0, h = 1.0;
+  for (int i = 0; i < kCollisionBisections; ++i) {
+    precise float m = (l + h) * 0.5;
+    if (segmentBoxSlope(a, d, m, lo) < 0.0) l = m; else h = m;
   }
+  return segmentBoxDistance2(a, d, h, lo) <= r2 ? h : -1.0;
+}
+
+// The smallest t in [0, 1] at which the sphere of squared radius r2 swept along a + t d
+// touches the box [lo, lo + 1]; -1 where it does not touch it.
+float segmentTouchStart(vec3 a, vec3 d, float inverseLength2, float r2, float reject2, vec3 lo) {
+  float touching = segmentClosestTouch(a, d, inverseLength2, r2, reject2, lo);
+  if (touching < 0.0) return -1.0;
   if (segmentBoxDistance2(a, d, 0.0, lo) <= r2) return 0.0;
   float l = 0.0, h = touching;
   for (int i = 0; i < kCollisionBisections; ++i) {
@@ -81,23 +85,9 @@ float segmentTouchStart(vec3 a, vec3 d, float inverseLength2, float r2, float re
   return h;
 }
 
-// Whether segmentTouchStart would answer t >= 0: the same operations up to its closest-t
-// test, without the touch start's bisection.
+// Whether segmentTouchStart would answer t >= 0, without the touch start's bisection.
 bool segmentTouches(vec3 a, vec3 d, float inverseLength2, float r2, float reject2, vec3 lo) {
-  precise vec3 c = lo + 0.5;
-  precise vec3 w = c - a;
-  precise float projection = dot3(w, d) * inverseLength2;
-  float tc = clamp(projection, 0.0, 1.0);
-  precise vec3 pc = a + tc * d;
-  precise vec3 e = pc - c;
-  if (dot3(e, e) > reject2) return false;
-  if (segmentBoxDistance2(a, d, tc, lo) <= r2) return true;
-  float l = 0.0, h = 1.0;
-  for (int i = 0; i < kCollisionBisections; ++i) {
-    precise float m = (l + h) * 0.5;
-    if (segmentBoxSlope(a, d, m, lo) < 0.0) l = m; else h = m;
-  }
-  return segmentBoxDistance2(a, d, h, lo) <= r2;
+  return segmentClosestTouch(a, d, inverseLength2, r2, reject2, lo) >= 0.0;
 }
 
 // Whether the yawed box of probe p touches the voxel at offset o from its anchor.

@@ -37,9 +37,9 @@ inline float segmentBoxSlope(const V3& a, const V3& d, float t, const V3& lo) {
   return dot3(d, e);
 }
 
-// The smallest t in [0, 1] at which the sphere of squared radius r2 swept along a + t d
-// touches the box [lo, lo + 1]; -1 where it does not (collision_types.hpp).
-inline float segmentTouchStart(const V3& a, const V3& d, float inverseLength2, float r2, float reject2, const V3& lo) {
+// The t in [0, 1] at which the sphere of squared radius r2 swept along a + t d comes closest
+// to the box [lo, lo + 1], when it touches the box there; -1 where it does not touch it.
+inline float segmentClosestTouch(const V3& a, const V3& d, float inverseLength2, float r2, float reject2, const V3& lo) {
   const V3 c{lo.x + 0.5f, lo.y + 0.5f, lo.z + 0.5f};
   const V3 w{c.x - a.x, c.y - a.y, c.z - a.z};
   const float projection = dot3(w, d) * inverseLength2;
@@ -47,19 +47,24 @@ inline float segmentTouchStart(const V3& a, const V3& d, float inverseLength2, f
   const V3 pc = along(a, d, tc);
   const V3 e{pc.x - c.x, pc.y - c.y, pc.z - c.z};
   if (dot3(e, e) > reject2) return -1.0f;
-  float touching = tc;
-  if (segmentBoxDistance2(a, d, tc, lo) > r2) {
-    float l = 0.0f, h = 1.0f;
-    for (int i = 0; i < gpu::kCollisionBisections; ++i) {
-      const float m = (l + h) * 0.5f;
-      if (segmentBoxSlope(a, d, m, lo) < 0.0f)
-        l = m;
-      else
-        h = m;
-    }
-    if (segmentBoxDistance2(a, d, h, lo) > r2) return -1.0f;
-    touching = h;
+  if (segmentBoxDistance2(a, d, tc, lo) <= r2) return tc;
+  // The closest t: where the convex distance stops falling.
+  float l = 0.0f, h = 1.0f;
+  for (int i = 0; i < gpu::kCollisionBisections; ++i) {
+    const float m = (l + h) * 0.5f;
+    if (segmentBoxSlope(a, d, m, lo) < 0.0f)
+      l = m;
+    else
+      h = m;
   }
+  return segmentBoxDistance2(a, d, h, lo) <= r2 ? h : -1.0f;
+}
+
+// The smallest t in [0, 1] at which the sphere of squared radius r2 swept along a + t d
+// touches the box [lo, lo + 1]; -1 where it does not (collision_types.hpp).
+inline float segmentTouchStart(const V3& a, const V3& d, float inverseLength2, float r2, float reject2, const V3& lo) {
+  const float touching = segmentClosestTouch(a, d, inverseLength2, r2, reject2, lo);
+  if (touching < 0.0f) return -1.0f;
   if (segmentBoxDistance2(a, d, 0.0f, lo) <= r2) return 0.0f;
   float l = 0.0f, h = touching;
   for (int i = 0; i < gpu::kCollisionBisections; ++i) {
@@ -72,25 +77,9 @@ inline float segmentTouchStart(const V3& a, const V3& d, float inverseLength2, f
   return h;
 }
 
-// Whether segmentTouchStart would answer t >= 0: the same operations up to its closest-t
-// test, without the touch start's bisection.
+// Whether segmentTouchStart would answer t >= 0, without the touch start's bisection.
 inline bool segmentTouches(const V3& a, const V3& d, float inverseLength2, float r2, float reject2, const V3& lo) {
-  const V3 c{lo.x + 0.5f, lo.y + 0.5f, lo.z + 0.5f};
-  const V3 w{c.x - a.x, c.y - a.y, c.z - a.z};
-  const float tc = clampf(dot3(w, d) * inverseLength2, 0.0f, 1.0f);
-  const V3 pc = along(a, d, tc);
-  const V3 e{pc.x - c.x, pc.y - c.y, pc.z - c.z};
-  if (dot3(e, e) > reject2) return false;
-  if (segmentBoxDistance2(a, d, tc, lo) <= r2) return true;
-  float l = 0.0f, h = 1.0f;
-  for (int i = 0; i < gpu::kCollisionBisections; ++i) {
-    const float m = (l + h) * 0.5f;
-    if (segmentBoxSlope(a, d, m, lo) < 0.0f)
-      l = m;
-    else
-      h = m;
-  }
-  return segmentBoxDistance2(a, d, h, lo) <= r2;
+  return segmentClosestTouch(a, d, inverseLength2, r2, reject2, lo) >= 0.0f;
 }
 
 inline bool orientedBoxTouches(const gpu::CollisionProbe& p, const V3& o) {
