@@ -24,15 +24,21 @@ done
 mapfile -t installed < <(for root in "${roots[@]}"; do (cd "$root" && find voxen -type f -name '*.hpp'); done | sort)
 [ "${#installed[@]}" -gt 0 ] || { echo "no installed headers found under ${roots[*]}" >&2; exit 1; }
 mapfile -t included < <(sed -n 's/^#include "\(voxen\/[^"]*\)".*/\1/p' "$umbrella")
+# Membership through associative arrays, not `printf | grep -q`: grep -q exits at its first
+# match, printf may then die of SIGPIPE, and under pipefail that read as "not found" (a CI run
+# failed so on an installed header).
+declare -A isIncluded isInstalled
+for header in "${included[@]}"; do isIncluded[$header]=1; done
+for header in "${installed[@]}"; do isInstalled[$header]=1; done
 failed=0
 for header in "${facade[@]}"; do
-  if ! printf '%s\n' "${included[@]}" | grep -qxF "$header"; then
+  if [ -z "${isIncluded[$header]:-}" ]; then
     echo "$umbrella: does not include the facade header \"$header\"" >&2
     failed=$((failed + 1))
   fi
 done
 for header in "${included[@]}"; do
-  if ! printf '%s\n' "${installed[@]}" | grep -qxF "$header"; then
+  if [ -z "${isInstalled[$header]:-}" ]; then
     echo "$umbrella: includes \"$header\", which is not an installed header (installed from: ${roots[*]})" >&2
     failed=$((failed + 1))
   fi
