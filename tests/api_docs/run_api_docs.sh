@@ -19,17 +19,17 @@ awk -v out="$work/blocks" '
   inside { print > file }
 ' "$doc"
 [ -s "$work/blocks/index" ] || fail "$doc has no <!-- snippet: PATH --> block"
-shown=()
+declare -A shown  # a set: printf | grep -q under pipefail can fail on SIGPIPE when grep stops early
 while read -r path && read -r line; do
   [ -f "$source_dir/$path" ] || fail "$doc line $line shows $path, which does not exist"
   touch "$work/blocks/$line"
   diff -u "$source_dir/$path" "$work/blocks/$line" > "$work/diff" ||
     fail "$doc: the block at line $line differs from $path (update the block):"$'\n'"$(cat "$work/diff")"
-  shown+=("$path")
+  shown[$path]=1
 done < "$work/blocks/index"
 for file in "$source_dir"/docs/api/*; do
   path=docs/api/$(basename "$file")
-  printf '%s\n' "${shown[@]}" | grep -qxF "$path" || fail "$path is not shown in $doc"
+  [ -n "${shown[$path]:-}" ] || fail "$path is not shown in $doc"
 done
 
 # 2. The tutorial's project against the installed package.
