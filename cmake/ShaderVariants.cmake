@@ -10,4 +10,8 @@ set(VOXEN_SHADER_VARIANTS
   "transform/transform_levels.comp|TRANSFORM_PRODUCT=2"
   # GpuClearance, exact technique with one scale on every axis: integer squared voxel distances
   "clearance/clearance_seed.comp|CLEARANCE_VOXEL_SQUARES=1"
-  "clearance/clearance_envelope.comp|CLEARANCE_VOXEL_SQUARES=1")
+  "clearance/clearance_envelope.comp|CLEARANCE_VOXEL_SQUARES=1"
+  # probeExactMath's test-only kernels: the float64 flavour as a driver that flushes subnormals
+  # runs it (tests/host/test_exact_math.cpp), with and without the guard against that
+  "selftest/exact_math_probe.comp|VOXEN_EXACT_MATH_EMULATE_FLUSH=1"
+  "selftest/exact_math_probe.comp|VOXEN_EXACT_MATH_EMULATE_FLUSH=1|VOXEN_EXACT_MATH_NO_GUARD=1")

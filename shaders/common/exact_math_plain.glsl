@@ -1,4 +1,5 @@
-// The plain flavour of exact_math.glsl: correctly rounded float division and square root
+// The plain flavour of exact_math.glsl (exactDivIntegers, exactSqrtIntegers; the float64
+// flavour falls back on them for subnormals): correctly rounded float division and square root
 // (IEEE binary32, round to nearest even, subnormals kept) with no double and no reliance on
 // the driver's division, root or denormal handling; only integer operations and the native
 // division or root of two normal floats in [1, 4), used as an estimate.
@@ -55,7 +56,7 @@ int exactFloorDiv(int r, uint d) {
   return -int((uint(-r) + d - 1u) / d);
 }
 
-float exactDiv(float a, float b) {
+float exactDivIntegers(float a, float b) {
   uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
   uint sign = (ua ^ ub) & 0x80000000u, ma = ua & 0x7fffffffu, mb = ub & 0x7fffffffu;
   if (ma > 0x7f800000u || mb > 0x7f800000u) return uintBitsToFloat(0x7fc00000u);
@@ -83,7 +84,7 @@ float exactDiv(float a, float b) {
   return uintBitsToFloat(sign | bits);
 }
 
-float exactSqrt(float x) {
+float exactSqrtIntegers(float x) {
   uint ux = floatBitsToUint(x);
   if ((ux & 0x7fffffffu) == 0u) return x;  // +-0
   if (ux > 0x7f800000u) return uintBitsToFloat(0x7fc00000u);  // NaN or negative

@@ -40,3 +40,22 @@ TEST_CASE("The exact-math probe fails when the CPU's quotients are one ULP off",
   CHECK(probe.rootMismatches == 0);
   CHECK_FALSE(probe.firstMismatches.empty());
 }
+
+// NVIDIA's driver flushes float subnormals when it widens them to double (an H200's `voxen
+// check`, 2026-11-30: 0 / 2^-149 gave NaN). The float64 flavour's guard sends subnormal
+// operands and quotients to the integer path; here a probe build that flushes as that driver
+// does stays exact with the guard and is wrong without it (so the emulation bites).
+TEST_CASE("The float64 flavour stays exact on a driver that flushes subnormals", "[shaders][exact-math][gpu]") {
+  voxen::Scheduler& scheduler = vt::gpu().scheduler;
+  REQUIRE(scheduler.library().float64());  // lavapipe has shaderFloat64, so its own flavour is the float64 one
+  const auto operands = voxen::exactMathOperands(size_t(1) << 20, 41);
+  const voxen::ExactMathProbeResult guarded =
+      voxen::probeExactMath(scheduler, operands, false, voxen::ExactMathProbeBuild::FlushEmulated);
+  for (const std::string& m : guarded.firstMismatches) UNSCOPED_INFO(m);
+  CHECK(guarded.divisionMismatches == 0);
+  CHECK(guarded.rootMismatches == 0);
+  const voxen::ExactMathProbeResult unguarded =
+      voxen::probeExactMath(scheduler, operands, false, voxen::ExactMathProbeBuild::FlushEmulatedUnguarded);
+  CHECK(unguarded.divisionMismatches > 10000);
+  CHECK(unguarded.rootMismatches > 1000);
+}

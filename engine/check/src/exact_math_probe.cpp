@@ -91,11 +91,23 @@ std::vector<std::array<uint32_t, 2>> exactMathOperands(size_t randomCount, uint6
   return out;
 }
 
-ExactMathProbeResult probeExactMath(Scheduler& s, const std::vector<std::array<uint32_t, 2>>& operands, bool breakReference) {
+namespace {
+
+KernelVariant probeVariant(ExactMathProbeBuild build) {
+  KernelVariant variant;
+  if (build != ExactMathProbeBuild::AsShipped) variant.defines.push_back({"VOXEN_EXACT_MATH_EMULATE_FLUSH", "1"});
+  if (build == ExactMathProbeBuild::FlushEmulatedUnguarded) variant.defines.push_back({"VOXEN_EXACT_MATH_NO_GUARD", "1"});
+  return variant;
+}
+
+}  // namespace
+
+ExactMathProbeResult probeExactMath(Scheduler& s, const std::vector<std::array<uint32_t, 2>>& operands, bool breakReference,
+                                    ExactMathProbeBuild build) {
   ExactMathProbeResult result;
   result.cases = operands.size();
   constexpr size_t kChunk = size_t(1) << 20;
-  const auto kernel = s.library().kernel("selftest/exact_math_probe.comp");
+  const auto kernel = s.library().kernel("selftest/exact_math_probe.comp", probeVariant(build));
   Buffer in(s.device(), "exact math operands", kChunk * 8), out(s.device(), "exact math results", kChunk * 8);
   for (size_t begin = 0; begin < operands.size(); begin += kChunk) {
     const uint32_t n = uint32_t(std::min(kChunk, operands.size() - begin));

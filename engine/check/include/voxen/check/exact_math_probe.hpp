@@ -26,10 +26,21 @@ struct ExactMathProbeResult {
   std::vector<std::string> firstMismatches;  // at most 8, "a / b: device 0x... cpu 0x..."
 };
 
+// Which build of the probe runs. The two emulations matter in the float64 flavour only: its
+// widening to double and narrowing to float flush subnormals to zero, as NVIDIA's driver
+// does, so a device that keeps subnormals (lavapipe) tests the guard that sends subnormals
+// to the integer path (shaders/common/exact_math.glsl); without that guard it must fail.
+enum class ExactMathProbeBuild {
+  AsShipped,               // exact_math.glsl as every engine kernel includes it
+  FlushEmulated,           // + VOXEN_EXACT_MATH_EMULATE_FLUSH: must stay exact
+  FlushEmulatedUnguarded,  // + VOXEN_EXACT_MATH_NO_GUARD: must fail in the float64 flavour
+};
+
 // Evaluates exactDiv(a, b) and exactSqrt(a) for every pair on the device
 // (selftest/exact_math_probe.comp) and compares the bits with the CPU's (any NaN equals any
 // NaN). `breakReference` perturbs the CPU's quotients by one ULP, so the probe must fail.
 ExactMathProbeResult probeExactMath(Scheduler& scheduler, const std::vector<std::array<uint32_t, 2>>& operands,
-                                    bool breakReference = false);
+                                    bool breakReference = false,
+                                    ExactMathProbeBuild build = ExactMathProbeBuild::AsShipped);
 
 }  // namespace voxen
