@@ -16,7 +16,7 @@
 #                                         libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 # then run `bash scripts/device_run.sh` there with carry [".gl", "dist"] and a timeout of 600 s
 # (voxen check takes about 50 s on an H100, bench all its 300 s budget). Afterwards, here:
-#   cp <files_at>/*-check.json <files_at>/*-all.json benchmarks/results/
+#   cp <files_at>/*-check.json <files_at>/*-all.json <files_at>/*-extras.txt benchmarks/results/
 #   python3 scripts/benchmarks_table.py          (rewrites BENCHMARKS.md's generated block)
 # and commit the two JSON files with BENCHMARKS.md. Never write such a file by hand.
 #
@@ -69,4 +69,23 @@ stem=${DATE:-$(date -u +%F)}-$device
 cp "$work/check.json" "$OUT/$stem-check.json"
 ./voxen bench all --budget-s "${BUDGET_S:-300}" --json "$OUT/$stem-all.json" --markdown "$OUT/$stem-all.md" ||
   echo "device_run.sh: voxen bench all exited with $? (its JSON is kept)"
-echo "device_run.sh: kept $stem-check.json, $stem-all.json and $stem-all.md: copy the JSON files to benchmarks/results/ and run scripts/benchmarks_table.py"
+
+# Issue 37's figures that bench all does not give, into one log ($stem-extras.txt):
+# the exact maps and pictures without float64 (VOXEN_NO_FLOAT64=1 check core), the painter
+# without float64 beside the plain one, the README's main job end to end (wall and summary
+# line), and a 100-ray map with --device auto (start-up for small inputs).
+{
+  TIMEFORMAT='wall_s %R'
+  echo "## VOXEN_NO_FLOAT64=1 voxen check --only core"
+  VOXEN_NO_FLOAT64=1 ./voxen check --only core || echo "(exit $?)"
+  echo "## voxen bench paint --json, plain then VOXEN_NO_FLOAT64=1"
+  ./voxen bench paint --frames 200 --json || echo "(exit $?)"
+  VOXEN_NO_FLOAT64=1 ./voxen bench paint --frames 200 --json || echo "(exit $?)"
+  echo "## the README's main job: generate, then voxen map (timed)"
+  ./voxen generate --cloud "$work/run.ply" --trajectory "$work/run.txt" --scans 100 --speed 3 >/dev/null
+  time ./voxen map --cloud "$work/run.ply" --trajectory "$work/run.txt" --output "$work/run.vxm"
+  echo "## a 100-ray map with --device auto (timed)"
+  ./voxen generate --cloud "$work/small.ply" --trajectory "$work/small.txt" --rings 1 --columns 100 --scans 1 >/dev/null
+  time ./voxen map --cloud "$work/small.ply" --trajectory "$work/small.txt" --output "$work/small.vxm"
+} > "$OUT/$stem-extras.txt" 2>&1 || echo "device_run.sh: the extras stopped early (see $stem-extras.txt)"
+echo "device_run.sh: kept $stem-check.json, $stem-all.json, $stem-all.md and $stem-extras.txt: copy the JSON files and the extras to benchmarks/results/ and run scripts/benchmarks_table.py"
