@@ -35,6 +35,13 @@ std::optional<std::string> flagForSetting(const std::string& field, const CLI::A
       {"RecordingOptions::sensorFrame", {"--sensor-frame"}},
       {"RayReaderOptions::pcdViewpoint", {"--pcd-viewpoint"}},
       {"RayReaderOptions::origin", {"--origin"}},
+      {"HeightmapOptions::robotHeight", {"--robot-height"}},
+      {"HeightmapOptions::levels", {"--levels"}},
+      {"HeightmapOptions::maxSlopeDegrees", {"--max-slope"}},
+      {"HeightmapOptions::maxStep", {"--max-step"}},
+      {"HeightmapOptions::clearanceMargin", {"--clearance-margin"}},
+      {"HeightmapOptions::box", {"--bbox"}},
+      {"GpuHeightmap::cacheBytes", {"--gpu-cache-mb"}},
   };
   // Remedies that another command provides (the library names the function or the field
   // that makes what is missing): worded the same from every command.
