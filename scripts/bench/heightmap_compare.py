@@ -7,8 +7,8 @@ OHM side: the PLY that `ohm2ply --map HM.ohm --cloud HM.ply --mode heightmap --c
 real surface (32,255,32), a non-base layer of a layered map (that colour darkened), a virtual
 surface (255,128,32) and a vacant cell (0,0,0) apart), and the stdout of ohmheightmap runs, which
 print "Heightmap generated in 632.016ms" (logutil's format: s, ms, us or ns).
-Voxen side: `voxen export HM.vxm --npy PREFIX`'s PREFIX-height.npy (float32 [levels, rows, cols],
-NaN where a cell has no level; row = y, column = x) and PREFIX.json (origin_x, origin_y: the lower
+Voxen side: `voxen heightmap MAP --npy PREFIX`'s (or `voxen export HM --npy PREFIX`'s)
+PREFIX-height.npy (float32 [levels, rows, cols], NaN where a cell has no level; row = y, column = x) and PREFIX.json (origin_x, origin_y: the lower
 corner of cell (row 0, col 0); resolution; width = cols; height = rows; levels), and the stdout of
 `voxen heightmap ... --json` runs, which carry "compute_ms".
 
@@ -274,7 +274,7 @@ def fmt(v, spec):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ohm", required=True, help="ohm2ply --mode heightmap --colour type output (PLY)")
-    ap.add_argument("--voxen", help="PREFIX given to voxen export --npy (reads PREFIX-height.npy, PREFIX.json)")
+    ap.add_argument("--voxen", help="PREFIX given to voxen heightmap/export --npy (reads PREFIX-height.npy, PREFIX.json)")
     ap.add_argument("--ohm-log", nargs="*", default=[], help="ohmheightmap stdout logs (one per run)")
     ap.add_argument("--voxen-json", nargs="*", default=[], help="voxen heightmap --json stdout files (one per run)")
     ap.add_argument("--resolution", type=float, help="cell size in metres (default: the Voxen JSON's; needed without --voxen)")

@@ -129,8 +129,8 @@ for ((r = 1; r <= REPEATS; r++)); do
   t=$(grep -o 'Heightmap generated in .*' "$OHM_DIR/hm.$r.log" | tail -n 1)
   echo "vs_ohm_heightmap.sh: run $r: OHM ${t:-(no time printed)}" >&2
   if [[ $HAVE_VOXEN_HM == 1 ]]; then
-    rm -f "$VOX_DIR/hm.vxm"
-    if ! "$VOXEN" heightmap "$VOX_DIR/map.vxm" --output "$VOX_DIR/hm.vxm" --robot-height "$ROBOT_HEIGHT" --levels 1 --json \
+    rm -f "$VOX_DIR/hm.vxh"
+    if ! "$VOXEN" heightmap "$VOX_DIR/map.vxm" --output "$VOX_DIR/hm.vxh" --robot-height "$ROBOT_HEIGHT" --levels 1 --json \
          >"$VOX_DIR/hm.$r.json" 2>"$VOX_DIR/hm.$r.err"; then
       tail -n 5 "$VOX_DIR/hm.$r.err" >&2
       die "voxen heightmap failed on run $r (see $VOX_DIR/hm.$r.err)"
@@ -147,8 +147,16 @@ done
 COMPARE=(python3 "$HERE/heightmap_compare.py" --ohm "$OHM_DIR/hm.ply" --ohm-log "${OHM_LOGS[@]}")
 if [[ $HAVE_VOXEN_HM == 1 ]]; then
   rm -f "$VOX_DIR/hm-height.npy" "$VOX_DIR/hm.json"
-  "$VOXEN" export "$VOX_DIR/hm.vxm" --npy "$VOX_DIR/hm" >"$VOX_DIR/export.log" 2>&1 \
-    || die "voxen export --npy failed on $VOX_DIR/hm.vxm (see $VOX_DIR/export.log)"
+  # The arrays: `voxen export HM --npy` where export has it, else `voxen heightmap --npy` in one
+  # more run, not timed (the timed runs write no arrays).
+  if "$VOXEN" export --help 2>&1 | grep -q -- '--npy'; then
+    "$VOXEN" export "$VOX_DIR/hm.vxh" --npy "$VOX_DIR/hm" >"$VOX_DIR/export.log" 2>&1 \
+      || die "voxen export --npy failed on $VOX_DIR/hm.vxh (see $VOX_DIR/export.log)"
+  else
+    "$VOXEN" heightmap "$VOX_DIR/map.vxm" --output "$VOX_DIR/hm-npy.vxh" --robot-height "$ROBOT_HEIGHT" --levels 1 \
+      --npy "$VOX_DIR/hm" >"$VOX_DIR/export.log" 2>&1 \
+      || die "voxen heightmap --npy failed on $VOX_DIR/map.vxm (see $VOX_DIR/export.log)"
+  fi
   COMPARE+=(--voxen "$VOX_DIR/hm" --voxen-json "${VOX_JSONS[@]}")
 else
   COMPARE+=(--resolution 0.1)
