@@ -83,6 +83,9 @@ void main() {
       columnFlags |= kColumnFree;
     }
     above = cls;
+    // A region the map lacks is unknown all through: after its top voxel (a virtual surface
+    // at most), nothing in it makes a surface or a ceiling, so the walk jumps to its bottom.
+    if (slot < 0) z = max(regionZ * int(n), pc.zLow);
   }
 
   uint column = uint(cell.y) * pc.width + uint(cell.x);

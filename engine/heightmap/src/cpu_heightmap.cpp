@@ -67,6 +67,8 @@ void walkColumn(const OccupancyMap& map, const HeightmapGrid& grid, const Height
       columnFlags |= gpu::kColumnFree;
     }
     above = cls;
+    // A missing region: jump to its bottom (heightmap_columns.comp says why).
+    if (!region) z = std::max(regionZ * n, grid.zLow);
   }
   out.columnFlags()[size_t(cy) * grid.width + cx] = columnFlags;
   for (uint32_t level = 0; level < count; ++level) {

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# voxen heightmap end to end: a generated run mapped, its heightmap on the GPU and on the CPU
+# reference (the same file, byte for byte), the JSON summary, --npy arrays, a box, the bench,
+# and bad input named by flag without touching an existing output.
+#   heightmap.sh VOXEN_BINARY WORK_DIR
+set -euo pipefail
+source "$(dirname "$0")/../support/common.sh" heightmap "$@"
+
+"$voxen" generate --cloud run.ply --trajectory run.txt --rings 16 --columns 256 --scans 3 --seed 2 > generate.log
+"$voxen" map --cloud run.ply --trajectory run.txt --output map.vxm --quiet > map.log
+"$voxen" heightmap map.vxm --output gpu.vxh --json --npy arrays > gpu.json 2> gpu.err
+if grep -qi "validation" gpu.err; then fail "validation messages: $(cat gpu.err)"; fi
+for key in width height levels cells_with_a_level compute_ms gpu_ms; do
+  [ -n "$(json_number $key gpu.json)" ] || fail "the summary lacks $key: $(cat gpu.json)"
+done
+[ "$(json_number cells_with_a_level gpu.json)" -gt 500 ] || fail "too few cells with a level: $(cat gpu.json)"
+"$voxen" heightmap map.vxm --output cpu.vxh --cpu --quiet > cpu.log
+cmp gpu.vxh cpu.vxh || fail "the GPU's heightmap file differs from the CPU reference's"
+grep -q "CPU reference" cpu.log || fail "--cpu: the summary does not say the CPU reference: $(cat cpu.log)"
+for a in height clearance slope cost; do
+  head -c 6 arrays-$a.npy | grep -aq "NUMPY" || fail "--npy: arrays-$a.npy is not a NumPy file"
+done
+grep -q '"resolution": 0.1' arrays.json || fail "--npy: arrays.json: $(cat arrays.json)"
+# A box keeps the columns inside it; several levels and virtual surfaces are options.
+"$voxen" heightmap map.vxm --output boxed.vxh --bbox -2 -2 -1 2 2 3 --levels 2 --virtual-surfaces --json > boxed.json
+# (y -2..2 is inside the map: 40 rows; x starts at the map's edge, 0: 20 columns)
+[ "$(json_number height boxed.json)" -eq 40 ] && [ "$(json_number width boxed.json)" -eq 20 ] ||
+  fail "--bbox -2 -2 .. 2 2: not 20 x 40 columns: $(cat boxed.json)"
+# Bad input: the flag is named, nothing is written, an existing output stays as it was.
+cp gpu.vxh kept.vxh
+expect_refusal() {  # expect_refusal WORDS ARGS...: the run fails naming WORDS, kept.vxh unchanged
+  local words=$1; shift
+  if "$voxen" heightmap "$@" --output kept.vxh 2> refusal.err; then fail "accepted: $*"; fi
+  grep -q -- "$words" refusal.err || fail "$*: the error does not say '$words': $(cat refusal.err)"
+  cmp -s kept.vxh gpu.vxh || fail "$*: a refused run changed the existing output"
+}
+expect_refusal "--levels" map.vxm --levels 0
+expect_refusal "--robot-height" map.vxm --robot-height 0.05
+expect_refusal "--max-slope" map.vxm --max-slope 95
+expect_refusal "--bbox" map.vxm --bbox 500 500 0 510 510 1
+expect_refusal "no-such.vxm" no-such.vxm
+"$voxen" bench heightmap --size 5 --repeat 1 --json > bench.json
+grep -q '"exact":true' bench.json || fail "bench heightmap: the GPU's cells differ from the CPU's: $(cat bench.json)"
+echo "heightmap: ok"
