@@ -278,6 +278,7 @@ be read; the Mapper then keeps its map. voxen.load(path) makes a new Mapper inst
   bindMapperOctomap(m, mapperClass);
   bindMapperCloud(mapperClass);
   bindMapperClearance(mapperClass);
+  bindMapperHeightmap(mapperClass);
   bindMapperVoxels(mapperClass);
   bindMapperRender(mapperClass);
   bindMapperCollision(mapperClass);

@@ -51,6 +51,7 @@ pybind11::dict submittedDelta(const IntegrationStats& before, const IntegrationS
 // The groups of methods bound outside mapper.cpp, one file each.
 void bindMapperCloud(MapperClass& mapperClass);      // mapper_cloud.cpp: integrate_cloud
 void bindMapperClearance(MapperClass& mapperClass);  // mapper_clearance.cpp: compute_clearance, clearance
+void bindMapperHeightmap(MapperClass& mapperClass);  // mapper_heightmap.cpp: heightmap
 void bindMapperVoxels(MapperClass& mapperClass);     // mapper_voxels.cpp: voxels, bounds, slice
 void bindMapperRender(MapperClass& mapperClass);     // mapper_render.cpp: render
 void bindMapperCollision(MapperClass& mapperClass);  // mapper_collision.cpp: sphere/path/box collisions, nearest

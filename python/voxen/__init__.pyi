@@ -60,6 +60,15 @@ class ClearanceStats(TypedDict):
     batches: int
     cache_regions: int
 
+class Heightmap(TypedDict):
+    height: npt.NDArray[np.float32]
+    clearance: npt.NDArray[np.float32]
+    slope: npt.NDArray[np.float32]
+    cost: npt.NDArray[np.float32]
+    virtual: npt.NDArray[np.float32]
+    origin: tuple[float, float]
+    resolution: float
+
 class Camera(TypedDict, total=False):
     eye: tuple[float, float, float]
     target: tuple[float, float, float]
@@ -112,6 +121,17 @@ class Mapper:
         ignore_below: float | None = None,
         ignore_above: float | None = None,
     ) -> ClearanceStats: ...
+    def heightmap(
+        self,
+        *,
+        robot_height: float = 0.8,
+        levels: int = 4,
+        virtual_surfaces: bool = False,
+        max_slope: float = 30.0,
+        max_step: float = 0.2,
+        clearance_margin: float | None = None,
+        bbox: Sequence[float] | None = None,
+    ) -> Heightmap: ...
     @overload
     def clearance(
         self, points: _Points, gradient: Literal[False] = False, return_status: Literal[False] = False

@@ -45,6 +45,7 @@
 #include <glm/vec3.hpp>
 
 #include "voxen/clearance/clearance.hpp"
+#include "voxen/heightmap/heightmap.hpp"
 #include "voxen/map/map.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/map_snapshot.hpp"
@@ -349,6 +350,15 @@ class Mapper {
   // when one region and its halo do not fit the cache (naming GpuIntegratorOptions::cacheBytes)
   // and for a kernel the Context's shader library does not have.
   MapPassStats runPass(MapPass& pass);
+
+  // The heightmap of the map as it is now (voxen/heightmap/heightmap.hpp: per 2D column the
+  // surfaces a robot of options.robotHeight can stand on, with slope, steps and cost): rays
+  // still in flight are synced first; then on the GPU through the Mapper's scheduler (a
+  // read-only region cache of run.gpu.cacheBytes, apart from the integrator's, which stays),
+  // or with the CPU reference under MapperBackend::CpuReference: the same cells, bit for bit.
+  // The map is not changed. Throws SettingError naming HeightmapOptions' field for options
+  // that cannot work, and Error for a map with no occupied voxel.
+  Heightmap heightmap(const HeightmapOptions& options = {});
 
  private:
   struct Impl;
