@@ -22,7 +22,7 @@
 #
 #   scripts/device_run.sh [BUNDLE.tar.gz]   (default: the one dist/voxen-*.tar.gz)
 # Environment: OUT (required: where the results go), BUDGET_S (bench all's budget, default
-# 300), DATE (default: today, UTC).
+# 300), DATE (default: today, UTC), SKIP_BENCH_ALL=1 (a quick rerun: check and the extras only).
 set -euo pipefail
 
 die() { echo "device_run.sh: $*" >&2; exit 1; }
@@ -67,8 +67,12 @@ name=$(sed -n 's/^{"device":{"name":"\([^"]*\)".*/\1/p' "$work/check.json")
 device=$(printf '%s' "$name" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9][^a-z0-9]*/-/g; s/^-//; s/-$//')
 stem=${DATE:-$(date -u +%F)}-$device
 cp "$work/check.json" "$OUT/$stem-check.json"
-./voxen bench all --budget-s "${BUDGET_S:-300}" --json "$OUT/$stem-all.json" --markdown "$OUT/$stem-all.md" ||
-  echo "device_run.sh: voxen bench all exited with $? (its JSON is kept)"
+if [ "${SKIP_BENCH_ALL:-0}" = 1 ]; then
+  echo "device_run.sh: SKIP_BENCH_ALL=1: no bench all this time (a quick rerun: check and the extras)"
+else
+  ./voxen bench all --budget-s "${BUDGET_S:-300}" --json "$OUT/$stem-all.json" --markdown "$OUT/$stem-all.md" ||
+    echo "device_run.sh: voxen bench all exited with $? (its JSON is kept)"
+fi
 
 # Issue 37's figures that bench all does not give, into one log ($stem-extras.txt):
 # the exact maps and pictures without float64 (VOXEN_NO_FLOAT64=1 check core), the painter
@@ -87,5 +91,8 @@ cp "$work/check.json" "$OUT/$stem-check.json"
   echo "## a 100-ray map with --device auto (timed)"
   ./voxen generate --cloud "$work/small.ply" --trajectory "$work/small.txt" --rings 1 --columns 100 --scans 1 >/dev/null
   time ./voxen map --cloud "$work/small.ply" --trajectory "$work/small.txt" --output "$work/small.vxm"
+  echo "## the heightmap (issue 39): a synthetic terrain of 20, 40 and 100 m at 0.1 m, then the README run's map"
+  ./voxen bench heightmap --size 20 40 100 --json || echo "(exit $?)"
+  ./voxen heightmap "$work/run.vxm" --output "$work/run.vxh" --json || echo "(exit $?)"
 } > "$OUT/$stem-extras.txt" 2>&1 || echo "device_run.sh: the extras stopped early (see $stem-extras.txt)"
 echo "device_run.sh: kept $stem-check.json, $stem-all.json, $stem-all.md and $stem-extras.txt: copy the JSON files and the extras to benchmarks/results/ and run scripts/benchmarks_table.py"
