@@ -6,6 +6,8 @@
 //                       --layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z M | --z-voxel K) [--field F]]`
 // Any of the outputs may be combined in one run; the map is loaded once. With --layer,
 // --slice-png draws that layer as a heat map instead of the occupancy classes.
+// A heightmap file (voxen heightmap's HM.vxh, told by its content) takes its own outputs
+// instead: commands/heightmap_export_cli.hpp.
 #include <climits>
 #include <filesystem>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "commands/heightmap_export_cli.hpp"
 #include "commands/map_source.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
@@ -27,6 +30,7 @@
 #include "voxen/export/ndt_ellipsoids.hpp"
 #include "voxen/map/map_file.hpp"
 #include "voxen/export/octomap_io.hpp"
+#include "voxen/heightmap/heightmap_file.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/store/map_store.hpp"
@@ -268,7 +272,9 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
 
 CommandRun setupExport(CLI::App& command) {
   auto args = std::make_shared<ExportArgs>();
-  command.add_option("map", args->mapPath, "the map file or region store to export from")->type_name("MAP.vxm|STORE")->required();
+  command.add_option("map", args->mapPath, "the map file or region store to export from, or a heightmap (voxen heightmap's HM.vxh)")
+      ->type_name("MAP.vxm|STORE|HM.vxh")
+      ->required();
   addBboxOption(command, args->bbox,
                 "export only the voxels whose centre lies in this box (metres, faces included); a store reads only the "
                 "rows of the regions it touches");
@@ -326,12 +332,19 @@ CommandRun setupExport(CLI::App& command) {
              "ellipsoids: the surface drawn, in standard deviations (default 2)")
       ->type_name("K")
       ->check(numberIn(0.0, 100.0, "standard deviations", LowEnd::Open));
-  return [args](const CommonOptions& options) { return exportMap(options, *args); };
+  auto heightmapArgs = std::make_shared<HeightmapExportArgs>();
+  addHeightmapExportOptions(command, *heightmapArgs);
+  // The subcommand outlives the run: its options tell which flags were given.
+  return [args, heightmapArgs, &command](const CommonOptions& options) {
+    if (isHeightmapFile(args->mapPath)) return exportHeightmapFile(command, args->mapPath, *heightmapArgs);
+    refuseHeightmapFlags(args->mapPath, *heightmapArgs);
+    return exportMap(options, *args);
+  };
 }
 
 }  // namespace
 
-static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree, NDT ellipsoids or clearance",
+static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree, NDT ellipsoids or clearance; a heightmap's Nav2 maps, costmaps and pictures",
                                         &setupExport,
                                         Uses::MemoryBudget};
 
