@@ -39,6 +39,14 @@ expect_refusal "--robot-height" map.vxm --robot-height 0.05
 expect_refusal "--max-slope" map.vxm --max-slope 95
 expect_refusal "--bbox" map.vxm --bbox 500 500 0 510 510 1
 expect_refusal "no-such.vxm" no-such.vxm
+# voxen map --heightmap: the same heightmap straight after mapping; refused with a store.
+"$voxen" map --cloud run.ply --trajectory run.txt --output mapped.vxm --heightmap mapped.vxh --quiet > mapped.log
+"$voxen" heightmap mapped.vxm --output again.vxh --quiet > again.log
+cmp mapped.vxh again.vxh || fail "voxen map --heightmap differs from voxen heightmap of the same map"
+if "$voxen" map --cloud run.ply --trajectory run.txt --store s.db --heightmap s.vxh --quiet 2> store.err; then
+  fail "--heightmap with --store was accepted"
+fi
+grep -q -- "--heightmap does not go with --store" store.err || fail "--heightmap --store: unclear error: $(cat store.err)"
 "$voxen" bench heightmap --size 5 --repeat 1 --json > bench.json
 grep -q '"exact":true' bench.json || fail "bench heightmap: the GPU's cells differ from the CPU's: $(cat bench.json)"
 echo "heightmap: ok"

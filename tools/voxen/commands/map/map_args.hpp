@@ -52,6 +52,9 @@ struct MapArgs {
   std::shared_ptr<void> resumedCommand;
   ClearanceOptions clearance;  // computed after mapping when clearance.range > 0 (--clearance)
   bool withClearance = false;
+  // --heightmap HM.vxh: after mapping (and the clearance), the heightmap with its default
+  // settings (voxen heightmap has every setting), written there.
+  std::string heightmapOutput;
   // Threads reading the cloud (--threads): the machine's cores by default.
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   // Options whose effect depends on others: given or not.

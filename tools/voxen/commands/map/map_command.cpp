@@ -5,6 +5,7 @@
 // parsed and checked (map_options.cpp, map_store_run.cpp), the run made by voxen::MappingRun
 // (voxen/mapping_run.hpp) with progress and Ctrl-C here, and the summary (map_report.cpp).
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -22,7 +23,9 @@
 #include "report/text_format.hpp"
 #include "stop_request.hpp"
 #include "voxen/context.hpp"
+#include "voxen/heightmap/heightmap_file.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/mapping_run.hpp"
 #include "voxen/occupancy/ndt.hpp"
 #include "voxen/store/map_store.hpp"
@@ -221,6 +224,26 @@ MappingRunStats runWithToolErrors(MappingRun& run, const MapArgs& args) {
   }
 }
 
+// --heightmap: the map's heightmap with the default settings, after the map is saved (a map
+// with no surface is reported, the map kept).
+void writeHeightmapAfterMapping(Mapper& mapper, const MapArgs& args, bool talk) {
+  const auto start = std::chrono::steady_clock::now();
+  Heightmap heightmap;
+  try {
+    heightmap = mapper.heightmap();
+  } catch (const SettingError& e) {
+    throw Error(e.naming("the heightmap's setting") + " (the map is saved in " + args.output + "; voxen heightmap " + args.output +
+                " --output " + args.heightmapOutput + " with other settings makes it)");
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (the map is saved in " + args.output + ", no heightmap written)");
+  }
+  saveHeightmap(heightmap, args.heightmapOutput);
+  if (talk)
+    std::fprintf(stderr, "voxen map: heightmap %u x %u columns, %u levels, in %.2f s -> %s\n", heightmap.width(),
+                 heightmap.height(), heightmap.levels(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), args.heightmapOutput.c_str());
+}
+
 // Parse (and --resume), check, run, report.
 int mapCloud(const CommonOptions& options, MapArgs& args) {
   if (args.resume) takeRecordedOptions(args);
@@ -231,7 +254,11 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   settleNdtOrder(args);
   const OccupancyModel model = args.model();
   checkStoreOptions(args);
-  if (!args.output.empty()) checkOutputs({{"--output", args.output}}, {{inputFlag, args.cloud}, {"--trajectory", args.trajectory}});
+  if (!args.output.empty()) {
+    std::vector<NamedPath> outputs{{"--output", args.output}};
+    if (!args.heightmapOutput.empty()) outputs.push_back({"--heightmap", args.heightmapOutput});
+    checkOutputs(outputs, {{inputFlag, args.cloud}, {"--trajectory", args.trajectory}});
+  }
   else if (!isPostgresTarget(args.store)) checkOutputs({}, {{inputFlag, args.cloud}, {"--trajectory", args.trajectory}, {"--store", args.store}});
   checkCacheFitsBudget(options, args);
   if (args.withClearance) validateClearanceSettings(args.clearance, model, {{"range", "--clearance"}, {"axis-scale", ""}});
@@ -259,6 +286,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   const MappingRunStats stats = runWithToolErrors(run, args);
   if (stats.stopped) return reportStoppedRun(*stats.stopped, args, options);
   reportMapRun(options, args, run, *context, stats);
+  if (!args.heightmapOutput.empty()) writeHeightmapAfterMapping(run.mapper(), args, talk);
   return 0;
 }
 

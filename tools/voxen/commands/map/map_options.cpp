@@ -205,6 +205,10 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
           "the same as --cpu --update-order sequential")
       ->excludes(cpu)
       ->excludes(order);
+  command.add_option("--heightmap", args.heightmapOutput,
+                     "after mapping, write the map's heightmap here: the surfaces a 0.8 m robot can stand on per 2D column, up "
+                     "to 4 levels, with slope, steps and cost (voxen heightmap has every setting)")
+      ->type_name("HM.vxh");
   command
       .add_option_function<double>(
           "--clearance", [&args](const double& range) { args.clearance.range = range, args.withClearance = true; },

@@ -131,6 +131,9 @@ void checkStoreOptions(const MapArgs& args) {
   }
   if (!args.output.empty())
     throw UsageError("--store and --output: a run maps into one of them (voxen convert STORE MAP.vxm makes a map file of a store)");
+  if (!args.heightmapOutput.empty())
+    throw UsageError("--heightmap does not go with --store (the store holds the map as it grows; voxen heightmap " +
+                     redactedStoreName(args.store) + " --output HM.vxh makes it afterwards)");
   if (args.withClearance)
     throw UsageError("--clearance does not go with --store (the store holds the map as it grows; voxen clearance " + redactedStoreName(args.store) +
                      " --range R computes the layer afterwards)");
