@@ -58,6 +58,7 @@ std::string checkNumber(double value);
 void checkCore(CheckContext& context);
 void checkOccupancy(CheckContext& context);
 void checkPrimitives(CheckContext& context);
+void checkHeightmap(CheckContext& context);
 void checkClearance(CheckContext& context);
 void checkQuery(CheckContext& context);
 void checkTransform(CheckContext& context);

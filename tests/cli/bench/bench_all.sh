@@ -47,7 +47,7 @@ done
 grep -q "^Device: .*Command: \`voxen bench all --budget-s $budget" all.md || fail "markdown: no device and command line"
 
 # The JSON: one entry per workload (12), each ok and naming its size; the lidar frames.
-[ "$(grep -c '"section": ' all.json)" -eq 16 ] || fail "JSON: not 16 workloads: $(head -c 2000 all.json)"
+[ "$(grep -c '"section": ' all.json)" -eq 17 ] || fail "JSON: not 17 workloads: $(head -c 2000 all.json)"
 [ "$(grep -c '^      "status": "ok",$' all.json)" -eq "$(grep -c '^      "section": ' all.json)" ] ||
   fail "JSON: not every workload ok: $(grep '"status"' all.json)"
 [ "$(grep -c '^        "label": "' all.json)" -eq "$(grep -c '^      "section": ' all.json)" ] ||

@@ -273,11 +273,30 @@ Workload paintWorkload() {
 
 }  // namespace
 
+// The heightmap of a synthetic terrain (issue 39's real-GPU figure: 100 x 100 m at 0.1 m in at
+// most 2 ms), the GPU's whole call beside the CPU reference, in ms (lower is better).
+Workload heightmapWorkload() {
+  Workload heightmap{"heightmap", "synthetic terrain at 0.1 m", {"bench", "heightmap", "--repeat", "3"}, {},
+                     [](const Json& s) {
+                       std::vector<Figure> figures;
+                       if (!s.is_array() || s.empty()) return figures;
+                       const Json& r = s.back();
+                       figures.push_back({"whole call (robot 0.8 m, 4 levels)", "ms", jsonNumber(r, "gpu_ms"),
+                                          jsonNumber(r, "cpu_ms"), true});
+                       figures.push_back({"passes alone", "ms", jsonNumber(r, "gpu_pass_ms"), kNoValue, true});
+                       return figures;
+                     }};
+  for (int metres : {20, 50, 100})
+    heightmap.sizes.push_back({std::to_string(metres) + " x " + std::to_string(metres) + " m", {"--size", std::to_string(metres)},
+                               double(metres) * metres});
+  return heightmap;
+}
+
 std::vector<Workload> benchAllWorkloads() {
   std::vector<Workload> workloads{coreWorkload(), mapOrder("sequential"), mapOrder("two-phase")};
   for (const char* layer : {"voxel_mean", "traversal", "hit_miss", "touch_time"}) workloads.push_back(mapLayer(layer));
   for (Workload (*workload)() : {&framesWorkload, &ndtWorkload, &clearanceWorkload, &queryWorkload, &concurrencyWorkload, &loopWorkload,
-                                 &transformWorkload,
+                                 &transformWorkload, &heightmapWorkload,
                                  &inputWorkload})
     workloads.push_back(workload());
   // Last: the painter also draws with the graphics pipeline (lavapipe's timestamps after a

@@ -119,7 +119,7 @@ CommandRun setupCheck(CLI::App& command) {
   // Test-only: every check's CPU reference is perturbed, so every row must fail (the suite
   // proves with it that each comparison can fail). Hidden from --help.
   command.add_flag("--break-references", args->breakReferences)->group("");
-  command.footer("Subsystems: core, occupancy, primitives, clearance, query, transform, painter. Exit status 1 when a check "
+  command.footer("Subsystems: core, occupancy, primitives, clearance, heightmap, query, transform, painter. Exit status 1 when a check "
                  "fails.");
   return [args](const CommonOptions& options) { return check(options, *args); };
 }
