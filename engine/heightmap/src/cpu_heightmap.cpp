@@ -1,9 +1,11 @@
 // The heightmap's CPU reference: the column walk and the neighbour pass of
 // shaders/heightmap/*.comp, the same integer operations in the same order, so the GPU's cells
-// equal these bit for bit.
+// equal these bit for bit. Columns (and, in the neighbour pass, rows) are independent, so the
+// work is split over the machine's cores: the cells are the same for any split.
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <thread>
 
 #include "heightmap_internal.hpp"
 #include "voxen/heightmap/heightmap.hpp"
@@ -114,12 +116,29 @@ uint32_t stepCost(int32_t step, const HeightmapLimits& limits, bool& lethal) {
   return limits.maxStepUnits > 0 ? 100u * magnitude / uint32_t(limits.maxStepUnits) : 0u;
 }
 
+// Runs body(i) for i in [0, count) on up to the machine's cores, each a contiguous share.
+template <class Body>
+void parallelFor(size_t count, Body&& body) {
+  const size_t threads = std::min<size_t>({size_t(std::max(1u, std::thread::hardware_concurrency())), 16, count});
+  if (threads <= 1) {
+    for (size_t i = 0; i < count; ++i) body(i);
+    return;
+  }
+  std::vector<std::thread> crew;
+  for (size_t t = 0; t < threads; ++t)
+    crew.emplace_back([&, t] {
+      for (size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) body(i);
+    });
+  for (std::thread& thread : crew) thread.join();
+}
+
 }  // namespace
 
 void heightmapNeighbourPassCpu(Heightmap& hm, const HeightmapLimits& limits) {
-  // Reads heights and flags only, which this pass never writes: any cell order gives the same.
-  for (uint32_t level = 0; level < hm.levels(); ++level)
-    for (uint32_t y = 0; y < hm.height(); ++y)
+  // Reads heights and flags only, which this pass never writes (it writes the other fields of
+  // its own cell): any cell order, and rows on several threads, give the same.
+  parallelFor(size_t(hm.levels()) * hm.height(), [&](size_t levelRow) {
+    const uint32_t level = uint32_t(levelRow / hm.height()), y = uint32_t(levelRow % hm.height());
       for (uint32_t x = 0; x < hm.width(); ++x) {
         gpu::HeightmapCell& c = hm.cell(level, x, y);
         if ((c.flags & gpu::kLevelPresent) == 0) continue;
@@ -146,6 +165,7 @@ void heightmapNeighbourPassCpu(Heightmap& hm, const HeightmapLimits& limits) {
         c.stepSouth = south;
         c.cost = lethal ? gpu::kCostLethal : cost;
       }
+  });
 }
 
 Heightmap computeHeightmap(const OccupancyMap& map, const HeightmapOptions& options) {
@@ -154,8 +174,10 @@ Heightmap computeHeightmap(const OccupancyMap& map, const HeightmapOptions& opti
   Heightmap hm(grid, options);
   const int32_t n = map.regionSize();
   const int32_t regionZLow = heightmapFloorDiv(grid.zLow, n), regionZHigh = heightmapFloorDiv(grid.zHigh, n);
-  std::vector<const Region*> stack(size_t(regionZHigh - regionZLow + 1));
-  for (const RegionKey& column : heightmapRegionColumns(grid, n)) {
+  const std::vector<RegionKey> columns = heightmapRegionColumns(grid, n);
+  parallelFor(columns.size(), [&](size_t c) {  // each region column's cells are its own
+    const RegionKey& column = columns[c];
+    std::vector<const Region*> stack(size_t(regionZHigh - regionZLow + 1));
     for (int32_t rz = regionZLow; rz <= regionZHigh; ++rz) stack[size_t(rz - regionZLow)] = map.findRegion({column.x, column.y, rz});
     for (uint32_t inColumn = 0; inColumn < uint32_t(n * n); ++inColumn) {
       const int64_t x = int64_t(column.x) * n + inColumn % uint32_t(n) - grid.gridX;
@@ -163,7 +185,7 @@ Heightmap computeHeightmap(const OccupancyMap& map, const HeightmapOptions& opti
       if (x < 0 || y < 0 || x >= int64_t(grid.width) || y >= int64_t(grid.height)) continue;
       walkColumn(map, grid, limits, options.virtualSurfaces, stack, regionZLow, inColumn, hm, uint32_t(x), uint32_t(y));
     }
-  }
+  });
   heightmapNeighbourPassCpu(hm, limits);
   return hm;
 }

@@ -8,7 +8,7 @@ source "$(dirname "$0")/../support/common.sh" heightmap "$@"
 
 "$voxen" generate --cloud run.ply --trajectory run.txt --rings 16 --columns 256 --scans 3 --seed 2 > generate.log
 "$voxen" map --cloud run.ply --trajectory run.txt --output map.vxm --quiet > map.log
-"$voxen" heightmap map.vxm --output gpu.vxh --json --npy arrays > gpu.json 2> gpu.err
+"$voxen" heightmap map.vxm --output gpu.vxh --json --npy arrays --device gpu > gpu.json 2> gpu.err
 if grep -qi "validation" gpu.err; then fail "validation messages: $(cat gpu.err)"; fi
 for key in width height levels cells_with_a_level compute_ms gpu_ms; do
   [ -n "$(json_number $key gpu.json)" ] || fail "the summary lacks $key: $(cat gpu.json)"
@@ -17,6 +17,15 @@ done
 "$voxen" heightmap map.vxm --output cpu.vxh --cpu --quiet > cpu.log
 cmp gpu.vxh cpu.vxh || fail "the GPU's heightmap file differs from the CPU reference's"
 grep -q "CPU reference" cpu.log || fail "--cpu: the summary does not say the CPU reference: $(cat cpu.log)"
+grep -q '"path":"gpu"' gpu.json || fail "--device gpu: not on the GPU: $(cat gpu.json)"
+# --device auto (the default): the GPU, except on a CPU driver, where the CPU reference is faster.
+"$voxen" heightmap map.vxm --output auto.vxh --json > auto.json
+cmp auto.vxh cpu.vxh || fail "--device auto: another heightmap"
+if grep -q '"device":"CPU reference (--device auto: llvmpipe' auto.json; then
+  grep -q '"path":"cpu (device auto)"' auto.json || fail "--device auto on lavapipe: $(cat auto.json)"
+else
+  grep -q '"path":"gpu"' auto.json || fail "--device auto on a GPU: not on the GPU: $(cat auto.json)"
+fi
 for a in height clearance slope cost; do
   head -c 6 arrays-$a.npy | grep -aq "NUMPY" || fail "--npy: arrays-$a.npy is not a NumPy file"
 done

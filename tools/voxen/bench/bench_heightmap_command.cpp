@@ -133,7 +133,7 @@ int benchHeightmap(const CommonOptions& options, const BenchHeightmapArgs& args)
                     fixed(r.passMs, 2, "ms"), fixed(r.cpuMs, 2, "ms"), fixed(r.cpuMs / std::max(r.gpuMs, 1e-9), 2, "x"),
                     r.exact ? "yes" : "NO"});
   std::printf("\nGPU call: the whole computeHeightmapGpu (the map's regions to the GPU, the column and neighbour passes, the cells "
-              "back); GPU passes: their timestamps alone; CPU ref: the single-threaded CPU reference; exact: the GPU's cells "
+              "back); GPU passes: their timestamps alone; CPU ref: the CPU reference on the machine's cores; exact: the GPU's cells "
               "equal the CPU's bit for bit.\n");
   return allExact ? 0 : 1;
 }

@@ -4,6 +4,11 @@
 // can stand on (voxen/heightmap/heightmap.hpp), written as a heightmap file (and NumPy arrays
 // with --npy); a summary on stdout, or JSON with --json whose compute_ms is the heightmap's
 // computation alone (no loading or saving), for comparisons with other tools.
+// Where: --cpu the CPU reference; --device gpu (or a named device, --gpu-cache-mb,
+// --validation) the GPU; --device auto (the default) the GPU, except on a CPU driver
+// (lavapipe), where the CPU reference on the machine's cores is the faster of the two for the
+// same cells (BENCHMARKS.md, "voxen bench heightmap").
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -57,6 +62,14 @@ LevelCounts countLevels(const Heightmap& hm) {
   return c;
 }
 
+// Whether --device auto leaves the choice to the device found: no device named, no GPU-only flag.
+bool deviceLeftToAuto(const CommonOptions& common, const HeightmapArgs& args) {
+  std::string word = common.device.selector;
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (!word.empty() && word != "auto") return false;
+  return !args.cacheMb && !common.given.count("--validation") && !common.given.count("--hot-reload");
+}
+
 int heightmapOfMap(const CommonOptions& common, HeightmapArgs& args) {
   if (args.cpu) {
     common.refuseWith({"--device", "--validation", "--hot-reload", "--profile"}, "--cpu",
@@ -77,7 +90,13 @@ int heightmapOfMap(const CommonOptions& common, HeightmapArgs& args) {
   }
   const OccupancyMap map = loadMapOrStore(args.mapPath, load, box, args.quiet ? nullptr : "voxen heightmap", args.session);
   args.options.validate(map.model().resolution);
-  const std::string device = args.cpu ? "CPU reference" : context->deviceInfo().name;
+  // --device auto on a CPU driver: the CPU reference, the same cells, faster there.
+  const bool autoCpu = !args.cpu && deviceLeftToAuto(common, args) && context->deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (autoCpu) args.cpu = true;
+  const std::string device = args.cpu ? (autoCpu ? "CPU reference (--device auto: " + context->deviceInfo().name +
+                                                       " is a CPU driver, where the CPU reference is faster; --device gpu forces it)"
+                                                 : std::string("CPU reference"))
+                                      : context->deviceInfo().name;
   const auto computeStart = std::chrono::steady_clock::now();
   GpuHeightmapStats stats;
   const Heightmap hm = args.cpu ? computeHeightmap(map, args.options)
@@ -96,6 +115,7 @@ int heightmapOfMap(const CommonOptions& common, HeightmapArgs& args) {
     printJson({{"map", redactedStoreName(args.mapPath)},
                {"output", args.output},
                {"device", device},
+               {"path", args.cpu ? (autoCpu ? "cpu (device auto)" : "cpu") : "gpu"},
                {"width", hm.width()},
                {"height", hm.height()},
                {"levels", hm.levels()},
