@@ -36,7 +36,7 @@ void walkColumn(const OccupancyMap& map, const HeightmapGrid& grid, const Height
   Class above = Class::Unknown;
   uint32_t columnFlags = 0;
   for (int32_t z = grid.zHigh; z >= grid.zLow; --z) {
-    const int32_t regionZ = heightmapFloorDiv(z, n);
+    const int32_t regionZ = floorDiv(z, n);
     const Region* region = stack[size_t(regionZ - regionZLow)];
     const uint32_t local = inColumn + uint32_t(n * n) * uint32_t(z - regionZ * n);
     Class cls = Class::Unknown;
@@ -173,7 +173,7 @@ Heightmap computeHeightmap(const OccupancyMap& map, const HeightmapOptions& opti
   const HeightmapLimits limits = heightmapLimits(options, grid.resolution);
   Heightmap hm(grid, options);
   const int32_t n = map.regionSize();
-  const int32_t regionZLow = heightmapFloorDiv(grid.zLow, n), regionZHigh = heightmapFloorDiv(grid.zHigh, n);
+  const int32_t regionZLow = floorDiv(grid.zLow, n), regionZHigh = floorDiv(grid.zHigh, n);
   const std::vector<RegionKey> columns = heightmapRegionColumns(grid, n);
   parallelFor(columns.size(), [&](size_t c) {  // each region column's cells are its own
     const RegionKey& column = columns[c];

@@ -17,25 +17,28 @@ namespace voxen {
 namespace {
 
 struct Chunk {
-  std::vector<RegionKey> columns;  // region columns (z unused)
+  std::vector<size_t> columns;     // indices into the grid's region columns
   std::vector<RegionKey> regions;  // the map's regions of those columns within the band
 };
 
-// Region columns grouped in order so that each group's regions fit `slots`.
-std::vector<Chunk> planChunks(const OccupancyMap& map, const std::vector<RegionKey>& columns, int32_t regionZLow,
-                              int32_t regionZHigh, size_t slots) {
-  std::vector<Chunk> chunks(1);
-  for (const RegionKey& column : columns) {
-    std::vector<RegionKey> stack;
+// Each region column's regions within the band [regionZLow, regionZHigh], bottom up.
+std::vector<std::vector<RegionKey>> regionStacks(const OccupancyMap& map, const std::vector<RegionKey>& columns,
+                                                 int32_t regionZLow, int32_t regionZHigh) {
+  std::vector<std::vector<RegionKey>> stacks(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c)
     for (int32_t rz = regionZLow; rz <= regionZHigh; ++rz)
-      if (map.findRegion({column.x, column.y, rz})) stack.push_back({column.x, column.y, rz});
-    if (stack.size() > slots)
-      throw SettingError(SettingError::Kind::Change, "GpuHeightmap::cacheBytes", "the GPU region cache",
-                         "one region column of the heightmap holds " + std::to_string(stack.size()) +
-                             " regions, more than the GPU cache's " + std::to_string(slots) + ": raise {}");
-    if (chunks.back().regions.size() + stack.size() > slots) chunks.emplace_back();
-    chunks.back().columns.push_back(column);
-    chunks.back().regions.insert(chunks.back().regions.end(), stack.begin(), stack.end());
+      if (map.findRegion({columns[c].x, columns[c].y, rz})) stacks[c].push_back({columns[c].x, columns[c].y, rz});
+  return stacks;
+}
+
+// Region columns grouped in order so that each group's regions fit `slots` (every stack does:
+// the cache is sized for the largest).
+std::vector<Chunk> planChunks(const std::vector<std::vector<RegionKey>>& stacks, size_t slots) {
+  std::vector<Chunk> chunks(1);
+  for (size_t c = 0; c < stacks.size(); ++c) {
+    if (chunks.back().regions.size() + stacks[c].size() > slots) chunks.emplace_back();
+    chunks.back().columns.push_back(c);
+    chunks.back().regions.insert(chunks.back().regions.end(), stacks[c].begin(), stacks[c].end());
   }
   return chunks;
 }
@@ -54,20 +57,21 @@ Heightmap computeHeightmapGpu(Scheduler& scheduler, const OccupancyMap& map, con
   const HeightmapLimits limits = heightmapLimits(options, grid.resolution);
   Heightmap hm(grid, options);
   const int32_t n = map.regionSize();
-  const int32_t regionZLow = heightmapFloorDiv(grid.zLow, n), regionZHigh = heightmapFloorDiv(grid.zHigh, n);
+  const int32_t regionZLow = floorDiv(grid.zLow, n), regionZHigh = floorDiv(grid.zHigh, n);
   const uint32_t regionZCount = uint32_t(regionZHigh - regionZLow + 1);
   const std::vector<RegionKey> columns = heightmapRegionColumns(grid, n);
 
+  const std::vector<std::vector<RegionKey>> stacks = regionStacks(map, columns, regionZLow, regionZHigh);
   size_t mostRegions = 1;
-  for (const RegionKey& column : columns) {
-    size_t stack = 0;
-    for (int32_t rz = regionZLow; rz <= regionZHigh; ++rz) stack += map.findRegion({column.x, column.y, rz}) != nullptr;
-    mostRegions = std::max(mostRegions, stack);
-  }
+  for (const std::vector<RegionKey>& stack : stacks) mostRegions = std::max(mostRegions, stack.size());
   const uint64_t perRegion = RegionCache::bytesPerRegion(map);
   const uint64_t wanted = std::max<uint64_t>(map.regions().size(), 1) * perRegion;
   RegionCache cache(scheduler, map, std::max(std::min(cacheBytes, wanted), uint64_t(mostRegions) * perRegion));
-  const std::vector<Chunk> chunks = planChunks(map, columns, regionZLow, regionZHigh, cache.slotCount());
+  if (mostRegions > cache.slotCount())
+    throw SettingError(SettingError::Kind::Change, "GpuHeightmap::cacheBytes", "the GPU region cache",
+                       "one region column of the heightmap holds " + std::to_string(mostRegions) +
+                           " regions, more than the GPU cache's " + std::to_string(cache.slotCount()) + ": raise {}");
+  const std::vector<Chunk> chunks = planChunks(stacks, cache.slotCount());
 
   Device& device = scheduler.device();
   const uint64_t cellBytes = uint64_t(hm.cells().size()) * sizeof(gpu::HeightmapCell);
@@ -88,14 +92,10 @@ Heightmap computeHeightmapGpu(Scheduler& scheduler, const OccupancyMap& map, con
     std::vector<int32_t> xy;
     std::vector<int32_t> slots(chunk.columns.size() * regionZCount, -1);
     for (size_t c = 0; c < chunk.columns.size(); ++c) {
-      xy.push_back(chunk.columns[c].x);
-      xy.push_back(chunk.columns[c].y);
-    }
-    for (const RegionKey& key : chunk.regions) {
-      const size_t c = size_t(std::find_if(chunk.columns.begin(), chunk.columns.end(),
-                                           [&](const RegionKey& k) { return k.x == key.x && k.y == key.y; }) -
-                              chunk.columns.begin());
-      slots[c * regionZCount + size_t(key.z - regionZLow)] = int32_t(cache.slotOf(key));
+      xy.push_back(columns[chunk.columns[c]].x);
+      xy.push_back(columns[chunk.columns[c]].y);
+      for (const RegionKey& key : stacks[chunk.columns[c]])
+        slots[c * regionZCount + size_t(key.z - regionZLow)] = int32_t(cache.slotOf(key));
     }
     const BufferRange columnRange = columnList.range(0, xy.size() * 4), slotRange = slotTable.range(0, slots.size() * 4);
     scheduler.upload(columnRange, xy.data(), xy.size() * 4);

@@ -7,13 +7,12 @@
 
 namespace voxen {
 
-inline int32_t heightmapFloorDiv(int32_t a, int32_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 // The region columns (x, y; z unused) whose voxel columns meet the grid, x fastest.
 inline std::vector<RegionKey> heightmapRegionColumns(const HeightmapGrid& grid, int32_t n) {
   std::vector<RegionKey> columns;
-  const int32_t x0 = heightmapFloorDiv(grid.gridX, n), x1 = heightmapFloorDiv(grid.gridX + int32_t(grid.width) - 1, n);
-  const int32_t y0 = heightmapFloorDiv(grid.gridY, n), y1 = heightmapFloorDiv(grid.gridY + int32_t(grid.height) - 1, n);
+  const int32_t x0 = floorDiv(grid.gridX, n), x1 = floorDiv(grid.gridX + int32_t(grid.width) - 1, n);
+  const int32_t y0 = floorDiv(grid.gridY, n), y1 = floorDiv(grid.gridY + int32_t(grid.height) - 1, n);
   for (int32_t y = y0; y <= y1; ++y)
     for (int32_t x = x0; x <= x1; ++x) columns.push_back({x, y, 0});
   return columns;
