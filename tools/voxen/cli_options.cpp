@@ -54,6 +54,12 @@ void CommonOptions::refuseWith(std::initializer_list<const char*> flags, const s
     if (given.count(flag)) throw UsageError(std::string(flag) + " has no effect with " + other + " (" + why + ")");
 }
 
+std::string deviceWord(const CommonOptions& options) {
+  std::string word = options.device.selector;
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return word;
+}
+
 MapLoadOptions budgetedLoad(const CommonOptions& options) {
   MapLoadOptions load;
   load.memoryBudgetBytes = options.memoryBudgetBytes();

@@ -64,6 +64,12 @@ struct CommonOptions {
 // Map loading refused up front when the file's regions would not fit the budget.
 MapLoadOptions budgetedLoad(const CommonOptions& options);
 
+// --device's selector in lower case, for its two words: 'auto' (or none) lets a command choose
+// (voxen map: the CPU reference for a small input; voxen heightmap: on a CPU driver), 'gpu'
+// asks for the GPU. Any other selector names a device (an index or part of its name), which
+// asks for the GPU on it.
+std::string deviceWord(const CommonOptions& options);
+
 // Declares the common flags on `command` (called `name`: "bench map") that `used` names,
 // writing into `options` when they are given; each of the others is refused by name, with
 // the reason, when given. A command that declared one of them itself (bench all --json FILE)

@@ -8,7 +8,6 @@
 // --validation) the GPU; --device auto (the default) the GPU, except on a CPU driver
 // (lavapipe), where the CPU reference on the machine's cores is the faster of the two for the
 // same cells (BENCHMARKS.md, "voxen bench heightmap").
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -64,8 +63,7 @@ LevelCounts countLevels(const Heightmap& hm) {
 
 // Whether --device auto leaves the choice to the device found: no device named, no GPU-only flag.
 bool deviceLeftToAuto(const CommonOptions& common, const HeightmapArgs& args) {
-  std::string word = common.device.selector;
-  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string word = deviceWord(common);
   if (!word.empty() && word != "auto") return false;
   return !args.cacheMb && !common.given.count("--validation") && !common.given.count("--hot-reload");
 }

@@ -4,7 +4,6 @@
 // the GPU's order; with --cpu-sequential, ray after ray, as OHM and OctoMap do): the command line
 // parsed and checked (map_options.cpp, map_store_run.cpp), the run made by voxen::MappingRun
 // (voxen/mapping_run.hpp) with progress and Ctrl-C here, and the summary (map_report.cpp).
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -72,15 +71,6 @@ void settleNdtOrder(MapArgs& args) {
   if (args.integration.order == UpdateOrder::OnePass)
     throw UsageError("--ndt with --update-order one-pass: NDT integrates in two-phase order (or sequential with --cpu)");
   if (args.integration.flags.has(RayFlag::StopOnFirstOccupied)) throw UsageError("--ndt does not support --stop-on-occupied");
-}
-
-// --device's two words, in any case: 'auto' lets the run choose (the CPU reference for a
-// small input, kAutoCpuMaxRays), 'gpu' asks for the GPU. Any other selector names a device
-// (an index or part of its name), which asks for the GPU on it.
-std::string deviceWord(const CommonOptions& options) {
-  std::string word = options.device.selector;
-  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return word;
 }
 
 // Where the run maps: --cpu and --cpu-sequential the CPU reference; --device gpu (or a named
