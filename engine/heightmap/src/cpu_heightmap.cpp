@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-#include <thread>
 
 #include "heightmap_internal.hpp"
 #include "voxen/heightmap/heightmap.hpp"
@@ -116,65 +115,59 @@ uint32_t stepCost(int32_t step, const HeightmapLimits& limits, bool& lethal) {
   return limits.maxStepUnits > 0 ? 100u * magnitude / uint32_t(limits.maxStepUnits) : 0u;
 }
 
-// Runs body(i) for i in [0, count) on up to the machine's cores, each a contiguous share.
-template <class Body>
-void parallelFor(size_t count, Body&& body) {
-  const size_t threads = std::min<size_t>({size_t(std::max(1u, std::thread::hardware_concurrency())), 16, count});
-  if (threads <= 1) {
-    for (size_t i = 0; i < count; ++i) body(i);
-    return;
+// The neighbour pass of one cell (heightmap_neighbours.comp).
+void neighbourCell(Heightmap& hm, const HeightmapLimits& limits, uint32_t level, uint32_t x, uint32_t y) {
+  gpu::HeightmapCell& c = hm.cell(level, x, y);
+  if ((c.flags & gpu::kLevelPresent) == 0) return;
+  const int32_t east = stepTo(hm, c.height, int64_t(x) + 1, y), north = stepTo(hm, c.height, x, int64_t(y) + 1);
+  const int32_t west = stepTo(hm, c.height, int64_t(x) - 1, y), south = stepTo(hm, c.height, x, int64_t(y) - 1);
+  const int32_t gx = gradientOf(east, west), gy = gradientOf(north, south);
+  bool lethal = false;
+  uint32_t cost = std::max(std::max(stepCost(east, limits, lethal), stepCost(north, limits, lethal)),
+                           std::max(stepCost(west, limits, lethal), stepCost(south, limits, lethal)));
+  const uint64_t g2 = uint64_t(int64_t(gx) * gx) + uint64_t(int64_t(gy) * gy);
+  if (g2 > limits.maxGradientSquared)
+    lethal = true;
+  else if (limits.maxGradientSquared > 0)
+    cost = std::max(cost, uint32_t(100ull * g2 / limits.maxGradientSquared));
+  if (c.room != gpu::kOpenAbove && limits.marginRoom > 0) {
+    const uint32_t excess = c.room - limits.requiredRoom;
+    if (excess < limits.marginRoom) cost = std::max(cost, 100u * (limits.marginRoom - excess) / limits.marginRoom);
   }
-  std::vector<std::thread> crew;
-  for (size_t t = 0; t < threads; ++t)
-    crew.emplace_back([&, t] {
-      for (size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) body(i);
-    });
-  for (std::thread& thread : crew) thread.join();
+  c.gradientX = gx;
+  c.gradientY = gy;
+  c.stepEast = east;
+  c.stepNorth = north;
+  c.stepWest = west;
+  c.stepSouth = south;
+  c.cost = lethal ? gpu::kCostLethal : cost;
 }
 
 }  // namespace
 
 void heightmapNeighbourPassCpu(Heightmap& hm, const HeightmapLimits& limits) {
+  heightmapNeighbourPassCpu(hm, limits, {HeightmapRect{0, 0, hm.width(), hm.height()}});
+}
+
+void heightmapNeighbourPassCpu(Heightmap& hm, const HeightmapLimits& limits, const std::vector<HeightmapRect>& rects) {
   // Reads heights and flags only, which this pass never writes (it writes the other fields of
-  // its own cell): any cell order, and rows on several threads, give the same.
-  parallelFor(size_t(hm.levels()) * hm.height(), [&](size_t levelRow) {
-    const uint32_t level = uint32_t(levelRow / hm.height()), y = uint32_t(levelRow % hm.height());
-      for (uint32_t x = 0; x < hm.width(); ++x) {
-        gpu::HeightmapCell& c = hm.cell(level, x, y);
-        if ((c.flags & gpu::kLevelPresent) == 0) continue;
-        const int32_t east = stepTo(hm, c.height, int64_t(x) + 1, y), north = stepTo(hm, c.height, x, int64_t(y) + 1);
-        const int32_t west = stepTo(hm, c.height, int64_t(x) - 1, y), south = stepTo(hm, c.height, x, int64_t(y) - 1);
-        const int32_t gx = gradientOf(east, west), gy = gradientOf(north, south);
-        bool lethal = false;
-        uint32_t cost = std::max(std::max(stepCost(east, limits, lethal), stepCost(north, limits, lethal)),
-                                 std::max(stepCost(west, limits, lethal), stepCost(south, limits, lethal)));
-        const uint64_t g2 = uint64_t(int64_t(gx) * gx) + uint64_t(int64_t(gy) * gy);
-        if (g2 > limits.maxGradientSquared)
-          lethal = true;
-        else if (limits.maxGradientSquared > 0)
-          cost = std::max(cost, uint32_t(100ull * g2 / limits.maxGradientSquared));
-        if (c.room != gpu::kOpenAbove && limits.marginRoom > 0) {
-          const uint32_t excess = c.room - limits.requiredRoom;
-          if (excess < limits.marginRoom) cost = std::max(cost, 100u * (limits.marginRoom - excess) / limits.marginRoom);
-        }
-        c.gradientX = gx;
-        c.gradientY = gy;
-        c.stepEast = east;
-        c.stepNorth = north;
-        c.stepWest = west;
-        c.stepSouth = south;
-        c.cost = lethal ? gpu::kCostLethal : cost;
-      }
+  // its own cell): any cell order, and rows on several threads, give the same; so do
+  // overlapping rectangles.
+  std::vector<std::array<uint32_t, 4>> rows;  // level, y, x0, x1 (exclusive)
+  for (const HeightmapRect& r : rects)
+    for (uint32_t level = 0; level < hm.levels(); ++level)
+      for (uint32_t y = r.y0; y < r.y1; ++y) rows.push_back({level, y, r.x0, r.x1});
+  parallelFor(rows.size(), [&](size_t i) {
+    for (uint32_t x = rows[i][2]; x < rows[i][3]; ++x) neighbourCell(hm, limits, rows[i][0], x, rows[i][1]);
   });
 }
 
-Heightmap computeHeightmap(const OccupancyMap& map, const HeightmapOptions& options) {
-  const HeightmapGrid grid = heightmapGrid(map, options);
-  const HeightmapLimits limits = heightmapLimits(options, grid.resolution);
-  Heightmap hm(grid, options);
+void heightmapColumnPassCpu(const OccupancyMap& map, const HeightmapLimits& limits, const std::vector<RegionKey>& columns,
+                            Heightmap& hm) {
+  const HeightmapGrid& grid = hm.grid();
+  const HeightmapOptions& options = hm.options();
   const int32_t n = map.regionSize();
   const int32_t regionZLow = floorDiv(grid.zLow, n), regionZHigh = floorDiv(grid.zHigh, n);
-  const std::vector<RegionKey> columns = heightmapRegionColumns(grid, n);
   parallelFor(columns.size(), [&](size_t c) {  // each region column's cells are its own
     const RegionKey& column = columns[c];
     std::vector<const Region*> stack(size_t(regionZHigh - regionZLow + 1));
@@ -186,6 +179,13 @@ Heightmap computeHeightmap(const OccupancyMap& map, const HeightmapOptions& opti
       walkColumn(map, grid, limits, options.virtualSurfaces, stack, regionZLow, inColumn, hm, uint32_t(x), uint32_t(y));
     }
   });
+}
+
+Heightmap computeHeightmap(const OccupancyMap& map, const HeightmapOptions& options) {
+  const HeightmapGrid grid = heightmapGrid(map, options);
+  const HeightmapLimits limits = heightmapLimits(options, grid.resolution);
+  Heightmap hm(grid, options);
+  heightmapColumnPassCpu(map, limits, heightmapRegionColumns(grid, map.regionSize()), hm);
   heightmapNeighbourPassCpu(hm, limits);
   return hm;
 }

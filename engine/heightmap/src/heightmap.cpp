@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "heightmap_internal.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 
@@ -138,10 +139,7 @@ HeightmapGrid heightmapGrid(const OccupancyMap& map, const HeightmapOptions& opt
 Heightmap::Heightmap(HeightmapGrid grid, HeightmapOptions options)
     : grid_(grid), options_(std::move(options)) {
   const size_t columns = size_t(grid_.width) * grid_.height;
-  gpu::HeightmapCell absent{};
-  absent.stepEast = absent.stepNorth = absent.stepWest = absent.stepSouth = gpu::kNoNeighbour;
-  absent.cost = gpu::kCostUnknown;
-  cells_.assign(columns * grid_.levels, absent);
+  cells_.assign(columns * grid_.levels, heightmapAbsentCell());
   columnFlags_.assign(columns, 0u);
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // What the heightmap's CPU reference and GPU runner share besides the public header.
+#include <algorithm>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "voxen/heightmap/heightmap.hpp"
 
 namespace voxen {
-
 
 // The region columns (x, y; z unused) whose voxel columns meet the grid, x fastest.
 inline std::vector<RegionKey> heightmapRegionColumns(const HeightmapGrid& grid, int32_t n) {
@@ -18,7 +19,44 @@ inline std::vector<RegionKey> heightmapRegionColumns(const HeightmapGrid& grid, 
   return columns;
 }
 
-// The neighbour pass (gradients, steps, costs) on the host: the CPU reference's second half.
+// A level a column does not have: what a new Heightmap's cells hold.
+inline gpu::HeightmapCell heightmapAbsentCell() {
+  gpu::HeightmapCell absent{};
+  absent.stepEast = absent.stepNorth = absent.stepWest = absent.stepSouth = gpu::kNoNeighbour;
+  absent.cost = gpu::kCostUnknown;
+  return absent;
+}
+
+// Cells [x0, x1) x [y0, y1) of a heightmap's grid.
+struct HeightmapRect {
+  uint32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+// The column pass on the host (the CPU reference's first half) for the given region columns
+// (x, y) only: writes their cells' heights, rooms and flags, and their column flags. Expects
+// those cells absent (as a new Heightmap's are).
+void heightmapColumnPassCpu(const OccupancyMap& map, const HeightmapLimits& limits, const std::vector<RegionKey>& columns,
+                            Heightmap& hm);
+
+// The neighbour pass (gradients, steps, costs) on the host: the CPU reference's second half,
+// over the whole grid or only the cells of `rects` (every level).
 void heightmapNeighbourPassCpu(Heightmap& hm, const HeightmapLimits& limits);
+void heightmapNeighbourPassCpu(Heightmap& hm, const HeightmapLimits& limits, const std::vector<HeightmapRect>& rects);
+
+// Runs body(i) for i in [0, count) on up to the machine's cores, each a contiguous share.
+template <class Body>
+void parallelFor(size_t count, Body&& body) {
+  const size_t threads = std::min<size_t>({size_t(std::max(1u, std::thread::hardware_concurrency())), 16, count});
+  if (threads <= 1) {
+    for (size_t i = 0; i < count; ++i) body(i);
+    return;
+  }
+  std::vector<std::thread> crew;
+  for (size_t t = 0; t < threads; ++t)
+    crew.emplace_back([&, t] {
+      for (size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) body(i);
+    });
+  for (std::thread& thread : crew) thread.join();
+}
 
 }  // namespace voxen
