@@ -6,17 +6,20 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 
+#include "heightmap/same_cells.hpp"
 #include "support/gpu_fixture.hpp"
 #include "voxen/heightmap/heightmap.hpp"
+#include "voxen/heightmap/heightmap_ground.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/setting_error.hpp"
 #include "voxen/map/region_cache.hpp"
 
 namespace {
 
 using namespace voxen;
+using voxen::test::requireSameCells;
 
 void set(OccupancyMap& map, int32_t x, int32_t y, int32_t z, float value) {
   const VoxelCoord v{x, y, z};
@@ -46,20 +49,6 @@ OccupancyMap terrain() {
       if (x >= 50 && x < 58 && y >= 20 && y < 28) set(map, x, y, 6 + ground, hit);
     }
   return map;
-}
-
-void requireSameCells(const Heightmap& cpu, const Heightmap& gpu) {
-  REQUIRE(cpu.grid() == gpu.grid());
-  REQUIRE(cpu.cells().size() == gpu.cells().size());
-  size_t differ = 0, first = SIZE_MAX;
-  for (size_t i = 0; i < cpu.cells().size(); ++i)
-    if (std::memcmp(&cpu.cells()[i], &gpu.cells()[i], sizeof(gpu::HeightmapCell)) != 0) {
-      ++differ;
-      if (first == SIZE_MAX) first = i;
-    }
-  INFO("cells differing: " << differ << " (first at " << first << ")");
-  CHECK(differ == 0);
-  CHECK(cpu.columnFlags() == gpu.columnFlags());
 }
 
 }  // namespace
@@ -123,6 +112,40 @@ TEST_CASE("A robot taller than the room under a bridge loses that level", "[heig
   options.robotHeight = 0.8;
   const Heightmap one = computeHeightmap(map, options);  // the lowest level only
   CHECK(one.heightMetres(0, 45, 15) == Approx(0.95));
+}
+
+TEST_CASE("A seed point chooses the ground the robot can reach", "[heightmap]") {
+  const Heightmap hm = computeHeightmap(terrain(), HeightmapOptions{});  // 0.2 m steps
+  SECTION("from the low floor: up the ramp, not up the 0.4 m step") {
+    const GroundLevels g = groundFromSeed(hm, {0.55, 0.55, 0.0});
+    CHECK(g.level(5, 5) == 0);
+    CHECK(g.level(25, 5) == 0);   // on top of the ramp
+    CHECK(g.level(35, 5) == -1);  // beyond the step
+    CHECK(g.level(45, 15) == -1);
+    CHECK(g.level(3, 31) == -1);  // the unseen hole has no level
+    CHECK(groundFromSeed(hm, {0.55, 0.55, 0.0}, 0).level(35, 5) == 0);  // unreached: the lowest level
+  }
+  SECTION("from the high ground: under the bridge, not onto the table") {
+    const GroundLevels g = groundFromSeed(hm, {3.55, 0.55, 1.0});
+    CHECK(g.level(35, 5) == 0);
+    CHECK(g.level(45, 15) == 0);   // the ground under the deck, nearest in height
+    CHECK(g.level(54, 24) == -1);  // the table top, 0.6 m above the floor around it
+    CHECK(g.level(5, 5) == -1);
+  }
+  SECTION("from the deck: the deck alone") {
+    const GroundLevels g = groundFromSeed(hm, {4.55, 1.55, 2.5});
+    CHECK(g.level(45, 15) == 1);
+    CHECK(g.reached == 100);  // its 10 x 10 columns; its edges drop 1.5 m
+  }
+  SECTION("a fixed level") {
+    const GroundLevels g = groundAtLevel(hm, 1);
+    CHECK(g.level(45, 15) == 1);
+    CHECK(g.level(5, 5) == -1);
+  }
+  SECTION("a seed outside the columns, or over no level") {
+    CHECK_THROWS_AS(groundFromSeed(hm, {-5.0, 0.5, 0.0}), SettingError);
+    CHECK_THROWS_AS(groundFromSeed(hm, {0.35, 3.15, 0.0}), SettingError);  // the hole
+  }
 }
 
 TEST_CASE("The GPU heightmap equals the CPU reference bit for bit", "[heightmap][gpu]") {
