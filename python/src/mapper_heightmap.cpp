@@ -74,6 +74,10 @@ which the cost rises. bbox: (xmin, ymin, zmin, xmax, ymax, zmax) metres, only th
 and voxels whose centres lie inside. On the GPU, or with backend="cpu" the CPU reference
 (the same values). A setting that cannot work raises voxen.SettingError naming it.
 
+Incremental: a call with the same settings as the last computes again only the map's region
+columns that changed since (each scan's), so calling it after every scan keeps a live
+heightmap cheaply; new settings compute it whole.
+
 Returns a dict of float32 arrays shaped (levels, rows, columns), row = y, column = x:
 height (world z in metres of the surface), clearance (metres of room above it, inf when
 nothing lies above), slope (degrees), cost (0..100, 254 lethal, 255 no level), virtual

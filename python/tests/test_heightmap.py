@@ -64,3 +64,30 @@ def test_bad_settings(context):
         mapper.heightmap(bbox=[0, 0, 0])
     with pytest.raises(voxen.SettingError, match="outside the map"):
         mapper.heightmap(bbox=[50, 50, 0, 60, 60, 1])
+
+
+def test_live_heightmap_follows_the_map(context):
+    """Mapper.heightmap after each batch of rays (incremental: only the changed region columns
+    are computed again) equals a heightmap computed whole from the same rays, as the map grows
+    past its old extent and a box appears on ground already mapped."""
+    live = voxen.Mapper(resolution=0.1, context=context, backend="gpu")
+    rays = []
+    for step in range(4):
+        xs, ys = np.meshgrid(np.arange(step * 2.5, step * 2.5 + 3.0, 0.05), np.arange(-1.0, 1.0, 0.05))
+        ground = np.stack([xs.ravel(), ys.ravel(), np.full(xs.size, 0.02 + 0.1 * step)], axis=1)
+        batch = [(ground + [0.0, 0.0, 1.5], ground)]
+        if step == 3:  # a box top 0.5 m up on ground mapped in the first batch
+            bx, by = np.meshgrid(np.arange(0.2, 0.7, 0.05), np.arange(-0.3, 0.3, 0.05))
+            top = np.stack([bx.ravel(), by.ravel(), np.full(bx.size, 0.52)], axis=1)
+            batch.append((top + [0.0, 0.0, 1.0], top))
+        for origins, ends in batch:
+            live.integrate_rays(origins, ends)
+            rays.append((origins, ends))
+        ours = live.heightmap(robot_height=0.5, levels=2)
+        whole = voxen.Mapper(resolution=0.1, context=context, backend="cpu")
+        for origins, ends in rays:
+            whole.integrate_rays(origins, ends)
+        expected = whole.heightmap(robot_height=0.5, levels=2)
+        assert ours["origin"] == expected["origin"]
+        for key in ("height", "clearance", "slope", "cost", "virtual"):
+            np.testing.assert_array_equal(ours[key], expected[key], err_msg=f"{key} after batch {step}")

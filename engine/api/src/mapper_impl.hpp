@@ -12,6 +12,7 @@
 #include "query_lane.hpp"
 #include "voxen/clearance/clearance_changes.hpp"
 #include "voxen/context.hpp"
+#include "voxen/heightmap/heightmap_tracker.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/map_snapshot.hpp"
 #include "voxen/mapper.hpp"
@@ -66,6 +67,8 @@ struct Mapper::Impl {
   // map, every out-of-date region whole.
   std::optional<ClearanceBaseline> clearanceBaseline;
   std::unique_ptr<GpuQueries> gpuQueries;
+  // Mapper::heightmap's heightmap, kept between calls with the same options (mapper_heightmap.cpp).
+  std::unique_ptr<HeightmapTracker> heightmapTracker;
   bool queriesStale = false;  // the host map changed since the queries read it
   // Rays seen and figures of the GPU integrators retired so far.
   IntegrationStats retired;

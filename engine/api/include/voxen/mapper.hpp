@@ -356,7 +356,10 @@ class Mapper {
   // still in flight are synced first; then on the GPU through the Mapper's scheduler (a
   // read-only region cache of run.gpu.cacheBytes, apart from the integrator's, which stays),
   // or with the CPU reference under MapperBackend::CpuReference: the same cells, bit for bit.
-  // The map is not changed. Throws SettingError naming HeightmapOptions' field for options
+  // Incremental (voxen/heightmap/heightmap_tracker.hpp): a call with the same options as the
+  // last computes only the region columns whose regions changed since (on the host, whose
+  // cells are the same), the first call, new options, or a map changed in most columns the
+  // whole heightmap. The map is not changed. Throws SettingError naming HeightmapOptions' field for options
   // that cannot work, and Error for a map with no occupied voxel.
   Heightmap heightmap(const HeightmapOptions& options = {});
 

@@ -36,6 +36,7 @@ class Scheduler;
 
 struct HeightmapBox {
   glm::dvec3 min{0.0}, max{0.0};  // metres; the columns and voxels whose centres lie inside
+  bool operator==(const HeightmapBox&) const = default;
 };
 
 struct HeightmapOptions {
@@ -51,6 +52,7 @@ struct HeightmapOptions {
   // Throws SettingError naming the field (HeightmapOptions::robotHeight, ...) for a value out of range;
   // `resolution` is the map's (a robot lower than one voxel is refused).
   void validate(double resolution) const;
+  bool operator==(const HeightmapOptions&) const = default;
 };
 
 // The grid: columns x [gridX, gridX + width) and rows y [gridY, gridY + height) in voxels,
