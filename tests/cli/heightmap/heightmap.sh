@@ -58,4 +58,14 @@ fi
 grep -q -- "--heightmap does not go with --store" store.err || fail "--heightmap --store: unclear error: $(cat store.err)"
 "$voxen" bench heightmap --size 5 --repeat 1 --json > bench.json
 grep -q '"exact":true' bench.json || fail "bench heightmap: the GPU's cells differ from the CPU's: $(cat bench.json)"
+# --live: the heightmap kept scan by scan over a short README run equals the whole one.
+"$voxen" bench heightmap --live --scans 4 --probes 2 --json > live.json
+python3 - live.json <<'PY' || fail "bench heightmap --live: $(cat live.json)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["exact"] is True and r["probes"] == 2 and len(r["per_probe"]) == 2, r
+assert all(p["exact"] and p["region_columns"] >= 1 for p in r["per_probe"]), r
+PY
+"$voxen" bench heightmap --live --size 20 > /dev/null 2>err.txt && fail "bench heightmap --live --size: accepted"
+grep -q -- "--size" err.txt || fail "bench heightmap --live --size: $(cat err.txt)"
 echo "heightmap: ok"

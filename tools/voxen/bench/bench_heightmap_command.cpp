@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/bench_heightmap_live.hpp"
 #include "bench/bench_stats.hpp"
 #include "bench/bench_table.hpp"
 #include "commands.hpp"
@@ -140,10 +141,24 @@ int benchHeightmap(const CommonOptions& options, const BenchHeightmapArgs& args)
 
 CommandRun setupBenchHeightmap(CLI::App& command) {
   auto args = std::make_shared<BenchHeightmapArgs>();
-  command.add_option("--size", args->sizes, "terrain edges in metres (default 20 40; 100 is the issue's real-GPU size)")
+  auto live = std::make_shared<BenchHeightmapLiveArgs>();
+  auto liveFlag = std::make_shared<bool>(false);
+  CLI::Option* liveOption =
+      command.add_flag("--live", *liveFlag,
+                       "instead: map the README run and, after each of its last --probes scans, time the heightmap's "
+                       "incremental update (the changed region columns only) beside the whole heightmap computed again");
+  command.add_option("--scans", live->scans, "--live: scans of the README run to map")->check(integerIn(2, 10000))->needs(liveOption)->capture_default_str();
+  command.add_option("--probes", live->probes, "--live: the last scans, after each of which the update is timed")
+      ->check(integerIn(1, 1000))
+      ->needs(liveOption)
+      ->capture_default_str();
+  CLI::Option* sizeOption = command.add_option("--size", args->sizes, "terrain edges in metres (default 20 40; 100 is the issue's real-GPU size)")
       ->check(numberIn(1.0, 2000.0, "metres"));
-  command.add_option("--repeat", args->repeat, "calls per size (medians are reported)")->check(integerIn(1, 100))->capture_default_str();
-  return [args](const CommonOptions& options) { return benchHeightmap(options, *args); };
+  CLI::Option* repeatOption = command.add_option("--repeat", args->repeat, "calls per size (medians are reported)")->check(integerIn(1, 100))->capture_default_str();
+  liveOption->excludes(sizeOption)->excludes(repeatOption);
+  return [args, live, liveFlag](const CommonOptions& options) {
+    return *liveFlag ? benchHeightmapLive(options, *live) : benchHeightmap(options, *args);
+  };
 }
 
 }  // namespace
