@@ -8,6 +8,7 @@
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "voxen/export/heightmap_export.hpp"
+#include "voxen/export/heightmap_mesh.hpp"
 #include "voxen/export/map_picture_file.hpp"
 #include "voxen/heightmap/heightmap_file.hpp"
 #include "voxen/host/error.hpp"
@@ -21,8 +22,10 @@ std::string flagName(const CLI::Option* option) { return "--" + option->get_lnam
 
 // The flags that go together, checked before anything is read or written.
 void checkHeightmapFlags(const HeightmapExportArgs& args) {
-  if (args.nav2Yaml.empty() && args.costmapYaml.empty() && args.heightPng.empty() && args.costPng.empty() && args.npyPrefix.empty())
-    throw UsageError(std::string("nothing to export from a heightmap: give --nav2, --costmap, --height-png, --cost-png or --npy "
+  if (args.nav2Yaml.empty() && args.costmapYaml.empty() && args.heightPng.empty() && args.costPng.empty() && args.npyPrefix.empty() &&
+      args.meshPly.empty())
+    throw UsageError(std::string("nothing to export from a heightmap: give --nav2, --costmap, --height-png, --cost-png, --npy or "
+                                 "--mesh-ply "
                                  "(usage: ") + kHeightmapExportUsage + ")");
   if (args.nav2MaxCost && args.nav2Yaml.empty()) throw UsageError("--nav2-max-cost goes with --nav2 OUT.yaml");
   if (args.inflation && args.costmapYaml.empty()) throw UsageError("--inflation goes with --costmap OUT.yaml");
@@ -32,8 +35,10 @@ void checkHeightmapFlags(const HeightmapExportArgs& args) {
     throw UsageError("--inscribed-radius and --cost-scaling go with --costmap OUT.yaml --inflation R");
   if (args.inscribedRadius && args.inflation && *args.inscribedRadius > *args.inflation)
     throw UsageError("--inscribed-radius must not exceed --inflation (the inflation radius)");
-  if (args.level && args.nav2Yaml.empty() && args.costmapYaml.empty() && args.heightPng.empty() && args.costPng.empty())
-    throw UsageError("--level goes with --nav2, --costmap, --height-png or --cost-png (--npy writes every level)");
+  if (args.level && args.nav2Yaml.empty() && args.costmapYaml.empty() && args.heightPng.empty() && args.costPng.empty() &&
+      args.meshPly.empty())
+    throw UsageError("--level goes with --nav2, --costmap, --height-png, --cost-png or --mesh-ply (--npy writes every level)");
+  if (args.colourGiven() && args.meshPly.empty()) throw UsageError("--color goes with --mesh-ply OUT.ply");
 }
 
 std::vector<NamedPath> heightmapOutputs(const HeightmapExportArgs& args) {
@@ -46,7 +51,8 @@ std::vector<NamedPath> heightmapOutputs(const HeightmapExportArgs& args) {
                                  {"--height-png", args.heightPng},
                                  {"--height-png's YAML", yamlOf(args.heightPng)},
                                  {"--cost-png", args.costPng},
-                                 {"--cost-png's YAML", yamlOf(args.costPng)}};
+                                 {"--cost-png's YAML", yamlOf(args.costPng)},
+                                 {"--mesh-ply", args.meshPly}};
   if (!args.npyPrefix.empty()) {
     for (const char* array : {"-height.npy", "-clearance.npy", "-slope.npy", "-cost.npy", ".json"})
       outputs.push_back({"--npy", args.npyPrefix + array});
@@ -98,13 +104,25 @@ void addHeightmapExportOptions(CLI::App& command, HeightmapExportArgs& args) {
   keep(command.add_option("--cost-png", args.costPng, "heightmap: the level's traversability cost (0..100, lethal black, unknown grey)")
            ->type_name("OUT.png"));
   keep(command.add_option("--level", args.level,
-                          "heightmap: the level drawn or exported (default 0, the lowest surface per column: the ground)")
+                          "heightmap: the level drawn or exported (default 0, the lowest surface per column: the ground; "
+                          "--mesh-ply: every level)")
            ->type_name("K")
            ->check(integerIn(0, 7)));
   keep(command.add_option("--npy", args.npyPrefix,
                           "heightmap: PREFIX-height.npy, -clearance.npy, -slope.npy, -cost.npy (float32, levels x rows x "
                           "columns) and PREFIX.json (origin, resolution)")
            ->type_name("PREFIX"));
+  keep(command
+           .add_option("--mesh-ply", args.meshPly,
+                       "heightmap: the surface as a PLY mesh with vertex colours (MeshLab, CloudCompare): a square per cell at "
+                       "its height, risers where neighbours within the max step join; every level unless --level")
+           ->type_name("OUT.ply"));
+  args.colourOption = keep(command
+                               .add_option("--color", args.meshColour,
+                                           "heightmap, --mesh-ply: colour by cost (0..100 on the --cost-png ramp, lethal black, "
+                                           "unknown grey) or by height")
+                               ->check(CLI::IsMember({"cost", "height"}))
+                               ->capture_default_str());
 }
 
 void refuseHeightmapFlags(const std::string& path, const HeightmapExportArgs& args) {
@@ -123,7 +141,7 @@ int exportHeightmapFile(const CLI::App& command, const std::string& path, const 
   for (const CLI::Option* option : command.get_options())
     if (option->count() > 0 && !option->get_lnames().empty() && !args.options.contains(option))
       throw UsageError(flagName(option) + " is for a map, and '" + path +
-                       "' is a heightmap: it takes --nav2, --costmap, --height-png, --cost-png, --level and --npy");
+                       "' is a heightmap: it takes --nav2, --costmap, --height-png, --cost-png, --level, --npy, --mesh-ply and --color");
   checkHeightmapFlags(args);
   checkOutputs(heightmapOutputs(args), {{"the heightmap", path}});
   const Heightmap hm = loadHeightmap(path);
@@ -161,6 +179,20 @@ int exportHeightmapFile(const CLI::App& command, const std::string& path, const 
     std::printf("wrote %s: level %u traversability cost with a colour bar; %llu passable, %llu lethal, %llu unknown\n",
                 args.costPng.c_str(), level, (unsigned long long)p.drawn, (unsigned long long)p.lethal,
                 (unsigned long long)p.unknown);
+  }
+  if (!args.meshPly.empty()) {
+    const HeightmapMeshOptions options{.level = args.level,
+                                       .colouring = args.meshColour == "height" ? HeightmapColouring::Height : HeightmapColouring::Cost};
+    const HeightmapMesh mesh = named(path, "--mesh-ply", [&] {
+      HeightmapMesh m = heightmapMesh(hm, options);
+      writeHeightmapMeshPly(m, args.meshPly);
+      return m;
+    });
+    const std::string levels = args.level ? "level " + std::to_string(*args.level) : "every level";
+    std::printf("wrote %s: %s coloured by %s; %zu vertices, %zu triangles: %llu cells (%llu lethal), %llu joins, %llu risers\n",
+                args.meshPly.c_str(), levels.c_str(), args.meshColour.c_str(), mesh.positions.size(), mesh.triangles.size(),
+                (unsigned long long)mesh.cells, (unsigned long long)mesh.lethal, (unsigned long long)mesh.joins,
+                (unsigned long long)mesh.risers);
   }
   if (!args.npyPrefix.empty()) {
     const std::vector<std::filesystem::path> files = named(path, "--npy", [&] { return writeHeightmapArrays(hm, args.npyPrefix); });

@@ -6,6 +6,8 @@
 //   --costmap OUT.yaml --inflation R [--inscribed-radius R0] [--cost-scaling K]   raw costmap pair
 //   --height-png OUT.png  --cost-png OUT.png   pictures (and their YAMLs)
 //   --level K (default 0)  --npy PREFIX (float32 arrays, voxen/heightmap/heightmap_file.hpp)
+//   --mesh-ply OUT.ply [--color cost|height]   the surface mesh (voxen/export/heightmap_mesh.hpp),
+//                                              every level unless --level
 #include <optional>
 #include <set>
 #include <string>
@@ -18,15 +20,19 @@ namespace voxen::cli {
 
 struct HeightmapExportArgs {
   std::string nav2Yaml, costmapYaml, heightPng, costPng, npyPrefix;
+  std::string meshPly, meshColour = "cost";  // --mesh-ply, --color
   std::optional<uint32_t> nav2MaxCost, level;
   std::optional<double> inflation, inscribedRadius, costScaling;
   std::set<const CLI::Option*> options;  // the flags above, to tell them from a map's
+  const CLI::Option* colourOption = nullptr;
+  bool colourGiven() const { return colourOption && colourOption->count() > 0; }
 };
 
 // The synopsis line of --help.
 inline constexpr const char* kHeightmapExportUsage =
     "export HM.vxh [--nav2 OUT.yaml [--nav2-max-cost C]] [--costmap OUT.yaml --inflation R [--inscribed-radius R0] "
-    "[--cost-scaling K]] [--height-png OUT.png] [--cost-png OUT.png] [--level K] [--npy PREFIX]";
+    "[--cost-scaling K]] [--height-png OUT.png] [--cost-png OUT.png] [--level K] [--npy PREFIX] "
+    "[--mesh-ply OUT.ply [--color cost|height]]";
 
 void addHeightmapExportOptions(CLI::App& command, HeightmapExportArgs& args);
 
