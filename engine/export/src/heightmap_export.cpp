@@ -1,7 +1,6 @@
 #include "voxen/export/heightmap_export.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "export_helpers.hpp"
+#include "pgm_pair.hpp"
 #include "voxen/atomic_file/atomic_file.hpp"
 #include "voxen/export/colour_bar.hpp"
 #include "voxen/export/map_export.hpp"
@@ -32,24 +32,9 @@ void requireLevel(const Heightmap& heightmap, uint32_t level) {
                            std::to_string(int64_t(heightmap.levels()) - 1) + "), got " + std::to_string(level));
 }
 
-// The shortest text that reads back as the same double.
-std::string shortest(double v) {
-  if (v == 0.0) v = 0.0;
-  char text[40];
-  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
-}
+std::string shortest(double v) { return detail::shortestDecimal(v); }
 
-// A P5 PGM of grid-order values (row 0 = the lowest y), written with row 0 = the largest y.
-std::vector<uint8_t> pgmBytes(const std::vector<uint8_t>& gridValues, uint32_t width, uint32_t height) {
-  const std::string header = "P5\n# written by voxen\n" + std::to_string(width) + " " + std::to_string(height) + "\n255\n";
-  std::vector<uint8_t> bytes(header.begin(), header.end());
-  bytes.reserve(bytes.size() + size_t(width) * height);
-  for (uint32_t row = 0; row < height; ++row) {
-    const size_t y = size_t(height) - 1 - row;
-    bytes.insert(bytes.end(), gridValues.begin() + std::ptrdiff_t(y * width), gridValues.begin() + std::ptrdiff_t((y + 1) * width));
-  }
-  return bytes;
-}
+using detail::pgmBytes;
 
 std::string mapYaml(const Heightmap& heightmap, const std::filesystem::path& image, const char* mode, const std::string& description) {
   std::string text = "# written by voxen: " + description + "\n";
@@ -64,51 +49,7 @@ std::string mapYaml(const Heightmap& heightmap, const std::filesystem::path& ima
 
 // Both files' temporary copies exist before either target is touched.
 void writeMapPair(const std::filesystem::path& yaml, const std::vector<uint8_t>& pgm, const std::string& yamlText) {
-  detail::AtomicFileWriter pgmOut(nav2ImagePath(yaml), "PGM");
-  detail::AtomicFileWriter yamlOut(yaml, "YAML");
-  pgmOut.write(pgm.data(), pgm.size());
-  yamlOut.write(yamlText.data(), yamlText.size());
-  pgmOut.commit();
-  yamlOut.commit();
-}
-
-// One parabola lower envelope pass over n samples of f, `stride` apart (kNoObstacle: no
-// parabola there), into out[0..n):
-// d(q) = min over p of (q - p)^2 + f(p). Integer inputs; the envelope's breakpoints are
-// rationals compared exactly by cross-multiplication.
-void distance1D(const uint64_t* f, size_t stride, size_t n, uint64_t* out, std::vector<int64_t>& v, std::vector<int64_t>& fv) {
-  v.clear(), fv.clear();
-  // intersection of parabolas at p (value a) and q (value b), p < q: s = ((b + q^2) - (a + p^2)) / (2 (q - p))
-  auto numerator = [](int64_t p, int64_t a, int64_t q, int64_t b) { return (b + q * q) - (a + p * p); };
-  for (size_t q = 0; q < n; ++q) {
-    const uint64_t value = f[q * stride];
-    if (value == kNoObstacle) continue;
-    const int64_t b = int64_t(value), qi = int64_t(q);
-    // Drop envelope parabolas that the new one hides: s(last, q) <= s(before last, last).
-    while (v.size() >= 2) {
-      const size_t k = v.size() - 1;
-      const int64_t n1 = numerator(v[k], fv[k], qi, b), d1 = 2 * (qi - v[k]);
-      const int64_t n0 = numerator(v[k - 1], fv[k - 1], v[k], fv[k]), d0 = 2 * (v[k] - v[k - 1]);
-      if ((__int128)n1 * d0 <= (__int128)n0 * d1) v.pop_back(), fv.pop_back();
-      else break;
-    }
-    v.push_back(qi), fv.push_back(b);
-  }
-  if (v.empty()) {
-    for (size_t q = 0; q < n; ++q) out[q] = kNoObstacle;
-    return;
-  }
-  size_t k = 0;
-  for (size_t q = 0; q < n; ++q) {
-    const int64_t qi = int64_t(q);
-    // Move to the next parabola while it is at least as low at q.
-    while (k + 1 < v.size()) {
-      const int64_t here = (qi - v[k]) * (qi - v[k]) + fv[k], next = (qi - v[k + 1]) * (qi - v[k + 1]) + fv[k + 1];
-      if (next <= here) ++k;
-      else break;
-    }
-    out[q] = uint64_t((qi - v[k]) * (qi - v[k]) + fv[k]);
-  }
+  detail::writeImageAndYaml(nav2ImagePath(yaml), pgm, yaml, yamlText);
 }
 
 void checkSetting(double value, const char* field, const char* words) {
@@ -177,23 +118,6 @@ Nav2MapCounts exportNav2Map(const Heightmap& heightmap, const std::filesystem::p
   return counts;
 }
 
-std::vector<uint64_t> squaredDistanceTransform2D(const std::vector<uint8_t>& obstacle, uint32_t width, uint32_t height) {
-  if (obstacle.size() != size_t(width) * height) throw Error("squaredDistanceTransform2D: the grid's size is not width x height");
-  std::vector<uint64_t> columns(obstacle.size()), result(obstacle.size());
-  for (size_t i = 0; i < obstacle.size(); ++i) columns[i] = obstacle[i] ? 0 : kNoObstacle;
-  std::vector<int64_t> v, fv;
-  v.reserve(std::max(width, height)), fv.reserve(std::max(width, height));
-  std::vector<uint64_t> scratch(std::max(width, height));
-  // Pass 1: along each column (y), in place through a scratch copy.
-  for (uint32_t x = 0; x < width; ++x) {
-    distance1D(columns.data() + x, width, height, scratch.data(), v, fv);
-    for (uint32_t y = 0; y < height; ++y) columns[size_t(y) * width + x] = scratch[y];
-  }
-  // Pass 2: along each row (x).
-  for (uint32_t y = 0; y < height; ++y) distance1D(columns.data() + size_t(y) * width, 1, width, result.data() + size_t(y) * width, v, fv);
-  return result;
-}
-
 std::vector<uint8_t> costmapValues(const Heightmap& heightmap, const CostmapOptions& options) {
   checkSetting(options.inflationRadius, "inflationRadius", "the inflation radius");
   checkSetting(options.inscribedRadius, "inscribedRadius", "the inscribed radius");
@@ -201,7 +125,10 @@ std::vector<uint8_t> costmapValues(const Heightmap& heightmap, const CostmapOpti
   const std::vector<uint8_t> costs = levelCosts(heightmap, options.level);
   std::vector<uint8_t> lethal(costs.size());
   for (size_t i = 0; i < costs.size(); ++i) lethal[i] = costs[i] == gpu::kCostLethal;
-  const std::vector<uint64_t> d2 = squaredDistanceTransform2D(lethal, heightmap.width(), heightmap.height());
+  // Without either radius nothing inflates (d = 0 only on lethal cells): no transform to run.
+  const bool inflates = options.inflationRadius > 0.0 || options.inscribedRadius > 0.0;
+  const std::vector<uint64_t> d2 = inflates ? squaredDistanceTransform2D(options.scheduler, lethal, heightmap.width(), heightmap.height())
+                                            : std::vector<uint64_t>(costs.size(), kNoObstacle);
   const double res = heightmap.resolution();
   std::vector<uint8_t> values(costs.size());
   for (size_t i = 0; i < costs.size(); ++i) {

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "voxen/distance/distance_transform_2d.hpp"
 #include "voxen/heightmap/heightmap.hpp"
 
 namespace voxen {
@@ -59,25 +60,22 @@ std::vector<uint8_t> nav2TrinaryPixels(const Heightmap& heightmap, const Nav2Map
 // complete: a failed export leaves existing files as they were.
 Nav2MapCounts exportNav2Map(const Heightmap& heightmap, const std::filesystem::path& yaml, const Nav2MapOptions& options);
 
-// The exact squared Euclidean distance transform of a 2D grid (Felzenszwalb and
-// Huttenlocher's two passes of 1D lower envelopes of parabolas, in integers): per cell
-// (row-major, width x height), the squared distance in cells to the nearest cell where
-// `obstacle` is non-zero, or kNoObstacle when the grid has none.
-inline constexpr uint64_t kNoObstacle = UINT64_MAX;
-std::vector<uint64_t> squaredDistanceTransform2D(const std::vector<uint8_t>& obstacle, uint32_t width, uint32_t height);
-
 struct CostmapOptions {
   uint32_t level = 0;
   double inflationRadius = 0.0;   // metres (--inflation): cells farther from a lethal cell get no inflation
   double inscribedRadius = 0.0;   // metres: within it the inflation is the inscribed value (99)
   double costScaling = 3.0;       // per metre: the exponential decay beyond the inscribed radius
+  // Where the distance to the nearest lethal cell is computed: this scheduler's GPU
+  // (voxen/distance/distance_transform_2d.hpp), or the CPU reference when null. The values
+  // are the same byte for byte either way.
+  Scheduler* scheduler = nullptr;
 };
 
 // The costmap's values (OccupancyGrid values, row-major, row 0 = the lowest y):
 //   lethal cell 100; unknown 255; otherwise the larger of the traversal cost scaled into
 //   0..98 (cost * 98 / 100) and the inflation: 99 within the inscribed radius of a lethal
 //   cell, round(98 * exp(-costScaling * (d - inscribedRadius))) for d up to inflationRadius
-//   (d: the distance between cell centres in metres), nothing beyond.
+//   (d: the distance between cell centres in metres, from squaredDistanceTransform2D), nothing beyond.
 // As Nav2's inflation layer (253 inscribed, 252 * exp(-k (d - r)) beyond) on the 0..100 scale
 // map_server and StaticLayer use (99 reads back as 251, 98 as 248, 100 as lethal 254).
 inline constexpr uint8_t kCostmapLethal = 100, kCostmapInscribed = 99, kCostmapUnknown = 255;
