@@ -42,6 +42,9 @@ std::optional<std::string> flagForSetting(const std::string& field, const CLI::A
       {"HeightmapOptions::clearanceMargin", {"--clearance-margin"}},
       {"HeightmapOptions::box", {"--bbox"}},
       {"GpuHeightmap::cacheBytes", {"--gpu-cache-mb"}},
+      {"EsdfSliceOptions::zMin", {"--z-min"}},
+      {"EsdfSliceOptions::zMax", {"--z-max"}},
+      {"EsdfSliceOptions::maxDistance", {"--max-distance"}},
   };
   // Remedies that another command provides (the library names the function or the field
   // that makes what is missing): worded the same from every command.

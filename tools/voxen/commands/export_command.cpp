@@ -3,11 +3,16 @@
 //                       --octomap OUT.bt
 //                       --ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]
 //                       --clearance-ply OUT.ply | --clearance-png OUT.png (--z M | --z-voxel K)
-//                       --layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z M | --z-voxel K) [--field F]]`
+//                       --layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z M | --z-voxel K) [--field F]]
+//                       --esdf-slice OUT.pgm|OUT.yaml --z-min A --z-max B [--max-distance D] [--unknown-as-obstacle]
+//                                    [--npy PREFIX]`
 // Any of the outputs may be combined in one run; the map is loaded once. With --layer,
 // --slice-png draws that layer as a heat map instead of the occupancy classes.
 // A heightmap file (voxen heightmap's HM.vxh, told by its content) takes its own outputs
 // instead: commands/heightmap_export_cli.hpp.
+// --esdf-slice runs its distance transform where --device says (commands/export_device.hpp):
+// the GPU, or the CPU reference under --device auto on a CPU driver; the files are the same.
+#include <chrono>
 #include <climits>
 #include <filesystem>
 #include <cstdio>
@@ -16,6 +21,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "commands/export_device.hpp"
 #include "commands/heightmap_export_cli.hpp"
 #include "commands/map_source.hpp"
 #include "option_checks.hpp"
@@ -24,6 +30,7 @@
 #include "voxen/clearance/floor_check.hpp"
 #include "voxen/export/map_export.hpp"
 #include "voxen/export/clearance_export.hpp"
+#include "voxen/export/esdf_slice.hpp"
 #include "voxen/export/export_box.hpp"
 #include "voxen/export/layer_export.hpp"
 #include "voxen/export/map_picture_file.hpp"
@@ -44,7 +51,8 @@ constexpr const char* kExportUsage =
     "[--slice-png OUT.png (--z METRES | --z-voxel K) [--scale S]] [--octomap OUT.bt] "
     "[--ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]] [--clearance-ply OUT.ply] "
     "[--clearance-png OUT.png (--z METRES | --z-voxel K) [--scale S] [--clearance-range M]] "
-    "[--layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z METRES | --z-voxel K) [--field F] [--scale S]]]";
+    "[--layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z METRES | --z-voxel K) [--field F] [--scale S]]] "
+    "[--esdf-slice OUT.pgm|OUT.yaml --z-min A --z-max B [--max-distance D] [--unknown-as-obstacle] [--npy PREFIX]]";
 
 struct ExportArgs {
   std::string mapPath, plyPath, pngPath, octomapPath, ellipsoidsPath, clearancePlyPath, clearancePngPath;
@@ -58,6 +66,11 @@ struct ExportArgs {
   std::optional<uint32_t> scale;  // pixels per voxel; default: autoSliceScale (the clearance PNG: 1)
   std::vector<double> bbox;       // --bbox: only the regions intersecting it are read
   std::string session;            // --session: one session of a server store
+  // --esdf-slice OUT --z-min A --z-max B [--max-distance D] [--unknown-as-obstacle]; its
+  // --npy PREFIX is the heightmap options' (HeightmapExportArgs::npyPrefix).
+  std::string esdfPath, esdfNpyPrefix;
+  std::optional<double> zMin, zMax, maxDistance;
+  bool unknownAsObstacle = false;
 };
 
 // " (12 voxels with a non-finite value left out)" when any were.
@@ -91,13 +104,32 @@ void warnIfFloorDominates(const OccupancyMap& map, int32_t z, const char* flag) 
     std::fprintf(stderr, "voxen export: warning: %s at layer z=%d: %s\n", flag, z, floorWarning(floor, map.model().resolution, "--ignore-below ").c_str());
 }
 
+// --esdf-slice's flags.
+void checkEsdfFlags(const ExportArgs& args) {
+  if (args.esdfPath.empty()) {
+    if (args.zMin || args.zMax || args.maxDistance || args.unknownAsObstacle)
+      throw UsageError("--z-min, --z-max, --max-distance and --unknown-as-obstacle go with --esdf-slice OUT.pgm");
+    if (!args.esdfNpyPrefix.empty()) throw UsageError("--npy goes with --esdf-slice for a map (or with a heightmap, HM.vxh)");
+    return;
+  }
+  if (!args.zMin || !args.zMax)
+    throw UsageError("--esdf-slice needs --z-min A and --z-max B: the height band (metres) whose occupied voxels are obstacles");
+  if (*args.zMin > *args.zMax) {
+    char text[160];
+    std::snprintf(text, sizeof text, "--z-min (%g m) must not be above --z-max (%g m): the band is z-min..z-max", *args.zMin, *args.zMax);
+    throw UsageError(text);
+  }
+}
+
 // The flags that go together, checked before anything is read or written.
 void checkExportFlags(const ExportArgs& args) {
   if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty() &&
-      args.clearancePlyPath.empty() && args.clearancePngPath.empty() && args.voxelsPlyPath.empty())
+      args.clearancePlyPath.empty() && args.clearancePngPath.empty() && args.voxelsPlyPath.empty() && args.esdfPath.empty())
     throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png, --octomap, --ellipsoids-ply, "
-                                 "--clearance-ply, --clearance-png or --layer NAME with --voxels-ply or --slice-png (usage: ") +
+                                 "--clearance-ply, --clearance-png, --esdf-slice or --layer NAME with --voxels-ply or --slice-png "
+                                 "(usage: ") +
                      kExportUsage + ")");
+  checkEsdfFlags(args);
   if (!args.voxelsPlyPath.empty() && args.layer.empty()) throw UsageError("--voxels-ply needs --layer NAME: the layer to write");
   if (!args.layer.empty() && args.voxelsPlyPath.empty() && args.pngPath.empty())
     throw UsageError("--layer goes with --voxels-ply OUT.ply or --slice-png OUT.png");
@@ -127,7 +159,12 @@ void checkExportOutputs(const ExportArgs& args) {
                 {"--clearance-ply", args.clearancePlyPath},
                 {"--clearance-png", args.clearancePngPath},
                 {"--clearance-png's YAML", yamlOf(args.clearancePngPath)},
-                {"--voxels-ply", args.voxelsPlyPath}},
+                {"--voxels-ply", args.voxelsPlyPath},
+                {"--esdf-slice's YAML", args.esdfPath.empty() ? "" : esdfSliceFiles(args.esdfPath).yaml.string()},
+                {"--esdf-slice's PGM", args.esdfPath.empty() ? "" : esdfSliceFiles(args.esdfPath).image.string()},
+                {"--npy", args.esdfNpyPrefix.empty() ? "" : args.esdfNpyPrefix + "-distance.npy"},
+                {"--npy", args.esdfNpyPrefix.empty() ? "" : args.esdfNpyPrefix + "-obstacle.npy"},
+                {"--npy", args.esdfNpyPrefix.empty() ? "" : args.esdfNpyPrefix + ".json"}},
                {{"the map", args.mapPath}});
 }
 
@@ -250,8 +287,36 @@ void writeClearance(const OccupancyMap& map, const ExportArgs& args, const std::
   }
 }
 
+// --esdf-slice: the 2D distance to the obstacles of a height band, as a PGM and its YAML (and
+// arrays with --npy).
+void writeEsdfSlice(const OccupancyMap& map, const ExportArgs& args, const CommonOptions& options) {
+  ExportDevice device(options);
+  const EsdfSliceOptions settings{.zMin = *args.zMin,
+                                  .zMax = *args.zMax,
+                                  .maxDistance = args.maxDistance.value_or(2.0),
+                                  .unknownAsObstacle = args.unknownAsObstacle,
+                                  .scheduler = device.scheduler()};
+  const auto start = std::chrono::steady_clock::now();
+  const EsdfSlice slice = withMapName(args, [&] { return esdfSlice(map, settings); }, "--esdf-slice");
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const EsdfSliceFiles files = withMapName(args, [&] { return exportEsdfSlicePgm(slice, args.esdfPath); }, "--esdf-slice");
+  std::printf("wrote %s and %s: ESDF slice of z %g..%g m (voxel layers %d..%d), %u x %u cells at %g m, origin (%g, %g); %llu "
+              "obstacle cells%s; pixel 0..254 = 0..%g m; distance transform on %s, %.1f ms\n",
+              files.image.c_str(), files.yaml.c_str(), settings.zMin, settings.zMax, slice.zFirst, slice.zLast, slice.width,
+              slice.height, slice.resolution, slice.originX(), slice.originY(), (unsigned long long)slice.obstacles,
+              args.unknownAsObstacle ? (" (" + std::to_string(slice.unknownObstacles) + " of them for unknown voxels)").c_str() : "",
+              settings.maxDistance, device.description().c_str(), ms);
+  if (slice.obstacles == 0)
+    std::fprintf(stderr, "voxen export: note: --esdf-slice: no occupied voxel is centred in z %g..%g m: every cell reads 'no "
+                 "obstacle' (254 in the PGM, +inf in --npy)\n", settings.zMin, settings.zMax);
+  if (!args.esdfNpyPrefix.empty())
+    for (const auto& f : withMapName(args, [&] { return writeEsdfSliceArrays(slice, args.esdfNpyPrefix); }, "--npy"))
+      std::printf("wrote %s\n", f.c_str());
+}
+
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
   checkExportFlags(args);
+  if (args.esdfPath.empty()) refuseDeviceFlags(options, "of a map's outputs only --esdf-slice runs on a device");
   checkExportOutputs(args);
   const OccupancyMap map = loadExportMap(options, args);
   const std::string mapName = pictureMapName(args);
@@ -262,12 +327,34 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (!args.pngPath.empty()) writeSlicePng(map, args, layer, mapName);
   if (!args.ellipsoidsPath.empty()) writeEllipsoidsPly(map, args);
   writeClearance(map, args, mapName);
+  if (!args.esdfPath.empty()) writeEsdfSlice(map, args, options);
   if (!args.octomapPath.empty()) {
     const ExportCounts counts = exportOctomap(map, args.octomapPath);
     std::printf("wrote %s: OctoMap binary tree of the %llu observed voxels (classes only)%s\n", args.octomapPath.c_str(),
                 (unsigned long long)counts.written, nonFiniteNote(counts.nonFinite).c_str());
   }
   return 0;
+}
+
+void addEsdfOptions(CLI::App& command, ExportArgs& args) {
+  command
+      .add_option("--esdf-slice", args.esdfPath,
+                  "write the 2D distance (metres) from each column to the nearest column with an occupied voxel centred "
+                  "in --z-min..--z-max (nvblox's ESDF slice) as a PGM (0 on obstacles up to 254 at --max-distance) and "
+                  "its map_server YAML (OUT.pgm and OUT.yaml, from either name)")
+      ->type_name("OUT.pgm|OUT.yaml");
+  command.add_option("--z-min", args.zMin, "--esdf-slice: the band's bottom (voxel centres at or above it)")
+      ->type_name("METRES")
+      ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
+  command.add_option("--z-max", args.zMax, "--esdf-slice: the band's top (voxel centres at or below it)")
+      ->type_name("METRES")
+      ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
+  command.add_option("--max-distance", args.maxDistance, "--esdf-slice: the distance the PGM's 254 stands for (default 2)")
+      ->type_name("METRES")
+      ->check(numberIn(0.0, 1e4, "metres", LowEnd::Open));
+  command.add_flag("--unknown-as-obstacle", args.unknownAsObstacle,
+                   "--esdf-slice: a column with an unobserved voxel in the band (within the map's observed heights) is "
+                   "an obstacle too (default: unknown is free, as nvblox's slice)");
 }
 
 CommandRun setupExport(CLI::App& command) {
@@ -332,20 +419,25 @@ CommandRun setupExport(CLI::App& command) {
              "ellipsoids: the surface drawn, in standard deviations (default 2)")
       ->type_name("K")
       ->check(numberIn(0.0, 100.0, "standard deviations", LowEnd::Open));
+  addEsdfOptions(command, *args);
   auto heightmapArgs = std::make_shared<HeightmapExportArgs>();
   addHeightmapExportOptions(command, *heightmapArgs);
   // The subcommand outlives the run: its options tell which flags were given.
   return [args, heightmapArgs, &command](const CommonOptions& options) {
-    if (isHeightmapFile(args->mapPath)) return exportHeightmapFile(command, args->mapPath, *heightmapArgs);
-    refuseHeightmapFlags(args->mapPath, *heightmapArgs);
+    if (isHeightmapFile(args->mapPath)) return exportHeightmapFile(command, args->mapPath, *heightmapArgs, options);
+    // --npy is a map's too, with --esdf-slice: the heightmap flags checked are the others.
+    HeightmapExportArgs heightmapFlags = *heightmapArgs;
+    heightmapFlags.options.erase(command.get_option("--npy"));
+    refuseHeightmapFlags(args->mapPath, heightmapFlags);
+    args->esdfNpyPrefix = heightmapArgs->npyPrefix;
     return exportMap(options, *args);
   };
 }
 
 }  // namespace
 
-static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree, NDT ellipsoids or clearance; a heightmap's Nav2 maps, costmaps and pictures",
+static CommandRegistration registration{"export", "write a map's occupied voxels as PLY, a height slice as PNG, an OctoMap tree, NDT ellipsoids, clearance or an ESDF slice; a heightmap's Nav2 maps, costmaps and pictures",
                                         &setupExport,
-                                        Uses::MemoryBudget};
+                                        Uses::MemoryBudget | Uses::Device};
 
 }  // namespace voxen::cli

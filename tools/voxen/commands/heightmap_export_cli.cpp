@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "commands/export_device.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
 #include "voxen/export/heightmap_export.hpp"
@@ -19,6 +20,12 @@ namespace voxen::cli {
 namespace {
 
 std::string flagName(const CLI::Option* option) { return "--" + option->get_lnames().front(); }
+
+// The common flags a heightmap's export acts on (--costmap's device).
+bool isDeviceFlag(const CLI::Option* option) {
+  const std::string name = flagName(option);
+  return name == "--device" || name == "--validation";
+}
 
 // The flags that go together, checked before anything is read or written.
 void checkHeightmapFlags(const HeightmapExportArgs& args) {
@@ -110,7 +117,8 @@ void addHeightmapExportOptions(CLI::App& command, HeightmapExportArgs& args) {
            ->check(integerIn(0, 7)));
   keep(command.add_option("--npy", args.npyPrefix,
                           "heightmap: PREFIX-height.npy, -clearance.npy, -slope.npy, -cost.npy (float32, levels x rows x "
-                          "columns) and PREFIX.json (origin, resolution)")
+                          "columns) and PREFIX.json (origin, resolution); a map's --esdf-slice: PREFIX-distance.npy (float32 "
+                          "metres, rows x columns, +inf without an obstacle), PREFIX-obstacle.npy (uint8) and PREFIX.json")
            ->type_name("PREFIX"));
   keep(command
            .add_option("--mesh-ply", args.meshPly,
@@ -137,12 +145,15 @@ void refuseHeightmapFlags(const std::string& path, const HeightmapExportArgs& ar
   }
 }
 
-int exportHeightmapFile(const CLI::App& command, const std::string& path, const HeightmapExportArgs& args) {
+int exportHeightmapFile(const CLI::App& command, const std::string& path, const HeightmapExportArgs& args,
+                        const CommonOptions& common) {
   for (const CLI::Option* option : command.get_options())
-    if (option->count() > 0 && !option->get_lnames().empty() && !args.options.contains(option))
+    if (option->count() > 0 && !option->get_lnames().empty() && !args.options.contains(option) && !isDeviceFlag(option))
       throw UsageError(flagName(option) + " is for a map, and '" + path +
                        "' is a heightmap: it takes --nav2, --costmap, --height-png, --cost-png, --level, --npy, --mesh-ply and --color");
   checkHeightmapFlags(args);
+  if (args.costmapYaml.empty())
+    refuseDeviceFlags(common, "of a heightmap's outputs only --costmap runs on a device (its inflation's distance transform)");
   checkOutputs(heightmapOutputs(args), {{"the heightmap", path}});
   const Heightmap hm = loadHeightmap(path);
   const uint32_t level = args.level.value_or(0);
@@ -161,11 +172,14 @@ int exportHeightmapFile(const CLI::App& command, const std::string& path, const 
     CostmapOptions options{.level = level, .inflationRadius = *args.inflation};
     if (args.inscribedRadius) options.inscribedRadius = *args.inscribedRadius;
     if (args.costScaling) options.costScaling = *args.costScaling;
+    ExportDevice device(common);
+    options.scheduler = device.scheduler();
     const CostmapCounts c = named(path, "--costmap", [&] { return exportCostmap(hm, args.costmapYaml, options); });
-    std::printf("wrote %s and %s: level %u costmap (raw), inflation %g m; %llu lethal, %llu inflated, %llu unknown of %llu cells\n",
+    std::printf("wrote %s and %s: level %u costmap (raw), inflation %g m; %llu lethal, %llu inflated, %llu unknown of %llu cells; "
+                "distance transform on %s\n",
                 args.costmapYaml.c_str(), nav2ImagePath(args.costmapYaml).c_str(), level, options.inflationRadius,
                 (unsigned long long)c.lethal, (unsigned long long)c.inflated, (unsigned long long)c.unknown,
-                (unsigned long long)c.cells);
+                (unsigned long long)c.cells, device.description().c_str());
   }
   const HeightmapPictureOptions picture{.level = level, .name = name};
   if (!args.heightPng.empty()) {

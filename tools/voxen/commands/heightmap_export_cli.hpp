@@ -37,7 +37,10 @@ inline constexpr const char* kHeightmapExportUsage =
 void addHeightmapExportOptions(CLI::App& command, HeightmapExportArgs& args);
 
 // The export of a heightmap file: `command`'s other flags (a map's) are refused, by name.
-int exportHeightmapFile(const CLI::App& command, const std::string& path, const HeightmapExportArgs& args);
+// --costmap's inflation runs its distance transform where `common`'s --device says
+// (commands/export_device.hpp); --device and --validation without --costmap are refused.
+int exportHeightmapFile(const CLI::App& command, const std::string& path, const HeightmapExportArgs& args,
+                        const CommonOptions& common);
 
 // A heightmap flag given with a map (or a missing file): an error naming it.
 void refuseHeightmapFlags(const std::string& path, const HeightmapExportArgs& args);
