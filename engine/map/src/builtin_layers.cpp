@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "voxen/gpu/tsdf/tsdf_shared.h"
 #include "voxen/map/map.hpp"
 
 namespace voxen::detail {
@@ -165,12 +166,36 @@ LayerType occupancyRemainderType() {
   return t;
 }
 
+// TSDF (gpu::TsdfVoxel): the weighted mean signed distance, 1/65536 voxel, and its weight,
+// 1/16 measurement; a voxel no frame reached has weight 0 and distance 0.
+LayerType tsdfType() {
+  LayerType t;
+  t.name = "tsdf";
+  t.bytesPerVoxel = 8;
+  t.description = "truncated signed distance (positive in front of the surface) and its weight";
+  LayerField distance = field("distance", FieldType::I32, "m");
+  distance.scale = 1.0 / double(gpu::kTsdfFine);
+  distance.perVoxelEdge = true;
+  LayerField weight = field("weight", FieldType::U32);
+  weight.scale = 1.0 / double(gpu::kTsdfWeightUnit);
+  t.fields = {distance, weight};
+  t.checkDescription = "distance 0 where weight is 0 (unobserved)";
+  t.check = [](const OccupancyModel&, std::span<const std::byte> values, const BadVoxel& bad) {
+    for (size_t i = 0; i < values.size() / 8; ++i) {
+      gpu::TsdfVoxel v;
+      std::memcpy(&v, values.data() + 8 * i, 8);
+      if (v.weight == 0 && v.distance != 0) bad(i, "distance " + std::to_string(v.distance) + " with weight 0 (unobserved)");
+    }
+  };
+  return t;
+}
+
 }  // namespace
 
 std::vector<LayerType> builtinLayerTypes() {
   std::vector<LayerType> types = {occupancyType(),   voxelMeanType(),     traversalType(),   hitMissType(),
                                   touchTimeType(),   clearanceType(),     ndtCovarianceType(), ndtIntensityType(),
-                                  occupancyRemainderType()};
+                                  occupancyRemainderType(), tsdfType()};
   for (LayerType& t : types) t.initialValue.resize(t.bytesPerVoxel);
   return types;
 }

@@ -10,6 +10,7 @@
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
 
+#include "voxen/gpu/tsdf/tsdf_shared.h"
 #include "voxen/host/error.hpp"
 
 namespace voxen {
@@ -125,6 +126,27 @@ void mergeTouchTime(std::span<const std::span<const std::byte>> inputs, std::spa
   }
 }
 
+// TSDF: the weighted mean of the inputs' distances, their weights summed (integers: any order
+// gives the same bits); rounded to nearest, halves away from zero, as the integrators fold.
+void mergeTsdf(std::span<const std::span<const std::byte>> inputs, std::span<std::byte> out) {
+  const size_t n = voxelCount(out, sizeof(gpu::TsdfVoxel));
+  for (size_t i = 0; i < n; ++i) {
+    int64_t weighted = 0;
+    uint64_t weight = 0;
+    for (const auto& in : inputs) {
+      const gpu::TsdfVoxel v = load<gpu::TsdfVoxel>(in, i);
+      weighted += int64_t(v.weight) * v.distance;
+      weight += v.weight;
+    }
+    gpu::TsdfVoxel merged{0, 0};
+    if (weight > 0) {
+      merged.distance = int32_t(gpu::tsdfRoundDiv(weighted, int64_t(weight)));
+      merged.weight = uint32_t(std::min<uint64_t>(weight, std::numeric_limits<uint32_t>::max()));
+    }
+    store(out, i, merged);
+  }
+}
+
 // The NDT rule's inputs in a canonical order (by their bytes), so that every order of the
 // maps gives the same double sums.
 bool canonicalBefore(const NdtVoxelStats& a, const NdtVoxelStats& b) { return std::memcmp(&a, &b, sizeof a) < 0; }
@@ -226,7 +248,7 @@ void mergeNdtVoxel(std::span<const NdtVoxelStats> inputs, const NdtMergeModel& n
 
 std::optional<std::string> mergeRuleProblem(LayerId id) {
   if (id == kOccupancyLayer || id == kHitMissLayer || id == kTraversalLayer || id == kVoxelMeanLayer || id == kTouchTimeLayer ||
-      id == kNdtCovarianceLayer || id == kNdtIntensityLayer || id == kOccupancyRemainderLayer)
+      id == kNdtCovarianceLayer || id == kNdtIntensityLayer || id == kOccupancyRemainderLayer || id == kTsdfLayer)
     return std::nullopt;
   const LayerType& type = layerType(id);
   if (type.opaque)
@@ -254,6 +276,8 @@ void mergeLayer(LayerId id, const OccupancyModel& model, std::span<const std::sp
     mergeSaturatingSums<uint64_t>(inputs, out);
   else if (id == kVoxelMeanLayer)
     mergeVoxelMean(inputs, out);
+  else if (id == kTsdfLayer)
+    mergeTsdf(inputs, out);
   else
     mergeTouchTime(inputs, out);
 }

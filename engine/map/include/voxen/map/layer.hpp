@@ -8,7 +8,7 @@
 // from: `voxen info --verify` and loading refuse values outside their domains, and `voxen
 // export --layer` writes them as PLY properties and heat maps. Every type the engine defines
 // (occupancy, voxel_mean, traversal, hit_miss, touch_time, clearance, ndt_covariance,
-// ndt_intensity, occupancy_remainder) is known from the start under a fixed id, so a map file that holds them
+// ndt_intensity, occupancy_remainder, tsdf) is known from the start under a fixed id, so a map file that holds them
 // loads with no registration call. A program's own per-voxel quantity is registered once
 // (registerLayer) with the shader code that uses it; the region cache, the host map and the
 // map file handle every layer through one loop over the layout. A layer a map file holds but
@@ -63,7 +63,10 @@ inline constexpr LayerId kNdtIntensityLayer{kNdtCovarianceLayer.index() + 1};
 // log-odds; only merged maps hold it.
 inline constexpr LayerId kOccupancyRemainderLayer{kNdtIntensityLayer.index() + 1};
 inline constexpr int kOccupancyRemainderFractionBits = 40;
-inline constexpr uint32_t kEngineLayerCount = kOccupancyRemainderLayer.index() + 1;  // ids below are the engine's own
+// The truncated signed distance from depth images (engine/tsdf; shaders/tsdf/tsdf_shared.h's
+// TsdfVoxel): distance in 1/65536 voxel, weight in 1/16 measurement.
+inline constexpr LayerId kTsdfLayer{kOccupancyRemainderLayer.index() + 1};
+inline constexpr uint32_t kEngineLayerCount = kTsdfLayer.index() + 1;  // ids below are the engine's own
 
 // A set of layers (which optional layers a map gets: OccupancyMap's constructor, the CLI).
 // Built from ids, never from an integer: `kVoxelMeanLayer | kHitMissLayer`,

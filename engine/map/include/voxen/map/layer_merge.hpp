@@ -23,6 +23,8 @@
 //   what u32 holds, count and sums are scaled down together so that the mean is kept (to
 //   1/1024 voxel) and every sum stays within 1023 x count.
 // - touch_time: the latest.
+// - tsdf: the weighted mean of the distances (integer sums, rounded to nearest, halves away
+//   from zero), the weights summed (saturating at u32).
 // - ndt_covariance, ndt_intensity (NDT-OM, NDT-TM): pooled sample moments, read with the
 //   voxel means (mergeRegions; see NdtMergeModel and mergeNdtVoxel).
 // Layers with no rule (clearance, derived from occupancy; opaque layers) are named by

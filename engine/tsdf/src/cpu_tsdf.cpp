@@ -1,0 +1,76 @@
+// The TSDF's CPU reference: every voxel of the frame's blocks projected into the image and
+// folded (tsdf_integrate.comp's arithmetic, from the same shared functions).
+#include <map>
+
+#include "tsdf_internal.hpp"
+#include "voxen/tsdf/tsdf.hpp"
+
+namespace voxen {
+
+gpu::TsdfVoxel tsdfFold(gpu::TsdfVoxel voxel, int64_t sdf, uint32_t w, uint32_t maxWeight) {
+  return {gpu::tsdfFoldDistance(voxel.distance, voxel.weight, sdf, w), gpu::tsdfFoldWeight(voxel.weight, w, maxWeight)};
+}
+
+namespace {
+
+// The measurement of the voxel at fine-unit centre offset (px, py, pz) from the camera:
+// false when its pixel has none for it.
+bool measure(const gpu::TsdfCamera& c, const DepthImage& image, int64_t px, int64_t py, int64_t pz, int64_t& sdf) {
+  const int64_t* cw = c.rotationCw;
+  const int64_t z = gpu::tsdfRotateRow(cw[6], cw[7], cw[8], px, py, pz);
+  if (z <= 0) return false;
+  const int64_t x = gpu::tsdfRotateRow(cw[0], cw[1], cw[2], px, py, pz), y = gpu::tsdfRotateRow(cw[3], cw[4], cw[5], px, py, pz);
+  const int64_t u = gpu::tsdfPixelOf(x, z, c.fx, c.cx), v = gpu::tsdfPixelOf(y, z, c.fy, c.cy);
+  if (u < 0 || v < 0 || u >= c.width || v >= c.height) return false;
+  const int64_t d = tsdfPixelDepth(c, image, size_t(v) * size_t(c.width) + size_t(u));
+  if (d == 0) return false;
+  sdf = d - z;
+  if (sdf < -c.truncation) return false;
+  if (sdf > c.truncation) sdf = c.truncation;
+  return true;
+}
+
+}  // namespace
+
+uint32_t tsdfWeightUnits(double measurements) { return uint32_t(std::llround(measurements * gpu::kTsdfWeightUnit)); }
+
+TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, const TsdfOptions& options) {
+  prepareTsdfMap(map, options);
+  const gpu::TsdfCamera c = tsdfCamera(frame, options, map.model().resolution);
+  const std::vector<TsdfBlock> blocks = tsdfFrameBlocks(c, frame.depth);
+  const uint32_t weighting = options.weighting == TsdfWeighting::Constant ? gpu::kTsdfWeightConstant : gpu::kTsdfWeightLinearDropOff;
+  const uint32_t maxWeight = tsdfWeightUnits(options.maxWeight);
+  const int32_t n = map.regionSize(), b = gpu::kTsdfBlock;
+  TsdfFrameStats stats;
+  stats.blocks = blocks.size();
+  std::map<RegionKey, bool> touched;  // regions of the frame, and whether made now
+  for (const TsdfBlock& block : blocks) {
+    const RegionKey key{floorDiv(block.x * b, n), floorDiv(block.y * b, n), floorDiv(block.z * b, n)};
+    if (!touched.contains(key)) touched[key] = map.findRegion(key) == nullptr;
+    Region& region = map.region(key);
+    const std::span<gpu::TsdfVoxel> voxels = region.values<gpu::TsdfVoxel>(kTsdfLayer);
+    for (int32_t lz = 0; lz < b; ++lz)
+      for (int32_t ly = 0; ly < b; ++ly)
+        for (int32_t lx = 0; lx < b; ++lx) {
+          const int32_t vx = block.x * b + lx, vy = block.y * b + ly, vz = block.z * b + lz;
+          const int64_t half = gpu::kTsdfFine / 2;
+          int64_t sdf = 0;
+          if (!measure(c, frame.depth, (int64_t(vx) << gpu::kTsdfFineBits) + half - c.centre[0],
+                       (int64_t(vy) << gpu::kTsdfFineBits) + half - c.centre[1],
+                       (int64_t(vz) << gpu::kTsdfFineBits) + half - c.centre[2], sdf))
+            continue;
+          const uint32_t w = gpu::tsdfWeightOf(sdf, c.truncation, weighting);
+          if (w == 0) continue;
+          const size_t local = size_t(vx - key.x * n) + size_t(n) * (size_t(vy - key.y * n) + size_t(n) * size_t(vz - key.z * n));
+          voxels[local] = tsdfFold(voxels[local], sdf, w, maxWeight);
+          ++stats.voxelsUpdated;
+        }
+  }
+  for (const auto& [key, made] : touched) {
+    map.markValuesChanged(key);
+    stats.regionsMade += made;
+  }
+  return stats;
+}
+
+}  // namespace voxen
