@@ -5,7 +5,8 @@
 # is not on every interpreter), the PGM's pixels against the distances, the GPU's files equal to
 # the CPU reference's byte for byte (--device gpu against --device auto, which takes the CPU
 # reference on lavapipe), the same for a heightmap's --costmap inflation; --unknown-as-obstacle;
-# a band without obstacles (a note, not an error); and the refusals, each naming its flag.
+# a band without obstacles (a note, not an error); voxen bench distance; and the refusals, each
+# naming its flag.
 #   esdf_slice.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/../support/common.sh" esdf_slice "$@"
@@ -150,6 +151,11 @@ expect_error "--esdf-slice" hm.vxh --esdf-slice bad.yaml --z-min 0 --z-max 1
 for f in bad.yaml bad.pgm bad.ply bad-distance.npy; do [ ! -e "$f" ] || fail "a refused export wrote $f"; done
 mkdir folder.pgm
 expect_error "--esdf-slice's PGM" map.vxm --esdf-slice folder.yaml --z-min 0.5 --z-max 1.5
+
+# voxen bench distance: the GPU equal to the CPU reference (exit 0, "exact": true).
+"$voxen" bench distance --size 65 130 --repeat 1 --json > bench.json 2> bench.err || fail "bench distance: $(cat bench.err)"
+no_validation bench.err "bench distance"
+grep -q '"exact":true' bench.json || fail "bench distance: $(cat bench.json)"
 
 # --help documents the flags.
 "$voxen" export --help > help.txt
