@@ -5,6 +5,7 @@
 #include <glm/mat3x3.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <chrono>
@@ -30,7 +31,7 @@ constexpr double kPi = std::numbers::pi;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kHitEpsilon = 1e-9;
 
-enum PrimitiveKind : uint32_t { kBox = 0, kCylinder = 1, kSphere = 2 };
+enum PrimitiveKind : uint32_t { kBox = 0, kCylinder = 1, kSphere = 2, kRamp = 3 };
 constexpr uint32_t kKindShift = 30;
 constexpr uint32_t kIndexMask = (1u << kKindShift) - 1;
 
@@ -153,6 +154,88 @@ bool hitSphere(const SceneSphere& s, const RayQuery& r, double best, double& t) 
   return true;
 }
 
+// A ramp's six faces as half-spaces n . p <= c (n not unit length: the top's is (-g, 1)).
+struct HalfSpace {
+  glm::dvec3 n;
+  double c;
+};
+std::array<HalfSpace, 6> rampHalfSpaces(const SceneRamp& ramp) {
+  const double g = ramp.gradient();
+  glm::dvec3 top(0.0, 0.0, 1.0);
+  top[ramp.axis] = -g;
+  return {{{{-1, 0, 0}, -ramp.min.x},
+           {{1, 0, 0}, ramp.max.x},
+           {{0, -1, 0}, -ramp.min.y},
+           {{0, 1, 0}, ramp.max.y},
+           {{0, 0, -1}, -ramp.zBase},
+           {top, ramp.zStart - g * ramp.min[ramp.axis]}}};
+}
+
+// Entry distance into the ramp, when in (kHitEpsilon, best): the ray clipped by each face's
+// half-space (Kay and Kajiya's slabs, one plane at a time), as hitBox does with three slabs.
+bool hitRamp(const SceneRamp& ramp, const RayQuery& r, double best, double& t) {
+  double tNear = -kInf, tFar = best;
+  for (const HalfSpace& h : rampHalfSpaces(ramp)) {
+    const double along = glm::dot(h.n, r.d), inside = h.c - glm::dot(h.n, r.o);  // inside >= 0: the origin's side
+    if (along == 0.0) {
+      if (inside < 0.0) return false;  // parallel to the face and outside it
+      continue;
+    }
+    const double tp = inside / along;
+    if (along < 0.0)
+      tNear = std::max(tNear, tp);  // the ray comes in through this face
+    else
+      tFar = std::min(tFar, tp);  // and leaves through this one
+    if (tNear > tFar) return false;
+  }
+  if (!(tNear > kHitEpsilon) || tNear >= best) return false;
+  t = tNear;
+  return true;
+}
+
+// Distance from p to a convex planar polygon (vertices in order; repeated ones allowed).
+double polygonDistance(const std::vector<glm::dvec3>& v, const glm::dvec3& p) {
+  glm::dvec3 normal(0.0);  // Newell's method: robust to a wedge's repeated vertex
+  for (size_t i = 0; i < v.size(); ++i) normal += glm::cross(v[i], v[(i + 1) % v.size()]);
+  const double length = glm::length(normal);
+  bool inside = length > 0.0;
+  if (inside) {
+    normal /= length;
+    const glm::dvec3 q = p - glm::dot(p - v[0], normal) * normal;  // p projected onto the plane
+    for (size_t i = 0; i < v.size() && inside; ++i)
+      inside = glm::dot(glm::cross(v[(i + 1) % v.size()] - v[i], q - v[i]), normal) >= 0.0;
+    if (inside) return std::abs(glm::dot(p - v[0], normal));
+  }
+  double best = kInf;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const glm::dvec3 a = v[i], ab = v[(i + 1) % v.size()] - a;
+    const double ab2 = glm::dot(ab, ab);
+    const double f = ab2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / ab2, 0.0, 1.0) : 0.0;
+    best = std::min(best, glm::length(p - (a + f * ab)));
+  }
+  return best;
+}
+
+double rampDistance(const SceneRamp& ramp, const glm::dvec3& p) {
+  const auto planes = rampHalfSpaces(ramp);
+  double deepest = -kInf;  // inside a convex solid the nearest face is the nearest plane
+  for (const HalfSpace& h : planes) deepest = std::max(deepest, (glm::dot(h.n, p) - h.c) / glm::length(h.n));
+  if (deepest <= 0.0) return -deepest;
+  // Outside: the nearest of the six faces. Corners: bottom b[i] and top t[i], counter-clockwise from min.
+  const glm::dvec2 plan[4] = {ramp.min, {ramp.max.x, ramp.min.y}, ramp.max, {ramp.min.x, ramp.max.y}};
+  glm::dvec3 b[4], t[4];
+  for (int i = 0; i < 4; ++i) {
+    b[i] = glm::dvec3(plan[i], ramp.zBase);
+    t[i] = glm::dvec3(plan[i], ramp.topAt(plan[i]));
+  }
+  double best = std::min(polygonDistance({b[0], b[3], b[2], b[1]}, p), polygonDistance({t[0], t[1], t[2], t[3]}, p));
+  for (int i = 0; i < 4; ++i) {
+    const int j = (i + 1) % 4;
+    best = std::min(best, polygonDistance({b[i], b[j], t[j], t[i]}, p));
+  }
+  return best;
+}
+
 double boxDistance(const SceneBox& b, const glm::dvec3& p) {
   const glm::dvec3 c = 0.5 * (b.min + b.max), h = 0.5 * (b.max - b.min);
   const glm::dvec3 q = glm::abs(p - c) - h;
@@ -178,6 +261,7 @@ Footprint footprintOf(const SceneCylinder& c) { return {c.centre - c.radius, c.c
 Footprint footprintOf(const SceneSphere& s) {
   return {glm::dvec2(s.centre) - s.radius, glm::dvec2(s.centre) + s.radius};
 }
+Footprint footprintOf(const SceneRamp& r) { return {r.min, r.max}; }
 
 double rectDistance(const Footprint& f, const glm::dvec2& p) {
   const double dx = std::max({f.min.x - p.x, 0.0, p.x - f.max.x});
@@ -230,9 +314,13 @@ class SceneBuilder {
   const SceneOptions& o_;
 };
 
+}  // namespace
+
 // Quadratic B-spline through the closed control polygon, sampled about every `step` metres.
-void buildPath(SyntheticScene& scene, const std::vector<glm::dvec2>& control, double step) {
+void SyntheticScene::setPath(const std::vector<glm::dvec2>& control, double step) {
+  SyntheticScene& scene = *this;
   const size_t n = control.size();
+  if (n < 3 || !(step > 0.0)) fail("synthetic scene: a path needs 3 or more control points and a positive step");
   scene.pathPoints.clear();
   scene.pathHeading.clear();
   scene.pathDistance.clear();
@@ -267,8 +355,6 @@ void buildPath(SyntheticScene& scene, const std::vector<glm::dvec2>& control, do
     scene.pathDistance[i] = scene.pathDistance[i - 1] + glm::length(scene.pathPoints[i] - scene.pathPoints[i - 1]);
   scene.pathLength = scene.pathDistance.back();
 }
-
-}  // namespace
 
 // ---- SyntheticScene -------------------------------------------------------------------
 
@@ -383,7 +469,7 @@ SyntheticScene SyntheticScene::generate(uint64_t seed, const SceneOptions& optio
   for (size_t i = rooms.size(); i-- > 0;)
     if (rooms[i].side < 0) visit(rooms[i]);
   control.insert(control.end(), {{1.0, -lane}, {0.45, -lane}, {0.45, lane}});
-  buildPath(scene, control, 0.01);
+  scene.setPath(control, 0.01);
 
   // Objects in the rooms, clear of the path and of each other.
   for (size_t r = 1; r < scene.areas.size(); ++r) {
@@ -458,6 +544,13 @@ void SyntheticScene::buildAccelerator() {
   for (const auto& c : cylinders)
     grow({c.centre - c.radius, c.zMin}, {c.centre + c.radius, c.zMax});
   for (const auto& s : spheres) grow(s.centre - s.radius, s.centre + s.radius);
+  for (size_t i = 0; i < ramps.size(); ++i) {
+    const SceneRamp& r = ramps[i];
+    if (!(r.min.x < r.max.x && r.min.y < r.max.y) || (r.axis != 0 && r.axis != 1) || !(r.zStart >= r.zBase) ||
+        !(r.zEnd >= r.zBase))
+      fail("synthetic scene: ramp " + std::to_string(i) + " needs min < max, axis 0 or 1 and a top at or above its base");
+    grow({r.min, r.zBase}, {r.max, std::max(r.zStart, r.zEnd)});
+  }
   if (primitiveCount() == 0) boundsMin = boundsMax = glm::dvec3(0.0);
   if (primitiveCount() >= kIndexMask) fail("synthetic scene: too many primitives");
 
@@ -492,6 +585,7 @@ void SyntheticScene::buildAccelerator() {
   for (size_t i = 0; i < cylinders.size(); ++i)
     add((kCylinder << kKindShift) | uint32_t(i), footprintOf(cylinders[i]));
   for (size_t i = 0; i < spheres.size(); ++i) add((kSphere << kKindShift) | uint32_t(i), footprintOf(spheres[i]));
+  for (size_t i = 0; i < ramps.size(); ++i) add((kRamp << kKindShift) | uint32_t(i), footprintOf(ramps[i]));
   for (size_t c = 0; c < cells; ++c) cellStart_[c + 1] += cellStart_[c];
   cellItems_.assign(cellStart_.back(), 0);
   std::vector<uint32_t> fill(cellStart_.begin(), cellStart_.end() - 1);
@@ -513,7 +607,8 @@ std::optional<double> SyntheticScene::raycast(const glm::dvec3& origin, const gl
     switch (id >> kKindShift) {
       case kBox: found = hitBox(boxes[index], r, best, t); break;
       case kCylinder: found = hitCylinder(cylinders[index], r, best, t); break;
-      default: found = hitSphere(spheres[index], r, best, t); break;
+      case kSphere: found = hitSphere(spheres[index], r, best, t); break;
+      default: found = hitRamp(ramps[index], r, best, t); break;
     }
     if (found) {
       best = t;
@@ -576,6 +671,7 @@ double SyntheticScene::distanceToSurface(const glm::dvec3& point) const {
   for (const auto& b : boxes) best = std::min(best, boxDistance(b, point));
   for (const auto& c : cylinders) best = std::min(best, cylinderDistance(c, point));
   for (const auto& s : spheres) best = std::min(best, std::abs(glm::length(point - s.centre) - s.radius));
+  for (const auto& r : ramps) best = std::min(best, rampDistance(r, point));
   return best;
 }
 
@@ -650,7 +746,7 @@ std::vector<TrajectorySample> lidarTrajectory(const SyntheticScene& scene, const
 void generateLidarScans(const SyntheticScene& scene, const LidarConfig& config,
                         const std::function<void(const LidarScan&)>& onScan) {
   config.validate();
-  if (!(config.sensorHeight < scene.options.ceilingHeight))
+  if (scene.kind == SceneKind::Building && !(config.sensorHeight < scene.options.ceilingHeight))
     fail("lidar config: sensor height " + std::to_string(config.sensorHeight) + " m must be below the ceiling (" +
          std::to_string(scene.options.ceilingHeight) + " m)");
   const int rings = config.rings, columns = config.columns;
@@ -851,9 +947,9 @@ LidarRunSummary writeLidarRun(const SyntheticScene& scene, const LidarConfig& co
   if (!trajectoryPath.empty()) trajectory = lidarTrajectory(scene, config, trajectoryRateHz);  // validates the rate
   char comment[256];
   std::snprintf(comment, sizeof comment,
-                "voxen synthetic lidar: scene seed %llu, noise seed %llu, %d rings x %d columns, %d scans at %g Hz, "
+                "voxen synthetic lidar: %s seed %llu, noise seed %llu, %d rings x %d columns, %d scans at %g Hz, "
                 "max range %g m, no-return rays left out",
-                (unsigned long long)scene.seed, (unsigned long long)config.seed, config.rings, config.columns,
+                scene.kind == SceneKind::Terrain ? "terrain scene," : "scene", (unsigned long long)scene.seed, (unsigned long long)config.seed, config.rings, config.columns,
                 config.scans, config.scanRateHz, config.maxRange);
   LidarRunSummary summary;
   // Both outputs are opened before the work, so a bad trajectory path fails at once; each

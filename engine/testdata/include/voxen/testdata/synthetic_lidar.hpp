@@ -17,6 +17,11 @@
 // column 1, ...), so ray times never decrease. A ray whose beam hits nothing within maxRange
 // is a no-return ray: its sample lies at exactly maxRange along the beam and it is flagged, so
 // that it can be integrated with RayFlag::EndPointAsFree or left out.
+//
+// SyntheticScene::terrain() is a second, fixed scene for the heightmap (voxen generate --scene
+// terrain): open ground with a 15 degree ramp up to a platform, a bridge over a passage, a
+// 40 degree ramp down, a table, a low and a high step, a box, a wall and a pillar, and a loop
+// round them all.
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -52,10 +57,23 @@ struct SceneSphere {
   glm::dvec3 centre{0.0};
   double radius = 0.0;
 };
+// A block with an inclined top: a rectangle in plan, solid from zBase up to a top plane whose
+// height goes linearly along one plan axis from zStart at min[axis] to zEnd at max[axis]. With
+// one end at zBase it is a wedge: a ramp. Convex (six planes), so a ray enters it once.
+struct SceneRamp {
+  glm::dvec2 min{0.0}, max{0.0};
+  double zBase = 0.0;
+  double zStart = 0.0, zEnd = 0.0;  // the top's height at min[axis] and at max[axis]; >= zBase
+  int axis = 0;                     // 0: the top slopes along x, 1: along y
+  // Rise of the top per metre along the axis, and its height over a plan point.
+  double gradient() const { return (zEnd - zStart) / (max[axis] - min[axis]); }
+  double topAt(const glm::dvec2& p) const { return zStart + gradient() * (p[axis] - min[axis]); }
+};
 
-// A walkable floor area (a room's or the corridor's interior, inside the walls).
+// A named part of the plan: in the building a walkable floor area (a room's or the corridor's
+// interior, inside the walls); in the terrain each feature's footprint.
 struct SceneArea {
-  std::string name;  // "corridor", "north room 0", "south room 2", ...
+  std::string name;  // "corridor", "north room 0", "south room 2", ...; "gentle ramp", "bridge", ...
   glm::dvec2 min{0.0}, max{0.0};
 };
 
@@ -71,13 +89,32 @@ struct SceneOptions {
   bool exteriorDoor = true;
 };
 
+// The terrain scene's design numbers (SyntheticScene::terrain), which tests and pictures check
+// the heightmap against. Metres and degrees; the ground's top is z = 0. Flat tops and
+// undersides lie on multiples of 0.1 m, voxel faces at the default resolution: a flat top in
+// the middle of a voxel is seen at grazing angles through the voxel's empty upper part, and
+// those rays' misses erase it (holes in the heightmap where the scene has none).
+struct TerrainDesign {
+  static constexpr double gentleRampDegrees = 15.0;  // up to the west platform (passable at 30)
+  static constexpr double steepRampDegrees = 40.0;   // down from the east platform (lethal at 30)
+  static constexpr double platformHeight = 1.2;      // the platforms' tops and the bridge deck's
+  static constexpr double deckBottom = 1.0;          // the passage under the bridge: 1 m of room
+  static constexpr double tableTop = 0.8, tableUnderside = 0.7;  // 0.7 m under it: too low for 0.8 m
+  static constexpr double lowStep = 0.1, highStep = 0.4;           // passable and lethal at 0.2 m
+  static constexpr double sensorHeight = 1.5;  // voxen generate --scene terrain's --height default
+};
+
+enum class SceneKind { Building, Terrain };
+
 struct SyntheticScene {
   uint64_t seed = 0;
-  SceneOptions options;
+  SceneKind kind = SceneKind::Building;
+  SceneOptions options;  // the building's; the terrain has no ceiling
   std::vector<SceneBox> boxes;
   std::vector<SceneCylinder> cylinders;
   std::vector<SceneSphere> spheres;
-  std::vector<SceneArea> areas;           // corridor first, then the rooms
+  std::vector<SceneRamp> ramps;
+  std::vector<SceneArea> areas;           // building: corridor first, then the rooms; terrain: features
   glm::dvec3 boundsMin{0.0}, boundsMax{0.0};  // every primitive lies inside
   // The sensor path in plan: a closed curve sampled about every 1 cm (the last point repeats
   // the first, at arc length pathLength), with the arc length at each point and the heading
@@ -90,6 +127,9 @@ struct SyntheticScene {
 
   // The scene for a seed. Throws Error when the options are out of range.
   static SyntheticScene generate(uint64_t seed, const SceneOptions& options = {});
+  // The terrain (engine/testdata/src/terrain_scene.cpp): a fixed layout, the same for every
+  // seed, which is kept for the run's record (the lidar's noise has its own seed).
+  static SyntheticScene terrain(uint64_t seed = 0);
 
   // Distance along `direction` (unit length) to the closest surface hit within maxRange,
   // or nullopt. Starting points inside a primitive see that primitive only from outside.
@@ -98,7 +138,10 @@ struct SyntheticScene {
   double distanceToSurface(const glm::dvec3& point) const;
   // Plan position and heading on the closed path at arc length s (any real value: wraps).
   glm::dvec2 pathPosition(double s, double* heading = nullptr) const;
-  size_t primitiveCount() const { return boxes.size() + cylinders.size() + spheres.size(); }
+  size_t primitiveCount() const { return boxes.size() + cylinders.size() + spheres.size() + ramps.size(); }
+  // Sets the sensor path: a closed quadratic B-spline through the control polygon (corners
+  // rounded, straight where three points line up), sampled about every `step` metres.
+  void setPath(const std::vector<glm::dvec2>& control, double step = 0.01);
 
   // Recomputes the bounds and rebuilds the ray-casting grid; generate() calls it. Call it
   // after editing the primitives.
