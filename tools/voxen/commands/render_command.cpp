@@ -6,9 +6,16 @@
 // and crop are in map metres; without --camera the view frames where most occupied voxels
 // are to fill the picture (--view top: an orthographic plan, pixels linear in x and y). A
 // legend band below the map gives the height colours in metres and a scale bar.
+//
+// `voxen render HM.vxh --output OUT.png [--color cost|height] [--level K]` (a heightmap, told
+// by its content or its .vxh name): the heightmap's surface mesh (voxen/render_heightmap.hpp)
+// coloured by traversability cost (the --cost-png colours: lethal black, unknown grey) or by
+// height, with the same views, camera and size options, and a legend with the cost colour
+// bar, the lethal and unknown swatches and the scale bar.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -26,7 +33,9 @@
 #include "voxen/host/profile.hpp"
 #include "voxen/host/scheduler.hpp"
 #include "voxen/export/png_writer.hpp"
+#include "voxen/heightmap/heightmap_file.hpp"
 #include "voxen/map/map_file.hpp"
+#include "voxen/render_heightmap.hpp"
 #include "voxen/render_map.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -45,7 +54,16 @@ struct RenderArgs {
   std::string view = "perspective";  // --view
   bool noLegend = false;
   bool fovGiven = false;
+  std::string colour = "cost";      // --color (a heightmap's)
+  std::optional<uint32_t> level;    // --level (a heightmap's; default every level)
+  const CLI::Option *colourOption = nullptr, *maxSamplesOption = nullptr;
 };
+
+// A heightmap file: its content says so, or its name ends in .vxh (then loading it says what
+// is wrong with it, rather than the map loader's words about a map).
+bool isHeightmapInput(const std::string& path) {
+  return isHeightmapFile(path) || std::filesystem::path(path).extension() == ".vxh";
+}
 
 std::string metresText(const glm::dvec3& p) {
   char text[96];
@@ -96,8 +114,8 @@ std::string framingText(const RenderImage& image) {
   return text;
 }
 
-int render(const CommonOptions& options, const RenderArgs& args) {
-  const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
+// The options both inputs share: size, view, camera and legend, checked as flags.
+RenderOptions renderOptions(const RenderArgs& args) {
   RenderOptions render;
   render.width = args.width, render.height = args.height, render.fovDegrees = args.fov;
   render.maxSamples = args.maxSamples;
@@ -118,6 +136,15 @@ int render(const CommonOptions& options, const RenderArgs& args) {
     render.target = glm::dvec3(c[3], c[4], c[5]);
     if (*render.eye == *render.target) throw UsageError("--camera: the eye and the target are the same point");
   }
+  return render;
+}
+
+int render(const CommonOptions& options, const RenderArgs& args) {
+  const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
+  if (args.colourOption->count() > 0 || args.level)
+    throw UsageError(std::string(args.level ? "--level" : "--color") + " is for a heightmap (voxen heightmap MAP --output HM.vxh), and '" +
+                     redactedStoreName(mapPath) + "' is a map");
+  RenderOptions render = renderOptions(args);
   std::optional<std::vector<double>> crop;
   if (!args.crop.empty()) crop = numberList(args.crop);
   if (crop) {
@@ -187,9 +214,77 @@ int render(const CommonOptions& options, const RenderArgs& args) {
   return 0;
 }
 
+// `voxen render HM.vxh`: the heightmap's mesh. A map's own flags are refused by name.
+int renderHeightmapFile(const CommonOptions& options, const RenderArgs& args) {
+  const std::string &path = args.mapPath, &outputPath = args.outputPath;
+  if (!args.crop.empty()) throw UsageError("--crop is for a map, and '" + path + "' is a heightmap: it is drawn whole");
+  if (!args.session.empty()) throw UsageError("--session is for a store, and '" + path + "' is a heightmap");
+  if (args.maxSamplesOption->count() > 0) throw UsageError("--max-samples is for a map, and '" + path + "' is a heightmap");
+  const RenderOptions render = renderOptions(args);
+  checkOutputs({{"--output", outputPath}}, {{"the heightmap", path}});
+  const auto start = std::chrono::steady_clock::now();
+  const Heightmap hm = loadHeightmap(path);
+  if (args.level && *args.level >= hm.levels())
+    throw UsageError("--level " + std::to_string(*args.level) + ": '" + path + "' keeps " + std::to_string(hm.levels()) +
+                     " level(s), 0.." + std::to_string(hm.levels() - 1));
+  const HeightmapMeshOptions mesh{.level = args.level,
+                                  .colouring = args.colour == "height" ? HeightmapColouring::Height : HeightmapColouring::Cost};
+  Context context(options.contextOptions());
+  const HeightmapRenderImage out = [&] {
+    try {
+      return renderHeightmap(context, hm, render, mesh);
+    } catch (const Error& e) {
+      throw Error(path + ": " + e.what());
+    }
+  }();
+  const RenderImage& image = out.image;
+  writePng(outputPath, image.width, image.height, image.pixels, PngFormat::Rgba8);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string nothingDrawn =
+      image.drawnTriangles > 0 ? std::string()
+      : out.cells == 0         ? "nothing drawn: the heightmap has no cell" + std::string(args.level ? " on --level " + std::to_string(*args.level) : "")
+                               : "nothing drawn: none of the heightmap's " + withCommas(image.triangles) +
+                                     " triangles is in view; aim --camera at them, or leave it out to frame them";
+  if (!nothingDrawn.empty()) std::fprintf(stderr, "voxen render: warning: %s\n", nothingDrawn.c_str());
+  const std::string device = context.deviceInfo().name;
+  if (options.json) {
+    printJson({{"heightmap", path},
+               {"output", outputPath},
+               {"width", image.width},
+               {"height", image.height},
+               {"color", args.colour},
+               {"level", args.level ? Json(*args.level) : Json("all")},
+               {"cells", out.cells},
+               {"lethal_cells", out.lethal},
+               {"unknown_cells", out.unknown},
+               {"joins", out.joins},
+               {"risers", out.risers},
+               {"triangles", image.triangles},
+               {"drawn_triangles", image.drawnTriangles},
+               {"view", image.view == RenderView::Top ? "top" : "perspective"},
+               {"framing", framingJson(image, !args.camera.empty())},
+               {"height_range_m", {rounded(image.heightMin, 6), rounded(image.heightMax, 6)}},
+               {"legend", render.legend},
+               {"scale_bar_m", render.legend ? Json(image.scaleMetres) : Json(nullptr)},
+               {"wall_s", rounded(seconds, 4)},
+               {"device", device},
+               {"warning", nothingDrawn.empty() ? Json(nullptr) : Json(nothingDrawn)}});
+  } else {
+    std::printf("voxen render: %s -> %s (%ux%u) on %s\n", path.c_str(), outputPath.c_str(), image.width, image.height, device.c_str());
+    std::printf("heightmap: %s cells (%s lethal) coloured by %s, %s triangles (%s drawn), %.2f s\n", withCommas(out.cells).c_str(),
+                withCommas(out.lethal).c_str(), args.colour.c_str(), withCommas(image.triangles).c_str(),
+                withCommas(image.drawnTriangles).c_str(), seconds);
+    std::printf("%s\n", framingText(image).c_str());
+  }
+  if (options.profile) context.scheduler().profile().print(std::cout);
+  return 0;
+}
+
 CommandRun setupRender(CLI::App& command) {
   auto args = std::make_shared<RenderArgs>();
-  command.add_option("map", args->mapPath, "the map file or store to draw")->type_name("MAP.vxm|STORE")->required();
+  command.add_option("map", args->mapPath, "the map file or store to draw, or a heightmap (voxen heightmap's HM.vxh)")
+      ->type_name("MAP.vxm|STORE|HM.vxh")
+      ->required();
   addSessionOption(command, args->session);
   command.add_option("--output", args->outputPath, "the PNG image to write")->type_name("OUT.png")->required();
   command.add_option("--width", args->width, "image width")->check(integerIn(16, 16384))->capture_default_str();
@@ -207,20 +302,33 @@ CommandRun setupRender(CLI::App& command) {
       ->type_name("X0,Y0,Z0,X1,Y1,Z1")
       ->check(commaSeparatedNumbers(6, -kMaxMapMetres, kMaxMapMetres, "metres"));
   command.add_flag("--no-legend", args->noLegend,
-                   "leave out the band under the map with the height colour bar (metres, voxel centres) and the scale "
-                   "bar (exact in the top view; in perspective at the depth of the map's centre)");
-  command.add_option("--max-samples", args->maxSamples, "largest density grid to build (8 bytes a sample; the grid and the map must also fit --memory-budget)")
+                   "leave out the band under the map with the height colour bar (metres, voxel centres; a heightmap's: "
+                   "cost, with lethal and unknown swatches) and the scale bar (exact in the top view; in perspective at "
+                   "the depth of the map's centre)");
+  args->colourOption = command
+                           .add_option("--color", args->colour,
+                                       "heightmap: colour the surface by traversability cost (0..100 on the ramp of voxen "
+                                       "export's cost picture, lethal black, unknown grey) or by height")
+                           ->check(CLI::IsMember({"cost", "height"}))
+                           ->capture_default_str();
+  command.add_option("--level", args->level, "heightmap: draw only this level (default: every level)")
+      ->type_name("K")
+      ->check(integerIn(0, 7));
+  args->maxSamplesOption = command.add_option("--max-samples", args->maxSamples, "largest density grid to build (8 bytes a sample; the grid and the map must also fit --memory-budget)")
       ->check(integerIn(4096, int64_t(1) << 34))
       ->capture_default_str();
   return [args, fovOption](const CommonOptions& options) {
     args->fovGiven = fovOption->count() > 0;
+    if (isHeightmapInput(args->mapPath)) return renderHeightmapFile(options, *args);
     return render(options, *args);
   };
 }
 
 }  // namespace
 
-static CommandRegistration registration{"render", "draw a map's occupied voxels to a PNG (marching cubes + software rasterizer)",
+static CommandRegistration registration{"render",
+                                        "draw a map's occupied voxels (marching cubes) or a heightmap's surface (by cost) to a "
+                                        "PNG with the software rasterizer",
                                         &setupRender,
                                         Uses::Gpu | Uses::Profile | Uses::Json | Uses::MemoryBudget};
 
