@@ -1,5 +1,6 @@
 // `voxen generate`: a synthetic lidar run (a sensor moving through a procedural building of
-// rooms, corridor and objects) written as a PLY cloud (x, y, z, time, intensity) and a trajectory text.
+// rooms, corridor and objects, or with --scene terrain round ramps, a bridge, a table and steps)
+// written as a PLY cloud (x, y, z, time, intensity) and a trajectory text.
 #include <unistd.h>
 
 #include <charconv>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "generate_depth.hpp"
 #include "report/json_output.hpp"
 #include "option_checks.hpp"
 #include "output_checks.hpp"
@@ -29,14 +31,51 @@ struct GenerateArgs {
   LidarConfig lidar;
   std::string cloud, trajectory;
   std::string recording, compression;  // --recording and its --recording-compression
+  std::string scene = "building";  // --scene: building or terrain
   uint64_t seed = 1;
   double trajectoryRate = 100.0;
   CLI::Option* trajectoryRateOption = nullptr;  // given or not: it needs --trajectory
+  CLI::Option* heightOption = nullptr;          // not given: the scene's sensor height
+  DepthGenerateArgs depth;                      // --depth-recording, --truth-mesh and the camera's flags
 };
+
+// The scene, and the lidar's height for it when --height is not given.
+SyntheticScene makeScene(const GenerateArgs& args, LidarConfig& lidar) {
+  if (args.scene != "terrain") return SyntheticScene::generate(args.seed);
+  if (args.heightOption->count() == 0) lidar.sensorHeight = TerrainDesign::sensorHeight;
+  return SyntheticScene::terrain(args.seed);
+}
+
+void printScene(const SyntheticScene& scene) {
+  if (scene.kind == SceneKind::Terrain)
+    std::printf("terrain scene: ramps of %g and %g deg, a bridge over a passage, a table, steps of %g and %g m; ",
+                TerrainDesign::gentleRampDegrees, TerrainDesign::steepRampDegrees, TerrainDesign::lowStep,
+                TerrainDesign::highStep);
+  else
+    std::printf("scene seed %llu: corridor and %zu rooms, %zu boxes, %zu cylinders, %zu spheres; ",
+                (unsigned long long)scene.seed, scene.areas.size() - 1, scene.boxes.size(), scene.cylinders.size(),
+                scene.spheres.size());
+  std::printf("bounds (%.1f, %.1f, %.1f) to (%.1f, %.1f, %.1f) m; sensor path %.1f m per loop\n", scene.boundsMin.x,
+              scene.boundsMin.y, scene.boundsMin.z, scene.boundsMax.x, scene.boundsMax.y, scene.boundsMax.z,
+              scene.pathLength);
+}
+
+// The terrain's features by name with their plan rectangles, for --json (tests find them there).
+Json sceneFeatures(const SyntheticScene& scene) {
+  Json features = Json::array();
+  if (scene.kind == SceneKind::Terrain)
+    for (const SceneArea& area : scene.areas)
+      features.push_back({{"name", area.name}, {"min", {area.min.x, area.min.y}}, {"max", {area.max.x, area.max.y}}});
+  return features;
+}
 
 int generateRecording(const CommonOptions& options, const GenerateArgs& args);
 
 int generate(const CommonOptions& options, const GenerateArgs& args) {
+  if (isDepthRun(args.depth))
+    return generateDepth(options, args.depth,
+                         {args.seed, args.scene, args.compression, args.lidar.speed, args.lidar.sensorHeight,
+                          args.lidar.scanRateHz, args.lidar.startTime, args.lidar.threads});
   if (!args.recording.empty()) return generateRecording(options, args);
   if (args.cloud.empty()) throw UsageError("--cloud OUT.ply (or --recording OUT.bag|OUT.mcap) is required");
   if (!args.compression.empty()) throw UsageError("--recording-compression has no effect without --recording");
@@ -59,8 +98,8 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
-  const SyntheticScene scene = SyntheticScene::generate(seed);
-  if (!(lidar.sensorHeight < scene.options.ceilingHeight)) {
+  const SyntheticScene scene = makeScene(args, lidar);
+  if (scene.kind == SceneKind::Building && !(lidar.sensorHeight < scene.options.ceilingHeight)) {
     char message[96];
     std::snprintf(message, sizeof message, "--height: the sensor must be below the %g m ceiling, got %g",
                   scene.options.ceilingHeight, lidar.sensorHeight);
@@ -69,11 +108,7 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
 
   const bool tty = ::isatty(STDERR_FILENO);
   if (!options.json) {
-    std::printf("scene seed %llu: corridor and %zu rooms, %zu boxes, %zu cylinders, %zu spheres; "
-                "bounds (%.1f, %.1f, %.1f) to (%.1f, %.1f, %.1f) m; sensor path %.1f m per loop\n",
-                (unsigned long long)seed, scene.areas.size() - 1, scene.boxes.size(), scene.cylinders.size(),
-                scene.spheres.size(), scene.boundsMin.x, scene.boundsMin.y, scene.boundsMin.z, scene.boundsMax.x,
-                scene.boundsMax.y, scene.boundsMax.z, scene.pathLength);
+    printScene(scene);
     std::printf("lidar: %d rings x %d columns, %d scans at %g Hz (%s rays), fov %g deg, max range %g m, "
                 "noise %g m, speed %g m/s\n",
                 lidar.rings, lidar.columns, lidar.scans, lidar.scanRateHz, withCommas(lidar.rayCount()).c_str(),
@@ -99,6 +134,9 @@ int generate(const CommonOptions& options, const GenerateArgs& args) {
     printJson({{"cloud", cloud},
                {"trajectory", trajectory},
                {"seed", seed},
+               {"scene", args.scene},
+               {"features", sceneFeatures(scene)},
+               {"sensor_height", lidar.sensorHeight},
                {"rings", lidar.rings},
                {"columns", lidar.columns},
                {"scans", lidar.scans},
@@ -135,7 +173,7 @@ int generateRecording(const CommonOptions& options, const GenerateArgs& args) {
   checkOutputs({{"--recording", args.recording}, {"--cloud", args.cloud}, {"--trajectory", args.trajectory}}, {});
   LidarConfig lidar = args.lidar;
   lidar.seed = args.seed;
-  const SyntheticScene scene = SyntheticScene::generate(args.seed);
+  const SyntheticScene scene = makeScene(args, lidar);
   LidarRecordingOptions recording;
   recording.compression = args.compression;
   recording.tfRateHz = args.trajectoryRate;
@@ -181,6 +219,12 @@ CommandRun setupGenerate(CLI::App& command) {
   command.add_option("--rings", lidar.rings, "lidar rings")->check(integerIn(1, 4096))->capture_default_str();
   command.add_option("--columns", lidar.columns, "rays per ring and scan")->check(integerIn(1, 1 << 20))->capture_default_str();
   command.add_option("--scans", lidar.scans, "scans to simulate")->check(integerIn(1, 1000000))->capture_default_str();
+  command.add_option("--scene", args->scene,
+                     "building: rooms along a corridor (from --seed); terrain: open ground with a 15 and a 40 degree "
+                     "ramp, a bridge over a passage, a table, a 0.1 and a 0.4 m step (one loop is about 65 m: "
+                     "--speed 3 --scans 220)")
+      ->check(CLI::IsMember({"building", "terrain"}))
+      ->capture_default_str();
   command.add_option("--seed", args->seed, "the procedural building and the noise")->check(naturalNumber())->capture_default_str();
   command.add_option("--max-range", lidar.maxRange, "rays beyond this are no-returns (metres)")
       ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
@@ -190,7 +234,7 @@ CommandRun setupGenerate(CLI::App& command) {
   command.add_option("--fov", lidar.verticalFovDeg, "vertical field of view (degrees)")
       ->check(numberIn(0.0, 179.0, "degrees"))
       ->capture_default_str();
-  command.add_option("--height", lidar.sensorHeight, "sensor height above the floor (metres)")
+  args->heightOption = command.add_option("--height", lidar.sensorHeight, "sensor height above the floor (metres; 1.5 with --scene terrain)")
       ->check(numberIn(0.0, 1e6, "metres", LowEnd::Open))
       ->capture_default_str();
   command.add_option("--noise", lidar.rangeNoiseStdDev, "range noise standard deviation (metres)")
@@ -203,13 +247,14 @@ CommandRun setupGenerate(CLI::App& command) {
       ->check(numberIn(0.0, 1e6, "poses per second", LowEnd::Open))
       ->capture_default_str();
   command.add_option("--threads", lidar.threads, "worker threads (0: one per core)")->check(integerIn(0, 256))->capture_default_str();
+  addDepthGenerateOptions(command, args->depth);
   return [args](const CommonOptions& options) { return generate(options, *args); };
 }
 
 }  // namespace
 
 static CommandRegistration registration{
-    "generate", "write a synthetic lidar run (PLY cloud + trajectory) through a procedural building", &setupGenerate,
+    "generate", "write a synthetic lidar run (PLY cloud + trajectory) or depth-camera recording through a procedural building", &setupGenerate,
                                         Uses::Json | Uses::MemoryBudget};
 
 }  // namespace voxen::cli
