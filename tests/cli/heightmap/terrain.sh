@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The heightmap of a generated terrain (voxen generate --scene terrain), end to end: generate,
-# map (with voxel means, for sub-voxel heights), voxen heightmap --npy, and a check of what a
-# robot of 0.8 m with --max-slope 30 and --max-step 0.2 must get: two levels under the bridge
-# (the ground and the deck), the 15 degree ramp's slope and no lethal cell on it, the 40
-# degree ramp lethal, the 0.4 m step lethal from the ground and the 0.1 m one not, and a table
-# whose top is a level while the floor under it is not (but is for a 0.5 m robot).
+# map (with voxel means, for sub-voxel heights), voxen heightmap --npy (the GPU's file equal to
+# the CPU reference's), and a check of what a robot of 0.8 m with --max-slope 30 and --max-step
+# 0.2 must get: two levels under the bridge (the ground and the deck), the 15 degree ramp's
+# slope and no lethal cell on it, the 40 degree ramp lethal, the 0.4 m step lethal from the
+# ground and the 0.1 m one not, and a table whose top is a level while the floor under it is
+# not (but is for a 0.5 m robot).
 # Feature positions come from generate --json; design heights from TerrainDesign
 # (engine/testdata/include/voxen/testdata/synthetic_lidar.hpp).
 #   terrain.sh VOXEN_BINARY WORK_DIR
@@ -22,6 +23,11 @@ no_validation map.err map
 no_validation hm.err heightmap
 "$voxen" heightmap map.vxm --output low.vxh --robot-height 0.5 --npy low --quiet > low.log 2> low.err
 no_validation low.err "heightmap --robot-height 0.5"
+# Columns of several levels, ramps and steps: the GPU's cells equal the CPU reference's here too.
+"$voxen" heightmap map.vxm --output gpu.vxh --device gpu --quiet > gpu.log 2> gpu.err
+no_validation gpu.err "heightmap --device gpu"
+"$voxen" heightmap map.vxm --output cpu.vxh --cpu --quiet > cpu.log
+cmp gpu.vxh cpu.vxh || fail "the GPU's heightmap of the terrain differs from the CPU reference's"
 
 python3 - generate.json hm low <<'PYTHON' || fail "the terrain's heightmap is wrong (above)"
 import ast, json, math, struct, sys
