@@ -1,0 +1,155 @@
+#include "voxen/testdata/depth_recording.hpp"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "depth_messages.hpp"
+#include "tum_folder.hpp"
+#include "voxen/host/error.hpp"
+#include "voxen/input/mcap_reader.hpp"
+#include "voxen/input/ros_messages.hpp"
+#include "voxen/testdata/ros_bag_writer.hpp"
+
+namespace voxen {
+
+namespace {
+
+std::span<const uint8_t> bytesOf(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
+
+// A bag or an MCAP file written the same way: the three message types by topic.
+class RosDepthOut {
+ public:
+  RosDepthOut(const std::filesystem::path& path, DepthRecordingFormat format, const DepthRecordingOptions& options)
+      : options_(options) {
+    if (format == DepthRecordingFormat::RosBag) {
+      bag_ = std::make_unique<RosBagWriter>(path, options.compression);
+      return;
+    }
+    if (!options.compression.empty() && options.compression != "zstd" && options.compression != "lz4")
+      throw Error(path.string() + ": unknown MCAP compression '" + options.compression + "' (zstd, lz4)");
+    mcap::WriterOptions o;
+    o.compression = options.compression;
+    mcap_ = std::make_unique<mcap::Writer>(path, o);
+    const auto schema = [&](const std::string& name, const std::string& text) {
+      return mcap_->addSchema(name, "ros2msg", bytesOf(text));
+    };
+    const ros::MessageType &image = ros::imageMessageType(), &info = ros::cameraInfoMessageType();
+    imageChannel_ = mcap_->addChannel(schema(image.ros2Type, image.ros2Schema), options.depthTopic, "cdr");
+    infoChannel_ = mcap_->addChannel(schema(info.ros2Type, info.ros2Schema), options.infoTopic, "cdr");
+    const uint16_t tf = schema(std::string(ros::kTfMessageRos2Type), ros::tfMessageRos2Schema());
+    tfStaticChannel_ = mcap_->addChannel(tf, "/tf_static", "cdr");
+    tfChannel_ = mcap_->addChannel(tf, "/tf", "cdr");
+  }
+  ros::MessageEncoding encoding() const { return bag_ ? ros::MessageEncoding::Ros1 : ros::MessageEncoding::Cdr; }
+
+  void tf(bool isStatic, std::span<const ros::TransformStamped> transforms) {
+    const std::vector<uint8_t> bytes = ros::encodeTfMessage(transforms, encoding());
+    const int64_t ns = transforms.front().stampNs;
+    if (bag_)
+      bag_->write(isStatic ? "/tf_static" : "/tf", ns, std::string(ros::kTfMessageRos1Type), ros::tfMessageMd5(),
+                  ros::tfMessageRos1Definition(), bytes);
+    else
+      mcap_->write(isStatic ? tfStaticChannel_ : tfChannel_, uint64_t(ns), uint64_t(ns), bytes);
+  }
+  void frame(const GeneratedDepthFrame& f) {
+    const std::vector<uint8_t> info = ros::encodeCameraInfo(f.frame.intrinsics, f.stampNs, options_.opticalFrame, encoding());
+    const std::vector<uint8_t> image = ros::encodeDepthImage(f.frame.depth, f.stampNs, options_.opticalFrame, encoding());
+    if (bag_) {
+      const ros::MessageType &it = ros::imageMessageType(), &ct = ros::cameraInfoMessageType();
+      bag_->write(options_.infoTopic, f.stampNs, ct.ros1Type, ct.md5, ct.ros1Definition, info);
+      bag_->write(options_.depthTopic, f.stampNs, it.ros1Type, it.md5, it.ros1Definition, image);
+    } else {
+      mcap_->write(infoChannel_, uint64_t(f.stampNs), uint64_t(f.stampNs), info);
+      mcap_->write(imageChannel_, uint64_t(f.stampNs), uint64_t(f.stampNs), image);
+    }
+  }
+  void close() {
+    if (bag_) bag_->close();
+    if (mcap_) mcap_->close();
+  }
+
+ private:
+  DepthRecordingOptions options_;
+  std::unique_ptr<RosBagWriter> bag_;
+  std::unique_ptr<mcap::Writer> mcap_;
+  uint16_t imageChannel_ = 0, infoChannel_ = 0, tfStaticChannel_ = 0, tfChannel_ = 0;
+};
+
+ros::TransformStamped transform(int64_t ns, const std::string& parent, const std::string& child,
+                                const TrajectorySample& pose) {
+  ros::TransformStamped t;
+  t.stampNs = ns;
+  t.parentFrame = parent;
+  t.childFrame = child;
+  t.translation = pose.position;
+  t.rotation = glm::normalize(pose.orientation);
+  return t;
+}
+
+}  // namespace
+
+DepthRecordingFormat depthRecordingFormat(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  if (ext == ".bag") return DepthRecordingFormat::RosBag;
+  if (ext == ".mcap") return DepthRecordingFormat::Mcap;
+  return DepthRecordingFormat::TumFolder;
+}
+
+const char* depthRecordingFormatName(DepthRecordingFormat format) {
+  switch (format) {
+    case DepthRecordingFormat::RosBag: return "ROS 1 bag";
+    case DepthRecordingFormat::Mcap: return "MCAP";
+    default: return "TUM RGB-D folder";
+  }
+}
+
+DepthRecordingSummary writeDepthRecording(
+    const SyntheticScene& scene, const DepthCameraConfig& config, const std::filesystem::path& path,
+    const DepthRecordingOptions& options,
+    const std::function<void(const GeneratedDepthFrame&, const DepthRecordingSummary&)>& progress) {
+  config.validate();
+  const auto started = std::chrono::steady_clock::now();
+  const DepthRecordingFormat format = depthRecordingFormat(path);
+  DepthRecordingSummary summary;
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  if (format == DepthRecordingFormat::TumFolder) {
+    if (!options.compression.empty())
+      throw Error(path.string() + ": a TUM RGB-D folder is not compressed (compression '" + options.compression + "')");
+    TumFolderWriter tum(path, config.intrinsics());
+    generateDepthFrames(scene, config, [&](const GeneratedDepthFrame& f) {
+      tum.frame(f);
+      ++summary.frames;
+      summary.validPixels += f.validPixels;
+      summary.seconds = elapsed();
+      if (progress) progress(f, summary);
+    });
+    summary.bytes = tum.close();
+    summary.seconds = elapsed();
+    return summary;
+  }
+
+  RosDepthOut out(path, format, options);
+  const int64_t firstNs = std::llround(config.frameTime(0) * 1e9);
+  const ros::TransformStamped statics[2] = {
+      transform(firstNs, "map", "odom", TrajectorySample{}),
+      transform(firstNs, "base_link", options.opticalFrame, depthCameraMount(config))};
+  out.tf(true, statics);
+  summary.transforms += 2;
+  generateDepthFrames(scene, config, [&](const GeneratedDepthFrame& f) {
+    const ros::TransformStamped base = transform(f.stampNs, "odom", "base_link", f.basePose);
+    out.tf(false, std::span(&base, 1));  // the pose before the frame it places, as a driver publishes it
+    out.frame(f);
+    ++summary.transforms;
+    ++summary.frames;
+    summary.validPixels += f.validPixels;
+    summary.seconds = elapsed();
+    if (progress) progress(f, summary);
+  });
+  out.close();
+  summary.bytes = std::filesystem::file_size(path);
+  summary.seconds = elapsed();
+  return summary;
+}
+
+}  // namespace voxen
