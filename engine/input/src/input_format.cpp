@@ -49,8 +49,11 @@ InputFormat detectFolder(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path / "velodyne") && hasFileWithExtension(path / "velodyne", ".bin"))
     return InputFormat::KittiSequence;
   if (hasFileWithExtension(path, ".pcd")) return InputFormat::PcdFolder;
-  throw Error(name + ": is a directory holding no recording Voxen reads (expected *.pcd files, or a KITTI odometry "
-                     "sequence: velodyne/*.bin with poses.txt and calib.txt)");
+  // A TUM RGB-D sequence: depth.txt (and rgb.txt, groundtruth.txt) beside depth/ and rgb/.
+  if (std::filesystem::is_regular_file(path / "depth.txt") || std::filesystem::is_directory(path / "depth"))
+    return InputFormat::TumRgbd;
+  throw Error(name + ": is a directory holding no recording Voxen reads (expected *.pcd files, a KITTI odometry "
+                     "sequence: velodyne/*.bin with poses.txt and calib.txt, or a TUM RGB-D folder: depth.txt)");
 }
 
 }  // namespace
@@ -64,6 +67,7 @@ const char* inputFormatName(InputFormat format) {
     case InputFormat::KittiSequence: return "KITTI odometry sequence";
     case InputFormat::RosBag: return "ROS 1 bag";
     case InputFormat::Mcap: return "MCAP";
+    case InputFormat::TumRgbd: return "TUM RGB-D folder";
   }
   return "unknown";
 }

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "point_source.hpp"
+#include "depth/depth_inspect.hpp"
 #include "recording/recording.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/number_text.hpp"
@@ -117,6 +118,10 @@ RecordingInfo inspectRecording(const std::filesystem::path& path, std::optional<
   detail::checkPcdViewpointApplies(path, info.format, pcdViewpoint);
   if (info.format == InputFormat::RosBag || info.format == InputFormat::Mcap) {
     detail::inspectRosRecording(path, info);
+    return info;
+  }
+  if (info.format == InputFormat::TumRgbd) {
+    detail::inspectTumFolder(path, info);
     return info;
   }
   // The fields voxen map picks, as the readers pick them.

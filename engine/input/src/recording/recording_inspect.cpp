@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "point_source.hpp"
+#include "depth/depth_inspect.hpp"
 #include "recording/recording.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/number_text.hpp"
@@ -52,6 +53,9 @@ void inspectRosRecording(const std::filesystem::path& path, RecordingInfo& info)
     tfError = e.what();
     info.notes.push_back(std::string("tf: ") + e.what());
   }
+
+  // Depth images (and their cameras), whatever the clouds say.
+  describeDepthTopics(*rec, info);
 
   // The cloud topic and its first cloud.
   try {

@@ -14,6 +14,7 @@ enum class InputFormat {
   KittiSequence,  // a KITTI odometry sequence folder: velodyne/*.bin, with poses.txt and calib.txt
   RosBag,         // "#ROSBAG V2.0"
   Mcap,           // 0x89 "MCAP0\r\n"
+  TumRgbd,        // a TUM RGB-D folder: depth.txt naming depth/*.png (depth images: voxen/input/depth_source.hpp)
 };
 
 const char* inputFormatName(InputFormat format);

@@ -41,6 +41,18 @@ struct RecordingInfo {
   // The tf tree, one line per link: "map -> odom (moving, 200 stamps, 0.5 to 10.5 s)".
   std::vector<std::string> frames;
   std::string cloudTopic, sensorFrame, fixedFrame;  // what voxen map would use by default
+
+  // Depth images (voxen/input/depth_source.hpp): a recording's depth image topics, or a TUM
+  // RGB-D folder's depth.txt.
+  struct DepthTopic {
+    std::string name, type, encoding;  // encoding: an Image's, a CompressedImage's format
+    uint32_t width = 0, height = 0;    // of the first image
+    uint64_t messages = 0;
+    // "/camera/depth/camera_info: 640 x 480, K fx 525 fy 525 cx 319.5 cy 239.5, no distortion",
+    // or why there is no usable camera.
+    std::string cameraInfo;
+  };
+  std::vector<DepthTopic> depthTopics;
 };
 
 // Reads the headers and one column of every point (the time, or x without one), so a body
@@ -48,7 +60,8 @@ struct RecordingInfo {
 // their topics, the tf tree, and the first cloud's fields (every tf message is decoded, the
 // clouds are not: their points are counted as the first cloud's times the clouds).
 // `pcdViewpoint`: how PCD files' VIEWPOINT is read, as RayReaderOptions::pcdViewpoint (a
-// SettingError for other formats).
+// SettingError for other formats). Depth image topics: the first image of each is decoded, and
+// every camera_info message. TUM RGB-D folders: depth.txt, the first depth PNG, groundtruth.txt.
 RecordingInfo inspectRecording(const std::filesystem::path& path, std::optional<PcdViewpoint> pcdViewpoint = std::nullopt);
 
 }  // namespace voxen
