@@ -56,6 +56,7 @@ std::string timesText(const RecordingInfo& info) {
   if (info.format == InputFormat::RosBag || info.format == InputFormat::Mcap)
     return text + " s, the messages' stamps" + clock + ": a span of " + durationText(span);
   if (info.format == InputFormat::KittiSequence) return text + " s, the scans' times: a span of " + durationText(span);
+  if (info.format == InputFormat::TumRgbd) return text + " s, the depth images' times: a span of " + durationText(span);
   return text + clock + " in field '" + info.timeField + "', which names no unit: a span of " + durationText(span) +
          " if in seconds, " + durationText(span * 1e-9) + " if in nanoseconds; voxen map compares them with the "
          "trajectory's times as they are (one unit and clock) and refuses times that do not fit its span, naming "
@@ -77,6 +78,10 @@ int inspect(const CommonOptions& options, const std::string& path, std::optional
   if (options.json) {
     Json fields = Json::array();
     for (const auto& f : info.fields) fields.push_back({{"name", f.name}, {"type", f.type}});
+    Json depthTopics = Json::array();
+    for (const auto& d : info.depthTopics)
+      depthTopics.push_back({{"name", d.name}, {"type", d.type}, {"encoding", d.encoding}, {"width", d.width},
+                             {"height", d.height}, {"messages", d.messages}, {"camera_info", d.cameraInfo}});
     Json topics = Json::array();
     for (const auto& t : info.topics)
       topics.push_back({{"name", t.name}, {"type", t.type}, {"encoding", t.encoding}, {"messages", t.messages}});
@@ -95,6 +100,7 @@ int inspect(const CommonOptions& options, const std::string& path, std::optional
                {"pcd_viewpoint", pcdViewpoint ? Json(pcdViewpointName(*pcdViewpoint)) : Json(nullptr)},
                {"topics", topics},
                {"tf", info.frames},
+               {"depth_topics", depthTopics},
                {"cloud_topic", info.cloudTopic.empty() ? Json(nullptr) : Json(info.cloudTopic)},
                {"sensor_frame", info.sensorFrame.empty() ? Json(nullptr) : Json(info.sensorFrame)},
                {"fixed_frame", info.fixedFrame.empty() ? Json(nullptr) : Json(info.fixedFrame)}});
@@ -107,6 +113,9 @@ int inspect(const CommonOptions& options, const std::string& path, std::optional
     std::printf("topic %s: %s (%s), %s\n", t.name.c_str(), t.type.c_str(), t.encoding.c_str(),
                 countText(t.messages, "message").c_str());
   for (const auto& f : info.frames) std::printf("tf %s\n", f.c_str());
+  for (const auto& d : info.depthTopics)
+    std::printf("depth images %s: %s %s, %u x %u, %s; camera %s\n", d.name.c_str(), d.type.c_str(), d.encoding.c_str(),
+                d.width, d.height, countText(d.messages, "image").c_str(), d.cameraInfo.c_str());
   if (!info.fields.empty()) {
     std::string list;
     for (const auto& f : info.fields) list += (list.empty() ? "" : ", ") + f.name + " " + f.type;
@@ -122,7 +131,7 @@ int inspect(const CommonOptions& options, const std::string& path, std::optional
 CommandRun setupInspect(CLI::App& command) {
   auto path = std::make_shared<std::string>();
   auto pcdViewpoint = std::make_shared<std::optional<PcdViewpoint>>();
-  command.add_option("recording", *path, "a ROS 1 bag, an MCAP file, a PLY, PCD or KITTI .bin file, or a folder of PCD files or a KITTI sequence")
+  command.add_option("recording", *path, "a ROS 1 bag, an MCAP file, a PLY, PCD or KITTI .bin file, or a folder of PCD files, a KITTI sequence or a TUM RGB-D folder")
       ->type_name("FILE_OR_FOLDER")
       ->required();
   addPcdViewpointOption(command, *pcdViewpoint);
