@@ -15,6 +15,7 @@
 
 #include "support/temp_dir.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/input/depth_source.hpp"
 #include "voxen/input/mcap_reader.hpp"
 #include "voxen/input/ros_messages.hpp"
 #include "voxen/testdata/depth_recording.hpp"
@@ -36,6 +37,15 @@ DepthCameraConfig tinyCamera(unsigned threads) {
   c.threads = threads;
   c.depthNoiseStdDev = 0.005;
   return c;
+}
+
+// The frames a DepthSource reads back from `path`.
+std::vector<DepthFrame> readBack(const std::filesystem::path& path) {
+  DepthSource source(path);
+  std::vector<DepthFrame> frames;
+  DepthFrame f;
+  while (source.next(f)) frames.push_back(f);
+  return frames;
 }
 
 // A CDR message's fields in order (little-endian, aligned from the end of the 4-byte header).
@@ -207,4 +217,54 @@ TEST_CASE("depth recording: a TUM RGB-D folder of 16-bit PNGs, depth.txt, ground
   CHECK(std::filesystem::is_regular_file(tum / "depth.txt"));
   CHECK_THROWS_WITH(writeDepthRecording(scene, camera, dir / "x.mcap", {"bz2"}), Catch::Contains("compression"));
   CHECK_FALSE(std::filesystem::exists(dir / "x.mcap"));
+}
+
+TEST_CASE("depth recording: voxen::DepthSource reads each format back to the frames generated", "[depthcam]") {
+  const SyntheticScene scene = SyntheticScene::generate(5);
+  vt::TempDir dir("depth-roundtrip");
+  DepthCameraConfig camera = tinyCamera(2);
+  camera.rateHz = 4.0;  // stamps TUM's six decimals hold exactly
+  std::vector<GeneratedDepthFrame> frames;
+  const auto keep = [&](const GeneratedDepthFrame& f, const DepthRecordingSummary&) { frames.push_back(f); };
+  writeDepthRecording(scene, camera, dir / "walk.mcap", {}, keep);
+  std::vector<std::filesystem::path> recordings = {dir / "walk.mcap"};
+  try {
+    writeDepthRecording(scene, camera, dir / "walk.bag");
+    recordings.push_back(dir / "walk.bag");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("no ROS 1 bag support") != std::string::npos);
+  }
+  for (const auto& path : recordings) {
+    INFO(path.filename().string());
+    const std::vector<DepthFrame> read = readBack(path);
+    REQUIRE(read.size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+      const DepthFrame& a = frames[i].frame;
+      CHECK(read[i].intrinsics == a.intrinsics);
+      CHECK(read[i].time == a.time);
+      CHECK(read[i].depth.encoding == DepthEncoding::Unsigned16);
+      CHECK(read[i].depth.depthScale == 0.001);
+      CHECK(read[i].depth.depth16 == a.depth.depth16);
+      CHECK(glm::length(read[i].position - a.position) < 1e-12);
+      CHECK(std::abs(glm::dot(read[i].orientation, a.orientation)) > 1.0 - 1e-12);
+    }
+  }
+  // The TUM folder: 5000 units per metre of the measured depth, poses to nine decimals.
+  writeDepthRecording(scene, camera, dir / "tum");
+  const std::vector<DepthFrame> read = readBack(dir / "tum");
+  REQUIRE(read.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    const GeneratedDepthFrame& g = frames[i];
+    CHECK(read[i].intrinsics.fx == Approx(g.frame.intrinsics.fx).epsilon(1e-15));
+    CHECK(read[i].intrinsics.cx == g.frame.intrinsics.cx);
+    CHECK(read[i].time == Approx(g.frame.time).margin(1e-9));
+    REQUIRE(read[i].depth.depth16.size() == g.measuredDepth.size());
+    CHECK(read[i].depth.depthScale == 1.0 / 5000.0);
+    size_t differ = 0;
+    for (size_t p = 0; p < g.measuredDepth.size(); ++p)
+      differ += read[i].depth.depth16[p] != uint16_t(std::round(g.measuredDepth[p] * 5000.0));
+    CHECK(differ == 0);
+    CHECK(glm::length(read[i].position - g.frame.position) < 2e-9);
+    CHECK(std::abs(glm::dot(read[i].orientation, g.frame.orientation)) > 1.0 - 1e-9);
+  }
 }

@@ -4,9 +4,9 @@
 #include <memory>
 #include <optional>
 
-#include "depth_messages.hpp"
 #include "tum_folder.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/input/image_messages.hpp"
 #include "voxen/input/mcap_reader.hpp"
 #include "voxen/input/ros_messages.hpp"
 #include "voxen/testdata/ros_bag_writer.hpp"
@@ -16,6 +16,36 @@ namespace voxen {
 namespace {
 
 std::span<const uint8_t> bytesOf(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
+
+// The frame's 16UC1 image (little-endian millimetres, as the hosts Voxen runs on store them).
+ros::Image depthImageMessage(const GeneratedDepthFrame& f, const std::string& frameId) {
+  const DepthImage& d = f.frame.depth;
+  ros::Image image;
+  image.stampNs = f.stampNs;
+  image.frameId = frameId;
+  image.height = d.height;
+  image.width = d.width;
+  image.encoding = "16UC1";
+  image.step = d.width * 2;
+  image.data = {reinterpret_cast<const uint8_t*>(d.depth16.data()), d.depth16.size() * 2};
+  return image;
+}
+
+// plumb_bob with zero distortion, K from the intrinsics, R identity, P = [K | 0], no binning, no ROI.
+ros::CameraInfo cameraInfoMessage(const GeneratedDepthFrame& f, const std::string& frameId) {
+  const CameraIntrinsics& k = f.frame.intrinsics;
+  ros::CameraInfo info;
+  info.stampNs = f.stampNs;
+  info.frameId = frameId;
+  info.height = k.height;
+  info.width = k.width;
+  info.distortionModel = "plumb_bob";
+  info.d.assign(5, 0.0);
+  info.k = {k.fx, 0.0, k.cx, 0.0, k.fy, k.cy, 0.0, 0.0, 1.0};
+  info.r = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+  info.p = {k.fx, 0.0, k.cx, 0.0, 0.0, k.fy, k.cy, 0.0, 0.0, 0.0, 1.0, 0.0};
+  return info;
+}
 
 // A bag or an MCAP file written the same way: the three message types by topic.
 class RosDepthOut {
@@ -34,9 +64,9 @@ class RosDepthOut {
     const auto schema = [&](const std::string& name, const std::string& text) {
       return mcap_->addSchema(name, "ros2msg", bytesOf(text));
     };
-    const ros::MessageType &image = ros::imageMessageType(), &info = ros::cameraInfoMessageType();
-    imageChannel_ = mcap_->addChannel(schema(image.ros2Type, image.ros2Schema), options.depthTopic, "cdr");
-    infoChannel_ = mcap_->addChannel(schema(info.ros2Type, info.ros2Schema), options.infoTopic, "cdr");
+    imageChannel_ = mcap_->addChannel(schema(std::string(ros::kImageRos2Type), ros::imageRos2Schema()), options.depthTopic, "cdr");
+    infoChannel_ =
+        mcap_->addChannel(schema(std::string(ros::kCameraInfoRos2Type), ros::cameraInfoRos2Schema()), options.infoTopic, "cdr");
     const uint16_t tf = schema(std::string(ros::kTfMessageRos2Type), ros::tfMessageRos2Schema());
     tfStaticChannel_ = mcap_->addChannel(tf, "/tf_static", "cdr");
     tfChannel_ = mcap_->addChannel(tf, "/tf", "cdr");
@@ -53,12 +83,13 @@ class RosDepthOut {
       mcap_->write(isStatic ? tfStaticChannel_ : tfChannel_, uint64_t(ns), uint64_t(ns), bytes);
   }
   void frame(const GeneratedDepthFrame& f) {
-    const std::vector<uint8_t> info = ros::encodeCameraInfo(f.frame.intrinsics, f.stampNs, options_.opticalFrame, encoding());
-    const std::vector<uint8_t> image = ros::encodeDepthImage(f.frame.depth, f.stampNs, options_.opticalFrame, encoding());
+    const std::vector<uint8_t> info = ros::encodeCameraInfo(cameraInfoMessage(f, options_.opticalFrame), encoding());
+    const std::vector<uint8_t> image = ros::encodeImage(depthImageMessage(f, options_.opticalFrame), encoding());
     if (bag_) {
-      const ros::MessageType &it = ros::imageMessageType(), &ct = ros::cameraInfoMessageType();
-      bag_->write(options_.infoTopic, f.stampNs, ct.ros1Type, ct.md5, ct.ros1Definition, info);
-      bag_->write(options_.depthTopic, f.stampNs, it.ros1Type, it.md5, it.ros1Definition, image);
+      bag_->write(options_.infoTopic, f.stampNs, std::string(ros::kCameraInfoRos1Type), ros::cameraInfoMd5(),
+                  ros::cameraInfoRos1Definition(), info);
+      bag_->write(options_.depthTopic, f.stampNs, std::string(ros::kImageRos1Type), ros::imageMd5(),
+                  ros::imageRos1Definition(), image);
     } else {
       mcap_->write(infoChannel_, uint64_t(f.stampNs), uint64_t(f.stampNs), info);
       mcap_->write(imageChannel_, uint64_t(f.stampNs), uint64_t(f.stampNs), image);
