@@ -13,6 +13,7 @@
 #include "pgm_pair.hpp"
 #include "voxen/atomic_file/atomic_file.hpp"
 #include "voxen/export/colour_bar.hpp"
+#include "voxen/export/cost_colour.hpp"
 #include "voxen/export/map_export.hpp"
 #include "voxen/export/map_picture_file.hpp"
 #include "voxen/export/plot_frame.hpp"
@@ -251,16 +252,8 @@ HeightmapPicture exportCostPng(const Heightmap& heightmap, const std::filesystem
   counts.lo = 0.0, counts.hi = 100.0;
   const PlotGrid plot = plotCells(heightmap, options.scale, [&](uint32_t x, uint32_t y) {
     const uint8_t cost = costs[size_t(y) * heightmap.width() + x];
-    if (cost == gpu::kCostLethal) {
-      ++counts.lethal;
-      return detail::kBlack;
-    }
-    if (cost == gpu::kCostUnknown) {
-      ++counts.unknown;
-      return kUnknownRgb;
-    }
-    ++counts.drawn;
-    return colourOf(cost / 100.0);
+    ++(cost == gpu::kCostLethal ? counts.lethal : cost == gpu::kCostUnknown ? counts.unknown : counts.drawn);
+    return detail::costColour(cost);  // the colours the heightmap mesh and voxen render HM.vxh use too
   });
   return framePicture(heightmap, png, options, "traversability cost", plot, counts, "cost (0 easy .. 100 hardest passable)", true);
 }
