@@ -184,7 +184,7 @@ HeightmapRenderImage renderHeightmap(Context& context, const Heightmap& heightma
   placeImage(image, camera, offset, plotHeight);
   out.cells = mesh.cells, out.joins = mesh.joins, out.risers = mesh.risers;
   out.lethal = mesh.lethal, out.unknown = mesh.unknown;
-  if (legend) detail::drawHeightmapLegend(out, *legend, meshOptions.colouring, camera.orthographic ? "" : " at the centre");
+  if (legend) detail::drawHeightmapLegend(out, *legend, meshOptions.colouring, camera.orthographic ? "" : " at the target");
   return out;
 }
 
