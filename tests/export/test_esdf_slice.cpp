@@ -142,6 +142,13 @@ TEST_CASE("ESDF slice files: the PGM's pixels, the YAML and the arrays", "[esdfs
     // Row 0 of the image is the largest y: the post (y 10) on image row 19.
     CHECK(uint8_t(pgm[header.size() + 19 * 40 + 10]) == 0);
   }
+  SECTION("the picture: framed, with its YAML") {
+    const EsdfSlicePicture picture = exportEsdfSlicePng(s, dir.path() / "slice.png", "room", 2);
+    CHECK(picture.scale == 2);
+    CHECK(picture.yaml == dir.path() / "slice.yaml");
+    CHECK(readFile(dir.path() / "slice.png").substr(1, 3) == "PNG");
+    CHECK(readFile(picture.yaml).find("image: slice.png\n") != std::string::npos);
+  }
   SECTION("the arrays: float32 metres, rows from the lowest y") {
     const std::vector<std::filesystem::path> files = writeEsdfSliceArrays(s, (dir.path() / "e").string());
     REQUIRE(files.size() == 3);

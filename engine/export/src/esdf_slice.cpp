@@ -11,6 +11,10 @@
 #include "export_helpers.hpp"
 #include "pgm_pair.hpp"
 #include "voxen/atomic_file/atomic_file.hpp"
+#include "voxen/export/clearance_export.hpp"
+#include "voxen/export/map_export.hpp"
+#include "voxen/export/map_picture_file.hpp"
+#include "voxen/export/plot_frame.hpp"
 #include "voxen/export/heightmap_export.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -188,6 +192,42 @@ EsdfSliceFiles exportEsdfSlicePgm(const EsdfSlice& slice, const std::filesystem:
   text += std::string("unknown_as_obstacle: ") + (o.unknownAsObstacle ? "true" : "false") + "\n";
   detail::writeImageAndYaml(files.image, detail::pgmBytes(esdfSlicePixels(slice), slice.width, slice.height), files.yaml, text);
   return files;
+}
+
+EsdfSlicePicture exportEsdfSlicePng(const EsdfSlice& slice, const std::filesystem::path& png, const std::string& mapName,
+                                    uint32_t scale) {
+  EsdfSlicePicture out;
+  out.scale = scale ? scale : autoSliceScale(slice.width, slice.height);
+  const uint32_t s = out.scale, w = slice.width, h = slice.height;
+  const double top = slice.options.maxDistance;
+  std::vector<uint8_t> rgb(size_t(w) * s * h * s * 3);
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) {
+      const size_t i = size_t(y) * w + x;
+      uint8_t c[3] = {0, 0, 0};
+      if (!slice.obstacle[i]) clearanceColour(slice.squared[i] == kNoObstacle ? 1.0 : double(slice.metres(i)) / top, c);
+      for (uint32_t dy = 0; dy < s; ++dy)
+        for (uint32_t dx = 0; dx < s; ++dx)
+          std::memcpy(&rgb[((size_t(h - 1 - y) * s + dy) * size_t(w) * s + size_t(x) * s + dx) * 3], c, 3);
+    }
+  const EsdfSliceOptions& o = slice.options;
+  const std::string title = detail::titled(mapName, "ESDF slice, obstacles centred in z " + shortestDecimal(o.zMin) + " to " +
+                                                        shortestDecimal(o.zMax) + " m");
+  const detail::WorldRect world{slice.originX(), slice.originY(), slice.originX() + w * slice.resolution,
+                                slice.originY() + h * slice.resolution};
+  detail::PlotFrame frame(title, world, w * s, h * s);
+  frame.addColourBar(detail::ColourRange{0.0, top}, "distance to the nearest obstacle column (m; farther: blue)", [](double t) {
+    uint8_t c[3];
+    clearanceColour(t, c);
+    return detail::Rgb{c[0], c[1], c[2]};
+  });
+  frame.addSwatches({{detail::kBlack, "obstacle column (" + std::to_string(slice.obstacles) + ")"}});
+  char note[200];
+  std::snprintf(note, sizeof note, "1 pixel = %g m (%u per %g m cell); unknown voxels count as %s", slice.resolution / s, s,
+                slice.resolution, o.unknownAsObstacle ? "obstacles" : "free");
+  frame.addNote(note);
+  out.yaml = detail::writeMapPicture(png, frame.draw(rgb), title);
+  return out;
 }
 
 std::vector<std::filesystem::path> writeEsdfSliceArrays(const EsdfSlice& slice, const std::string& prefix) {

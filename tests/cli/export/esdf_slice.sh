@@ -4,7 +4,8 @@
 # distances checked against a brute-force distance over the obstacle cells (pure Python: numpy
 # is not on every interpreter), the PGM's pixels against the distances, the GPU's files equal to
 # the CPU reference's byte for byte (--device gpu against --device auto, which takes the CPU
-# reference on lavapipe), the same for a heightmap's --costmap inflation; --unknown-as-obstacle;
+# reference on lavapipe), the same for a heightmap's --costmap inflation; --esdf-png;
+# --unknown-as-obstacle;
 # a band without obstacles (a note, not an error); voxen bench distance; and the refusals, each
 # naming its flag.
 #   esdf_slice.sh VOXEN_BINARY WORK_DIR
@@ -93,6 +94,13 @@ no_validation gpu-cost.err "export --costmap --device gpu"
 grep -q "distance transform on the GPU" gpu-cost.log || fail "costmap: --device gpu did not run the GPU: $(cat gpu-cost.log)"
 cmp -s cpu-cost.pgm gpu-cost.pgm || fail "the GPU's costmap differs from the CPU reference's"
 
+# --esdf-png: the picture with a colour bar and the YAML that places it.
+"$voxen" export map.vxm --esdf-png picture.png --z-min 0.5 --z-max 1.5 --scale 2 > picture.log 2> picture.err ||
+  fail "--esdf-png: $(cat picture.err)"
+[ "$(head -c 4 picture.png | tail -c 3)" = PNG ] || fail "picture.png is not a PNG"
+[ "$(yaml_field image picture.yaml)" = picture.png ] || fail "picture.yaml: $(cat picture.yaml 2>/dev/null)"
+grep -q "2 pixels per cell, a colour bar" picture.log || fail "--esdf-png summary: $(cat picture.log)"
+
 # Unknown as obstacle: never fewer obstacles.
 "$voxen" export map.vxm --esdf-slice unknown.yaml --z-min 0.5 --z-max 1.5 --unknown-as-obstacle --max-distance 1 > unknown.log
 count() { grep -o '; [0-9]* obstacle cells' "$1" | grep -o '[0-9]*'; }
@@ -148,7 +156,9 @@ expect_error "--npy goes with --esdf-slice" map.vxm --occupied-ply bad.ply --npy
 expect_error "--device" map.vxm --occupied-ply bad.ply --device gpu
 expect_error "--device" hm.vxh --nav2 bad.yaml --device gpu
 expect_error "--esdf-slice" hm.vxh --esdf-slice bad.yaml --z-min 0 --z-max 1
-for f in bad.yaml bad.pgm bad.ply bad-distance.npy; do [ ! -e "$f" ] || fail "a refused export wrote $f"; done
+expect_error "--esdf-png needs --z-min" map.vxm --esdf-png bad.png
+expect_error "--scale go" map.vxm --esdf-slice bad.yaml --z-min 0.5 --z-max 1 --scale 2
+for f in bad.yaml bad.pgm bad.ply bad.png bad-distance.npy; do [ ! -e "$f" ] || fail "a refused export wrote $f"; done
 mkdir folder.pgm
 expect_error "--esdf-slice's PGM" map.vxm --esdf-slice folder.yaml --z-min 0.5 --z-max 1.5
 
@@ -159,7 +169,7 @@ grep -q '"exact":true' bench.json || fail "bench distance: $(cat bench.json)"
 
 # --help documents the flags.
 "$voxen" export --help > help.txt
-for flag in --esdf-slice --z-min --z-max --max-distance --unknown-as-obstacle --npy --device; do
+for flag in --esdf-slice --esdf-png --z-min --z-max --max-distance --unknown-as-obstacle --npy --device; do
   grep -q -- "$flag" help.txt || fail "export --help lacks $flag"
 done
 echo "esdf_slice: ok ($(cat check.log))"

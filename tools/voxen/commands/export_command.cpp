@@ -4,13 +4,13 @@
 //                       --ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]
 //                       --clearance-ply OUT.ply | --clearance-png OUT.png (--z M | --z-voxel K)
 //                       --layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z M | --z-voxel K) [--field F]]
-//                       --esdf-slice OUT.pgm|OUT.yaml --z-min A --z-max B [--max-distance D] [--unknown-as-obstacle]
-//                                    [--npy PREFIX]`
+//                       --esdf-slice OUT.pgm|OUT.yaml | --esdf-png OUT.png  --z-min A --z-max B [--max-distance D]
+//                                    [--unknown-as-obstacle] [--npy PREFIX]`
 // Any of the outputs may be combined in one run; the map is loaded once. With --layer,
 // --slice-png draws that layer as a heat map instead of the occupancy classes.
 // A heightmap file (voxen heightmap's HM.vxh, told by its content) takes its own outputs
 // instead: commands/heightmap_export_cli.hpp.
-// --esdf-slice runs its distance transform where --device says (commands/export_device.hpp):
+// --esdf-slice and --esdf-png run their distance transform where --device says (commands/export_device.hpp):
 // the GPU, or the CPU reference under --device auto on a CPU driver; the files are the same.
 #include <chrono>
 #include <climits>
@@ -52,7 +52,8 @@ constexpr const char* kExportUsage =
     "[--ellipsoids-ply OUT.ply [--min-samples N] [--sigma K]] [--clearance-ply OUT.ply] "
     "[--clearance-png OUT.png (--z METRES | --z-voxel K) [--scale S] [--clearance-range M]] "
     "[--layer NAME [--voxels-ply OUT.ply] [--slice-png OUT.png (--z METRES | --z-voxel K) [--field F] [--scale S]]] "
-    "[--esdf-slice OUT.pgm|OUT.yaml --z-min A --z-max B [--max-distance D] [--unknown-as-obstacle] [--npy PREFIX]]";
+    "[--esdf-slice OUT.pgm|OUT.yaml] [--esdf-png OUT.png] --z-min A --z-max B [--max-distance D] [--unknown-as-obstacle] "
+    "[--npy PREFIX]";
 
 struct ExportArgs {
   std::string mapPath, plyPath, pngPath, octomapPath, ellipsoidsPath, clearancePlyPath, clearancePngPath;
@@ -68,7 +69,8 @@ struct ExportArgs {
   std::string session;            // --session: one session of a server store
   // --esdf-slice OUT --z-min A --z-max B [--max-distance D] [--unknown-as-obstacle]; its
   // --npy PREFIX is the heightmap options' (HeightmapExportArgs::npyPrefix).
-  std::string esdfPath, esdfNpyPrefix;
+  std::string esdfPath, esdfPng, esdfNpyPrefix;
+  bool esdf() const { return !esdfPath.empty() || !esdfPng.empty(); }
   std::optional<double> zMin, zMax, maxDistance;
   bool unknownAsObstacle = false;
 };
@@ -104,16 +106,17 @@ void warnIfFloorDominates(const OccupancyMap& map, int32_t z, const char* flag) 
     std::fprintf(stderr, "voxen export: warning: %s at layer z=%d: %s\n", flag, z, floorWarning(floor, map.model().resolution, "--ignore-below ").c_str());
 }
 
-// --esdf-slice's flags.
+// --esdf-slice's and --esdf-png's flags.
 void checkEsdfFlags(const ExportArgs& args) {
-  if (args.esdfPath.empty()) {
+  if (!args.esdf()) {
     if (args.zMin || args.zMax || args.maxDistance || args.unknownAsObstacle)
-      throw UsageError("--z-min, --z-max, --max-distance and --unknown-as-obstacle go with --esdf-slice OUT.pgm");
+      throw UsageError("--z-min, --z-max, --max-distance and --unknown-as-obstacle go with --esdf-slice OUT.pgm or --esdf-png OUT.png");
     if (!args.esdfNpyPrefix.empty()) throw UsageError("--npy goes with --esdf-slice for a map (or with a heightmap, HM.vxh)");
     return;
   }
   if (!args.zMin || !args.zMax)
-    throw UsageError("--esdf-slice needs --z-min A and --z-max B: the height band (metres) whose occupied voxels are obstacles");
+    throw UsageError(std::string(args.esdfPath.empty() ? "--esdf-png" : "--esdf-slice") +
+                     " needs --z-min A and --z-max B: the height band (metres) whose occupied voxels are obstacles");
   if (*args.zMin > *args.zMax) {
     char text[160];
     std::snprintf(text, sizeof text, "--z-min (%g m) must not be above --z-max (%g m): the band is z-min..z-max", *args.zMin, *args.zMax);
@@ -124,9 +127,9 @@ void checkEsdfFlags(const ExportArgs& args) {
 // The flags that go together, checked before anything is read or written.
 void checkExportFlags(const ExportArgs& args) {
   if (args.plyPath.empty() && args.pngPath.empty() && args.octomapPath.empty() && args.ellipsoidsPath.empty() &&
-      args.clearancePlyPath.empty() && args.clearancePngPath.empty() && args.voxelsPlyPath.empty() && args.esdfPath.empty())
+      args.clearancePlyPath.empty() && args.clearancePngPath.empty() && args.voxelsPlyPath.empty() && !args.esdf())
     throw UsageError(std::string("nothing to export: give --occupied-ply, --slice-png, --octomap, --ellipsoids-ply, "
-                                 "--clearance-ply, --clearance-png, --esdf-slice or --layer NAME with --voxels-ply or --slice-png "
+                                 "--clearance-ply, --clearance-png, --esdf-slice, --esdf-png or --layer NAME with --voxels-ply or --slice-png "
                                  "(usage: ") +
                      kExportUsage + ")");
   checkEsdfFlags(args);
@@ -139,8 +142,8 @@ void checkExportFlags(const ExportArgs& args) {
   if (args.ellipsoidsPath.empty() && args.ellipsoidOptionsGiven) throw UsageError("--min-samples and --sigma go with --ellipsoids-ply");
   if (slices && args.zMetres.has_value() == args.zVoxel.has_value())
     throw UsageError("--slice-png and --clearance-png need exactly one of --z METRES or --z-voxel K");
-  if (!slices && (args.zMetres || args.zVoxel || args.scale))
-    throw UsageError("--z, --z-voxel and --scale go with --slice-png or --clearance-png");
+  if (!slices && (args.zMetres || args.zVoxel || (args.scale && args.esdfPng.empty())))
+    throw UsageError("--z, --z-voxel and --scale go with --slice-png or --clearance-png (--scale with --esdf-png too)");
   if (args.clearancePngPath.empty() && args.clearanceRange > 0.0) throw UsageError("--clearance-range goes with --clearance-png");
   if (args.plyPath.empty() && args.ply.withValue) throw UsageError("--with-value goes with --occupied-ply");
   if (args.plyPath.empty() && args.ellipsoidsPath.empty() && args.clearancePlyPath.empty() && args.voxelsPlyPath.empty() &&
@@ -162,6 +165,8 @@ void checkExportOutputs(const ExportArgs& args) {
                 {"--voxels-ply", args.voxelsPlyPath},
                 {"--esdf-slice's YAML", args.esdfPath.empty() ? "" : esdfSliceFiles(args.esdfPath).yaml.string()},
                 {"--esdf-slice's PGM", args.esdfPath.empty() ? "" : esdfSliceFiles(args.esdfPath).image.string()},
+                {"--esdf-png", args.esdfPng},
+                {"--esdf-png's YAML", yamlOf(args.esdfPng)},
                 {"--npy", args.esdfNpyPrefix.empty() ? "" : args.esdfNpyPrefix + "-distance.npy"},
                 {"--npy", args.esdfNpyPrefix.empty() ? "" : args.esdfNpyPrefix + "-obstacle.npy"},
                 {"--npy", args.esdfNpyPrefix.empty() ? "" : args.esdfNpyPrefix + ".json"}},
@@ -289,7 +294,7 @@ void writeClearance(const OccupancyMap& map, const ExportArgs& args, const std::
 
 // --esdf-slice: the 2D distance to the obstacles of a height band, as a PGM and its YAML (and
 // arrays with --npy).
-void writeEsdfSlice(const OccupancyMap& map, const ExportArgs& args, const CommonOptions& options) {
+void writeEsdfSlice(const OccupancyMap& map, const ExportArgs& args, const CommonOptions& options, const std::string& mapName) {
   ExportDevice device(options);
   const EsdfSliceOptions settings{.zMin = *args.zMin,
                                   .zMax = *args.zMax,
@@ -297,18 +302,29 @@ void writeEsdfSlice(const OccupancyMap& map, const ExportArgs& args, const Commo
                                   .unknownAsObstacle = args.unknownAsObstacle,
                                   .scheduler = device.scheduler()};
   const auto start = std::chrono::steady_clock::now();
-  const EsdfSlice slice = withMapName(args, [&] { return esdfSlice(map, settings); }, "--esdf-slice");
+  const char* flag = args.esdfPath.empty() ? "--esdf-png" : "--esdf-slice";
+  const EsdfSlice slice = withMapName(args, [&] { return esdfSlice(map, settings); }, flag);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  const EsdfSliceFiles files = withMapName(args, [&] { return exportEsdfSlicePgm(slice, args.esdfPath); }, "--esdf-slice");
-  std::printf("wrote %s and %s: ESDF slice of z %g..%g m (voxel layers %d..%d), %u x %u cells at %g m, origin (%g, %g); %llu "
-              "obstacle cells%s; pixel 0..254 = 0..%g m; distance transform on %s, %.1f ms\n",
-              files.image.c_str(), files.yaml.c_str(), settings.zMin, settings.zMax, slice.zFirst, slice.zLast, slice.width,
+  std::string wrote;
+  if (!args.esdfPath.empty()) {
+    const EsdfSliceFiles files = withMapName(args, [&] { return exportEsdfSlicePgm(slice, args.esdfPath); }, "--esdf-slice");
+    wrote = files.image.string() + " and " + files.yaml.string() + " (pixel 0..254 = 0..max distance)";
+  }
+  if (!args.esdfPng.empty()) {
+    const EsdfSlicePicture picture =
+        withMapName(args, [&] { return exportEsdfSlicePng(slice, args.esdfPng, mapName, args.scale.value_or(0)); }, "--esdf-png");
+    wrote += (wrote.empty() ? "" : ", ") + args.esdfPng + " (" + std::to_string(picture.scale) + " pixels per cell, a colour bar" +
+             (picture.yaml.empty() ? std::string(")") : ", placed by " + picture.yaml.string() + ")");
+  }
+  std::printf("wrote %s: ESDF slice of z %g..%g m (voxel layers %d..%d), %u x %u cells at %g m, origin (%g, %g); %llu "
+              "obstacle cells%s; max distance %g m; distance transform on %s, %.1f ms\n",
+              wrote.c_str(), settings.zMin, settings.zMax, slice.zFirst, slice.zLast, slice.width,
               slice.height, slice.resolution, slice.originX(), slice.originY(), (unsigned long long)slice.obstacles,
               args.unknownAsObstacle ? (" (" + std::to_string(slice.unknownObstacles) + " of them for unknown voxels)").c_str() : "",
               settings.maxDistance, device.description().c_str(), ms);
   if (slice.obstacles == 0)
-    std::fprintf(stderr, "voxen export: note: --esdf-slice: no occupied voxel is centred in z %g..%g m: every cell reads 'no "
-                 "obstacle' (254 in the PGM, +inf in --npy)\n", settings.zMin, settings.zMax);
+    std::fprintf(stderr, "voxen export: note: %s: no occupied voxel is centred in z %g..%g m: every cell reads 'no "
+                 "obstacle' (254 in the PGM, +inf in --npy)\n", flag, settings.zMin, settings.zMax);
   if (!args.esdfNpyPrefix.empty())
     for (const auto& f : withMapName(args, [&] { return writeEsdfSliceArrays(slice, args.esdfNpyPrefix); }, "--npy"))
       std::printf("wrote %s\n", f.c_str());
@@ -316,7 +332,7 @@ void writeEsdfSlice(const OccupancyMap& map, const ExportArgs& args, const Commo
 
 int exportMap(const CommonOptions& options, const ExportArgs& args) {
   checkExportFlags(args);
-  if (args.esdfPath.empty()) refuseDeviceFlags(options, "of a map's outputs only --esdf-slice runs on a device");
+  if (!args.esdf()) refuseDeviceFlags(options, "of a map's outputs only --esdf-slice and --esdf-png run on a device");
   checkExportOutputs(args);
   const OccupancyMap map = loadExportMap(options, args);
   const std::string mapName = pictureMapName(args);
@@ -327,7 +343,7 @@ int exportMap(const CommonOptions& options, const ExportArgs& args) {
   if (!args.pngPath.empty()) writeSlicePng(map, args, layer, mapName);
   if (!args.ellipsoidsPath.empty()) writeEllipsoidsPly(map, args);
   writeClearance(map, args, mapName);
-  if (!args.esdfPath.empty()) writeEsdfSlice(map, args, options);
+  if (args.esdf()) writeEsdfSlice(map, args, options, mapName);
   if (!args.octomapPath.empty()) {
     const ExportCounts counts = exportOctomap(map, args.octomapPath);
     std::printf("wrote %s: OctoMap binary tree of the %llu observed voxels (classes only)%s\n", args.octomapPath.c_str(),
@@ -343,6 +359,11 @@ void addEsdfOptions(CLI::App& command, ExportArgs& args) {
                   "in --z-min..--z-max (nvblox's ESDF slice) as a PGM (0 on obstacles up to 254 at --max-distance) and "
                   "its map_server YAML (OUT.pgm and OUT.yaml, from either name)")
       ->type_name("OUT.pgm|OUT.yaml");
+  command
+      .add_option("--esdf-png", args.esdfPng,
+                  "the same distances as a picture: red at the obstacles to blue at --max-distance, obstacle columns black, "
+                  "with a colour bar, metre axes and its map_server YAML (--scale: pixels per cell)")
+      ->type_name("OUT.png");
   command.add_option("--z-min", args.zMin, "--esdf-slice: the band's bottom (voxel centres at or above it)")
       ->type_name("METRES")
       ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));

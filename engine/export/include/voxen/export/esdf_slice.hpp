@@ -7,6 +7,7 @@
 //   EsdfSlice slice = esdfSlice(map, {.zMin = 0.5, .zMax = 1.5, .scheduler = &context.scheduler()});
 //   float d = slice.metres(slice.width / 2, slice.height / 2);   // +inf: no obstacle in the band
 //   exportEsdfSlicePgm(slice, "slice.yaml");                      // slice.pgm + slice.yaml (map_server)
+//   exportEsdfSlicePng(slice, "slice.png", "office.vxm");         // a picture with a colour bar
 //   writeEsdfSliceArrays(slice, "slice");                         // slice-distance.npy + slice.json
 //
 // Unknown space: by default an unobserved voxel is not an obstacle (nvblox's choice: the
@@ -85,6 +86,19 @@ std::vector<uint8_t> esdfSlicePixels(const EsdfSlice& slice);
 // occupied, free_thresh 0.196), plus the slice's own keys: max_distance, metres_per_level,
 // z_min, z_max, unknown_as_obstacle. Both files atomically, once both are complete.
 EsdfSliceFiles exportEsdfSlicePgm(const EsdfSlice& slice, const std::filesystem::path& out);
+
+struct EsdfSlicePicture {
+  uint32_t scale = 0;              // pixels per cell drawn
+  std::filesystem::path yaml;      // the map_server YAML beside it (empty: none)
+};
+
+// The slice as a picture a person reads: distances on the clearance pictures' ramp (red at
+// the obstacles to blue at maxDistance and beyond), obstacle columns black, with a colour bar,
+// metre axes, a title (`mapName`'s, when given) and the YAML that places it
+// (voxen/export/map_export.hpp's pictures). `scale` pixels per cell; 0: about 800 pixels on the
+// longer side.
+EsdfSlicePicture exportEsdfSlicePng(const EsdfSlice& slice, const std::filesystem::path& png, const std::string& mapName = "",
+                                    uint32_t scale = 0);
 
 // PREFIX-distance.npy: float32 (rows, columns), row = y from the lowest, metres, +inf where the
 // band holds no obstacle; PREFIX-obstacle.npy: uint8, 1 on obstacle columns; PREFIX.json:
