@@ -93,6 +93,8 @@ diff <(grep -v '^image:' slice.yaml) <(grep -v '^image:' gpu.yaml) > /dev/null |
 no_validation gpu-cost.err "export --costmap --device gpu"
 grep -q "distance transform on the GPU" gpu-cost.log || fail "costmap: --device gpu did not run the GPU: $(cat gpu-cost.log)"
 cmp -s cpu-cost.pgm gpu-cost.pgm || fail "the GPU's costmap differs from the CPU reference's"
+"$voxen" export hm.vxh --costmap flat-cost.yaml --inflation 0 --device gpu > flat-cost.log
+grep -q "no distance transform (no radius" flat-cost.log || fail "costmap --inflation 0: $(cat flat-cost.log)"
 
 # --esdf-png: the picture with a colour bar and the YAML that places it.
 "$voxen" export map.vxm --esdf-png picture.png --z-min 0.5 --z-max 1.5 --scale 2 > picture.log 2> picture.err ||

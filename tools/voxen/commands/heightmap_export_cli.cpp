@@ -175,11 +175,14 @@ int exportHeightmapFile(const CLI::App& command, const std::string& path, const 
     ExportDevice device(common);
     options.scheduler = device.scheduler();
     const CostmapCounts c = named(path, "--costmap", [&] { return exportCostmap(hm, args.costmapYaml, options); });
+    const std::string where = options.inflationRadius > 0.0 || options.inscribedRadius > 0.0
+                                  ? "distance transform on " + device.description()
+                                  : std::string("no distance transform (no radius: nothing inflates)");
     std::printf("wrote %s and %s: level %u costmap (raw), inflation %g m; %llu lethal, %llu inflated, %llu unknown of %llu cells; "
-                "distance transform on %s\n",
+                "%s\n",
                 args.costmapYaml.c_str(), nav2ImagePath(args.costmapYaml).c_str(), level, options.inflationRadius,
                 (unsigned long long)c.lethal, (unsigned long long)c.inflated, (unsigned long long)c.unknown,
-                (unsigned long long)c.cells, device.description().c_str());
+                (unsigned long long)c.cells, where.c_str());
   }
   const HeightmapPictureOptions picture{.level = level, .name = name};
   if (!args.heightPng.empty()) {
