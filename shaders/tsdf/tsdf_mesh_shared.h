@@ -1,0 +1,58 @@
+// The TSDF mesher on the GPU (shaders/tsdf/tsdf_mesh.comp, engine/tsdf/src/mesh/gpu_tsdf_mesh.cpp):
+// its push constants and the records it appends, one definition for C++ and GLSL. The model
+// (cells, crossings, gradients, order) is voxen/tsdf/tsdf_mesh.hpp's; the records carry the
+// exact integers, which the host finishes as floats with the CPU reference's code.
+#ifndef VOXEN_TSDF_MESH_SHARED_H
+#define VOXEN_TSDF_MESH_SHARED_H
+
+#include "../common/shared.h"
+
+VOXEN_SHARED_BEGIN
+
+// Per listed block, kTsdfMeshBlockInts ints: the block key x, y, z, its place in the block
+// order, then the cache slots of the 3 x 3 x 3 regions around the block's region (x fastest,
+// -1: the map has no such region), then padding.
+VOXEN_CONST(uint, kTsdfMeshBlockInts, 32u)
+
+// A vertex: its edge (lower voxel, axis), packed = axis | lowerInside << 2 | t << 3, the
+// interpolated gradient G, and the index of its block (the one holding its lower voxel) in the
+// caller's list.
+struct TsdfMeshVertexRecord {
+  int x, y, z;
+  uint packed;
+  int64_t gradient[3];
+  int64_t owner;
+};
+VOXEN_SHARED_ASSERT(sizeof(TsdfMeshVertexRecord) == 48)
+
+// A triangle: its place in the canonical order (its block's index in the caller's list << 12 |
+// cell << 3 | triangle in the case) and its three edges as (x, y, z, axis).
+struct TsdfMeshTriangleRecord {
+  uint64_t order;
+  int edges[12];
+};
+VOXEN_SHARED_ASSERT(sizeof(TsdfMeshTriangleRecord) == 56)
+
+// One thread per cell of the listed blocks (kTsdfBlockVoxels per block): the cell's triangles,
+// and the vertices of the three edges whose lower voxel is the cell's lower voxel.
+struct TsdfMeshPush {
+  VOXEN_ADDRESS blocks;      // int[blockCount * kTsdfMeshBlockInts]
+  VOXEN_ADDRESS tsdf;        // the cache's tsdf pool: TsdfVoxel[slot * regionSize^3 + voxel]
+  VOXEN_ADDRESS caseTable;   // the painter's marching cubes table (kCaseTableStride uints per case)
+  VOXEN_ADDRESS vertices;    // TsdfMeshVertexRecord[vertexCapacity]
+  VOXEN_ADDRESS triangles;   // TsdfMeshTriangleRecord[triangleCapacity]
+  VOXEN_ADDRESS counters;    // uint[2]: vertices, triangles appended (may pass the capacities)
+  uint blockCount;
+  int regionSize;
+  uint minWeight;            // weight units a corner needs
+  uint vertexCapacity;
+  uint triangleCapacity;
+  int boxLo[3];              // voxels whose centres lie in the box (int limits when none)
+  int boxHi[3];
+  uint pad;
+};
+VOXEN_SHARED_ASSERT(sizeof(TsdfMeshPush) == 96)
+
+VOXEN_SHARED_END
+
+#endif
