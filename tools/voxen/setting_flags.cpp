@@ -45,6 +45,8 @@ std::optional<std::string> flagForSetting(const std::string& field, const CLI::A
       {"HeightmapOptions::maxStep", {"--max-step"}},
       {"HeightmapOptions::clearanceMargin", {"--clearance-margin"}},
       {"HeightmapOptions::box", {"--bbox"}},
+      {"TsdfMeshOptions::minWeight", {"--min-weight"}},
+      {"TsdfMeshOptions::box", {"--bbox"}},
       {"GpuHeightmap::cacheBytes", {"--gpu-cache-mb"}},
       {"EsdfSliceOptions::zMin", {"--z-min"}},
       {"EsdfSliceOptions::zMax", {"--z-max"}},
