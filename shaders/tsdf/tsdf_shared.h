@@ -12,14 +12,10 @@
 #define VOXEN_TSDF_SHARED_H
 
 #include "../common/shared.h"
+#include "../map/tsdf_layer.h"
 
 VOXEN_SHARED_BEGIN
 
-// Fine units per voxel edge: positions, depths and distances.
-VOXEN_CONST(int, kTsdfFineBits, 16)
-VOXEN_CONST(int64_t, kTsdfFine, 65536l)
-// Weight units of one full measurement (the linear drop-off behind the surface gives less).
-VOXEN_CONST(uint, kTsdfWeightUnit, 16u)
 // Rotation entries are round(r * 2^kTsdfRotationBits).
 VOXEN_CONST(int, kTsdfRotationBits, 30)
 // Depths (and band ends) beyond this many fine units are no measurement: 2^14 voxels, so that
@@ -36,14 +32,6 @@ VOXEN_CONST(uint, kTsdfWeightLinearDropOff, 1u)   // behind the surface: falls l
 // Depth image pixel types (TsdfFramePush::encoding).
 VOXEN_CONST(uint, kTsdfDepthUnsigned16, 0u)
 VOXEN_CONST(uint, kTsdfDepthFloat32, 1u)
-
-// One voxel of the `tsdf` layer: the weighted mean signed distance (fine units, positive in
-// front of the surface, clamped to the truncation) and the summed weight (0: unobserved).
-struct TsdfVoxel {
-  int distance;
-  uint weight;
-};
-VOXEN_SHARED_ASSERT(sizeof(TsdfVoxel) == 8)
 
 // A frame's camera as integers (engine/tsdf prepares it from doubles once per frame).
 struct TsdfCamera {
@@ -63,11 +51,6 @@ VOXEN_SHARED_ASSERT(sizeof(TsdfCamera) == 8 * 9 * 2 + 8 * 3 + 8 * 4 + 8 + 8 + 8 
 // floor(a / b) for b > 0, with non-negative operands only (C++ and SPIR-V agree on those).
 VOXEN_FUNCTION int64_t tsdfFloorDiv(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-// a / b rounded to nearest, halves away from zero, for b > 0.
-VOXEN_FUNCTION int64_t tsdfRoundDiv(int64_t a, int64_t b) {
-  return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
 }
 
 // Depth in fine units of a 16-bit depth value (0: none).

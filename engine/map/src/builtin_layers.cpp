@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "voxen/gpu/tsdf/tsdf_shared.h"
+#include "voxen/gpu/map/tsdf_layer.h"
 #include "voxen/map/map.hpp"
 
 namespace voxen::detail {

@@ -10,7 +10,7 @@
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
 
-#include "voxen/gpu/tsdf/tsdf_shared.h"
+#include "voxen/gpu/map/tsdf_layer.h"
 #include "voxen/host/error.hpp"
 
 namespace voxen {

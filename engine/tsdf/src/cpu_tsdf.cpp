@@ -35,8 +35,8 @@ bool measure(const gpu::TsdfCamera& c, const DepthImage& image, int64_t px, int6
 uint32_t tsdfWeightUnits(double measurements) { return uint32_t(std::llround(measurements * gpu::kTsdfWeightUnit)); }
 
 TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, const TsdfOptions& options) {
+  const gpu::TsdfCamera c = tsdfCamera(frame, options, map.model().resolution);  // a bad frame leaves the map as it was
   prepareTsdfMap(map, options);
-  const gpu::TsdfCamera c = tsdfCamera(frame, options, map.model().resolution);
   const std::vector<TsdfBlock> blocks = tsdfFrameBlocks(c, frame.depth);
   const uint32_t weighting = options.weighting == TsdfWeighting::Constant ? gpu::kTsdfWeightConstant : gpu::kTsdfWeightLinearDropOff;
   const uint32_t maxWeight = tsdfWeightUnits(options.maxWeight);

@@ -63,7 +63,7 @@ inline constexpr LayerId kNdtIntensityLayer{kNdtCovarianceLayer.index() + 1};
 // log-odds; only merged maps hold it.
 inline constexpr LayerId kOccupancyRemainderLayer{kNdtIntensityLayer.index() + 1};
 inline constexpr int kOccupancyRemainderFractionBits = 40;
-// The truncated signed distance from depth images (engine/tsdf; shaders/tsdf/tsdf_shared.h's
+// The truncated signed distance from depth images (engine/tsdf; shaders/map/tsdf_layer.h's
 // TsdfVoxel): distance in 1/65536 voxel, weight in 1/16 measurement.
 inline constexpr LayerId kTsdfLayer{kOccupancyRemainderLayer.index() + 1};
 inline constexpr uint32_t kEngineLayerCount = kTsdfLayer.index() + 1;  // ids below are the engine's own
