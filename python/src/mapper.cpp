@@ -36,8 +36,8 @@ LayerSet layersNamed(const py::iterable& names) {
     }
     const std::string name = item.cast<std::string>();
     std::optional<LayerId> id = findLayer(name);
-    if (!id || !kAllBuiltinLayers.has(*id)) {
-      throw py::value_error("layers: unknown layer \"" + name + "\" (known: voxel_mean, traversal, hit_miss, touch_time)");
+    if (!id || !(kAllBuiltinLayers | kTsdfLayer).has(*id)) {
+      throw py::value_error("layers: unknown layer \"" + name + "\" (known: voxel_mean, traversal, hit_miss, touch_time, tsdf)");
     }
     set = set | *id;
   }
@@ -177,7 +177,8 @@ Mapper(resolution=0.1, region=32, model="ohm", layers=(), ndt=None, context=None
 
 resolution: metres per voxel edge; region: voxels per region edge; model: "ohm" or
 "octomap" (the occupancy model's probabilities and clamps); layers: names of optional
-layers ("voxel_mean", "traversal", "hit_miss", "touch_time"); ndt: None, "om" or "tm";
+layers ("voxel_mean", "traversal", "hit_miss", "touch_time", "tsdf": the depth frames'
+truncated signed distances, which integrate_depth also adds); ndt: None, "om" or "tm";
 context: a voxen.Context, None for the shared default; backend: "gpu", or "cpu" for the
 single-threaded CPU reference the GPU is tested against (the same map bit for bit).
 A setting out of range raises voxen.SettingError (a ValueError) naming it.
@@ -279,6 +280,7 @@ be read; the Mapper then keeps its map. voxen.load(path) makes a new Mapper inst
   bindMapperCloud(mapperClass);
   bindMapperClearance(mapperClass);
   bindMapperHeightmap(mapperClass);
+  bindMapperDepth(mapperClass);
   bindMapperVoxels(mapperClass);
   bindMapperRender(mapperClass);
   bindMapperCollision(mapperClass);

@@ -121,6 +121,7 @@ GpuIntegrator* Mapper::Impl::gpu() {
     retireGpu();
     gpuStale = false;
   }
+  retireTsdfGpu();  // its cache holds copies of the regions the rays will change
   if (!gpuIntegrator) {
     gpuIntegrator = std::make_unique<GpuIntegrator>(scheduler(), map, run.integration, run.gpu);
     gpuHoldsClearance = map.layout().has(clearanceLayer());
@@ -153,12 +154,25 @@ CpuIntegrator& Mapper::Impl::cpu() {
 }
 
 void Mapper::Impl::sync() {
+  if (tsdfUnsynced && tsdfIntegrator) tsdfIntegrator->sync();
+  tsdfUnsynced = false;
   if (!unsynced || !gpuIntegrator) return;
   gpuIntegrator->finish();
   unsynced = false;
 }
 
 void Mapper::Impl::retireGpu() {
+  retireRayGpu();
+  retireTsdfGpu();
+}
+
+void Mapper::Impl::retireTsdfGpu() {
+  if (!tsdfIntegrator) return;
+  sync();
+  tsdfIntegrator.reset();
+}
+
+void Mapper::Impl::retireRayGpu() {
   if (!gpuIntegrator) return;
   sync();
   const IntegrationStats& done = gpuIntegrator->stats();
@@ -234,6 +248,7 @@ void Mapper::load(const std::filesystem::path& path) {
   m.cpuIntegrator.reset();
   m.gpuQueries.reset();
   m.heightmapTracker.reset();  // the map is replaced in place: its stamps start again
+  m.tsdfIntegrator.reset();
   m.unsynced = m.gpuStale = m.queriesStale = m.gpuHoldsClearance = false;
   m.clearanceBaseline.reset();
   m.newestRayTime = -std::numeric_limits<double>::infinity();

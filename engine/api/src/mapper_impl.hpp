@@ -19,6 +19,7 @@
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/query/gpu_queries.hpp"
+#include "voxen/tsdf/gpu_tsdf.hpp"
 
 namespace voxen {
 
@@ -30,9 +31,12 @@ struct Mapper::Impl {
   CpuIntegrator& cpu();
   // Brings the host map up to date with the GPU's work.
   void sync();
-  // Syncs and destroys the GPU integrator (its cache would write stale copies over what
-  // another writer of the host map, such as the clearance, changes), keeping its figures.
+  // Syncs and destroys the GPU integrators (the rays' and the depth frames': their caches
+  // would write stale copies over what another writer of the host map, such as the
+  // clearance, changes), keeping the rays' figures.
   void retireGpu();
+  void retireRayGpu();   // the rays' alone (before depth frames)
+  void retireTsdfGpu();  // the depth frames' alone (before rays)
   IntegrationStats integrationStats() const;
   // The GPU queries on the synced host map, made at the first query and told to read the map
   // again when it changed since.
@@ -52,6 +56,9 @@ struct Mapper::Impl {
   std::unique_ptr<Scheduler> ownScheduler;  // after the map, before what records on it
   std::unique_ptr<GpuIntegrator> gpuIntegrator;
   std::unique_ptr<CpuIntegrator> cpuIntegrator;
+  // Depth frames into the TSDF layer (mapper_tsdf.cpp); tsdfUnsynced: frames since its last sync.
+  std::unique_ptr<GpuTsdfIntegrator> tsdfIntegrator;
+  bool tsdfUnsynced = false;
   bool unsynced = false;  // rays given to the GPU since the last sync
   // Another writer (the clearance) changed the host map since the GPU integrator last
   // synced: its cache holds copies from before, so the next rays get a new integrator.

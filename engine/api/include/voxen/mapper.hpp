@@ -56,6 +56,7 @@
 #include "voxen/query/collision_types.hpp"
 #include "voxen/query/query_types.hpp"
 #include "voxen/render_map.hpp"
+#include "voxen/tsdf/tsdf.hpp"
 
 namespace voxen {
 
@@ -362,6 +363,17 @@ class Mapper {
   // whole heightmap. The map is not changed. Throws SettingError naming HeightmapOptions' field for options
   // that cannot work, and Error for a map with no occupied voxel.
   Heightmap heightmap(const HeightmapOptions& options = {});
+
+  // Mapping thread: a depth camera's frame into the map's TSDF layer (voxen/tsdf/tsdf.hpp:
+  // projective integration of truncated signed distances and weights; the map gains the layer
+  // at the first frame), on the Mapper's GPU (voxen/tsdf/gpu_tsdf.hpp), or with the CPU
+  // reference under MapperBackend::CpuReference: the same voxels, bit for bit. `options` must
+  // match those the map's tsdf layer was made with (SettingError naming TsdfOptions' field
+  // otherwise; Error for a frame that cannot be used, leaving the map as it was). Rays and
+  // depth frames may alternate: each kind's GPU integrator is synced and retired before the
+  // other's runs. The statistics' voxelsUpdated and regionsMade are counted by the CPU
+  // reference only (0 on the GPU).
+  TsdfFrameStats integrateDepth(const DepthFrame& frame, const TsdfOptions& options = {});
 
  private:
   struct Impl;

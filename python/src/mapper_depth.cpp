@@ -1,0 +1,105 @@
+// Mapper.integrate_depth: a depth camera's frame (a NumPy image, its pinhole intrinsics and
+// its pose) into the map's TSDF layer (voxen/tsdf/tsdf.hpp, Mapper::integrateDepth).
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat3x3.hpp>
+
+#include "arrays.hpp"
+#include "py_mapper.hpp"
+
+namespace py = pybind11;
+
+namespace voxen::python {
+namespace {
+
+// The image as a DepthImage: uint16 (units of depth_scale metres) or floats (metres).
+DepthImage depthImageOf(const py::array& depth, double depthScale) {
+  if (depth.ndim() != 2) throw py::value_error("depth must be a 2D image (rows, columns); got " + describeArray(depth));
+  DepthImage image;
+  image.height = uint32_t(depth.shape(0));
+  image.width = uint32_t(depth.shape(1));
+  if (py::isinstance<py::array_t<uint16_t>>(depth) && depth.dtype().kind() == 'u') {
+    const auto pixels = py::array_t<uint16_t, py::array::c_style | py::array::forcecast>::ensure(depth);
+    image.encoding = DepthEncoding::Unsigned16;
+    image.depthScale = depthScale;
+    image.depth16.assign(pixels.data(), pixels.data() + pixels.size());
+  } else if (depth.dtype().kind() == 'f') {
+    const auto pixels = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(depth);
+    image.encoding = DepthEncoding::Float32;
+    image.depth32.assign(pixels.data(), pixels.data() + pixels.size());
+  } else {
+    throw py::value_error("depth must be uint16 (units of depth_scale metres) or float (metres); got " + describeArray(depth));
+  }
+  return image;
+}
+
+py::dict integrateDepth(PyMapper& self, const py::array& depth, const std::vector<double>& intrinsics, const py::array& pose,
+                        double depthScale, double truncation, double maxWeight, const std::string& weighting, double maxRange) {
+  DepthFrame frame;
+  frame.depth = depthImageOf(depth, depthScale);
+  if (intrinsics.size() != 4) throw py::value_error("intrinsics must be (fx, fy, cx, cy) in pixels");
+  frame.intrinsics = {frame.depth.width, frame.depth.height, intrinsics[0], intrinsics[1], intrinsics[2], intrinsics[3]};
+  const auto m = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(pose);
+  if (!m || m.ndim() != 2 || m.shape(0) != 4 || m.shape(1) != 4)
+    throw py::value_error("pose must be a 4 x 4 matrix (the camera's optical frame to the map's frame); got " + describeArray(pose));
+  const auto p = m.unchecked<2>();
+  glm::dmat3 rotation;  // glm: [column][row]
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) rotation[c][r] = p(r, c);
+  const glm::dmat3 shouldBeIdentity = glm::transpose(rotation) * rotation;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      if (!(std::abs(shouldBeIdentity[c][r] - (r == c ? 1.0 : 0.0)) < 1e-6))
+        throw py::value_error("pose: the upper-left 3 x 3 block is not a rotation (R^T R differs from I by more than 1e-6)");
+  if (!(glm::determinant(rotation) > 0)) throw py::value_error("pose: the upper-left 3 x 3 block is a reflection, not a rotation");
+  frame.orientation = glm::quat_cast(rotation);
+  frame.position = {p(0, 3), p(1, 3), p(2, 3)};
+  TsdfOptions options;
+  options.truncationVoxels = truncation;
+  options.maxWeight = maxWeight;
+  options.maxRange = maxRange;
+  if (weighting == "constant")
+    options.weighting = TsdfWeighting::Constant;
+  else if (weighting == "linear_drop_off")
+    options.weighting = TsdfWeighting::LinearDropOff;
+  else
+    throw py::value_error("weighting must be \"constant\" or \"linear_drop_off\"; got \"" + weighting + "\"");
+  TsdfFrameStats stats;
+  {
+    py::gil_scoped_release release;
+    stats = self.mapper->integrateDepth(frame, options);
+  }
+  py::dict result;
+  result["blocks"] = stats.blocks;
+  return result;
+}
+
+}  // namespace
+
+void bindMapperDepth(MapperClass& mapperClass) {
+  mapperClass.def("integrate_depth", onContext("Mapper.integrate_depth", &integrateDepth), py::arg("depth"), py::arg("intrinsics"),
+                  py::arg("pose"), py::kw_only(), py::arg("depth_scale") = 0.001, py::arg("truncation") = 4.0,
+                  py::arg("max_weight") = 64.0, py::arg("weighting") = "constant", py::arg("max_range") = 10.0, R"doc(
+A depth camera's frame into the map's TSDF layer (truncated signed distances and weights, made
+at the first frame): projective integration on the GPU, or with backend="cpu" the CPU
+reference (the same voxels, bit for bit).
+
+depth: a (rows, columns) image, uint16 in units of depth_scale metres (ROS 16UC1: 0.001;
+TUM: 1 / 5000) or float metres (32FC1); 0, NaN and beyond max_range are no measurement.
+intrinsics: (fx, fy, cx, cy) in pixels, pinhole (undistorted). pose: the 4 x 4 matrix of the
+camera's optical frame (x right, y down, z forward) in the map's frame.
+truncation: the band around the surface in voxels (1..64); max_weight: measurements a voxel's
+weight stops at; weighting: "constant" or "linear_drop_off" (behind the surface). These must
+match the settings the map's TSDF was made with (voxen.SettingError otherwise).
+
+Returns {"blocks": the 8^3-voxel blocks the frame reached}.
+)doc");
+}
+
+}  // namespace voxen::python
