@@ -1,6 +1,8 @@
 #version 460
-// The TSDF mesher: one thread per cell of the listed blocks (voxen/tsdf/tsdf_mesh.hpp has the
-// model). A thread appends its cell's triangles (as edges, with their canonical order), and
+// The TSDF mesher: one workgroup per listed block (voxen/tsdf/tsdf_mesh.hpp has the model).
+// The workgroup gathers the voxels its cells and their normals read (the block and a border of
+// one voxel below, two above: 11^3) into shared memory once, then each thread takes a few
+// cells. For a cell it appends the cell's triangles (as edges, with their canonical order), and
 // the vertices of the three edges from the cell's lower voxel that are crossed and belong to
 // a meshed cell (one of the four cells around the edge), as the exact integers: the crossing
 // t and the gradient G, from the same integer steps as the CPU reference
@@ -12,7 +14,7 @@
 #include "tsdf_shared.h"
 #include "tsdf_mesh_shared.h"
 
-layout(local_size_x = 64) in;
+layout(local_size_x = kTsdfMeshThreads) in;
 
 layout(push_constant) uniform Push { TsdfMeshPush pc; };
 
@@ -23,13 +25,19 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer MeshTriangle
 
 int floorDivInt(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-uint gBlock;          // this thread's block (index into the pass's block list)
+const int kSpan = kTsdfBlock + 3;  // voxels -1 .. kTsdfBlock + 1 of the block, per axis
+const uint kSpanVoxels = uint(kSpan * kSpan * kSpan);
+shared int sDistance[kSpanVoxels];
+shared int sCounts[kSpanVoxels];
+
+uint gBlock;          // this workgroup's block (index into the pass's block list)
+ivec3 gLo;            // the block's first voxel
 uint gOrder;          // its index in the caller's list (the vertices' owner, the triangles' order)
 ivec3 gRegionBase;    // the region below and before the block's region (the 3 x 3 x 3's corner)
 
-// The voxel at global coordinates v: (distance, counts) with counts 1 when its weight reaches
-// the threshold (0 where the map has no region).
-ivec2 voxelAt(ivec3 v) {
+// The voxel at global coordinates v, from the region cache: (distance, counts) with counts 1
+// when its weight reaches the threshold (0 where the map has no region).
+ivec2 fetchVoxel(ivec3 v) {
   int n = pc.regionSize;
   ivec3 r = ivec3(floorDivInt(v.x, n), floorDivInt(v.y, n), floorDivInt(v.z, n));
   ivec3 o = r - gRegionBase;
@@ -39,6 +47,13 @@ ivec2 voxelAt(ivec3 v) {
   TsdfVoxelArray voxels = TsdfVoxelArray(pc.tsdf + uint64_t(slot) * uint64_t(n * n * n) * 8ul);
   TsdfVoxel t = voxels.v[uint(l.x + n * (l.y + n * l.z))];
   return ivec2(t.distance, t.weight >= pc.minWeight ? 1 : 0);
+}
+
+// The gathered voxel at global coordinates v (within the block's border).
+ivec2 voxelAt(ivec3 v) {
+  ivec3 l = v - gLo + ivec3(1);
+  int i = l.x + kSpan * (l.y + kSpan * l.z);
+  return ivec2(sDistance[i], sCounts[i]);
 }
 
 ivec3 axisStep(uint a) { return ivec3(a == 0u ? 1 : 0, a == 1u ? 1 : 0, a == 2u ? 1 : 0); }
@@ -88,19 +103,8 @@ void emitVertex(ivec3 a, uint axis) {
   if (at < pc.vertexCapacity) MeshVertexArray(pc.vertices).v[at] = r;
 }
 
-void main() {
-  uint thread = voxenThreadIndex();
-  gBlock = thread / kTsdfBlockVoxels;
-  if (gBlock >= pc.blockCount) return;
-  uint cell = thread % kTsdfBlockVoxels;
-  IntArray blocks = IntArray(pc.blocks);
-  uint base = gBlock * kTsdfMeshBlockInts;
-  ivec3 block = ivec3(blocks.v[base], blocks.v[base + 1u], blocks.v[base + 2u]);
-  gOrder = uint(blocks.v[base + 3u]);
-  int n = pc.regionSize;
-  ivec3 lo = block * kTsdfBlock;
-  gRegionBase = ivec3(floorDivInt(lo.x, n), floorDivInt(lo.y, n), floorDivInt(lo.z, n)) - ivec3(1);
-  ivec3 c = lo + ivec3(int(cell & 7u), int((cell >> 3) & 7u), int(cell >> 6));
+void meshCell(uint cell) {
+  ivec3 c = gLo + ivec3(int(cell & 7u), int((cell >> 3) & 7u), int(cell >> 6));
   for (uint axis = 0u; axis < 3u; ++axis) emitVertex(c, axis);
   int caseIndex = cellCase(c);
   if (caseIndex < 0) return;
@@ -123,4 +127,29 @@ void main() {
     }
     MeshTriangleArray(pc.triangles).v[first + t] = r;
   }
+}
+
+void main() {
+  // Whole workgroups per block (dispatchThreads folds whole workgroups into y), so the return
+  // below is uniform across a workgroup and the barrier is reached by all or none.
+  uint thread = voxenThreadIndex();
+  gBlock = thread / kTsdfMeshThreads;
+  if (gBlock >= pc.blockCount) return;
+  uint lane = thread % kTsdfMeshThreads;
+  IntArray blocks = IntArray(pc.blocks);
+  uint base = gBlock * kTsdfMeshBlockInts;
+  ivec3 block = ivec3(blocks.v[base], blocks.v[base + 1u], blocks.v[base + 2u]);
+  gOrder = uint(blocks.v[base + 3u]);
+  int n = pc.regionSize;
+  gLo = block * kTsdfBlock;
+  gRegionBase = ivec3(floorDivInt(gLo.x, n), floorDivInt(gLo.y, n), floorDivInt(gLo.z, n)) - ivec3(1);
+  for (uint i = lane; i < kSpanVoxels; i += kTsdfMeshThreads) {
+    ivec3 l = ivec3(int(i % uint(kSpan)), int((i / uint(kSpan)) % uint(kSpan)), int(i / uint(kSpan * kSpan)));
+    ivec2 v = fetchVoxel(gLo + l - ivec3(1));
+    sDistance[i] = v.x;
+    sCounts[i] = v.y;
+  }
+  memoryBarrierShared();
+  barrier();
+  for (uint cell = lane; cell < kTsdfBlockVoxels; cell += kTsdfMeshThreads) meshCell(cell);
 }

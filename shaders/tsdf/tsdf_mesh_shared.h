@@ -13,6 +13,8 @@ VOXEN_SHARED_BEGIN
 // order, then the cache slots of the 3 x 3 x 3 regions around the block's region (x fastest,
 // -1: the map has no such region), then padding.
 VOXEN_CONST(uint, kTsdfMeshBlockInts, 32u)
+// Threads of the workgroup that meshes one block (whole workgroups: one per block).
+VOXEN_CONST(uint, kTsdfMeshThreads, 128u)
 
 // A vertex: its edge (lower voxel, axis), packed = axis | lowerInside << 2 | t << 3, the
 // interpolated gradient G, and the index of its block (the one holding its lower voxel) in the
@@ -33,8 +35,8 @@ struct TsdfMeshTriangleRecord {
 };
 VOXEN_SHARED_ASSERT(sizeof(TsdfMeshTriangleRecord) == 56)
 
-// One thread per cell of the listed blocks (kTsdfBlockVoxels per block): the cell's triangles,
-// and the vertices of the three edges whose lower voxel is the cell's lower voxel.
+// One workgroup of kTsdfMeshThreads per listed block, each thread a few of its cells: a cell's
+// triangles, and the vertices of the three edges whose lower voxel is the cell's lower voxel.
 struct TsdfMeshPush {
   VOXEN_ADDRESS blocks;      // int[blockCount * kTsdfMeshBlockInts]
   VOXEN_ADDRESS tsdf;        // the cache's tsdf pool: TsdfVoxel[slot * regionSize^3 + voxel]

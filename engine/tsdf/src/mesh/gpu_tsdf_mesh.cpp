@@ -157,7 +157,7 @@ void GpuTsdfMeshRunner::State::run(const std::vector<int32_t>& entries, const Ts
     scheduler.dispatchThreads({"tsdf mesh", kernel.get(), {}, push,
                                {reads(blockRange), reads(pool), reads(caseTable.range()), writes(vertexRange), writes(triangleRange),
                                 readsWrites(counters.range())}},
-                              uint64_t(blockCount) * gpu::kTsdfBlockVoxels);
+                              uint64_t(blockCount) * gpu::kTsdfMeshThreads);
     const std::vector<uint32_t> counts = scheduler.readback<uint32_t>(counters.range(0, 8)).get();
     if (counts[0] <= vertexCapacity && counts[1] <= triangleCapacity) {
       if (counts[0] > 0) {
