@@ -97,4 +97,19 @@ GroundLevels groundFromSeed(const Heightmap& heightmap, const glm::dvec3& seed, 
   return ground;
 }
 
+Heightmap groundLevelHeightmap(const Heightmap& heightmap, const GroundLevels& ground) {
+  HeightmapGrid grid = heightmap.grid();
+  grid.levels = 1;
+  HeightmapOptions options = heightmap.options();
+  options.levels = 1;
+  Heightmap one(grid, options);
+  for (uint32_t y = 0; y < grid.height; ++y)
+    for (uint32_t x = 0; x < grid.width; ++x) {
+      const int8_t level = ground.level(x, y);
+      if (level >= 0) one.cell(0, x, y) = heightmap.cell(uint32_t(level), x, y);
+    }
+  one.columnFlags() = heightmap.columnFlags();
+  return one;
+}
+
 }  // namespace voxen

@@ -5,7 +5,7 @@
 # 0.2 must get: two levels under the bridge (the ground and the deck), the 15 degree ramp's
 # slope and no lethal cell on it, the 40 degree ramp lethal, the 0.4 m step lethal from the
 # ground and the 0.1 m one not, and a table whose top is a level while the floor under it is
-# not (but is for a 0.5 m robot).
+# not (but is for a 0.5 m robot); and a seed point choosing the ground under the bridge or on it.
 # Feature positions come from generate --json; design heights from TerrainDesign
 # (engine/testdata/include/voxen/testdata/synthetic_lidar.hpp).
 #   terrain.sh VOXEN_BINARY WORK_DIR
@@ -28,6 +28,15 @@ no_validation low.err "heightmap --robot-height 0.5"
 no_validation gpu.err "heightmap --device gpu"
 "$voxen" heightmap map.vxm --output cpu.vxh --cpu --quiet > cpu.log
 cmp gpu.vxh cpu.vxh || fail "the GPU's heightmap of the terrain differs from the CPU reference's"
+
+# A seed chooses the ground: at the bridge's centre on the ground, the passage under the deck;
+# on the deck, the deck (voxen export --seed: one level per column).
+read -r bx by < <(python3 -c "import json,sys; f={f['name']:f for f in json.load(open('generate.json'))['features']}['bridge']; print((f['min'][0]+f['max'][0])/2, (f['min'][1]+f['max'][1])/2)")
+"$voxen" export hm.vxh --seed "$bx" "$by" 0.0 --npy seedlow > seedlow.log || fail "export --seed on the ground: $(cat seedlow.log)"
+"$voxen" export hm.vxh --seed "$bx" "$by" 1.2 --npy seedhigh > seedhigh.log || fail "export --seed on the deck: $(cat seedhigh.log)"
+"$voxen" export hm.vxh --seed -500 0 0 --npy far > far.log 2> far.err && fail "export --seed outside the heightmap: accepted"
+grep -q -- "--seed" far.err || fail "export --seed outside: the error does not name --seed: $(cat far.err)"
+"$voxen" export hm.vxh --seed 0 0 0 --level 1 --npy both > both.log 2> both.err && fail "export --seed with --level: accepted"
 
 python3 - generate.json hm low <<'PYTHON' || fail "the terrain's heightmap is wrong (above)"
 import ast, json, math, struct, sys
@@ -152,6 +161,13 @@ check("under the table, 0.5 m robot", floors_low >= 0.5 * len(cells),
 cells = list(hm.cells(*inset("open ground", 0.0)))
 flat = sum(1 for c, r, x, y in cells if (l := hm.level(c, r, 0)) and abs(l[0]) < 0.05 and l[2] < LETHAL)
 check("open ground", flat >= 0.95 * len(cells), f"{flat} of {len(cells)} cells flat (0 m) and passable")
+
+# The seeds' ground under the bridge (one level each).
+for prefix, want, what in (("seedlow", 0.0, "the passage under the deck"), ("seedhigh", PLATFORM, "the deck")):
+    seeded = Heightmap(prefix)
+    cells = list(seeded.cells(*inset("bridge", 0.3)))
+    on = sum(1 for c, r, x, y in cells if (l := seeded.level(c, r, 0)) and abs(l[0] - want) < 0.1)
+    check("seed " + prefix, on >= 0.8 * len(cells), f"{on} of {len(cells)} bridge cells are {what} ({want} m)")
 
 sys.exit(1 if failures else 0)
 PYTHON

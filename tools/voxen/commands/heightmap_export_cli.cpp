@@ -12,6 +12,7 @@
 #include "voxen/export/heightmap_mesh.hpp"
 #include "voxen/export/map_picture_file.hpp"
 #include "voxen/heightmap/heightmap_file.hpp"
+#include "voxen/heightmap/heightmap_ground.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 
@@ -46,6 +47,7 @@ void checkHeightmapFlags(const HeightmapExportArgs& args) {
       args.meshPly.empty())
     throw UsageError("--level goes with --nav2, --costmap, --height-png, --cost-png or --mesh-ply (--npy writes every level)");
   if (args.colourGiven() && args.meshPly.empty()) throw UsageError("--color goes with --mesh-ply OUT.ply");
+  if (!args.seed.empty() && args.level) throw UsageError("--seed and --level: the seed chooses each column's level itself");
 }
 
 std::vector<NamedPath> heightmapOutputs(const HeightmapExportArgs& args) {
@@ -115,6 +117,13 @@ void addHeightmapExportOptions(CLI::App& command, HeightmapExportArgs& args) {
                           "--mesh-ply: every level)")
            ->type_name("K")
            ->check(integerIn(0, 7)));
+  keep(command.add_option("--seed", args.seed,
+                          "heightmap: instead of --level, per column the surface a robot standing at X Y Z (metres) reaches "
+                          "over steps within the heightmap's max step (up ramps, under bridges, not up walls); columns it "
+                          "cannot reach are lethal where they hold an obstacle, unknown elsewhere; every output shows that ground")
+           ->type_name("X Y Z")
+           ->expected(3)
+           ->check(numberIn(-1e7, 1e7, "metres")));
   keep(command.add_option("--npy", args.npyPrefix,
                           "heightmap: PREFIX-height.npy, -clearance.npy, -slope.npy, -cost.npy (float32, levels x rows x "
                           "columns) and PREFIX.json (origin, resolution); a map's --esdf-slice: PREFIX-distance.npy (float32 "
@@ -150,12 +159,19 @@ int exportHeightmapFile(const CLI::App& command, const std::string& path, const 
   for (const CLI::Option* option : command.get_options())
     if (option->count() > 0 && !option->get_lnames().empty() && !args.options.contains(option) && !isDeviceFlag(option))
       throw UsageError(flagName(option) + " is for a map, and '" + path +
-                       "' is a heightmap: it takes --nav2, --costmap, --height-png, --cost-png, --level, --npy, --mesh-ply and --color");
+                       "' is a heightmap: it takes --nav2, --costmap, --height-png, --cost-png, --level, --seed, --npy, --mesh-ply and --color");
   checkHeightmapFlags(args);
   if (args.costmapYaml.empty())
     refuseDeviceFlags(common, "of a heightmap's outputs only --costmap runs on a device (its inflation's distance transform)");
   checkOutputs(heightmapOutputs(args), {{"the heightmap", path}});
-  const Heightmap hm = loadHeightmap(path);
+  Heightmap hm = loadHeightmap(path);
+  if (!args.seed.empty()) {
+    try {
+      hm = groundLevelHeightmap(hm, groundFromSeed(hm, {args.seed[0], args.seed[1], args.seed[2]}));
+    } catch (const SettingError& e) {
+      throw UsageError(e.naming("--seed"));
+    }
+  }
   const uint32_t level = args.level.value_or(0);
   if (level >= hm.levels())
     throw UsageError("--level " + std::to_string(level) + ": '" + path + "' keeps " + std::to_string(hm.levels()) +

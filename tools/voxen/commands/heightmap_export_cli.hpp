@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -23,6 +24,7 @@ struct HeightmapExportArgs {
   std::string meshPly, meshColour = "cost";  // --mesh-ply, --color
   std::optional<uint32_t> nav2MaxCost, level;
   std::optional<double> inflation, inscribedRadius, costScaling;
+  std::vector<double> seed;  // --seed X Y Z: the ground the robot standing there reaches
   std::set<const CLI::Option*> options;  // the flags above, to tell them from a map's
   const CLI::Option* colourOption = nullptr;
   bool colourGiven() const { return colourOption && colourOption->count() > 0; }
@@ -31,7 +33,7 @@ struct HeightmapExportArgs {
 // The synopsis line of --help.
 inline constexpr const char* kHeightmapExportUsage =
     "export HM.vxh [--nav2 OUT.yaml [--nav2-max-cost C]] [--costmap OUT.yaml --inflation R [--inscribed-radius R0] "
-    "[--cost-scaling K]] [--height-png OUT.png] [--cost-png OUT.png] [--level K] [--npy PREFIX] "
+    "[--cost-scaling K]] [--height-png OUT.png] [--cost-png OUT.png] [--level K | --seed X Y Z] [--npy PREFIX] "
     "[--mesh-ply OUT.ply [--color cost|height]]";
 
 void addHeightmapExportOptions(CLI::App& command, HeightmapExportArgs& args);

@@ -38,4 +38,11 @@ GroundLevels groundAtLevel(const Heightmap& heightmap, uint32_t level);
 // outside the heightmap's columns or its column has no level.
 GroundLevels groundFromSeed(const Heightmap& heightmap, const glm::dvec3& seed, int8_t unreached = -1);
 
+// A one-level heightmap of the chosen level per column (absent where none): the cells as they
+// are (their steps, slopes and costs were measured to the same nearest-level neighbours the
+// fill follows) and the column flags, so every single-level output (Nav2 maps, costmaps,
+// pictures) draws the ground of `ground` as level 0. A column the fill did not reach is then
+// lethal where it holds an occupied voxel (the robot cannot get there), unknown elsewhere.
+Heightmap groundLevelHeightmap(const Heightmap& heightmap, const GroundLevels& ground);
+
 }  // namespace voxen
