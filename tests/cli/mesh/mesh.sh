@@ -58,6 +58,10 @@ assert 0 < len(boxed[1][1]) < len(scene[1][1]), "the box kept every face or none
 for p in boxed[1][0]:
     assert 1.5 - 1e-6 <= p[0] <= 2.5 + 1e-6 and 0 <= p[1] <= 1 + 1e-6 and 0.2 - 1e-6 <= p[2] <= 1.1 + 1e-6, p
 assert len(heavy[1][1]) < len(scene[1][1]), "--min-weight 2 kept every face"
+# The box's vertices are the whole mesh's, normals too (the read box reaches their neighbours).
+whole = {p[:3]: p[3:] for p in scene[1][0]}
+for p in boxed[1][0]:
+    assert whole.get(p[:3]) == p[3:], ("a boxed vertex differs from the whole mesh's", p, whole.get(p[:3]))
 PY
 # Bad input: named, nothing written, an existing output kept.
 cp scene.ply kept.ply

@@ -56,12 +56,21 @@ int meshOfMap(const CommonOptions& common, MeshArgs& args) {
   const std::optional<StoreBox> box = bboxOf(args.bbox);
   if (box) args.options.box = TsdfMeshBox{box->min, box->max};
   const auto start = std::chrono::steady_clock::now();
-  std::optional<Context> context;
-  if (!args.cpu) context.emplace(common.contextOptions());
-  const OccupancyMap map = loadMapOrStore(args.mapPath, MapLoadOptions{}, box, args.quiet ? nullptr : "voxen mesh", args.session);
-  if (!map.layout().has(kTsdfLayer))
+  // The header first: a map without the layer is refused before it loads, and the box read
+  // grows by two voxels, the farthest a boxed cell's normals reach, so that the mesh equals
+  // the whole map's mesh in that box.
+  const MapFileInfo info = isStoreTarget(args.mapPath) ? storeInfo(args.mapPath, args.session) : readMapInfo(args.mapPath);
+  if (!info.layers.has(kTsdfLayer))
     throw Error(redactedStoreName(args.mapPath) +
                 ": the map has no 'tsdf' layer (a mesh is made from a TSDF: depth images integrated into the map)");
+  std::optional<StoreBox> readBox = box;
+  if (readBox) {
+    readBox->min -= glm::dvec3(2.0 * info.model.resolution);
+    readBox->max += glm::dvec3(2.0 * info.model.resolution);
+  }
+  std::optional<Context> context;
+  if (!args.cpu) context.emplace(common.contextOptions());
+  const OccupancyMap map = loadMapOrStore(args.mapPath, MapLoadOptions{}, readBox, args.quiet ? nullptr : "voxen mesh", args.session);
   const bool autoCpu = !args.cpu && deviceLeftToAuto(common) && context->deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const bool cpu = args.cpu || autoCpu;
   const std::string device = cpu ? (autoCpu ? "CPU reference (--device auto: " + context->deviceInfo().name +
