@@ -94,6 +94,7 @@ fi
   echo "## the heightmap (issue 39): a synthetic terrain of 20, 40 and 100 m at 0.1 m, then the README run's map"
   ./voxen bench heightmap --size 20 40 100 --json || echo "(exit $?)"
   ./voxen bench heightmap --live --json || echo "(exit $?)"
+  ./voxen bench distance --size 1000 2000 --json || echo "(exit $?)"
   ./voxen heightmap "$work/run.vxm" --output "$work/run.vxh" --json || echo "(exit $?)"
 } > "$OUT/$stem-extras.txt" 2>&1 || echo "device_run.sh: the extras stopped early (see $stem-extras.txt)"
 echo "device_run.sh: kept $stem-check.json, $stem-all.json, $stem-all.md and $stem-extras.txt: copy the JSON files and the extras to benchmarks/results/ and run scripts/benchmarks_table.py"
