@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_options.hpp"
+
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/input/pcd.hpp"
 #include "voxen/input/ray_source.hpp"
@@ -55,6 +57,14 @@ struct MapArgs {
   // --heightmap HM.vxh: after mapping (and the clearance), the heightmap with its default
   // settings (voxen heightmap has every setting), written there.
   std::string heightmapOutput;
+  // --tsdf: depth images from --input into the map's TSDF layer (map_depth_run.cpp).
+  struct Depth {
+    bool tsdf = false;
+    std::optional<double> truncation;  // --tsdf-truncation, metres (default 4 voxels)
+    double maxWeight = 64.0;           // --tsdf-max-weight
+    std::string weighting = "constant";  // --tsdf-weighting
+    std::string depthTopic, cameraInfoTopic, cameraInfoFile;
+  } depth;
   // Threads reading the cloud (--threads): the machine's cores by default.
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   // Options whose effect depends on others: given or not.
@@ -68,6 +78,9 @@ struct MapArgs {
 
 // Declares every flag of `voxen map`, bound to `args`.
 void addMapOptions(CLI::App& command, MapArgs& args);
+
+// --tsdf: the depth run (map_depth_run.cpp): the recording's depth images into a TSDF map.
+int mapDepth(const CommonOptions& options, MapArgs& args);
 
 // What a resumed run must share with the run it continues, by flag.
 RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, const MapLayout& layout);

@@ -120,6 +120,37 @@ void addRecordingOptions(CLI::App& command, RecordingOptions& recording) {
       ->group(group);
 }
 
+// Depth images into a TSDF (--tsdf): the depth run's own flags (map_depth_run.cpp).
+void addDepthOptions(CLI::App& command, MapArgs::Depth& depth) {
+  const std::string group = "Depth images into a TSDF (--tsdf)";
+  command.add_flag("--tsdf", depth.tsdf,
+                   "map --input's depth images (a ROS 1 bag, an MCAP file or a TUM RGB-D folder) into a truncated signed "
+                   "distance field (the map's tsdf layer) instead of point clouds into occupancy")
+      ->group(group);
+  command.add_option("--tsdf-truncation", depth.truncation, "the band around the surface, metres (default 4 voxels)")
+      ->check(numberIn(1e-6, 1e3, "metres"))
+      ->type_name("M")
+      ->group(group);
+  command.add_option("--tsdf-max-weight", depth.maxWeight, "measurements at which a voxel's weight stops growing")
+      ->check(numberIn(1.0, 1e6, "measurements"))
+      ->capture_default_str()
+      ->group(group);
+  command.add_option("--tsdf-weighting", depth.weighting, "constant, or linear-drop-off behind the surface")
+      ->check(CLI::IsMember({"constant", "linear-drop-off"}))
+      ->capture_default_str()
+      ->group(group);
+  command.add_option("--depth-topic", depth.depthTopic, "the depth image topic (default: the only one)")
+      ->type_name("TOPIC")
+      ->group(group);
+  command.add_option("--camera-info-topic", depth.cameraInfoTopic, "the camera's CameraInfo topic (default: the depth topic's camera_info sibling)")
+      ->type_name("TOPIC")
+      ->group(group);
+  command.add_option("--camera-info", depth.cameraInfoFile,
+                     "a TUM RGB-D folder's camera, as ROS camera_calibration YAML (default: FOLDER/camera_info.yaml)")
+      ->type_name("FILE.yaml")
+      ->group(group);
+}
+
 // Saving the map as it grows: a region store, its checkpoints and memory, resuming.
 void addStoreOptions(CLI::App& command, MapArgs& args) {
   const std::string group = "Mapping into a store (maps larger than memory, saved as they grow)";
@@ -168,6 +199,7 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       ->expected(3)
       ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
   addRecordingOptions(command, args.recording);
+  addDepthOptions(command, args.depth);
   addPcdViewpointOption(command, args.pcdViewpoint);
   command.add_option("--output", args.output, "the map file to write (or --store)")->type_name("MAP.vxm");
   addStoreOptions(command, args);

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# voxen map --tsdf: a generated depth camera walk (voxen generate --depth-recording) as a TUM
+# RGB-D folder and as an MCAP file, mapped into the TSDF layer on the GPU and with the CPU
+# reference (--cpu): the same map file byte for byte, for either recording; voxen info lists the
+# tsdf layer; ray flags, a missing --input and a bad truncation refused by name, and a failed run
+# leaves an existing output as it was.
+#   tsdf.sh VOXEN_BINARY WORK_DIR
+set -euo pipefail
+source "$(dirname "$0")/../support/common.sh" map_tsdf "$@"
+
+"$voxen" generate --depth-recording tum/ --frames 4 --depth-width 160 --depth-height 120 > gen.log
+"$voxen" generate --depth-recording walk.mcap --frames 4 --depth-width 160 --depth-height 120 > gen-mcap.log
+"$voxen" map --input tum --tsdf --resolution 0.05 --output gpu.vxm --json > gpu.json 2> gpu.err
+no_validation gpu.err "map --tsdf"
+"$voxen" map --input tum --tsdf --resolution 0.05 --output cpu.vxm --cpu --quiet
+cmp gpu.vxm cpu.vxm || fail "map --tsdf: the GPU's map differs from the CPU reference's"
+python3 - gpu.json <<'PY' || fail "map --tsdf --json: $(cat gpu.json)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["frames"] == 4 and r["blocks"] > 100 and r["regions"] > 0 and r["backend"] == "gpu", r
+assert "truncation_voxels=4" in r["tsdf_settings"], r
+PY
+# The MCAP file holds millimetres and tf (the TUM folder 1/5000 m and text poses): its own pair.
+"$voxen" map --input walk.mcap --tsdf --resolution 0.05 --output mcap.vxm --quiet 2> mcap.err
+no_validation mcap.err "map --tsdf (MCAP)"
+"$voxen" map --input walk.mcap --tsdf --resolution 0.05 --output mcap-cpu.vxm --cpu --quiet
+cmp mcap.vxm mcap-cpu.vxm || fail "map --tsdf (MCAP): the GPU's map differs from the CPU reference's"
+"$voxen" info gpu.vxm --json > info.json
+grep -q '"tsdf"' info.json || fail "voxen info does not list the tsdf layer: $(cat info.json)"
+
+expect_refusal() {  # expect_refusal WORDS ARGS...: exit 2 (usage) with WORDS in the message
+  local words=$1
+  shift
+  if "$voxen" "$@" > refused.out 2> refused.err; then fail "accepted: $*"; fi
+  grep -q -- "$words" refused.err || fail "$*: the error does not say '$words': $(cat refused.err)"
+}
+expect_refusal "--voxel-mean does not go with --tsdf" map --input tum --tsdf --output x.vxm --voxel-mean
+expect_refusal "--tsdf takes depth images from --input" map --cloud x.ply --tsdf --output x.vxm
+expect_refusal "--tsdf needs --input" map --tsdf --output x.vxm
+expect_refusal "--tsdf-truncation" map --input tum --tsdf --output x.vxm --resolution 0.05 --tsdf-truncation 0.01
+echo "keep" > kept.vxm
+expect_refusal "depth" map --input gen.log --tsdf --output kept.vxm
+[ "$(cat kept.vxm)" = keep ] || fail "a failed --tsdf run changed an existing output"
+echo "map --tsdf: ok"
