@@ -5,6 +5,8 @@
 // bytes, and the incremental tracker equal to a whole re-mesh after every frame.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -281,5 +283,59 @@ TEST_CASE("The GPU TSDF mesh equals the CPU reference's", "[tsdf][mesh][gpu]") {
     CHECK(narrow.blocksKept > 0);
     requireSameMesh(tracker.mesh(), meshTsdfCpu(map));
   }
+  vt::flushGpu();
+}
+
+// Not run by default: `voxen_tests "[.tsdf-mesh-bench]"`. Wall times (medians of 5) of a whole
+// mesh (CPU on 1 thread and on every core, GPU) and of the tracker's update (the update alone)
+// after a narrow frame and after a full one (CPU and GPU), on the analytic scene at 2 cm from 8
+// frames; both trackers equal a whole mesh at the end.
+TEST_CASE("TSDF meshing and incremental updates: speed", "[.tsdf-mesh-bench]") {
+  voxen::Scheduler& scheduler = vt::gpu().scheduler;
+  OccupancyModel model;
+  model.resolution = 0.02;
+  OccupancyMap map(model, LayerSet{kTsdfLayer});
+  for (const DepthFrame& frame : sceneFrames(8)) integrateDepthCpu(map, frame, TsdfOptions{});
+  // The median of 5 runs of `run`, each after an untimed `prepare`.
+  const auto median = [](auto&& prepare, auto&& run) {
+    std::vector<double> ms;
+    for (int i = 0; i < 5; ++i) {
+      prepare();
+      const auto start = std::chrono::steady_clock::now();
+      run();
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[2];
+  };
+  const auto nothing = [] {};
+  const auto narrow = [&] { integrateDepthCpu(map, narrowFrame(), TsdfOptions{}); };
+  const auto full = [&] { integrateDepthCpu(map, sceneFrames(1)[0], TsdfOptions{}); };
+  TsdfMeshOptions one;
+  one.threads = 1;
+  const TsdfMesh mesh = meshTsdfCpu(map);
+  const double cpu1 = median(nothing, [&] { meshTsdfCpu(map, one); }), cpuAll = median(nothing, [&] { meshTsdfCpu(map); });
+  const double gpu = median(nothing, [&] { meshTsdfGpu(scheduler, map); });
+  TsdfMeshTracker cpuTracker, gpuTracker(scheduler);
+  cpuTracker.update(map);
+  gpuTracker.update(map);
+  uint64_t narrowBlocks = 0, fullBlocks = 0;
+  const double cpuNarrow = median(narrow, [&] { narrowBlocks = cpuTracker.update(map).blocksMeshed; });
+  gpuTracker.update(map);  // the CPU tracker's frames
+  const double gpuNarrow = median(narrow, [&] { gpuTracker.update(map); });
+  cpuTracker.update(map);
+  const double cpuFull = median(full, [&] { fullBlocks = cpuTracker.update(map).blocksMeshed; });
+  gpuTracker.update(map);
+  const double gpuFull = median(full, [&] { gpuTracker.update(map); });
+  // Each tracker saw the other's frames at its next update: both current now, and equal to a whole mesh.
+  cpuTracker.update(map);
+  gpuTracker.update(map);
+  const TsdfMesh now = meshTsdfCpu(map);
+  requireSameMesh(cpuTracker.mesh(), now);
+  requireSameMesh(gpuTracker.mesh(), now);
+  WARN("TSDF mesh of " << mesh.faces.size() << " triangles, " << map.regions().size() << " regions: CPU 1 thread " << cpu1
+                       << " ms, every core " << cpuAll << " ms, GPU " << gpu << " ms; tracker after a narrow frame (" << narrowBlocks
+                       << " blocks) CPU " << cpuNarrow << " ms, GPU " << gpuNarrow << " ms; after a full frame ("
+                       << fullBlocks << " blocks) CPU " << cpuFull << " ms, GPU " << gpuFull << " ms");
   vt::flushGpu();
 }
