@@ -1,11 +1,10 @@
 #pragma once
 // What the heightmap's CPU reference and GPU runner share besides the public header.
-#include <algorithm>
 #include <cstdint>
-#include <thread>
 #include <vector>
 
 #include "voxen/heightmap/heightmap.hpp"
+#include "voxen/host/parallel_for.hpp"
 
 namespace voxen {
 
@@ -42,21 +41,5 @@ void heightmapColumnPassCpu(const OccupancyMap& map, const HeightmapLimits& limi
 // over the whole grid or only the cells of `rects` (every level).
 void heightmapNeighbourPassCpu(Heightmap& hm, const HeightmapLimits& limits);
 void heightmapNeighbourPassCpu(Heightmap& hm, const HeightmapLimits& limits, const std::vector<HeightmapRect>& rects);
-
-// Runs body(i) for i in [0, count) on up to the machine's cores, each a contiguous share.
-template <class Body>
-void parallelFor(size_t count, Body&& body) {
-  const size_t threads = std::min<size_t>({size_t(std::max(1u, std::thread::hardware_concurrency())), 16, count});
-  if (threads <= 1) {
-    for (size_t i = 0; i < count; ++i) body(i);
-    return;
-  }
-  std::vector<std::thread> crew;
-  for (size_t t = 0; t < threads; ++t)
-    crew.emplace_back([&, t] {
-      for (size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) body(i);
-    });
-  for (std::thread& thread : crew) thread.join();
-}
 
 }  // namespace voxen
