@@ -3,7 +3,8 @@
 # and loaded meshes the same") meshed on the GPU and by the CPU reference (the same file, byte
 # for byte) into a binary PLY that python3 reads back (header, sizes,
 # indices in range, unit normals, the box, the weight threshold), the JSON summary, and bad
-# input named (the flag, the map without a tsdf layer) without touching an existing output.
+# input named (the flag, the map without a tsdf layer) without touching an existing output; and a
+# generated depth recording mapped with voxen map --tsdf, meshed on the GPU and the CPU alike.
 #   mesh.sh VOXEN_BINARY VOXEN_TESTS_BINARY WORK_DIR
 set -euo pipefail
 tests_binary=$2
@@ -63,6 +64,15 @@ whole = {p[:3]: p[3:] for p in scene[1][0]}
 for p in boxed[1][0]:
     assert whole.get(p[:3]) == p[3:], ("a boxed vertex differs from the whole mesh's", p, whole.get(p[:3]))
 PY
+# End to end from a depth recording: voxen generate --depth-recording, voxen map --tsdf, voxen
+# mesh on the GPU and by the CPU reference: the same PLY.
+"$voxen" generate --depth-recording tum/ --frames 4 --depth-width 160 --depth-height 120 > gen.log
+"$voxen" map --input tum --tsdf --resolution 0.05 --output walk.vxm --quiet > walk.log
+"$voxen" mesh walk.vxm --output walk-cpu.ply --cpu --json > walk-cpu.json
+"$voxen" mesh walk.vxm --output walk-gpu.ply --device gpu --quiet > walk-gpu.log 2> walk-gpu.err
+no_validation walk-gpu.err "mesh --device gpu of a mapped recording"
+cmp walk-cpu.ply walk-gpu.ply || fail "a mapped recording: the GPU's mesh differs from the CPU reference's"
+[ "$(json_number faces walk-cpu.json)" -gt 10000 ] || fail "a mapped recording: too few faces: $(cat walk-cpu.json)"
 # Bad input: named, nothing written, an existing output kept.
 cp scene.ply kept.ply
 expect_refusal() {  # expect_refusal WORDS ARGS...: the run fails naming WORDS, kept.ply unchanged
