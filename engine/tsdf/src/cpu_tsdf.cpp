@@ -1,8 +1,13 @@
 // The TSDF's CPU reference: every voxel of the frame's blocks projected into the image and
-// folded (tsdf_integrate.comp's arithmetic, from the same shared functions).
+// folded (tsdf_integrate.comp's arithmetic, from the same shared functions), the blocks split
+// over the machine's cores.
+#include <atomic>
 #include <map>
+#include <span>
+#include <vector>
 
 #include "tsdf_internal.hpp"
+#include "voxen/host/parallel_for.hpp"
 #include "voxen/tsdf/tsdf.hpp"
 
 namespace voxen {
@@ -43,12 +48,22 @@ TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, con
   const int32_t n = map.regionSize(), b = gpu::kTsdfBlock;
   TsdfFrameStats stats;
   stats.blocks = blocks.size();
+  // Regions first, on this thread (the map's table changes); then the blocks on the machine's
+  // cores: each voxel belongs to one block, so any split folds the same values.
   std::map<RegionKey, bool> touched;  // regions of the frame, and whether made now
-  for (const TsdfBlock& block : blocks) {
-    const RegionKey key{floorDiv(block.x * b, n), floorDiv(block.y * b, n), floorDiv(block.z * b, n)};
-    if (!touched.contains(key)) touched[key] = map.findRegion(key) == nullptr;
-    Region& region = map.region(key);
-    const std::span<gpu::TsdfVoxel> voxels = region.values<gpu::TsdfVoxel>(kTsdfLayer);
+  std::vector<std::span<gpu::TsdfVoxel>> arrays(blocks.size());
+  std::vector<RegionKey> keys(blocks.size());
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const TsdfBlock& block = blocks[i];
+    keys[i] = {floorDiv(block.x * b, n), floorDiv(block.y * b, n), floorDiv(block.z * b, n)};
+    if (!touched.contains(keys[i])) touched[keys[i]] = map.findRegion(keys[i]) == nullptr;
+    arrays[i] = map.region(keys[i]).values<gpu::TsdfVoxel>(kTsdfLayer);
+  }
+  std::atomic<uint64_t> updated{0};
+  parallelFor(blocks.size(), [&](size_t i) {
+    const TsdfBlock& block = blocks[i];
+    const RegionKey& key = keys[i];
+    uint64_t count = 0;
     for (int32_t lz = 0; lz < b; ++lz)
       for (int32_t ly = 0; ly < b; ++ly)
         for (int32_t lx = 0; lx < b; ++lx) {
@@ -62,10 +77,12 @@ TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, con
           const uint32_t w = gpu::tsdfWeightOf(sdf, c.truncation, weighting);
           if (w == 0) continue;
           const size_t local = size_t(vx - key.x * n) + size_t(n) * (size_t(vy - key.y * n) + size_t(n) * size_t(vz - key.z * n));
-          voxels[local] = tsdfFold(voxels[local], sdf, w, maxWeight);
-          ++stats.voxelsUpdated;
+          arrays[i][local] = tsdfFold(arrays[i][local], sdf, w, maxWeight);
+          ++count;
         }
-  }
+    updated += count;
+  });
+  stats.voxelsUpdated = updated;
   for (const auto& [key, made] : touched) {
     map.markValuesChanged(key);
     stats.regionsMade += made;

@@ -3,13 +3,13 @@
 // with the same shared functions.
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
 #include "tsdf_internal.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/parallel_for.hpp"
 #include "voxen/tsdf/tsdf.hpp"
 
 namespace voxen {
@@ -83,19 +83,32 @@ int64_t tsdfPixelDepth(const gpu::TsdfCamera& camera, const DepthImage& image, s
 }
 
 std::vector<TsdfBlock> tsdfFrameBlocks(const gpu::TsdfCamera& c, const DepthImage& image) {
-  std::set<TsdfBlock> blocks;
+  // Rows on the machine's cores, each listing its pixels' boxes (a box the pixel before gave is
+  // not listed again: neighbouring pixels mostly share one); then sorted, each block once.
+  std::vector<std::vector<TsdfBlock>> rows(size_t(c.height));
   const int64_t* wc = c.rotationWc;
-  for (int v = 0; v < c.height; ++v)
+  parallelFor(rows.size(), [&](size_t row) {
+    const int v = int(row);
+    std::vector<TsdfBlock>& found = rows[row];
+    int32_t lastLo[3] = {1, 1, 1}, lastHi[3] = {0, 0, 0};  // an empty box
     for (int u = 0; u < c.width; ++u) {
       const int64_t d = tsdfPixelDepth(c, image, size_t(v) * size_t(c.width) + size_t(u));
       if (d == 0) continue;
       int32_t lo[3], hi[3];
       tsdfBandBlocks(c, wc, u, v, d, lo, hi);
+      if (std::equal(lo, lo + 3, lastLo) && std::equal(hi, hi + 3, lastHi)) continue;
+      std::copy(lo, lo + 3, lastLo);
+      std::copy(hi, hi + 3, lastHi);
       for (int32_t bz = lo[2]; bz <= hi[2]; ++bz)
         for (int32_t by = lo[1]; by <= hi[1]; ++by)
-          for (int32_t bx = lo[0]; bx <= hi[0]; ++bx) blocks.insert({bx, by, bz});
+          for (int32_t bx = lo[0]; bx <= hi[0]; ++bx) found.push_back({bx, by, bz});
     }
-  return {blocks.begin(), blocks.end()};
+  });
+  std::vector<TsdfBlock> blocks;
+  for (const std::vector<TsdfBlock>& row : rows) blocks.insert(blocks.end(), row.begin(), row.end());
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  return blocks;
 }
 
 void tsdfBandBlocks(const gpu::TsdfCamera& c, const int64_t* wc, int u, int v, int64_t d, int32_t lo[3], int32_t hi[3]) {

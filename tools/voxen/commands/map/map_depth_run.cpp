@@ -71,18 +71,29 @@ int mapDepth(const CommonOptions& options, MapArgs& args) {
   DepthSource source(args.input, sourceOptions);
   const DepthSourceInfo& info = source.info();
   const bool talk = !args.quiet && !options.json;
+
+  Context context(options.contextOptions());
+  // --device auto (no device named) on a CPU driver: the CPU reference, the same voxels bit
+  // for bit and faster there (the blocks on the machine's cores, no driver in between).
+  const std::string word = deviceWord(options);
+  const bool autoCpu = !args.cpu && (word.empty() || word == "auto") && !options.given.count("--validation") &&
+                       !options.given.count("--hot-reload") &&
+                       context.deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool onCpu = args.cpu || autoCpu;
+  MapperOptions mapperOptions{.model = model};
+  mapperOptions.extraLayers = LayerSet{kTsdfLayer};
+  mapperOptions.run.backend = onCpu ? MapperBackend::CpuReference : MapperBackend::Gpu;
+  mapperOptions.run.gpu = args.gpu;
+  Mapper mapper(context, mapperOptions);
+  const std::string path = onCpu ? (autoCpu ? "cpu (device auto)" : "cpu") : "gpu";
   if (talk)
     std::fprintf(stderr, "voxen map --tsdf: %s, %s (%s), %llu images of %u x %u; voxel %g m, truncation %g voxels, %s\n",
                  info.format.c_str(), info.topic.empty() ? "depth" : info.topic.c_str(), info.encoding.c_str(),
                  (unsigned long long)info.images, info.intrinsics.width, info.intrinsics.height, model.resolution,
-                 tsdf.truncationVoxels, args.cpu ? "CPU reference" : "GPU");
-
-  Context context(options.contextOptions());
-  MapperOptions mapperOptions{.model = model};
-  mapperOptions.extraLayers = LayerSet{kTsdfLayer};
-  mapperOptions.run.backend = args.cpu ? MapperBackend::CpuReference : MapperBackend::Gpu;
-  mapperOptions.run.gpu = args.gpu;
-  Mapper mapper(context, mapperOptions);
+                 tsdf.truncationVoxels,
+                 onCpu ? (autoCpu ? ("CPU reference (--device auto: " + context.deviceInfo().name + " is a CPU driver)").c_str()
+                                  : "CPU reference")
+                       : ("GPU " + context.deviceInfo().name).c_str());
   Progress progress("voxen map --tsdf", info.images, talk, "frames");
   const auto start = std::chrono::steady_clock::now();
   DepthFrame frame;
@@ -110,7 +121,7 @@ int mapDepth(const CommonOptions& options, MapArgs& args) {
                    {"regions", regions},
                    {"seconds", seconds},
                    {"frames_per_s", seconds > 0 ? double(frames) / seconds : 0.0},
-                   {"backend", args.cpu ? "cpu" : "gpu"},
+                   {"path", path},
                    {"tsdf_settings", tsdf.settingsText()}});
   } else if (!args.quiet) {
     std::printf("voxen map --tsdf: %llu frames (%llu skipped) in %.2f s (%.1f frames/s), %llu blocks, %llu regions -> %s\n",
