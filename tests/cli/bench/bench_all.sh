@@ -23,7 +23,7 @@ awk -v t="$elapsed" -v b=$budget -v f="$first" 'BEGIN { if (f > b) b = f; exit !
 ls -a | grep -q "\.tmp-" && fail "temporary files left: $(ls -a)"
 
 # Every section has a row that ran (a number in the GPU column), in the table and the markdown.
-sections=("engine core" "occupancy map" "map layers" "lidar frames" "NDT" "clearance" "queries" "frame loop" "transform tree" "recordings to rays" "voxel painter")
+sections=("engine core" "occupancy map" "map layers" "lidar frames" "NDT" "clearance" "queries" "frame loop" "transform tree" "TSDF" "recordings to rays" "voxel painter")
 for section in "${sections[@]}"; do
   grep -q "^| $section | [^|]* | [^|]* | [0-9]" all.md || fail "markdown: no row of '$section' that ran: $(cat all.md)"
   grep -q "^$section  " table.txt || fail "table: no '$section' row: $(cat table.txt)"
@@ -46,8 +46,8 @@ for resolution in 0.05 0.1 0.2; do
 done
 grep -q "^Device: .*Command: \`voxen bench all --budget-s $budget" all.md || fail "markdown: no device and command line"
 
-# The JSON: one entry per workload (12), each ok and naming its size; the lidar frames.
-[ "$(grep -c '"section": ' all.json)" -eq 17 ] || fail "JSON: not 17 workloads: $(head -c 2000 all.json)"
+# The JSON: one entry per workload (18), each ok and naming its size; the lidar frames.
+[ "$(grep -c '"section": ' all.json)" -eq 18 ] || fail "JSON: not 18 workloads: $(head -c 2000 all.json)"
 [ "$(grep -c '^      "status": "ok",$' all.json)" -eq "$(grep -c '^      "section": ' all.json)" ] ||
   fail "JSON: not every workload ok: $(grep '"status"' all.json)"
 [ "$(grep -c '^        "label": "' all.json)" -eq "$(grep -c '^      "section": ' all.json)" ] ||
