@@ -1,9 +1,11 @@
 // Mapper.integrate_depth: a depth camera's frame (a NumPy image, its pinhole intrinsics and
-// its pose) into the map's TSDF layer (voxen/tsdf/tsdf.hpp, Mapper::integrateDepth).
+// its pose) into the map's TSDF layer (voxen/tsdf/tsdf.hpp, Mapper::integrateDepth); and
+// Mapper.mesh: the TSDF's mesh as NumPy arrays (Mapper::mesh).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <optional>
 #include <cstring>
 #include <vector>
 
@@ -80,9 +82,45 @@ py::dict integrateDepth(PyMapper& self, const py::array& depth, const std::vecto
   return result;
 }
 
+py::dict mesh(PyMapper& self, double minWeight, std::optional<std::vector<double>> bbox) {
+  TsdfMeshOptions options;
+  options.minWeight = minWeight;
+  if (bbox) {
+    if (bbox->size() != 6) throw py::value_error("bbox must be six numbers (xmin, ymin, zmin, xmax, ymax, zmax)");
+    const std::vector<double>& b = *bbox;
+    options.box = TsdfMeshBox{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+  }
+  TsdfMesh m;
+  {
+    py::gil_scoped_release release;
+    m = self.mapper->mesh(options);
+  }
+  py::array_t<float> vertices({m.positions.size(), size_t(3)}), normals({m.normals.size(), size_t(3)});
+  py::array_t<uint32_t> faces({m.faces.size(), size_t(3)});
+  if (!m.positions.empty()) std::memcpy(vertices.mutable_data(), m.positions.data(), m.positions.size() * sizeof(glm::vec3));
+  if (!m.normals.empty()) std::memcpy(normals.mutable_data(), m.normals.data(), m.normals.size() * sizeof(glm::vec3));
+  if (!m.faces.empty()) std::memcpy(faces.mutable_data(), m.faces.data(), m.faces.size() * sizeof(glm::uvec3));
+  py::dict result;
+  result["vertices"] = vertices;
+  result["normals"] = normals;
+  result["faces"] = faces;
+  return result;
+}
+
 }  // namespace
 
 void bindMapperDepth(MapperClass& mapperClass) {
+  mapperClass.def("mesh", onContext("Mapper.mesh", &mesh), py::kw_only(), py::arg("min_weight") = 0.0,
+                  py::arg("bbox") = py::none(), R"doc(
+The mesh of the map's TSDF (marching cubes at distance 0 over voxels with at least min_weight
+measurements; one vertex per crossed voxel edge, normals from the TSDF's gradient), as
+`voxen mesh` writes it: on the GPU, or with backend="cpu" the CPU reference (the same mesh).
+Incremental: a call with the same settings as the last meshes again only the changed blocks.
+bbox: (xmin, ymin, zmin, xmax, ymax, zmax) metres, only the cells whose corners lie inside.
+
+Returns {"vertices": float32 (N, 3) metres, "normals": float32 (N, 3) unit, "faces": uint32
+(M, 3) vertex indices, counter-clockwise seen from in front of the surface}.
+)doc");
   mapperClass.def("integrate_depth", onContext("Mapper.integrate_depth", &integrateDepth), py::arg("depth"), py::arg("intrinsics"),
                   py::arg("pose"), py::kw_only(), py::arg("depth_scale") = 0.001, py::arg("truncation") = 4.0,
                   py::arg("max_weight") = 64.0, py::arg("weighting") = "constant", py::arg("max_range") = 10.0, R"doc(

@@ -52,7 +52,7 @@ pybind11::dict submittedDelta(const IntegrationStats& before, const IntegrationS
 void bindMapperCloud(MapperClass& mapperClass);      // mapper_cloud.cpp: integrate_cloud
 void bindMapperClearance(MapperClass& mapperClass);  // mapper_clearance.cpp: compute_clearance, clearance
 void bindMapperHeightmap(MapperClass& mapperClass);  // mapper_heightmap.cpp: heightmap
-void bindMapperDepth(MapperClass& mapperClass);      // mapper_depth.cpp: integrate_depth
+void bindMapperDepth(MapperClass& mapperClass);      // mapper_depth.cpp: integrate_depth, mesh
 void bindMapperVoxels(MapperClass& mapperClass);     // mapper_voxels.cpp: voxels, bounds, slice
 void bindMapperRender(MapperClass& mapperClass);     // mapper_render.cpp: render
 void bindMapperCollision(MapperClass& mapperClass);  // mapper_collision.cpp: sphere/path/box collisions, nearest

@@ -60,3 +60,26 @@ def test_bad_frames(context):
     mapper.integrate_depth(depth, (8, 8, 4, 4), pose(0))
     with pytest.raises(voxen.SettingError, match="truncation_voxels=4"):
         mapper.integrate_depth(depth, (8, 8, 4, 4), pose(0), truncation=6.0)
+
+
+def test_mesh_of_a_wall(context):
+    """The mesh of the wall: the GPU's equals the CPU reference's, and a second call (nothing
+    changed) gives the same; near the image's centre the vertices lie about 2 m ahead of the
+    cameras (x 2.0-2.2: the three frames put the same image 0.1 m apart) and the normals face
+    them (-x)."""
+    meshes = []
+    for backend in ("gpu", "cpu"):
+        mapper = voxen.Mapper(resolution=0.05, context=context, backend=backend)
+        integrate(mapper, float_images=True)
+        meshes.append(mapper.mesh())
+        again = mapper.mesh()  # nothing changed: the same mesh
+        np.testing.assert_array_equal(again["vertices"], meshes[-1]["vertices"])
+    gpu, cpu = meshes
+    for key in ("vertices", "normals", "faces"):
+        np.testing.assert_array_equal(gpu[key], cpu[key])
+    v, n, f = gpu["vertices"], gpu["normals"], gpu["faces"]
+    assert v.dtype == np.float32 and v.shape[1] == 3 and len(v) > 100
+    assert f.dtype == np.uint32 and f.shape[1] == 3 and f.max() < len(v)
+    centre = np.abs(v[:, 1]) < 0.2
+    assert 1.95 < np.median(v[centre, 0]) < 2.25
+    assert np.median(n[centre, 0]) < -0.9

@@ -249,6 +249,7 @@ void Mapper::load(const std::filesystem::path& path) {
   m.gpuQueries.reset();
   m.heightmapTracker.reset();  // the map is replaced in place: its stamps start again
   m.tsdfIntegrator.reset();
+  m.meshTracker.reset();
   m.unsynced = m.gpuStale = m.queriesStale = m.gpuHoldsClearance = false;
   m.clearanceBaseline.reset();
   m.newestRayTime = -std::numeric_limits<double>::infinity();

@@ -20,6 +20,7 @@
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/query/gpu_queries.hpp"
 #include "voxen/tsdf/gpu_tsdf.hpp"
+#include "voxen/tsdf/tsdf_mesh.hpp"
 
 namespace voxen {
 
@@ -59,6 +60,8 @@ struct Mapper::Impl {
   // Depth frames into the TSDF layer (mapper_tsdf.cpp); tsdfUnsynced: frames since its last sync.
   std::unique_ptr<GpuTsdfIntegrator> tsdfIntegrator;
   bool tsdfUnsynced = false;
+  // Mapper::mesh's mesh, kept between calls with the same options (mapper_tsdf.cpp).
+  std::unique_ptr<TsdfMeshTracker> meshTracker;
   bool unsynced = false;  // rays given to the GPU since the last sync
   // Another writer (the clearance) changed the host map since the GPU integrator last
   // synced: its cache holds copies from before, so the next rays get a new integrator.

@@ -1,6 +1,7 @@
 // Mapper::integrateDepth: depth frames into the map's TSDF layer, on the Mapper's GPU through
 // a GpuTsdfIntegrator kept between frames (retired before rays, whose integrator keeps its
-// own copies of the regions), or with the CPU reference.
+// own copies of the regions), or with the CPU reference; Mapper::mesh: the TSDF's mesh, kept
+// by a TsdfMeshTracker between calls with the same options.
 #include "mapper_impl.hpp"
 #include "voxen/tsdf/tsdf.hpp"
 
@@ -21,6 +22,18 @@ TsdfFrameStats Mapper::integrateDepth(const DepthFrame& frame, const TsdfOptions
   m.changedSincePublished = true;
   m.queriesStale = true;
   return stats;
+}
+
+TsdfMesh Mapper::mesh(const TsdfMeshOptions& options) {
+  Impl& m = *impl_;
+  m.sync();  // the host map must hold every frame integrated so far
+  if (!m.meshTracker || !(m.meshTracker->options() == options)) {
+    m.meshTracker = m.run.backend == MapperBackend::CpuReference
+                        ? std::make_unique<TsdfMeshTracker>(options)
+                        : std::make_unique<TsdfMeshTracker>(m.scheduler(), options, m.run.gpu.cacheBytes);
+  }
+  m.meshTracker->update(m.map);
+  return m.meshTracker->mesh();
 }
 
 }  // namespace voxen

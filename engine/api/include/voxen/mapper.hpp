@@ -57,6 +57,7 @@
 #include "voxen/query/query_types.hpp"
 #include "voxen/render_map.hpp"
 #include "voxen/tsdf/tsdf.hpp"
+#include "voxen/tsdf/tsdf_mesh.hpp"
 
 namespace voxen {
 
@@ -374,6 +375,15 @@ class Mapper {
   // other's runs. The statistics' voxelsUpdated and regionsMade are counted by the CPU
   // reference only (0 on the GPU).
   TsdfFrameStats integrateDepth(const DepthFrame& frame, const TsdfOptions& options = {});
+
+  // Mapping thread: the mesh of the map's TSDF (voxen/tsdf/tsdf_mesh.hpp: marching cubes at
+  // distance 0, one vertex per crossed voxel edge, normals from the TSDF's gradient), depth
+  // frames in flight synced first; on the GPU, or with the CPU reference under
+  // MapperBackend::CpuReference: the same mesh. Incremental: a call with the same options as the
+  // last meshes again only the blocks of regions that changed since (and their neighbours).
+  // Throws Error for a map without the tsdf layer, SettingError naming TsdfMeshOptions' field
+  // for options that cannot work.
+  TsdfMesh mesh(const TsdfMeshOptions& options = {});
 
  private:
   struct Impl;
