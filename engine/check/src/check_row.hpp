@@ -59,6 +59,7 @@ void checkCore(CheckContext& context);
 void checkOccupancy(CheckContext& context);
 void checkPrimitives(CheckContext& context);
 void checkHeightmap(CheckContext& context);
+void checkTsdf(CheckContext& context);
 void checkClearance(CheckContext& context);
 void checkQuery(CheckContext& context);
 void checkTransform(CheckContext& context);

@@ -15,8 +15,8 @@ bool CheckReport::passed() const {
 }
 
 const std::vector<std::string>& checkSubsystems() {
-  static const std::vector<std::string> names{"core",  "occupancy", "primitives", "clearance",
-                                              "heightmap", "query", "transform", "painter"};
+  static const std::vector<std::string> names{"core",  "occupancy", "primitives", "clearance", "heightmap",
+                                              "tsdf", "query", "transform", "painter"};
   return names;
 }
 
@@ -53,11 +53,12 @@ CheckReport runDeviceCheck(Scheduler& scheduler, const CheckOptions& options) {
   using Check = void (*)(CheckContext&);
   const std::vector<std::pair<std::string, Check>> checks{{"core", &checkCore},           {"occupancy", &checkOccupancy},
                                                           {"primitives", &checkPrimitives}, {"clearance", &checkClearance},
-                                                          {"heightmap", &checkHeightmap},   {"query", &checkQuery},
+                                                          {"heightmap", &checkHeightmap},   {"tsdf", &checkTsdf},
+                                                          {"query", &checkQuery},
                                                           {"transform", &checkTransform}, {"painter", &checkPainter}};
   for (const std::string& name : options.subsystems)
     if (std::none_of(checks.begin(), checks.end(), [&](const auto& check) { return check.first == name; }))
-      throw Error("no subsystem '" + name + "' to check (core, occupancy, primitives, clearance, heightmap, query, transform, painter)");
+      throw Error("no subsystem '" + name + "' to check (core, occupancy, primitives, clearance, heightmap, tsdf, query, transform, painter)");
   CheckReport report;
   report.device = describeCheckedDevice(scheduler);
   const auto start = std::chrono::steady_clock::now();

@@ -13,7 +13,7 @@ echo "check --quick took $(( $(date +%s) - start )) s (the goal on lavapipe: und
 no_validation quick.err "check --quick"
 grep -q '"passed":true' quick.json || fail "check --quick: not passed: $(cat quick.json)"
 grep -q '"scale":"quick"' quick.json || fail "check --quick: the scale is not named"
-for subsystem in core occupancy primitives clearance heightmap query transform painter; do
+for subsystem in core occupancy primitives clearance heightmap tsdf query transform painter; do
   grep -q "\"subsystem\":\"$subsystem\"" quick.json || fail "check --quick: no $subsystem rows"
 done
 for key in name driver api_version subgroup_size shader_float64 max_workgroup_count max_memory_allocation_bytes loop_cap; do

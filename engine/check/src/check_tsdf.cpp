@@ -1,0 +1,90 @@
+// `voxen check`'s TSDF rows: depth frames of the procedural building (the depth-camera
+// generator) into a TSDF on the GPU against the CPU reference, voxel for voxel and bit for
+// bit (every value is an integer and a voxel meets each frame once: the order of the GPU's
+// work cannot change it), through a cache smaller than the frames' regions; and the GPU's mesh
+// of that TSDF against the CPU mesher's, vertex for vertex and face for face.
+#include <cstring>
+
+#include "check_row.hpp"
+#include "voxen/map/region_cache.hpp"
+#include "voxen/testdata/depth_camera.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
+#include "voxen/tsdf/gpu_tsdf.hpp"
+#include "voxen/tsdf/gpu_tsdf_mesh.hpp"
+#include "voxen/tsdf/tsdf.hpp"
+#include "voxen/tsdf/tsdf_mesh.hpp"
+
+namespace voxen {
+
+namespace {
+
+OccupancyMap tsdfMap() {
+  OccupancyModel model;
+  model.resolution = 0.05;
+  return OccupancyMap(model, LayerSet{kTsdfLayer});
+}
+
+// The maps' tsdf voxels compared: (observed in the CPU's, differing).
+std::pair<uint64_t, uint64_t> compareTsdf(const OccupancyMap& cpu, const OccupancyMap& gpu) {
+  uint64_t observed = 0, differ = 0;
+  for (const auto& [key, region] : cpu.regions()) {
+    const Region* other = gpu.findRegion(key);
+    const auto a = region.values<gpu::TsdfVoxel>(kTsdfLayer);
+    for (size_t i = 0; i < a.size(); ++i) {
+      observed += a[i].weight > 0;
+      const bool same = other && std::memcmp(&a[i], &other->values<gpu::TsdfVoxel>(kTsdfLayer)[i], sizeof a[i]) == 0;
+      differ += !same;
+    }
+  }
+  return {observed, differ + (gpu.regions().size() > cpu.regions().size() ? 1 : 0)};
+}
+
+}  // namespace
+
+void checkTsdf(CheckContext& context) {
+  DepthCameraConfig camera;
+  camera.width = uint32_t(context.sized(160, 640));
+  camera.height = uint32_t(context.sized(120, 480));
+  camera.frames = context.sized(3, 12);
+  OccupancyMap cpu = tsdfMap(), gpuMap = tsdfMap();
+  TsdfOptions options;
+  options.weighting = TsdfWeighting::LinearDropOff;
+  runRow(context, "tsdf", "depth frames into a TSDF, bit for bit, in chunks", [&](RowResult& row) {
+    uint64_t chunks = 0, frames = 0;
+    {
+      GpuTsdfIntegrator gpu(context.scheduler, gpuMap, options, 12 * RegionCache::bytesPerRegion(gpuMap));
+      generateDepthFrames(SyntheticScene::generate(5), camera, [&](const GeneratedDepthFrame& f) {
+        integrateDepthCpu(cpu, f.frame, options);
+        chunks += gpu.integrate(f.frame).chunks;
+        ++frames;
+      });
+      gpu.sync();
+    }
+    if (context.breakReferences()) {  // one voxel's distance one unit off: the comparison must see it
+      if (!cpu.regions().empty()) cpu.findRegion(cpu.regions().begin()->first)->values<gpu::TsdfVoxel>(kTsdfLayer)[0].distance += 1;
+    }
+    const auto [observed, differ] = compareTsdf(cpu, gpuMap);
+    row.figure("frames", double(frames), "{} frames");
+    row.figure("observed_voxels", double(observed), "{} voxels observed");
+    row.figure("chunks", double(chunks), "{} chunks");
+    row.figure("differing_voxels", double(differ), "{} differ from the CPU");
+    row.require(observed > 10000, "only " + std::to_string(observed) + " voxels observed");
+    row.require(chunks > frames, "one chunk per frame: the cache held every region, so chunking went untested");
+    row.require(differ == 0, std::to_string(differ) + " voxels differ from the CPU reference");
+  });
+  runRow(context, "tsdf", "the TSDF's mesh, vertex for vertex", [&](RowResult& row) {
+    TsdfMesh reference = meshTsdfCpu(cpu);
+    const TsdfMesh mesh = meshTsdfGpu(context.scheduler, cpu);
+    if (context.breakReferences() && !reference.positions.empty()) reference.positions[0].x += 1e-3f;
+    const bool samePositions = reference.positions.size() == mesh.positions.size() &&
+                               std::memcmp(reference.positions.data(), mesh.positions.data(),
+                                           mesh.positions.size() * sizeof(mesh.positions[0])) == 0;
+    const bool sameFaces = reference.faces == mesh.faces && reference.normals == mesh.normals;
+    row.figure("vertices", double(mesh.positions.size()), "{} vertices");
+    row.figure("faces", double(mesh.faces.size()), "{} faces");
+    row.require(mesh.faces.size() > 1000, "only " + std::to_string(mesh.faces.size()) + " faces");
+    row.require(samePositions && sameFaces, "the GPU's mesh differs from the CPU mesher's");
+  });
+}
+
+}  // namespace voxen
