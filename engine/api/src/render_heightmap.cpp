@@ -142,14 +142,7 @@ void placeImage(RenderImage& image, const Camera& camera, const glm::dvec3& offs
   image.eye = glm::dvec3(camera.eye) + offset;
   image.target = glm::dvec3(camera.target) + offset;
   image.view = camera.orthographic ? RenderView::Top : RenderView::Perspective;
-  if (camera.orthographic) {
-    image.metresPerPixel = double(camera.orthoHeight) / plotHeight;
-    image.plotLeft = image.target.x - 0.5 * image.width * image.metresPerPixel;
-    image.plotTop = image.target.y + 0.5 * plotHeight * image.metresPerPixel;
-  } else {
-    const double depth = glm::length(image.eye - image.target);
-    image.metresPerPixel = 2.0 * depth * std::tan(glm::radians(double(camera.fovYDegrees)) * 0.5) / plotHeight;
-  }
+  detail::setPlotScale(image, camera.orthographic, double(camera.orthoHeight), double(camera.fovYDegrees), plotHeight);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <glm/glm.hpp>
+
 #include "voxen/host/setting_error.hpp"
 #include "voxen/export/colour_bar.hpp"
 #include "voxen/export/raster_canvas.hpp"
@@ -85,6 +87,17 @@ void drawLegend(RenderImage& image, const LegendLayout& layout, const std::strin
       image.pixels[to] = rgb[from], image.pixels[to + 1] = rgb[from + 1], image.pixels[to + 2] = rgb[from + 2];
       image.pixels[to + 3] = 255;
     }
+}
+
+void setPlotScale(RenderImage& image, bool orthographic, double orthoHeight, double fovYDegrees, uint32_t plotHeight) {
+  if (orthographic) {
+    image.metresPerPixel = orthoHeight / plotHeight;
+    image.plotLeft = image.target.x - 0.5 * image.width * image.metresPerPixel;
+    image.plotTop = image.target.y + 0.5 * plotHeight * image.metresPerPixel;
+  } else {
+    const double depth = glm::length(image.eye - image.target);
+    image.metresPerPixel = 2.0 * depth * std::tan(glm::radians(fovYDegrees) * 0.5) / plotHeight;
+  }
 }
 
 }  // namespace voxen::detail

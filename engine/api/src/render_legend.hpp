@@ -25,4 +25,9 @@ LegendLayout legendLayout(uint32_t width, uint32_t height);
 // scale).
 void drawLegend(RenderImage& image, const LegendLayout& layout, const std::string& scaleNote);
 
+// The picture's metres per pixel for a camera at image.eye / image.target, and for a top view
+// the world position of the plot's top-left corner: what the scale bar and world coordinates
+// are drawn from (the map render and the heightmap render alike).
+void setPlotScale(RenderImage& image, bool orthographic, double orthoHeight, double fovYDegrees, uint32_t plotHeight);
+
 }  // namespace voxen::detail

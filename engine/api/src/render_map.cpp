@@ -168,14 +168,7 @@ RenderImage renderMapOn(Context& context, Scheduler& scheduler, const OccupancyM
   const double res = grid.voxelSize;
   image.heightMin = image.occupiedMin.z + 0.5 * res;
   image.heightMax = image.occupiedMax.z - 0.5 * res;
-  if (camera.orthographic) {
-    image.metresPerPixel = double(camera.orthoHeight) / plotHeight;
-    image.plotLeft = image.target.x - 0.5 * o.width * image.metresPerPixel;
-    image.plotTop = image.target.y + 0.5 * plotHeight * image.metresPerPixel;
-  } else {
-    const double depth = glm::length(image.eye - image.target);
-    image.metresPerPixel = 2.0 * depth * std::tan(glm::radians(double(camera.fovYDegrees)) * 0.5) / plotHeight;
-  }
+  detail::setPlotScale(image, camera.orthographic, double(camera.orthoHeight), double(camera.fovYDegrees), plotHeight);
   if (legend) detail::drawLegend(image, *legend, camera.orthographic ? "" : " at the map's centre");
   return image;
 }
