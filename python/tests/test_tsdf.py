@@ -83,3 +83,17 @@ def test_mesh_of_a_wall(context):
     centre = np.abs(v[:, 1]) < 0.2
     assert 1.95 < np.median(v[centre, 0]) < 2.25
     assert np.median(n[centre, 0]) < -0.9
+
+
+def test_clearance_from_the_surface(context):
+    """A TSDF map's clearance measures from its surface: a point in the band in front of the
+    wall (about 2 m ahead of the cameras) is a few voxels from an obstacle, on the GPU and the
+    CPU alike."""
+    answers = []
+    for backend in ("gpu", "cpu"):
+        mapper = voxen.Mapper(resolution=0.05, context=context, backend=backend)
+        integrate(mapper, float_images=True)
+        mapper.compute_clearance(range=1.0, unknown_free=True)
+        answers.append(float(mapper.clearance(np.array([[1.9, 0.0, 1.0]]))[0]))
+    assert 0.02 < answers[0] < 0.45, answers
+    assert answers[0] == answers[1]

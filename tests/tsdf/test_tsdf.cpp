@@ -14,6 +14,7 @@
 #include "voxen/map/region_cache.hpp"
 #include "voxen/tsdf/gpu_tsdf.hpp"
 #include "voxen/tsdf/tsdf.hpp"
+#include "voxen/tsdf/tsdf_occupancy.hpp"
 
 namespace {
 
@@ -159,4 +160,23 @@ TEST_CASE("TSDF frames and settings that cannot work are refused", "[tsdf]") {
     OccupancyMap odd(model);
     CHECK_THROWS_AS(integrateDepthCpu(odd, frame, {}), SettingError);
   }
+}
+
+TEST_CASE("Occupancy from the TSDF: on and behind the wall occupied, in front free, rays' voxels kept", "[tsdf]") {
+  OccupancyMap map = tsdfMap(0.05);
+  const DepthFrame frame = sceneFrame(64, 48, 60.0, {0.5, 0.2, 1.0}, lookingAlongX(0, 0), DepthEncoding::Float32);
+  integrateDepthCpu(map, frame, TsdfOptions{});
+  // A voxel a ray observed as free just behind the wall keeps its value.
+  map.region(map.regionOf(VoxelCoord{61, 4, 20})).occupancy()[map.localIndex(VoxelCoord{61, 4, 20})] = -1.0f;
+  const TsdfOccupancyStats stats = occupancyFromTsdf(map);
+  CHECK(stats.occupied > 100);
+  CHECK(stats.free > 100);
+  // The wall at x = 3.0: voxel 59 (centre 2.975, 0.025 in front) free, 60 (3.025, behind) occupied.
+  CHECK(map.classify(VoxelCoord{59, 4, 20}) == VoxelClass::Free);
+  CHECK(map.classify(VoxelCoord{60, 4, 20}) == VoxelClass::Occupied);
+  CHECK(map.classify(VoxelCoord{62, 4, 20}) == VoxelClass::Occupied);
+  CHECK(map.value(VoxelCoord{61, 4, 20}) == -1.0f);  // the ray's
+  CHECK(map.classify(VoxelCoord{20, 4, 20}) == VoxelClass::Unobserved);  // no block reached
+  OccupancyMap plain;
+  CHECK_THROWS_WITH(occupancyFromTsdf(plain), Catch::Contains("no 'tsdf' layer"));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mapper_impl.hpp"
+#include "voxen/tsdf/tsdf_occupancy.hpp"
 #include "query_reads.hpp"
 #include "render_map_on.hpp"
 #include "snapshot_state.hpp"
@@ -383,6 +384,10 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
   impl_->changedSincePublished = true;
   OccupancyMap& m = impl_->map;
   options.validate(m.model());
+  if (m.layers().has(kTsdfLayer)) {  // the depth frames' surface is what the clearance measures from
+    impl_->retireGpu();  // the integrators' caches hold the occupancy this changes
+    occupancyFromTsdf(m);
+  }
   if (impl_->run.backend == MapperBackend::CpuReference)
     return runOptions.onlyOutOfDate ? updateClearanceCpu(m, options, runOptions.progress)
                                     : computeClearanceCpu(m, options, {}, runOptions.progress);

@@ -2,7 +2,7 @@
 # voxen map --tsdf: a generated depth camera walk (voxen generate --depth-recording) as a TUM
 # RGB-D folder and as an MCAP file, mapped into the TSDF layer on the GPU and with the CPU
 # reference (--cpu; --device auto on a CPU driver): the same map file byte for byte, for either
-# recording; voxen info lists the
+# recording; voxen clearance measures from the TSDF's surface; voxen info lists the
 # tsdf layer; ray flags, a missing --input and a bad truncation refused by name, and a failed run
 # leaves an existing output as it was.
 #   tsdf.sh VOXEN_BINARY WORK_DIR
@@ -34,6 +34,15 @@ if python3 -c "import json,sys; sys.exit(0 if json.load(open('gpu.json'))['path'
 fi
 "$voxen" info gpu.vxm --json > info.json
 grep -q '"tsdf"' info.json || fail "voxen info does not list the tsdf layer: $(cat info.json)"
+
+# The clearance of a TSDF map measures from its surface (occupied on and behind it).
+"$voxen" clearance cpu.vxm --output clear.vxm --range 1 --json > clear.json 2> clear.err
+no_validation clear.err "clearance of a TSDF map"
+python3 - clear.json <<'PY' || fail "clearance of a TSDF map: $(cat clear.json)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["tsdf_surface"]["occupied"] > 1000 and r["tsdf_surface"]["free"] > 1000, r
+PY
 
 expect_refusal() {  # expect_refusal WORDS ARGS...: exit 2 (usage) with WORDS in the message
   local words=$1

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -23,6 +24,7 @@
 #include "report/progress.hpp"
 #include "voxen/clearance/clearance.hpp"
 #include "voxen/clearance/gpu_clearance.hpp"
+#include "voxen/tsdf/tsdf_occupancy.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/device.hpp"
@@ -92,8 +94,11 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   MapLoadOptions load;
   load.memoryBudgetBytes = context.memoryBudgetBytes();
   load.budgetHint = context.memoryHint();
-  Mapper mapper = Mapper::fromMap(context, loadMapOrStore(args.mapPath, load, std::nullopt, nullptr, args.session),
-                                  {.backend = args.cpu ? MapperBackend::CpuReference : MapperBackend::Gpu});
+  OccupancyMap loaded = loadMapOrStore(args.mapPath, load, std::nullopt, nullptr, args.session);
+  // A TSDF map: its surface is what the clearance measures from (occupied on and behind it).
+  std::optional<TsdfOccupancyStats> surface;
+  if (loaded.layers().has(kTsdfLayer)) surface = occupancyFromTsdf(loaded);
+  Mapper mapper = Mapper::fromMap(context, std::move(loaded), {.backend = args.cpu ? MapperBackend::CpuReference : MapperBackend::Gpu});
   const OccupancyMap& map = mapper.map();
   validateClearanceSettings(args.options, map.model());
   if (args.cpu) args.options.technique = ClearanceTechnique::Exact;  // what the CPU reference computes
@@ -106,6 +111,9 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   if (args.cacheMb) run.cacheBytes = *args.cacheMb << 20;
   run.progress = [&progress](uint64_t done, uint64_t) { progress.update(done); };
   const size_t regions = map.regions().size();
+  if (talk && surface)
+    std::fprintf(stderr, "voxen clearance: the map's TSDF gives its surface: %llu voxels occupied on and behind it, %llu free in front\n",
+                 (unsigned long long)surface->occupied, (unsigned long long)surface->free);
   if (talk && args.cpu)
     std::fprintf(stderr, "voxen clearance: %s -> %s (%s) on the CPU reference, %zu regions\n", redactedStoreName(args.mapPath).c_str(),
                  output.c_str(), settings.c_str(), regions);
@@ -150,6 +158,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
                {"batches", stats.batches},
                {"cache_regions", stats.cacheRegions},
                {"wall_s", rounded(wall, 4)},
+               {"tsdf_surface", surface ? Json{{"occupied", surface->occupied}, {"free", surface->free}} : Json(nullptr)},
                {"device", device}});
     return 0;
   }

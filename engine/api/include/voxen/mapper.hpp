@@ -332,7 +332,8 @@ class Mapper {
 
   // Each voxel's distance to the nearest obstacle within options.range, as the map's
   // clearance layer (voxen/clearance/clearance.hpp): on the GPU, or with the CPU reference
-  // backend, exactly on the CPU. Throws ClearanceSettingsError for settings that cannot work
+  // backend, exactly on the CPU. A map with a TSDF layer first takes occupancy from its surface
+  // where rays observed nothing (voxen/tsdf/tsdf_occupancy.hpp: occupied on and behind it). Throws ClearanceSettingsError for settings that cannot work
   // and Error when the GPU's blocks or cache do not fit the memory budget.
   ClearanceStats computeClearance(const ClearanceOptions& options = {}, const ClearanceRunOptions& run = {});
 
