@@ -1,7 +1,8 @@
 #version 460
 // TSDF integration: one thread per voxel of the listed blocks. The voxel's centre projects
-// into the frame's image; where its pixel holds a depth d, sdf = d - z (z: the centre's depth)
-// is folded into the voxel when sdf >= -truncation, clamped to +truncation, with the weight
+// into the frame's image; where its pixel holds a depth d, the distance along the ray
+// sdf = (d - z) |p| / z (z: the centre's depth, p: its camera-frame position) is folded into
+// the voxel when sdf >= -truncation, clamped to +truncation, with the weight
 // the weighting gives (tsdf_shared.h). Each voxel meets the frame once, and every step is an
 // integer one from tsdf_shared.h: the voxels equal the CPU reference's
 // (engine/tsdf/src/cpu_tsdf.cpp) bit for bit.
@@ -40,9 +41,15 @@ void main() {
   if (u < 0 || v < 0 || u >= cam.width || v >= cam.height) return;
   int64_t d = tsdfPixelDepth(cam, pc.depth, uint(v) * uint(cam.width) + uint(u));
   if (d == 0) return;
-  int64_t sdf = d - z;
-  if (sdf < -cam.truncation) return;
-  if (sdf > cam.truncation) sdf = cam.truncation;
+  int64_t sdfZ = d - z;
+  // |p| / z >= 1: the ray distance is beyond the band whenever the depth difference is.
+  if (sdfZ < -cam.truncation) return;
+  int64_t sdf = cam.truncation;
+  if (sdfZ <= cam.truncation) {
+    sdf = tsdfRayDistance(sdfZ, x, y, z);
+    if (sdf < -cam.truncation) return;
+    if (sdf > cam.truncation) sdf = cam.truncation;
+  }
   uint w = tsdfWeightOf(sdf, cam.truncation, pc.weighting);
   if (w == 0u) return;
   int n = pc.regionSize;

@@ -79,6 +79,29 @@ VOXEN_FUNCTION int64_t tsdfBackProject(int p, int64_t z, int64_t f, int64_t c) {
   return tsdfFloorDiv(((int64_t(p) << 16) - c) * z, f);
 }
 
+// floor(sqrt(n)): Newton's steps in integers from 2^ceil(bits / 2), which lies at or above the
+// root, fall to its floor exactly (every device the same).
+VOXEN_FUNCTION uint64_t tsdfIsqrt(uint64_t n) {
+  if (n == 0) return 0;
+  uint64_t x = 1;
+  for (uint64_t m = n; m > 0; m >>= 2) x <<= 1;
+  for (int i = 0; i < 64; ++i) {
+    uint64_t y = (x + n / x) >> 1;
+    if (y >= x) break;
+    x = y;
+  }
+  return x;
+}
+
+// The signed distance along the pixel's ray of a voxel at camera-frame (x, y, z), z > 0, whose
+// depth differs from the pixel's by sdfZ = depth - z (fine units, |sdfZ| <= the truncation):
+// sdfZ |p| / z, rounded, as Open3D and KinectFusion measure it (the band behind a surface seen
+// at a slant is then as thick as one seen head-on).
+VOXEN_FUNCTION int64_t tsdfRayDistance(int64_t sdfZ, int64_t x, int64_t y, int64_t z) {
+  uint64_t length = tsdfIsqrt(uint64_t(x * x) + uint64_t(y * y) + uint64_t(z * z));
+  return tsdfRoundDiv(sdfZ * int64_t(length), z);
+}
+
 // The weight (kTsdfWeightUnit units) of a measurement at signed distance sdf (fine units,
 // within [-truncation, truncation]).
 VOXEN_FUNCTION uint tsdfWeightOf(int64_t sdf, int64_t truncation, uint weighting) {

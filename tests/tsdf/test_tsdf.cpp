@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <random>
 
 #include "support/gpu_fixture.hpp"
 #include "tsdf/tsdf_scene.hpp"
@@ -95,6 +96,24 @@ TEST_CASE("The CPU TSDF folds frames: means, weights, the cap and the linear dro
   CHECK(gpu::tsdfWeightOf(-2, 8, gpu::kTsdfWeightLinearDropOff) == w * 6 / 8);
   CHECK(gpu::tsdfWeightOf(-8, 8, gpu::kTsdfWeightLinearDropOff) == 0);
   CHECK(gpu::tsdfWeightOf(-8, 8, gpu::kTsdfWeightConstant) == w);
+}
+
+TEST_CASE("The TSDF's integer square root is the exact floor, and the ray distance scales by |p| / z", "[tsdf]") {
+  std::mt19937_64 random(9);
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t n = i < 1000 ? uint64_t(i) : (random() >> (random() % 64));
+    const uint64_t r = gpu::tsdfIsqrt(n);
+    INFO("n = " << n);
+    REQUIRE((unsigned __int128)r * r <= n);
+    REQUIRE((unsigned __int128)(r + 1) * (r + 1) > n);
+  }
+  for (uint64_t k : {uint64_t(1) << 31, (uint64_t(1) << 32) - 1}) {
+    CHECK(gpu::tsdfIsqrt(k * k) == k);
+    CHECK(gpu::tsdfIsqrt(k * k - 1) == k - 1);
+  }
+  // Head-on the ray distance is the depth difference; at 45 degrees, sqrt(2) times it.
+  CHECK(gpu::tsdfRayDistance(1000, 0, 0, 65536) == 1000);
+  CHECK(gpu::tsdfRayDistance(-1000, 65536, 0, 65536) == -1414);
 }
 
 TEST_CASE("The GPU TSDF equals the CPU reference bit for bit", "[tsdf][gpu]") {

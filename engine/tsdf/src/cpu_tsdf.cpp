@@ -29,7 +29,14 @@ bool measure(const gpu::TsdfCamera& c, const DepthImage& image, int64_t px, int6
   if (u < 0 || v < 0 || u >= c.width || v >= c.height) return false;
   const int64_t d = tsdfPixelDepth(c, image, size_t(v) * size_t(c.width) + size_t(u));
   if (d == 0) return false;
-  sdf = d - z;
+  const int64_t sdfZ = d - z;
+  // |p| / z >= 1: the ray distance is beyond the band whenever the depth difference is.
+  if (sdfZ < -c.truncation) return false;
+  if (sdfZ > c.truncation) {
+    sdf = c.truncation;
+    return true;
+  }
+  sdf = gpu::tsdfRayDistance(sdfZ, x, y, z);
   if (sdf < -c.truncation) return false;
   if (sdf > c.truncation) sdf = c.truncation;
   return true;

@@ -1,7 +1,7 @@
 #pragma once
 // A truncated signed distance field (TSDF) from depth images, in the map's `tsdf` layer
 // (voxen/map/layer.hpp kTsdfLayer, shaders/tsdf/tsdf_shared.h TsdfVoxel): per voxel the
-// weighted mean of the signed distance to the surface along the camera's z axis (positive in
+// weighted mean of the signed distance to the surface along the camera's ray (positive in
 // front of the surface, clamped to the truncation), and the summed weight.
 //
 //   voxen::OccupancyMap map(voxen::OccupancyModel{.resolution = 0.02}, voxen::LayerSet{voxen::kTsdfLayer});
@@ -12,8 +12,9 @@
 // Projective integration (as KinectFusion, Open3D's ScalableTSDFVolume): a frame's blocks
 // (8^3 voxels) are those its valid pixels' bands [depth - truncation, depth + truncation]
 // reach (tsdfFrameBlocks); every voxel of those blocks projects into the image once, and where
-// its pixel holds a depth d, the voxel centre's depth z gives sdf = d - z; if sdf >= -truncation,
-// min(sdf, truncation) is folded into the voxel:
+// its pixel holds a depth d, the voxel centre's depth z and camera-frame position p give the
+// distance along the ray sdf = (d - z) |p| / z (as Open3D's; |p| an exact integer square
+// root); if sdf >= -truncation, min(sdf, truncation) is folded into the voxel:
 //   weight' = weight + w,  distance' = round((weight * distance + w * sdf) / weight'),
 //   then weight' capped at maxWeight,
 // with w = 1 measurement (constant), or falling linearly to 0 at -truncation behind the
