@@ -69,6 +69,14 @@ class Heightmap(TypedDict):
     origin: tuple[float, float]
     resolution: float
 
+class DepthStats(TypedDict):
+    blocks: int
+
+class TsdfMesh(TypedDict):
+    vertices: npt.NDArray[np.float32]
+    normals: npt.NDArray[np.float32]
+    faces: npt.NDArray[np.uint32]
+
 class Camera(TypedDict, total=False):
     eye: tuple[float, float, float]
     target: tuple[float, float, float]
@@ -132,6 +140,19 @@ class Mapper:
         clearance_margin: float | None = None,
         bbox: Sequence[float] | None = None,
     ) -> Heightmap: ...
+    def integrate_depth(
+        self,
+        depth: npt.ArrayLike,
+        intrinsics: Sequence[float],
+        pose: npt.ArrayLike,
+        *,
+        depth_scale: float = 0.001,
+        truncation: float = 4.0,
+        max_weight: float = 64.0,
+        weighting: Literal["constant", "linear_drop_off"] = "constant",
+        max_range: float = 10.0,
+    ) -> DepthStats: ...
+    def mesh(self, *, min_weight: float = 0.0, bbox: Sequence[float] | None = None) -> TsdfMesh: ...
     @overload
     def clearance(
         self, points: _Points, gradient: Literal[False] = False, return_status: Literal[False] = False
