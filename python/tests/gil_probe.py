@@ -37,8 +37,9 @@ def let_other_threads_run(call):
 
 def assert_lets_other_threads_run(call, enough_seconds=0.2, most_calls=200):
     """Runs call() again and again until enough_seconds have passed, so that a fast machine
-    still gives enough to judge (call must be repeatable). A call that held the GIL would stall
-    the ticking loop for at least one whole call; one that releases it leaves only short gaps."""
+    still gives enough to judge (call must be repeatable and do the same work each time). A call
+    that held the GIL would stall the ticking loop for at least one whole call; one that
+    releases it leaves only shorter gaps."""
     durations = []
 
     def repeated():
@@ -53,4 +54,6 @@ def assert_lets_other_threads_run(call, enough_seconds=0.2, most_calls=200):
     _, longest_gap = let_other_threads_run(repeated)
     one_call = float(np.median(durations))
     assert one_call > 0.01, ("too little work to tell", durations)
-    assert longest_gap < 0.5 * one_call, (longest_gap, durations)
+    # A call that held the GIL stalls the ticks for at least one whole call; a gap of half a
+    # call happens on two busy cores without it (the ticking thread waiting for a core).
+    assert longest_gap < 0.8 * one_call, (longest_gap, durations)

@@ -1,4 +1,6 @@
 """integrate_cloud, compute_clearance and render run with the GIL released, as integrate_rays does."""
+import itertools
+
 import numpy as np
 
 import voxen
@@ -14,7 +16,11 @@ def test_integrate_cloud_lets_other_threads_run(context):
     mapper = voxen.Mapper(resolution=0.1, context=context)
     mapper.integrate_cloud(points[:10], times[:10], trajectory)  # the device and pipelines ready first
     assert_lets_other_threads_run(lambda: (mapper.integrate_cloud(points, times, trajectory), mapper.sync()))
-    assert_lets_other_threads_run(lambda: mapper.compute_clearance(0.3))
+    # Ranges in turn: each call's settings differ from the last, so every call computes every
+    # region again (the same settings would find nothing out of date and return at once, and
+    # whether a second call ran would depend on how fast the first was).
+    ranges = itertools.cycle([0.3, 0.35])
+    assert_lets_other_threads_run(lambda: mapper.compute_clearance(next(ranges)))
 
 
 def test_render_lets_other_threads_run(context, scene):
