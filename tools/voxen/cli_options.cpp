@@ -60,6 +60,12 @@ std::string deviceWord(const CommonOptions& options) {
   return word;
 }
 
+bool deviceLeftToAuto(const CommonOptions& options) {
+  const std::string word = deviceWord(options);
+  if (!word.empty() && word != "auto") return false;
+  return !options.given.count("--validation") && !options.given.count("--hot-reload");
+}
+
 MapLoadOptions budgetedLoad(const CommonOptions& options) {
   MapLoadOptions load;
   load.memoryBudgetBytes = options.memoryBudgetBytes();

@@ -70,6 +70,11 @@ MapLoadOptions budgetedLoad(const CommonOptions& options);
 // asks for the GPU on it.
 std::string deviceWord(const CommonOptions& options);
 
+// Whether --device auto leaves the choice to the device found: no device named (or 'auto'), and
+// neither --validation nor --hot-reload, which ask for a device to run on. A command that finds
+// a CPU driver then takes its CPU reference (voxen heightmap, voxen mesh, voxen map --tsdf).
+bool deviceLeftToAuto(const CommonOptions& options);
+
 // Declares the common flags on `command` (called `name`: "bench map") that `used` names,
 // writing into `options` when they are given; each of the others is refused by name, with
 // the reason, when given. A command that declared one of them itself (bench all --json FILE)

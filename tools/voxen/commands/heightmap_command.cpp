@@ -61,13 +61,6 @@ LevelCounts countLevels(const Heightmap& hm) {
   return c;
 }
 
-// Whether --device auto leaves the choice to the device found: no device named, no GPU-only flag.
-bool deviceLeftToAuto(const CommonOptions& common, const HeightmapArgs& args) {
-  const std::string word = deviceWord(common);
-  if (!word.empty() && word != "auto") return false;
-  return !args.cacheMb && !common.given.count("--validation") && !common.given.count("--hot-reload");
-}
-
 int heightmapOfMap(const CommonOptions& common, HeightmapArgs& args) {
   if (args.cpu) {
     common.refuseWith({"--device", "--validation", "--hot-reload", "--profile"}, "--cpu",
@@ -89,7 +82,9 @@ int heightmapOfMap(const CommonOptions& common, HeightmapArgs& args) {
   const OccupancyMap map = loadMapOrStore(args.mapPath, load, box, args.quiet ? nullptr : "voxen heightmap", args.session);
   args.options.validate(map.model().resolution);
   // --device auto on a CPU driver: the CPU reference, the same cells, faster there.
-  const bool autoCpu = !args.cpu && deviceLeftToAuto(common, args) && context->deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  // (--gpu-cache-mb asks for the GPU too.)
+  const bool autoCpu =
+      !args.cpu && !args.cacheMb && deviceLeftToAuto(common) && context->deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   if (autoCpu) args.cpu = true;
   const std::string device = args.cpu ? (autoCpu ? "CPU reference (--device auto: " + context->deviceInfo().name +
                                                        " is a CPU driver, where the CPU reference is faster; --device gpu forces it)"

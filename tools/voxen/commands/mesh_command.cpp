@@ -40,14 +40,6 @@ struct MeshArgs {
   bool cpu = false, quiet = false;
 };
 
-
-// Whether --device auto leaves the choice to the device found: no device named, no GPU-only flag.
-bool deviceLeftToAuto(const CommonOptions& common) {
-  const std::string word = deviceWord(common);
-  if (!word.empty() && word != "auto") return false;
-  return !common.given.count("--validation") && !common.given.count("--hot-reload");
-}
-
 int meshOfMap(const CommonOptions& common, MeshArgs& args) {
   if (args.cpu)
     common.refuseWith({"--device", "--validation", "--hot-reload", "--profile"}, "--cpu",

@@ -75,10 +75,7 @@ int mapDepth(const CommonOptions& options, MapArgs& args) {
   Context context(options.contextOptions());
   // --device auto (no device named) on a CPU driver: the CPU reference, the same voxels bit
   // for bit and faster there (the blocks on the machine's cores, no driver in between).
-  const std::string word = deviceWord(options);
-  const bool autoCpu = !args.cpu && (word.empty() || word == "auto") && !options.given.count("--validation") &&
-                       !options.given.count("--hot-reload") &&
-                       context.deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool autoCpu = !args.cpu && deviceLeftToAuto(options) && context.deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const bool onCpu = args.cpu || autoCpu;
   MapperOptions mapperOptions{.model = model};
   mapperOptions.extraLayers = LayerSet{kTsdfLayer};
