@@ -36,11 +36,6 @@ HeightmapRect cellsOf(const HeightmapGrid& g, int32_t n, const RegionKey& column
   return {clip(x0, g.width), clip(y0, g.height), clip(x1, g.width), clip(y1, g.height)};
 }
 
-bool sameColumnsAndBand(const HeightmapGrid& a, const HeightmapGrid& b) {
-  return a.gridX == b.gridX && a.gridY == b.gridY && a.width == b.width && a.height == b.height && a.zLow == b.zLow &&
-         a.zHigh == b.zHigh;
-}
-
 // A heightmap on `grid` holding the cells of `old` where the two grids overlap. A column's
 // cells depend only on its own regions within the box (the band always spans every region's
 // voxels the box keeps), so the kept columns stay right when the band moves too.
@@ -96,7 +91,9 @@ HeightmapUpdate HeightmapTracker::update(const OccupancyMap& map) {
   for (const auto& [column, count] : counts)
     if (!regionCounts_.contains(column)) dirty.insert(column);
 
-  result.gridChanged = sameMap && !sameColumnsAndBand(heightmap_.grid(), grid);
+  // (On the same map the resolution and the level count are the same: a grid that differs
+  // has other columns or another band.)
+  result.gridChanged = sameMap && !(heightmap_.grid() == grid);
   // Most of the grid changed: computing it whole costs about the same, and may be the GPU's.
   const uint64_t gridColumns = uint64_t(span.x1 - span.x0 + 1) * uint64_t(span.y1 - span.y0 + 1);
   if (!sameMap || 2 * uint64_t(dirty.size()) > gridColumns) {
