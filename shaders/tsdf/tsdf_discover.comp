@@ -22,7 +22,16 @@ uint64_t packBlock(int x, int y, int z) {
 void insertBlock(uint64_t key) {
   Uint64Array table = Uint64Array(pc.table);
   UintArray counters = UintArray(pc.counters);
-  uint h = uint(key ^ (key >> 29)) * 0x9E3779B1u;
+  // Every bit of the key reaches the slot (murmur3's 64-bit finaliser): the low bits of a
+  // plain multiply hash saw only z and x's low bits, so a column of blocks at one (x, z) but
+  // many y probed one long chain, ran past maxProbe and grew the set each frame.
+  uint64_t k = key;
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdul;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ul;
+  k ^= k >> 33;
+  uint h = uint(k);
   for (uint probe = 0u; probe < pc.maxProbe; ++probe) {
     uint slot = (h + probe) & pc.tableMask;
     uint64_t previous = atomicCompSwap(table.v[slot], uint64_t(0), key);

@@ -14,7 +14,16 @@
 #include "../common/shared.h"
 #include "../map/tsdf_layer.h"
 
+#ifdef __cplusplus
+#include <cmath>
+#endif
+
 VOXEN_SHARED_BEGIN
+
+#ifdef __cplusplus
+using std::floor;
+using std::sqrt;
+#endif
 
 // Rotation entries are round(r * 2^kTsdfRotationBits).
 VOXEN_CONST(int, kTsdfRotationBits, 30)
@@ -53,6 +62,36 @@ VOXEN_FUNCTION int64_t tsdfFloorDiv(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+// floor(a / b) for b > 0 and |a| < 2^62, exactly, from multiplies: a float estimate of the
+// quotient, then float estimates of the remainder's quotient (each step leaves an error about
+// 2^-22 of the last), then unit steps until the remainder lies in [0, b). A 64-bit integer
+// division is a long software routine on GPUs (and a scalar one per lane on lavapipe), and
+// the integration pass needs several per voxel; the floats only choose where to start, so
+// the result is the integer quotient on every device, whatever its float rounding.
+VOXEN_MATH int64_t tsdfFloorDivExact(int64_t a, int64_t b) {
+  const float fb = float(b);
+  int64_t q = int64_t(floor(float(a) / fb));
+  int64_t r = a - q * b;
+  for (int i = 0; i < 4 && (r < 0 || r >= b); ++i) {
+    q += int64_t(floor(float(r) / fb));
+    r = a - q * b;
+  }
+  while (r < 0) {
+    q -= 1;
+    r += b;
+  }
+  while (r >= b) {
+    q += 1;
+    r -= b;
+  }
+  return q;
+}
+
+// a / b rounded half away from zero (tsdfRoundDiv's rounding), for b > 0 and |a| < 2^61.
+VOXEN_MATH int64_t tsdfRoundDivExact(int64_t a, int64_t b) {
+  return a >= 0 ? tsdfFloorDivExact(a + b / 2, b) : -tsdfFloorDivExact(-a + b / 2, b);
+}
+
 // Depth in fine units of a 16-bit depth value (0: none).
 VOXEN_FUNCTION int64_t tsdfDepth16(uint raw, int64_t depthScaleQ32) {
   return (int64_t(raw) * depthScaleQ32) >> 16;
@@ -70,26 +109,34 @@ VOXEN_FUNCTION int64_t tsdfRotateRow(int64_t r0, int64_t r1, int64_t r2, int64_t
 
 // The pixel coordinate (rounded: pixel centres at integers) where camera-frame x (or y) at
 // depth z > 0 lands, for focal length f and principal point c (Q16).
-VOXEN_FUNCTION int64_t tsdfPixelOf(int64_t x, int64_t z, int64_t f, int64_t c) {
-  return (tsdfFloorDiv(f * x, z) + c + 32768) >> 16;
+VOXEN_MATH int64_t tsdfPixelOf(int64_t x, int64_t z, int64_t f, int64_t c) {
+  return (tsdfFloorDivExact(f * x, z) + c + 32768) >> 16;
 }
 
 // Camera-frame x (or y) of pixel coordinate p at depth z: (p - c) z / f, fine units.
-VOXEN_FUNCTION int64_t tsdfBackProject(int p, int64_t z, int64_t f, int64_t c) {
-  return tsdfFloorDiv(((int64_t(p) << 16) - c) * z, f);
+VOXEN_MATH int64_t tsdfBackProject(int p, int64_t z, int64_t f, int64_t c) {
+  return tsdfFloorDivExact(((int64_t(p) << 16) - c) * z, f);
 }
 
-// floor(sqrt(n)): Newton's steps in integers from 2^ceil(bits / 2), which lies at or above the
-// root, fall to its floor exactly (every device the same).
-VOXEN_FUNCTION uint64_t tsdfIsqrt(uint64_t n) {
+// floor(sqrt(n)), exactly on every device: the float root (within about 2^9 of the true one),
+// one Newton step on the integer remainder n - x^2 in float (then within a few units), and
+// unit steps until x^2 <= n < (x + 1)^2. No 64-bit division (Newton's integer steps from a
+// power of two took five or six); the floats choose the start, never the result.
+VOXEN_MATH uint64_t tsdfIsqrt(uint64_t n) {
   if (n == 0) return 0;
-  uint64_t x = 1;
-  for (uint64_t m = n; m > 0; m >>= 2) x <<= 1;
-  for (int i = 0; i < 64; ++i) {
-    uint64_t y = (x + n / x) >> 1;
-    if (y >= x) break;
-    x = y;
+  const uint64_t largest = 4294967295ul;  // 2^32 - 1: every root of a uint64, its square exact
+  uint64_t x = uint64_t(sqrt(float(n)));
+  x = x < 1 ? 1 : (x > largest ? largest : x);
+  const uint64_t square = x * x;
+  if (square > n) {
+    const uint64_t down = uint64_t(float(square - n) / float(2 * x));
+    x = down < x ? x - down : 1;
+  } else {
+    const uint64_t up = uint64_t(float(n - square) / float(2 * x));
+    x = up < largest - x ? x + up : largest;
   }
+  while (x * x > n) x -= 1;
+  while (x < largest && (x + 1) * (x + 1) <= n) x += 1;
   return x;
 }
 
@@ -97,9 +144,9 @@ VOXEN_FUNCTION uint64_t tsdfIsqrt(uint64_t n) {
 // depth differs from the pixel's by sdfZ = depth - z (fine units, |sdfZ| <= the truncation):
 // sdfZ |p| / z, rounded, as Open3D and KinectFusion measure it (the band behind a surface seen
 // at a slant is then as thick as one seen head-on).
-VOXEN_FUNCTION int64_t tsdfRayDistance(int64_t sdfZ, int64_t x, int64_t y, int64_t z) {
+VOXEN_MATH int64_t tsdfRayDistance(int64_t sdfZ, int64_t x, int64_t y, int64_t z) {
   uint64_t length = tsdfIsqrt(uint64_t(x * x) + uint64_t(y * y) + uint64_t(z * z));
-  return tsdfRoundDiv(sdfZ * int64_t(length), z);
+  return tsdfRoundDivExact(sdfZ * int64_t(length), z);
 }
 
 // The weight (kTsdfWeightUnit units) of a measurement at signed distance sdf (fine units,
@@ -111,8 +158,8 @@ VOXEN_FUNCTION uint tsdfWeightOf(int64_t sdf, int64_t truncation, uint weighting
 
 // The fold of one measurement (sdf, weight w > 0) into a voxel: the new distance, then the
 // new weight (the sum, capped at maxWeight).
-VOXEN_FUNCTION int tsdfFoldDistance(int distance, uint weight, int64_t sdf, uint w) {
-  return int(tsdfRoundDiv(int64_t(weight) * int64_t(distance) + int64_t(w) * sdf, int64_t(weight) + int64_t(w)));
+VOXEN_MATH int tsdfFoldDistance(int distance, uint weight, int64_t sdf, uint w) {
+  return int(tsdfRoundDivExact(int64_t(weight) * int64_t(distance) + int64_t(w) * sdf, int64_t(weight) + int64_t(w)));
 }
 VOXEN_FUNCTION uint tsdfFoldWeight(uint weight, uint w, uint maxWeight) {
   return weight + w > maxWeight ? maxWeight : weight + w;

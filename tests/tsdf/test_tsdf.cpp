@@ -116,6 +116,31 @@ TEST_CASE("The TSDF's integer square root is the exact floor, and the ray distan
   CHECK(gpu::tsdfRayDistance(-1000, 65536, 0, 65536) == -1414);
 }
 
+TEST_CASE("The TSDF's divisions from float estimates are the exact integer quotients", "[tsdf]") {
+  // tsdfFloorDivExact and tsdfRoundDivExact replace 64-bit divisions in the per-voxel math: they
+  // must equal the plain integer quotient for every operand the passes give (|a| < 2^62, b > 0).
+  std::mt19937_64 random(11);
+  const auto check = [](int64_t a, int64_t b) {
+    INFO("a = " << a << ", b = " << b);
+    REQUIRE(gpu::tsdfFloorDivExact(a, b) == gpu::tsdfFloorDiv(a, b));
+    if (a < (int64_t(1) << 61) && a > -(int64_t(1) << 61)) REQUIRE(gpu::tsdfRoundDivExact(a, b) == gpu::tsdfRoundDiv(a, b));
+  };
+  for (int64_t a = -300; a <= 300; ++a)
+    for (int64_t b : {1, 2, 3, 7, 16, 17, 65536, 65537}) check(a, b);
+  for (int i = 0; i < 200000; ++i) {
+    const int64_t a = int64_t(random() >> (2 + random() % 62)) * (random() % 2 ? 1 : -1);
+    const int64_t b = int64_t(random() >> (24 + random() % 40)) + 1;
+    check(a, b);
+    check(a - a % b, b);  // exact multiples, and one off them
+    check(a - a % b - 1, b);
+  }
+  const int64_t big = (int64_t(1) << 62) - 1;
+  for (int64_t b : {int64_t(1), int64_t(3), int64_t(65535), (int64_t(1) << 31) - 1, int64_t(1) << 40}) {
+    check(big, b);
+    check(-big, b);
+  }
+}
+
 TEST_CASE("The GPU TSDF equals the CPU reference bit for bit", "[tsdf][gpu]") {
   voxen::Scheduler& scheduler = vt::gpu().scheduler;
   const bool float32 = GENERATE(false, true);
