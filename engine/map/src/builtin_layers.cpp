@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "voxen/gpu/map/tsdf_colour_layer.h"
 #include "voxen/gpu/map/tsdf_layer.h"
 #include "voxen/map/map.hpp"
 
@@ -190,12 +191,36 @@ LayerType tsdfType() {
   return t;
 }
 
+// TSDF colour (gpu::TsdfColourVoxel): the weighted mean colour, packed red | green << 8 |
+// blue << 16, and its own weight in the tsdf layer's units; a voxel no coloured frame reached
+// has weight 0 and colour 0.
+LayerType tsdfColourType() {
+  LayerType t;
+  t.name = "tsdf_colour";
+  t.bytesPerVoxel = 8;
+  t.description = "the TSDF's colour: mean red, green, blue (packed red | green << 8 | blue << 16) and its weight";
+  LayerField rgb = field("rgb", FieldType::U32);
+  rgb.min = 0, rgb.max = double(0xFFFFFFu);
+  LayerField weight = field("weight", FieldType::U32);
+  weight.scale = 1.0 / double(gpu::kTsdfWeightUnit);
+  t.fields = {rgb, weight};
+  t.checkDescription = "rgb 0 where weight is 0 (no colour yet)";
+  t.check = [](const OccupancyModel&, std::span<const std::byte> values, const BadVoxel& bad) {
+    for (size_t i = 0; i < values.size() / 8; ++i) {
+      gpu::TsdfColourVoxel v;
+      std::memcpy(&v, values.data() + 8 * i, 8);
+      if (v.weight == 0 && v.rgb != 0) bad(i, "rgb " + std::to_string(v.rgb) + " with weight 0 (no colour yet)");
+    }
+  };
+  return t;
+}
+
 }  // namespace
 
 std::vector<LayerType> builtinLayerTypes() {
   std::vector<LayerType> types = {occupancyType(),   voxelMeanType(),     traversalType(),   hitMissType(),
                                   touchTimeType(),   clearanceType(),     ndtCovarianceType(), ndtIntensityType(),
-                                  occupancyRemainderType(), tsdfType()};
+                                  occupancyRemainderType(), tsdfType(), tsdfColourType()};
   for (LayerType& t : types) t.initialValue.resize(t.bytesPerVoxel);
   return types;
 }

@@ -290,7 +290,7 @@ std::string layerNames(LayerSet layers) {
 static_assert(kClearanceLayer.index() == gpu::kBuiltinLayerCount && kNdtCovarianceLayer.index() == kClearanceLayer.index() + 1 &&
               kNdtIntensityLayer.index() == kNdtCovarianceLayer.index() + 1 &&
               kOccupancyRemainderLayer.index() == kNdtIntensityLayer.index() + 1 && kTsdfLayer.index() == kOccupancyRemainderLayer.index() + 1 &&
-              kEngineLayerCount == kTsdfLayer.index() + 1);
+              kTsdfColourLayer.index() == kTsdfLayer.index() + 1 && kEngineLayerCount == kTsdfColourLayer.index() + 1);
 
 MapLayout MapLayout::of(LayerSet layers) {
   MapLayout layout;

@@ -10,6 +10,7 @@
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
 
+#include "voxen/gpu/map/tsdf_colour_layer.h"
 #include "voxen/gpu/map/tsdf_layer.h"
 #include "voxen/host/error.hpp"
 
@@ -147,6 +148,27 @@ void mergeTsdf(std::span<const std::span<const std::byte>> inputs, std::span<std
   }
 }
 
+// TSDF colour: per channel the mean of the inputs' colours weighted by their colour weights,
+// the weights summed; integer sums, rounded to nearest (halves up) once, so any order of the
+// inputs gives the same bits, and two inputs give gpu::tsdfColourMean's fold.
+void mergeTsdfColour(std::span<const std::span<const std::byte>> inputs, std::span<std::byte> out) {
+  const size_t n = voxelCount(out, sizeof(gpu::TsdfColourVoxel));
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t sums[3] = {0, 0, 0}, weight = 0;
+    for (const auto& in : inputs) {
+      const gpu::TsdfColourVoxel v = load<gpu::TsdfColourVoxel>(in, i);
+      for (uint32_t c = 0; c < 3; ++c) sums[c] += uint64_t(v.weight) * gpu::tsdfColourChannel(v.rgb, c);
+      weight += v.weight;
+    }
+    gpu::TsdfColourVoxel merged{0, 0};
+    if (weight > 0) {
+      for (uint32_t c = 0; c < 3; ++c) merged.rgb |= uint32_t((sums[c] + weight / 2) / weight) << (8 * c);
+      merged.weight = uint32_t(std::min<uint64_t>(weight, std::numeric_limits<uint32_t>::max()));
+    }
+    store(out, i, merged);
+  }
+}
+
 // The NDT rule's inputs in a canonical order (by their bytes), so that every order of the
 // maps gives the same double sums.
 bool canonicalBefore(const NdtVoxelStats& a, const NdtVoxelStats& b) { return std::memcmp(&a, &b, sizeof a) < 0; }
@@ -248,7 +270,8 @@ void mergeNdtVoxel(std::span<const NdtVoxelStats> inputs, const NdtMergeModel& n
 
 std::optional<std::string> mergeRuleProblem(LayerId id) {
   if (id == kOccupancyLayer || id == kHitMissLayer || id == kTraversalLayer || id == kVoxelMeanLayer || id == kTouchTimeLayer ||
-      id == kNdtCovarianceLayer || id == kNdtIntensityLayer || id == kOccupancyRemainderLayer || id == kTsdfLayer)
+      id == kNdtCovarianceLayer || id == kNdtIntensityLayer || id == kOccupancyRemainderLayer || id == kTsdfLayer ||
+      id == kTsdfColourLayer)
     return std::nullopt;
   const LayerType& type = layerType(id);
   if (type.opaque)
@@ -278,6 +301,8 @@ void mergeLayer(LayerId id, const OccupancyModel& model, std::span<const std::sp
     mergeVoxelMean(inputs, out);
   else if (id == kTsdfLayer)
     mergeTsdf(inputs, out);
+  else if (id == kTsdfColourLayer)
+    mergeTsdfColour(inputs, out);
   else
     mergeTouchTime(inputs, out);
 }

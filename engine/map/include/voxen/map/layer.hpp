@@ -8,7 +8,7 @@
 // from: `voxen info --verify` and loading refuse values outside their domains, and `voxen
 // export --layer` writes them as PLY properties and heat maps. Every type the engine defines
 // (occupancy, voxel_mean, traversal, hit_miss, touch_time, clearance, ndt_covariance,
-// ndt_intensity, occupancy_remainder, tsdf) is known from the start under a fixed id, so a map file that holds them
+// ndt_intensity, occupancy_remainder, tsdf, tsdf_colour) is known from the start under a fixed id, so a map file that holds them
 // loads with no registration call. A program's own per-voxel quantity is registered once
 // (registerLayer) with the shader code that uses it; the region cache, the host map and the
 // map file handle every layer through one loop over the layout. A layer a map file holds but
@@ -66,7 +66,11 @@ inline constexpr int kOccupancyRemainderFractionBits = 40;
 // The truncated signed distance from depth images (engine/tsdf; shaders/map/tsdf_layer.h's
 // TsdfVoxel): distance in 1/65536 voxel, weight in 1/16 measurement.
 inline constexpr LayerId kTsdfLayer{kOccupancyRemainderLayer.index() + 1};
-inline constexpr uint32_t kEngineLayerCount = kTsdfLayer.index() + 1;  // ids below are the engine's own
+// The TSDF's colour (shaders/map/tsdf_colour_layer.h's TsdfColourVoxel): the weighted mean
+// red, green, blue of the pixels that measured the voxel, with its own weight; a map that has
+// it folds the colour of coloured depth frames beside the distance.
+inline constexpr LayerId kTsdfColourLayer{kTsdfLayer.index() + 1};
+inline constexpr uint32_t kEngineLayerCount = kTsdfColourLayer.index() + 1;  // ids below are the engine's own
 
 // A set of layers (which optional layers a map gets: OccupancyMap's constructor, the CLI).
 // Built from ids, never from an integer: `kVoxelMeanLayer | kHitMissLayer`,

@@ -25,6 +25,8 @@
 // - touch_time: the latest.
 // - tsdf: the weighted mean of the distances (integer sums, rounded to nearest, halves away
 //   from zero), the weights summed (saturating at u32).
+// - tsdf_colour: per channel the mean of the colours weighted by their colour weights (integer
+//   sums, rounded to nearest, halves up), the weights summed (saturating at u32).
 // - ndt_covariance, ndt_intensity (NDT-OM, NDT-TM): pooled sample moments, read with the
 //   voxel means (mergeRegions; see NdtMergeModel and mergeNdtVoxel).
 // Layers with no rule (clearance, derived from occupancy; opaque layers) are named by
