@@ -5,7 +5,9 @@
 // the voxel when sdf >= -truncation, clamped to +truncation, with the weight
 // the weighting gives (tsdf_shared.h). Each voxel meets the frame once, and every step is an
 // integer one from tsdf_shared.h: the voxels equal the CPU reference's
-// (engine/tsdf/src/cpu_tsdf.cpp) bit for bit.
+// (engine/tsdf/src/cpu_tsdf.cpp) bit for bit. Specialised with kColour = 1 (coloured frames
+// into a map with the tsdf_colour layer), the pass also folds the pixel's colour into the
+// voxel's colour with the same weight (shaders/map/tsdf_colour_layer.h).
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
 #include "../common/dispatch.glsl"
@@ -15,9 +17,14 @@
 layout(local_size_x = 64) in;
 
 layout(push_constant) uniform Push { TsdfIntegratePush pc; };
+layout(constant_id = 0) const uint kColour = 0u;  // kTsdfIntegrateColourId: 1 folds colour too
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Ivec4Array { ivec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer TsdfVoxelArray { TsdfVoxel v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer TsdfColourArray { TsdfColourVoxel v[]; };
+
+// Byte i of the colour image (its rgb bytes, packed four to a uint, little-endian).
+uint colourByte(uint64_t image, uint i) { return (UintArray(image).v[i >> 2] >> (8u * (i & 3u))) & 255u; }
 
 int floorDivInt(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
@@ -63,4 +70,15 @@ void main() {
   next.distance = tsdfFoldDistance(old.distance, old.weight, sdf, w);
   next.weight = tsdfFoldWeight(old.weight, w, pc.maxWeight);
   voxels.v[index] = next;
+  if (kColour != 0u && sdf < cam.truncation) {  // within the band only (tsdf_colour_layer.h)
+    uint pixel = 3u * (uint(v) * uint(cam.width) + uint(u));
+    uint measured = colourByte(pc.colourImage, pixel) | (colourByte(pc.colourImage, pixel + 1u) << 8) |
+                    (colourByte(pc.colourImage, pixel + 2u) << 16);
+    TsdfColourArray colours = TsdfColourArray(pc.colour + uint64_t(block.w) * uint64_t(n * n * n) * 8ul);
+    TsdfColourVoxel c = colours.v[index];
+    TsdfColourVoxel folded;
+    folded.rgb = tsdfColourMean(c.rgb, c.weight, measured, w);
+    folded.weight = tsdfFoldWeight(c.weight, w, pc.maxWeight);
+    colours.v[index] = folded;
+  }
 }

@@ -12,6 +12,7 @@
 #define VOXEN_TSDF_SHARED_H
 
 #include "../common/shared.h"
+#include "../map/tsdf_colour_layer.h"
 #include "../map/tsdf_layer.h"
 
 #ifdef __cplusplus
@@ -183,18 +184,25 @@ struct TsdfDiscoverPush {
 VOXEN_SHARED_ASSERT(sizeof(TsdfDiscoverPush) == 56)
 
 // Integration: kTsdfBlockVoxels threads per listed block, one per voxel; the host gives each
-// block its region's cache slot.
+// block its region's cache slot. A frame with colour, into a map with the tsdf_colour layer,
+// runs the pipeline whose specialisation constant kTsdfIntegrateColourId is 1, which also folds
+// the voxel's pixel's colour (tsdfColourMean, with the distance's weight w, the same cap);
+// the colour-less pipeline (0) compiles without that code, so frames without colour cost
+// nothing more.
+VOXEN_CONST(uint, kTsdfIntegrateColourId, 0u)
 struct TsdfIntegratePush {
   VOXEN_ADDRESS camera;     // TsdfCamera
   VOXEN_ADDRESS depth;
   VOXEN_ADDRESS blocks;     // ivec4 per block: block key x, y, z, and the region's cache slot
   VOXEN_ADDRESS tsdf;       // the cache's tsdf pool: TsdfVoxel[slot * voxelsPerRegion + voxel]
+  VOXEN_ADDRESS colourImage;  // coloured frames: the rgb bytes (ColourImage::rgb), in uints, zero-padded
+  VOXEN_ADDRESS colour;     // coloured frames: the cache's tsdf_colour pool, TsdfColourVoxel[as tsdf]
   uint blockCount;
   int regionSize;
   uint weighting;
   uint maxWeight;           // weight units
 };
-VOXEN_SHARED_ASSERT(sizeof(TsdfIntegratePush) == 48)
+VOXEN_SHARED_ASSERT(sizeof(TsdfIntegratePush) == 64)
 
 VOXEN_SHARED_END
 

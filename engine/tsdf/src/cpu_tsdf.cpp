@@ -1,11 +1,13 @@
 // The TSDF's CPU reference: every voxel of the frame's blocks projected into the image and
 // folded (tsdf_integrate.comp's arithmetic, from the same shared functions), the blocks split
-// over the machine's cores.
+// over the machine's cores; a coloured frame into a map with the tsdf_colour layer folds the
+// pixel's colour beside the distance (tsdf_integrate.comp specialised for colour).
 #include <atomic>
 #include <map>
 #include <span>
 #include <vector>
 
+#include "colour/tsdf_colour.hpp"
 #include "tsdf_internal.hpp"
 #include "voxen/host/parallel_for.hpp"
 #include "voxen/tsdf/tsdf.hpp"
@@ -18,16 +20,17 @@ gpu::TsdfVoxel tsdfFold(gpu::TsdfVoxel voxel, int64_t sdf, uint32_t w, uint32_t 
 
 namespace {
 
-// The measurement of the voxel at fine-unit centre offset (px, py, pz) from the camera:
-// false when its pixel has none for it.
-bool measure(const gpu::TsdfCamera& c, const DepthImage& image, int64_t px, int64_t py, int64_t pz, int64_t& sdf) {
+// The measurement of the voxel at fine-unit centre offset (px, py, pz) from the camera, and
+// its pixel's index: false when its pixel has none for it.
+bool measure(const gpu::TsdfCamera& c, const DepthImage& image, int64_t px, int64_t py, int64_t pz, int64_t& sdf, size_t& pixel) {
   const int64_t* cw = c.rotationCw;
   const int64_t z = gpu::tsdfRotateRow(cw[6], cw[7], cw[8], px, py, pz);
   if (z <= 0) return false;
   const int64_t x = gpu::tsdfRotateRow(cw[0], cw[1], cw[2], px, py, pz), y = gpu::tsdfRotateRow(cw[3], cw[4], cw[5], px, py, pz);
   const int64_t u = gpu::tsdfPixelOf(x, z, c.fx, c.cx), v = gpu::tsdfPixelOf(y, z, c.fy, c.cy);
   if (u < 0 || v < 0 || u >= c.width || v >= c.height) return false;
-  const int64_t d = tsdfPixelDepth(c, image, size_t(v) * size_t(c.width) + size_t(u));
+  pixel = size_t(v) * size_t(c.width) + size_t(u);
+  const int64_t d = tsdfPixelDepth(c, image, pixel);
   if (d == 0) return false;
   const int64_t sdfZ = d - z;
   // |p| / z >= 1: the ray distance is beyond the band whenever the depth difference is.
@@ -48,6 +51,7 @@ uint32_t tsdfWeightUnits(double measurements) { return uint32_t(std::llround(mea
 
 TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, const TsdfOptions& options) {
   const gpu::TsdfCamera c = tsdfCamera(frame, options, map.model().resolution);  // a bad frame leaves the map as it was
+  const bool coloured = detail::tsdfFoldsColour(map, frame);
   prepareTsdfMap(map, options);
   const std::vector<TsdfBlock> blocks = tsdfFrameBlocks(c, frame.depth);
   const uint32_t weighting = options.weighting == TsdfWeighting::Constant ? gpu::kTsdfWeightConstant : gpu::kTsdfWeightLinearDropOff;
@@ -59,12 +63,14 @@ TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, con
   // cores: each voxel belongs to one block, so any split folds the same values.
   std::map<RegionKey, bool> touched;  // regions of the frame, and whether made now
   std::vector<std::span<gpu::TsdfVoxel>> arrays(blocks.size());
+  std::vector<std::span<gpu::TsdfColourVoxel>> colourArrays(coloured ? blocks.size() : 0);
   std::vector<RegionKey> keys(blocks.size());
   for (size_t i = 0; i < blocks.size(); ++i) {
     const TsdfBlock& block = blocks[i];
     keys[i] = {floorDiv(block.x * b, n), floorDiv(block.y * b, n), floorDiv(block.z * b, n)};
     if (!touched.contains(keys[i])) touched[keys[i]] = map.findRegion(keys[i]) == nullptr;
     arrays[i] = map.region(keys[i]).values<gpu::TsdfVoxel>(kTsdfLayer);
+    if (coloured) colourArrays[i] = map.region(keys[i]).values<gpu::TsdfColourVoxel>(kTsdfColourLayer);
   }
   std::atomic<uint64_t> updated{0};
   parallelFor(blocks.size(), [&](size_t i) {
@@ -77,14 +83,21 @@ TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, con
           const int32_t vx = block.x * b + lx, vy = block.y * b + ly, vz = block.z * b + lz;
           const int64_t half = gpu::kTsdfFine / 2;
           int64_t sdf = 0;
+          size_t pixel = 0;
           if (!measure(c, frame.depth, (int64_t(vx) << gpu::kTsdfFineBits) + half - c.centre[0],
                        (int64_t(vy) << gpu::kTsdfFineBits) + half - c.centre[1],
-                       (int64_t(vz) << gpu::kTsdfFineBits) + half - c.centre[2], sdf))
+                       (int64_t(vz) << gpu::kTsdfFineBits) + half - c.centre[2], sdf, pixel))
             continue;
           const uint32_t w = gpu::tsdfWeightOf(sdf, c.truncation, weighting);
           if (w == 0) continue;
           const size_t local = size_t(vx - key.x * n) + size_t(n) * (size_t(vy - key.y * n) + size_t(n) * size_t(vz - key.z * n));
           arrays[i][local] = tsdfFold(arrays[i][local], sdf, w, maxWeight);
+          if (coloured && sdf < c.truncation) {  // within the band: the pixel's surface is this voxel's (tsdf_colour_layer.h)
+            const uint8_t* rgb = frame.colour->rgb.data() + 3 * pixel;
+            const uint32_t measured = uint32_t(rgb[0]) | uint32_t(rgb[1]) << 8 | uint32_t(rgb[2]) << 16;
+            gpu::TsdfColourVoxel& colour = colourArrays[i][local];
+            colour = {gpu::tsdfColourMean(colour.rgb, colour.weight, measured, w), gpu::tsdfFoldWeight(colour.weight, w, maxWeight)};
+          }
           ++count;
         }
     updated += count;

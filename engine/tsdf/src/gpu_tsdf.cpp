@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
+#include "colour/tsdf_colour.hpp"
 #include "tsdf_internal.hpp"
 #include "voxen/host/buffer.hpp"
 #include "voxen/host/error.hpp"
@@ -44,7 +46,7 @@ struct GpuTsdfIntegrator::State {
   OccupancyMap& map;
   TsdfOptions options;
   RegionCache cache;
-  Buffer camera, depth, table, list, counters, blocks;
+  Buffer camera, depth, table, list, counters, blocks, colourImage;
   uint32_t tableCapacity = 1u << 16, listCapacity = 1u << 15;
   uint64_t batch = 0;
 };
@@ -107,6 +109,8 @@ void GpuTsdfIntegrator::sync() { state_->cache.syncToMap(); }
 GpuTsdfFrameStats GpuTsdfIntegrator::integrate(const DepthFrame& frame) {
   State& s = *state_;
   const gpu::TsdfCamera c = tsdfCamera(frame, s.options, s.map.model().resolution);
+  // Colour only when the cache holds the tsdf_colour layer (the map had it when this began).
+  const bool coloured = detail::tsdfFoldsColour(s.map, frame) && s.cache.poolRange(kTsdfColourLayer).has_value();
   GpuTsdfFrameStats stats;
   const uint64_t pixels = frame.depth.pixels();
   s.ensure(s.camera, "tsdf camera", sizeof(gpu::TsdfCamera));
@@ -126,6 +130,18 @@ GpuTsdfFrameStats GpuTsdfIntegrator::integrate(const DepthFrame& frame) {
     s.scheduler.upload(s.depth.range(0, pixels * 4), frame.depth.depth32.data(), pixels * 4);
   }
 
+  if (coloured) {  // the rgb bytes as they are, padded to whole uints (tsdf_integrate.comp reads bytes)
+    const uint64_t bytes = (pixels * 3 + 3) / 4 * 4;
+    s.ensure(s.colourImage, "tsdf colour image", bytes);
+    if (bytes == frame.colour->rgb.size()) {
+      s.scheduler.upload(s.colourImage.range(0, bytes), frame.colour->rgb.data(), bytes);
+    } else {
+      std::vector<uint8_t> padded(frame.colour->rgb);
+      padded.resize(bytes, 0);
+      s.scheduler.upload(s.colourImage.range(0, bytes), padded.data(), bytes);
+    }
+  }
+
   const std::vector<TsdfBlock> blocks = s.discover(pixels, stats);
   stats.blocks = blocks.size();
   if (blocks.empty()) return stats;
@@ -134,8 +150,10 @@ GpuTsdfFrameStats GpuTsdfIntegrator::integrate(const DepthFrame& frame) {
   std::map<RegionKey, std::vector<TsdfBlock>> byRegion;
   for (const TsdfBlock& block : blocks)
     byRegion[{floorDiv(block.x * b, n), floorDiv(block.y * b, n), floorDiv(block.z * b, n)}].push_back(block);
-  const auto kernel = s.scheduler.library().kernel("tsdf/tsdf_integrate.comp");
+  const auto kernel = s.scheduler.library().kernel("tsdf/tsdf_integrate.comp",
+                                                   KernelVariant{{}, {{gpu::kTsdfIntegrateColourId, coloured ? 1u : 0u}}});
   const BufferRange pool = *s.cache.poolRange(kTsdfLayer);
+  const std::optional<BufferRange> colourPool = coloured ? s.cache.poolRange(kTsdfColourLayer) : std::nullopt;
   const uint32_t weighting = s.options.weighting == TsdfWeighting::Constant ? gpu::kTsdfWeightConstant : gpu::kTsdfWeightLinearDropOff;
   auto it = byRegion.begin();
   while (it != byRegion.end()) {
@@ -160,8 +178,14 @@ GpuTsdfFrameStats GpuTsdfIntegrator::integrate(const DepthFrame& frame) {
     push.regionSize = n;
     push.weighting = weighting;
     push.maxWeight = tsdfWeightUnits(s.options.maxWeight);
-    s.scheduler.dispatchThreads({"tsdf integrate", kernel.get(), {}, push,
-                                 {reads(s.camera.range()), reads(s.depth.range()), reads(blockRange), readsWrites(pool)}},
+    std::vector<BufferUse> accesses{reads(s.camera.range()), reads(s.depth.range()), reads(blockRange), readsWrites(pool)};
+    if (coloured) {
+      push.colourImage = s.colourImage.address();
+      push.colour = colourPool->address;
+      accesses.push_back(reads(s.colourImage.range()));
+      accesses.push_back(readsWrites(*colourPool));
+    }
+    s.scheduler.dispatchThreads({"tsdf integrate", kernel.get(), {}, push, std::move(accesses)},
                                 uint64_t(entries.size()) * gpu::kTsdfBlockVoxels);
     ++stats.chunks;
     it = end;
