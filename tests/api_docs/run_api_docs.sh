@@ -43,10 +43,11 @@ cmake --build "$work/build" > "$work/build.log" 2>&1 || fail "building docs/api 
 
 # 3. The programs in the tutorial's order, each on what the one before wrote.
 cd "$work/run"
-for program in map_rays map_cloud clearance queries render mapping_run planning; do
+for program in map_rays map_cloud clearance queries render mapping_run planning depth_camera; do
   VOXEN_VALIDATION=1 "$work/build/$program" > "$program.out" 2> "$program.err" ||
     fail "$program failed (exit $?): $(cat "$program.out" "$program.err")"
   if grep -qi "validation" "$program.err"; then fail "$program: validation messages: $(cat "$program.err")"; fi
   echo "$program: $(cat "$program.out")"
 done
 [ -s room.png ] || fail "render wrote no room.png"
+[ -s wall.ply ] || fail "depth_camera wrote no wall.ply"
