@@ -6,7 +6,9 @@
 // the vertices of the three edges from the cell's lower voxel that are crossed and belong to
 // a meshed cell (one of the four cells around the edge), as the exact integers: the crossing
 // t and the gradient G, from the same integer steps as the CPU reference
-// (engine/tsdf/src/mesh/tsdf_mesh_cpu.cpp), so the host finishes both alike.
+// (engine/tsdf/src/mesh/tsdf_mesh_cpu.cpp), so the host finishes both alike. With a
+// tsdf_colour layer (pc.colour), each vertex also carries its edge's voxels' colours
+// interpolated at t (tsdfMeshVertexColour), read from the cache per vertex.
 #extension GL_GOOGLE_include_directive : require
 #include "../common/buffers.glsl"
 #include "../common/dispatch.glsl"
@@ -20,6 +22,7 @@ layout(push_constant) uniform Push { TsdfMeshPush pc; };
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer IntArray { int v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer TsdfVoxelArray { TsdfVoxel v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer TsdfColourArray { TsdfColourVoxel v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer MeshVertexArray { TsdfMeshVertexRecord v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer MeshTriangleArray { TsdfMeshTriangleRecord v[]; };
 
@@ -47,6 +50,21 @@ ivec2 fetchVoxel(ivec3 v) {
   TsdfVoxelArray voxels = TsdfVoxelArray(pc.tsdf + uint64_t(slot) * uint64_t(n * n * n) * 8ul);
   TsdfVoxel t = voxels.v[uint(l.x + n * (l.y + n * l.z))];
   return ivec2(t.distance, t.weight >= pc.minWeight ? 1 : 0);
+}
+
+// The colour of the voxel at global coordinates v (within the block's border), from the
+// cache's tsdf_colour pool ({0, 0} where the map has no region).
+TsdfColourVoxel fetchColour(ivec3 v) {
+  int n = pc.regionSize;
+  ivec3 r = ivec3(floorDivInt(v.x, n), floorDivInt(v.y, n), floorDivInt(v.z, n));
+  ivec3 o = r - gRegionBase;
+  int slot = IntArray(pc.blocks).v[gBlock * kTsdfMeshBlockInts + 4u + uint(o.x + 3 * (o.y + 3 * o.z))];
+  TsdfColourVoxel none;
+  none.rgb = 0u;
+  none.weight = 0u;
+  if (slot < 0) return none;
+  ivec3 l = v - r * n;
+  return TsdfColourArray(pc.colour + uint64_t(slot) * uint64_t(n * n * n) * 8ul).v[uint(l.x + n * (l.y + n * l.z))];
 }
 
 // The gathered voxel at global coordinates v (within the block's border).
@@ -98,7 +116,12 @@ void emitVertex(ivec3 a, uint axis) {
   r.packed = axis | (da < 0l ? 4u : 0u) | (uint(t) << 3);
   ivec3 b = a + axisStep(axis);
   for (uint i = 0u; i < 3u; ++i) r.gradient[i] = gradientAt(a, i) * (kTsdfFine - t) + gradientAt(b, i) * t;
-  r.owner = int64_t(gOrder);
+  r.owner = gOrder;
+  r.colour = 0u;
+  if (pc.colour != 0ul) {
+    TsdfColourVoxel ca = fetchColour(a), cb = fetchColour(b);
+    r.colour = tsdfMeshVertexColour(ca.rgb, ca.weight, cb.rgb, cb.weight, uint(t));
+  }
   uint at = atomicAdd(UintArray(pc.counters).v[0], 1u);
   if (at < pc.vertexCapacity) MeshVertexArray(pc.vertices).v[at] = r;
 }

@@ -6,6 +6,7 @@
 #define VOXEN_TSDF_MESH_SHARED_H
 
 #include "../common/shared.h"
+#include "../map/tsdf_colour_layer.h"
 
 VOXEN_SHARED_BEGIN
 
@@ -17,15 +18,27 @@ VOXEN_CONST(uint, kTsdfMeshBlockInts, 32u)
 VOXEN_CONST(uint, kTsdfMeshThreads, 128u)
 
 // A vertex: its edge (lower voxel, axis), packed = axis | lowerInside << 2 | t << 3, the
-// interpolated gradient G, and the index of its block (the one holding its lower voxel) in the
-// caller's list.
+// interpolated gradient G, the index of its block (the one holding its lower voxel) in the
+// caller's list, and its colour (tsdfMeshVertexColour; 0 without a tsdf_colour layer).
 struct TsdfMeshVertexRecord {
   int x, y, z;
   uint packed;
   int64_t gradient[3];
-  int64_t owner;
+  uint owner;
+  uint colour;
 };
 VOXEN_SHARED_ASSERT(sizeof(TsdfMeshVertexRecord) == 48)
+
+// A vertex's colour (voxen/tsdf/tsdf_mesh.hpp): the colours of its edge's voxels a and b
+// (packed rgb, tsdf_colour_layer.h) interpolated at the crossing t (1/65536 voxel from a), as
+// the gradient is: per channel round((c(a) (65536 - t) + c(b) t) / 65536), halves up. A voxel
+// without colour (weight 0) gives way to the other; neither: 0 (black).
+VOXEN_FUNCTION uint tsdfMeshVertexColour(uint a, uint wa, uint b, uint wb, uint t) {
+  if (wa == 0u && wb == 0u) return 0u;
+  if (wb == 0u) return a;
+  if (wa == 0u) return b;
+  return tsdfColourMean(a, 65536u - t, b, t);
+}
 
 // A triangle: its place in the canonical order (its block's index in the caller's list << 12 |
 // cell << 3 | triangle in the case) and its three edges as (x, y, z, axis).
@@ -44,6 +57,7 @@ struct TsdfMeshPush {
   VOXEN_ADDRESS vertices;    // TsdfMeshVertexRecord[vertexCapacity]
   VOXEN_ADDRESS triangles;   // TsdfMeshTriangleRecord[triangleCapacity]
   VOXEN_ADDRESS counters;    // uint[2]: vertices, triangles appended (may pass the capacities)
+  VOXEN_ADDRESS colour;      // the cache's tsdf_colour pool (as tsdf), 0: the map has no colour
   uint blockCount;
   int regionSize;
   uint minWeight;            // weight units a corner needs
@@ -53,7 +67,7 @@ struct TsdfMeshPush {
   int boxHi[3];
   uint pad;
 };
-VOXEN_SHARED_ASSERT(sizeof(TsdfMeshPush) == 96)
+VOXEN_SHARED_ASSERT(sizeof(TsdfMeshPush) == 104)
 
 VOXEN_SHARED_END
 

@@ -18,6 +18,7 @@ inline void requireSameMesh(const TsdfMesh& a, const TsdfMesh& b) {
   CHECK(std::memcmp(a.positions.data(), b.positions.data(), a.positions.size() * sizeof(glm::vec3)) == 0);
   CHECK(std::memcmp(a.normals.data(), b.normals.data(), a.normals.size() * sizeof(glm::vec3)) == 0);
   CHECK(a.faces == b.faces);
+  CHECK(a.colours == b.colours);
 }
 
 struct EdgeUse {

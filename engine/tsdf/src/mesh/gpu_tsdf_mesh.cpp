@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "gpu_tsdf_mesh_runner.hpp"
@@ -130,6 +131,7 @@ void GpuTsdfMeshRunner::State::run(const std::vector<int32_t>& entries, const Ts
   const BufferRange blockRange = blockBuffer.range(0, entries.size() * 4);
   scheduler.upload(blockRange, entries.data(), blockRange.size);
   const BufferRange pool = *cache.poolRange(kTsdfLayer);
+  const std::optional<BufferRange> colourPool = cache.poolRange(kTsdfColourLayer);  // none: the map has no colour
   for (;;) {
     const uint64_t vertexBytes = uint64_t(vertexCapacity) * sizeof(gpu::TsdfMeshVertexRecord);
     const uint64_t triangleBytes = uint64_t(triangleCapacity) * sizeof(gpu::TsdfMeshTriangleRecord);
@@ -145,6 +147,7 @@ void GpuTsdfMeshRunner::State::run(const std::vector<int32_t>& entries, const Ts
     push.vertices = vertexRange.address;
     push.triangles = triangleRange.address;
     push.counters = counters.address();
+    push.colour = colourPool ? colourPool->address : 0;
     push.blockCount = blockCount;
     push.regionSize = map.regionSize();
     push.minWeight = limits.minWeight;
@@ -154,10 +157,10 @@ void GpuTsdfMeshRunner::State::run(const std::vector<int32_t>& entries, const Ts
       push.boxLo[a] = limits.boxed ? int32_t(std::clamp<int64_t>(limits.lo[a], INT_MIN, INT_MAX)) : INT_MIN;
       push.boxHi[a] = limits.boxed ? int32_t(std::clamp<int64_t>(limits.hi[a], INT_MIN, INT_MAX)) : INT_MAX;
     }
-    scheduler.dispatchThreads({"tsdf mesh", kernel.get(), {}, push,
-                               {reads(blockRange), reads(pool), reads(caseTable.range()), writes(vertexRange), writes(triangleRange),
-                                readsWrites(counters.range())}},
-                              uint64_t(blockCount) * gpu::kTsdfMeshThreads);
+    std::vector<BufferUse> uses{reads(blockRange),    reads(pool),           reads(caseTable.range()),
+                                writes(vertexRange), writes(triangleRange), readsWrites(counters.range())};
+    if (colourPool) uses.push_back(reads(*colourPool));
+    scheduler.dispatchThreads({"tsdf mesh", kernel.get(), {}, push, std::move(uses)}, uint64_t(blockCount) * gpu::kTsdfMeshThreads);
     const std::vector<uint32_t> counts = scheduler.readback<uint32_t>(counters.range(0, 8)).get();
     if (counts[0] <= vertexCapacity && counts[1] <= triangleCapacity) {
       if (counts[0] > 0) {
@@ -195,6 +198,7 @@ std::vector<TsdfBlockMesh> GpuTsdfMeshRunner::mesh(std::span<const TsdfBlock> bl
     v.lowerInside = (r.packed & 4u) != 0;
     v.t = r.packed >> 3;
     for (int a = 0; a < 3; ++a) v.gradient[a] = r.gradient[a];
+    v.colour = r.colour;
     results[size_t(r.owner)].vertices.push_back(v);
   }
   std::sort(s.triangleRecords.begin(), s.triangleRecords.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
@@ -223,7 +227,7 @@ TsdfMesh meshTsdfGpu(Scheduler& scheduler, const OccupancyMap& map, const TsdfMe
   for (const detail::TsdfBlockMesh& m : meshes)
     if (!m.empty()) pointers.push_back(&m);
   if (statsOut) *statsOut = stats;
-  return detail::weldTsdfMesh(pointers, map.model().resolution);
+  return detail::weldTsdfMesh(pointers, map.model().resolution, map.layout().has(kTsdfColourLayer));
 }
 
 }  // namespace voxen

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "tsdf_mesh_internal.hpp"
+#include "voxen/gpu/tsdf/tsdf_mesh_shared.h"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/painter/marching_cubes_table.hpp"
@@ -34,14 +35,18 @@ constexpr int32_t kEdgeSpan = kB + 1;  // lower voxels of a block's cells' edges
 
 int32_t boxIndex(int32_t x, int32_t y, int32_t z) { return (x + 1) + kSpan * ((y + 1) + kSpan * (z + 1)); }
 
-// The voxels a block's cells read: distance, and whether the weight reaches the threshold.
+// The voxels a block's cells read: distance, and whether the weight reaches the threshold;
+// with a tsdf_colour layer (coloured), the colours too.
 struct BlockVoxels {
   int32_t distance[kSpan * kSpan * kSpan];
   uint8_t counts[kSpan * kSpan * kSpan];
+  bool coloured = false;
+  gpu::TsdfColourVoxel colour[kSpan * kSpan * kSpan];
 };
 
 // Gathers the block's voxels; false when no voxel of the block itself counts (no cell can).
 bool gather(const OccupancyMap& map, const TsdfBlock& block, uint32_t minWeight, BlockVoxels& out) {
+  out.coloured = map.layout().has(kTsdfColourLayer);
   const int32_t n = map.regionSize();
   const int32_t lo[3] = {block.x * kB, block.y * kB, block.z * kB};
   // Per axis, each offset's region (at most 3 distinct, in order) and local coordinate.
@@ -55,11 +60,13 @@ bool gather(const OccupancyMap& map, const TsdfBlock& block, uint32_t minWeight,
     }
   }
   const gpu::TsdfVoxel* regions[3][3][3] = {};
+  const gpu::TsdfColourVoxel* colours[3][3][3] = {};
   for (int z = 0; z <= regionOf[2][kSpan - 1]; ++z)
     for (int y = 0; y <= regionOf[1][kSpan - 1]; ++y)
       for (int x = 0; x <= regionOf[0][kSpan - 1]; ++x) {
         const Region* region = map.findRegion(RegionKey{firstRegion[0] + x, firstRegion[1] + y, firstRegion[2] + z});
         regions[z][y][x] = region ? region->values<gpu::TsdfVoxel>(kTsdfLayer).data() : nullptr;
+        colours[z][y][x] = region && out.coloured ? region->values<gpu::TsdfColourVoxel>(kTsdfColourLayer).data() : nullptr;
       }
   bool any = false;
   for (int32_t z = 0; z < kSpan; ++z)
@@ -69,9 +76,12 @@ bool gather(const OccupancyMap& map, const TsdfBlock& block, uint32_t minWeight,
         const int32_t i = x + kSpan * (y + kSpan * z);
         if (!voxels) {
           out.distance[i] = 0, out.counts[i] = 0;
+          out.colour[i] = {0, 0};
           continue;
         }
-        const gpu::TsdfVoxel v = voxels[size_t(local[0][x]) + size_t(n) * (size_t(local[1][y]) + size_t(n) * size_t(local[2][z]))];
+        const size_t at = size_t(local[0][x]) + size_t(n) * (size_t(local[1][y]) + size_t(n) * size_t(local[2][z]));
+        const gpu::TsdfVoxel v = voxels[at];
+        out.colour[i] = out.coloured ? colours[regionOf[2][z]][regionOf[1][y]][regionOf[0][x]][at] : gpu::TsdfColourVoxel{0, 0};
         out.distance[i] = v.distance;
         out.counts[i] = v.weight >= minWeight;
         any = any || (out.counts[i] && x >= 1 && x <= kB && y >= 1 && y <= kB && z >= 1 && z <= kB);
@@ -99,6 +109,11 @@ TsdfMeshVertex edgeVertex(const BlockVoxels& v, const TsdfBlock& block, int32_t 
   out.lowerInside = da < 0;
   for (int a = 0; a < 3; ++a)
     out.gradient[a] = gradient(v, x, y, z, a) * (gpu::kTsdfFine - int64_t(out.t)) + gradient(v, bx, by, bz, a) * int64_t(out.t);
+  if (v.coloured) {
+    const gpu::TsdfColourVoxel& ca = v.colour[boxIndex(x, y, z)];
+    const gpu::TsdfColourVoxel& cb = v.colour[boxIndex(bx, by, bz)];
+    out.colour = gpu::tsdfMeshVertexColour(ca.rgb, ca.weight, cb.rgb, cb.weight, out.t);
+  }
   return out;
 }
 
@@ -210,7 +225,7 @@ TsdfMesh meshTsdfCpu(const OccupancyMap& map, const TsdfMeshOptions& options) {
   std::vector<const detail::TsdfBlockMesh*> pointers;
   for (const detail::TsdfBlockMesh& m : meshes)
     if (!m.empty()) pointers.push_back(&m);
-  return detail::weldTsdfMesh(pointers, map.model().resolution);
+  return detail::weldTsdfMesh(pointers, map.model().resolution, map.layout().has(kTsdfColourLayer));
 }
 
 }  // namespace voxen

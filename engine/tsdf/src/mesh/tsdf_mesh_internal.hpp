@@ -18,6 +18,7 @@ struct TsdfMeshVertex {
   uint32_t t = 0;
   bool lowerInside = false;  // the lower voxel is behind the surface (G = 0: the normal is +axis)
   int64_t gradient[3] = {0, 0, 0};
+  uint32_t colour = 0;  // red | green << 8 | blue << 16 (gpu::tsdfMeshVertexColour), 0 when the map has no colour
 };
 
 // One block's cells: their triangles (edges, table order, cells x fastest) and the vertices
@@ -52,7 +53,7 @@ std::vector<TsdfBlockMesh> meshTsdfBlocksCpu(const OccupancyMap& map, std::span<
                                              const TsdfMeshLimits& limits, uint32_t threads);
 
 // The mesh of the blocks, given in block order: vertices welded by edge and finished
-// (position and normal in double, stored as float), faces as indices.
-TsdfMesh weldTsdfMesh(std::span<const TsdfBlockMesh* const> blocks, double resolution);
+// (position and normal in double, stored as float; colours when `coloured`), faces as indices.
+TsdfMesh weldTsdfMesh(std::span<const TsdfBlockMesh* const> blocks, double resolution, bool coloured);
 
 }  // namespace voxen::detail

@@ -19,6 +19,7 @@ struct TsdfMeshTracker::State {
   Scheduler* scheduler = nullptr;                                 // null: the CPU reference
   uint64_t cacheBytes = 0;
   std::unique_ptr<detail::GpuTsdfMeshRunner> runner;              // for `map`
+  bool coloured = false;                                          // `map` had the tsdf_colour layer
 };
 
 TsdfMeshTracker::TsdfMeshTracker(TsdfMeshOptions options) : state_(std::make_unique<State>()) {
@@ -42,7 +43,8 @@ TsdfMeshUpdate TsdfMeshTracker::update(const OccupancyMap& map) {
   const detail::TsdfMeshLimits limits = detail::tsdfMeshLimits(s.options, map.model().resolution);
   TsdfMeshUpdate result;
   std::vector<TsdfBlock> dirty;
-  if (s.map != &map || map.changeCounter() < s.counter || s.mesh.resolution != map.model().resolution) {
+  const bool coloured = map.layout().has(kTsdfColourLayer);  // a layer gained: every vertex has a colour now
+  if (s.map != &map || map.changeCounter() < s.counter || s.mesh.resolution != map.model().resolution || s.coloured != coloured) {
     result.whole = true;
     s.blocks.clear();
     s.runner.reset();
@@ -88,12 +90,13 @@ TsdfMeshUpdate TsdfMeshTracker::update(const OccupancyMap& map) {
   s.stamps.clear();
   for (const auto& [key, region] : map.regions()) s.stamps[key] = region.occupancyStamp;
   s.map = &map;
+  s.coloured = coloured;
   s.counter = map.changeCounter();
   std::vector<const detail::TsdfBlockMesh*> pointers;
   pointers.reserve(s.blocks.size());
   for (const auto& [block, m] : s.blocks) pointers.push_back(&m);
   result.blocksKept = s.blocks.size() - remade;
-  s.mesh = detail::weldTsdfMesh(pointers, map.model().resolution);
+  s.mesh = detail::weldTsdfMesh(pointers, map.model().resolution, coloured);
   return result;
 }
 

@@ -26,7 +26,7 @@ void finish(const TsdfMeshVertex& v, double resolution, glm::vec3& position, glm
 
 }  // namespace
 
-TsdfMesh weldTsdfMesh(std::span<const TsdfBlockMesh* const> blocks, double resolution) {
+TsdfMesh weldTsdfMesh(std::span<const TsdfBlockMesh* const> blocks, double resolution, bool coloured) {
   TsdfMesh mesh;
   mesh.resolution = resolution;
   std::vector<const TsdfMeshVertex*> all;
@@ -42,9 +42,14 @@ TsdfMesh weldTsdfMesh(std::span<const TsdfBlockMesh* const> blocks, double resol
   mesh.edges.resize(all.size());
   mesh.positions.resize(all.size());
   mesh.normals.resize(all.size());
+  if (coloured) mesh.colours.resize(all.size());
   for (size_t i = 0; i < all.size(); ++i) {
     mesh.edges[i] = all[i]->edge;
     finish(*all[i], resolution, mesh.positions[i], mesh.normals[i]);
+    if (coloured) {
+      const uint32_t c = all[i]->colour;
+      mesh.colours[i] = glm::u8vec3(uint8_t(c & 0xFFu), uint8_t((c >> 8) & 0xFFu), uint8_t((c >> 16) & 0xFFu));
+    }
   }
   mesh.faces.reserve(triangles);
   const auto indexOf = [&](const TsdfEdge& e) {

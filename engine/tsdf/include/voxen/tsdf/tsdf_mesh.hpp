@@ -27,6 +27,10 @@
 //   counts (weight threshold as above), 0 when neither; interpolated in integers,
 //   G = g(a) (65536 - t) + g(b) t, normalised in double and stored as float. It points from
 //   behind the surface to the front (outward). G = 0: the edge's axis, toward its outside end.
+// - Its colour, when the map has the tsdf_colour layer (shaders/map/tsdf_colour_layer.h): the
+//   colours of a and b interpolated at t in integers, as the gradient is: per channel
+//   round((c(a) (65536 - t) + c(b) t) / 65536), halves up (gpu::tsdfMeshVertexColour); a voxel
+//   no coloured frame reached (colour weight 0) gives way to the other, and neither gives black.
 // - Order (deterministic, any thread count): vertices sorted by edge (z, y, x, axis of the
 //   lower voxel); faces block by block (the blocks of 8^3 cells holding their lower voxels,
 //   in TsdfBlock's order: x, then y, then z), cells x fastest within a block, triangles in
@@ -74,7 +78,7 @@ struct TsdfMesh {
   std::vector<TsdfEdge> edges;          // per vertex, sorted, each once
   std::vector<glm::vec3> positions;     // metres
   std::vector<glm::vec3> normals;       // unit, outward
-  std::vector<glm::u8vec3> colours;     // per vertex when the map has colour (empty: none yet)
+  std::vector<glm::u8vec3> colours;     // red, green, blue per vertex when the map has the tsdf_colour layer, else empty
   std::vector<glm::uvec3> faces;        // vertex indices, counter-clockwise seen from outside
   double resolution = 0.0;
 };
