@@ -36,8 +36,9 @@ LayerSet layersNamed(const py::iterable& names) {
     }
     const std::string name = item.cast<std::string>();
     std::optional<LayerId> id = findLayer(name);
-    if (!id || !(kAllBuiltinLayers | kTsdfLayer).has(*id)) {
-      throw py::value_error("layers: unknown layer \"" + name + "\" (known: voxel_mean, traversal, hit_miss, touch_time, tsdf)");
+    if (!id || !(kAllBuiltinLayers | kTsdfLayer | kTsdfColourLayer).has(*id)) {
+      throw py::value_error("layers: unknown layer \"" + name +
+                            "\" (known: voxel_mean, traversal, hit_miss, touch_time, tsdf, tsdf_colour)");
     }
     set = set | *id;
   }
@@ -178,7 +179,8 @@ Mapper(resolution=0.1, region=32, model="ohm", layers=(), ndt=None, context=None
 resolution: metres per voxel edge; region: voxels per region edge; model: "ohm" or
 "octomap" (the occupancy model's probabilities and clamps); layers: names of optional
 layers ("voxel_mean", "traversal", "hit_miss", "touch_time", "tsdf": the depth frames'
-truncated signed distances, which integrate_depth also adds); ndt: None, "om" or "tm";
+truncated signed distances, which integrate_depth also adds; "tsdf_colour": their colour,
+which integrate_depth(color=...) needs); ndt: None, "om" or "tm";
 context: a voxen.Context, None for the shared default; backend: "gpu", or "cpu" for the
 single-threaded CPU reference the GPU is tested against (the same map bit for bit).
 A setting out of range raises voxen.SettingError (a ValueError) naming it.

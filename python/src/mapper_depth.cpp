@@ -41,10 +41,22 @@ DepthImage depthImageOf(const py::array& depth, double depthScale) {
   return image;
 }
 
+// The colour image registered to the depth image: uint8 (rows, columns, 3), red green blue.
+ColourImage colourImageOf(const py::array& color, const DepthImage& depth) {
+  if (color.ndim() != 3 || color.shape(0) != ssize_t(depth.height) || color.shape(1) != ssize_t(depth.width) || color.shape(2) != 3 ||
+      !py::isinstance<py::array_t<uint8_t>>(color) || color.dtype().kind() != 'u')
+    throw py::value_error("color must be a uint8 image (rows, columns, 3) of red, green, blue the size of depth (" +
+                          std::to_string(depth.height) + ", " + std::to_string(depth.width) + ", 3); got " + describeArray(color));
+  const auto pixels = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>::ensure(color);
+  return ColourImage{depth.width, depth.height, std::vector<uint8_t>(pixels.data(), pixels.data() + pixels.size())};
+}
+
 py::dict integrateDepth(PyMapper& self, const py::array& depth, const std::vector<double>& intrinsics, const py::array& pose,
-                        double depthScale, double truncation, double maxWeight, const std::string& weighting, double maxRange) {
+                        double depthScale, double truncation, double maxWeight, const std::string& weighting, double maxRange,
+                        const std::optional<py::array>& color) {
   DepthFrame frame;
   frame.depth = depthImageOf(depth, depthScale);
+  if (color) frame.colour = colourImageOf(*color, frame.depth);
   if (intrinsics.size() != 4) throw py::value_error("intrinsics must be (fx, fy, cx, cy) in pixels");
   frame.intrinsics = {frame.depth.width, frame.depth.height, intrinsics[0], intrinsics[1], intrinsics[2], intrinsics[3]};
   const auto m = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(pose);
@@ -104,6 +116,12 @@ py::dict mesh(PyMapper& self, double minWeight, std::optional<std::vector<double
   result["vertices"] = vertices;
   result["normals"] = normals;
   result["faces"] = faces;
+  result["colors"] = py::none();
+  if (!m.colours.empty()) {
+    py::array_t<uint8_t> colors({m.colours.size(), size_t(3)});
+    std::memcpy(colors.mutable_data(), m.colours.data(), m.colours.size() * sizeof(glm::u8vec3));
+    result["colors"] = colors;
+  }
   return result;
 }
 
@@ -119,11 +137,15 @@ Incremental: a call with the same settings as the last meshes again only the cha
 bbox: (xmin, ymin, zmin, xmax, ymax, zmax) metres, only the cells whose corners lie inside.
 
 Returns {"vertices": float32 (N, 3) metres, "normals": float32 (N, 3) unit, "faces": uint32
-(M, 3) vertex indices, counter-clockwise seen from in front of the surface}.
+(M, 3) vertex indices, counter-clockwise seen from in front of the surface, "colors": uint8
+(N, 3) red, green, blue per vertex when the map has the "tsdf_colour" layer (its edge's voxels'
+colours interpolated at the crossing; black where no coloured frame reached them); None when
+the mesh has no colours (no such layer, or no vertices)}.
 )doc");
   mapperClass.def("integrate_depth", onContext("Mapper.integrate_depth", &integrateDepth), py::arg("depth"), py::arg("intrinsics"),
                   py::arg("pose"), py::kw_only(), py::arg("depth_scale") = 0.001, py::arg("truncation") = 4.0,
-                  py::arg("max_weight") = 64.0, py::arg("weighting") = "constant", py::arg("max_range") = 10.0, R"doc(
+                  py::arg("max_weight") = 64.0, py::arg("weighting") = "constant", py::arg("max_range") = 10.0,
+                  py::arg("color") = py::none(), R"doc(
 A depth camera's frame into the map's TSDF layer (truncated signed distances and weights, made
 at the first frame): projective integration on the GPU, or with backend="cpu" the CPU
 reference (the same voxels, bit for bit).
@@ -135,6 +157,10 @@ camera's optical frame (x right, y down, z forward) in the map's frame.
 truncation: the band around the surface in voxels (1..64); max_weight: measurements a voxel's
 weight stops at; weighting: "constant" or "linear_drop_off" (behind the surface). These must
 match the settings the map's TSDF was made with (voxen.SettingError otherwise).
+color: optional uint8 (rows, columns, 3) red, green, blue registered to depth (same pixels):
+folded into the "tsdf_colour" layer beside the distances (a weighted mean with the distance's
+weight); the Mapper needs that layer (Mapper(..., layers=["tsdf", "tsdf_colour"])), else
+voxen.Error. Frames without color leave the colours as they are.
 
 Returns {"blocks": the 8^3-voxel blocks the frame reached}.
 )doc");

@@ -76,6 +76,7 @@ class TsdfMesh(TypedDict):
     vertices: npt.NDArray[np.float32]
     normals: npt.NDArray[np.float32]
     faces: npt.NDArray[np.uint32]
+    colors: npt.NDArray[np.uint8] | None
 
 class Camera(TypedDict, total=False):
     eye: tuple[float, float, float]
@@ -151,6 +152,7 @@ class Mapper:
         max_weight: float = 64.0,
         weighting: Literal["constant", "linear_drop_off"] = "constant",
         max_range: float = 10.0,
+        color: npt.ArrayLike | None = None,
     ) -> DepthStats: ...
     def mesh(self, *, min_weight: float = 0.0, bbox: Sequence[float] | None = None) -> TsdfMesh: ...
     @overload

@@ -3,12 +3,17 @@
 // own copies of the regions), or with the CPU reference; Mapper::mesh: the TSDF's mesh, kept
 // by a TsdfMeshTracker between calls with the same options.
 #include "mapper_impl.hpp"
+#include "voxen/host/error.hpp"
 #include "voxen/tsdf/tsdf.hpp"
 
 namespace voxen {
 
 TsdfFrameStats Mapper::integrateDepth(const DepthFrame& frame, const TsdfOptions& options) {
   Impl& m = *impl_;
+  // Colour is kept only where the map was made with a place for it: never dropped silently.
+  if (frame.colour && !m.map.layout().has(kTsdfColourLayer))
+    throw Error("a depth frame with colour, but the map has no tsdf_colour layer: make the Mapper with it (extraLayers) to keep "
+                "the colour, or integrate the frame without its colour");
   TsdfFrameStats stats;
   if (m.run.backend == MapperBackend::CpuReference) {
     stats = integrateDepthCpu(m.map, frame, options);

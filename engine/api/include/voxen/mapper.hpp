@@ -374,7 +374,9 @@ class Mapper {
   // otherwise; Error for a frame that cannot be used, leaving the map as it was). Rays and
   // depth frames may alternate: each kind's GPU integrator is synced and retired before the
   // other's runs. The statistics' voxelsUpdated and regionsMade are counted by the CPU
-  // reference only (0 on the GPU).
+  // reference only (0 on the GPU). A frame's colour (DepthFrame::colour) is folded into the
+  // tsdf_colour layer beside the distances, which the Mapper must be made with
+  // (MapperOptions::extraLayers holding kTsdfColourLayer; Error otherwise, before any change).
   TsdfFrameStats integrateDepth(const DepthFrame& frame, const TsdfOptions& options = {});
 
   // Mapping thread: the mesh of the map's TSDF (voxen/tsdf/tsdf_mesh.hpp: marching cubes at
