@@ -11,7 +11,9 @@
 
 #include "support/gpu_fixture.hpp"
 #include "tsdf/tsdf_scene.hpp"
+#include "voxen/context.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "voxen/mapper.hpp"
 #include "voxen/map/region_cache.hpp"
 #include "voxen/tsdf/gpu_tsdf_rays.hpp"
 #include "voxen/tsdf/tsdf_mesh.hpp"
@@ -182,6 +184,31 @@ TEST_CASE("The GPU's ray TSDF equals the CPU reference byte for byte, at any bat
   requireSameTsdf(cpu, cpuOneThread);
   requireSameTsdf(cpu, gpuOne);
   requireSameTsdf(cpu, gpuBatches);
+}
+
+TEST_CASE("Mapper::integrateCloudTsdf: the same map on the GPU and the CPU reference, between occupancy rays", "[tsdf_rays][api]") {
+  Context ctx(vt::gpu().scheduler);
+  TsdfOptions options;
+  options.truncationVoxels = 3;
+  std::vector<OccupancyMap> maps;
+  for (const MapperBackend backend : {MapperBackend::Gpu, MapperBackend::CpuReference}) {
+    MapperOptions mapperOptions;
+    mapperOptions.model.resolution = 0.05;
+    mapperOptions.extraLayers = LayerSet{kTsdfLayer};
+    mapperOptions.run.backend = backend;
+    Mapper mapper(ctx, mapperOptions);
+    const std::vector<Ray> first = sceneScan({0.1, -0.2, 0.9}, 16, 120, 0.0), second = sceneScan({0.5, 0.1, 1.0}, 16, 120, 0.3);
+    const TsdfScanStats stats = mapper.integrateCloudTsdf(first, options);
+    CHECK(stats.rays > 1000);
+    std::vector<Ray> hits;
+    for (const Ray& ray : second)
+      if (glm::length(ray.sample - ray.origin) < 50.0) hits.push_back(ray);
+    mapper.integrate(hits);  // occupancy rays between scans: the GPU's integrators take turns
+    mapper.integrateCloudTsdf(second, options);
+    mapper.sync();
+    maps.push_back(mapper.map());
+  }
+  requireSameTsdf(maps[1], maps[0]);
 }
 
 TEST_CASE("The mesh of a plane's ray TSDF lies on the plane", "[tsdf_rays]") {

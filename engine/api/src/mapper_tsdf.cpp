@@ -1,9 +1,11 @@
 // Mapper::integrateDepth: depth frames into the map's TSDF layer, on the Mapper's GPU through
 // a GpuTsdfIntegrator kept between frames (retired before rays, whose integrator keeps its
-// own copies of the regions), or with the CPU reference; Mapper::mesh: the TSDF's mesh, kept
-// by a TsdfMeshTracker between calls with the same options.
+// own copies of the regions), or with the CPU reference; Mapper::integrateCloudTsdf: a lidar
+// scan's rays into the same layer (a GpuTsdfRayIntegrator per scan, or the CPU reference);
+// Mapper::mesh: the TSDF's mesh, kept by a TsdfMeshTracker between calls with the same options.
 #include "mapper_impl.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/tsdf/gpu_tsdf_rays.hpp"
 #include "voxen/tsdf/tsdf.hpp"
 
 namespace voxen {
@@ -23,6 +25,25 @@ TsdfFrameStats Mapper::integrateDepth(const DepthFrame& frame, const TsdfOptions
     if (!m.tsdfIntegrator) m.tsdfIntegrator = std::make_unique<GpuTsdfIntegrator>(m.scheduler(), m.map, options, m.run.gpu.cacheBytes);
     stats.blocks = m.tsdfIntegrator->integrate(frame).blocks;
     m.tsdfUnsynced = true;
+  }
+  m.changedSincePublished = true;
+  m.queriesStale = true;
+  return stats;
+}
+
+TsdfScanStats Mapper::integrateCloudTsdf(std::span<const Ray> scan, const TsdfOptions& options) {
+  Impl& m = *impl_;
+  TsdfScanStats stats;
+  if (m.run.backend == MapperBackend::CpuReference) {
+    stats = integrateRaysTsdfCpu(m.map, scan, options);
+  } else {
+    // The other integrators' caches would copy stale tsdf voxels back over this scan's; this
+    // one is synced before the call returns, so nothing else needs to know about it.
+    m.retireRayGpu();
+    m.retireTsdfGpu();
+    GpuTsdfRayIntegrator gpu(m.scheduler(), m.map, options, m.run.gpu.cacheBytes);
+    stats = gpu.integrate(scan);
+    gpu.sync();
   }
   m.changedSincePublished = true;
   m.queriesStale = true;

@@ -58,6 +58,7 @@
 #include "voxen/render_map.hpp"
 #include "voxen/tsdf/tsdf.hpp"
 #include "voxen/tsdf/tsdf_mesh.hpp"
+#include "voxen/tsdf/tsdf_rays.hpp"
 
 namespace voxen {
 
@@ -378,6 +379,16 @@ class Mapper {
   // tsdf_colour layer beside the distances, which the Mapper must be made with
   // (MapperOptions::extraLayers holding kTsdfColourLayer; Error otherwise, before any change).
   TsdfFrameStats integrateDepth(const DepthFrame& frame, const TsdfOptions& options = {});
+
+  // Mapping thread: one lidar scan's rays into the map's TSDF layer (voxen/tsdf/tsdf_rays.hpp:
+  // ray integration, the band around each hit; the map gains the layer at the first scan), on
+  // the Mapper's GPU (voxen/tsdf/gpu_tsdf_rays.hpp, an integrator made for the call and synced
+  // before it returns) or with the CPU reference, the same voxels bit for bit. A call is one
+  // scan: its rays' measurements of a voxel fold once, as their weighted mean, so the map
+  // depends on how rays are split into calls, never on the order within one. Throws as
+  // integrateDepth for options; rays without a measurement (beyond maxRange, length 0) are
+  // counted, not refused. voxelsUpdated and regionsMade are counted by the CPU reference only.
+  TsdfScanStats integrateCloudTsdf(std::span<const Ray> scan, const TsdfOptions& options = {});
 
   // Mapping thread: the mesh of the map's TSDF (voxen/tsdf/tsdf_mesh.hpp: marching cubes at
   // distance 0, one vertex per crossed voxel edge, normals from the TSDF's gradient), depth

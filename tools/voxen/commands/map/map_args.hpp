@@ -81,6 +81,11 @@ void addMapOptions(CLI::App& command, MapArgs& args);
 
 // --tsdf: the depth run (map_depth_run.cpp): the recording's depth images into a TSDF map.
 int mapDepth(const CommonOptions& options, MapArgs& args);
+// --tsdf on point clouds (map_cloud_tsdf_run.cpp): the cloud's rays into a TSDF map by ray
+// integration; tsdfInputHoldsClouds tells the two runs apart (--cloud, a cloud file or folder,
+// a recording with no depth image topic or with --cloud-topic).
+bool tsdfInputHoldsClouds(const MapArgs& args);
+int mapCloudTsdf(const CommonOptions& options, MapArgs& args);
 
 // What a resumed run must share with the run it continues, by flag.
 RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, const MapLayout& layout);

@@ -237,6 +237,7 @@ void writeHeightmapAfterMapping(Mapper& mapper, const MapArgs& args, bool talk) 
 // Parse (and --resume), check, run, report.
 int mapCloud(const CommonOptions& options, MapArgs& args) {
   if (args.resume) takeRecordedOptions(args);
+  if (args.depth.tsdf && tsdfInputHoldsClouds(args)) return mapCloudTsdf(options, args);  // ray integration
   if (args.depth.tsdf) return mapDepth(options, args);
   if (args.cloud.empty() && args.input.empty()) throw UsageError("--input FILE_OR_FOLDER (or --cloud CLOUD.ply) is required");
   const std::string inputFlag = args.input.empty() ? "--cloud" : "--input";
