@@ -2,7 +2,7 @@
 // colours worked by hand, a frame without colour leaving colour alone, the GPU's distance and
 // colour voxels equal to the CPU reference's byte for byte over coloured and colour-less
 // frames, mesh vertices carrying the colour of the surface they lie on (one colour, two
-// colours), the GPU mesher's colours equal to the CPU's, the PLY's red, green and blue read
+// colours), the GPU mesher's colours equal to the CPU's (patterned colours), the PLY's red, green and blue read
 // back, the merge's weighted mean and the layer's save, load and check.
 #include <catch2/catch.hpp>
 
@@ -171,6 +171,11 @@ TEST_CASE("The GPU TSDF's colour equals the CPU reference byte for byte", "[tsdf
     gpu.sync();
   }
   CHECK(requireSameLayers(cpu, gpuMap) > 1000);
+  // The meshes of those mixed colours: the GPU mesher's interpolated colours equal the CPU's.
+  const TsdfMesh mesh = meshTsdfCpu(cpu);
+  REQUIRE(mesh.colours.size() == mesh.positions.size());
+  REQUIRE(mesh.positions.size() > 1000);
+  requireSameMesh(mesh, meshTsdfGpu(scheduler, gpuMap));
 }
 
 TEST_CASE("A uniformly coloured surface's mesh vertices all carry its colour, on CPU and GPU alike", "[tsdf_colour][gpu]") {
