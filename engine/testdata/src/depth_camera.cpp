@@ -8,6 +8,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/host/thread_start.hpp"
+#include "voxen/testdata/scene_colours.hpp"
 #include "voxen/testdata/split_mix.hpp"
 
 namespace voxen {
@@ -130,6 +131,8 @@ void generateDepthFrames(const SyntheticScene& scene, const DepthCameraConfig& c
   out.frame.depth.depth16.assign(size_t(width) * height, 0);
   out.trueDepth.assign(size_t(width) * height, 0.0);
   out.measuredDepth.assign(size_t(width) * height, 0.0);
+  if (config.colour) out.frame.colour = ColourImage{width, height, std::vector<uint8_t>(size_t(width) * height * 3, 0)};
+  uint8_t* const colour = config.colour ? out.frame.colour->rgb.data() : nullptr;
   std::vector<size_t> valid(threads);
   for (int f = 0; f < config.frames; ++f) {
     out.index = f;
@@ -151,8 +154,15 @@ void generateDepthFrames(const SyntheticScene& scene, const DepthCameraConfig& c
           const double length = glm::length(local);  // metres along the ray per metre of z
           const glm::dvec3 direction = rotation * (local / length);
           double z = 0.0;
-          if (const auto hit = scene.raycast(pose.position, direction, config.maxDepth * length)) z = *hit / length;
+          const auto hit = scene.raycastHit(pose.position, direction, config.maxDepth * length);
+          if (hit) z = hit->distance / length;
           if (z < config.minDepth || z > config.maxDepth) z = 0.0;
+          if (colour) {
+            std::array<uint8_t, 3> rgb{0, 0, 0};
+            if (z > 0.0)
+              rgb = surfaceColour(surfaceOf(scene, *hit), pose.position + direction * (hit->distance + kColourInset));
+            std::copy(rgb.begin(), rgb.end(), colour + 3 * i);
+          }
           double measured = z;
           if (z > 0.0 && config.depthNoiseStdDev > 0.0) {
             measured = z + config.depthNoiseStdDev * gaussianFor(config.seed, uint64_t(f), uint64_t(i));

@@ -31,6 +31,20 @@ ros::Image depthImageMessage(const GeneratedDepthFrame& f, const std::string& fr
   return image;
 }
 
+// The frame's colour as rgb8, in the depth image's frame (registered to it).
+ros::Image colourImageMessage(const GeneratedDepthFrame& f, const std::string& frameId) {
+  const ColourImage& c = *f.frame.colour;
+  ros::Image image;
+  image.stampNs = f.stampNs;
+  image.frameId = frameId;
+  image.height = c.height;
+  image.width = c.width;
+  image.encoding = "rgb8";
+  image.step = c.width * 3;
+  image.data = c.rgb;
+  return image;
+}
+
 // plumb_bob with zero distortion, K from the intrinsics, R identity, P = [K | 0], no binning, no ROI.
 ros::CameraInfo cameraInfoMessage(const GeneratedDepthFrame& f, const std::string& frameId) {
   const CameraIntrinsics& k = f.frame.intrinsics;
@@ -50,7 +64,7 @@ ros::CameraInfo cameraInfoMessage(const GeneratedDepthFrame& f, const std::strin
 // A bag or an MCAP file written the same way: the three message types by topic.
 class RosDepthOut {
  public:
-  RosDepthOut(const std::filesystem::path& path, DepthRecordingFormat format, const DepthRecordingOptions& options)
+  RosDepthOut(const std::filesystem::path& path, DepthRecordingFormat format, const DepthRecordingOptions& options, bool colour)
       : options_(options) {
     if (format == DepthRecordingFormat::RosBag) {
       bag_ = std::make_unique<RosBagWriter>(path, options.compression);
@@ -64,9 +78,11 @@ class RosDepthOut {
     const auto schema = [&](const std::string& name, const std::string& text) {
       return mcap_->addSchema(name, "ros2msg", bytesOf(text));
     };
-    imageChannel_ = mcap_->addChannel(schema(std::string(ros::kImageRos2Type), ros::imageRos2Schema()), options.depthTopic, "cdr");
+    const uint16_t imageSchema = schema(std::string(ros::kImageRos2Type), ros::imageRos2Schema());
+    imageChannel_ = mcap_->addChannel(imageSchema, options.depthTopic, "cdr");
     infoChannel_ =
         mcap_->addChannel(schema(std::string(ros::kCameraInfoRos2Type), ros::cameraInfoRos2Schema()), options.infoTopic, "cdr");
+    if (colour) colourChannel_ = mcap_->addChannel(imageSchema, options.colourTopic, "cdr");
     const uint16_t tf = schema(std::string(ros::kTfMessageRos2Type), ros::tfMessageRos2Schema());
     tfStaticChannel_ = mcap_->addChannel(tf, "/tf_static", "cdr");
     tfChannel_ = mcap_->addChannel(tf, "/tf", "cdr");
@@ -94,6 +110,13 @@ class RosDepthOut {
       mcap_->write(infoChannel_, uint64_t(f.stampNs), uint64_t(f.stampNs), info);
       mcap_->write(imageChannel_, uint64_t(f.stampNs), uint64_t(f.stampNs), image);
     }
+    if (!f.frame.colour) return;
+    const std::vector<uint8_t> colour = ros::encodeImage(colourImageMessage(f, options_.opticalFrame), encoding());
+    if (bag_)
+      bag_->write(options_.colourTopic, f.stampNs, std::string(ros::kImageRos1Type), ros::imageMd5(),
+                  ros::imageRos1Definition(), colour);
+    else
+      mcap_->write(colourChannel_, uint64_t(f.stampNs), uint64_t(f.stampNs), colour);
   }
   void close() {
     if (bag_) bag_->close();
@@ -104,7 +127,7 @@ class RosDepthOut {
   DepthRecordingOptions options_;
   std::unique_ptr<RosBagWriter> bag_;
   std::unique_ptr<mcap::Writer> mcap_;
-  uint16_t imageChannel_ = 0, infoChannel_ = 0, tfStaticChannel_ = 0, tfChannel_ = 0;
+  uint16_t imageChannel_ = 0, infoChannel_ = 0, colourChannel_ = 0, tfStaticChannel_ = 0, tfChannel_ = 0;
 };
 
 ros::TransformStamped transform(int64_t ns, const std::string& parent, const std::string& child,
@@ -151,6 +174,7 @@ DepthRecordingSummary writeDepthRecording(
     generateDepthFrames(scene, config, [&](const GeneratedDepthFrame& f) {
       tum.frame(f);
       ++summary.frames;
+      summary.colourImages += f.frame.colour.has_value();
       summary.validPixels += f.validPixels;
       summary.seconds = elapsed();
       if (progress) progress(f, summary);
@@ -160,7 +184,7 @@ DepthRecordingSummary writeDepthRecording(
     return summary;
   }
 
-  RosDepthOut out(path, format, options);
+  RosDepthOut out(path, format, options, config.colour);
   const int64_t firstNs = std::llround(config.frameTime(0) * 1e9);
   const ros::TransformStamped statics[2] = {
       transform(firstNs, "map", "odom", TrajectorySample{}),
@@ -171,6 +195,7 @@ DepthRecordingSummary writeDepthRecording(
     const ros::TransformStamped base = transform(f.stampNs, "odom", "base_link", f.basePose);
     out.tf(false, std::span(&base, 1));  // the pose before the frame it places, as a driver publishes it
     out.frame(f);
+    summary.colourImages += f.frame.colour.has_value();
     ++summary.transforms;
     ++summary.frames;
     summary.validPixels += f.validPixels;

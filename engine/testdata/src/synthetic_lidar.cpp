@@ -596,10 +596,17 @@ void SyntheticScene::buildAccelerator() {
 
 std::optional<double> SyntheticScene::raycast(const glm::dvec3& origin, const glm::dvec3& direction,
                                               double maxRange) const {
+  const std::optional<Hit> hit = raycastHit(origin, direction, maxRange);
+  return hit ? std::optional<double>(hit->distance) : std::nullopt;
+}
+
+std::optional<SyntheticScene::Hit> SyntheticScene::raycastHit(const glm::dvec3& origin, const glm::dvec3& direction,
+                                                              double maxRange) const {
   RayQuery r{origin, direction, glm::dvec3(0.0)};
   for (int k = 0; k < 3; ++k) r.inv[k] = direction[k] != 0.0 ? 1.0 / direction[k] : kInf;
   double best = maxRange;
   bool hit = false;
+  uint32_t hitId = 0;
   auto test = [&](uint32_t id) {
     const uint32_t index = id & kIndexMask;
     double t = 0.0;
@@ -613,10 +620,15 @@ std::optional<double> SyntheticScene::raycast(const glm::dvec3& origin, const gl
     if (found) {
       best = t;
       hit = true;
+      hitId = id;
     }
   };
+  const auto result = [&]() -> std::optional<Hit> {
+    if (!hit) return std::nullopt;
+    return Hit{best, Hit::Kind(hitId >> kKindShift), hitId & kIndexMask};
+  };
   for (uint32_t id : globalItems_) test(id);
-  if (cellStart_.empty()) return hit ? std::optional<double>(best) : std::nullopt;
+  if (cellStart_.empty()) return result();
 
   // Walk the plan grid along the ray until the best hit is behind the current cell.
   const glm::dvec2 gridMax = gridOrigin_ + gridCell_ * glm::dvec2(gridNx_, gridNy_);
@@ -663,7 +675,7 @@ std::optional<double> SyntheticScene::raycast(const glm::dvec3& origin, const gl
       tMax[axis] += tDelta[axis];
     }
   }
-  return hit ? std::optional<double>(best) : std::nullopt;
+  return result();
 }
 
 double SyntheticScene::distanceToSurface(const glm::dvec3& point) const {

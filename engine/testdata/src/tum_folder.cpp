@@ -10,6 +10,7 @@
 
 #include "depth_png.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/input/colour_decode.hpp"
 
 namespace voxen {
 
@@ -64,6 +65,8 @@ TumFolderWriter::TumFolderWriter(const std::filesystem::path& target, const Came
     throw Error("cannot save TUM RGB-D folder to '" + target_.string() + "': cannot make " + building_.string() + ": " +
                 ec.message());
   depthList_ = "# depth maps\n# file: '" + target_.filename().string() + "'\n# timestamp filename\n";
+  rgbList_ = "# color images (registered to the depth images)\n# file: '" + target_.filename().string() +
+             "'\n# timestamp filename\n";
   groundTruth_ = "# ground truth trajectory (the depth camera's optical frame: x right, y down, z forward)\n"
                  "# file: '" + target_.filename().string() + "'\n# timestamp tx ty tz qx qy qz qw\n";
 }
@@ -96,6 +99,18 @@ void TumFolderWriter::frame(const GeneratedDepthFrame& f) {
   const std::string name = "depth/" + stamp + ".png";
   writeFile(name, encodeGrey16Png(image.width, image.height, tum.data()));
   depthList_ += stamp + " " + name + "\n";
+  if (f.frame.colour) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!colour_ && !fs::create_directories(building_ / "rgb", ec) && ec)
+      throw Error("cannot save TUM RGB-D folder to '" + target_.string() + "': cannot make rgb/: " + ec.message());
+    colour_ = true;
+    const ColourImage& c = *f.frame.colour;
+    const std::vector<uint8_t> png = detail::encodePngRgb8(c.rgb, c.width, c.height);
+    const std::string rgbName = "rgb/" + stamp + ".png";
+    writeFile(rgbName, std::string(png.begin(), png.end()));
+    rgbList_ += stamp + " " + rgbName + "\n";
+  }
   char line[320];
   const glm::dvec3& p = f.frame.position;
   const glm::dquat& q = f.frame.orientation;
@@ -107,6 +122,7 @@ void TumFolderWriter::frame(const GeneratedDepthFrame& f) {
 uint64_t TumFolderWriter::close() {
   namespace fs = std::filesystem;
   writeFile("depth.txt", depthList_);
+  if (colour_) writeFile("rgb.txt", rgbList_);
   writeFile("groundtruth.txt", groundTruth_);
   writeFile("camera_info.yaml", cameraInfoYaml(camera_, "depth"));
   std::error_code ec;

@@ -20,16 +20,17 @@ class TumFolderWriter {
   TumFolderWriter& operator=(const TumFolderWriter&) = delete;
 
   // depth/TIMESTAMP.png from measuredDepth (5000 units per metre), and a line in depth.txt
-  // and in groundtruth.txt.
+  // and in groundtruth.txt; with colour, rgb/TIMESTAMP.png (8-bit RGB) and a line in rgb.txt.
   void frame(const GeneratedDepthFrame& frame);
-  // Writes the text files and renames the folder into place; returns the bytes of its files.
+  // Writes the text files (rgb.txt when a frame had colour) and renames the folder into place; returns the bytes of its files.
   uint64_t close();
 
  private:
   void writeFile(const std::string& name, const std::string& bytes);
   std::filesystem::path target_, building_;
   CameraIntrinsics camera_;
-  std::string depthList_, groundTruth_;
+  std::string depthList_, groundTruth_, rgbList_;
+  bool colour_ = false;
   uint64_t bytes_ = 0;
   bool closed_ = false;
 };

@@ -1,9 +1,11 @@
 #include "depth/depth_inspect.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <iterator>
 
 #include "depth/camera_yaml.hpp"
+#include "voxen/input/colour_decode.hpp"
 #include "depth/depth_topics.hpp"
 #include "depth/tum_list.hpp"
 #include "voxen/host/error.hpp"
@@ -13,6 +15,51 @@
 #include "voxen/input/trajectory.hpp"
 
 namespace voxen::detail {
+
+namespace {
+
+// Why a depth source would not read a colour topic ("" when it would).
+std::string colourNote(const ImageTopic& t, const std::vector<ImageTopic>& images) {
+  if (!t.error.empty()) return t.error;
+  if (t.compressed && t.width == 0) {
+    std::string format = t.encoding;
+    for (char& c : format) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return format.find("jp") != std::string::npos ? "JPEG: not read (no JPEG decoder among Voxen's dependencies)"
+                                                  : "neither PNG nor JPEG: not read";
+  }
+  if (!t.compressed && !t.colour) return "encoding not read as colour (" + std::string(kColourEncodings) + ")";
+  bool sized = false, anyDepth = false;
+  std::string depthSize;
+  for (const ImageTopic& d : images) {
+    if (!d.depth) continue;
+    anyDepth = true;
+    sized = sized || (d.width == t.width && d.height == t.height);
+    if (depthSize.empty()) depthSize = std::to_string(d.width) + " x " + std::to_string(d.height);
+  }
+  if (anyDepth && !sized) return "not the depth images' size (" + depthSize + "): not read as their colour";
+  if (!t.compressed && !isChosenColourEncoding(t.encoding)) return "read as colour when named, never chosen by itself";
+  return "";
+}
+
+const char* pngColourName(int colourType) {
+  switch (colourType) {
+    case 0: return "grey";
+    case 2: return "RGB";
+    case 3: return "palette";
+    case 4: return "grey+alpha";
+    default: return "RGBA";
+  }
+}
+
+void describeColourTopics(Recording& rec, const std::vector<ImageTopic>& images, RecordingInfo& info) {
+  for (const ImageTopic& t : images) {
+    if (t.depth) continue;
+    const RecordingTopic& topic = rec.topics()[t.topic];
+    info.colourTopics.push_back({topic.name, topic.type, t.encoding, t.width, t.height, topic.messages, colourNote(t, images)});
+  }
+}
+
+}  // namespace
 
 void describeDepthTopics(Recording& rec, RecordingInfo& info) {
   std::vector<ImageTopic> images;
@@ -45,6 +92,7 @@ void describeDepthTopics(Recording& rec, RecordingInfo& info) {
     }
     info.depthTopics.push_back(std::move(d));
   }
+  describeColourTopics(rec, images, info);
 }
 
 void inspectTumFolder(const std::filesystem::path& path, RecordingInfo& info) {
@@ -98,11 +146,28 @@ void inspectTumFolder(const std::filesystem::path& path, RecordingInfo& info) {
     info.notes.push_back("no groundtruth.txt: the depth images have no poses");
   }
   if (std::filesystem::is_regular_file(path / "rgb.txt")) {
+    RecordingInfo::ColourTopic c{"rgb.txt", "TUM RGB-D colour images", "PNG", 0, 0, 0, ""};
     try {
-      info.notes.push_back("rgb.txt: " + countText(readTumList(path / "rgb.txt").size(), "colour image"));
+      const std::vector<TumImage> rgb = readTumList(path / "rgb.txt");
+      c.messages = rgb.size();
+      if (!rgb.empty()) {
+        const std::filesystem::path first = path / rgb.front().file;
+        std::ifstream in = openInputFile(first, "colour image");
+        const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        int bitDepth = 0, colour = 0;
+        if (!pngSize(bytes, c.width, c.height, bitDepth, colour))
+          c.note = first.string() + ": is not a PNG";
+        else
+          c.encoding = std::to_string(bitDepth) + "-bit " + pngColourName(colour) + " PNG";
+        const RecordingInfo::DepthTopic& dt = info.depthTopics.back();
+        if (c.note.empty() && dt.width > 0 && (c.width != dt.width || c.height != dt.height))
+          c.note = "not the depth images' size (" + std::to_string(dt.width) + " x " + std::to_string(dt.height) +
+                   "): not read as their colour";
+      }
     } catch (const Error& e) {
-      info.notes.push_back(e.what());
+      c.note = e.what();
     }
+    info.colourTopics.push_back(std::move(c));
   }
 }
 

@@ -1,6 +1,9 @@
 // Depth frames from a ROS 1 bag or an MCAP file: the depth topic's images, decoded, undistorted
-// by the camera_info topic's camera, and posed through tf at each image's stamp.
+// by the camera_info topic's camera, and posed through tf at each image's stamp; with colour
+// asked for, each with the colour topic's image nearest its stamp (colour/recording_colour.hpp).
 #include <optional>
+
+#include "colour/recording_colour.hpp"
 
 #include "depth/depth_source_impl.hpp"
 #include "depth/depth_topics.hpp"
@@ -52,6 +55,7 @@ class RecordingDepthSource final : public DepthSource::Impl {
     const ros::CameraInfo cameraInfo = readCameraInfo(*rec_, infoTopic);
     const std::string infoName = rec_->topics()[infoTopic].name;
     camera_ = makeDepthCamera(cameraInfo, path.string() + ": topic " + infoName + ", message 0");
+    if (options.colour()) colour_.emplace(*rec_, images, topic.name, options, camera_);
 
     if (frame_.empty()) frame_ = frameName(cameraInfo.frameId);
     if (frame_.empty()) throw Error(first + ": header.frame_id is empty, and so is its camera_info's: no frame to pose");
@@ -69,6 +73,7 @@ class RecordingDepthSource final : public DepthSource::Impl {
     info.images = messages_.size();
     info.poseStart = chain_->start();
     info.poseEnd = chain_->end();
+    if (colour_) colour_->describe(info);
   }
 
   bool next(DepthFrame& frame) override {
@@ -109,6 +114,10 @@ class RecordingDepthSource final : public DepthSource::Impl {
       frame.position = pose->translation;
       frame.orientation = pose->rotation;
       frame.colour.reset();
+      if (colour_) {
+        frame.colour = colour_->at(stampNs);
+        ++(frame.colour ? stats.framesWithColour : stats.framesWithoutColour);
+      }
       lastTime_ = t;
       ++stats.frames;
       return true;
@@ -129,6 +138,7 @@ class RecordingDepthSource final : public DepthSource::Impl {
   std::vector<RecordedMessage> messages_;
   DepthCamera camera_;
   std::optional<TfBuffer::Chain> chain_;
+  std::optional<RecordingColour> colour_;  // after camera_, which it refers to
   double maxRange_ = 0.0, lastTime_ = 0.0;
   size_t k_ = 0, hint_ = 0;
   std::vector<uint8_t> bytes_;

@@ -3,6 +3,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/host/number_text.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "voxen/input/colour_decode.hpp"
 #include "voxen/input/depth_decode.hpp"
 
 namespace voxen::detail {
@@ -59,13 +60,16 @@ std::vector<ImageTopic> describeImageTopics(Recording& rec) {
         const ros::CompressedImage m = ros::decodeCompressedImage(bytes, encoding, where);
         t.encoding = m.format;
         t.depth = isCompressedDepthFormat(m.format);
+        t.colour = !t.depth;
         int bitDepth = 0, colour = 0;
         if (t.depth && m.data.size() > 12) pngSize(m.data.subspan(12), t.width, t.height, bitDepth, colour);
+        if (t.colour) pngSize(m.data, t.width, t.height, bitDepth, colour);  // 0 x 0 for JPEG
       } else {
         const ros::Image m = ros::decodeImage(bytes, encoding, where);
         t.encoding = m.encoding;
         t.width = m.width, t.height = m.height;
         t.depth = m.encoding == "16UC1" || m.encoding == "32FC1";
+        t.colour = isColourEncoding(m.encoding);
       }
     } catch (const Error& e) {
       t.error = e.what();

@@ -1,7 +1,7 @@
 #pragma once
 // A recording's image topics and which of them hold depth: the first message of each
 // sensor_msgs/Image and sensor_msgs/CompressedImage topic tells its encoding and size. Shared
-// by the depth source (choosing the topic) and `voxen inspect` (listing them).
+// by the depth source (choosing the topics) and `voxen inspect` (listing them).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +22,7 @@ struct ImageTopic {
   std::string encoding;      // Image: its encoding; CompressedImage: its format string
   uint32_t width = 0, height = 0;  // of the first message (0 when it cannot be told)
   bool depth = false;        // 16UC1/32FC1 Image, or a compressedDepth CompressedImage
+  bool colour = false;       // an Image of a colour encoding (colour_decode.hpp), or a CompressedImage not compressedDepth
   std::string error;         // why the first message did not decode, if it did not
 };
 // Every Image and CompressedImage topic with at least one message, by topic index.

@@ -1,11 +1,14 @@
 // Depth frames from a TUM RGB-D folder: depth.txt's images (16-bit PNGs, 5000 units a metre),
 // posed by groundtruth.txt interpolated at each image's time, with the camera from a
-// camera_calibration YAML file.
+// camera_calibration YAML file; with colour asked for, rgb.txt's image nearest each depth
+// image's time (colour/tum_colour.hpp).
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
+#include "colour/tum_colour.hpp"
 #include "depth/camera_yaml.hpp"
 #include "depth/depth_source_impl.hpp"
 #include "depth/tum_list.hpp"
@@ -86,6 +89,10 @@ class TumDepthSource final : public DepthSource::Impl {
     info.images = images_.size();
     info.poseStart = trajectory_.startTime();
     info.poseEnd = trajectory_.endTime();
+    if (options.colour()) {
+      colour_.emplace(folder, options, camera_, folder / images_.front().file);
+      colour_->describe(info);
+    }
   }
 
   bool next(DepthFrame& frame) override {
@@ -116,6 +123,10 @@ class TumDepthSource final : public DepthSource::Impl {
       frame.position = trajectory_.positionAt(t);
       frame.orientation = trajectory_.orientationAt(t);
       frame.colour.reset();
+      if (colour_) {
+        frame.colour = colour_->at(t);
+        ++(frame.colour ? stats.framesWithColour : stats.framesWithoutColour);
+      }
       lastTime_ = t;
       ++stats.frames;
       return true;
@@ -128,6 +139,7 @@ class TumDepthSource final : public DepthSource::Impl {
   std::vector<TumImage> images_;
   DepthCamera camera_;
   Trajectory trajectory_;
+  std::optional<TumColour> colour_;  // after camera_, which it refers to
   double maxRange_ = 0.0, lastTime_ = 0.0;
   size_t k_ = 0;
 };

@@ -30,6 +30,34 @@
 //   projection_matrix); without one, the folder's camera_info.yaml (as `voxen generate` writes
 //   it; the TUM sequences carry none, so the file must be given for them).
 //
+// Colour (DepthSourceOptions::withColour, or a colourTopic named): each frame's DepthFrame::colour,
+// an RGB image registered to the depth image (pixel (u, v) of both sees the same point, as a
+// RealSense's aligned_depth_to_color or TUM's registered pairs are):
+//   topic    bags/MCAP: colourTopic, or the recording's only colour image topic: an Image
+//            topic of a colour encoding (rgb8, bgr8, rgba8, bgra8) or a CompressedImage that is
+//            not compressedDepth; with several, the one in the depth topic's camera namespace
+//            (".../color/image_raw" beside ".../depth/image_rect_raw"; a raw topic before its
+//            own ".../compressed"), else a SettingError naming colourTopic and listing them.
+//            mono8 topics (usually infrared) are read when named, never chosen by themselves.
+//   pixels   sensor_msgs/Image rgb8, bgr8, rgba8, bgra8 (alpha dropped) and mono8 (grey
+//            repeated in r, g, b); other encodings are refused by name, listing these.
+//            sensor_msgs/CompressedImage in PNG form (image_transport's "bgr8; png compressed
+//            bgr8", or "png"; any 8-bit PNG, 16-bit ones scaled to 8). JPEG is refused with an
+//            Error naming the topic and format: Voxen's dependencies hold no JPEG decoder
+//            (record raw images, or the png format of image_transport's compressed plugin).
+//   size     the colour image must be the depth image's size (before undistortion): a
+//            different size is an Error naming both topics and sizes; nothing is resized.
+//            A distorted depth camera's undistortion map is applied to the colour image too
+//            (it is registered to the raw depth pixels).
+//   time     each depth frame takes the colour image whose header.stamp is nearest its own,
+//            within colourMaxTimeDifference (default 0.02 s, as TUM's associate.py); ties go to
+//            the earlier. Colour messages are read once, in recording order, as the depth
+//            frames advance; one image may serve two depth frames. A frame with no colour
+//            image within the tolerance is handed out without colour (DepthFrame::colour
+//            empty) and counted in DepthSourceStats::framesWithoutColour.
+//   TUM      rgb.txt's images (rgb/*.png, 8-bit RGB), associated in the same way.
+// Without withColour (the default) no colour topic or file is looked at: frames have no colour.
+//
 // Depth 0, NaN and infinite are no measurement, as DepthFrame says; with maxRange > 0 the
 // reader makes pixels deeper than it no measurement too (0 in 16-bit images, NaN in float ones),
 // so every consumer sees the same images.
@@ -57,6 +85,10 @@ struct DepthSourceOptions {
   std::string fixedFrame;       // empty: the root of the tf tree above the camera's frame
   double maxRange = 0.0;        // metres; pixels deeper become no measurement; 0: no limit
   std::filesystem::path cameraInfoFile;  // TUM RGB-D folders: the camera_calibration YAML (else FOLDER/camera_info.yaml)
+  bool withColour = false;      // frames get DepthFrame::colour (above); a named colourTopic implies it
+  std::string colourTopic;      // bags/MCAP: empty: the recording's one colour image topic; TUM: must be empty
+  double colourMaxTimeDifference = 0.02;  // seconds between a depth and its colour image's stamps; >= 0
+  bool colour() const { return withColour || !colourTopic.empty(); }
 };
 
 // What the source reads, for reports (`voxen inspect`, a mapping run's summary).
@@ -71,6 +103,11 @@ struct DepthSourceInfo {
   CameraIntrinsics intrinsics;  // of the frames handed out
   uint64_t images = 0;          // depth images in the recording (frames handed out may be fewer)
   double poseStart = 0.0, poseEnd = 0.0;  // the span of times with a pose
+  // Colour, when asked for (empty otherwise):
+  std::string colourTopic;      // the colour topic, or "rgb.txt" for TUM
+  std::string colourType;       // "sensor_msgs/Image", ... ("" for TUM)
+  std::string colourEncoding;   // "rgb8", "bgr8; png compressed bgr8", "8-bit PNG"
+  uint64_t colourImages = 0;    // colour images in the recording
 };
 
 struct DepthSourceStats {
@@ -78,6 +115,8 @@ struct DepthSourceStats {
   uint64_t skippedOutsidePoses = 0;  // stamp outside the tf data / ground truth
   uint64_t skippedBackwards = 0;     // stamped before the frame handed out before it
   uint64_t pixelsBeyondMaxRange = 0; // set to no measurement by maxRange
+  uint64_t framesWithColour = 0;     // handed out with a colour image (when colour is asked for)
+  uint64_t framesWithoutColour = 0;  // handed out without: no colour image within colourMaxTimeDifference
 };
 
 class DepthSource {

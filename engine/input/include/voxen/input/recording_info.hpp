@@ -53,6 +53,18 @@ struct RecordingInfo {
     std::string cameraInfo;
   };
   std::vector<DepthTopic> depthTopics;
+  // Colour images beside them (DepthSourceOptions::withColour): a recording's colour image
+  // topics (Images of a colour encoding, CompressedImages that are not compressedDepth), or a
+  // TUM RGB-D folder's rgb.txt.
+  struct ColourTopic {
+    std::string name, type, encoding;  // encoding: an Image's, a CompressedImage's format
+    uint32_t width = 0, height = 0;    // of the first image; 0 when it cannot be told (JPEG)
+    uint64_t messages = 0;
+    // Whether a depth source reads it, and why not: "", "JPEG: not read (no JPEG decoder)",
+    // "mono8: read when named", "1280 x 720: not the depth images' size".
+    std::string note;
+  };
+  std::vector<ColourTopic> colourTopics;
 };
 
 // Reads the headers and one column of every point (the time, or x without one), so a body
@@ -61,7 +73,8 @@ struct RecordingInfo {
 // clouds are not: their points are counted as the first cloud's times the clouds).
 // `pcdViewpoint`: how PCD files' VIEWPOINT is read, as RayReaderOptions::pcdViewpoint (a
 // SettingError for other formats). Depth image topics: the first image of each is decoded, and
-// every camera_info message. TUM RGB-D folders: depth.txt, the first depth PNG, groundtruth.txt.
+// every camera_info message; colour image topics likewise. TUM RGB-D folders: depth.txt, the
+// first depth PNG, groundtruth.txt, rgb.txt and its first PNG's header.
 RecordingInfo inspectRecording(const std::filesystem::path& path, std::optional<PcdViewpoint> pcdViewpoint = std::nullopt);
 
 }  // namespace voxen

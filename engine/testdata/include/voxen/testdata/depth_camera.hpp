@@ -9,6 +9,7 @@
 //   SyntheticScene scene = SyntheticScene::generate(1);
 //   DepthCameraConfig camera;  // 640 x 480, 87 deg horizontal, 30 frames at 10 Hz
 //   generateDepthFrames(scene, camera, [](const GeneratedDepthFrame& f) { use(f.frame); });
+//   camera.colour = true;  // frames carry a registered RGB image too (f.frame.colour)
 //
 // The camera rides a base that follows the path (base_link: at floor height, heading along
 // the path plus the sweep); the optical frame sits a fixed offset above it (cameraHeight up,
@@ -41,6 +42,10 @@ struct DepthCameraConfig {
   double depthNoiseStdDev = 0.0;   // metres, Gaussian on z, before quantisation
   uint64_t seed = 1;               // the noise
   unsigned threads = 0;            // rows are split over this many (0: all hardware threads)
+  // A colour image registered to each depth image (GeneratedDepthFrame::frame.colour): the
+  // colour of each pixel's first hit (scene_colours.hpp), before noise; black where the ray
+  // hits nothing within maxDepth, and where the surface is nearer than minDepth.
+  bool colour = false;
 
   // Throws SettingError naming the field when a value is out of range.
   void validate() const;

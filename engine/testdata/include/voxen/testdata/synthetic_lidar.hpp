@@ -134,6 +134,13 @@ struct SyntheticScene {
   // Distance along `direction` (unit length) to the closest surface hit within maxRange,
   // or nullopt. Starting points inside a primitive see that primitive only from outside.
   std::optional<double> raycast(const glm::dvec3& origin, const glm::dvec3& direction, double maxRange) const;
+  // The same hit with the primitive it is on (for the depth camera's colours, scene_colours.hpp).
+  struct Hit {
+    double distance = 0.0;
+    enum class Kind : uint8_t { Box, Cylinder, Sphere, Ramp } kind = Kind::Box;
+    uint32_t index = 0;  // into boxes, cylinders, spheres or ramps
+  };
+  std::optional<Hit> raycastHit(const glm::dvec3& origin, const glm::dvec3& direction, double maxRange) const;
   // Unsigned distance from `point` to the nearest primitive surface (brute force).
   double distanceToSurface(const glm::dvec3& point) const;
   // Plan position and heading on the closed path at arc length s (any real value: wraps).
