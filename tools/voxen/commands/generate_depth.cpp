@@ -70,10 +70,16 @@ void addDepthGenerateOptions(CLI::App& command, DepthGenerateArgs& args) {
                          "a depth camera's walk through the scene instead of a lidar run: a ROS 1 bag (.bag) or MCAP "
                          "file (.mcap) of 16UC1 images and CameraInfo with tf (map -> odom -> base_link -> "
                          "camera_depth_optical_frame), or else a TUM RGB-D folder (depth/*.png, depth.txt, "
-                         "groundtruth.txt, camera_info.yaml); --seed, --scene, --speed (default 0.5 here), --height (of the "
+                         "groundtruth.txt, camera_info.yaml), with colour images too under --color; --seed, --scene, --speed (default 0.5 here), --height (of the "
                          "camera, default 1.3), --rate (frames per second), --start-time, --threads and "
                          "--recording-compression apply to it too")
           ->type_name("OUT.bag|OUT.mcap|FOLDER/")
+          ->group(group),
+      command.add_flag("--color", camera.colour,
+                       "with --depth-recording: a colour image registered to each depth image (the same camera and "
+                       "size; each kind of surface its own colour with a 0.5 m checker): rgb8 sensor_msgs/Image on "
+                       "/camera/color/image_raw at the depth image's stamp in a bag or MCAP file, rgb/*.png and rgb.txt "
+                       "in a TUM RGB-D folder; read back by voxen map --tsdf --color")
           ->group(group),
       command.add_option("--truth-mesh", args.truthMesh,
                          "the scene's true surface as a binary PLY mesh (every primitive; curves within 1 mm)")
@@ -118,13 +124,15 @@ int generateDepth(const CommonOptions& options, const DepthGenerateArgs& args, c
   if (args.recording.empty() && args.truthMesh.empty())
     throw UsageError("the depth camera's flags need --depth-recording OUT.bag|OUT.mcap|FOLDER/ or --truth-mesh OUT.ply");
   refuseLidarFlags(args);
+  if (args.camera.colour && args.recording.empty())
+    throw UsageError("--color goes with --depth-recording OUT.bag|OUT.mcap|FOLDER/ (the truth mesh has no colours)");
   const DepthCameraConfig camera = cameraFrom(args, shared);
   const bool folder = !args.recording.empty() && depthRecordingFormat(args.recording) == DepthRecordingFormat::TumFolder;
   checkCompression(args.recording, shared.compression);
   checkOutputs({{"--depth-recording", folder ? "" : args.recording}, {"--truth-mesh", args.truthMesh}}, {});
   try {
-    // One frame is held at a time: its 16-bit image and two double depths per pixel.
-    checkMemoryBudget(uint64_t(camera.width) * camera.height * (2 + 8 + 8), options.memoryBudgetBytes(),
+    // One frame is held at a time: its 16-bit image, two double depths and its colour per pixel.
+    checkMemoryBudget(uint64_t(camera.width) * camera.height * (2 + 8 + 8 + (camera.colour ? 3 : 0)), options.memoryBudgetBytes(),
                       "one depth frame of --depth-width " + std::to_string(camera.width) + " x --depth-height " +
                           std::to_string(camera.height) + " pixels",
                       options.memoryBudgetHint() + " or lower --depth-width or --depth-height");
@@ -175,14 +183,15 @@ int generateDepth(const CommonOptions& options, const DepthGenerateArgs& args, c
     printJson({{"depth_recording", args.recording}, {"format", format}, {"truth_mesh", args.truthMesh},
                {"seed", shared.seed}, {"scene", shared.scene}, {"frames", s.frames}, {"width", camera.width},
                {"height", camera.height}, {"fx", k.fx}, {"fy", k.fy}, {"cx", k.cx}, {"cy", k.cy},
-               {"valid_pixels", s.validPixels}, {"transforms", s.transforms}, {"bytes", s.bytes},
+               {"valid_pixels", s.validPixels}, {"color_images", s.colourImages}, {"transforms", s.transforms}, {"bytes", s.bytes},
                {"triangles", triangles}, {"mesh_bytes", meshBytes}, {"seconds", rounded(s.seconds, 3)}});
     return 0;
   }
   if (!args.recording.empty())
-    std::printf("wrote %s (%s): %s depth frames of %u x %u, %s measured pixels, %s tf transforms, %.1f MB in %.2f s\n",
+    std::printf("wrote %s (%s): %s depth frames of %u x %u%s, %s measured pixels, %s tf transforms, %.1f MB in %.2f s\n",
                 args.recording.c_str(), format.c_str(), withCommas(s.frames).c_str(), camera.width, camera.height,
-                withCommas(s.validPixels).c_str(), withCommas(s.transforms).c_str(), s.bytes / 1e6, s.seconds);
+                s.colourImages > 0 ? " with colour" : "", withCommas(s.validPixels).c_str(), withCommas(s.transforms).c_str(),
+                s.bytes / 1e6, s.seconds);
   if (!args.truthMesh.empty())
     std::printf("wrote %s: the scene's true surface, %s triangles (binary PLY, %.1f MB)\n", args.truthMesh.c_str(),
                 withCommas(triangles).c_str(), meshBytes / 1e6);

@@ -82,6 +82,10 @@ int inspect(const CommonOptions& options, const std::string& path, std::optional
     for (const auto& d : info.depthTopics)
       depthTopics.push_back({{"name", d.name}, {"type", d.type}, {"encoding", d.encoding}, {"width", d.width},
                              {"height", d.height}, {"messages", d.messages}, {"camera_info", d.cameraInfo}});
+    Json colourTopics = Json::array();
+    for (const auto& c : info.colourTopics)
+      colourTopics.push_back({{"name", c.name}, {"type", c.type}, {"encoding", c.encoding}, {"width", c.width},
+                              {"height", c.height}, {"messages", c.messages}, {"note", c.note.empty() ? Json(nullptr) : Json(c.note)}});
     Json topics = Json::array();
     for (const auto& t : info.topics)
       topics.push_back({{"name", t.name}, {"type", t.type}, {"encoding", t.encoding}, {"messages", t.messages}});
@@ -101,6 +105,7 @@ int inspect(const CommonOptions& options, const std::string& path, std::optional
                {"topics", topics},
                {"tf", info.frames},
                {"depth_topics", depthTopics},
+               {"color_topics", colourTopics},
                {"cloud_topic", info.cloudTopic.empty() ? Json(nullptr) : Json(info.cloudTopic)},
                {"sensor_frame", info.sensorFrame.empty() ? Json(nullptr) : Json(info.sensorFrame)},
                {"fixed_frame", info.fixedFrame.empty() ? Json(nullptr) : Json(info.fixedFrame)}});
@@ -116,6 +121,9 @@ int inspect(const CommonOptions& options, const std::string& path, std::optional
   for (const auto& d : info.depthTopics)
     std::printf("depth images %s: %s %s, %u x %u, %s; camera %s\n", d.name.c_str(), d.type.c_str(), d.encoding.c_str(),
                 d.width, d.height, countText(d.messages, "image").c_str(), d.cameraInfo.c_str());
+  for (const auto& c : info.colourTopics)
+    std::printf("colour images %s: %s %s, %u x %u, %s%s%s\n", c.name.c_str(), c.type.c_str(), c.encoding.c_str(), c.width,
+                c.height, countText(c.messages, "image").c_str(), c.note.empty() ? "" : "; ", c.note.c_str());
   if (!info.fields.empty()) {
     std::string list;
     for (const auto& f : info.fields) list += (list.empty() ? "" : ", ") + f.name + " " + f.type;
