@@ -2,7 +2,9 @@
 // generator) into a TSDF on the GPU against the CPU reference, voxel for voxel and bit for
 // bit (every value is an integer and a voxel meets each frame once: the order of the GPU's
 // work cannot change it), through a cache smaller than the frames' regions; and the GPU's mesh
-// of that TSDF against the CPU mesher's, vertex for vertex and face for face.
+// of that TSDF against the CPU mesher's, vertex for vertex and face for face; and lidar scans of
+// the building into a TSDF by ray integration on the GPU against the CPU reference, bit for bit
+// (a scan's sums are integers: the order of the GPU's atomics cannot change them).
 #include <cstring>
 
 #include "check_row.hpp"
@@ -11,6 +13,7 @@
 #include "voxen/testdata/synthetic_lidar.hpp"
 #include "voxen/tsdf/gpu_tsdf.hpp"
 #include "voxen/tsdf/gpu_tsdf_mesh.hpp"
+#include "voxen/tsdf/gpu_tsdf_rays.hpp"
 #include "voxen/tsdf/tsdf.hpp"
 #include "voxen/tsdf/tsdf_mesh.hpp"
 
@@ -70,6 +73,41 @@ void checkTsdf(CheckContext& context) {
     row.figure("differing_voxels", double(differ), "{} differ from the CPU");
     row.require(observed > 10000, "only " + std::to_string(observed) + " voxels observed");
     row.require(chunks > frames, "one chunk per frame: the cache held every region, so chunking went untested");
+    row.require(differ == 0, std::to_string(differ) + " voxels differ from the CPU reference");
+  });
+  runRow(context, "tsdf", "lidar rays into a TSDF, bit for bit, in chunks", [&](RowResult& row) {
+    LidarConfig lidar;
+    lidar.rings = context.sized(16, 64);
+    lidar.columns = context.sized(256, 1024);
+    lidar.scans = context.sized(3, 10);
+    TsdfOptions rayOptions = options;
+    rayOptions.maxRange = lidar.maxRange;
+    OccupancyMap cpuRays = tsdfMap(), gpuRays = tsdfMap();
+    uint64_t chunks = 0, scans = 0;
+    {
+      // A cache of 12 regions and accumulators of 128 blocks: every scan in several chunks.
+      GpuTsdfRayIntegrator gpu(context.scheduler, gpuRays, rayOptions, 12 * RegionCache::bytesPerRegion(gpuRays), 128 * 8192);
+      std::vector<Ray> hits;
+      generateLidarScans(SyntheticScene::generate(5), lidar, [&](const LidarScan& scan) {
+        hits.clear();
+        for (size_t i = 0; i < scan.rays.size(); ++i)
+          if (!scan.noReturn[i]) hits.push_back(scan.rays[i]);
+        integrateRaysTsdfCpu(cpuRays, hits, rayOptions);
+        chunks += gpu.integrate(hits).chunks;
+        ++scans;
+      });
+      gpu.sync();
+    }
+    if (context.breakReferences()) {  // one voxel's weight one unit off: the comparison must see it
+      if (!cpuRays.regions().empty()) cpuRays.findRegion(cpuRays.regions().begin()->first)->values<gpu::TsdfVoxel>(kTsdfLayer)[0].weight += 1;
+    }
+    const auto [observed, differ] = compareTsdf(cpuRays, gpuRays);
+    row.figure("scans", double(scans), "{} scans");
+    row.figure("observed_voxels", double(observed), "{} voxels observed");
+    row.figure("chunks", double(chunks), "{} chunks");
+    row.figure("differing_voxels", double(differ), "{} differ from the CPU");
+    row.require(observed > 10000, "only " + std::to_string(observed) + " voxels observed");
+    row.require(chunks > scans, "one chunk per scan: the cache held every region, so chunking went untested");
     row.require(differ == 0, std::to_string(differ) + " voxels differ from the CPU reference");
   });
   runRow(context, "tsdf", "the TSDF's mesh, vertex for vertex", [&](RowResult& row) {
