@@ -398,6 +398,12 @@ TEST_CASE("Depth colour: each depth frame takes the nearest colour stamp within 
     negative.colourMaxTimeDifference = -0.01;
     CHECK_THROWS_AS(voxen::DepthSource(path, negative), voxen::SettingError);
   }
+  // Colour on another clock, seconds before every depth image: passed over, no frame coloured.
+  Recording late = depthRecording({kT0 + 5000 * kMs, kT0 + 5100 * kMs});
+  for (int k = 0; k < 4; ++k) late.image(kColourTopic, colourImage(late, kT0 + k * 100 * kMs, "rgb8", uint8_t(k)));
+  voxen::DepthSourceStats lateStats;
+  for (const auto& f : readAll(writeBoth(dir.path(), "late", late)[0], withColour(), &lateStats)) CHECK_FALSE(f.colour);
+  CHECK(lateStats.framesWithoutColour == 2);
 }
 
 TEST_CASE("Depth colour: TUM folders pair rgb.txt's images by the nearest timestamp within 0.02 s", "[depth][colour][input]") {

@@ -69,7 +69,9 @@ std::optional<ColourImage> RecordingColour::at(int64_t stampNs) {
     p.stampNs = stampOf(p.bytes, p.index);
     latestRead_ = readAny_ ? std::max(latestRead_, p.stampNs) : p.stampNs;
     readAny_ = true;
-    window_.push_back(std::move(p));
+    // Kept only if this or a later depth frame could take it: colour stamped long before the
+    // depth (another clock) is passed over without holding its bytes.
+    if (p.stampNs >= stampNs - toleranceNs_) window_.push_back(std::move(p));
   }
   // Images before the tolerance ahead of this stamp serve no later depth frame.
   std::erase_if(window_, [&](const Pending& p) { return p.stampNs < stampNs - toleranceNs_; });

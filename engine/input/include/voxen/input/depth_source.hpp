@@ -32,7 +32,8 @@
 //
 // Colour (DepthSourceOptions::withColour, or a colourTopic named): each frame's DepthFrame::colour,
 // an RGB image registered to the depth image (pixel (u, v) of both sees the same point, as a
-// RealSense's aligned_depth_to_color or TUM's registered pairs are):
+// RealSense's aligned_depth_to_color or TUM's registered pairs are; its header.frame_id is not
+// compared with the depth image's, as a registered image may name the colour camera's frame):
 //   topic    bags/MCAP: colourTopic, or the recording's only colour image topic: an Image
 //            topic of a colour encoding (rgb8, bgr8, rgba8, bgra8) or a CompressedImage that is
 //            not compressedDepth; with several, the one in the depth topic's camera namespace
