@@ -29,6 +29,7 @@
 #include "voxen/testdata/depth_recording.hpp"
 #include "voxen/testdata/ros_bag_writer.hpp"
 #include "voxen/testdata/scene_colours.hpp"
+#include "voxen/testdata/truth_mesh.hpp"
 
 using Catch::Matchers::Contains;
 namespace ros = voxen::ros;
@@ -298,6 +299,13 @@ TEST_CASE("Depth colour: the scene's surfaces have their own colours and a check
   CHECK(voxen::surfaceColour(floor, {0.25, 0.25, -1e-6}) != voxen::surfaceColour(floor, {0.75, 0.25, -1e-6}));
   CHECK(voxen::surfaceColour(floor, {0.25, 0.25, -1e-6}) == voxen::surfaceColour(floor, {0.75, 0.75, -1e-6}));
   CHECK(voxen::surfaceColour(floor, {-0.25, 0.25, -1e-6}) != voxen::surfaceColour(floor, {0.25, 0.25, -1e-6}));
+  // The truth mesh's vertex colours: one per vertex, each primitive in its surface's colour.
+  const voxen::TriangleMesh plain = voxen::sceneTruthMesh(scene, 0.01), coloured = voxen::sceneTruthMesh(scene, 0.01, true);
+  CHECK(plain.colours.empty());
+  REQUIRE(coloured.colours.size() == coloured.vertices.size());
+  CHECK(coloured.vertices == plain.vertices);
+  CHECK(coloured.colours.front() == voxen::surfaceBaseColour(voxen::surfaceOf(scene, {0.0, voxen::SyntheticScene::Hit::Kind::Box, 0})));
+  if (!scene.spheres.empty()) CHECK(coloured.colours.back() == voxen::surfaceBaseColour(voxen::SceneSurface::Ball));
 }
 
 TEST_CASE("Depth colour: rgb8, bgr8, rgba8, bgra8, mono8 and PNG CompressedImages to RGB", "[depth][colour][input][mcap]") {

@@ -7,6 +7,7 @@
 
 #include "voxen/atomic_file/atomic_file.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/testdata/scene_colours.hpp"
 #include "voxen/testdata/split_mix.hpp"
 
 namespace voxen {
@@ -145,27 +146,40 @@ double TriangleMesh::area() const {
   return sum;
 }
 
-TriangleMesh sceneTruthMesh(const SyntheticScene& scene, double tolerance) {
+TriangleMesh sceneTruthMesh(const SyntheticScene& scene, double tolerance, bool withColours) {
   if (!(tolerance > 0.0) || !std::isfinite(tolerance))
     throw Error("truth mesh: the tolerance must be a positive number of metres, got " + formatNumber(tolerance));
   TriangleMesh mesh;
   MeshBuilder b(mesh);
-  for (const SceneBox& box : scene.boxes) addBox(b, box);
-  for (const SceneRamp& ramp : scene.ramps) addRamp(b, ramp);
-  for (const SceneCylinder& c : scene.cylinders) addCylinder(b, c, tolerance);
-  for (const SceneSphere& s : scene.spheres) addSphere(b, s, tolerance);
+  // The new vertices of primitive `index` take its surface's colour.
+  const auto paint = [&](SyntheticScene::Hit::Kind kind, size_t index) {
+    if (withColours)
+      mesh.colours.resize(mesh.vertices.size(), surfaceBaseColour(surfaceOf(scene, {0.0, kind, uint32_t(index)})));
+  };
+  using Kind = SyntheticScene::Hit::Kind;
+  for (size_t i = 0; i < scene.boxes.size(); ++i) addBox(b, scene.boxes[i]), paint(Kind::Box, i);
+  for (size_t i = 0; i < scene.ramps.size(); ++i) addRamp(b, scene.ramps[i]), paint(Kind::Ramp, i);
+  for (size_t i = 0; i < scene.cylinders.size(); ++i) addCylinder(b, scene.cylinders[i], tolerance), paint(Kind::Cylinder, i);
+  for (size_t i = 0; i < scene.spheres.size(); ++i) addSphere(b, scene.spheres[i], tolerance), paint(Kind::Sphere, i);
   return mesh;
 }
 
 uint64_t writeMeshPly(const std::filesystem::path& path, const TriangleMesh& mesh, const std::string& comment) {
+  const bool colours = !mesh.colours.empty();
+  if (colours && mesh.colours.size() != mesh.vertices.size())
+    throw Error(path.string() + ": the mesh has " + std::to_string(mesh.colours.size()) + " colours for " +
+                std::to_string(mesh.vertices.size()) + " vertices");
   detail::AtomicFileWriter out(path, "PLY");
   std::string text = "ply\nformat binary_little_endian 1.0\ncomment " + comment + "\nelement vertex " +
                      std::to_string(mesh.vertices.size()) +
-                     "\nproperty float x\nproperty float y\nproperty float z\nelement face " +
+                     "\nproperty float x\nproperty float y\nproperty float z\n" +
+                     (colours ? "property uchar red\nproperty uchar green\nproperty uchar blue\n" : "") + "element face " +
                      std::to_string(mesh.triangles.size()) + "\nproperty list uchar uint vertex_indices\nend_header\n";
-  text.reserve(text.size() + mesh.vertices.size() * 12 + mesh.triangles.size() * 13);
-  for (const glm::dvec3& v : mesh.vertices)
-    for (int a = 0; a < 3; ++a) appendFloat(text, v[a]);
+  text.reserve(text.size() + mesh.vertices.size() * (colours ? 15 : 12) + mesh.triangles.size() * 13);
+  for (size_t i = 0; i < mesh.vertices.size(); ++i) {
+    for (int a = 0; a < 3; ++a) appendFloat(text, mesh.vertices[i][a]);
+    if (colours) text.append(reinterpret_cast<const char*>(mesh.colours[i].data()), 3);
+  }
   for (const glm::u32vec3& t : mesh.triangles) {
     text.push_back(char(3));
     const uint32_t ids[3] = {t.x, t.y, t.z};

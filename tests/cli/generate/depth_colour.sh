@@ -3,7 +3,8 @@
 # registered to each depth frame, as rgb8 images on /camera/color/image_raw in MCAP (and a bag
 # where the build has bags) and as rgb/*.png with rgb.txt in a TUM RGB-D folder; voxen inspect
 # lists the colour topic (encoding, size, count) beside the depth topic, in text and --json; the
-# same bytes on any thread count; --help documents the flag; --color without a recording is refused.
+# same bytes on any thread count; --help documents the flag; the truth mesh's vertex colours;
+# --color alone is refused.
 #   depth_colour.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/../support/common.sh" depth_colour "$@"
@@ -58,8 +59,26 @@ PY
 grep -q "^colour images rgb.txt: TUM RGB-D colour images 8-bit RGB PNG, 48 x 36, 4 images$" inspect-tum.out ||
   fail "inspect tum does not list its colour images: $(cat inspect-tum.out)"
 
-# --color needs a recording to put the images in.
-if "$voxen" generate --truth-mesh truth.ply --color > refused.out 2>&1; then fail "--color without --depth-recording was accepted"; fi
-grep -q -- "--color goes with --depth-recording" refused.out || fail "--color refusal: $(cat refused.out)"
-[ ! -e truth.ply ] || fail "a refused run left truth.ply behind"
+# The truth mesh with --color: red, green, blue per vertex; without, x y z only (as before).
+"$voxen" generate --truth-mesh truth.ply --color > mesh.log || fail "generate --truth-mesh --color: $(cat mesh.log)"
+grep -q "wrote truth.ply: the scene's true surface, .* triangles with vertex colours" mesh.log || fail "mesh summary: $(cat mesh.log)"
+"$voxen" generate --truth-mesh plain.ply > /dev/null
+python3 - <<'PY' || fail "the coloured truth mesh does not read back"
+import struct
+def header(name):
+    data = open(name, "rb").read()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    return data[:end].decode().split("\n"), data[end:]
+lines, body = header("truth.ply")
+assert "property uchar red" in lines and "property uchar blue" in lines, lines
+plain, plain_body = header("plain.ply")
+assert not any("red" in l for l in plain), plain
+vertices = int([l for l in lines if l.startswith("element vertex")][0].split()[2])
+colours = {body[i * 15 + 12:i * 15 + 15] for i in range(vertices)}
+assert (200, 170, 120) in {tuple(c) for c in colours}, colours  # the floor's sand
+assert len(colours) >= 4, colours
+PY
+# --color alone names what it needs.
+if "$voxen" generate --color > refused.out 2>&1; then fail "--color without an output was accepted"; fi
+grep -q -- "need --depth-recording" refused.out || fail "--color refusal: $(cat refused.out)"
 echo "depth_colour: passed"

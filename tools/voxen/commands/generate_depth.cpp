@@ -79,7 +79,8 @@ void addDepthGenerateOptions(CLI::App& command, DepthGenerateArgs& args) {
                        "with --depth-recording: a colour image registered to each depth image (the same camera and "
                        "size; each kind of surface its own colour with a 0.5 m checker): rgb8 sensor_msgs/Image on "
                        "/camera/color/image_raw at the depth image's stamp in a bag or MCAP file, rgb/*.png and rgb.txt "
-                       "in a TUM RGB-D folder; read back by voxen map --tsdf --color")
+                       "in a TUM RGB-D folder; read back by voxen map --tsdf --color. With --truth-mesh: red, green, "
+                       "blue per vertex, each surface's colour without the checker")
           ->group(group),
       command.add_option("--truth-mesh", args.truthMesh,
                          "the scene's true surface as a binary PLY mesh (every primitive; curves within 1 mm)")
@@ -124,8 +125,6 @@ int generateDepth(const CommonOptions& options, const DepthGenerateArgs& args, c
   if (args.recording.empty() && args.truthMesh.empty())
     throw UsageError("the depth camera's flags need --depth-recording OUT.bag|OUT.mcap|FOLDER/ or --truth-mesh OUT.ply");
   refuseLidarFlags(args);
-  if (args.camera.colour && args.recording.empty())
-    throw UsageError("--color goes with --depth-recording OUT.bag|OUT.mcap|FOLDER/ (the truth mesh has no colours)");
   const DepthCameraConfig camera = cameraFrom(args, shared);
   const bool folder = !args.recording.empty() && depthRecordingFormat(args.recording) == DepthRecordingFormat::TumFolder;
   checkCompression(args.recording, shared.compression);
@@ -155,7 +154,7 @@ int generateDepth(const CommonOptions& options, const DepthGenerateArgs& args, c
   uint64_t meshBytes = 0;
   size_t triangles = 0;
   if (!args.truthMesh.empty()) {
-    const TriangleMesh mesh = sceneTruthMesh(scene);
+    const TriangleMesh mesh = sceneTruthMesh(scene, 0.001, camera.colour);
     triangles = mesh.triangles.size();
     meshBytes = writeMeshPly(args.truthMesh, mesh);
   }
@@ -193,8 +192,8 @@ int generateDepth(const CommonOptions& options, const DepthGenerateArgs& args, c
                 s.colourImages > 0 ? " with colour" : "", withCommas(s.validPixels).c_str(), withCommas(s.transforms).c_str(),
                 s.bytes / 1e6, s.seconds);
   if (!args.truthMesh.empty())
-    std::printf("wrote %s: the scene's true surface, %s triangles (binary PLY, %.1f MB)\n", args.truthMesh.c_str(),
-                withCommas(triangles).c_str(), meshBytes / 1e6);
+    std::printf("wrote %s: the scene's true surface, %s triangles%s (binary PLY, %.1f MB)\n", args.truthMesh.c_str(),
+                withCommas(triangles).c_str(), camera.colour ? " with vertex colours" : "", meshBytes / 1e6);
   return 0;
 }
 

@@ -7,11 +7,13 @@
 //
 //   const TriangleMesh truth = sceneTruthMesh(scene);
 //   writeMeshPly("truth.ply", truth);                   // binary PLY: float x y z, faces
+//   writeMeshPly("coloured.ply", sceneTruthMesh(scene, 0.001, true));  // with uchar red green blue
 //   std::vector<glm::dvec3> points = sampleMeshSurface(truth, 100000, 1);
 //
 // Faces hidden inside other primitives (a wall's end inside the next wall, the floor under a
 // box) are kept: the mesh is each primitive's surface, not the visible union. Metrics that need
 // the visible surface keep the samples a camera could see (or those off every other primitive).
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -26,13 +28,18 @@ namespace voxen {
 struct TriangleMesh {
   std::vector<glm::dvec3> vertices;
   std::vector<glm::u32vec3> triangles;  // counter-clockwise seen from outside the primitive
+  // Per vertex (empty: none): each primitive's surface base colour (scene_colours.hpp; the
+  // checker is not drawn: a wall is two triangles), so a viewer shows which surface is which.
+  std::vector<std::array<uint8_t, 3>> colours;
   double area() const;
 };
 
 // tolerance: metres, > 0 (default 1 mm). Throws Error for a tolerance that is not positive.
-TriangleMesh sceneTruthMesh(const SyntheticScene& scene, double tolerance = 0.001);
+// withColours: fill TriangleMesh::colours.
+TriangleMesh sceneTruthMesh(const SyntheticScene& scene, double tolerance = 0.001, bool withColours = false);
 
-// Binary little-endian PLY: vertex float x y z, face list uchar uint vertex_indices. Written
+// Binary little-endian PLY: vertex float x y z (and uchar red green blue when the mesh has
+// colours), face list uchar uint vertex_indices. Written
 // through a temporary renamed into place (voxen/atomic_file/atomic_file.hpp). Returns the bytes.
 uint64_t writeMeshPly(const std::filesystem::path& path, const TriangleMesh& mesh,
                       const std::string& comment = "voxen synthetic scene, ground truth surface");
