@@ -537,6 +537,13 @@ TEST_CASE("Depth colour: the colour topic chosen, and what is refused with its m
       CHECK_THAT(tryOpen(path, o), Contains("the colour topic /camera/color/small's images are 4 x 4, the depth topic " +
                                             kDepthTopic + "'s 6 x 4") && Contains("does not resize"));
     }
+    // inspect says why each would not be read.
+    std::map<std::string, std::string> notes;
+    for (const auto& t : voxen::inspectRecording(writeBoth(dir.path(), "refused-inspect", r)[0]).colourTopics) notes[t.name] = t.note;
+    CHECK_THAT(notes["/camera/color/yuv"], Contains("encoding not read as colour (rgb8, bgr8, rgba8, bgra8, mono8)"));
+    CHECK_THAT(notes["/camera/color/small"], Contains("not the depth images' size (6 x 4)"));
+    CHECK_THAT(notes["/camera/color/image_raw/compressed"], Contains("JPEG: not read (no JPEG decoder"));
+    CHECK_THAT(notes["/camera/ir/image"], Contains("read as colour when named"));
     Recording mono = depthRecording({kT0 + 100 * kMs});
     mono.image("/camera/ir/image", colourImage(mono, kT0 + 100 * kMs, "mono8", 1));
     CHECK_THAT(tryOpen(writeBoth(dir.path(), "mono", mono)[0], withColour()),
