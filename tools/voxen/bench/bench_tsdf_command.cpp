@@ -14,6 +14,13 @@
 // before any timing. Meshing: one meshTsdfGpu call (regions to the GPU, the pass, the welding)
 // and one meshTsdfCpu call (the machine's cores), after one untimed GPU mesh that makes the
 // pipelines.
+//
+// Lidar scans (--scans N, default 4; 0: none): the building's spinning lidar (64 x 1024 rays a
+// scan, no-returns dropped) into a TSDF by ray integration (voxen/tsdf/tsdf_rays.hpp) per
+// resolution, GpuTsdfRayIntegrator::integrate(scan) and Scheduler::finish() per scan (packing,
+// upload, discovery and its readback, the regions made resident, the sums and the fold, the
+// wait) beside integrateRaysTsdfCpu(scan), after one untimed scan into a scratch map; the two
+// maps compared byte for byte.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -31,8 +38,10 @@
 #include "voxen/host/scheduler.hpp"
 #include "voxen/host/shader_library.hpp"
 #include "voxen/testdata/depth_camera.hpp"
+#include "voxen/testdata/synthetic_lidar.hpp"
 #include "voxen/tsdf/gpu_tsdf.hpp"
 #include "voxen/tsdf/gpu_tsdf_mesh.hpp"
+#include "voxen/tsdf/gpu_tsdf_rays.hpp"
 #include "voxen/tsdf/tsdf.hpp"
 #include "voxen/tsdf/tsdf_mesh.hpp"
 
@@ -42,6 +51,7 @@ namespace {
 
 struct BenchTsdfArgs {
   int frames = 30;
+  int scans = 4;  // lidar scans for the ray integration rows (0: none)
   std::vector<double> resolutions{0.02, 0.05};
   bool noMesh = false;
 };
@@ -138,7 +148,97 @@ Result run(Scheduler& scheduler, const std::vector<DepthFrame>& frames, double r
   return r;
 }
 
+// Ray integration of lidar scans at one resolution, GPU beside the CPU reference.
+struct RayResult {
+  double resolution = 0;
+  uint64_t observedVoxels = 0, differingVoxels = 0;
+  bool exact = false;
+  std::vector<double> gpuMs, cpuMs, rays, blocks;  // per scan
+};
+
+RayResult runRays(Scheduler& scheduler, const std::vector<std::vector<Ray>>& scans, double resolution) {
+  RayResult r;
+  r.resolution = resolution;
+  TsdfOptions options;  // 4 voxels, weight cap 64, constant weights
+  options.maxRange = LidarConfig{}.maxRange;
+  if (!scans.empty()) {  // the pipelines made on a scratch map, untimed
+    OccupancyMap scratch = tsdfMap(resolution);
+    GpuTsdfRayIntegrator warmUp(scheduler, scratch, options);
+    warmUp.integrate(scans.front());
+    scheduler.finish();
+  }
+  OccupancyMap cpu = tsdfMap(resolution), gpuMap = tsdfMap(resolution);
+  {
+    GpuTsdfRayIntegrator gpu(scheduler, gpuMap, options);
+    for (const std::vector<Ray>& scan : scans) {
+      auto start = Clock::now();
+      const TsdfScanStats stats = gpu.integrate(scan);
+      scheduler.finish();
+      r.gpuMs.push_back(secondsSince(start) * 1e3);
+      r.rays.push_back(double(stats.rays));
+      r.blocks.push_back(double(stats.blocks));
+      start = Clock::now();
+      integrateRaysTsdfCpu(cpu, scan, options);
+      r.cpuMs.push_back(secondsSince(start) * 1e3);
+    }
+    gpu.sync();
+  }
+  r.differingVoxels = differingTsdfVoxels(cpu, gpuMap, r.observedVoxels);
+  r.exact = r.differingVoxels == 0;
+  return r;
+}
+
+// The lidar's scans of the building with their returns only.
+std::vector<std::vector<Ray>> lidarScans(int count) {
+  std::vector<std::vector<Ray>> scans;
+  if (count <= 0) return scans;
+  LidarConfig lidar;
+  lidar.scans = count;
+  generateLidarScans(SyntheticScene::generate(1), lidar, [&](const LidarScan& scan) {
+    std::vector<Ray>& hits = scans.emplace_back();
+    for (size_t i = 0; i < scan.rays.size(); ++i)
+      if (!scan.noReturn[i]) hits.push_back(scan.rays[i]);
+  });
+  return scans;
+}
+
 double perSecond(double ms) { return ms > 0 ? 1e3 / ms : 0.0; }
+
+Json rayRunsJson(const std::vector<RayResult>& results) {
+  return jsonArray(results, [](const RayResult& r) -> Json {
+    const double g = median(r.gpuMs), c = median(r.cpuMs), rays = median(r.rays);
+    return {{"resolution", r.resolution},
+            {"rays_exact", r.exact},
+            {"rays_differing_voxels", r.differingVoxels},
+            {"observed_voxels", r.observedVoxels},
+            {"rays_per_scan", rounded(rays, 0)},
+            {"blocks_per_scan", rounded(median(r.blocks), 1)},
+            {"gpu_ms_per_scan", rounded(g, 3)},
+            {"cpu_ms_per_scan", rounded(c, 3)},
+            {"gpu_rays_per_s", rounded(g > 0 ? rays * 1e3 / g : 0.0, 0)},
+            {"cpu_rays_per_s", rounded(c > 0 ? rays * 1e3 / c : 0.0, 0)},
+            {"gpu_ms", roundedList(r.gpuMs, 3)},
+            {"cpu_ms", roundedList(r.cpuMs, 3)}};
+  });
+}
+
+void printRayTable(const std::vector<RayResult>& results, int scans) {
+  if (results.empty()) return;
+  std::printf("\nLidar scans into the TSDF by ray integration (%d scans of the building, 64 x 1024 rays, returns only), "
+              "medians per scan:\n",
+              scans);
+  const TextTable table({{"resolution", 11}, {"rays/scan", 11}, {"blocks/scan", 12}, {"GPU ms/scan", 12}, {"GPU Mrays/s", 12},
+                         {"CPU ms/scan", 12}, {"CPU Mrays/s", 12}, {"GPU/CPU", 8}, {"exact", 6}});
+  table.printHead();
+  for (const RayResult& r : results) {
+    const double g = median(r.gpuMs), c = median(r.cpuMs), rays = median(r.rays);
+    table.printRow({fixed(r.resolution, 2, " m"), fixed(rays, 0), fixed(median(r.blocks), 0), fixed(g, 2, " ms"),
+                    fixed(g > 0 ? rays / g / 1e3 : 0.0, 2), fixed(c, 2, " ms"), fixed(c > 0 ? rays / c / 1e3 : 0.0, 2),
+                    fixed(g > 0 ? c / g : 0.0, 2, "x"), r.exact ? "yes" : "NO"});
+  }
+  std::printf("GPU ms/scan: GpuTsdfRayIntegrator::integrate(scan) and Scheduler::finish(); CPU ms/scan: "
+              "integrateRaysTsdfCpu (the machine's cores); exact: the two maps' tsdf layers equal byte for byte.\n");
+}
 
 int benchTsdf(const CommonOptions& options, const BenchTsdfArgs& args) {
   // The frames first, untimed: rendering them is the test data's work, not the TSDF's.
@@ -156,8 +256,13 @@ int benchTsdf(const CommonOptions& options, const BenchTsdfArgs& args) {
   Scheduler scheduler(device, library);
   std::vector<Result> results;
   for (double resolution : args.resolutions) results.push_back(run(scheduler, frames, resolution, !args.noMesh));
+  const std::vector<std::vector<Ray>> scans = lidarScans(args.scans);
+  std::vector<RayResult> rayResults;
+  if (!scans.empty())
+    for (double resolution : args.resolutions) rayResults.push_back(runRays(scheduler, scans, resolution));
   bool exact = true;
   for (const Result& r : results) exact = exact && r.exact && (!r.meshed || r.meshExact);
+  for (const RayResult& r : rayResults) exact = exact && r.exact;
   if (options.json) {
     printJson(benchSummary(
         device, {{"frames", args.frames},
@@ -187,7 +292,9 @@ int benchTsdf(const CommonOptions& options, const BenchTsdfArgs& args) {
                                      {"gpu_ms", rounded(r.gpuMeshMs, 3)},
                                      {"cpu_ms", rounded(r.cpuMeshMs, 3)}};
                     return run;
-                  })}}));
+                  })},
+                 {"scans", args.scans},
+                 {"ray_runs", rayRunsJson(rayResults)}}));
     return exact ? 0 : 1;
   }
   std::printf("voxen bench tsdf on %s: %d frames of %u x %u (the building, %.0f valid pixels a frame), medians per frame\n\n",
@@ -216,6 +323,7 @@ int benchTsdf(const CommonOptions& options, const BenchTsdfArgs& args) {
               "made resident, folding, and the wait for the GPU); the final sync to the host map is apart (--json: gpu_sync_ms). "
               "CPU ms/frame: integrateDepthCpu. exact: the two maps' tsdf layers equal byte for byte after the last frame; "
               "meshes: meshTsdfGpu and meshTsdfCpu (the machine's cores) once each, the same vertices and faces.\n");
+  printRayTable(rayResults, args.scans);
   return exact ? 0 : 1;
 }
 
@@ -225,6 +333,9 @@ CommandRun setupBenchTsdf(CLI::App& command) {
       ->check(integerIn(1, 10000))
       ->capture_default_str();
   command.add_option("--resolution", args->resolutions, "voxel sizes in metres (default 0.02 0.05)")->check(numberIn(0.005, 1.0, "metres"));
+  command.add_option("--scans", args->scans, "lidar scans (64 x 1024 rays) of the building for the ray integration rows (0: none)")
+      ->check(integerIn(0, 1000))
+      ->capture_default_str();
   command.add_flag("--no-mesh", args->noMesh, "skip meshing the final maps");
   return [args](const CommonOptions& options) { return benchTsdf(options, *args); };
 }
