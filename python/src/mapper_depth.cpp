@@ -1,6 +1,7 @@
 // Mapper.integrate_depth: a depth camera's frame (a NumPy image, its pinhole intrinsics and
-// its pose) into the map's TSDF layer (voxen/tsdf/tsdf.hpp, Mapper::integrateDepth); and
-// Mapper.mesh: the TSDF's mesh as NumPy arrays (Mapper::mesh).
+// its pose) into the map's TSDF layer (voxen/tsdf/tsdf.hpp, Mapper::integrateDepth);
+// Mapper.integrate_cloud_tsdf: a lidar scan's rays into the same layer (voxen/tsdf/tsdf_rays.hpp,
+// Mapper::integrateCloudTsdf); and Mapper.mesh: the TSDF's mesh as NumPy arrays (Mapper::mesh).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -51,6 +52,21 @@ ColourImage colourImageOf(const py::array& color, const DepthImage& depth) {
   return ColourImage{depth.width, depth.height, std::vector<uint8_t>(pixels.data(), pixels.data() + pixels.size())};
 }
 
+// The TSDF's settings from the keyword arguments both integrate calls take.
+TsdfOptions tsdfOptionsOf(double truncation, double maxWeight, const std::string& weighting, double maxRange) {
+  TsdfOptions options;
+  options.truncationVoxels = truncation;
+  options.maxWeight = maxWeight;
+  options.maxRange = maxRange;
+  if (weighting == "constant")
+    options.weighting = TsdfWeighting::Constant;
+  else if (weighting == "linear_drop_off")
+    options.weighting = TsdfWeighting::LinearDropOff;
+  else
+    throw py::value_error("weighting must be \"constant\" or \"linear_drop_off\"; got \"" + weighting + "\"");
+  return options;
+}
+
 py::dict integrateDepth(PyMapper& self, const py::array& depth, const std::vector<double>& intrinsics, const py::array& pose,
                         double depthScale, double truncation, double maxWeight, const std::string& weighting, double maxRange,
                         const std::optional<py::array>& color) {
@@ -74,22 +90,36 @@ py::dict integrateDepth(PyMapper& self, const py::array& depth, const std::vecto
   if (!(glm::determinant(rotation) > 0)) throw py::value_error("pose: the upper-left 3 x 3 block is a reflection, not a rotation");
   frame.orientation = glm::quat_cast(rotation);
   frame.position = {p(0, 3), p(1, 3), p(2, 3)};
-  TsdfOptions options;
-  options.truncationVoxels = truncation;
-  options.maxWeight = maxWeight;
-  options.maxRange = maxRange;
-  if (weighting == "constant")
-    options.weighting = TsdfWeighting::Constant;
-  else if (weighting == "linear_drop_off")
-    options.weighting = TsdfWeighting::LinearDropOff;
-  else
-    throw py::value_error("weighting must be \"constant\" or \"linear_drop_off\"; got \"" + weighting + "\"");
+  const TsdfOptions options = tsdfOptionsOf(truncation, maxWeight, weighting, maxRange);
   TsdfFrameStats stats;
   {
     py::gil_scoped_release release;
     stats = self.mapper->integrateDepth(frame, options);
   }
   py::dict result;
+  result["blocks"] = stats.blocks;
+  return result;
+}
+
+py::dict integrateCloudTsdf(PyMapper& self, const py::object& origins, const py::object& ends, double truncation,
+                            double maxWeight, const std::string& weighting, double maxRange) {
+  const TsdfOptions options = tsdfOptionsOf(truncation, maxWeight, weighting, maxRange);
+  Points3 from(origins, "origins");
+  Points3 to(ends, "ends");
+  requireSameLength("origins", from.size(), "ends", to.size());
+  TsdfScanStats stats;
+  {
+    py::gil_scoped_release release;
+    std::vector<Ray> scan(from.size());
+    for (size_t i = 0; i < scan.size(); ++i) {
+      scan[i].origin = from.span()[i];
+      scan[i].sample = to.span()[i];
+    }
+    stats = self.mapper->integrateCloudTsdf(scan, options);
+  }
+  py::dict result;
+  result["rays"] = stats.rays;
+  result["rays_skipped"] = stats.raysSkipped;
   result["blocks"] = stats.blocks;
   return result;
 }
@@ -163,6 +193,24 @@ weight); the Mapper needs that layer (Mapper(..., layers=["tsdf", "tsdf_colour"]
 voxen.Error. Frames without color leave the colours as they are.
 
 Returns {"blocks": the 8^3-voxel blocks the frame reached}.
+)doc");
+  mapperClass.def("integrate_cloud_tsdf", onContext("Mapper.integrate_cloud_tsdf", &integrateCloudTsdf), py::arg("origins"),
+                  py::arg("ends"), py::kw_only(), py::arg("truncation") = 4.0, py::arg("max_weight") = 64.0,
+                  py::arg("weighting") = "constant", py::arg("max_range") = 10.0, R"doc(
+One lidar scan's rays, from origins[i] (the sensor) to ends[i] (the hit), into the map's TSDF
+layer by ray integration (made at the first scan): every voxel the ray passes whose centre lies
+within the truncation band around the hit, measured along the ray, gets the signed distance
+range - t (positive in front of the hit). A call is one scan: the rays' measurements of a voxel
+fold once, as their weighted mean, so the map depends on how rays are split into calls, never
+on their order within one. On the GPU, or with backend="cpu" the CPU reference (the same
+voxels, bit for bit). Rays longer than max_range metres or of length 0 are no measurement.
+
+origins, ends: (N, 3) arrays of real numbers. truncation (voxels, 1..64), max_weight and
+weighting as integrate_depth's, and they must match the settings the map's TSDF was made with
+(voxen.SettingError otherwise).
+
+Returns {"rays": the rays that measured, "rays_skipped": those that did not, "blocks": the 8^3-voxel
+blocks holding a voxel the scan measured}.
 )doc");
 }
 

@@ -72,6 +72,11 @@ class Heightmap(TypedDict):
 class DepthStats(TypedDict):
     blocks: int
 
+class ScanStats(TypedDict):
+    rays: int
+    rays_skipped: int
+    blocks: int
+
 class TsdfMesh(TypedDict):
     vertices: npt.NDArray[np.float32]
     normals: npt.NDArray[np.float32]
@@ -154,6 +159,16 @@ class Mapper:
         max_range: float = 10.0,
         color: npt.ArrayLike | None = None,
     ) -> DepthStats: ...
+    def integrate_cloud_tsdf(
+        self,
+        origins: _Points,
+        ends: _Points,
+        *,
+        truncation: float = 4.0,
+        max_weight: float = 64.0,
+        weighting: Literal["constant", "linear_drop_off"] = "constant",
+        max_range: float = 10.0,
+    ) -> ScanStats: ...
     def mesh(self, *, min_weight: float = 0.0, bbox: Sequence[float] | None = None) -> TsdfMesh: ...
     @overload
     def clearance(
