@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -111,6 +112,18 @@ LayerSlice clearanceSlice(const OccupancyMap& map, const std::filesystem::path& 
   result.drawn = image.obstacles + image.noneInRange + image.distances;
   return result;
 }
+
+// A TSDF's signed distance reads by its sign: blue behind the surface (negative), white on it,
+// red in front (positive), over a range symmetric about 0, so the surface is where the colours
+// turn. Unobserved voxels stay "no data" grey.
+Rgb signedColour(double t) {
+  const double u = std::clamp(2.0 * t - 1.0, -1.0, 1.0);  // -1 behind .. +1 in front
+  const auto toward = [](double from, double to, double a) { return uint8_t(std::lround(from + (to - from) * a)); };
+  if (u < 0.0) return Rgb{toward(255, 33, -u), toward(255, 102, -u), toward(255, 172, -u)};
+  return Rgb{toward(255, 178, u), toward(255, 24, u), toward(255, 43, u)};
+}
+
+bool isSignedDistance(const LayerType& type, const LayerField& field) { return type.name == "tsdf" && field.name == "distance"; }
 
 }  // namespace
 
@@ -234,7 +247,12 @@ LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std
     throw Error(target + std::to_string(widthPx) + "x" + std::to_string(heightPx) + " pixels is too large an image");
   s.width = uint32_t(widthPx), s.height = uint32_t(heightPx);
   if (lo <= hi) result.min = lo, result.max = hi;
-  const ColourRange range = lo <= hi ? ColourRange::of(lo, hi) : ColourRange{};
+  const bool signedDistance = isSignedDistance(type, f);
+  const double reach = std::max(std::abs(lo), std::abs(hi));
+  const ColourRange range = signedDistance && lo <= hi ? ColourRange::of(-reach, reach)
+                            : lo <= hi                 ? ColourRange::of(lo, hi)
+                                                       : ColourRange{};
+  const std::function<Rgb(double)> colourOf = signedDistance ? signedColour : detail::heatColour;
 
   Canvas slice(s.width, s.height, kNoDataRgb);
   for (const Region* r : slab)
@@ -244,16 +262,17 @@ LayerSlice exportLayerSlicePng(const OccupancyMap& map, LayerId layer, const std
         if (!reader.holdsData(*r, i)) continue;
         const double q = reader.quantity(*r, i, field);
         Rgb colour = kNonFiniteRgb;
-        if (std::isfinite(q)) colour = detail::heatColour(range.fraction(q)), ++result.drawn;
+        if (std::isfinite(q)) colour = colourOf(range.fraction(q)), ++result.drawn;
         else ++result.nonFinite;
         const int64_t px = int64_t(r->key.x * n + x - s.minX) * s.scale, py = int64_t(s.maxY - (r->key.y * n + y)) * s.scale;
         slice.fill(px, py, s.scale, s.scale, colour);
       }
 
   const std::string title = detail::titled(options.mapName, "layer " + type.name + ", field " + f.name + unitText(f) + ", " + heights);
-  const std::string caption = f.name + unitText(f) + (lo <= hi ? ", " + number(lo) + " to " + number(hi) : ", no finite value");
+  const std::string caption = f.name + unitText(f) + (lo <= hi ? ", " + number(lo) + " to " + number(hi) : ", no finite value") +
+                              (signedDistance ? "; behind the surface < 0 < in front" : "");
   detail::PlotFrame frame(title, detail::worldOf(map, s), s.width, s.height);
-  frame.addColourBar(range, caption, detail::heatColour);
+  frame.addColourBar(range, caption, colourOf);
   std::vector<detail::LegendSwatch> entries = {{kNoDataRgb, "no data"}};
   if (result.nonFinite) entries.push_back({kNonFiniteRgb, "not finite (" + std::to_string(result.nonFinite) + ")"});
   frame.addSwatches(entries);
