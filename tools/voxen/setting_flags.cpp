@@ -37,6 +37,7 @@ std::optional<std::string> flagForSetting(const std::string& field, const CLI::A
       {"DepthSourceOptions::cameraInfoTopic", {"--camera-info-topic"}},
       {"DepthSourceOptions::cameraInfoFile", {"--camera-info"}},
       {"DepthSourceOptions::maxRange", {"--max-range"}},
+      {"DepthSourceOptions::colourTopic", {"--color-topic"}},
       {"RayReaderOptions::pcdViewpoint", {"--pcd-viewpoint"}},
       {"RayReaderOptions::origin", {"--origin"}},
       {"HeightmapOptions::robotHeight", {"--robot-height"}},

@@ -64,6 +64,8 @@ struct MapArgs {
     double maxWeight = 64.0;           // --tsdf-max-weight
     std::string weighting = "constant";  // --tsdf-weighting
     std::string depthTopic, cameraInfoTopic, cameraInfoFile;
+    bool colour = false;      // --color: the recording's colour images into the tsdf_colour layer
+    std::string colourTopic;  // --color-topic (implies --color)
   } depth;
   // Threads reading the cloud (--threads): the machine's cores by default.
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));

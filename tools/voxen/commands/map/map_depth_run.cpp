@@ -24,7 +24,7 @@ namespace {
 const std::set<std::string> kDepthRunFlags = {
     "--input", "--output", "--tsdf", "--tsdf-truncation", "--tsdf-max-weight", "--tsdf-weighting", "--depth-topic",
     "--camera-info-topic", "--camera-info", "--fixed-frame", "--max-range", "--resolution", "--region", "--cpu",
-    "--gpu-cache-mb", "--quiet"};
+    "--gpu-cache-mb", "--quiet", "--color", "--color-topic"};
 
 void refuseRayFlags(const MapArgs& args) {
   for (const CLI::Option* option : args.command->get_options()) {
@@ -68,6 +68,9 @@ int mapDepth(const CommonOptions& options, MapArgs& args) {
   sourceOptions.cameraInfoFile = args.depth.cameraInfoFile;
   sourceOptions.fixedFrame = args.recording.fixedFrame;
   sourceOptions.maxRange = args.integration.maxRange;
+  const bool colour = args.depth.colour || !args.depth.colourTopic.empty();  // a named topic implies --color
+  sourceOptions.withColour = colour;
+  sourceOptions.colourTopic = args.depth.colourTopic;
   DepthSource source(args.input, sourceOptions);
   const DepthSourceInfo& info = source.info();
   const bool talk = !args.quiet && !options.json;
@@ -78,7 +81,7 @@ int mapDepth(const CommonOptions& options, MapArgs& args) {
   const bool autoCpu = !args.cpu && deviceLeftToAuto(options) && context.deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const bool onCpu = args.cpu || autoCpu;
   MapperOptions mapperOptions{.model = model};
-  mapperOptions.extraLayers = LayerSet{kTsdfLayer};
+  mapperOptions.extraLayers = colour ? LayerSet{kTsdfLayer, kTsdfColourLayer} : LayerSet{kTsdfLayer};
   mapperOptions.run.backend = onCpu ? MapperBackend::CpuReference : MapperBackend::Gpu;
   mapperOptions.run.gpu = args.gpu;
   Mapper mapper(context, mapperOptions);
@@ -119,12 +122,17 @@ int mapDepth(const CommonOptions& options, MapArgs& args) {
                    {"seconds", seconds},
                    {"frames_per_s", seconds > 0 ? double(frames) / seconds : 0.0},
                    {"path", path},
-                   {"tsdf_settings", tsdf.settingsText()}});
+                   {"tsdf_settings", tsdf.settingsText()},
+                   {"frames_with_color", stats.framesWithColour},
+                   {"frames_without_color", stats.framesWithoutColour}});
   } else if (!args.quiet) {
     std::printf("voxen map --tsdf: %llu frames (%llu skipped) in %.2f s (%.1f frames/s), %llu blocks, %llu regions -> %s\n",
                 (unsigned long long)frames, (unsigned long long)(stats.skippedOutsidePoses + stats.skippedBackwards), seconds,
                 seconds > 0 ? double(frames) / seconds : 0.0, (unsigned long long)blocks, (unsigned long long)regions,
                 args.output.c_str());
+    if (colour)
+      std::printf("colour: %llu frames with a colour image (%s), %llu without one within the time tolerance\n",
+                  (unsigned long long)stats.framesWithColour, info.colourTopic.c_str(), (unsigned long long)stats.framesWithoutColour);
   }
   return 0;
 }

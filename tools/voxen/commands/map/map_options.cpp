@@ -149,6 +149,13 @@ void addDepthOptions(CLI::App& command, MapArgs::Depth& depth) {
                      "a TUM RGB-D folder's camera, as ROS camera_calibration YAML (default: FOLDER/camera_info.yaml)")
       ->type_name("FILE.yaml")
       ->group(group);
+  command.add_flag("--color", depth.colour,
+                   "also the recording's colour images (registered to the depth images: a bag's or MCAP's colour topic, a "
+                   "TUM folder's rgb/), averaged per voxel into the map's tsdf_colour layer; voxen mesh then colours the vertices")
+      ->group(group);
+  command.add_option("--color-topic", depth.colourTopic, "the colour image topic (default: the only one; implies --color)")
+      ->type_name("TOPIC")
+      ->group(group);
 }
 
 // Saving the map as it grows: a region store, its checkpoints and memory, resuming.
