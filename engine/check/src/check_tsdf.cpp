@@ -4,7 +4,9 @@
 // work cannot change it), through a cache smaller than the frames' regions; and the GPU's mesh
 // of that TSDF against the CPU mesher's, vertex for vertex and face for face; and lidar scans of
 // the building into a TSDF by ray integration on the GPU against the CPU reference, bit for bit
-// (a scan's sums are integers: the order of the GPU's atomics cannot change them).
+// (a scan's sums are integers: the order of the GPU's atomics cannot change them). The depth
+// frames carry colour (the generator's surface colours) into the tsdf_colour layer, compared
+// the same way, and the mesh's vertex colours with it.
 #include <cstring>
 
 #include "check_row.hpp"
@@ -21,10 +23,23 @@ namespace voxen {
 
 namespace {
 
-OccupancyMap tsdfMap() {
+OccupancyMap tsdfMap(bool colour = false) {
   OccupancyModel model;
   model.resolution = 0.05;
-  return OccupancyMap(model, LayerSet{kTsdfLayer});
+  return OccupancyMap(model, colour ? LayerSet{kTsdfLayer, kTsdfColourLayer} : LayerSet{kTsdfLayer});
+}
+
+// The maps' tsdf_colour voxels that differ (the GPU's map has every region the CPU's has:
+// compareTsdf counts a missing one).
+uint64_t compareColour(const OccupancyMap& cpu, const OccupancyMap& gpu) {
+  uint64_t differ = 0;
+  for (const auto& [key, region] : cpu.regions()) {
+    const Region* other = gpu.findRegion(key);
+    if (!other) continue;
+    const auto a = region.values<gpu::TsdfColourVoxel>(kTsdfColourLayer), b = other->values<gpu::TsdfColourVoxel>(kTsdfColourLayer);
+    for (size_t i = 0; i < a.size(); ++i) differ += std::memcmp(&a[i], &b[i], sizeof a[i]) != 0;
+  }
+  return differ;
 }
 
 // The maps' tsdf voxels compared: (observed in the CPU's, differing).
@@ -49,10 +64,11 @@ void checkTsdf(CheckContext& context) {
   camera.width = uint32_t(context.sized(160, 640));
   camera.height = uint32_t(context.sized(120, 480));
   camera.frames = context.sized(3, 12);
-  OccupancyMap cpu = tsdfMap(), gpuMap = tsdfMap();
+  camera.colour = true;
+  OccupancyMap cpu = tsdfMap(true), gpuMap = tsdfMap(true);
   TsdfOptions options;
   options.weighting = TsdfWeighting::LinearDropOff;
-  runRow(context, "tsdf", "depth frames into a TSDF, bit for bit, in chunks", [&](RowResult& row) {
+  runRow(context, "tsdf", "coloured depth frames into a TSDF, bit for bit, in chunks", [&](RowResult& row) {
     uint64_t chunks = 0, frames = 0;
     {
       GpuTsdfIntegrator gpu(context.scheduler, gpuMap, options, 12 * RegionCache::bytesPerRegion(gpuMap));
@@ -67,13 +83,16 @@ void checkTsdf(CheckContext& context) {
       if (!cpu.regions().empty()) cpu.findRegion(cpu.regions().begin()->first)->values<gpu::TsdfVoxel>(kTsdfLayer)[0].distance += 1;
     }
     const auto [observed, differ] = compareTsdf(cpu, gpuMap);
+    const uint64_t colours = compareColour(cpu, gpuMap);
     row.figure("frames", double(frames), "{} frames");
     row.figure("observed_voxels", double(observed), "{} voxels observed");
     row.figure("chunks", double(chunks), "{} chunks");
     row.figure("differing_voxels", double(differ), "{} differ from the CPU");
     row.require(observed > 10000, "only " + std::to_string(observed) + " voxels observed");
     row.require(chunks > frames, "one chunk per frame: the cache held every region, so chunking went untested");
+    row.figure("differing_colours", double(colours), "{} colours differ");
     row.require(differ == 0, std::to_string(differ) + " voxels differ from the CPU reference");
+    row.require(colours == 0, std::to_string(colours) + " voxels' colours differ from the CPU reference");
   });
   runRow(context, "tsdf", "lidar rays into a TSDF, bit for bit, in chunks", [&](RowResult& row) {
     LidarConfig lidar;
@@ -110,17 +129,18 @@ void checkTsdf(CheckContext& context) {
     row.require(chunks > scans, "one chunk per scan: the cache held every region, so chunking went untested");
     row.require(differ == 0, std::to_string(differ) + " voxels differ from the CPU reference");
   });
-  runRow(context, "tsdf", "the TSDF's mesh, vertex for vertex", [&](RowResult& row) {
+  runRow(context, "tsdf", "the TSDF's coloured mesh, vertex for vertex", [&](RowResult& row) {
     TsdfMesh reference = meshTsdfCpu(cpu);
     const TsdfMesh mesh = meshTsdfGpu(context.scheduler, cpu);
     if (context.breakReferences() && !reference.positions.empty()) reference.positions[0].x += 1e-3f;
     const bool samePositions = reference.positions.size() == mesh.positions.size() &&
                                std::memcmp(reference.positions.data(), mesh.positions.data(),
                                            mesh.positions.size() * sizeof(mesh.positions[0])) == 0;
-    const bool sameFaces = reference.faces == mesh.faces && reference.normals == mesh.normals;
+    const bool sameFaces = reference.faces == mesh.faces && reference.normals == mesh.normals && reference.colours == mesh.colours;
     row.figure("vertices", double(mesh.positions.size()), "{} vertices");
     row.figure("faces", double(mesh.faces.size()), "{} faces");
     row.require(mesh.faces.size() > 1000, "only " + std::to_string(mesh.faces.size()) + " faces");
+    row.require(mesh.colours.size() == mesh.positions.size(), "the mesh has no colours");
     row.require(samePositions && sameFaces, "the GPU's mesh differs from the CPU mesher's");
   });
 }
