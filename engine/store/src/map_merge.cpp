@@ -27,10 +27,11 @@ struct MergeInput {
   std::optional<MapFileRegionReader> map;
   std::unique_ptr<MapStore> store;
 
-  // The NDT settings the map records (empty: none recorded).
-  std::string ndtSettings() const {
-    return store ? store->description().derivedSettings[kNdtCovarianceLayer] : map->shape().derivedSettings(kNdtCovarianceLayer);
+  // The settings the map records of layer `id` (empty: none recorded).
+  std::string derivedSettings(LayerId id) const {
+    return store ? store->description().derivedSettings[id] : map->shape().derivedSettings(id);
   }
+  std::string ndtSettings() const { return derivedSettings(kNdtCovarianceLayer); }
 
   static MergeInput open(const std::filesystem::path& path) {
     MergeInput in;
@@ -176,6 +177,17 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
     for (size_t i = 1; i < inputs.size(); ++i) checkSameNdtSettings(inputs.front(), inputs[i]);
     ndt = checkedNdtModel(inputs.front());
   }
+  // A TSDF folds with the settings it was made with (truncation band, largest weight,
+  // weighting; voxen/tsdf/tsdf.hpp): the weighted mean of distances truncated to other bands
+  // would be no TSDF, so the inputs must record the same settings, which the merged map keeps.
+  std::optional<std::string> tsdfSettings;
+  if (inputs.front().layout.has(kTsdfLayer)) {
+    tsdfSettings = inputs.front().derivedSettings(kTsdfLayer);
+    for (size_t i = 1; i < inputs.size(); ++i)
+      if (const std::string other = inputs[i].derivedSettings(kTsdfLayer); other != *tsdfSettings)
+        throw Error("cannot merge " + quoted(inputs.front().path) + " and " + quoted(inputs[i].path) + ": TSDF settings '" +
+                    *tsdfSettings + "' vs '" + other + "' (only maps made with the same TSDF settings merge)");
+  }
 
   MergeResult result;
   const OccupancyModel model = inputs.front().model;
@@ -231,6 +243,7 @@ MergeResult mergeMaps(const std::vector<std::filesystem::path>& paths, const std
   empty.setTimeOrigin(timeOrigin.value_or(earliest->timeOrigin));
   // The merged Gaussians were made with the inputs' (equal) NDT settings.
   if (ndt) empty.setDerivedSettings(kNdtCovarianceLayer, inputs.front().ndtSettings());
+  if (tsdfSettings) empty.setDerivedSettings(kTsdfLayer, *tsdfSettings);
   if (mergeOutputIsMapFile(output)) {
     checkMemoryBudget(uint64_t(keys.size()) * empty.bytesPerRegion(), options.memoryBudgetBytes,
                       "merging into the map file '" + output.string() + "' (built whole in memory): its " +

@@ -126,6 +126,11 @@ std::unique_ptr<PgMapStore> PgMapStore::openForWriting(const std::string& url, c
                   (mine.empty() ? std::string("(not recorded)") : mine) + "': their fused map cannot pool them");
     impl->ndt = ndtMergeModel(theirs, impl->stored.model.resolution);
   }
+  // The fused TSDF is the weighted mean of the sessions': one set of TSDF settings per store
+  // (as voxen merge refuses maps with others).
+  if (description.layout.has(kTsdfLayer) && description.derivedSettings[kTsdfLayer] != impl->stored.derivedSettings[kTsdfLayer])
+    throw Error("store '" + redactedStoreName(url) + "': its sessions' TSDF was made with '" + impl->stored.derivedSettings[kTsdfLayer] +
+                "', this map's with '" + description.derivedSettings[kTsdfLayer] + "': their fused map cannot average them");
   impl->description = impl->stored;
   impl->lockSession();
   impl->fusedLayout = MapLayout::of(impl->stored.layout.optionalLayers().remove(kClearanceLayer));
