@@ -12,6 +12,13 @@
 // coloured by traversability cost (the --cost-png colours: lethal black, unknown grey) or by
 // height, with the same views, camera and size options, and a legend with the cost colour
 // bar, the lethal and unknown swatches and the scale bar.
+//
+// A map with a `tsdf` layer (voxen map --tsdf) is drawn as its TSDF's surface mesh
+// (voxen/render_tsdf.hpp; the mesh voxen mesh writes, cells whose corners have at least
+// --min-weight measurements), coloured by height (or in the mesh's own colours when it has
+// them), with the same views, camera, crop and legend; --layer occupancy draws its occupied
+// voxels instead. The mesh is made on the GPU, or by the CPU reference where --device auto
+// finds a CPU driver (as voxen mesh chooses; the same mesh either way).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -37,7 +44,11 @@
 #include "voxen/map/map_file.hpp"
 #include "voxen/render_heightmap.hpp"
 #include "voxen/render_map.hpp"
+#include "voxen/render_tsdf.hpp"
+#include "voxen/tsdf/gpu_tsdf_mesh.hpp"
+#include "voxen/tsdf/tsdf_mesh.hpp"
 #include "voxen/host/error.hpp"
+#include "voxen/host/number_text.hpp"
 #include "voxen/host/setting_error.hpp"
 
 namespace voxen::cli {
@@ -56,7 +67,9 @@ struct RenderArgs {
   bool fovGiven = false;
   std::string colour = "cost";      // --color (a heightmap's)
   std::optional<uint32_t> level;    // --level (a heightmap's; default every level)
-  const CLI::Option *colourOption = nullptr, *maxSamplesOption = nullptr;
+  std::string layer;                // --layer: occupancy or tsdf (default: tsdf when the map has it)
+  double minWeight = 0.0;           // --min-weight (the TSDF mesh's)
+  const CLI::Option *colourOption = nullptr, *maxSamplesOption = nullptr, *minWeightOption = nullptr;
 };
 
 // A heightmap file: its content says so, or its name ends in .vxh (then loading it says what
@@ -139,6 +152,84 @@ RenderOptions renderOptions(const RenderArgs& args) {
   return render;
 }
 
+// The JSON fields and text line both inputs' reports share after their own.
+void addPictureJson(Json& json, const RenderImage& image, const RenderArgs& args, const RenderOptions& render, double seconds,
+                    const std::string& device, const std::string& warning) {
+  json["triangles"] = image.triangles;
+  json["drawn_triangles"] = image.drawnTriangles;
+  json["view"] = image.view == RenderView::Top ? "top" : "perspective";
+  json["framing"] = framingJson(image, !args.camera.empty());
+  json["height_range_m"] = {rounded(image.heightMin, 6), rounded(image.heightMax, 6)};
+  json["legend"] = render.legend;
+  json["scale_bar_m"] = render.legend ? Json(image.scaleMetres) : Json(nullptr);
+  json["wall_s"] = rounded(seconds, 4);
+  json["device"] = device;
+  json["warning"] = warning.empty() ? Json(nullptr) : Json(warning);
+}
+
+// A map with a tsdf layer: its TSDF's surface mesh (voxen/render_tsdf.hpp), made where voxen
+// mesh would make it (the GPU; the CPU reference under --device auto on a CPU driver).
+int renderTsdfOfMap(const CommonOptions& options, const RenderArgs& args, const OccupancyMap& map, RenderOptions render,
+                    std::chrono::steady_clock::time_point start) {
+  const std::string name = redactedStoreName(args.mapPath);
+  if (args.maxSamplesOption->count() > 0)
+    throw UsageError("--max-samples sizes the density grid of occupied voxels, and '" + name +
+                     "' is drawn from its TSDF's mesh (--layer occupancy draws its occupied voxels)");
+  TsdfMeshOptions meshOptions;
+  meshOptions.minWeight = args.minWeight;
+  if (render.cropMin) meshOptions.box = TsdfMeshBox{*render.cropMin, *render.cropMax};
+  Context context(options.contextOptions());
+  const bool cpuMesh = deviceLeftToAuto(options) && context.deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const TsdfRenderImage out = [&] {
+    try {
+      const TsdfMesh mesh = cpuMesh ? meshTsdfCpu(map, meshOptions) : meshTsdfGpu(context.scheduler(), map, meshOptions);
+      return renderTsdfMesh(context, mesh, render);
+    } catch (const SettingError& e) {
+      throw e.withContext(name + ": ");
+    } catch (const Error& e) {
+      throw Error(name + ": " + e.what());
+    }
+  }();
+  const RenderImage& image = out.image;
+  writePng(args.outputPath, image.width, image.height, image.pixels, PngFormat::Rgba8);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string nothingDrawn =
+      image.drawnTriangles > 0 ? std::string()
+      : image.triangles == 0   ? "nothing drawn: the map's TSDF has no surface" +
+                                   std::string(args.crop.empty() ? "" : " within --crop") +
+                                   (args.minWeight > 0 ? " with --min-weight " + formatNumber(args.minWeight) : "")
+                               : "nothing drawn: none of the TSDF mesh's " + withCommas(image.triangles) + " triangles (between " +
+                                   metresText(image.occupiedMin) + " and " + metresText(image.occupiedMax) +
+                                   " m) is in view; aim --camera at them, or leave it out to frame them";
+  if (!nothingDrawn.empty()) std::fprintf(stderr, "voxen render: warning: %s\n", nothingDrawn.c_str());
+  const std::string device = context.deviceInfo().name;
+  const char* colours = out.meshColours ? "the map's colours" : "height";
+  if (options.json) {
+    Json json{{"map", name},
+              {"output", args.outputPath},
+              {"width", image.width},
+              {"height", image.height},
+              {"layer", "tsdf"},
+              {"mesh", cpuMesh ? "cpu (device auto)" : "gpu"},
+              {"min_weight", args.minWeight},
+              {"vertices", out.vertices},
+              {"faces", out.faces},
+              {"drawn_vertices", image.occupiedVoxels},
+              {"color", out.meshColours ? "mesh" : "height"}};
+    addPictureJson(json, image, args, render, seconds, device, nothingDrawn);
+    printJson(json);
+  } else {
+    std::printf("voxen render: %s -> %s (%ux%u) on %s\n", name.c_str(), args.outputPath.c_str(), image.width, image.height,
+                device.c_str());
+    std::printf("TSDF mesh (%s): %s vertices, %s triangles (%s drawn) coloured by %s, %.2f s\n",
+                cpuMesh ? "CPU reference" : "GPU", withCommas(out.vertices).c_str(), withCommas(image.triangles).c_str(),
+                withCommas(image.drawnTriangles).c_str(), colours, seconds);
+    std::printf("%s\n", framingText(image).c_str());
+  }
+  if (options.profile) context.scheduler().profile().print(std::cout);
+  return 0;
+}
+
 int render(const CommonOptions& options, const RenderArgs& args) {
   const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
   if (args.colourOption->count() > 0 || args.level)
@@ -165,6 +256,12 @@ int render(const CommonOptions& options, const RenderArgs& args) {
       if (const std::string problem = voxelIndexProblem(metres, map.model().resolution); !problem.empty())
         throw UsageError("--crop: " + problem);
   }
+  if (args.layer == "tsdf" && !map.layout().has(kTsdfLayer))
+    throw UsageError("--layer tsdf: '" + redactedStoreName(mapPath) + "' has no tsdf layer (depth images integrated with voxen map --tsdf)");
+  if (map.layout().has(kTsdfLayer) && args.layer != "occupancy") return renderTsdfOfMap(options, args, map, render, start);
+  if (args.minWeightOption->count() > 0)
+    throw UsageError("--min-weight is for a TSDF's mesh, and '" + redactedStoreName(mapPath) + "' is drawn from its occupied voxels" +
+                     (map.layout().has(kTsdfLayer) ? " (--layer occupancy)" : ""));
   render.budgetHint = options.memoryBudgetHint() + " or render a part of the map with --crop";
   // The device opens once the grid is known to fit.
   Context context(options.contextOptions());
@@ -220,6 +317,8 @@ int renderHeightmapFile(const CommonOptions& options, const RenderArgs& args) {
   if (!args.crop.empty()) throw UsageError("--crop is for a map, and '" + path + "' is a heightmap: it is drawn whole");
   if (!args.session.empty()) throw UsageError("--session is for a store, and '" + path + "' is a heightmap");
   if (args.maxSamplesOption->count() > 0) throw UsageError("--max-samples is for a map, and '" + path + "' is a heightmap");
+  if (!args.layer.empty() || args.minWeightOption->count() > 0)
+    throw UsageError(std::string(args.layer.empty() ? "--min-weight" : "--layer") + " is for a map, and '" + path + "' is a heightmap");
   const RenderOptions render = renderOptions(args);
   checkOutputs({{"--output", outputPath}}, {{"the heightmap", path}});
   const auto start = std::chrono::steady_clock::now();
@@ -311,6 +410,16 @@ CommandRun setupRender(CLI::App& command) {
                                        "export's cost picture, lethal black, unknown grey) or by height")
                            ->check(CLI::IsMember({"cost", "height"}))
                            ->capture_default_str();
+  command.add_option("--layer", args->layer,
+                     "a map with a tsdf layer: draw its TSDF's surface mesh (tsdf, the default for such a map) or its "
+                     "occupied voxels (occupancy)")
+      ->check(CLI::IsMember({"occupancy", "tsdf"}));
+  args->minWeightOption = command
+                              .add_option("--min-weight", args->minWeight,
+                                          "a TSDF's mesh: measurements each corner of a cell needs for the cell to be "
+                                          "drawn (0: observed at all; as voxen mesh)")
+                              ->type_name("W")
+                              ->check(numberIn(0.0, 1e6, "measurements"));
   command.add_option("--level", args->level, "heightmap: draw only this level (default: every level)")
       ->type_name("K")
       ->check(integerIn(0, 7));
