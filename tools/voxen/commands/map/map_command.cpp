@@ -236,11 +236,11 @@ void writeHeightmapAfterMapping(Mapper& mapper, const MapArgs& args, bool talk) 
 
 // Parse (and --resume), check, run, report.
 int mapCloud(const CommonOptions& options, MapArgs& args) {
-  if (args.resume) takeRecordedOptions(args);
   if (args.depth.tsdf && tsdfInputHoldsClouds(args)) return mapCloudTsdf(options, args);  // ray integration
-  if (args.depth.tsdf) return mapDepth(options, args);
+  if (args.depth.tsdf) return mapDepth(options, args);  // which refuses --resume: a depth run keeps no checkpoint
   if (args.depth.colour || !args.depth.colourTopic.empty())
     throw UsageError("--color goes with --tsdf (a recording's colour images into the TSDF's tsdf_colour layer)");
+  if (args.resume) takeRecordedOptions(args);
   if (args.cloud.empty() && args.input.empty()) throw UsageError("--input FILE_OR_FOLDER (or --cloud CLOUD.ply) is required");
   const std::string inputFlag = args.input.empty() ? "--cloud" : "--input";
   if (!args.input.empty()) args.cloud = args.input;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands/map/map_args.hpp"
+#include "commands/map/map_depth_store.hpp"
 #include "output_checks.hpp"
 #include "report/json_output.hpp"
 #include "report/progress.hpp"
@@ -31,6 +32,7 @@ void refuseRayFlags(const MapArgs& args) {
     if (option->count() == 0 || option->get_lnames().empty()) continue;
     const std::string flag = "--" + option->get_lnames().front();
     if (flag == "--help" || kDepthRunFlags.contains(flag) || option->get_group() == "Options for every command") continue;
+    if (flag == "--store" || flag == "--session") continue;  // checkDepthStoreOptions (map_depth_store.hpp)
     if (flag == "--cloud")
       throw UsageError("--tsdf takes depth images from --input (a ROS 1 bag, an MCAP file or a TUM RGB-D folder); a point "
                        "cloud into a TSDF is not supported yet");
@@ -56,10 +58,11 @@ TsdfOptions tsdfOptionsOf(const MapArgs& args, double resolution) {
 }  // namespace
 
 int mapDepth(const CommonOptions& options, MapArgs& args) {
+  const bool toStore = checkDepthStoreOptions(args);
   refuseRayFlags(args);
   if (args.input.empty()) throw UsageError("--tsdf needs --input DEPTH_RECORDING (a ROS 1 bag, an MCAP file or a TUM RGB-D folder)");
-  if (args.output.empty()) throw UsageError("--tsdf needs --output MAP.vxm");
-  checkOutputs({{"--output", args.output}}, {{"--input", args.input}});
+  if (!toStore && args.output.empty()) throw UsageError("--tsdf needs --output MAP.vxm (or --store STORE)");
+  if (!toStore) checkOutputs({{"--output", args.output}}, {{"--input", args.input}});
   const OccupancyModel model = args.model();
   const TsdfOptions tsdf = tsdfOptionsOf(args, model.resolution);
   DepthSourceOptions sourceOptions;
@@ -108,12 +111,14 @@ int mapDepth(const CommonOptions& options, MapArgs& args) {
   if (frames == 0)
     throw Error(args.input + ": no depth frame could be posed (" + std::to_string(source.stats().skippedOutsidePoses) +
                 " outside the poses, " + std::to_string(source.stats().skippedBackwards) + " out of order): no map written");
-  mapper.save(args.output);
+  // A store is written once, here, with the whole map (map_depth_store.hpp).
+  const std::string written = toStore ? saveDepthMapToStore(mapper.map(), args) : args.output;
+  if (!toStore) mapper.save(args.output);
   const uint64_t regions = mapper.map().regions().size();
   const DepthSourceStats& stats = source.stats();
   if (options.json) {
     printJson(Json{{"input", args.input},
-                   {"output", args.output},
+                   {"output", written},
                    {"frames", frames},
                    {"skipped_outside_poses", stats.skippedOutsidePoses},
                    {"skipped_backwards", stats.skippedBackwards},
@@ -129,7 +134,7 @@ int mapDepth(const CommonOptions& options, MapArgs& args) {
     std::printf("voxen map --tsdf: %llu frames (%llu skipped) in %.2f s (%.1f frames/s), %llu blocks, %llu regions -> %s\n",
                 (unsigned long long)frames, (unsigned long long)(stats.skippedOutsidePoses + stats.skippedBackwards), seconds,
                 seconds > 0 ? double(frames) / seconds : 0.0, (unsigned long long)blocks, (unsigned long long)regions,
-                args.output.c_str());
+                written.c_str());
     if (colour)
       std::printf("colour: %llu frames with a colour image (%s), %llu without one within the time tolerance\n",
                   (unsigned long long)stats.framesWithColour, info.colourTopic.c_str(), (unsigned long long)stats.framesWithoutColour);
