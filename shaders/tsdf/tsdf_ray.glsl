@@ -9,7 +9,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer TsdfRayArray
 // a finished discovery never leaves for a measured voxel).
 uint tsdfRayFindBlock(uint64_t table, uint64_t indices, uint tableMask, uint64_t key) {
   uint h = tsdfRayBlockHash(key);
-  for (uint probe = 0u; probe <= tableMask; ++probe) {
+  for (uint probe = 0u; probe < kTsdfRayMaxProbe; ++probe) {
     uint slot = (h + probe) & tableMask;
     uint64_t stored = Uint64Array(table).v[slot];
     if (stored == key) return UintArray(indices).v[slot];

@@ -158,6 +158,9 @@ VOXEN_FUNCTION uint tsdfScanWeight(uint64_t weight, uint maxWeight) {
 
 // The passes' block hash set: packed block keys (21 bits per axis, offset by 2^20, never 0) in
 // a table of 2^k slots probed linearly; a key's list index beside it.
+// A key lies within kTsdfRayMaxProbe slots of its hash (discovery retries with a larger table
+// when one does not), so a lookup probes at most that many.
+VOXEN_CONST(uint, kTsdfRayMaxProbe, 64u)
 VOXEN_FUNCTION uint64_t tsdfRayBlockKey(int bx, int by, int bz) {
   return (uint64_t(bx + (1 << 20)) << 42) | (uint64_t(by + (1 << 20)) << 21) | uint64_t(bz + (1 << 20));
 }
@@ -191,7 +194,7 @@ struct TsdfRayDiscoverPush {
   VOXEN_ADDRESS counters;   // uint[2]: keys found (may pass listCapacity), 1 when a key found no free slot
   uint tableMask;
   uint listCapacity;
-  uint maxProbe;
+  uint maxProbe;            // kTsdfRayMaxProbe
   uint pad;
 };
 VOXEN_SHARED_ASSERT(sizeof(TsdfRayDiscoverPush) == 72)

@@ -84,7 +84,7 @@ std::vector<std::pair<TsdfBlock, uint32_t>> GpuTsdfRayIntegrator::State::discove
     push.counters = counters.address();
     push.tableMask = tableCapacity - 1;
     push.listCapacity = listCapacity;
-    push.maxProbe = 64;
+    push.maxProbe = gpu::kTsdfRayMaxProbe;
     scheduler.dispatchThreads({"tsdf ray discover", kernel.get(), {}, push,
                                {reads(rays.range()), readsWrites(tableRange), writes(indexRange), writes(listRange),
                                 readsWrites(counters.range())}},
