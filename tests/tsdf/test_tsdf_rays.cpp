@@ -186,6 +186,25 @@ TEST_CASE("The GPU's ray TSDF equals the CPU reference byte for byte, at any bat
   requireSameTsdf(cpu, gpuBatches);
 }
 
+TEST_CASE("A scan reaching more blocks than the GPU's first block set holds: the set grows, the same voxels", "[tsdf_rays][gpu]") {
+  // 1 cm voxels and a 20-voxel band: each ray's band crosses several 8 cm blocks, over 2^15 of them.
+  TsdfOptions options;
+  options.truncationVoxels = 20;
+  OccupancyMap cpu = rayMap(0.01), gpuMap = rayMap(0.01);
+  const std::vector<Ray> scan = sceneScan({0.2, 0.1, 1.0}, 48, 720, 0.05);
+  const TsdfScanStats c = integrateRaysTsdfCpu(cpu, scan, options);
+  TsdfScanStats g;
+  {
+    GpuTsdfRayIntegrator gpu(vt::gpu().scheduler, gpuMap, options);
+    g = gpu.integrate(scan);
+  }
+  INFO("blocks " << c.blocks);
+  CHECK(c.blocks > 32768);
+  CHECK(g.blocks == c.blocks);
+  CHECK(g.discoveryRetries > 0);
+  requireSameTsdf(cpu, gpuMap);
+}
+
 TEST_CASE("Mapper::integrateCloudTsdf: the same map on the GPU and the CPU reference, between occupancy rays", "[tsdf_rays][api]") {
   Context ctx(vt::gpu().scheduler);
   TsdfOptions options;
