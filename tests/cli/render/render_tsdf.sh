@@ -6,8 +6,9 @@
 # pixel); the GPU mesher's picture equals the CPU
 # reference's; the perspective view draws it with its legend; --layer occupancy draws the
 # occupied voxels instead (none in a depth run's map: the occupancy path's error, unchanged);
-# --min-weight beyond every weight warns that nothing was drawn; flags for the other path are
-# refused by name.
+# --min-weight beyond every weight warns that nothing was drawn; a map with colour is drawn in
+# its mesh's colours (--color height: the height ramp); flags for the other path are refused
+# by name.
 #   render_tsdf.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/../support/common.sh" render_tsdf "$@"
@@ -90,6 +91,18 @@ cmp top.png top-gpu.png || fail "the GPU mesher's picture differs from the CPU r
 grep -q "TSDF mesh (.*): [0-9,]* vertices, [0-9,]* triangles" persp.log || fail "no mesh summary: $(cat persp.log)"
 grep -q "coloured by height" persp.log || fail "no colouring said: $(cat persp.log)"
 [ -s persp.png ] || fail "no perspective picture"
+
+# A map with colour (voxen map --tsdf --color) is drawn in its mesh's colours, --color height
+# draws the height ramp instead; --color cost is a heightmap's.
+"$voxen" generate --depth-recording ctum/ --color --frames 2 --depth-width 160 --depth-height 120 > gen-colour.log
+"$voxen" map --input ctum --tsdf --color --resolution 0.05 --output colour.vxm --cpu --quiet > map-colour.log
+"$voxen" render colour.vxm --output colour.png --json > colour.json 2> colour.err || fail "render of a coloured map: $(cat colour.err)"
+grep -q '"color":"mesh"' colour.json || fail "a coloured map not drawn in its colours: $(cat colour.json)"
+"$voxen" render colour.vxm --output colour-height.png --color height --json > colour-height.json
+grep -q '"color":"height"' colour-height.json || fail "--color height: $(cat colour-height.json)"
+if "$voxen" render colour.vxm --output bad.png --color cost > cost.log 2>&1; then fail "--color cost drew a map"; fi
+grep -q -- "--color is for a heightmap" cost.log || fail "--color cost: $(cat cost.log)"
+rm -f bad.png
 
 # --layer occupancy: the occupancy path, which finds no occupied voxel in a depth run's map.
 if "$voxen" render tsdf.vxm --output occ.png --layer occupancy > occ.log 2> occ.err; then fail "--layer occupancy drew an empty occupancy"; fi

@@ -183,7 +183,9 @@ int renderTsdfOfMap(const CommonOptions& options, const RenderArgs& args, const 
   const TsdfRenderImage out = [&] {
     try {
       const TsdfMesh mesh = cpuMesh ? meshTsdfCpu(map, meshOptions) : meshTsdfGpu(context.scheduler(), map, meshOptions);
-      return renderTsdfMesh(context, mesh, render);
+      // --color height: the height ramp even where the mesh has its own colours.
+      const TsdfRenderOptions colouring{.colouring = args.colourOption->count() > 0 ? TsdfColouring::Height : TsdfColouring::Auto};
+      return renderTsdfMesh(context, mesh, render, colouring);
     } catch (const SettingError& e) {
       throw e.withContext(name + ": ");
     } catch (const Error& e) {
@@ -232,9 +234,9 @@ int renderTsdfOfMap(const CommonOptions& options, const RenderArgs& args, const 
 
 int render(const CommonOptions& options, const RenderArgs& args) {
   const std::string &mapPath = args.mapPath, &outputPath = args.outputPath;
-  if (args.colourOption->count() > 0 || args.level)
-    throw UsageError(std::string(args.level ? "--level" : "--color") + " is for a heightmap (voxen heightmap MAP --output HM.vxh), and '" +
-                     redactedStoreName(mapPath) + "' is a map");
+  // --color height also goes with a TSDF's mesh (checked once the map's layers are known).
+  if ((args.colourOption->count() > 0 && args.colour != "height") || args.level)
+    throw UsageError(std::string(args.level ? "--level" : "--color") + " is for a heightmap (voxen heightmap MAP --output HM.vxh), and '" + redactedStoreName(mapPath) + "' is a map");
   RenderOptions render = renderOptions(args);
   std::optional<std::vector<double>> crop;
   if (!args.crop.empty()) crop = numberList(args.crop);
@@ -259,6 +261,9 @@ int render(const CommonOptions& options, const RenderArgs& args) {
   if (args.layer == "tsdf" && !map.layout().has(kTsdfLayer))
     throw UsageError("--layer tsdf: '" + redactedStoreName(mapPath) + "' has no tsdf layer (depth images integrated with voxen map --tsdf)");
   if (map.layout().has(kTsdfLayer) && args.layer != "occupancy") return renderTsdfOfMap(options, args, map, render, start);
+  if (args.colourOption->count() > 0)
+    throw UsageError("--color is for a heightmap or (--color height) a TSDF's mesh, and '" + redactedStoreName(mapPath) +
+                     "' is drawn from its occupied voxels, always by height");
   if (args.minWeightOption->count() > 0)
     throw UsageError("--min-weight is for a TSDF's mesh, and '" + redactedStoreName(mapPath) + "' is drawn from its occupied voxels" +
                      (map.layout().has(kTsdfLayer) ? " (--layer occupancy)" : ""));
@@ -407,7 +412,8 @@ CommandRun setupRender(CLI::App& command) {
   args->colourOption = command
                            .add_option("--color", args->colour,
                                        "heightmap: colour the surface by traversability cost (0..100 on the ramp of voxen "
-                                       "export's cost picture, lethal black, unknown grey) or by height")
+                                       "export's cost picture, lethal black, unknown grey) or by height; a TSDF's mesh: "
+                                       "height draws the height ramp where the map has its own colours")
                            ->check(CLI::IsMember({"cost", "height"}))
                            ->capture_default_str();
   command.add_option("--layer", args->layer,
