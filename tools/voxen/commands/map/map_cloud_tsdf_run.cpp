@@ -1,7 +1,9 @@
 // `voxen map --input CLOUD --tsdf --output MAP.vxm`: a point cloud recording's rays (PLY, PCD,
 // KITTI, a ROS 1 bag's or MCAP file's PointCloud2 clouds: voxen/input/ray_source.hpp) into the
-// map's TSDF layer by ray integration (voxen/tsdf/tsdf_rays.hpp) through
-// Mapper::integrateCloudTsdf, on the GPU or (--cpu) with the CPU reference, then the map saved.
+// map's TSDF layer by ray integration (voxen/tsdf/tsdf_rays.hpp), on the GPU through one
+// GpuTsdfRayIntegrator for the whole run (its regions stay resident between scans, synced once at
+// the end; Mapper::integrateCloudTsdf makes one per scan) or (--cpu) with the CPU reference,
+// then the map saved.
 // Depth images (a TUM RGB-D folder, a recording with depth image topics) keep the projective
 // run (map_depth_run.cpp).
 //
@@ -10,6 +12,7 @@
 // does not depend on --threads, so the map does not either.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -22,6 +25,8 @@
 #include "voxen/host/setting_error.hpp"
 #include "voxen/input/input_format.hpp"
 #include "voxen/input/recording_info.hpp"
+#include "voxen/map/map_file.hpp"
+#include "voxen/tsdf/gpu_tsdf_rays.hpp"
 
 namespace voxen::cli {
 
@@ -121,11 +126,9 @@ int mapCloudTsdf(const CommonOptions& options, MapArgs& args) {
   // --device auto on a CPU driver: the CPU reference, the same voxels bit for bit.
   const bool autoCpu = !args.cpu && deviceLeftToAuto(options) && context.deviceInfo().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const bool onCpu = args.cpu || autoCpu;
-  MapperOptions mapperOptions{.model = model};
-  mapperOptions.extraLayers = LayerSet{kTsdfLayer};
-  mapperOptions.run.backend = onCpu ? MapperBackend::CpuReference : MapperBackend::Gpu;
-  mapperOptions.run.gpu = args.gpu;
-  Mapper mapper(context, mapperOptions);
+  OccupancyMap map(model, LayerSet{kTsdfLayer});
+  std::optional<GpuTsdfRayIntegrator> gpu;
+  if (!onCpu) gpu.emplace(context.scheduler(), map, tsdf, args.gpu.cacheBytes);
   const std::string path = onCpu ? (autoCpu ? "cpu (device auto)" : "cpu") : "gpu";
   if (talk)
     std::fprintf(stderr, "voxen map --tsdf: %s rays, scans of %zu rays; voxel %g m, truncation %g voxels, range %g m, %s\n",
@@ -137,19 +140,19 @@ int mapCloudTsdf(const CommonOptions& options, MapArgs& args) {
   TsdfScanStats stats;
   uint64_t scans = 0;
   while (reader.read(scan, kTsdfScanRays) > 0) {
-    stats += mapper.integrateCloudTsdf(scan, tsdf);
+    stats += gpu ? gpu->integrate(scan) : integrateRaysTsdfCpu(map, scan, tsdf);
     ++scans;
     progress.update(stats.rays + stats.raysSkipped);
     scan.clear();
   }
-  mapper.sync();
+  if (gpu) gpu->sync();
   progress.finish(stats.rays + stats.raysSkipped);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (stats.rays == 0)
     throw Error(reader.summary() + ": no ray measured a surface within " + std::to_string(tsdf.maxRange) +
                 " m (--max-range): no map written");
-  mapper.save(args.output);
-  report(options, args, input, stats, scans, mapper.map().regions().size(), seconds, path, tsdf);
+  saveMap(map, args.output);
+  report(options, args, input, stats, scans, map.regions().size(), seconds, path, tsdf);
   return 0;
 }
 
