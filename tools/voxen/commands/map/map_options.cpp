@@ -120,12 +120,14 @@ void addRecordingOptions(CLI::App& command, RecordingOptions& recording) {
       ->group(group);
 }
 
-// Depth images into a TSDF (--tsdf): the depth run's own flags (map_depth_run.cpp).
+// Depth images or point clouds into a TSDF (--tsdf): the TSDF runs' own flags (map_depth_run.cpp,
+// map_cloud_tsdf_run.cpp).
 void addDepthOptions(CLI::App& command, MapArgs::Depth& depth) {
   const std::string group = "Depth images into a TSDF (--tsdf)";
   command.add_flag("--tsdf", depth.tsdf,
-                   "map --input's depth images (a ROS 1 bag, an MCAP file or a TUM RGB-D folder) into a truncated signed "
-                   "distance field (the map's tsdf layer) instead of point clouds into occupancy")
+                   "map into a truncated signed distance field (the map's tsdf layer) instead of occupancy: --input's depth "
+                   "images (a ROS 1 bag or MCAP file with a depth image topic, a TUM RGB-D folder) projectively, or a point "
+                   "cloud's rays (--cloud, PLY, PCD, KITTI, a recording's clouds) by ray integration, in scans of 65,536 rays")
       ->group(group);
   command.add_option("--tsdf-truncation", depth.truncation, "the band around the surface, metres (default 4 voxels)")
       ->check(numberIn(1e-6, 1e3, "metres"))
