@@ -18,7 +18,9 @@ VOXEN_CONST(uint, kLayerIdTraversal, 2u)   // uint64: summed ray length in 1/655
 VOXEN_CONST(uint, kLayerIdHitMiss, 3u)     // uvec2: hit count, miss count
 VOXEN_CONST(uint, kLayerIdTouchTime, 4u)   // double bits: latest time (s) a ray touched the voxel, 0 = never
 VOXEN_CONST(uint, kBuiltinLayerCount, 5u)
-VOXEN_CONST(uint, kMaxLayers, 16u)         // ids 0 .. kMaxLayers - 1
+// Layer types per process, ids 0 .. kMaxLayers - 1: the engine's own (11 with tsdf_colour) and a
+// program's registered or loaded ones (LayerSet holds one bit per id: at most 32).
+VOXEN_CONST(uint, kMaxLayers, 32u)
 
 // The optional built-in layers as flag bits (bit id - 1): the occupancy passes are
 // specialised on them (constant_id 0), and map file version 1 stored them as a mask.
