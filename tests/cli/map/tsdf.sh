@@ -51,7 +51,8 @@ expect_refusal() {  # expect_refusal WORDS ARGS...: exit 2 (usage) with WORDS in
   grep -q -- "$words" refused.err || fail "$*: the error does not say '$words': $(cat refused.err)"
 }
 expect_refusal "--voxel-mean does not go with --tsdf" map --input tum --tsdf --output x.vxm --voxel-mean
-expect_refusal "--tsdf takes depth images from --input" map --cloud x.ply --tsdf --output x.vxm
+# --cloud with --tsdf is ray integration (tsdf_rays.sh): depth flags do not go with it.
+expect_refusal "--depth-topic does not go with --tsdf on a point cloud" map --cloud x.ply --tsdf --output x.vxm --depth-topic /d
 expect_refusal "--tsdf needs --input" map --tsdf --output x.vxm
 expect_refusal "--tsdf-truncation" map --input tum --tsdf --output x.vxm --resolution 0.05 --tsdf-truncation 0.01
 echo "keep" > kept.vxm

@@ -94,7 +94,13 @@ void report(const CommonOptions& options, const MapArgs& args, const std::string
 bool tsdfInputHoldsClouds(const MapArgs& args) {
   if (!args.cloud.empty()) return true;
   if (args.input.empty()) return false;
-  switch (detectInputFormat(args.input)) {
+  InputFormat format;
+  try {
+    format = detectInputFormat(args.input);
+  } catch (const Error&) {
+    return false;  // the depth run says what it reads, and that this is none of it
+  }
+  switch (format) {
     case InputFormat::TumRgbd:
       return false;
     case InputFormat::RosBag:
