@@ -3,7 +3,9 @@
 // the GPU, a pass finds the blocks the frame reaches (each valid pixel's band, into a GPU hash
 // set, no host walk over the pixels), the host makes their regions resident in a region cache
 // (regions the map lacks are made there), and a pass folds every voxel of those blocks. The
-// voxels equal integrateDepthCpu's bit for bit.
+// voxels equal integrateDepthCpu's bit for bit, colours too: a coloured frame's colour is folded
+// when the map had the tsdf_colour layer when the integrator was made (the cache holds the
+// layers the map had then).
 //
 //   voxen::GpuTsdfIntegrator tsdf(scheduler, map, options);
 //   for (const voxen::DepthFrame& frame : frames) tsdf.integrate(frame);

@@ -22,6 +22,13 @@
 // in Q30, the camera in Q16 pixels): the GPU's voxels equal the CPU reference's bit for bit,
 // and a voxel meets each frame once, so the order of voxels within a frame does not matter.
 //
+// Colour: a frame with DepthFrame::colour into a map that has the tsdf_colour layer
+// (kTsdfColourLayer, made with the map: `LayerSet{kTsdfLayer, kTsdfColourLayer}`) also folds its
+// pixel's red, green, blue into the voxel's weighted mean colour, with the same w and cap, where
+// the measurement lies inside the band (not clamped to +truncation: that pixel sees a surface
+// far behind the voxel); shaders/map/tsdf_colour_layer.h has the fold. A frame without colour
+// leaves the colours as they are; a map without the layer folds the depth only.
+//
 // Threads: the functions keep no state; one thread at a time changes a map.
 #include <cstdint>
 #include <string>
@@ -75,8 +82,9 @@ struct TsdfFrameStats {
 
 // The CPU reference: integrates one frame into `map` (which gains the tsdf layer and the
 // regions the frame reaches; their region size must be a multiple of 8). Throws as
-// tsdfCamera and TsdfOptions::validate, and SettingError naming TsdfOptions' field when the
-// map's tsdf layer was made with other settings.
+// tsdfCamera and TsdfOptions::validate, SettingError naming TsdfOptions' field when the
+// map's tsdf layer was made with other settings, and Error for a colour image whose size does
+// not match the depth image's (the map unchanged).
 TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, const TsdfOptions& options);
 
 // Prepares `map` for TSDF frames with `options`: adds the layer, checks the region size and
