@@ -177,10 +177,11 @@ TEST_CASE("The GPU's ray TSDF equals the CPU reference byte for byte, at any bat
       gpu.add(all.subspan(0, 1000));
       gpu.add(all.subspan(1000, 7));
       gpu.add(all.subspan(1007));
+      if (&scan == &scans.back()) break;  // the last scan ended by the destructor
       chunks += gpu.endScan().chunks;
     }
   }
-  CHECK(chunks > 6);
+  CHECK(chunks > 4);
   requireSameTsdf(cpu, cpuOneThread);
   requireSameTsdf(cpu, gpuOne);
   requireSameTsdf(cpu, gpuBatches);

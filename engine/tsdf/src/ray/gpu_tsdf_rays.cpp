@@ -114,6 +114,7 @@ GpuTsdfRayIntegrator::GpuTsdfRayIntegrator(Scheduler& scheduler, OccupancyMap& m
 
 GpuTsdfRayIntegrator::~GpuTsdfRayIntegrator() {
   try {
+    if (!state_->pending.empty()) endScan();  // rays added since the last endScan are a scan too
     sync();
   } catch (...) {
     // A destructor must not throw; the caller who wanted the voxels called sync().

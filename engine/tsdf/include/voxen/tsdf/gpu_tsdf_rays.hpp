@@ -14,7 +14,8 @@
 //   tsdf.sync();           // the host map holds every scan's voxels
 //
 // The cache keeps regions between scans; sync() copies them into the host map (marking them
-// changed), and the destructor syncs too. While an integrator lives, the map's regions it
+// changed), and the destructor syncs too (after ending a scan whose rays were added but not
+// ended). While an integrator lives, the map's regions it
 // holds are changed only through it (a caller that changes the host map calls sync() first
 // and makes a new integrator after).
 //
