@@ -5,8 +5,8 @@
 # byte), voxen info listing the tsdf_colour layer, voxen mesh writing property uchar red, green,
 # blue per vertex (the GPU's PLY equal to the CPU reference's byte for byte), the vertices
 # taking the generator's surface colours (no black vertex, a few colours covering most), and a
-# map made without --color meshing without colours; --color without --tsdf and an unknown
-# --color-topic refused by name.
+# map made without --color meshing without colours, two coloured maps merged (voxen merge) and
+# meshed; --color without --tsdf and an unknown --color-topic refused by name.
 #   mesh_colour.sh VOXEN_BINARY WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/../support/common.sh" mesh_colour "$@"
@@ -57,6 +57,13 @@ assert top > 0.45 * v, (top, v, colours.most_common(8))  # 53% here: the surface
 _, _, pv, _, plain = read(sys.argv[2])
 assert pv == v and ["uchar", "red"] not in plain, plain  # the same surface, no colours
 PY
+# Two coloured maps merged (the weighted mean colour, tests/tsdf/test_tsdf_colour.cpp checks the
+# values): the layer kept, every value possible, the merged map's mesh coloured.
+"$voxen" merge cpu.vxm mcap.vxm --output merged.vxm > merge.log 2>&1 || fail "merge of coloured maps: $(cat merge.log)"
+"$voxen" info merged.vxm --verify > merged.info || fail "info --verify of the merged map: $(cat merged.info)"
+grep -q "tsdf_colour" merged.info || fail "the merged map lost tsdf_colour: $(cat merged.info)"
+"$voxen" mesh merged.vxm --output merged.ply --cpu --quiet > /dev/null
+grep -aq "property uchar red" merged.ply || fail "the merged map's mesh has no colours"
 # --color without --tsdf, and a colour topic the recording lacks, refused by name.
 if "$voxen" map --input tum --color --output x.vxm > refused.out 2> refused.err; then fail "accepted --color without --tsdf"; fi
 grep -q -- "--color goes with --tsdf" refused.err || fail "--color without --tsdf: $(cat refused.err)"
