@@ -70,11 +70,14 @@ std::vector<int32_t> blockEntries(const OccupancyMap& map, const RegionCache& ca
 }
 
 // The blocks grouped by region in chunks whose regions' neighbourhoods fit `slots`.
-std::vector<Chunk> planChunks(const OccupancyMap& map, std::span<const TsdfBlock> blocks, size_t slots) {
+std::vector<Chunk> planChunks(const OccupancyMap& map, std::span<const TsdfBlock> blocks, size_t slots, uint32_t minWeight) {
   const int32_t n = map.regionSize(), b = gpu::kTsdfBlock;
   std::map<RegionKey, std::vector<uint32_t>> byRegion;
+  // Only blocks that can make a triangle go to the GPU, so regions of free or unobserved space
+  // are not made resident at all (their blocks' results stay empty, as the CPU reference's).
   for (uint32_t i = 0; i < blocks.size(); ++i)
-    byRegion[{floorDiv(blocks[i].x * b, n), floorDiv(blocks[i].y * b, n), floorDiv(blocks[i].z * b, n)}].push_back(i);
+    if (detail::blockMayHoldSurface(map, blocks[i], minWeight))
+      byRegion[{floorDiv(blocks[i].x * b, n), floorDiv(blocks[i].y * b, n), floorDiv(blocks[i].z * b, n)}].push_back(i);
   std::vector<Chunk> chunks(1);
   for (const auto& [key, indices] : byRegion) {
     std::set<RegionKey> grown = chunks.back().resident;
@@ -184,7 +187,7 @@ std::vector<TsdfBlockMesh> GpuTsdfMeshRunner::mesh(std::span<const TsdfBlock> bl
   s.vertexRecords.clear();
   s.triangleRecords.clear();
   s.cache.release();  // the map may have changed since the last call
-  for (const Chunk& chunk : planChunks(s.map, blocks, s.cache.slotCount())) {
+  for (const Chunk& chunk : planChunks(s.map, blocks, s.cache.slotCount(), limits.minWeight)) {
     s.cache.makeResident(std::vector<RegionKey>(chunk.resident.begin(), chunk.resident.end()), ++s.batch);
     s.run(blockEntries(s.map, s.cache, chunk, blocks), limits, stats);
     stats.blocks += chunk.blocks.size();

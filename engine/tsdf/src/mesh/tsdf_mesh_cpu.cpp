@@ -89,39 +89,6 @@ bool gather(const OccupancyMap& map, const TsdfBlock& block, uint32_t minWeight,
   return any;
 }
 
-// Whether any cell of the block can be crossed: a cell makes triangles only when its 8 corners
-// count and their signs differ, so the voxels 0 .. kB of the block per axis (the cells'
-// corners) must hold a counted voxel below 0 and a counted one at or above it. Most blocks of
-// a TSDF's regions lie in free space (all +truncation) or are unobserved: this read of 9^3
-// voxels, stopping at the first pair, spares them the gather of 11^3 voxels with colours.
-bool mayHoldSurface(const OccupancyMap& map, const TsdfBlock& block, uint32_t minWeight) {
-  const int32_t n = map.regionSize();
-  const int32_t lo[3] = {block.x * kB, block.y * kB, block.z * kB};
-  bool negative = false, nonNegative = false;
-  // Per axis the corners lie in the block's region (0 .. kB - 1) and perhaps the next (kB).
-  for (int32_t rz = 0; rz < 2; ++rz)
-    for (int32_t ry = 0; ry < 2; ++ry)
-      for (int32_t rx = 0; rx < 2; ++rx) {
-        const int32_t from[3] = {rx ? kB : 0, ry ? kB : 0, rz ? kB : 0}, to[3] = {rx ? kB : kB - 1, ry ? kB : kB - 1, rz ? kB : kB - 1};
-        const int32_t first[3] = {lo[0] + from[0], lo[1] + from[1], lo[2] + from[2]};
-        const RegionKey key{floorDiv(first[0], n), floorDiv(first[1], n), floorDiv(first[2], n)};
-        const Region* region = map.findRegion(key);
-        if (!region) continue;
-        const gpu::TsdfVoxel* voxels = region->values<gpu::TsdfVoxel>(kTsdfLayer).data();
-        for (int32_t z = from[2]; z <= to[2]; ++z)
-          for (int32_t y = from[1]; y <= to[1]; ++y) {
-            const size_t row = size_t(n) * (size_t(lo[1] + y - key.y * n) + size_t(n) * size_t(lo[2] + z - key.z * n));
-            for (int32_t x = from[0]; x <= to[0]; ++x) {
-              const gpu::TsdfVoxel v = voxels[row + size_t(lo[0] + x - key.x * n)];
-              if (v.weight < minWeight) continue;
-              (v.distance < 0 ? negative : nonNegative) = true;
-              if (negative && nonNegative) return true;
-            }
-          }
-      }
-  return false;
-}
-
 // The gradient's integer component along axis `a` at voxel (x, y, z) of the block (the model's g).
 int64_t gradient(const BlockVoxels& v, int32_t x, int32_t y, int32_t z, int a) {
   const int32_t step = a == 0 ? 1 : a == 1 ? kSpan : kSpan * kSpan;
@@ -152,6 +119,39 @@ TsdfMeshVertex edgeVertex(const BlockVoxels& v, const TsdfBlock& block, int32_t 
 
 }  // namespace
 
+// Whether any cell of the block can be crossed: a cell makes triangles only when its 8 corners
+// count and their signs differ, so the voxels 0 .. kB of the block per axis (the cells'
+// corners) must hold a counted voxel below 0 and a counted one at or above it. Most blocks of
+// a TSDF's regions lie in free space (all +truncation) or are unobserved: this read of 9^3
+// voxels, stopping at the first pair, spares them the gather of 11^3 voxels with colours.
+bool blockMayHoldSurface(const OccupancyMap& map, const TsdfBlock& block, uint32_t minWeight) {
+  const int32_t n = map.regionSize();
+  const int32_t lo[3] = {block.x * kB, block.y * kB, block.z * kB};
+  bool negative = false, nonNegative = false;
+  // Per axis the corners lie in the block's region (0 .. kB - 1) and perhaps the next (kB).
+  for (int32_t rz = 0; rz < 2; ++rz)
+    for (int32_t ry = 0; ry < 2; ++ry)
+      for (int32_t rx = 0; rx < 2; ++rx) {
+        const int32_t from[3] = {rx ? kB : 0, ry ? kB : 0, rz ? kB : 0}, to[3] = {rx ? kB : kB - 1, ry ? kB : kB - 1, rz ? kB : kB - 1};
+        const int32_t first[3] = {lo[0] + from[0], lo[1] + from[1], lo[2] + from[2]};
+        const RegionKey key{floorDiv(first[0], n), floorDiv(first[1], n), floorDiv(first[2], n)};
+        const Region* region = map.findRegion(key);
+        if (!region) continue;
+        const gpu::TsdfVoxel* voxels = region->values<gpu::TsdfVoxel>(kTsdfLayer).data();
+        for (int32_t z = from[2]; z <= to[2]; ++z)
+          for (int32_t y = from[1]; y <= to[1]; ++y) {
+            const size_t row = size_t(n) * (size_t(lo[1] + y - key.y * n) + size_t(n) * size_t(lo[2] + z - key.z * n));
+            for (int32_t x = from[0]; x <= to[0]; ++x) {
+              const gpu::TsdfVoxel v = voxels[row + size_t(lo[0] + x - key.x * n)];
+              if (v.weight < minWeight) continue;
+              (v.distance < 0 ? negative : nonNegative) = true;
+              if (negative && nonNegative) return true;
+            }
+          }
+      }
+  return false;
+}
+
 TsdfMeshLimits tsdfMeshLimits(const TsdfMeshOptions& options, double resolution) {
   options.validate();
   TsdfMeshLimits limits;
@@ -176,7 +176,7 @@ void requireTsdfLayer(const OccupancyMap& map) {
 
 TsdfBlockMesh meshTsdfBlockCpu(const OccupancyMap& map, const TsdfBlock& block, const TsdfMeshLimits& limits) {
   TsdfBlockMesh out;
-  if (!mayHoldSurface(map, block, limits.minWeight)) return out;
+  if (!blockMayHoldSurface(map, block, limits.minWeight)) return out;
   thread_local BlockVoxels v;
   if (!gather(map, block, limits.minWeight, v)) return out;
   const auto& cases = marchingCubesCases();

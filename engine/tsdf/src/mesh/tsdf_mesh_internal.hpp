@@ -41,6 +41,11 @@ TsdfMeshLimits tsdfMeshLimits(const TsdfMeshOptions& options, double resolution)
 // Throws Error naming the map's lack of a tsdf layer.
 void requireTsdfLayer(const OccupancyMap& map);
 
+// Whether the block's cells can make a triangle: its cells' corner voxels (0 .. 8 per axis)
+// hold a counted voxel below 0 and a counted one at or above it. A block that cannot also owns
+// no vertex a neighbour's triangle needs (such an edge's two voxels are among its corners).
+bool blockMayHoldSurface(const OccupancyMap& map, const TsdfBlock& block, uint32_t minWeight);
+
 // The block's cells (those whose lower voxel lies in the block), read from the map.
 TsdfBlockMesh meshTsdfBlockCpu(const OccupancyMap& map, const TsdfBlock& block, const TsdfMeshLimits& limits);
 
