@@ -82,6 +82,27 @@ std::string settleOutput(const ClearanceArgs& args, bool& inPlace) {
   return args.output;
 }
 
+// Saves the map with its clearance; a TSDF map's first refined to sub-voxel near the surface
+// (refineClearanceFromTsdf, voxen/tsdf/tsdf_occupancy.hpp) where the EDT measures plain
+// distances (unscaled axes, no heights left out): then the refinement's count.
+std::optional<TsdfClearanceStats> saveClearance(Mapper& mapper, const ClearanceOptions& o, bool tsdf, bool store,
+                                                const std::string& output) {
+  std::optional<OccupancyMap> refined;
+  std::optional<TsdfClearanceStats> subVoxel;
+  if (tsdf && o.axisScale == glm::dvec3(1.0) && !o.ignoreBelow && !o.ignoreAbove) {
+    refined.emplace(mapper.map());
+    subVoxel = refineClearanceFromTsdf(*refined, o.range);
+  }
+  const OccupancyMap& map = refined ? *refined : mapper.map();
+  if (store)
+    saveMapToStore(map, output);
+  else if (refined)
+    saveMap(map, output);
+  else
+    mapper.save(output);
+  return subVoxel;
+}
+
 int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   refuseGpuFlagsWithCpu(common, args);
   if (!args.axisScale.empty()) args.options.axisScale = {args.axisScale[0], args.axisScale[1], args.axisScale[2]};
@@ -132,10 +153,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   }
   progress.finish(stats.regions);
   if (!args.quiet) warnIfFloorDominates(mapper.map(), args.options);
-  if (store)
-    saveMapToStore(mapper.map(), output);
-  else
-    mapper.save(output);
+  const std::optional<TsdfClearanceStats> subVoxel = saveClearance(mapper, args.options, surface.has_value(), store, output);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double perRegion = stats.regions ? stats.seconds * 1e3 / double(stats.regions) : 0.0;
   const double rate = stats.seconds > 0 ? double(stats.regions) / stats.seconds : 0.0;
@@ -158,7 +176,10 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
                {"batches", stats.batches},
                {"cache_regions", stats.cacheRegions},
                {"wall_s", rounded(wall, 4)},
-               {"tsdf_surface", surface ? Json{{"occupied", surface->occupied}, {"free", surface->free}} : Json(nullptr)},
+               {"tsdf_surface", surface ? Json{{"occupied", surface->occupied},
+                                               {"free", surface->free},
+                                               {"sub_voxel", subVoxel ? Json(subVoxel->refined) : Json(nullptr)}}
+                                        : Json(nullptr)},
                {"device", device}});
     return 0;
   }
@@ -169,6 +190,12 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
     std::printf(", %llu batches, region cache %llu regions", (unsigned long long)stats.batches,
                 (unsigned long long)stats.cacheRegions);
   std::printf(" (wall %.2f s with loading and saving) -> %s%s\n", wall, output.c_str(), inPlace ? " (in place)" : "");
+  if (subVoxel)
+    std::printf("sub-voxel near the TSDF's surface: %llu voxels' clearance lowered to the surface's distance estimate\n",
+                (unsigned long long)subVoxel->refined);
+  else if (surface)
+    std::printf("whole voxels from the TSDF's surface (no sub-voxel refinement with --axis-scale, --ignore-below or "
+                "--ignore-above)\n");
   if (!profile.empty()) std::printf("\nGPU time per pass:\n%s", profile.c_str());
   return 0;
 }
