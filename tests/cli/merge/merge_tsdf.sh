@@ -4,7 +4,7 @@
 # distances (integers, rounded to nearest, halves away from zero) and the sum of the weights,
 # read back through voxen export --layer tsdf --voxels-ply; either order gives the same bytes;
 # the merged map keeps the TSDF settings its inputs record, and maps made with others are
-# refused by name; voxen info lists the tsdf layer; voxen export --layer tsdf --slice-png draws
+# refused by name; voxen info gives the TSDF settings (band in voxels and metres, weight, weighting); voxen export --layer tsdf --slice-png draws
 # a slice of the signed distance (a colour bar in metres, unobserved voxels "no data") placed
 # in the world by its YAML.
 #   merge_tsdf.sh VOXEN_BINARY WORK_DIR
@@ -57,9 +57,11 @@ PY
 
 # The merged map keeps its inputs' TSDF settings; maps made with others do not merge.
 "$voxen" info ab.vxm --json > info.json
-grep -q '"tsdf"' info.json || fail "voxen info does not list the merged map's tsdf layer: $(cat info.json)"
+grep -q '"tsdf":"truncation_voxels=4;max_weight=64;weighting=constant"' info.json ||
+  fail "voxen info does not give the merged map's TSDF settings: $(cat info.json)"
 "$voxen" info ab.vxm > info.txt
-grep -q "tsdf" info.txt || fail "voxen info (text) does not list the tsdf layer: $(cat info.txt)"
+grep -q "^tsdf: *truncation 4 voxels (0.2 m), largest weight 64, constant weighting" info.txt ||
+  fail "voxen info (text) does not give the TSDF settings: $(cat info.txt)"
 "$voxen" map --input clean --tsdf --resolution 0.05 --tsdf-truncation 0.1 --output narrow.vxm --cpu --quiet
 if "$voxen" merge a.vxm narrow.vxm --output bad.vxm > bad.log 2>&1; then fail "maps with other TSDF settings merged"; fi
 grep -q "TSDF settings .*truncation_voxels=4.* vs .*truncation_voxels=2" bad.log || fail "other settings: $(cat bad.log)"

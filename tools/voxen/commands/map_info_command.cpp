@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -157,6 +158,25 @@ MapInfoFacts readMapInfoFacts(const CommonOptions& options, const std::string& t
   return f;
 }
 
+// The TSDF settings a map's tsdf layer records ("truncation_voxels=4;max_weight=64;
+// weighting=constant", voxen/tsdf/tsdf.hpp), in words with the band in metres; "" without the
+// layer.
+std::string tsdfSettingsInWords(const MapFileInfo& info) {
+  if (!info.layout.has(kTsdfLayer)) return "";
+  const std::string& recorded = info.derivedSettings[kTsdfLayer];
+  if (recorded.empty()) return "settings not recorded";
+  auto field = [&](const std::string& key) {
+    const size_t at = recorded.find(key + "=");
+    if (at == std::string::npos) return std::string("?");
+    const size_t from = at + key.size() + 1;
+    return recorded.substr(from, recorded.find(';', from) - from);
+  };
+  const std::string truncation = field("truncation_voxels");
+  const double voxels = std::strtod(truncation.c_str(), nullptr);
+  return "truncation " + truncation + " voxels (" + formatSignificant(voxels * info.model.resolution, 6) + " m), largest weight " +
+         field("max_weight") + ", " + field("weighting") + " weighting";
+}
+
 Json modelJson(const OccupancyModel& m) {
   return {{"resolution", m.resolution},
           {"region_size", m.regionSize},
@@ -181,6 +201,7 @@ void printMapInfoJson(const MapInfoFacts& f) {
                   {"layer_table", layerTableJson(info.layout)},
                   {"ndt", ndtModeName(f.ndt)},
                   {"clearance", clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()])},
+                  {"tsdf", info.layout.has(kTsdfLayer) ? Json(info.derivedSettings[kTsdfLayer]) : Json(nullptr)},
                   {"time_origin", info.timeOrigin},
                   {"regions", info.regions.size()}};
   if (f.any) {
@@ -231,6 +252,7 @@ void printMapInfoHead(const MapInfoFacts& f) {
                 f.ndt == NdtMode::Tm ? "TM" : "OM", f.ndt == NdtMode::Tm ? ", plus hit_miss and ndt_intensity" : "");
   if (const std::string c = clearanceSettingsInWords(info.layout, info.derivedSettings[clearanceLayer()]); !c.empty())
     std::printf("clearance:               %s\n", c.c_str());
+  if (const std::string t = tsdfSettingsInWords(info); !t.empty()) std::printf("tsdf:                    %s\n", t.c_str());
 }
 
 // The regions, their bounds, memory and compression, and what --verify found.
