@@ -206,7 +206,8 @@ TEST_CASE("A scan reaching more blocks than the GPU's first block set holds: the
   requireSameTsdf(cpu, gpuMap);
 }
 
-TEST_CASE("Mapper::integrateCloudTsdf: the same map on the GPU and the CPU reference, between occupancy rays", "[tsdf_rays][api]") {
+TEST_CASE("Mapper::integrateCloudTsdf: the same map on the GPU and the CPU reference, between occupancy rays and depth frames",
+          "[tsdf_rays][api]") {
   Context ctx(vt::gpu().scheduler);
   TsdfOptions options;
   options.truncationVoxels = 3;
@@ -224,6 +225,11 @@ TEST_CASE("Mapper::integrateCloudTsdf: the same map on the GPU and the CPU refer
     for (const Ray& ray : second)
       if (glm::length(ray.sample - ray.origin) < 50.0) hits.push_back(ray);
     mapper.integrate(hits);  // occupancy rays between scans: the GPU's integrators take turns
+    mapper.integrateCloudTsdf(second, options);
+    mapper.integrateCloudTsdf(first, options);  // scans in a row: the Mapper keeps its integrator
+    // A depth frame between scans: the depth frames' integrator and the scans' take turns too.
+    const glm::dquat alongX = glm::angleAxis(glm::half_pi<double>(), glm::dvec3(0.0, 1.0, 0.0));
+    mapper.integrateDepth(test::sceneFrame(48, 36, 40.0, {0.2, 0.0, 1.0}, alongX, DepthEncoding::Float32), options);
     mapper.integrateCloudTsdf(second, options);
     mapper.sync();
     maps.push_back(mapper.map());

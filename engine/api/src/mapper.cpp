@@ -122,7 +122,8 @@ GpuIntegrator* Mapper::Impl::gpu() {
     retireGpu();
     gpuStale = false;
   }
-  retireTsdfGpu();  // its cache holds copies of the regions the rays will change
+  retireTsdfGpu();  // their caches hold copies of the regions the rays will change
+  retireTsdfRayGpu();
   if (!gpuIntegrator) {
     gpuIntegrator = std::make_unique<GpuIntegrator>(scheduler(), map, run.integration, run.gpu);
     gpuHoldsClearance = map.layout().has(clearanceLayer());
@@ -157,6 +158,8 @@ CpuIntegrator& Mapper::Impl::cpu() {
 void Mapper::Impl::sync() {
   if (tsdfUnsynced && tsdfIntegrator) tsdfIntegrator->sync();
   tsdfUnsynced = false;
+  if (tsdfRaysUnsynced && tsdfRayIntegrator) tsdfRayIntegrator->sync();
+  tsdfRaysUnsynced = false;
   if (!unsynced || !gpuIntegrator) return;
   gpuIntegrator->finish();
   unsynced = false;
@@ -165,12 +168,19 @@ void Mapper::Impl::sync() {
 void Mapper::Impl::retireGpu() {
   retireRayGpu();
   retireTsdfGpu();
+  retireTsdfRayGpu();
 }
 
 void Mapper::Impl::retireTsdfGpu() {
   if (!tsdfIntegrator) return;
   sync();
   tsdfIntegrator.reset();
+}
+
+void Mapper::Impl::retireTsdfRayGpu() {
+  if (!tsdfRayIntegrator) return;
+  sync();
+  tsdfRayIntegrator.reset();
 }
 
 void Mapper::Impl::retireRayGpu() {
@@ -250,8 +260,9 @@ void Mapper::load(const std::filesystem::path& path) {
   m.gpuQueries.reset();
   m.heightmapTracker.reset();  // the map is replaced in place: its stamps start again
   m.tsdfIntegrator.reset();
+  m.tsdfRayIntegrator.reset();
   m.meshTracker.reset();
-  m.unsynced = m.gpuStale = m.queriesStale = m.gpuHoldsClearance = false;
+  m.unsynced = m.gpuStale = m.queriesStale = m.gpuHoldsClearance = m.tsdfUnsynced = m.tsdfRaysUnsynced = false;
   m.clearanceBaseline.reset();
   m.newestRayTime = -std::numeric_limits<double>::infinity();
   m.retired = {};

@@ -20,6 +20,7 @@
 #include "voxen/occupancy/gpu_integrator.hpp"
 #include "voxen/query/gpu_queries.hpp"
 #include "voxen/tsdf/gpu_tsdf.hpp"
+#include "voxen/tsdf/gpu_tsdf_rays.hpp"
 #include "voxen/tsdf/tsdf_mesh.hpp"
 
 namespace voxen {
@@ -38,6 +39,7 @@ struct Mapper::Impl {
   void retireGpu();
   void retireRayGpu();   // the rays' alone (before depth frames)
   void retireTsdfGpu();  // the depth frames' alone (before rays)
+  void retireTsdfRayGpu();  // the lidar scans' into the TSDF alone
   IntegrationStats integrationStats() const;
   // The GPU queries on the synced host map, made at the first query and told to read the map
   // again when it changed since.
@@ -60,6 +62,10 @@ struct Mapper::Impl {
   // Depth frames into the TSDF layer (mapper_tsdf.cpp); tsdfUnsynced: frames since its last sync.
   std::unique_ptr<GpuTsdfIntegrator> tsdfIntegrator;
   bool tsdfUnsynced = false;
+  // Lidar scans into the TSDF layer (mapper_tsdf.cpp), kept between scans with the same options;
+  // tsdfRaysUnsynced: scans since its last sync.
+  std::unique_ptr<GpuTsdfRayIntegrator> tsdfRayIntegrator;
+  bool tsdfRaysUnsynced = false;
   // Mapper::mesh's mesh, kept between calls with the same options (mapper_tsdf.cpp).
   std::unique_ptr<TsdfMeshTracker> meshTracker;
   bool unsynced = false;  // rays given to the GPU since the last sync

@@ -1,7 +1,8 @@
 // Mapper::integrateDepth: depth frames into the map's TSDF layer, on the Mapper's GPU through
 // a GpuTsdfIntegrator kept between frames (retired before rays, whose integrator keeps its
 // own copies of the regions), or with the CPU reference; Mapper::integrateCloudTsdf: a lidar
-// scan's rays into the same layer (a GpuTsdfRayIntegrator per scan, or the CPU reference);
+// scan's rays into the same layer (a GpuTsdfRayIntegrator kept between scans, or the CPU
+// reference; each kind's GPU integrator is synced and retired before the other's runs);
 // Mapper::mesh: the TSDF's mesh, kept by a TsdfMeshTracker between calls with the same options.
 #include "mapper_impl.hpp"
 #include "voxen/host/error.hpp"
@@ -20,7 +21,8 @@ TsdfFrameStats Mapper::integrateDepth(const DepthFrame& frame, const TsdfOptions
   if (m.run.backend == MapperBackend::CpuReference) {
     stats = integrateDepthCpu(m.map, frame, options);
   } else {
-    m.retireRayGpu();  // its cache would copy stale tsdf voxels back over these frames'
+    m.retireRayGpu();  // their caches would copy stale tsdf voxels back over these frames'
+    m.retireTsdfRayGpu();
     if (m.tsdfIntegrator && !(m.tsdfIntegrator->options() == options)) m.retireTsdfGpu();
     if (!m.tsdfIntegrator) m.tsdfIntegrator = std::make_unique<GpuTsdfIntegrator>(m.scheduler(), m.map, options, m.run.gpu.cacheBytes);
     stats.blocks = m.tsdfIntegrator->integrate(frame).blocks;
@@ -37,13 +39,14 @@ TsdfScanStats Mapper::integrateCloudTsdf(std::span<const Ray> scan, const TsdfOp
   if (m.run.backend == MapperBackend::CpuReference) {
     stats = integrateRaysTsdfCpu(m.map, scan, options);
   } else {
-    // The other integrators' caches would copy stale tsdf voxels back over this scan's; this
-    // one is synced before the call returns, so nothing else needs to know about it.
+    // The other integrators' caches would copy stale tsdf voxels back over this scan's.
     m.retireRayGpu();
     m.retireTsdfGpu();
-    GpuTsdfRayIntegrator gpu(m.scheduler(), m.map, options, m.run.gpu.cacheBytes);
-    stats = gpu.integrate(scan);
-    gpu.sync();
+    if (m.tsdfRayIntegrator && !(m.tsdfRayIntegrator->options() == options)) m.retireTsdfRayGpu();
+    if (!m.tsdfRayIntegrator)
+      m.tsdfRayIntegrator = std::make_unique<GpuTsdfRayIntegrator>(m.scheduler(), m.map, options, m.run.gpu.cacheBytes);
+    stats = m.tsdfRayIntegrator->integrate(scan);
+    m.tsdfRaysUnsynced = true;
   }
   m.changedSincePublished = true;
   m.queriesStale = true;

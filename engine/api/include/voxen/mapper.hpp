@@ -382,8 +382,9 @@ class Mapper {
 
   // Mapping thread: one lidar scan's rays into the map's TSDF layer (voxen/tsdf/tsdf_rays.hpp:
   // ray integration, the band around each hit; the map gains the layer at the first scan), on
-  // the Mapper's GPU (voxen/tsdf/gpu_tsdf_rays.hpp, an integrator made for the call and synced
-  // before it returns) or with the CPU reference, the same voxels bit for bit. A call is one
+  // the Mapper's GPU (voxen/tsdf/gpu_tsdf_rays.hpp, an integrator kept between scans with the
+  // same options, whose regions reach the host map at the next read of it, as depth frames')
+  // or with the CPU reference, the same voxels bit for bit. A call is one
   // scan: its rays' measurements of a voxel fold once, as their weighted mean, so the map
   // depends on how rays are split into calls, never on the order within one. Throws as
   // integrateDepth for options; rays without a measurement (beyond maxRange, length 0) are
