@@ -3,7 +3,9 @@
 // colour voxels equal to the CPU reference's byte for byte over coloured and colour-less
 // frames, mesh vertices carrying the colour of the surface they lie on (one colour, two
 // colours), the GPU mesher's colours equal to the CPU's (patterned colours), the PLY's red, green and blue read
-// back, the merge's weighted mean and the layer's save, load and check.
+// back, the merge's weighted mean and the layer's save, load and check; a colour image unlike its
+// depth image refused with both maps as they were, and the tracker meshing everything again,
+// with colours, when the map gains the layer.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -232,6 +234,61 @@ TEST_CASE("A two-coloured scene's mesh colours follow the surface each vertex li
   REQUIRE(rest > 1000);
   CHECK(double(ballRed) >= 0.99 * double(ball));
   CHECK(double(restBlue) >= 0.99 * double(rest));
+}
+
+TEST_CASE("A colour image unlike its depth image is refused before either integrator changes the map", "[tsdf_colour][gpu]") {
+  // tsdf.hpp and tsdf_colour.hpp promise the map unchanged: a frame already folded, then the
+  // refused ones, leave both maps as the good frame made them (and the GPU's equal to the CPU's).
+  OccupancyMap cpu = colourMap(0.05), gpuMap = colourMap(0.05);
+  DepthFrame frame = sceneFrame(32, 24, 30.0, {0.5, 0.2, 1.0}, lookingAlongX(0, 0), DepthEncoding::Unsigned16);
+  paintPattern(frame, 4);
+  integrateDepthCpu(cpu, frame, TsdfOptions{});
+  DepthFrame narrow = frame, short_ = frame;
+  narrow.colour = ColourImage{31, 24, std::vector<uint8_t>(31 * 24 * 3, 7)};
+  short_.colour = ColourImage{32, 24, std::vector<uint8_t>(32 * 24 * 3 - 1, 7)};
+  {
+    GpuTsdfIntegrator gpu(vt::gpu().scheduler, gpuMap, TsdfOptions{});
+    gpu.integrate(frame);
+    CHECK_THROWS_WITH(gpu.integrate(narrow), Catch::Contains("colour image is 31 x 24"));
+    CHECK_THROWS_WITH(gpu.integrate(short_), Catch::Contains("3 bytes each"));
+    gpu.sync();
+  }
+  const OccupancyMap before = cpu;
+  CHECK_THROWS_WITH(integrateDepthCpu(cpu, narrow, TsdfOptions{}), Catch::Contains("colour image is 31 x 24"));
+  CHECK_THROWS_WITH(integrateDepthCpu(cpu, short_, TsdfOptions{}), Catch::Contains("3 bytes each"));
+  CHECK(cpu.changeCounter() == before.changeCounter());
+  CHECK(requireSameLayers(before, cpu) > 100);
+  requireSameLayers(cpu, gpuMap);
+}
+
+TEST_CASE("The mesh tracker meshes everything again, with colours, when the map gains the tsdf_colour layer", "[tsdf_colour][gpu]") {
+  // Adding a layer changes no region stamp: without the tracker's own check the old blocks'
+  // colour-less vertices would be kept and the mesh would have no colours.
+  const bool onGpu = GENERATE(false, true);
+  INFO("GPU tracker: " << onGpu);
+  OccupancyModel model;
+  model.resolution = 0.05;
+  OccupancyMap map(model, LayerSet{kTsdfLayer});
+  DepthFrame frame = sceneFrame(48, 36, 35.0, {0.6, 0.2, 0.9}, lookingAlongX(0, 0.25), DepthEncoding::Float32);
+  integrateDepthCpu(map, frame, TsdfOptions{});
+  TsdfMeshTracker tracker = onGpu ? TsdfMeshTracker(vt::gpu().scheduler) : TsdfMeshTracker();
+  tracker.update(map);
+  REQUIRE(tracker.mesh().positions.size() > 100);
+  CHECK(tracker.mesh().colours.empty());
+  CHECK_FALSE(tracker.update(map).whole);
+  map.addLayer(kTsdfColourLayer);
+  CHECK(tracker.update(map).whole);
+  REQUIRE(tracker.mesh().colours.size() == tracker.mesh().positions.size());
+  CHECK(tracker.mesh().colours == std::vector<glm::u8vec3>(tracker.mesh().positions.size(), glm::u8vec3(0)));  // no colour yet
+  paint(frame, pack(10, 200, 30));
+  integrateDepthCpu(map, frame, TsdfOptions{});
+  tracker.update(map);
+  const TsdfMesh mesh = meshTsdfCpu(map);
+  requireSameMesh(mesh, tracker.mesh());
+  CHECK(tracker.mesh().colours == mesh.colours);
+  size_t painted = 0;
+  for (const glm::u8vec3& c : mesh.colours) painted += c == glm::u8vec3(10, 200, 30);
+  CHECK(painted == mesh.colours.size());
 }
 
 TEST_CASE("A coloured TSDF mesh's PLY has red, green and blue per vertex, read back", "[tsdf_colour]") {

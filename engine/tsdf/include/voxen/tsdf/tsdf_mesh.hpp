@@ -94,7 +94,7 @@ void writeTsdfMeshPly(const TsdfMesh& mesh, const std::filesystem::path& path);
 struct TsdfMeshUpdate {
   uint64_t blocksMeshed = 0;   // blocks whose cells were meshed again
   uint64_t blocksKept = 0;     // blocks whose triangles were kept
-  bool whole = false;          // the first update, new options or another map: everything
+  bool whole = false;          // the first update, new options, another map, or the map gained or lost tsdf_colour: everything
 };
 
 class Scheduler;
