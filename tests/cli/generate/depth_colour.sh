@@ -27,7 +27,7 @@ grep -q "^depth images /camera/depth/image_rect_raw: sensor_msgs/msg/Image 16UC1
 "$voxen" inspect walk.mcap --json > inspect-mcap.json
 grep -q '"color_topics":\[{"name":"/camera/color/image_raw","type":"sensor_msgs/msg/Image","encoding":"rgb8","width":48,"height":36,"messages":4,"note":null}\]' inspect-mcap.json ||
   fail "inspect --json has no color_topics entry: $(cat inspect-mcap.json)"
-# Without --color: no colour topic, and the same depth bytes as before.
+# Without --color: no colour topic (the TUM folder below checks the depth bytes).
 "$voxen" generate --depth-recording plain.mcap "${cam[@]}" > /dev/null
 "$voxen" inspect plain.mcap > inspect-plain.out
 ! grep -q "colour images\|/camera/color" inspect-plain.out || fail "a recording without --color has colour: $(cat inspect-plain.out)"
@@ -55,6 +55,15 @@ for stamp, name in rgb:
     width, height, bits, colour = struct.unpack(">IIBB", head[16:26])
     assert (width, height, bits, colour) == (48, 36, 8, 2), (width, height, bits, colour)
 PY
+# Without --color the same depth images, list, poses and camera, byte for byte (the colour is
+# drawn beside the depth, never into it), and no rgb/ or rgb.txt.
+mkdir -p plain
+"$voxen" generate --depth-recording plain/tum/ "${cam[@]}" > /dev/null
+diff -r tum/depth plain/tum/depth > /dev/null || fail "--color changed the TUM folder's depth images"
+for f in depth.txt groundtruth.txt camera_info.yaml; do
+  cmp -s "tum/$f" "plain/tum/$f" || fail "--color changed the TUM folder's $f"
+done
+[ ! -e plain/tum/rgb.txt ] && [ ! -e plain/tum/rgb ] || fail "a TUM folder without --color has colour images"
 "$voxen" inspect tum > inspect-tum.out
 grep -q "^colour images rgb.txt: TUM RGB-D colour images 8-bit RGB PNG, 48 x 36, 4 images$" inspect-tum.out ||
   fail "inspect tum does not list its colour images: $(cat inspect-tum.out)"
