@@ -9,6 +9,8 @@
 //     const glm::dvec3 inside = origin + direction * (hit->distance + kColourInset);
 //     const std::array<uint8_t, 3> rgb = surfaceColour(surfaceOf(scene, *hit), inside);
 //   }
+//
+// Threads: pure functions of their arguments (constant tables, no state): any thread, any time.
 #include <array>
 #include <cstdint>
 
