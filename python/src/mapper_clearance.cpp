@@ -64,6 +64,7 @@ py::dict computeClearance(PyMapper& self, double range, const std::string& techn
   result["seconds"] = stats.seconds;
   result["batches"] = stats.batches;
   result["cache_regions"] = stats.cacheRegions;
+  result["sub_voxel"] = stats.subVoxelRefined;
   return result;
 }
 
@@ -100,7 +101,8 @@ Only regions whose clearance is out of date (never computed with these settings,
 occupancy, or a neighbour's within range, changed since) are computed. A setting that
 cannot work raises voxen.SettingError naming it. Returns a dict: regions (computed),
 seconds (wall time), batches and cache_regions (GPU: batches of target regions, regions
-the GPU cache held).
+the GPU cache held), sub_voxel (a map with a TSDF: voxels whose clearance its surface's
+sub-voxel distance lowered, where the axes are unscaled and no heights are ignored).
 )doc")
       .def("clearance", onContext("Mapper.clearance", &clearance),
            py::arg("points"), py::arg("gradient") = false, py::arg("return_status") = false, R"doc(

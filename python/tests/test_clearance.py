@@ -21,7 +21,8 @@ def test_gpu_equals_cpu_reference(context, scene):
     gpu, cpu = mapped(context, scene, "gpu"), mapped(context, scene, "cpu")
     a = gpu.compute_clearance(1.0, unknown_free=True)
     b = cpu.compute_clearance(1.0, unknown_free=True)
-    assert set(a) == {"regions", "seconds", "batches", "cache_regions"}
+    assert set(a) == {"regions", "seconds", "batches", "cache_regions", "sub_voxel"}
+    assert a["sub_voxel"] == 0  # no TSDF: nothing refined
     assert a["regions"] == b["regions"] > 0
     points = probes()
     value_gpu, gradient_gpu = gpu.clearance(points, gradient=True)

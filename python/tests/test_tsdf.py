@@ -89,11 +89,14 @@ def test_clearance_from_the_surface(context):
     """A TSDF map's clearance measures from its surface: a point in the band in front of the
     wall (about 2 m ahead of the cameras) is a few voxels from an obstacle, on the GPU and the
     CPU alike."""
-    answers = []
+    answers, refined = [], []
     for backend in ("gpu", "cpu"):
         mapper = voxen.Mapper(resolution=0.05, context=context, backend=backend)
         integrate(mapper, float_images=True)
-        mapper.compute_clearance(range=1.0, unknown_free=True)
+        stats = mapper.compute_clearance(range=1.0, unknown_free=True)
+        assert stats["sub_voxel"] > 0  # the wall's band: sub-voxel distances from the TSDF
+        refined.append(stats["sub_voxel"])
         answers.append(float(mapper.clearance(np.array([[1.9, 0.0, 1.0]]))[0]))
     assert 0.02 < answers[0] < 0.45, answers
     assert answers[0] == answers[1]
+    assert refined[0] == refined[1]

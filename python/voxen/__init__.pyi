@@ -59,6 +59,7 @@ class ClearanceStats(TypedDict):
     seconds: float
     batches: int
     cache_regions: int
+    sub_voxel: int
 
 class Heightmap(TypedDict):
     height: npt.NDArray[np.float32]

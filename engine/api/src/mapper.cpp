@@ -395,46 +395,56 @@ ClearanceStats Mapper::computeClearance(const ClearanceOptions& options, const C
   impl_->changedSincePublished = true;
   OccupancyMap& m = impl_->map;
   options.validate(m.model());
-  if (m.layers().has(kTsdfLayer)) {  // the depth frames' surface is what the clearance measures from
+  const bool tsdf = m.layers().has(kTsdfLayer);
+  if (tsdf) {  // the depth frames' surface is what the clearance measures from
     impl_->retireGpu();  // the integrators' caches hold the occupancy this changes
     occupancyFromTsdf(m);
   }
-  if (impl_->run.backend == MapperBackend::CpuReference)
-    return runOptions.onlyOutOfDate ? updateClearanceCpu(m, options, runOptions.progress)
-                                    : computeClearanceCpu(m, options, {}, runOptions.progress);
-  // The GPU's cache and blocks get what the budget leaves after the host map with its
-  // clearance layer and the integrator's cache, which stays allocated (kept for the next
-  // rays, or replaced then when it holds the clearance layer: gpuHoldsClearance).
-  const uint64_t reserved = impl_->gpuIntegrator ? impl_->run.gpu.cacheBytes : 0;
-  const uint64_t clearanceBytes = m.layout().has(clearanceLayer()) ? 0 : 4 * uint64_t(m.voxelsPerRegion());
-  const uint64_t mapBytes = uint64_t(m.regions().size()) * (m.bytesPerRegion() + clearanceBytes);
-  const uint64_t budget = impl_->context->memoryBudgetBytes();
-  if (mapBytes + reserved >= budget)
-    throw Error("clearance: the map (" + mebibytes(mapBytes) + " with its clearance layer)" +
-                (reserved ? " and the mapping's GPU cache (" + mebibytes(reserved) + ")" : std::string()) +
-                " leave nothing of the memory budget of " + mebibytes(budget) + " for the GPU clearance: " +
-                impl_->context->memoryHint());
-  // The clearance writes only its own layer of the host map (the occupancy it copies back
-  // is what it read, the integrator's synced copy), so an integrator whose cache lacks that
-  // layer stays valid and keeps its resident regions for the next scan.
-  if (impl_->gpuIntegrator && impl_->gpuHoldsClearance) impl_->gpuStale = true;
-  GpuClearanceOptions gpu;
-  gpu.memoryLimitBytes = budget - mapBytes - reserved;
-  gpu.memoryHint = impl_->context->memoryHint();
-  gpu.cacheBytes = runOptions.cacheBytes > 0 ? runOptions.cacheBytes : impl_->run.gpu.cacheBytes;
-  gpu.progress = runOptions.progress;
-  GpuClearance clearance(impl_->scheduler(), m, options, gpu);
-  if (runOptions.onStart) runOptions.onStart(clearance);
-  // An update after one that left every region up to date: only what the obstacle voxels
-  // changed since reach (parts of regions where the technique computes them exactly).
-  std::optional<ClearancePlan> plan;
-  if (runOptions.onlyOutOfDate && impl_->clearanceBaseline)
-    plan = planClearanceUpdate(m, options, *impl_->clearanceBaseline, clearanceComputesParts(m.model(), options));
-  impl_->clearanceBaseline.reset();  // until this computation completes
-  const ClearanceStats stats = plan                        ? clearance.computeParts(plan->targets)
-                               : runOptions.onlyOutOfDate ? clearance.update()
-                                                          : clearance.compute();
-  impl_->clearanceBaseline = clearanceBaseline(m, options);
+  // The exact distances from the obstacle voxels' centres, on the CPU reference or the GPU.
+  const auto edt = [&]() -> ClearanceStats {
+    if (impl_->run.backend == MapperBackend::CpuReference)
+      return runOptions.onlyOutOfDate ? updateClearanceCpu(m, options, runOptions.progress)
+                                      : computeClearanceCpu(m, options, {}, runOptions.progress);
+    // The GPU's cache and blocks get what the budget leaves after the host map with its
+    // clearance layer and the integrator's cache, which stays allocated (kept for the next
+    // rays, or replaced then when it holds the clearance layer: gpuHoldsClearance).
+    const uint64_t reserved = impl_->gpuIntegrator ? impl_->run.gpu.cacheBytes : 0;
+    const uint64_t clearanceBytes = m.layout().has(clearanceLayer()) ? 0 : 4 * uint64_t(m.voxelsPerRegion());
+    const uint64_t mapBytes = uint64_t(m.regions().size()) * (m.bytesPerRegion() + clearanceBytes);
+    const uint64_t budget = impl_->context->memoryBudgetBytes();
+    if (mapBytes + reserved >= budget)
+      throw Error("clearance: the map (" + mebibytes(mapBytes) + " with its clearance layer)" +
+                  (reserved ? " and the mapping's GPU cache (" + mebibytes(reserved) + ")" : std::string()) +
+                  " leave nothing of the memory budget of " + mebibytes(budget) + " for the GPU clearance: " +
+                  impl_->context->memoryHint());
+    // The clearance writes only its own layer of the host map (the occupancy it copies back
+    // is what it read, the integrator's synced copy), so an integrator whose cache lacks that
+    // layer stays valid and keeps its resident regions for the next scan.
+    if (impl_->gpuIntegrator && impl_->gpuHoldsClearance) impl_->gpuStale = true;
+    GpuClearanceOptions gpu;
+    gpu.memoryLimitBytes = budget - mapBytes - reserved;
+    gpu.memoryHint = impl_->context->memoryHint();
+    gpu.cacheBytes = runOptions.cacheBytes > 0 ? runOptions.cacheBytes : impl_->run.gpu.cacheBytes;
+    gpu.progress = runOptions.progress;
+    GpuClearance clearance(impl_->scheduler(), m, options, gpu);
+    if (runOptions.onStart) runOptions.onStart(clearance);
+    // An update after one that left every region up to date: only what the obstacle voxels
+    // changed since reach (parts of regions where the technique computes them exactly).
+    std::optional<ClearancePlan> plan;
+    if (runOptions.onlyOutOfDate && impl_->clearanceBaseline)
+      plan = planClearanceUpdate(m, options, *impl_->clearanceBaseline, clearanceComputesParts(m.model(), options));
+    impl_->clearanceBaseline.reset();  // until this computation completes
+    const ClearanceStats stats = plan                        ? clearance.computeParts(plan->targets)
+                                 : runOptions.onlyOutOfDate ? clearance.update()
+                                                            : clearance.compute();
+    impl_->clearanceBaseline = clearanceBaseline(m, options);
+    return stats;
+  };
+  ClearanceStats stats = edt();
+  // A TSDF's clearance near the surface, sub-voxel where the TSDF gives it (on the host, after
+  // either backend: the same values), where the EDT measures plain distances.
+  if (tsdf && options.axisScale == glm::dvec3(1.0) && !options.ignoreBelow && !options.ignoreAbove)
+    stats.subVoxelRefined = refineClearanceFromTsdf(m, options.range).refined;
   return stats;
 }
 

@@ -82,25 +82,13 @@ std::string settleOutput(const ClearanceArgs& args, bool& inPlace) {
   return args.output;
 }
 
-// Saves the map with its clearance; a TSDF map's first refined to sub-voxel near the surface
-// (refineClearanceFromTsdf, voxen/tsdf/tsdf_occupancy.hpp) where the EDT measures plain
-// distances (unscaled axes, no heights left out): then the refinement's count.
-std::optional<TsdfClearanceStats> saveClearance(Mapper& mapper, const ClearanceOptions& o, bool tsdf, bool store,
-                                                const std::string& output) {
-  std::optional<OccupancyMap> refined;
-  std::optional<TsdfClearanceStats> subVoxel;
-  if (tsdf && o.axisScale == glm::dvec3(1.0) && !o.ignoreBelow && !o.ignoreAbove) {
-    refined.emplace(mapper.map());
-    subVoxel = refineClearanceFromTsdf(*refined, o.range);
-  }
-  const OccupancyMap& map = refined ? *refined : mapper.map();
+// Saves the map with its clearance (a TSDF map's refined to sub-voxel near the surface by
+// Mapper::computeClearance where the EDT measures plain distances).
+void saveClearance(Mapper& mapper, bool store, const std::string& output) {
   if (store)
-    saveMapToStore(map, output);
-  else if (refined)
-    saveMap(map, output);
+    saveMapToStore(mapper.map(), output);
   else
     mapper.save(output);
-  return subVoxel;
 }
 
 int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
@@ -153,7 +141,12 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   }
   progress.finish(stats.regions);
   if (!args.quiet) warnIfFloorDominates(mapper.map(), args.options);
-  const std::optional<TsdfClearanceStats> subVoxel = saveClearance(mapper, args.options, surface.has_value(), store, output);
+  saveClearance(mapper, store, output);
+  // Sub-voxel near the surface where the EDT measures plain distances (Mapper::computeClearance).
+  const std::optional<uint64_t> subVoxel =
+      surface && args.options.axisScale == glm::dvec3(1.0) && !args.options.ignoreBelow && !args.options.ignoreAbove
+          ? std::optional<uint64_t>(stats.subVoxelRefined)
+          : std::nullopt;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double perRegion = stats.regions ? stats.seconds * 1e3 / double(stats.regions) : 0.0;
   const double rate = stats.seconds > 0 ? double(stats.regions) / stats.seconds : 0.0;
@@ -178,7 +171,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
                {"wall_s", rounded(wall, 4)},
                {"tsdf_surface", surface ? Json{{"occupied", surface->occupied},
                                                {"free", surface->free},
-                                               {"sub_voxel", subVoxel ? Json(subVoxel->refined) : Json(nullptr)}}
+                                               {"sub_voxel", subVoxel ? Json(*subVoxel) : Json(nullptr)}}
                                         : Json(nullptr)},
                {"device", device}});
     return 0;
@@ -192,7 +185,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   std::printf(" (wall %.2f s with loading and saving) -> %s%s\n", wall, output.c_str(), inPlace ? " (in place)" : "");
   if (subVoxel)
     std::printf("sub-voxel near the TSDF's surface: %llu voxels' clearance lowered to the surface's distance estimate\n",
-                (unsigned long long)subVoxel->refined);
+                (unsigned long long)*subVoxel);
   else if (surface)
     std::printf("whole voxels from the TSDF's surface (no sub-voxel refinement with --axis-scale, --ignore-below or "
                 "--ignore-above)\n");

@@ -334,8 +334,12 @@ class Mapper {
   // Each voxel's distance to the nearest obstacle within options.range, as the map's
   // clearance layer (voxen/clearance/clearance.hpp): on the GPU, or with the CPU reference
   // backend, exactly on the CPU. A map with a TSDF layer first takes occupancy from its surface
-  // where rays observed nothing (voxen/tsdf/tsdf_occupancy.hpp: occupied on and behind it). Throws ClearanceSettingsError for settings that cannot work
-  // and Error when the GPU's blocks or cache do not fit the memory budget.
+  // where rays observed nothing (voxen/tsdf/tsdf_occupancy.hpp: occupied on and behind it),
+  // and then, with unscaled axes and no heights ignored, the clearance in front of the surface
+  // takes the TSDF's sub-voxel distance where it is lower (refineClearanceFromTsdf: exact on
+  // planes, an estimate capped by the voxel distance elsewhere; ClearanceStats::subVoxelRefined
+  // counts them). Throws ClearanceSettingsError for settings that cannot work and Error when
+  // the GPU's blocks or cache do not fit the memory budget.
   ClearanceStats computeClearance(const ClearanceOptions& options = {}, const ClearanceRunOptions& run = {});
 
   // Writes the map (atomically: a reader sees the old file or the new one).

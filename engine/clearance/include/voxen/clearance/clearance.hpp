@@ -130,6 +130,9 @@ struct ClearanceStats {
   double seconds = 0.0;  // wall time of the computation
   uint64_t batches = 0;  // GPU: batches of target regions
   uint64_t cacheRegions = 0;  // GPU: regions the region cache held (grown to one target's neighbourhood)
+  // Mapper::computeClearance on a map with a TSDF: voxels whose clearance the surface's
+  // sub-voxel distance lowered (refineClearanceFromTsdf, voxen/tsdf/tsdf_occupancy.hpp).
+  uint64_t subVoxelRefined = 0;
 };
 
 // Called as the work goes: regions done so far of the total.
