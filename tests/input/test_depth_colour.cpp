@@ -20,6 +20,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
 #include "voxen/input/colour_decode.hpp"
+#include "voxen/input/depth_decode.hpp"
 #include "voxen/input/depth_source.hpp"
 #include "voxen/input/image_messages.hpp"
 #include "voxen/input/mcap_reader.hpp"
@@ -360,6 +361,16 @@ TEST_CASE("Depth colour: rgb8, bgr8, rgba8, bgra8, mono8 and PNG CompressedImage
   uint32_t w = 0, h = 0;
   CHECK(voxen::detail::decodePngRgb8(voxen::detail::encodePngRgb8(rgb, kW, kH), "test", w, h) == rgb);
   CHECK((w == kW && h == kH));
+  // Cut short, both codecs (colour and 16-bit depth, sharing libpng's I/O and error callbacks,
+  // depth/png_io.hpp) refuse it with libpng's reason after the jump, not a crash.
+  std::vector<uint8_t> cut = voxen::detail::encodePngRgb8(rgb, kW, kH);
+  cut.resize(cut.size() / 2);
+  CHECK_THROWS_WITH(voxen::detail::decodePngRgb8(cut, "cut.png", w, h), Contains("cut.png: the PNG does not decode: the PNG ends early"));
+  const std::vector<uint16_t> depth(size_t(kW) * kH, 1234);
+  cut = voxen::detail::encodePng16(depth, kW, kH);
+  CHECK(voxen::detail::decodePng16(cut, "depth.png", w, h) == depth);
+  cut.resize(cut.size() / 2);
+  CHECK_THROWS_WITH(voxen::detail::decodePng16(cut, "depth.png", w, h), Contains("depth.png: the PNG does not decode: the PNG ends early"));
 }
 
 TEST_CASE("Depth colour: each depth frame takes the nearest colour stamp within the tolerance", "[depth][colour][input][mcap]") {

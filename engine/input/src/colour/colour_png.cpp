@@ -1,12 +1,13 @@
 // 8-bit colour PNGs through libpng: image_transport's PNG CompressedImages and TUM RGB-D's
-// rgb/*.png in, RGB PNGs out for generators and tests. As depth_png.cpp: the setjmp frames
-// hold only pointers to a state on the heap, and the C++ error is thrown after the jump.
+// rgb/*.png in, RGB PNGs out for generators and tests. As depth_png.cpp, through libpng's
+// memory I/O and error callbacks in depth/png_io.hpp: the setjmp frames hold only pointers to
+// a state on the heap, and the C++ error is thrown after the jump.
 #include <png.h>
 
 #include <cstdio>
-#include <cstring>
 #include <memory>
 
+#include "depth/png_io.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/input/colour_decode.hpp"
 
@@ -16,43 +17,17 @@ namespace {
 
 constexpr uint64_t kMaxPixels = uint64_t(1) << 28;  // a corrupt IHDR is refused before allocating
 
-struct PngState {
-  std::span<const uint8_t> in;
-  size_t pos = 0;
-  std::vector<uint8_t>* out = nullptr;
-  char error[256] = {};
+struct PngState : PngIo {
   png_uint_32 width = 0, height = 0;
   int bitDepth = 0, colourType = 0, interlace = 0;
   std::vector<uint8_t> rgb;
   std::vector<png_bytep> rows;
 };
 
-void onError(png_structp png, png_const_charp message) {
-  auto* s = static_cast<PngState*>(png_get_error_ptr(png));
-  std::snprintf(s->error, sizeof s->error, "%s", message);
-  png_longjmp(png, 1);
-}
-
-void onWarning(png_structp, png_const_charp) {}
-
-void readBytes(png_structp png, png_bytep to, png_size_t n) {
-  auto* s = static_cast<PngState*>(png_get_io_ptr(png));
-  if (s->pos > s->in.size() || n > s->in.size() - s->pos) png_error(png, "the PNG ends early");
-  std::memcpy(to, s->in.data() + s->pos, n);
-  s->pos += n;
-}
-
-void writeBytes(png_structp png, png_bytep from, png_size_t n) {
-  auto* s = static_cast<PngState*>(png_get_io_ptr(png));
-  s->out->insert(s->out->end(), from, from + n);
-}
-
-void flushNothing(png_structp) {}
-
 // Reads the header and sets the transforms to 8-bit RGB; false when libpng failed.
 bool readHeader(png_structp png, png_infop info, PngState* s) {
   if (setjmp(png_jmpbuf(png))) return false;
-  png_set_read_fn(png, s, readBytes);
+  png_set_read_fn(png, static_cast<PngIo*>(s), pngReadBytes);
   png_read_info(png, info);
   png_get_IHDR(png, info, &s->width, &s->height, &s->bitDepth, &s->colourType, &s->interlace, nullptr, nullptr);
   if (s->colourType == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
@@ -75,7 +50,7 @@ bool readPixels(png_structp png, png_infop info, PngState* s) {
 
 bool writeImage(png_structp png, png_infop info, PngState* s) {
   if (setjmp(png_jmpbuf(png))) return false;
-  png_set_write_fn(png, s, writeBytes, flushNothing);
+  png_set_write_fn(png, static_cast<PngIo*>(s), pngWriteBytes, pngFlushNothing);
   png_set_IHDR(png, info, s->width, s->height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level(png, 3);
@@ -95,7 +70,7 @@ std::vector<uint8_t> decodePngRgb8(std::span<const uint8_t> png, const std::stri
     throw Error(where + ": the PNG's size " + std::to_string(w) + " x " + std::to_string(h) + " is no camera image's");
   auto s = std::make_unique<PngState>();
   s->in = png;
-  png_structp reader = png_create_read_struct(PNG_LIBPNG_VER_STRING, s.get(), onError, onWarning);
+  png_structp reader = png_create_read_struct(PNG_LIBPNG_VER_STRING, static_cast<PngIo*>(s.get()), pngOnError, pngOnWarning);
   png_infop info = reader ? png_create_info_struct(reader) : nullptr;
   if (!info) {
     png_destroy_read_struct(&reader, nullptr, nullptr);
@@ -125,7 +100,7 @@ std::vector<uint8_t> encodePngRgb8(std::span<const uint8_t> rgb, uint32_t width,
   s->width = width, s->height = height;
   s->rows.resize(height);
   for (uint32_t y = 0; y < height; ++y) s->rows[y] = const_cast<png_bytep>(rgb.data() + size_t(y) * width * 3);
-  png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, s.get(), onError, onWarning);
+  png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, static_cast<PngIo*>(s.get()), pngOnError, pngOnWarning);
   png_infop info = writer ? png_create_info_struct(writer) : nullptr;
   if (!info) {
     png_destroy_write_struct(&writer, nullptr);

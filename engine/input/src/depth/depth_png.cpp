@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "depth/png_io.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/input/depth_decode.hpp"
 
@@ -19,43 +20,17 @@ namespace {
 // Images beyond this are refused before any allocation (a corrupt IHDR).
 constexpr uint64_t kMaxPixels = uint64_t(1) << 28;
 
-struct PngState {
-  std::span<const uint8_t> in;
-  size_t pos = 0;
-  std::vector<uint8_t>* out = nullptr;
-  char error[256] = {};
+struct PngState : PngIo {
   png_uint_32 width = 0, height = 0;
   int bitDepth = 0, colourType = 0, interlace = 0;
   std::vector<uint16_t> values;
   std::vector<png_bytep> rows;
 };
 
-void onError(png_structp png, png_const_charp message) {
-  auto* s = static_cast<PngState*>(png_get_error_ptr(png));
-  std::snprintf(s->error, sizeof s->error, "%s", message);
-  png_longjmp(png, 1);
-}
-
-void onWarning(png_structp, png_const_charp) {}
-
-void readBytes(png_structp png, png_bytep to, png_size_t n) {
-  auto* s = static_cast<PngState*>(png_get_io_ptr(png));
-  if (s->pos > s->in.size() || n > s->in.size() - s->pos) png_error(png, "the PNG ends early");
-  std::memcpy(to, s->in.data() + s->pos, n);
-  s->pos += n;
-}
-
-void writeBytes(png_structp png, png_bytep from, png_size_t n) {
-  auto* s = static_cast<PngState*>(png_get_io_ptr(png));
-  s->out->insert(s->out->end(), from, from + n);
-}
-
-void flushNothing(png_structp) {}
-
 // Reads the header into s; false when libpng failed (s->error says why).
 bool readHeader(png_structp png, png_infop info, PngState* s) {
   if (setjmp(png_jmpbuf(png))) return false;
-  png_set_read_fn(png, s, readBytes);
+  png_set_read_fn(png, static_cast<PngIo*>(s), pngReadBytes);
   png_read_info(png, info);
   png_get_IHDR(png, info, &s->width, &s->height, &s->bitDepth, &s->colourType, &s->interlace, nullptr, nullptr);
   return true;
@@ -74,7 +49,7 @@ bool readPixels(png_structp png, png_infop info, PngState* s) {
 
 bool writeImage(png_structp png, png_infop info, PngState* s) {
   if (setjmp(png_jmpbuf(png))) return false;
-  png_set_write_fn(png, s, writeBytes, flushNothing);
+  png_set_write_fn(png, static_cast<PngIo*>(s), pngWriteBytes, pngFlushNothing);
   png_set_IHDR(png, info, s->width, s->height, 16, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
@@ -112,7 +87,7 @@ std::vector<uint16_t> decodePng16(std::span<const uint8_t> png, const std::strin
     throw Error(where + ": the PNG's size " + std::to_string(w) + " x " + std::to_string(h) + " is no depth image's");
   auto s = std::make_unique<PngState>();
   s->in = png;
-  png_structp reader = png_create_read_struct(PNG_LIBPNG_VER_STRING, s.get(), onError, onWarning);
+  png_structp reader = png_create_read_struct(PNG_LIBPNG_VER_STRING, static_cast<PngIo*>(s.get()), pngOnError, pngOnWarning);
   png_infop info = reader ? png_create_info_struct(reader) : nullptr;
   if (!info) {
     png_destroy_read_struct(&reader, nullptr, nullptr);
@@ -143,7 +118,7 @@ std::vector<uint8_t> encodePng16(std::span<const uint16_t> values, uint32_t widt
   s->rows.resize(height);
   for (uint32_t y = 0; y < height; ++y)
     s->rows[y] = reinterpret_cast<png_bytep>(const_cast<uint16_t*>(values.data() + size_t(y) * width));
-  png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, s.get(), onError, onWarning);
+  png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, static_cast<PngIo*>(s.get()), pngOnError, pngOnWarning);
   png_infop info = writer ? png_create_info_struct(writer) : nullptr;
   if (!info) {
     png_destroy_write_struct(&writer, nullptr);
