@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "input/test_recording.hpp"
 #include "support/temp_dir.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -43,66 +44,16 @@ constexpr uint32_t kW = 6, kH = 4;
 const std::string kDepthTopic = "/camera/depth/image_rect_raw";
 const std::string kColourTopic = "/camera/color/image_raw";
 
-// A recording's messages, written as an MCAP file (CDR) or a bag (ROS 1).
-struct Message {
-  std::string topic;
-  int64_t timeNs = 0;
-  std::string ros1Type, ros2Type, md5, definition, schema;
-  std::function<std::vector<uint8_t>(ros::MessageEncoding)> encode;
+// A recording (input/test_recording.hpp) whose images and camera_info are written at their
+// header stamps, the camera_info on the depth camera's topic.
+struct Recording : vt::TestRecording {
+  void image(const std::string& topic, const ros::Image& m) { TestRecording::image(topic, m.stampNs, m); }
+  void compressed(const std::string& topic, const ros::CompressedImage& m) { TestRecording::compressed(topic, m.stampNs, m); }
+  void cameraInfo(const ros::CameraInfo& m) { TestRecording::cameraInfo("/camera/depth/camera_info", m.stampNs, m); }
 };
 
-struct Recording {
-  std::vector<Message> messages;
-  std::vector<std::vector<uint8_t>> storage;  // image data the messages point into
-
-  std::span<const uint8_t> keep(std::vector<uint8_t> bytes) { return storage.emplace_back(std::move(bytes)); }
-  void image(const std::string& topic, const ros::Image& m) {
-    messages.push_back({topic, m.stampNs, std::string(ros::kImageRos1Type), std::string(ros::kImageRos2Type), ros::imageMd5(),
-                        ros::imageRos1Definition(), ros::imageRos2Schema(),
-                        [m](ros::MessageEncoding e) { return ros::encodeImage(m, e); }});
-  }
-  void compressed(const std::string& topic, const ros::CompressedImage& m) {
-    messages.push_back({topic, m.stampNs, std::string(ros::kCompressedImageRos1Type), std::string(ros::kCompressedImageRos2Type),
-                        ros::compressedImageMd5(), ros::compressedImageRos1Definition(), ros::compressedImageRos2Schema(),
-                        [m](ros::MessageEncoding e) { return ros::encodeCompressedImage(m, e); }});
-  }
-  void cameraInfo(const ros::CameraInfo& m) {
-    messages.push_back({"/camera/depth/camera_info", m.stampNs, std::string(ros::kCameraInfoRos1Type),
-                        std::string(ros::kCameraInfoRos2Type), ros::cameraInfoMd5(), ros::cameraInfoRos1Definition(),
-                        ros::cameraInfoRos2Schema(), [m](ros::MessageEncoding e) { return ros::encodeCameraInfo(m, e); }});
-  }
-  void tf(const std::string& topic, const ros::TransformStamped& t) {
-    messages.push_back({topic, t.stampNs, std::string(ros::kTfMessageRos1Type), std::string(ros::kTfMessageRos2Type),
-                        ros::tfMessageMd5(), ros::tfMessageRos1Definition(), ros::tfMessageRos2Schema(),
-                        [t](ros::MessageEncoding e) { return ros::encodeTfMessage(std::span(&t, 1), e); }});
-  }
-};
-
-void writeMcap(const std::filesystem::path& path, const Recording& r) {
-  voxen::mcap::Writer mcap(path, {});
-  const auto bytes = [](const std::string& s) { return std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()); };
-  std::map<std::string, uint16_t> schemas, channels;
-  for (const Message& m : r.messages) {
-    if (!schemas.count(m.ros2Type)) schemas[m.ros2Type] = mcap.addSchema(m.ros2Type, "ros2msg", bytes(m.schema));
-    if (!channels.count(m.topic)) channels[m.topic] = mcap.addChannel(schemas[m.ros2Type], m.topic, "cdr");
-  }
-  for (const Message& m : r.messages)
-    mcap.write(channels[m.topic], uint64_t(m.timeNs), uint64_t(m.timeNs), m.encode(ros::MessageEncoding::Cdr));
-  mcap.close();
-}
-
-// Both containers where this build reads bags, MCAP alone otherwise.
 std::vector<std::filesystem::path> writeBoth(const std::filesystem::path& dir, const std::string& name, const Recording& r) {
-  std::vector<std::filesystem::path> out{dir / (name + ".mcap")};
-  writeMcap(out[0], r);
-#if VOXEN_HAVE_ROSBAG
-  out.push_back(dir / (name + ".bag"));
-  voxen::RosBagWriter bag(out[1], "");
-  for (const Message& m : r.messages)
-    bag.write(m.topic, m.timeNs, m.ros1Type, m.md5, m.definition, m.encode(ros::MessageEncoding::Ros1));
-  bag.close();
-#endif
-  return out;
+  return vt::writeTestRecordings(dir, name, r);
 }
 
 ros::CameraInfo pinhole(std::vector<double> d = {0, 0, 0, 0, 0}) {
@@ -171,17 +122,7 @@ ros::Image colourImage(Recording& r, int64_t stampNs, const std::string& encodin
 
 // An RGB (or grey, or RGBA) PNG written by libpng's simplified API.
 std::vector<uint8_t> testPng(const std::vector<uint8_t>& pixels, uint32_t w, uint32_t h, uint32_t format) {
-  png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  image.width = w, image.height = h;
-  image.format = format;
-  png_alloc_size_t size = 0;
-  REQUIRE(png_image_write_to_memory(&image, nullptr, &size, 0, pixels.data(), 0, nullptr));
-  std::vector<uint8_t> out(size);
-  REQUIRE(png_image_write_to_memory(&image, out.data(), &size, 0, pixels.data(), 0, nullptr));
-  out.resize(size);
-  return out;
+  return vt::testPng(pixels.data(), w, h, format);
 }
 
 std::vector<uint8_t> expectedRgb(uint8_t tag, bool mono = false) {

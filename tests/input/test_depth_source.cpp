@@ -17,6 +17,7 @@
 
 #include "support/temp_dir.hpp"
 #include "support/test_helpers.hpp"
+#include "input/test_recording.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/input/depth_decode.hpp"
 #include "voxen/input/depth_source.hpp"
@@ -31,87 +32,17 @@ namespace ros = voxen::ros;
 
 namespace {
 
+using DepthRecording = vt::TestRecording;
+
 // A 16-bit grey PNG written by libpng's simplified API, independent of the reader's code.
 std::vector<uint8_t> testPng16(const std::vector<uint16_t>& values, uint32_t width, uint32_t height) {
-  png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  image.width = width, image.height = height;
-  image.format = PNG_FORMAT_LINEAR_Y;
-  png_alloc_size_t size = 0;
-  REQUIRE(png_image_write_to_memory(&image, nullptr, &size, 0, values.data(), 0, nullptr));
-  std::vector<uint8_t> out(size);
-  REQUIRE(png_image_write_to_memory(&image, out.data(), &size, 0, values.data(), 0, nullptr));
-  out.resize(size);
-  return out;
+  return vt::testPng(values.data(), width, height, PNG_FORMAT_LINEAR_Y);
 }
 
-// One recording's messages, each encodable as ROS 1 or CDR, written as a bag or an MCAP file.
-struct Message {
-  std::string topic;
-  int64_t timeNs = 0;
-  std::string ros1Type, ros2Type, md5, definition, schema;
-  std::function<std::vector<uint8_t>(ros::MessageEncoding)> encode;
-};
-
-struct DepthRecording {
-  std::vector<Message> messages;
-  std::vector<std::vector<uint8_t>> storage;  // image data the messages point into
-
-  void tf(const std::string& topic, const ros::TransformStamped& t) {
-    messages.push_back({topic, t.stampNs, std::string(ros::kTfMessageRos1Type), std::string(ros::kTfMessageRos2Type),
-                        ros::tfMessageMd5(), ros::tfMessageRos1Definition(), ros::tfMessageRos2Schema(),
-                        [t](ros::MessageEncoding e) { return ros::encodeTfMessage(std::span(&t, 1), e); }});
-  }
-  void image(const std::string& topic, int64_t timeNs, const ros::Image& m) {
-    messages.push_back({topic, timeNs, std::string(ros::kImageRos1Type), std::string(ros::kImageRos2Type), ros::imageMd5(),
-                        ros::imageRos1Definition(), ros::imageRos2Schema(),
-                        [m](ros::MessageEncoding e) { return ros::encodeImage(m, e); }});
-  }
-  void compressed(const std::string& topic, int64_t timeNs, const ros::CompressedImage& m) {
-    messages.push_back({topic, timeNs, std::string(ros::kCompressedImageRos1Type), std::string(ros::kCompressedImageRos2Type),
-                        ros::compressedImageMd5(), ros::compressedImageRos1Definition(), ros::compressedImageRos2Schema(),
-                        [m](ros::MessageEncoding e) { return ros::encodeCompressedImage(m, e); }});
-  }
-  void cameraInfo(const std::string& topic, int64_t timeNs, const ros::CameraInfo& m) {
-    messages.push_back({topic, timeNs, std::string(ros::kCameraInfoRos1Type), std::string(ros::kCameraInfoRos2Type),
-                        ros::cameraInfoMd5(), ros::cameraInfoRos1Definition(), ros::cameraInfoRos2Schema(),
-                        [m](ros::MessageEncoding e) { return ros::encodeCameraInfo(m, e); }});
-  }
-  std::span<const uint8_t> keep(std::vector<uint8_t> bytes) { return storage.emplace_back(std::move(bytes)); }
-};
-
-void writeMcap(const std::filesystem::path& path, const DepthRecording& r) {
-  voxen::mcap::Writer mcap(path, {.compression = "zstd"});
-  const auto bytes = [](const std::string& s) { return std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()); };
-  std::map<std::string, uint16_t> schemas, channels;
-  for (const Message& m : r.messages) {
-    if (!schemas.count(m.ros2Type)) schemas[m.ros2Type] = mcap.addSchema(m.ros2Type, "ros2msg", bytes(m.schema));
-    if (!channels.count(m.topic)) channels[m.topic] = mcap.addChannel(schemas[m.ros2Type], m.topic, "cdr");
-  }
-  for (const Message& m : r.messages)
-    mcap.write(channels[m.topic], uint64_t(m.timeNs), uint64_t(m.timeNs), m.encode(ros::MessageEncoding::Cdr));
-  mcap.close();
-}
-
-#if VOXEN_HAVE_ROSBAG
-void writeBag(const std::filesystem::path& path, const DepthRecording& r) {
-  voxen::RosBagWriter bag(path, "");
-  for (const Message& m : r.messages)
-    bag.write(m.topic, m.timeNs, m.ros1Type, m.md5, m.definition, m.encode(ros::MessageEncoding::Ros1));
-  bag.close();
-}
-#endif
-
-// Both containers where this build reads bags, MCAP alone otherwise.
+// MCAP files here have zstd chunks (the colour tests' have none).
+void writeMcap(const std::filesystem::path& path, const DepthRecording& r) { vt::writeTestMcap(path, r, "zstd"); }
 std::vector<std::filesystem::path> writeBoth(const std::filesystem::path& dir, const std::string& name, const DepthRecording& r) {
-  std::vector<std::filesystem::path> out{dir / (name + ".mcap")};
-  writeMcap(out[0], r);
-#if VOXEN_HAVE_ROSBAG
-  out.push_back(dir / (name + ".bag"));
-  writeBag(out[1], r);
-#endif
-  return out;
+  return vt::writeTestRecordings(dir, name, r, "zstd");
 }
 
 constexpr int64_t kT0 = 10000000000000;  // 10,000 s
