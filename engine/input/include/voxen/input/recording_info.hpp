@@ -60,8 +60,10 @@ struct RecordingInfo {
     std::string name, type, encoding;  // encoding: an Image's, a CompressedImage's format
     uint32_t width = 0, height = 0;    // of the first image; 0 when it cannot be told (JPEG)
     uint64_t messages = 0;
-    // Whether a depth source reads it, and why not: "", "JPEG: not read (no JPEG decoder)",
-    // "mono8: read when named", "1280 x 720: not the depth images' size".
+    // Whether a depth source reads it ("") and why not, e.g. "JPEG: not read (no JPEG decoder
+    // among Voxen's dependencies)", "read as colour when named, never chosen by itself" (mono8),
+    // "not the depth images' size (640 x 480): not read as their colour", "encoding not read as
+    // colour (rgb8, ...)", or the error its first image gave.
     std::string note;
   };
   std::vector<ColourTopic> colourTopics;
