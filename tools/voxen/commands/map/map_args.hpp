@@ -83,6 +83,10 @@ void addMapOptions(CLI::App& command, MapArgs& args);
 
 // --tsdf: the depth run (map_depth_run.cpp): the recording's depth images into a TSDF map.
 int mapDepth(const CommonOptions& options, MapArgs& args);
+// Both TSDF runs' settings: --tsdf-truncation (metres; default 4 voxels), --tsdf-max-weight,
+// --tsdf-weighting and --max-range, checked for a map of `resolution` metres (a UsageError naming
+// --tsdf-truncation for a band out of range).
+TsdfOptions tsdfOptionsOf(const MapArgs& args, double resolution);
 // --tsdf on point clouds (map_cloud_tsdf_run.cpp): the cloud's rays into a TSDF map by ray
 // integration; tsdfInputHoldsClouds tells the two runs apart (--cloud, a cloud file or folder,
 // a recording with no depth image topic or with --cloud-topic).

@@ -22,7 +22,6 @@
 #include "report/progress.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/error.hpp"
-#include "voxen/host/setting_error.hpp"
 #include "voxen/input/input_format.hpp"
 #include "voxen/input/recording_info.hpp"
 #include "voxen/map/map_file.hpp"
@@ -49,20 +48,6 @@ void refuseOtherFlags(const MapArgs& args) {
                             "--cloud, --trajectory, --output, --resolution, --region, --max-range, --cloud-topic, "
                             "--fixed-frame, --sensor-frame, --threads, --cpu and the --tsdf-* flags)");
   }
-}
-
-TsdfOptions cloudTsdfOptions(const MapArgs& args, double resolution) {
-  TsdfOptions tsdf;
-  tsdf.truncationVoxels = args.depth.truncation ? *args.depth.truncation / resolution : 4.0;
-  tsdf.maxWeight = args.depth.maxWeight;
-  tsdf.weighting = args.depth.weighting == "constant" ? TsdfWeighting::Constant : TsdfWeighting::LinearDropOff;
-  if (args.integration.maxRange > 0) tsdf.maxRange = args.integration.maxRange;
-  try {
-    tsdf.validate(resolution);
-  } catch (const SettingError& e) {
-    throw UsageError(e.naming("--tsdf-truncation (" + std::to_string(tsdf.truncationVoxels) + " voxels)"));
-  }
-  return tsdf;
 }
 
 void report(const CommonOptions& options, const MapArgs& args, const std::string& input, const TsdfScanStats& stats,
@@ -120,7 +105,7 @@ int mapCloudTsdf(const CommonOptions& options, MapArgs& args) {
   if (args.output.empty()) throw UsageError("--tsdf needs --output MAP.vxm");
   checkOutputs({{"--output", args.output}}, {{inputFlag, input}, {"--trajectory", args.trajectory}});
   const OccupancyModel model = args.model();
-  const TsdfOptions tsdf = cloudTsdfOptions(args, model.resolution);
+  const TsdfOptions tsdf = tsdfOptionsOf(args, model.resolution);
   RayReaderOptions readerOptions;
   readerOptions.threads = unsigned(std::max(1, args.threads));
   readerOptions.recording = args.recording;

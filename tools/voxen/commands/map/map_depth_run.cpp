@@ -33,13 +33,12 @@ void refuseRayFlags(const MapArgs& args) {
     const std::string flag = "--" + option->get_lnames().front();
     if (flag == "--help" || kDepthRunFlags.contains(flag) || option->get_group() == "Options for every command") continue;
     if (flag == "--store" || flag == "--session") continue;  // checkDepthStoreOptions (map_depth_store.hpp)
-    if (flag == "--cloud")
-      throw UsageError("--tsdf takes depth images from --input (a ROS 1 bag, an MCAP file or a TUM RGB-D folder); a point "
-                       "cloud into a TSDF is not supported yet");
     throw UsageError(flag + " does not go with --tsdf (it is about point clouds into occupancy; a depth run takes " +
                      "--input, --output, --resolution, --max-range, --fixed-frame, --cpu and the --tsdf-* and depth flags)");
   }
 }
+
+}  // namespace
 
 TsdfOptions tsdfOptionsOf(const MapArgs& args, double resolution) {
   TsdfOptions tsdf;
@@ -50,12 +49,10 @@ TsdfOptions tsdfOptionsOf(const MapArgs& args, double resolution) {
   try {
     tsdf.validate(resolution);
   } catch (const SettingError& e) {
-    throw UsageError(e.naming("--tsdf-truncation (" + std::to_string(tsdf.truncationVoxels) + " voxels)"));
+    throw UsageError(e.naming("--tsdf-truncation"));  // the rule says the band in voxels and metres
   }
   return tsdf;
 }
-
-}  // namespace
 
 int mapDepth(const CommonOptions& options, MapArgs& args) {
   const bool toStore = checkDepthStoreOptions(args);
