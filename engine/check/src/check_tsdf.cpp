@@ -79,8 +79,10 @@ void checkTsdf(CheckContext& context) {
       });
       gpu.sync();
     }
-    if (context.breakReferences()) {  // one voxel's distance one unit off: the comparison must see it
-      if (!cpu.regions().empty()) cpu.findRegion(cpu.regions().begin()->first)->values<gpu::TsdfVoxel>(kTsdfLayer)[0].distance += 1;
+    if (context.breakReferences() && !cpu.regions().empty()) {  // one voxel's distance and colour off: both comparisons must see it
+      Region& first = *cpu.findRegion(cpu.regions().begin()->first);
+      first.values<gpu::TsdfVoxel>(kTsdfLayer)[0].distance += 1;
+      first.values<gpu::TsdfColourVoxel>(kTsdfColourLayer)[0].rgb ^= 1u;
     }
     const auto [observed, differ] = compareTsdf(cpu, gpuMap);
     const uint64_t colours = compareColour(cpu, gpuMap);
