@@ -91,7 +91,8 @@ TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, con
           const uint32_t w = gpu::tsdfWeightOf(sdf, c.truncation, weighting);
           if (w == 0) continue;
           const size_t local = size_t(vx - key.x * n) + size_t(n) * (size_t(vy - key.y * n) + size_t(n) * size_t(vz - key.z * n));
-          arrays[i][local] = tsdfFold(arrays[i][local], sdf, w, maxWeight);
+          gpu::TsdfVoxel& voxel = arrays[i][local];  // tsdfFold, written out so that it inlines
+          voxel = {gpu::tsdfFoldDistance(voxel.distance, voxel.weight, sdf, w), gpu::tsdfFoldWeight(voxel.weight, w, maxWeight)};
           if (coloured && sdf < c.truncation) {  // within the band: the pixel's surface is this voxel's (tsdf_colour_layer.h)
             const uint8_t* rgb = frame.colour->rgb.data() + 3 * pixel;
             const uint32_t measured = uint32_t(rgb[0]) | uint32_t(rgb[1]) << 8 | uint32_t(rgb[2]) << 16;
