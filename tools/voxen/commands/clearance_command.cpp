@@ -143,10 +143,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   if (!args.quiet) warnIfFloorDominates(mapper.map(), args.options);
   saveClearance(mapper, store, output);
   // Sub-voxel near the surface where the EDT measures plain distances (Mapper::computeClearance).
-  const std::optional<uint64_t> subVoxel =
-      surface && args.options.axisScale == glm::dvec3(1.0) && !args.options.ignoreBelow && !args.options.ignoreAbove
-          ? std::optional<uint64_t>(stats.subVoxelRefined)
-          : std::nullopt;
+  const bool subVoxel = surface && args.options.axisScale == glm::dvec3(1.0) && !args.options.ignoreBelow && !args.options.ignoreAbove;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double perRegion = stats.regions ? stats.seconds * 1e3 / double(stats.regions) : 0.0;
   const double rate = stats.seconds > 0 ? double(stats.regions) / stats.seconds : 0.0;
@@ -171,7 +168,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
                {"wall_s", rounded(wall, 4)},
                {"tsdf_surface", surface ? Json{{"occupied", surface->occupied},
                                                {"free", surface->free},
-                                               {"sub_voxel", subVoxel ? Json(*subVoxel) : Json(nullptr)}}
+                                               {"sub_voxel", subVoxel ? Json(stats.subVoxelRefined) : Json(nullptr)}}
                                         : Json(nullptr)},
                {"device", device}});
     return 0;
@@ -185,7 +182,7 @@ int clearanceOfMap(const CommonOptions& common, ClearanceArgs& args) {
   std::printf(" (wall %.2f s with loading and saving) -> %s%s\n", wall, output.c_str(), inPlace ? " (in place)" : "");
   if (subVoxel)
     std::printf("sub-voxel near the TSDF's surface: %llu voxels' clearance lowered to the surface's distance estimate\n",
-                (unsigned long long)*subVoxel);
+                (unsigned long long)stats.subVoxelRefined);
   else if (surface)
     std::printf("whole voxels from the TSDF's surface (no sub-voxel refinement with --axis-scale, --ignore-below or "
                 "--ignore-above)\n");
