@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 
 #include "voxen/host/error.hpp"
 
@@ -43,6 +44,13 @@ std::ifstream openInputFile(const std::filesystem::path& path, const std::string
     throw Error(name + ": cannot open the " + what + (error != 0 ? ": " + std::string(std::strerror(error)) : std::string()));
   }
   return in;
+}
+
+std::vector<uint8_t> readInputFile(const std::filesystem::path& path, const std::string& what) {
+  std::ifstream in = openInputFile(path, what);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw Error(path.string() + ": cannot read the " + what);
+  return bytes;
 }
 
 }  // namespace voxen::detail

@@ -1,8 +1,6 @@
 #include "colour/tum_colour.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 
 #include "colour/colour_topics.hpp"
 #include "colour/recording_colour.hpp"
@@ -14,11 +12,6 @@ namespace voxen::detail {
 namespace {
 
 int64_t micros(double seconds) { return std::llround(seconds * 1e6); }
-
-std::vector<uint8_t> readBytes(const std::filesystem::path& file, const char* what) {
-  std::ifstream in = openInputFile(file, what);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 }  // namespace
 
@@ -38,7 +31,7 @@ TumColour::TumColour(const std::filesystem::path& folder, const DepthSourceOptio
   for (const TumImage& image : images_) micros_.push_back(micros(image.time));
   // The first colour image is the depth camera's size: registered, never resized.
   const std::filesystem::path first = folder / images_.front().file;
-  const std::vector<uint8_t> bytes = readBytes(first, "colour image");
+  const std::vector<uint8_t> bytes = readInputFile(first, "colour image");
   uint32_t w = 0, h = 0;
   int bitDepth = 0, colourType = 0;
   if (!pngSize(bytes, w, h, bitDepth, colourType))
@@ -58,7 +51,7 @@ std::optional<ColourImage> TumColour::at(double time) const {
   const std::filesystem::path file = folder_ / entry.file;
   const std::string at = (folder_ / "rgb.txt").string() + ":" + std::to_string(entry.line) + ": " + file.string();
   ColourImage image;
-  image.rgb = decodePngRgb8(readBytes(file, "colour image"), at, image.width, image.height);
+  image.rgb = decodePngRgb8(readInputFile(file, "colour image"), at, image.width, image.height);
   applyDepthCamera(camera_, image, at);
   return image;
 }

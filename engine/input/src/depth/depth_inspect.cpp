@@ -1,8 +1,6 @@
 #include "depth/depth_inspect.hpp"
 
 #include <cctype>
-#include <fstream>
-#include <iterator>
 
 #include "depth/camera_yaml.hpp"
 #include "voxen/input/colour_decode.hpp"
@@ -113,8 +111,7 @@ void inspectTumFolder(const std::filesystem::path& path, RecordingInfo& info) {
     info.times = std::pair(lo, hi);
     const std::filesystem::path first = path / depth.front().file;
     try {
-      std::ifstream in = openInputFile(first, "depth image");
-      const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::vector<uint8_t> bytes = readInputFile(first, "depth image");
       int bitDepth = 0, colour = 0;
       if (!pngSize(bytes, d.width, d.height, bitDepth, colour))
         info.notes.push_back(first.string() + ": is not a PNG");
@@ -152,8 +149,7 @@ void inspectTumFolder(const std::filesystem::path& path, RecordingInfo& info) {
       c.messages = rgb.size();
       if (!rgb.empty()) {
         const std::filesystem::path first = path / rgb.front().file;
-        std::ifstream in = openInputFile(first, "colour image");
-        const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::vector<uint8_t> bytes = readInputFile(first, "colour image");
         int bitDepth = 0, colour = 0;
         if (!pngSize(bytes, c.width, c.height, bitDepth, colour))
           c.note = first.string() + ": is not a PNG";

@@ -4,7 +4,6 @@
 // image's time (colour/tum_colour.hpp).
 #include <cmath>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -109,8 +108,7 @@ class TumDepthSource final : public DepthSource::Impl {
       }
       const std::filesystem::path file = folder_ / entry.file;
       const std::string at = (folder_ / "depth.txt").string() + ":" + std::to_string(entry.line) + ": " + file.string();
-      std::ifstream in = openInputFile(file, "depth image");
-      const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::vector<uint8_t> bytes = readInputFile(file, "depth image");
       DepthImage image;
       image.encoding = DepthEncoding::Unsigned16;
       image.depthScale = kTumDepthScale;

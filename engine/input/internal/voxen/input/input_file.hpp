@@ -4,7 +4,9 @@
 // one "no such file" for all of them.
 #include <filesystem>
 #include <fstream>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace voxen::detail {
 
@@ -12,5 +14,9 @@ namespace voxen::detail {
 // file in the message ("trajectory file"). Only regular files are accepted: the readers
 // measure and seek their input.
 std::ifstream openInputFile(const std::filesystem::path& path, const std::string& what);
+
+// The whole file's bytes (an image file: a depth or colour PNG), opened as openInputFile; throws
+// Error "<path>: cannot read the <what>" when the read fails part-way.
+std::vector<uint8_t> readInputFile(const std::filesystem::path& path, const std::string& what);
 
 }  // namespace voxen::detail
