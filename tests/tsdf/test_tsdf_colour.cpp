@@ -261,6 +261,27 @@ TEST_CASE("A colour image unlike its depth image is refused before either integr
   requireSameLayers(cpu, gpuMap);
 }
 
+TEST_CASE("A GPU integrator made before the map gained its colour layer refuses coloured frames, never drops them",
+          "[tsdf_colour][gpu]") {
+  OccupancyModel model;
+  model.resolution = 0.05;
+  OccupancyMap map(model, LayerSet{kTsdfLayer});
+  DepthFrame frame = sceneFrame(32, 24, 30.0, {0.5, 0.2, 1.0}, lookingAlongX(0, 0), DepthEncoding::Unsigned16);
+  GpuTsdfIntegrator gpu(vt::gpu().scheduler, map, TsdfOptions{});
+  gpu.integrate(frame);  // no colour: fine
+  map.addLayer(kTsdfColourLayer);
+  paint(frame, pack(1, 2, 3));
+  CHECK_THROWS_WITH(gpu.integrate(frame), Catch::Contains("gained its tsdf_colour layer after this GPU TSDF integrator"));
+  gpu.sync();
+  // A new integrator folds the colour, as the CPU reference does.
+  OccupancyMap cpu = map;
+  GpuTsdfIntegrator fresh(vt::gpu().scheduler, map, TsdfOptions{});
+  fresh.integrate(frame);
+  fresh.sync();
+  integrateDepthCpu(cpu, frame, TsdfOptions{});
+  CHECK(requireSameLayers(cpu, map) > 100);
+}
+
 TEST_CASE("The mesh tracker meshes everything again, with colours, when the map gains the tsdf_colour layer", "[tsdf_colour][gpu]") {
   // Adding a layer changes no region stamp: without the tracker's own check the old blocks'
   // colour-less vertices would be kept and the mesh would have no colours.

@@ -109,8 +109,13 @@ void GpuTsdfIntegrator::sync() { state_->cache.syncToMap(); }
 GpuTsdfFrameStats GpuTsdfIntegrator::integrate(const DepthFrame& frame) {
   State& s = *state_;
   const gpu::TsdfCamera c = tsdfCamera(frame, s.options, s.map.model().resolution);
-  // Colour only when the cache holds the tsdf_colour layer (the map had it when this began).
-  const bool coloured = detail::tsdfFoldsColour(s.map, frame) && s.cache.poolRange(kTsdfColourLayer).has_value();
+  // Colour where the map has the tsdf_colour layer, as the CPU reference folds it; a map that
+  // gained the layer after this integrator was made has it outside the cache: refused, not
+  // dropped (before any change).
+  const bool coloured = detail::tsdfFoldsColour(s.map, frame);
+  if (coloured && !s.cache.poolRange(kTsdfColourLayer))
+    throw Error("a coloured depth frame, but the map gained its tsdf_colour layer after this GPU TSDF integrator was made: "
+                "sync() and make a new integrator to fold colour");
   GpuTsdfFrameStats stats;
   const uint64_t pixels = frame.depth.pixels();
   s.ensure(s.camera, "tsdf camera", sizeof(gpu::TsdfCamera));

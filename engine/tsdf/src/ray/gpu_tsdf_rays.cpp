@@ -113,11 +113,15 @@ GpuTsdfRayIntegrator::GpuTsdfRayIntegrator(Scheduler& scheduler, OccupancyMap& m
 }
 
 GpuTsdfRayIntegrator::~GpuTsdfRayIntegrator() {
+  // A destructor must not throw; the caller who wanted the voxels called sync(). Apart, so that
+  // a scan that cannot be folded still leaves the earlier scans' voxels in the map.
   try {
     if (!state_->pending.empty()) endScan();  // rays added since the last endScan are a scan too
+  } catch (...) {
+  }
+  try {
     sync();
   } catch (...) {
-    // A destructor must not throw; the caller who wanted the voxels called sync().
   }
 }
 
@@ -140,6 +144,12 @@ TsdfScanStats GpuTsdfRayIntegrator::endScan() {
   stats.rays = s.pending.size();
   stats.raysSkipped = s.pendingSkipped;
   s.pendingSkipped = 0;
+  // However this ends (a throw included), the scan's rays are gone: a scan that fails is not
+  // folded into the next one.
+  struct ClearOnExit {
+    std::vector<gpu::TsdfRay>& rays;
+    ~ClearOnExit() { rays.clear(); }
+  } clearOnExit{s.pending};
   if (s.pending.empty()) return stats;
   if (s.pending.size() >= (1ull << 32)) throw Error("a scan of 2^32 rays or more: cut it into scans");
   const uint64_t rayBytes = s.pending.size() * sizeof(gpu::TsdfRay);

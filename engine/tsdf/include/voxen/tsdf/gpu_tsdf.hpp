@@ -4,8 +4,9 @@
 // set, no host walk over the pixels), the host makes their regions resident in a region cache
 // (regions the map lacks are made there), and a pass folds every voxel of those blocks. The
 // voxels equal integrateDepthCpu's bit for bit, colours too: a coloured frame's colour is folded
-// when the map had the tsdf_colour layer when the integrator was made (the cache holds the
-// layers the map had then).
+// when the map has the tsdf_colour layer. The cache holds the layers the map had when the
+// integrator was made: a coloured frame into a map that gained the layer since throws Error
+// (sync() and make a new integrator), never drops the colour.
 //
 //   voxen::GpuTsdfIntegrator tsdf(scheduler, map, options);
 //   for (const voxen::DepthFrame& frame : frames) tsdf.integrate(frame);
