@@ -10,6 +10,7 @@
 
 #include "render_heightmap_legend.hpp"
 #include "render_legend.hpp"
+#include "render_options_check.hpp"
 #include "voxen/context.hpp"
 #include "voxen/gpu/painter/frame_layout.h"
 #include "voxen/heightmap/heightmap.hpp"
@@ -30,26 +31,6 @@ const glm::vec3 kPerspectiveDirection = -glm::normalize(glm::vec3(-0.55f, -0.75f
 // A light background, so that black (lethal) and grey (unknown) cells stand out from it.
 constexpr uint32_t kBackground = 0xffece4deu;  // RGBA8, red in the low byte: (222, 228, 236)
 
-// renderMap's rules for the options a heightmap's picture reads (render_map.cpp keeps its
-// own private), and the crop it does not take.
-void checkOptions(const RenderOptions& o) {
-  auto invalid = [](const char* field, const char* words, const std::string& rule) {
-    throw SettingError(SettingError::Kind::Invalid, field, words, "render: {} must be " + rule);
-  };
-  if (o.width < 16 || o.width > 16384) invalid("RenderOptions::width", "the image width", "16 to 16384 pixels");
-  if (o.height < 16 || o.height > 16384) invalid("RenderOptions::height", "the image height", "16 to 16384 pixels");
-  if (!(o.fovDegrees > 0.0f && o.fovDegrees < 180.0f)) invalid("RenderOptions::fovDegrees", "the field of view", "in (0, 180) degrees");
-  auto finite = [](const glm::dvec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); };
-  if (o.eye.has_value() != o.target.has_value() || (o.eye && !(finite(*o.eye) && finite(*o.target))) ||
-      (o.eye && *o.eye == *o.target))
-    invalid("RenderOptions::eye", "the camera", "an eye and a target, both finite, apart");
-  if (o.view == RenderView::Top && o.eye)
-    throw SettingError(SettingError::Kind::Invalid, "RenderOptions::view", "the top view",
-                       "render: {} frames the heightmap itself and takes no eye and target");
-  if (o.cropMin || o.cropMax)
-    throw SettingError(SettingError::Kind::Invalid, "MapGridOptions::crop", "the crop box",
-                       "render: {} is for maps; a heightmap is drawn whole");
-}
 
 // The mesh as the rasterizer's triangles, relative to `offset` (floats keep their precision
 // near it): one colour per triangle, its first vertex's; flat normals.
@@ -149,7 +130,7 @@ void placeImage(RenderImage& image, const Camera& camera, const glm::dvec3& offs
 
 HeightmapRenderImage renderHeightmap(Context& context, const Heightmap& heightmap, const RenderOptions& o,
                                      const HeightmapMeshOptions& meshOptions) {
-  checkOptions(o);
+  checkRenderOptions(o, "the heightmap", false);
   const HeightmapMesh mesh = heightmapMesh(heightmap, meshOptions);
   const uint64_t bytes = mesh.triangles.size() * sizeof(gpu::Triangle);
   if (context.memoryBudgetBytes() > 0 && bytes > context.memoryBudgetBytes())

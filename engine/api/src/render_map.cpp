@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "render_map_on.hpp"
+#include "render_options_check.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -21,35 +22,6 @@ namespace voxen {
 
 namespace {
 
-void checkOptions(const RenderOptions& o) {
-  auto invalid = [](const char* field, const char* words, const std::string& rule, double value) {
-    char now[32];
-    std::snprintf(now, sizeof now, "%g", value);
-    throw SettingError(SettingError::Kind::Invalid, field, words, "render: {} must be " + rule + ", got " + now);
-  };
-  if (o.width < 16 || o.width > 16384) invalid("RenderOptions::width", "the image width", "16 to 16384", o.width);
-  if (o.height < 16 || o.height > 16384) invalid("RenderOptions::height", "the image height", "16 to 16384", o.height);
-  if (!(o.fovDegrees > 0.0f && o.fovDegrees < 180.0f))
-    invalid("RenderOptions::fovDegrees", "the field of view", "in (0, 180) degrees", o.fovDegrees);
-  if (o.eye.has_value() != o.target.has_value())
-    throw SettingError(SettingError::Kind::Invalid, "RenderOptions::eye", "the camera",
-                       "render: {} needs both an eye and a target");
-  auto finite = [](const glm::dvec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); };
-  if (o.eye && !(finite(*o.eye) && finite(*o.target)))
-    throw SettingError(SettingError::Kind::Invalid, "RenderOptions::eye", "the camera", "render: {} must be finite");
-  if (o.eye && *o.eye == *o.target)
-    throw SettingError(SettingError::Kind::Invalid, "RenderOptions::eye", "the camera",
-                       "render: {}'s eye and target are the same point");
-  if (o.cropMin.has_value() != o.cropMax.has_value())
-    throw SettingError(SettingError::Kind::Invalid, "MapGridOptions::crop", "the crop box",
-                       "render: {} needs both corners");
-  if (o.cropMin && (o.cropMin->x > o.cropMax->x || o.cropMin->y > o.cropMax->y || o.cropMin->z > o.cropMax->z))
-    throw SettingError(SettingError::Kind::Invalid, "MapGridOptions::crop", "the crop box",
-                       "render: {}'s first corner must be below the second on every axis");
-  if (o.view == RenderView::Top && o.eye)
-    throw SettingError(SettingError::Kind::Invalid, "RenderOptions::view", "the top view",
-                       "render: {} frames the map itself and takes no eye and target");
-}
 
 // Where the default camera looks (from the eye into the map): above and to the side.
 const glm::vec3 kPerspectiveDirection = -glm::normalize(glm::vec3(-0.55f, -0.75f, 0.65f));
@@ -109,7 +81,7 @@ RenderImage renderMap(Context& context, const OccupancyMap& map, const RenderOpt
 }
 
 RenderImage renderMapOn(Context& context, Scheduler& scheduler, const OccupancyMap& map, const RenderOptions& o) {
-  checkOptions(o);
+  checkRenderOptions(o, "the map", true);
   MapGridOptions gridOptions;
   gridOptions.cropMin = o.cropMin;
   gridOptions.cropMax = o.cropMax;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "render_legend.hpp"
+#include "render_options_check.hpp"
 #include "voxen/context.hpp"
 #include "voxen/export/raster_canvas.hpp"
 #include "voxen/gpu/painter/frame_layout.h"
@@ -29,25 +30,6 @@ const glm::vec3 kPerspectiveDirection = -glm::normalize(glm::vec3(-0.55f, -0.75f
 // renderHeightmap's light background: the height ramp's blue and red both stand out from it.
 constexpr uint32_t kBackground = 0xffece4deu;  // RGBA8, red in the low byte: (222, 228, 236)
 
-// renderMap's rules for the options this picture reads (render_map.cpp keeps its own private).
-void checkOptions(const RenderOptions& o) {
-  auto invalid = [](const char* field, const char* words, const std::string& rule) {
-    throw SettingError(SettingError::Kind::Invalid, field, words, "render: {} must be " + rule);
-  };
-  if (o.width < 16 || o.width > 16384) invalid("RenderOptions::width", "the image width", "16 to 16384 pixels");
-  if (o.height < 16 || o.height > 16384) invalid("RenderOptions::height", "the image height", "16 to 16384 pixels");
-  if (!(o.fovDegrees > 0.0f && o.fovDegrees < 180.0f)) invalid("RenderOptions::fovDegrees", "the field of view", "in (0, 180) degrees");
-  auto finite = [](const glm::dvec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); };
-  if (o.eye.has_value() != o.target.has_value() || (o.eye && !(finite(*o.eye) && finite(*o.target))) ||
-      (o.eye && *o.eye == *o.target))
-    invalid("RenderOptions::eye", "the camera", "an eye and a target, both finite, apart");
-  if (o.view == RenderView::Top && o.eye)
-    throw SettingError(SettingError::Kind::Invalid, "RenderOptions::view", "the top view",
-                       "render: {} frames the mesh itself and takes no eye and target");
-  if (o.cropMin.has_value() != o.cropMax.has_value() ||
-      (o.cropMin && (o.cropMin->x > o.cropMax->x || o.cropMin->y > o.cropMax->y || o.cropMin->z > o.cropMax->z)))
-    invalid("MapGridOptions::crop", "the crop box", "two corners, the first below the second on every axis");
-}
 
 // The faces drawn (all, or those inside the crop) and the bounds of their vertices.
 struct Selection {
@@ -190,7 +172,7 @@ void drawColourNote(RenderImage& image, const detail::LegendLayout& layout) {
 }  // namespace
 
 TsdfRenderImage renderTsdfMesh(Context& context, const TsdfMesh& mesh, const RenderOptions& o, const TsdfRenderOptions& tsdf) {
-  checkOptions(o);
+  checkRenderOptions(o, "the mesh", true);
   const Selection selection = selectFaces(mesh, o);
   const uint64_t bytes = selection.faces.size() * sizeof(gpu::Triangle);
   if (context.memoryBudgetBytes() > 0 && bytes > context.memoryBudgetBytes())
