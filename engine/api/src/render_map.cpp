@@ -23,9 +23,6 @@ namespace voxen {
 namespace {
 
 
-// Where the default camera looks (from the eye into the map): above and to the side.
-const glm::vec3 kPerspectiveDirection = -glm::normalize(glm::vec3(-0.55f, -0.75f, 0.65f));
-
 // The occupied samples of the grid inside the bulk box (the grid frame), which the
 // perspective view frames: a few far stray voxels do not shrink the picture.
 std::vector<glm::vec3> bulkPoints(const MapGrid& mapGrid) {
@@ -55,18 +52,11 @@ Camera chooseCamera(const MapGrid& mapGrid, const RenderOptions& o, float aspect
     return frameTopDown(lo, hi, aspect);
   }
   if (!o.eye) {
-    Camera camera = framePoints(bulkPoints(mapGrid), occupiedMin, occupiedMax, kPerspectiveDirection, o.fovDegrees, aspect);
+    Camera camera = framePoints(bulkPoints(mapGrid), occupiedMin, occupiedMax, kRenderViewDirection, o.fovDegrees, aspect);
     return camera;
   }
-  Camera camera;
-  camera.fovYDegrees = o.fovDegrees;
-  camera.eye = glm::vec3(*o.eye - mapGrid.offset);
-  camera.target = glm::vec3(*o.target - mapGrid.offset);
-  const float distance = glm::length(camera.eye - camera.target);
-  const float reach = glm::length(occupiedMax - occupiedMin) + distance;
-  camera.nearPlane = std::max(0.01f, distance * 0.002f);
-  camera.farPlane = 2.0f * reach + 1.0f;
-  return camera;
+  return frameEyeTarget(glm::vec3(*o.eye - mapGrid.offset), glm::vec3(*o.target - mapGrid.offset), occupiedMin, occupiedMax,
+                        o.fovDegrees);
 }
 
 // A voxel's exposed faces give about 2 triangles each: 12 per voxel covers the worst case.

@@ -25,8 +25,6 @@ namespace voxen {
 
 namespace {
 
-// Where the default perspective camera looks from the eye (renderMap's: above and to the side).
-const glm::vec3 kPerspectiveDirection = -glm::normalize(glm::vec3(-0.55f, -0.75f, 0.65f));
 // renderHeightmap's light background: the height ramp's blue and red both stand out from it.
 constexpr uint32_t kBackground = 0xffece4deu;  // RGBA8, red in the low byte: (222, 228, 236)
 
@@ -113,18 +111,9 @@ std::vector<glm::vec3> framingPoints(const TsdfMesh& mesh, const Selection& s, c
 
 Camera chooseCamera(const TsdfMesh& mesh, const Selection& s, const glm::dvec3& offset, const RenderOptions& o, float aspect) {
   const glm::vec3 lo(s.lo - offset), hi(s.hi - offset);
-  if (o.eye) {
-    Camera camera;
-    camera.fovYDegrees = o.fovDegrees;
-    camera.eye = glm::vec3(*o.eye - offset);
-    camera.target = glm::vec3(*o.target - offset);
-    const float distance = glm::length(camera.eye - camera.target);
-    camera.nearPlane = std::max(0.01f, distance * 0.002f);
-    camera.farPlane = 2.0f * (glm::length(hi - lo) + distance) + 1.0f;
-    return camera;
-  }
+  if (o.eye) return frameEyeTarget(glm::vec3(*o.eye - offset), glm::vec3(*o.target - offset), lo, hi, o.fovDegrees);
   if (o.view == RenderView::Top) return frameTopDown(lo, hi, aspect);
-  return framePoints(framingPoints(mesh, s, offset), lo, hi, kPerspectiveDirection, o.fovDegrees, aspect);
+  return framePoints(framingPoints(mesh, s, offset), lo, hi, kRenderViewDirection, o.fovDegrees, aspect);
 }
 
 struct Drawn {

@@ -97,4 +97,15 @@ Camera frameTopDown(const glm::vec3& lo, const glm::vec3& hi, float aspect, floa
   return camera;
 }
 
+Camera frameEyeTarget(const glm::vec3& eye, const glm::vec3& target, const glm::vec3& lo, const glm::vec3& hi, float fovYDegrees) {
+  Camera camera;
+  camera.fovYDegrees = fovYDegrees;
+  camera.eye = eye;
+  camera.target = target;
+  const float distance = glm::length(eye - target);
+  camera.nearPlane = std::max(0.01f, distance * 0.002f);
+  camera.farPlane = 2.0f * (glm::length(hi - lo) + distance) + 1.0f;
+  return camera;
+}
+
 }  // namespace voxen
