@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "colour/tsdf_colour.hpp"
+#include "tsdf_block_regions.hpp"
 #include "tsdf_internal.hpp"
 #include "voxen/host/parallel_for.hpp"
 #include "voxen/tsdf/tsdf.hpp"
@@ -56,26 +57,14 @@ TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, con
   const std::vector<TsdfBlock> blocks = tsdfFrameBlocks(c, frame.depth);
   const uint32_t weighting = options.weighting == TsdfWeighting::Constant ? gpu::kTsdfWeightConstant : gpu::kTsdfWeightLinearDropOff;
   const uint32_t maxWeight = tsdfWeightUnits(options.maxWeight);
-  const int32_t n = map.regionSize(), b = gpu::kTsdfBlock;
+  const int32_t b = gpu::kTsdfBlock;
   TsdfFrameStats stats;
   stats.blocks = blocks.size();
-  // Regions first, on this thread (the map's table changes); then the blocks on the machine's
-  // cores: each voxel belongs to one block, so any split folds the same values.
-  std::map<RegionKey, bool> touched;  // regions of the frame, and whether made now
-  std::vector<std::span<gpu::TsdfVoxel>> arrays(blocks.size());
-  std::vector<std::span<gpu::TsdfColourVoxel>> colourArrays(coloured ? blocks.size() : 0);
-  std::vector<RegionKey> keys(blocks.size());
-  for (size_t i = 0; i < blocks.size(); ++i) {
-    const TsdfBlock& block = blocks[i];
-    keys[i] = {floorDiv(block.x * b, n), floorDiv(block.y * b, n), floorDiv(block.z * b, n)};
-    if (!touched.contains(keys[i])) touched[keys[i]] = map.findRegion(keys[i]) == nullptr;
-    arrays[i] = map.region(keys[i]).values<gpu::TsdfVoxel>(kTsdfLayer);
-    if (coloured) colourArrays[i] = map.region(keys[i]).values<gpu::TsdfColourVoxel>(kTsdfColourLayer);
-  }
+  // Regions first, on this thread; then the blocks on the machine's cores (tsdf_block_regions.hpp).
+  detail::TsdfBlockRegions regions(map, blocks, coloured);
   std::atomic<uint64_t> updated{0};
   parallelFor(blocks.size(), [&](size_t i) {
     const TsdfBlock& block = blocks[i];
-    const RegionKey& key = keys[i];
     uint64_t count = 0;
     for (int32_t lz = 0; lz < b; ++lz)
       for (int32_t ly = 0; ly < b; ++ly)
@@ -90,13 +79,13 @@ TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, con
             continue;
           const uint32_t w = gpu::tsdfWeightOf(sdf, c.truncation, weighting);
           if (w == 0) continue;
-          const size_t local = size_t(vx - key.x * n) + size_t(n) * (size_t(vy - key.y * n) + size_t(n) * size_t(vz - key.z * n));
-          gpu::TsdfVoxel& voxel = arrays[i][local];  // tsdfFold, written out so that it inlines
+          const size_t local = regions.localIndex(i, vx, vy, vz);
+          gpu::TsdfVoxel& voxel = regions.voxels(i)[local];  // tsdfFold, written out so that it inlines
           voxel = {gpu::tsdfFoldDistance(voxel.distance, voxel.weight, sdf, w), gpu::tsdfFoldWeight(voxel.weight, w, maxWeight)};
           if (coloured && sdf < c.truncation) {  // within the band: the pixel's surface is this voxel's (tsdf_colour_layer.h)
             const uint8_t* rgb = frame.colour->rgb.data() + 3 * pixel;
             const uint32_t measured = uint32_t(rgb[0]) | uint32_t(rgb[1]) << 8 | uint32_t(rgb[2]) << 16;
-            gpu::TsdfColourVoxel& colour = colourArrays[i][local];
+            gpu::TsdfColourVoxel& colour = regions.colours(i)[local];
             colour = {gpu::tsdfColourMean(colour.rgb, colour.weight, measured, w), gpu::tsdfFoldWeight(colour.weight, w, maxWeight)};
           }
           ++count;
@@ -104,10 +93,7 @@ TsdfFrameStats integrateDepthCpu(OccupancyMap& map, const DepthFrame& frame, con
     updated += count;
   });
   stats.voxelsUpdated = updated;
-  for (const auto& [key, made] : touched) {
-    map.markValuesChanged(key);
-    stats.regionsMade += made;
-  }
+  stats.regionsMade = regions.finish();
   return stats;
 }
 

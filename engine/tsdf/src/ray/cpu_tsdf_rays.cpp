@@ -12,6 +12,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "../tsdf_block_regions.hpp"
 #include "../tsdf_internal.hpp"
 #include "voxen/host/parallel_for.hpp"
 #include "voxen/tsdf/tsdf_rays.hpp"
@@ -137,40 +138,34 @@ TsdfScanStats integrateRaysTsdfCpu(OccupancyMap& map, std::span<const Ray> scan,
     }
   shareSums.clear();
   stats.blocks = blocks.size();
-  // Regions first, on this thread (the map's table changes); then the blocks on the machine's
-  // cores: each voxel belongs to one block.
-  const int32_t n = map.regionSize(), b = gpu::kTsdfBlock;
-  std::map<RegionKey, bool> touched;  // regions of the scan, and whether made now
-  std::vector<std::pair<TsdfBlock, const BlockSums*>> list;
-  std::vector<std::span<gpu::TsdfVoxel>> arrays;
-  std::vector<RegionKey> keys;
+  // Regions first, on this thread; then the blocks on the machine's cores (tsdf_block_regions.hpp).
+  const int32_t b = gpu::kTsdfBlock;
+  std::vector<TsdfBlock> sortedBlocks;
+  std::vector<const BlockSums*> list;
   for (const auto& [block, sums] : blocks) {
-    const RegionKey key{floorDiv(block.x * b, n), floorDiv(block.y * b, n), floorDiv(block.z * b, n)};
-    if (!touched.contains(key)) touched[key] = map.findRegion(key) == nullptr;
-    list.emplace_back(block, sums.get());
-    arrays.push_back(map.region(key).values<gpu::TsdfVoxel>(kTsdfLayer));
-    keys.push_back(key);
+    sortedBlocks.push_back(block);
+    list.push_back(sums.get());
   }
+  detail::TsdfBlockRegions regions(map, sortedBlocks);
   std::atomic<uint64_t> updated{0};
   parallelFor(list.size(), [&](size_t i) {
-    const auto& [block, sums] = list[i];
+    const TsdfBlock& block = sortedBlocks[i];
+    const BlockSums* sums = list[i];
     uint64_t count = 0;
     for (uint32_t local = 0; local < gpu::kTsdfBlockVoxels; ++local) {
       const VoxelSums& v = (*sums)[local];
       if (v.weight == 0) continue;
       const int32_t vx = block.x * b + int32_t(local & 7u), vy = block.y * b + int32_t((local >> 3) & 7u),
                     vz = block.z * b + int32_t(local >> 6);
-      const size_t at = size_t(vx - keys[i].x * n) + size_t(n) * (size_t(vy - keys[i].y * n) + size_t(n) * size_t(vz - keys[i].z * n));
-      arrays[i][at] = tsdfFold(arrays[i][at], gpu::tsdfScanMean(v.sum, v.weight), gpu::tsdfScanWeight(v.weight, maxWeight), maxWeight);
+      const std::span<gpu::TsdfVoxel> voxels = regions.voxels(i);
+      const size_t at = regions.localIndex(i, vx, vy, vz);
+      voxels[at] = tsdfFold(voxels[at], gpu::tsdfScanMean(v.sum, v.weight), gpu::tsdfScanWeight(v.weight, maxWeight), maxWeight);
       ++count;
     }
     updated += count;
   });
   stats.voxelsUpdated = updated;
-  for (const auto& [key, made] : touched) {
-    map.markValuesChanged(key);
-    stats.regionsMade += made;
-  }
+  stats.regionsMade = regions.finish();
   return stats;
 }
 
