@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "support/gpu_fixture.hpp"
+#include "tsdf/tsdf_map_checks.hpp"
 #include "tsdf/tsdf_scene.hpp"
 #include "voxen/context.hpp"
 #include "voxen/host/setting_error.hpp"
@@ -22,6 +23,7 @@
 namespace {
 
 using namespace voxen;
+using voxen::test::requireSameTsdf;
 
 OccupancyMap rayMap(double resolution) {
   OccupancyModel model;
@@ -33,25 +35,6 @@ gpu::TsdfVoxel voxelAt(const OccupancyMap& map, const VoxelCoord& v) {
   const Region* region = map.findRegion(map.regionOf(v));
   if (!region) return {0, 0};
   return region->values<gpu::TsdfVoxel>(kTsdfLayer)[map.localIndex(v)];
-}
-
-// Byte for byte: the same regions, the same voxels.
-void requireSameTsdf(const OccupancyMap& a, const OccupancyMap& b, size_t atLeast = 1000) {
-  REQUIRE(a.regions().size() == b.regions().size());
-  size_t differ = 0, observed = 0;
-  for (const auto& [key, region] : a.regions()) {
-    const Region* other = b.findRegion(key);
-    REQUIRE(other != nullptr);
-    const auto x = region.values<gpu::TsdfVoxel>(kTsdfLayer), y = other->values<gpu::TsdfVoxel>(kTsdfLayer);
-    REQUIRE(x.size() == y.size());
-    for (size_t i = 0; i < x.size(); ++i) {
-      differ += std::memcmp(&x[i], &y[i], sizeof x[i]) != 0;
-      observed += x[i].weight > 0;
-    }
-  }
-  INFO("voxels differing: " << differ << " of " << observed << " observed");
-  CHECK(observed >= atLeast);  // the comparison is about something
-  CHECK(differ == 0);
 }
 
 // A spinning lidar's scan at `origin`: `rings` elevations x `columns` azimuths, hits on the
