@@ -36,6 +36,23 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# The browser page (web/, which voxen serve serves) bundles three.js from npm at build time, and
+# its test drives chromium with puppeteer-core: `npm ci` installs both from web/package-lock.json
+# before cmake looks for them (without them the build has no page, and says so). Debian's nodejs
+# and npm only where there is no node at all: a node installed otherwise (nodesource, nvm)
+# brings its own npm, which Debian's npm package would conflict with.
+if ! command -v node > /dev/null; then
+  echo "setup: installing nodejs npm (the browser page's packages)"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+# npm writes node_modules/.package-lock.json as it installs: newer than the lock, nothing to do.
+if command -v npm > /dev/null && ! [ web/node_modules/.package-lock.json -nt web/package-lock.json ]; then
+  npm ci --prefix web --no-audit --no-fund
+fi
+
 # VOXEN_PYTHON=ON: the packages above are there, so a Python package that cannot be built
 # is an error here, not a silently skipped part of the tests.
 # VOXEN_WERROR=ON (as .ci/run sets it): a warning in Voxen's own code fails the build.

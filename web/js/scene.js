@@ -1,0 +1,179 @@
+// The 3D view: one InstancedMesh of cubes per region (replaced whole when its region changes),
+// coloured by height, the sensor's path as a line and its pose as an arrow, orbit controls, and
+// a slice that hides the voxels above a height (a clipping plane). Z is up, as in the map.
+// It draws on demand (a change, a camera move), not every frame: a software-rendered browser
+// (headless Chromium, a robot's laptop without a GPU) stays idle while nothing moves.
+import * as THREE from 'three';
+import {OrbitControls} from 'three/addons/controls/OrbitControls.js';
+import {rampColour} from './colormap.js';
+
+// 256 linear-space colours of the ramp: three.js expects instance colours in linear space.
+function linearRamp() {
+  const table = new Float32Array(256 * 3);
+  const colour = new THREE.Color();
+  for (let i = 0; i < 256; ++i) {
+    const [r, g, b] = rampColour(i / 255);
+    colour.setRGB(r / 255, g / 255, b / 255, THREE.SRGBColorSpace);
+    table.set([colour.r, colour.g, colour.b], i * 3);
+  }
+  return table;
+}
+
+export class Scene {
+  constructor(canvas) {
+    this.renderer = new THREE.WebGLRenderer({canvas, antialias: true, preserveDrawingBuffer: true});
+    this.renderer.setPixelRatio(window.devicePixelRatio);
+    this.renderer.localClippingEnabled = true;
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color(0x20242b);
+    this.camera = new THREE.PerspectiveCamera(50, 1, 0.05, 5000);
+    this.camera.up.set(0, 0, 1);
+    this.camera.position.set(-10, -10, 10);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.addEventListener('change', () => this.requestRender());
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x404040, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.4);
+    sun.position.set(0.4, 0.7, 1.0);
+    this.scene.add(sun);
+    this.slicePlane = new THREE.Plane(new THREE.Vector3(0, 0, -1), Infinity);
+    this.material = new THREE.MeshLambertMaterial({color: 0xffffff, clippingPlanes: [this.slicePlane]});
+    this.ramp = linearRamp();
+    this.regions = new Map();  // key -> {mesh, min: [x, y, z], max: [x, y, z]}
+    this.voxelSize = null;
+    this.framed = false;
+    this.addPathAndPose();
+    this.onRendered = () => {};
+    window.addEventListener('resize', () => this.resize());
+    this.resize();
+  }
+
+  addPathAndPose() {
+    this.path = new THREE.Line(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({color: 0xff5a36}));
+    this.path.frustumCulled = false;
+    this.scene.add(this.path);
+    this.pose = new THREE.Group();
+    this.pose.add(new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), new THREE.Vector3(), 1, 0xff5a36, 0.35, 0.25));
+    this.pose.visible = false;
+    this.scene.add(this.pose);
+  }
+
+  resize() {
+    const canvas = this.renderer.domElement;
+    this.renderer.setSize(canvas.clientWidth, canvas.clientHeight, false);
+    this.camera.aspect = canvas.clientWidth / Math.max(1, canvas.clientHeight);
+    this.camera.updateProjectionMatrix();
+    this.requestRender();
+  }
+
+  requestRender() {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    requestAnimationFrame(() => {
+      this.renderQueued = false;
+      this.renderer.render(this.scene, this.camera);
+      this.onRendered();
+    });
+  }
+
+  // changes: [key, region or undefined (removed)] from MapState.takePending().
+  applyRegions(changes, voxelSize, heightRange) {
+    if (voxelSize !== this.voxelSize && voxelSize) {
+      this.geometry?.dispose();
+      this.geometry = new THREE.BoxGeometry(voxelSize, voxelSize, voxelSize);
+      this.voxelSize = voxelSize;
+      this.pose.scale.setScalar(Math.max(1, voxelSize * 5));
+    }
+    for (const [key, region] of changes) {
+      this.removeRegion(key);
+      if (region) this.addRegion(key, region, heightRange);
+    }
+    if (!this.framed && this.regions.size) this.frame();
+    this.requestRender();
+  }
+
+  removeRegion(key) {
+    const old = this.regions.get(key);
+    if (!old) return;
+    this.scene.remove(old.mesh);
+    old.mesh.dispose();
+    this.regions.delete(key);
+  }
+
+  addRegion(key, region, heightRange) {
+    const {count, centres} = region;
+    const mesh = new THREE.InstancedMesh(this.geometry, this.material, count);
+    const matrices = mesh.instanceMatrix.array;
+    const colours = new Float32Array(count * 3);
+    const [lo, hi] = heightRange || [0, 1];
+    const scale = hi > lo ? 255 / (hi - lo) : 0;
+    const min = [Infinity, Infinity, Infinity];
+    const max = [-Infinity, -Infinity, -Infinity];
+    for (let v = 0; v < count; ++v) {
+      const m = v * 16;
+      matrices[m] = matrices[m + 5] = matrices[m + 10] = matrices[m + 15] = 1;
+      for (let a = 0; a < 3; ++a) {
+        const c = centres[v * 3 + a];
+        matrices[m + 12 + a] = c;
+        min[a] = Math.min(min[a], c);
+        max[a] = Math.max(max[a], c);
+      }
+      const t = Math.max(0, Math.min(255, Math.round((centres[v * 3 + 2] - lo) * scale)));
+      colours.set(this.ramp.subarray(t * 3, t * 3 + 3), v * 3);
+    }
+    mesh.instanceColor = new THREE.InstancedBufferAttribute(colours, 3);
+    mesh.instanceMatrix.needsUpdate = true;
+    mesh.computeBoundingSphere();
+    this.scene.add(mesh);
+    this.regions.set(key, {mesh, min, max});
+  }
+
+  // The box around every voxel drawn, or null when none is.
+  bounds() {
+    if (!this.regions.size) return null;
+    const box = new THREE.Box3();
+    for (const {min, max} of this.regions.values()) {
+      box.expandByPoint(new THREE.Vector3(...min));
+      box.expandByPoint(new THREE.Vector3(...max));
+    }
+    return box.expandByScalar((this.voxelSize || 0) / 2);
+  }
+
+  // Looks at the whole map from above one corner, once, when its first regions arrive.
+  frame() {
+    const box = this.bounds();
+    const centre = box.getCenter(new THREE.Vector3());
+    const radius = Math.max(1, box.getSize(new THREE.Vector3()).length() / 2);
+    const distance = radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2));
+    this.camera.position.copy(centre).add(new THREE.Vector3(-0.55, -0.75, 0.75).normalize().multiplyScalar(distance));
+    this.camera.far = distance * 10;
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(centre);
+    this.controls.update();
+    this.framed = true;
+  }
+
+  // Hides every voxel whose centre is above z (metres); Infinity shows them all. The cut falls
+  // on a voxel boundary above z, so a voxel is drawn whole or not at all.
+  setSlice(z) {
+    let cut = z;
+    if (Number.isFinite(z) && this.voxelSize) cut = (Math.floor(z / this.voxelSize) + 1) * this.voxelSize;
+    this.slicePlane.constant = cut;
+    this.requestRender();
+  }
+
+  // poses: foxglove Pose objects ({position: {x, y, z}, orientation: ...}) along the path.
+  setPath(poses) {
+    const points = poses.map((p) => new THREE.Vector3(p.position.x, p.position.y, p.position.z));
+    this.path.geometry.dispose();
+    this.path.geometry = new THREE.BufferGeometry().setFromPoints(points);
+    this.requestRender();
+  }
+
+  setPose(pose) {
+    const {position: p, orientation: q} = pose;
+    this.pose.position.set(p.x, p.y, p.z);
+    this.pose.quaternion.set(q.x, q.y, q.z, q.w).normalize();
+    this.pose.visible = true;
+    this.requestRender();
+  }
+}
