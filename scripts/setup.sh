@@ -18,12 +18,21 @@ cd "$(dirname "$0")/.."
 # start in a temporary folder (tests/cli/support/pg_cluster.sh; no service is used).
 # python3-venv, python3-pip, python3-setuptools and python3-wheel: `pip install .` into a
 # virtual environment without network; python3-matplotlib: examples/python's figure.
+# The ROS 1 node voxen_ros (optional: VOXEN_ROS1, cmake/Ros1.cmake): libroscpp-dev and the message
+# headers it publishes and reads (libsensor-msgs-dev, libnav-msgs-dev, libvisualization-msgs-dev,
+# libtf2-msgs-dev), ros-geometry-msgs and ros-std-msgs (the .msg files its services name) with
+# python3-gencpp and python3-genpy (its services' C++ headers and the tests' Python classes); its
+# test (tests/ros1) starts python3-roslaunch's roscore (with rosout), plays the bag with
+# python3-rosbag and listens with python3-rospy and the python3-*-msgs classes.
 packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev glslang-tools spirv-tools
           libglm-dev catch2 mesa-vulkan-drivers vulkan-validationlayers zlib1g-dev libpng-dev libcli11-dev
           nlohmann-json3-dev libglfw3-dev xvfb xauth patchelf liblzf-dev
           librosbag-storage-dev libzstd-dev liblz4-dev libsqlite3-dev libpq-dev postgresql
           python3-dev python3-numpy python3-pybind11 python3-pytest python3-venv python3-pip python3-setuptools
-          python3-wheel python3-matplotlib)
+          python3-wheel python3-matplotlib
+          libroscpp-dev libsensor-msgs-dev libnav-msgs-dev libvisualization-msgs-dev libtf2-msgs-dev
+          ros-geometry-msgs ros-std-msgs python3-gencpp python3-genpy python3-roslaunch rosout python3-rosbag
+          python3-rospy python3-sensor-msgs python3-nav-msgs python3-visualization-msgs python3-std-msgs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
