@@ -30,6 +30,8 @@ window.voxenPage = {
   get messagesReceived() { return connection ? connection.messagesReceived : 0; },
   get status() { return status; },
   readyMs: null,  // performance.now() when ready was set: from navigation start to the map drawn
+  // performance.now() at the socket's opening and at the first and last region message so far.
+  timings: {connected: null, firstRegion: null, lastRegion: null},
   drawError: null,
 };
 
@@ -84,6 +86,8 @@ function onMessage(topic, message) {
   if (topic === TOPICS.regions) {
     map.applyRegion(message);
     lastRegionAt = performance.now();
+    window.voxenPage.timings.firstRegion ??= lastRegionAt;
+    window.voxenPage.timings.lastRegion = lastRegionAt;
     queueDraw();
   } else if (topic === TOPICS.status) {
     status = message;
@@ -105,6 +109,7 @@ connection = new FoxgloveConnection(serverUrl(), Object.values(TOPICS), {
   onMessage,
   onState: (state) => ui.showConnection(state),
   onConnect: () => {
+    window.voxenPage.timings.connected = performance.now();
     map.clear();
     status = null;
     queueDraw();

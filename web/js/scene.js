@@ -19,9 +19,19 @@ function linearRamp() {
   return table;
 }
 
+// Whether WebGL runs on the CPU (SwiftShader in headless Chromium, llvmpipe): there multisampling
+// costs more than it shows (about a third of a 30,000-voxel frame, measured on SwiftShader).
+function softwareRenderer() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+  gl?.getExtension('WEBGL_lose_context')?.loseContext();
+  return /swiftshader|llvmpipe|software/i.test(name);
+}
+
 export class Scene {
   constructor(canvas) {
-    this.renderer = new THREE.WebGLRenderer({canvas, antialias: true, preserveDrawingBuffer: true});
+    this.renderer = new THREE.WebGLRenderer({canvas, antialias: !softwareRenderer()});
     this.renderer.setPixelRatio(window.devicePixelRatio);
     this.renderer.localClippingEnabled = true;
     this.scene = new THREE.Scene();
@@ -31,13 +41,19 @@ export class Scene {
     this.camera.position.set(-10, -10, 10);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.requestRender());
-    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x404040, 1.6));
-    const sun = new THREE.DirectionalLight(0xffffff, 1.4);
-    sun.position.set(0.4, 0.7, 1.0);
+    // Sky above (+z, not three's default +y), a sun from the camera's side: the three faces a
+    // cube shows from the default view differ in brightness.
+    const sky = new THREE.HemisphereLight(0xffffff, 0x707a88, 1.5);
+    sky.position.set(0, 0, 1);
+    this.scene.add(sky);
+    const sun = new THREE.DirectionalLight(0xffffff, 1.3);
+    sun.position.set(-0.3, -0.8, 1.0);
     this.scene.add(sun);
     this.slicePlane = new THREE.Plane(new THREE.Vector3(0, 0, -1), Infinity);
     this.material = new THREE.MeshLambertMaterial({color: 0xffffff, clippingPlanes: [this.slicePlane]});
     this.ramp = linearRamp();
+    // One unit cube for every voxel: the voxel size is in each instance's matrix.
+    this.geometry = new THREE.BoxGeometry(1, 1, 1);
     this.regions = new Map();  // key -> {mesh, min: [x, y, z], max: [x, y, z]}
     this.voxelSize = null;
     this.framed = false;
@@ -77,9 +93,7 @@ export class Scene {
 
   // changes: [key, region or undefined (removed)] from MapState.takePending().
   applyRegions(changes, voxelSize, heightRange) {
-    if (voxelSize !== this.voxelSize && voxelSize) {
-      this.geometry?.dispose();
-      this.geometry = new THREE.BoxGeometry(voxelSize, voxelSize, voxelSize);
+    if (voxelSize && voxelSize !== this.voxelSize) {
       this.voxelSize = voxelSize;
       this.pose.scale.setScalar(Math.max(1, voxelSize * 5));
     }
@@ -106,11 +120,13 @@ export class Scene {
     const colours = new Float32Array(count * 3);
     const [lo, hi] = heightRange || [0, 1];
     const scale = hi > lo ? 255 / (hi - lo) : 0;
+    const size = this.voxelSize;
     const min = [Infinity, Infinity, Infinity];
     const max = [-Infinity, -Infinity, -Infinity];
     for (let v = 0; v < count; ++v) {
       const m = v * 16;
-      matrices[m] = matrices[m + 5] = matrices[m + 10] = matrices[m + 15] = 1;
+      matrices[m] = matrices[m + 5] = matrices[m + 10] = size;
+      matrices[m + 15] = 1;
       for (let a = 0; a < 3; ++a) {
         const c = centres[v * 3 + a];
         matrices[m + 12 + a] = c;
