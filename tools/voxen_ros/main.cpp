@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
   try {
     return runNode();
   } catch (const std::exception& e) {
-    ROS_FATAL("voxen_ros: %s", e.what());
+    // By then the node handles are gone and roscpp shut down: logLine falls back to stderr.
+    logLine(voxen_ros::LogLevel::Fatal, std::string("voxen_ros: ") + e.what());
   }
   return 2;
 }

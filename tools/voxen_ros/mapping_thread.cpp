@@ -46,6 +46,7 @@ std::string NodeStatus::json() const {
     << ",\"tf_refused\":" << tfRefused << ",\"snapshot_version\":" << snapshotVersion
     << ",\"snapshot_clouds\":" << snapshotClouds << ",\"occupied\":" << occupied << ",\"free\":" << free
     << ",\"regions\":" << regions << ",\"last_latency_ms\":" << lastLatencyMs << ",\"max_latency_ms\":" << maxLatencyMs
+    << ",\"publish_ms\":" << publishMs
     << ",\"fixed_frame\":" << jsonString(fixedFrame) << ",\"sensor_frame\":" << jsonString(sensorFrame)
     << ",\"last_error\":" << jsonString(lastError) << "}";
   return o.str();
@@ -59,7 +60,33 @@ MappingThread::MappingThread(voxen::Context& context, const NodeSettings& settin
       publish_(std::move(publish)),
       mapper_(context, settings.mapper),
       rays_(settings.sensorFrame, settings.deskew, settings.exclusion),
-      fixedFrame_(settings.fixedFrame) {}
+      fixedFrame_(settings.fixedFrame) {
+  warmUp(context);
+}
+
+// The GPU's pipelines are compiled at their first use (seconds on lavapipe): a throwaway map
+// of a few rays runs every pass the node will run before any cloud arrives, so that the first
+// clouds do not queue behind the compiles (and get dropped). The Context's shader library
+// keeps them for the node's Mapper.
+void MappingThread::warmUp(voxen::Context& context) {
+  if (settings_.mapper.run.backend != voxen::MapperBackend::Gpu) return;
+  const auto start = Clock::now();
+  voxen::Mapper warm(context, settings_.mapper);
+  std::vector<voxen::Ray> rays;
+  const double r = settings_.mapper.model.resolution;
+  for (int i = -8; i <= 8; ++i)
+    for (int j = -8; j <= 8; ++j) rays.push_back({.origin = {0.0, 0.0, 20 * r}, .sample = {i * r, j * r, 0.0}});
+  warm.integrate(rays);
+  if (settings_.clearanceRange > 0.0) warm.computeClearance({.range = settings_.clearanceRange});
+  (void)warm.snapshot();
+  try {
+    (void)warm.heightmap(settings_.heightmap);
+  } catch (const voxen::Error&) {
+    // A heightmap the warm-up map cannot have (no room above its floor): compiled all the same.
+  }
+  log(LogLevel::Info, "GPU passes ready in " +
+                          std::to_string(std::chrono::duration<double>(Clock::now() - start).count()).substr(0, 4) + " s");
+}
 
 MappingThread::~MappingThread() { stop(); }
 
@@ -266,6 +293,7 @@ void MappingThread::publish() {
     clouds = status_.cloudsIntegrated;
   }
   if (clouds != publishedClouds_) {
+    const Clock::time_point start = Clock::now();
     // Only when the map changed: a snapshot copies the map, the heightmap reads all of it.
     if (settings_.clearanceRange > 0.0 && clouds > 0) mapper_.computeClearance({.range = settings_.clearanceRange});
     p.snapshot = mapper_.snapshot();
@@ -280,6 +308,7 @@ void MappingThread::publish() {
     status_.snapshotVersion = p.snapshot.version();
     status_.snapshotClouds = clouds;
     status_.occupied = counts.occupied, status_.free = counts.free, status_.regions = counts.regions;
+    status_.publishMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     publishedClouds_ = clouds;
   }
   p.clouds = clouds;

@@ -44,6 +44,9 @@ struct NodeStatus {
   uint64_t occupied = 0, free = 0, regions = 0;      // in that snapshot
   uint64_t queued = 0;
   double lastLatencyMs = 0.0, maxLatencyMs = 0.0;    // arrival to rays in the map
+  // The mapping thread's time for the last publication: clearance, snapshot and heightmap
+  // (clouds wait in the queue meanwhile).
+  double publishMs = 0.0;
   std::string fixedFrame, sensorFrame;
   std::string lastError;
   // One JSON object.
@@ -83,6 +86,7 @@ class MappingThread {
   bool failed() const { return failed_.load(); }
 
  private:
+  void warmUp(voxen::Context& context);
   void run();
   void runTasks();
   void take(QueuedCloud cloud);
