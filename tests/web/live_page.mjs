@@ -55,15 +55,17 @@ async function checkFirstLoad(browser, o) {
   console.log(`canvas: ${stats.colours} colours, ${(stats.notBackground * 100).toFixed(1)}% not background`);
   if (stats.colours < 2) fail('the canvas is a single colour: nothing was drawn');
   if (stats.notBackground < 0.01) fail(`the canvas is ${((1 - stats.notBackground) * 100).toFixed(1)}% background: the map is not drawn`);
-  await checkSlice(page, stats);
+  await checkSlice(page, stats, o.screenshot && o.screenshot.replace(/\.png$/, '_slice.png'));
   await page.close();
 }
 
 // The slice slider at its lowest height hides every voxel above it: less of the view is map.
-async function checkSlice(page, whole) {
+// With slicedShot, a screenshot of the map cut at 70% of its height (rooms seen from above).
+async function checkSlice(page, whole, slicedShot) {
   const setSlice = (where) => page.evaluate((w) => {
     const slider = document.getElementById('slice');
-    slider.value = w === 'low' ? slider.min : slider.max;
+    const [lo, hi] = [Number(slider.min), Number(slider.max)];
+    slider.value = String({low: lo, high: hi, cut: lo + 0.7 * (hi - lo)}[w]);
     slider.dispatchEvent(new Event('input'));
     return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(slider.value))));
   }, where);
@@ -72,6 +74,10 @@ async function checkSlice(page, whole) {
   console.log(`slice at ${Number(height).toFixed(2)} m: ${(sliced.notBackground * 100).toFixed(1)}% not background`);
   if (!(sliced.notBackground < whole.notBackground * 0.9)) {
     fail(`the slice at its lowest hid nothing (${(sliced.notBackground * 100).toFixed(1)}% of the view is map, ${(whole.notBackground * 100).toFixed(1)}% before)`);
+  }
+  if (slicedShot) {
+    await setSlice('cut');
+    await page.screenshot({type: 'png', path: slicedShot});
   }
   await setSlice('high');
 }

@@ -3,8 +3,9 @@
 # headless Chromium (live_page.mjs, puppeteer-core from web/node_modules) loads the page from
 # it, waits for the first regions drawn, and checks that the canvas shows them, that the voxel
 # count the page shows equals `voxen info --verify`'s occupied count, and that a second page
-# joins in under a second. The screenshot is left in the work folder as live_page.png;
-# VOXEN_WEB_SCREENSHOT=PATH also copies it there (docs/images/live_page.png is made so).
+# joins in under a second. The screenshots are left in the work folder: live_page.png (the
+# whole map) and live_page_slice.png (cut at 70% of its height, by the slice slider);
+# VOXEN_WEB_SCREENSHOTS=FOLDER also copies both there (docs/images/ is made so).
 #
 #   live_page.sh VOXEN NODE CHROMIUM WORK_DIR
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,11 +22,13 @@ expected=$(json_number occupied info.json)
 "$voxen" serve m.vxm --port 0 > serve.out 2> serve.err &
 serve_pid=$!
 trap 'kill "$serve_pid" 2> /dev/null; wait "$serve_pid" 2> /dev/null' EXIT
-# serve says where it listens on stderr; the page is at that address over http.
+# serve says where it listens on stderr: "Foxglove WebSocket server on ws://HOST:PORT (page:
+# http://HOST:PORT/)", or "(page: no browser page in this build)".
 url=""
 for _ in $(seq 300); do
-  url=$(grep -oE '(http|ws)://[^ )",]+' serve.err | head -1 | sed 's|^ws|http|') || true
+  url=$(grep -oE 'http://[^ )",]+' serve.err | head -1) || true
   [ -n "$url" ] && break
+  grep -q "no browser page" serve.err && fail "serve has no page to serve: $(cat serve.err)"
   kill -0 "$serve_pid" 2> /dev/null || fail "serve exited before listening: $(cat serve.err)"
   sleep 0.1
 done
@@ -35,7 +38,7 @@ echo "serving $expected voxels at $url"
 "$node" "$here/live_page.mjs" --url "$url" --expected "$expected" --chromium "$chromium" --screenshot live_page.png ||
   fail "the page check failed (above); serve said: $(cat serve.err)"
 kill -0 "$serve_pid" 2> /dev/null || fail "serve died while the page was open: $(cat serve.err)"
-if [ -n "${VOXEN_WEB_SCREENSHOT:-}" ]; then
-  cp live_page.png "$VOXEN_WEB_SCREENSHOT"
-  echo "screenshot: $VOXEN_WEB_SCREENSHOT"
+if [ -n "${VOXEN_WEB_SCREENSHOTS:-}" ]; then
+  cp live_page.png live_page_slice.png "$VOXEN_WEB_SCREENSHOTS"/
+  echo "screenshots: $VOXEN_WEB_SCREENSHOTS/live_page.png, live_page_slice.png"
 fi

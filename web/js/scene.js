@@ -154,16 +154,33 @@ export class Scene {
     return box.expandByScalar((this.voxelSize || 0) / 2);
   }
 
-  // Looks at the whole map from above one corner, once, when its first regions arrive.
+  // Looks at the whole map from above, from the side of its longer horizontal axis, once, when
+  // its first regions arrive: as close as lets every corner of its box show (a sphere around
+  // the box would leave a long corridor small in the middle of the view).
   frame() {
     const box = this.bounds();
     const centre = box.getCenter(new THREE.Vector3());
-    const radius = Math.max(1, box.getSize(new THREE.Vector3()).length() / 2);
-    const distance = radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2));
-    this.camera.position.copy(centre).add(new THREE.Vector3(-0.55, -0.75, 0.75).normalize().multiplyScalar(distance));
-    this.camera.far = distance * 10;
-    this.camera.updateProjectionMatrix();
+    const size = box.getSize(new THREE.Vector3());
+    const direction = (size.x >= size.y ? new THREE.Vector3(-0.35, -0.8, 0.75) : new THREE.Vector3(-0.8, -0.35, 0.75)).normalize();
+    const radius = Math.max(1, size.length() / 2);
+    let distance = radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2));
+    const corners = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => new THREE.Vector3(
+      i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z));
     this.controls.target.copy(centre);
+    this.camera.far = distance * 10;
+    for (let step = 0; step < 8; ++step) {
+      this.camera.position.copy(centre).addScaledVector(direction, distance);
+      this.camera.lookAt(centre);
+      this.camera.updateMatrixWorld();
+      this.camera.updateProjectionMatrix();
+      const spread = Math.max(...corners.map((c) => {
+        const p = c.clone().project(this.camera);
+        return Math.max(Math.abs(p.x), Math.abs(p.y));
+      }));
+      // The spread shrinks about as 1 / distance: aim for 0.9 of the half-view.
+      distance = Math.min(distance * 2, Math.max(radius * 0.5, distance * spread / 0.9));
+    }
+    this.camera.position.copy(centre).addScaledVector(direction, distance);
     this.controls.update();
     this.framed = true;
   }
