@@ -72,6 +72,7 @@ function checkReady() {
     document.body.dataset.ready = '1';
   };
   if (scene) {
+    scene.reframe();  // the whole first batch, not only the regions of its first frame
     scene.onRendered = () => {
       scene.onRendered = () => {};
       markReady();

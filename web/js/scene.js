@@ -41,6 +41,8 @@ export class Scene {
     this.camera.position.set(-10, -10, 10);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.requestRender());
+    this.userMoved = false;  // the camera is the user's once they move it: no more framing
+    this.controls.addEventListener('start', () => { this.userMoved = true; });
     // Sky above (+z, not three's default +y), a sun from the camera's side: the three faces a
     // cube shows from the default view differ in brightness.
     const sky = new THREE.HemisphereLight(0xffffff, 0x707a88, 1.5);
@@ -154,9 +156,15 @@ export class Scene {
     return box.expandByScalar((this.voxelSize || 0) / 2);
   }
 
-  // Looks at the whole map from above, from the side of its longer horizontal axis, once, when
-  // its first regions arrive: as close as lets every corner of its box show (a sphere around
-  // the box would leave a long corridor small in the middle of the view).
+  // Frames the whole map again (the first regions' frame saw only those) unless the user has
+  // moved the camera since.
+  reframe() {
+    if (!this.userMoved && this.regions.size) this.frame();
+  }
+
+  // Looks at the whole map from above, from the side of its longer horizontal axis: as close as
+  // lets every corner of its box show (a sphere around the box would leave a long corridor
+  // small in the middle of the view). First when the first regions arrive, then reframe().
   frame() {
     const box = this.bounds();
     const centre = box.getCenter(new THREE.Vector3());
