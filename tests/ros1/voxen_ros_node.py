@@ -14,7 +14,7 @@ Usage: voxen_ros_node.py VOXEN VOXEN_ROS GENERATED_PYTHON_DIR WORK_DIR
 2. Bad input, on a second node: a cloud topic that never arrives is reported after ~cloud_timeout
    naming the point cloud topics published; clouds without an x field are counted and skipped;
    a node that integrated nothing leaves an existing output file as it was; a third node with a
-   resolution of -1 stops at start-up naming the parameter.
+   resolution of -1 stops at start-up naming the parameter, and names a misspelt one.
 The roscore, nodes and players are killed at exit, also on failure. Exit 77: no roscore.
 """
 import json
@@ -324,13 +324,14 @@ try:
     rc = stop(bad)
     check(rc == 0, f"the second node ended on SIGINT with status {rc}")
     check(open(keep, "rb").read() == b"an earlier map, not to be destroyed", "a node that integrated nothing left the existing output file as it was")
-    refused = start("node_param", [VOXEN_ROS, "__name:=voxen_param", "_resolution:=-1.0"])
+    refused = start("node_param", [VOXEN_ROS, "__name:=voxen_param", "_resolution:=-1.0", "_resolutoin:=0.2"])
     try:
         rc = refused.wait(60)
     except subprocess.TimeoutExpired:
         rc = stop(refused)
     check(rc == 2 and "parameter ~resolution" in log_of("node_param"),
           f"a resolution of -1 is refused at start-up naming ~resolution (status {rc})")
+    check("parameter ~resolutoin is not one the node reads" in log_of("node_param"), "a misspelt parameter is named")
 finally:
     try:
         rospy.signal_shutdown("test done")

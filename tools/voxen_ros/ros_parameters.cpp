@@ -1,4 +1,8 @@
+#include <ros/console.h>
+#include <ros/param.h>
 #include <xmlrpcpp/XmlRpcValue.h>
+
+#include <set>
 
 #include "ros_side.hpp"
 
@@ -37,6 +41,16 @@ Parameters readParameters(const ros::NodeHandle& priv) {
       throw std::runtime_error(std::string("parameter ~") + spec.name + ": must be " + kinds[int(spec.kind)]);
     }
   }
+  // A parameter the node does not read is most likely a typo (~resolutoin): said, not ignored.
+  std::set<std::string> known;
+  for (const ParameterSpec& spec : parameterSpecs()) known.insert(spec.name);
+  std::vector<std::string> names;
+  const std::string prefix = priv.getNamespace() + "/";
+  if (ros::param::getParamNames(names))
+    for (const std::string& name : names)
+      if (name.rfind(prefix, 0) == 0 && !known.count(name.substr(prefix.size())))
+        ROS_WARN("voxen_ros: parameter ~%s is not one the node reads (docs/ros1.md lists them); ignored",
+                 name.substr(prefix.size()).c_str());
   return p;
 }
 
