@@ -3,7 +3,7 @@
 # Compares the module diagram in DOC (the lines between the module-graph markers) with the one
 # the configure step drew from the targets (GRAPH, cmake/ModuleGraph.cmake); fails naming the
 # first differing line and how to refresh. UPDATE=ON writes GRAPH into DOC instead.
-# COMPLETE=0: this build lacks an optional module (voxen_rosbag, VOXEN_ROSBAG), so its graph
+# COMPLETE=0: this build lacks an optional module (voxen_rosbag, VOXEN_ROSBAG; voxen_live, VOXEN_LIVE), so its graph
 # cannot stand for the documented one: the check prints SKIP and the update refuses.
 cmake_minimum_required(VERSION 3.20)  # policies of this project's CMake (CMP0007: lists keep empty lines)
 set(_begin "<!-- module-graph:begin: generated from CMake, refresh with scripts/update_module_graph.sh -->")
@@ -17,7 +17,7 @@ if(NOT EXISTS "${GRAPH}")
   message(FATAL_ERROR "${GRAPH} does not exist: configure the build (cmake -S . -B build) to draw it")
 endif()
 if(DEFINED COMPLETE AND NOT COMPLETE)
-  set(_why "this build has no voxen_rosbag (VOXEN_ROSBAG is off or librosbag-storage-dev is missing), so its module graph lacks that module")
+  set(_why "this build has no voxen_rosbag or no voxen_live (VOXEN_ROSBAG or VOXEN_LIVE is off, or librosbag-storage-dev or libwebsocketpp-dev is missing), so its module graph lacks that module")
   if(UPDATE)
     message(FATAL_ERROR "${_why}: refresh the diagram from a build that has it")
   endif()

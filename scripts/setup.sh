@@ -24,6 +24,10 @@ cd "$(dirname "$0")/.."
 # python3-gencpp and python3-genpy (its services' C++ headers and the tests' Python classes); its
 # test (tests/ros1) starts python3-roslaunch's roscore (with rosout), plays the bag with
 # python3-rosbag and listens with python3-rospy and the python3-*-msgs classes.
+# Live streams (voxen_live, optional: VOXEN_LIVE): libwebsocketpp-dev and libasio-dev, the
+# header-only WebSocket server and client of the Foxglove protocol (voxen serve, voxen play,
+# voxen map --live/--serve); python3-websockets: the live tests' stand-in servers and clients
+# (tests/cli/live); chromium: the browser page's test (tests/web, headless).
 packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev glslang-tools spirv-tools
           libglm-dev catch2 mesa-vulkan-drivers vulkan-validationlayers zlib1g-dev libpng-dev libcli11-dev
           nlohmann-json3-dev libglfw3-dev xvfb xauth patchelf liblzf-dev
@@ -32,7 +36,8 @@ packages=(cmake make g++ pkg-config libvulkan-dev libvulkan-volk-dev glslang-dev
           python3-wheel python3-matplotlib
           libroscpp-dev libsensor-msgs-dev libnav-msgs-dev libvisualization-msgs-dev libtf2-msgs-dev
           ros-geometry-msgs ros-std-msgs python3-gencpp python3-genpy python3-roslaunch rosout python3-rosbag
-          python3-rospy python3-sensor-msgs python3-nav-msgs python3-visualization-msgs python3-std-msgs)
+          python3-rospy python3-sensor-msgs python3-nav-msgs python3-visualization-msgs python3-std-msgs
+          libwebsocketpp-dev libasio-dev python3-websockets chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -10,8 +10,9 @@ build_dir=${1:-$source_dir/build}
 [ -f "$build_dir/CMakeCache.txt" ] ||
   { echo "update_module_graph.sh: $build_dir is not a configured build (run cmake -S . -B $build_dir first)" >&2; exit 1; }
 cmake -S "$source_dir" -B "$build_dir" > /dev/null
-# A build without ROS 1 bag support cannot draw voxen_rosbag: the update refuses rather than drop it.
+# A build without ROS 1 bag support (or live streaming) cannot draw voxen_rosbag (voxen_live): the update refuses rather than drop it.
 complete=0
-grep -q '^VOXEN_ROSBAG_FOUND:INTERNAL=\(1\|ON\|TRUE\)$' "$build_dir/CMakeCache.txt" && complete=1
+grep -q '^VOXEN_ROSBAG_FOUND:INTERNAL=\(1\|ON\|TRUE\)$' "$build_dir/CMakeCache.txt" &&
+  grep -q '^VOXEN_LIVE_FOUND:INTERNAL=\(1\|ON\|TRUE\)$' "$build_dir/CMakeCache.txt" && complete=1
 cmake -DDOC="$source_dir/docs/architecture.md" -DGRAPH="$build_dir/module_graph.md" -DCOMPLETE=$complete -DUPDATE=ON \
   -P "$source_dir/cmake/ModuleGraphCheck.cmake"

@@ -205,6 +205,7 @@ void chooseTime(const PointCloud2& first, const PointCloud2* second, CloudLayout
   const double pad = std::max(1.0, 10.0 * (ohi - olo));
   l.offsetMin = olo - pad;
   l.offsetMax = ohi + pad;
+  l.firstOffsetMax = ohi;
   if (chooseRelative) {
     l.timeReference = PointTimeReference::RelativeToStamp;
     l.timeReport = what + ", " + unit + " after header.stamp (" + span(lo, hi) + " in the first cloud" + how + ")";

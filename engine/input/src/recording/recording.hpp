@@ -99,8 +99,7 @@ struct TopicClouds {
 TopicClouds chooseTopicLayout(Recording& rec, const std::vector<RecordedMessage>& clouds, ros::MessageEncoding encoding,
                               const std::string& topic, bool* allEmpty = nullptr);
 
-// A frame's name as tf2 takes it: without a leading '/'.
-std::string frameName(const std::string& frame);
+// frameName (a frame without its leading '/'): voxen/input/tf_buffer.hpp.
 
 // Every /tf and /tf_static message of the recording in one buffer. A transform TfBuffer
 // refuses (a second parent, a non-finite value) is set aside with its error, naming the file,

@@ -67,6 +67,15 @@ struct MapArgs {
     bool colour = false;      // --color: the recording's colour images into the tsdf_colour layer
     std::string colourTopic;  // --color-topic (implies --color)
   } depth;
+  // A robot's stream (map_live_run.cpp): --live ws://HOST:PORT instead of --input, and
+  // --serve [HOST]:PORT, the map as it grows on a Foxglove WebSocket server.
+  struct Live {
+    std::string url;                // --live
+    std::string serve;              // --serve
+    double serveRate = 2.0;         // --serve-rate: map publications per second
+    double topicTimeout = 10.0;     // --topic-timeout
+    int queueClouds = 8;            // --live-queue
+  } live;
   // Threads reading the cloud (--threads): the machine's cores by default.
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   // Options whose effect depends on others: given or not.
@@ -77,6 +86,9 @@ struct MapArgs {
   // of range (the tool words it with the flag: --clamp 0 0).
   OccupancyModel model() const;
 };
+
+// --min-range and --exclude-box; UsageError when a box's min exceeds its max.
+SensorExclusion exclusionOf(const MapArgs& args);
 
 // Declares every flag of `voxen map`, bound to `args`.
 void addMapOptions(CLI::App& command, MapArgs& args);
@@ -92,6 +104,9 @@ TsdfOptions tsdfOptionsOf(const MapArgs& args, double resolution);
 // a recording with no depth image topic or with --cloud-topic).
 bool tsdfInputHoldsClouds(const MapArgs& args);
 int mapCloudTsdf(const CommonOptions& options, MapArgs& args);
+// --live: a robot's stream mapped until --duration, Ctrl-C or a fatal stream error
+// (commands/live/map_live_run.cpp; a build without live streaming refuses it).
+int mapLive(const CommonOptions& options, MapArgs& args);
 
 // What a resumed run must share with the run it continues, by flag.
 RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, const MapLayout& layout);

@@ -46,21 +46,6 @@ void checkCacheFitsBudget(const CommonOptions& options, const MapArgs& args) {
                      std::to_string(budget >> 20) + " MB for the map: lower --gpu-cache-mb or raise --memory-budget");
 }
 
-// --min-range and --exclude-box; UsageError when a box's min exceeds its max.
-SensorExclusion exclusionOf(const MapArgs& args) {
-  SensorExclusion e{.minRange = args.minRange};
-  if (args.excludeBox.empty()) return e;
-  const glm::dvec3 lo(args.excludeBox[0], args.excludeBox[1], args.excludeBox[2]);
-  const glm::dvec3 hi(args.excludeBox[3], args.excludeBox[4], args.excludeBox[5]);
-  for (int a = 0; a < 3; ++a)
-    if (lo[a] > hi[a])
-      throw UsageError("--exclude-box: " + std::string(1, "xyz"[a]) + "min " + formatNumber(lo[a]) + " is greater than " +
-                       std::string(1, "xyz"[a]) + "max " + formatNumber(hi[a]));
-  e.box = std::array<glm::dvec3, 2>{lo, hi};
-  return e;
-}
-
-
 // NDT: two-phase unless the order was asked for; the GPU has no sequential NDT order.
 void settleNdtOrder(MapArgs& args) {
   if (args.integration.ndt.mode == NdtMode::Off) return;
@@ -236,6 +221,7 @@ void writeHeightmapAfterMapping(Mapper& mapper, const MapArgs& args, bool talk) 
 
 // Parse (and --resume), check, run, report.
 int mapCloud(const CommonOptions& options, MapArgs& args) {
+  if (!args.live.url.empty()) return mapLive(options, args);
   if (args.depth.tsdf && tsdfInputHoldsClouds(args)) return mapCloudTsdf(options, args);  // ray integration
   if (args.depth.tsdf) return mapDepth(options, args);  // which refuses --resume: a depth run keeps no checkpoint
   if (args.depth.colour || !args.depth.colourTopic.empty())

@@ -120,6 +120,27 @@ void addRecordingOptions(CLI::App& command, RecordingOptions& recording) {
       ->group(group);
 }
 
+// A robot's stream (--live) and the map served as it grows (--serve).
+void addLiveOptions(CLI::App& command, MapArgs::Live& live) {
+  const std::string group = "Live (Foxglove WebSocket)";
+  command.add_option("--live", live.url,
+                     "map a robot's stream instead of a file: a Foxglove WebSocket server (foxglove_bridge, voxen play), "
+                     "its point clouds and tf, until --duration or Ctrl-C")
+      ->type_name("ws://HOST:PORT")->group(group);
+  command.add_option("--serve", live.serve,
+                     "serve the map as it grows on a Foxglove WebSocket server (and a browser page) at [HOST]:PORT "
+                     "(:8765 listens on 127.0.0.1 only)")
+      ->type_name("[HOST]:PORT")->group(group);
+  command.add_option("--serve-rate", live.serveRate, "map publications per second with --serve")
+      ->check(numberIn(0.0, 100.0, "per second", LowEnd::Open))->capture_default_str()->group(group);
+  command.add_option("--topic-timeout", live.topicTimeout,
+                     "--live: seconds connected without a cloud before the run stops, naming the topics the server has")
+      ->check(numberIn(0.0, 86400.0, "seconds", LowEnd::Open))->capture_default_str()->group(group);
+  command.add_option("--live-queue", live.queueClouds,
+                     "--live: clouds waiting for the mapper before the oldest is dropped (whole, and counted)")
+      ->check(integerIn(1, 1000))->capture_default_str()->group(group);
+}
+
 // Depth images or point clouds into a TSDF (--tsdf): the TSDF runs' own flags (map_depth_run.cpp,
 // map_cloud_tsdf_run.cpp).
 void addDepthOptions(CLI::App& command, MapArgs::Depth& depth) {
@@ -208,6 +229,7 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
       ->expected(3)
       ->check(numberIn(-kMaxMapMetres, kMaxMapMetres, "metres"));
   addRecordingOptions(command, args.recording);
+  addLiveOptions(command, args.live);
   addDepthOptions(command, args.depth);
   addPcdViewpointOption(command, args.pcdViewpoint);
   command.add_option("--output", args.output, "the map file to write (or --store)")->type_name("MAP.vxm");
@@ -268,6 +290,20 @@ void addMapOptions(CLI::App& command, MapArgs& args) {
   command.add_flag("--allow-empty", args.allowEmpty,
                    "write the (empty) map and succeed when no voxel is updated (no rays, or every ray skipped or "
                    "rejected); without it such a run fails, counting why, and leaves an existing output as it was");
+}
+
+// --min-range and --exclude-box; UsageError when a box's min exceeds its max.
+SensorExclusion exclusionOf(const MapArgs& args) {
+  SensorExclusion e{.minRange = args.minRange};
+  if (args.excludeBox.empty()) return e;
+  const glm::dvec3 lo(args.excludeBox[0], args.excludeBox[1], args.excludeBox[2]);
+  const glm::dvec3 hi(args.excludeBox[3], args.excludeBox[4], args.excludeBox[5]);
+  for (int a = 0; a < 3; ++a)
+    if (lo[a] > hi[a])
+      throw UsageError("--exclude-box: " + std::string(1, "xyz"[a]) + "min " + formatNumber(lo[a]) + " is greater than " +
+                       std::string(1, "xyz"[a]) + "max " + formatNumber(hi[a]));
+  e.box = std::array<glm::dvec3, 2>{lo, hi};
+  return e;
 }
 
 }  // namespace voxen::cli

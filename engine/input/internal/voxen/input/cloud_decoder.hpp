@@ -45,6 +45,9 @@ struct CloudLayout {
   std::string timeReport;   // e.g. "'t' uint32, nanoseconds after header.stamp (0 to 99.9 ms in the first cloud)"
   // Seconds a point's time may lie from its cloud's stamp, from the first cloud (above).
   double offsetMin = 0.0, offsetMax = 0.0;
+  // The latest a point of the first cloud lay after its stamp (seconds): how long a stream's
+  // reader waits for tf past a cloud's stamp before it poses the cloud.
+  double firstOffsetMax = 0.0;
   bool hasIntensity = false;
   CloudField intensity;
 };

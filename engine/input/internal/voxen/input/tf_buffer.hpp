@@ -120,6 +120,11 @@ class TfBuffer {
   std::shared_ptr<Impl> impl_;
 };
 
+namespace detail {
+// A frame's name as tf2 takes it: without a leading '/' (recordings and streams alike).
+std::string frameName(const std::string& frame);
+}  // namespace detail
+
 // p_fixed for a point p in the sensor frame.
 inline glm::dvec3 applyPose(const RigidPose& pose, const glm::dvec3& p) { return pose.rotation * p + pose.translation; }
 
