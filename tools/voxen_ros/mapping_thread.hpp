@@ -43,7 +43,9 @@ struct NodeStatus {
   uint64_t snapshotVersion = 0, snapshotClouds = 0;  // the latest publication's
   uint64_t occupied = 0, free = 0, regions = 0;      // in that snapshot
   uint64_t queued = 0;
-  double lastLatencyMs = 0.0, maxLatencyMs = 0.0;    // arrival to rays in the map
+  // A cloud's arrival to its rays handed to the Mapper (integrate() returned: on the GPU its
+  // batch may still run; the next snapshot syncs it), last and largest.
+  double lastLatencyMs = 0.0, maxLatencyMs = 0.0;
   // The mapping thread's time for the last publication: clearance, snapshot and heightmap
   // (clouds wait in the queue meanwhile).
   double publishMs = 0.0;
