@@ -13,6 +13,8 @@ Usage: voxen_ros_node.py VOXEN VOXEN_ROS GENERATED_PYTHON_DIR WORK_DIR
      point as `voxen query` answers them on the reference map.
 2. Bad input, on a second node: a cloud topic that never arrives is reported after ~cloud_timeout
    naming the point cloud topics published; clouds without an x field are counted and skipped;
+   clouds arriving faster than the node takes them are dropped whole and counted, and clouds tf
+   never poses are counted with tf's reason;
    a node that integrated nothing leaves an existing output file as it was; a third node with a
    resolution of -1 stops at start-up naming the parameter, and names a misspelt one.
 The roscore, nodes and players are killed at exit, also on failure. Exit 77: no roscore.
@@ -291,7 +293,7 @@ try:
     with open(keep, "wb") as f:
         f.write(b"an earlier map, not to be destroyed")
     bad = start("node_bad", [VOXEN_ROS, "__name:=voxen_bad", "_cloud_topic:=/bad_points", "_cloud_timeout:=1.5",
-                             "_device:=cpu", "_publish_rate:=10.0", f"_output:={keep}"])
+                             "_device:=cpu", "_publish_rate:=10.0", f"_output:={keep}", "_queue_size:=1", "_tf_wait:=1.0"])
     decoy = rospy.Publisher("/decoy_points", PointCloud2, queue_size=1, latch=True)
     bad_pub = rospy.Publisher("/bad_points", PointCloud2, queue_size=10)
     rospy.wait_for_service("/voxen_bad/query_occupancy", timeout=60)
@@ -321,6 +323,26 @@ try:
     check(status is not None and status["clouds_malformed"] == 3 and status["clouds_integrated"] == 0
           and "x" in status["last_error"], "clouds without an x field: counted and skipped, naming the field")
     check(bad.poll() is None, "the node is still running after them")
+    # Good clouds with no tf at all, faster than the node takes them: each waits ~tf_wait for a
+    # pose, so with ~queue_size 1 the ones behind it are dropped whole; the rest end without tf.
+    good = PointCloud2()
+    good.header.frame_id = "lidar"
+    good.height, good.width = 1, 4
+    good.fields = [PointField(n, 4 * i, PointField.FLOAT32, 1) for i, n in enumerate("xyz")]
+    good.point_step, good.row_step = 12, 48
+    good.data = struct.pack("<12f", *([1.0, 0.0, 0.0] * 4))
+    for i in range(6):
+        good.header.stamp = rospy.Time(2, i * 1000)
+        bad_pub.publish(good)
+        time.sleep(0.02)
+    status = wait_status("/voxen_bad/status", lambda s: s["clouds_received"] == 9 and s["clouds_queued"] == 0
+                         and s["clouds_dropped"] + s["clouds_without_tf"] == 6, 60)
+    print("bad node status:", json.dumps(status), flush=True)
+    check(status is not None and status["clouds_dropped"] >= 1 and status["clouds_without_tf"] >= 1
+          and status["clouds_dropped"] + status["clouds_without_tf"] == 6 and status["clouds_integrated"] == 0,
+          "clouds faster than the node takes them: dropped whole and counted; clouds tf never poses: counted")
+    check("cloud dropped whole" in log_of("node_bad") and "no tf from the sensor frame" in log_of("node_bad"),
+          "both said in the log")
     rc = stop(bad)
     check(rc == 0, f"the second node ended on SIGINT with status {rc}")
     check(open(keep, "rb").read() == b"an earlier map, not to be destroyed", "a node that integrated nothing left the existing output file as it was")
