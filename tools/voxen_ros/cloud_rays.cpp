@@ -1,8 +1,5 @@
 #include "cloud_rays.hpp"
 
-#include <cmath>
-#include <limits>
-
 #include "voxen/host/error.hpp"
 
 namespace voxen_ros {
@@ -51,27 +48,7 @@ void CloudRays::chooseLayout(const voxen::ros::PointCloud2& first, const std::st
   if (frame.empty())
     throw voxen::Error(where + ": has no header.frame_id; name the sensor frame with the parameter ~sensor_frame");
   sensorFrame_ = frame;
-  layout_ = std::move(layout);
-}
-
-DecodedCloud CloudRays::decode(const voxen::ros::PointCloud2& cloud, const std::string& where) const {
-  // The file reader refuses a cloud in another frame than the first's unless the frame is named.
-  if (sensorFrameParam_.empty() && frameName(cloud.frameId) != sensorFrame_)
-    throw voxen::Error(where + ": is in frame '" + cloud.frameId + "', the first cloud in '" + sensorFrame_ +
-                       "'; name the frame to use with the parameter ~sensor_frame");
-  DecodedCloud out;
-  out.points = voxen::ros::decodeCloudRows(cloud, *layout_, where, out.rows);
-  out.stamp = voxen::ros::stampSeconds(cloud.stampNs);
-  const size_t in = voxen::ros::cloudRowColumns(*layout_);
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (size_t i = 0; i < out.points; ++i) {
-    const double t = deskew_ ? out.rows[i * in + 3] : out.stamp;
-    if (!std::isfinite(t)) continue;
-    lo = std::min(lo, t), hi = std::max(hi, t);
-  }
-  out.anyTime = lo <= hi;
-  out.timeMin = lo, out.timeMax = hi;
-  return out;
+  maker_.emplace(std::move(layout), frame, deskew_, exclusion_);
 }
 
 bool CloudRays::goesBack(double stamp) {
@@ -80,58 +57,17 @@ bool CloudRays::goesBack(double stamp) {
   return false;
 }
 
-PoseCounts CloudRays::pose(const DecodedCloud& cloud, const voxen::TfBuffer::Chain& chain, std::vector<voxen::Ray>& rays) const {
-  PoseCounts counts;
-  const voxen::ros::CloudLayout& layout = *layout_;
-  const size_t in = voxen::ros::cloudRowColumns(layout);
-  const bool excluding = exclusion_.active();
-  size_t hint = 0;
-  rays.reserve(rays.size() + cloud.points);
-  for (size_t i = 0; i < cloud.points; ++i) {
-    const double* v = cloud.rows.data() + i * in;
-    const double t = deskew_ ? v[3] : cloud.stamp;
-    // A point with a NaN is never posed: it counts as non-finite only (ray_chunk.cpp).
-    if (!(std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) && std::isfinite(t))) {
-      ++counts.nonFinite;
-      continue;
-    }
-    const std::optional<voxen::RigidPose> pose = chain.at(t, hint);
-    if (!pose) {
-      ++counts.outsideTf;
-      continue;
-    }
-    const glm::dvec3 p(v[0], v[1], v[2]);
-    // Returns from the robot, judged in the sensor frame (tf moves the points).
-    if (excluding) {
-      const voxen::SensorExclusion::Verdict verdict = exclusion_.judge(p);
-      if (verdict != voxen::SensorExclusion::Verdict::Kept) {
-        ++(verdict == voxen::SensorExclusion::Verdict::InBox ? counts.inBox : counts.nearSensor);
-        continue;
-      }
-    }
-    voxen::Ray ray;
-    ray.sample = voxen::applyPose(*pose, p);
-    ray.time = t;
-    ray.origin = pose->translation;
-    if (layout.hasIntensity) {
-      // As the file reader keeps it: a double past a float's range is infinite as a float.
-      const double intensity = v[4];
-      if (std::abs(intensity) <= double(std::numeric_limits<float>::max())) {
-        ray.intensity = float(intensity);
-      } else {
-        const float inf = std::numeric_limits<float>::infinity();
-        ray.intensity = std::isnan(intensity) ? std::numeric_limits<float>::quiet_NaN() : intensity > 0 ? inf : -inf;
-      }
-    }
-    if (!(std::isfinite(ray.sample.x) && std::isfinite(ray.sample.y) && std::isfinite(ray.sample.z) &&
-          std::isfinite(ray.origin.x) && std::isfinite(ray.origin.y) && std::isfinite(ray.origin.z))) {
-      ++counts.nonFinite;
-      continue;
-    }
-    rays.push_back(ray);
-    ++counts.rays;
-  }
-  return counts;
+PoseCounts CloudRays::make(voxen::ros::PointCloud2 cloud, const voxen::TfBuffer::Chain& chain, const std::string& where,
+                           std::vector<voxen::Ray>& rays) {
+  // A sensor_frame parameter names the clouds' frame whatever their header says (voxen map's
+  // --sensor-frame: no check); without it a cloud in another frame is refused by the maker.
+  if (!sensorFrameParam_.empty()) cloud.frameId = sensorFrame_;
+  made_.rays = std::move(rays);
+  maker_->make(cloud, chain, where, made_);
+  rays = std::move(made_.rays);
+  const voxen::RayLoadStats& s = made_.stats;
+  return {.rays = s.rays, .nonFinite = s.skippedNonFinite, .outsideTf = s.skippedOutsideTrajectory,
+          .inBox = s.skippedInBox, .nearSensor = s.skippedNearSensor};
 }
 
 }  // namespace voxen_ros

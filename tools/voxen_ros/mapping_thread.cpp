@@ -233,30 +233,22 @@ void MappingThread::chooseLayoutIfDue(bool now) {
 void MappingThread::integrate(const QueuedCloud& cloud) {
   const voxen::ros::PointCloud2 view = cloudView(cloud.msg);
   const std::string at = where(cloud);
-  DecodedCloud decoded;
-  try {
-    decoded = rays_.decode(view, at);
-  } catch (const voxen::Error& e) {
-    std::lock_guard lock(statusMutex_);
-    ++status_.cloudsMalformed;
-    status_.lastError = e.what();
-    logThrottled("malformed", 5.0, LogLevel::Warn,
-                 "cloud skipped (" + std::to_string(status_.cloudsMalformed) + " so far): " + e.what());
-    return;
-  }
-  if (rays_.goesBack(decoded.stamp)) {
+  if (rays_.goesBack(voxen::ros::stampSeconds(view.stampNs))) {
     std::lock_guard lock(statusMutex_);
     ++status_.cloudsBackwards;
     logThrottled("backwards", 5.0, LogLevel::Warn, at + " skipped: stamped before the cloud taken ahead of it");
     return;
   }
-  // Wait for tf to cover the cloud's times (from its arrival: a cloud that queued waits no longer).
+  // Wait for tf to reach the cloud's last point time (from its arrival: a cloud that queued
+  // waits no longer). An empty cloud needs no pose.
+  const bool empty = uint64_t(view.width) * view.height == 0;
+  const double latest = rays_.latestPointTime(view);
   const Clock::time_point deadline = cloud.arrived + seconds(settings_.tfWait);
   std::optional<voxen::TfBuffer::Chain> chain;
   std::string why;
   for (;;) {
     chain = tf_.chain(fixedFrame_, rays_.sensorFrame(), why);
-    if (chain && (!decoded.anyTime || chain->end() >= decoded.timeMax)) break;
+    if (chain && (empty || chain->end() >= latest)) break;
     if (draining_ || stopping_ || Clock::now() >= deadline) break;
     tf_.waitForMore(deadline);
   }
@@ -267,8 +259,17 @@ void MappingThread::integrate(const QueuedCloud& cloud) {
     logThrottled("no tf", 5.0, LogLevel::Warn, status_.lastError);
     return;
   }
-  rayBuffer_.clear();
-  const PoseCounts counts = rays_.pose(decoded, *chain, rayBuffer_);
+  PoseCounts counts;
+  try {
+    counts = rays_.make(view, *chain, at, rayBuffer_);
+  } catch (const voxen::Error& e) {
+    std::lock_guard lock(statusMutex_);
+    ++status_.cloudsMalformed;
+    status_.lastError = e.what();
+    logThrottled("malformed", 5.0, LogLevel::Warn,
+                 "cloud skipped (" + std::to_string(status_.cloudsMalformed) + " so far): " + e.what());
+    return;
+  }
   mapper_.integrate(rayBuffer_);
   const double latencyMs = std::chrono::duration<double, std::milli>(Clock::now() - cloud.arrived).count();
   std::lock_guard lock(statusMutex_);
