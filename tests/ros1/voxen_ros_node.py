@@ -10,7 +10,7 @@ Usage: voxen_ros_node.py VOXEN VOXEN_ROS GENERATED_PYTHON_DIR WORK_DIR
    - the OccupancyGrid equals the Nav2 export of `voxen heightmap` of that map, cell for cell;
    - the occupied-voxel PointCloud2 and CUBE_LIST markers hold the map's occupied voxels;
    - query_occupancy, query_clearance and raycast answer an occupied, a free and an unknown
-     point as `voxen query` answers them on the reference map.
+     point, and check_path two swept spheres, as `voxen query` answers them on the reference map.
 2. Bad input, on a second node: a cloud topic that never arrives is reported after ~cloud_timeout
    naming the point cloud topics published; clouds without an x field are counted and skipped;
    clouds arriving faster than the node takes them are dropped whole and counted, and clouds tf
@@ -66,7 +66,7 @@ from sensor_msgs.msg import PointCloud2, PointField  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 from visualization_msgs.msg import Marker, MarkerArray  # noqa: E402
 from geometry_msgs.msg import Point, Vector3  # noqa: E402
-from voxen_ros.srv import QueryClearance, QueryOccupancy, Raycast, SaveMap  # noqa: E402
+from voxen_ros.srv import CheckPath, QueryClearance, QueryOccupancy, Raycast, SaveMap  # noqa: E402
 
 processes = []  # (name, Popen): killed at exit, each in its own process group
 
@@ -271,6 +271,17 @@ try:
           and abs(ray.distance[0] - float(ref_ray[0]["distance"])) <= 1e-9 * max(1.0, ray.distance[0])
           and list(ray.status) == [r["status"] for r in ref_ray],
           f"raycast towards an occupied voxel hits it at {ray.distance[0]:.4f} m, as voxen query's ({ref_ray[0]['distance']})")
+    # Two swept spheres: into the occupied voxel, and a short one at the sensor's start.
+    ends = [occupied, (0.6, 0.0, 1.2)]
+    with open(os.path.join(TMP, "paths.txt"), "w") as f:
+        f.writelines(" ".join(repr(v) for v in origin_pt + tuple(e)) + "\n" for e in ends)
+    path_points = [Point(*origin_pt), Point(*ends[0]), Point(*origin_pt), Point(*ends[1])]
+    paths = rospy.ServiceProxy("/voxen_ros/check_path", CheckPath)(path_points, [0, 2, 4], 0.1, "")
+    ref_path = csv_rows(run([VOXEN, "query", ref, "--kind", "path", "--paths", "paths.txt", "--radius", "0.1", "--cpu", "--quiet"]))
+    check(paths.success and list(paths.collides) == [int(r["collides"]) for r in ref_path] and paths.collides[0] == 1
+          and list(paths.segment) == [int(r["segment"]) for r in ref_path]
+          and all(f32(a) == f32(r["t"]) for a, r in zip(paths.t, ref_path)) and list(paths.status) == [r["status"] for r in ref_path],
+          f"check_path: the path into an occupied voxel collides (t {paths.t[0]:.4f}), as voxen query --kind path says")
     saved = os.path.join(TMP, "saved_by_service.vxm")
     save = rospy.ServiceProxy("/voxen_ros/save_map", SaveMap)(saved)
     check(save.success and save.clouds == SCANS and os.path.exists(saved), f"save_map: {save.message} ({save.clouds} clouds)")

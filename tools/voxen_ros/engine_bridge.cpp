@@ -19,6 +19,7 @@
 #include "voxen/context.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/host/setting_error.hpp"
+#include "voxen/query/cpu_queries.hpp"
 #include "voxen/query/query_types.hpp"
 
 namespace voxen_ros {
@@ -150,6 +151,35 @@ RaycastResult Engine::raycast(const std::vector<double>& origins, const std::vec
       r.distance.push_back(h.distance);
       r.point.insert(r.point.end(), {h.point.x, h.point.y, h.point.z});
       r.status.push_back(voxen::queryStatusName(h.status));
+    }
+    r.success = true;
+  } catch (const voxen::Error& e) {
+    r = {.message = e.what(), .snapshotVersion = r.snapshotVersion};
+  }
+  return r;
+}
+
+PathResult Engine::checkPaths(const std::vector<double>& xyz, const std::vector<uint64_t>& offsets, double radius,
+                              const std::string& unknown) const {
+  PathResult r;
+  const voxen::MapSnapshot snapshot = impl_->mapping->latestSnapshot();
+  r.snapshotVersion = snapshot.version();
+  voxen::UnknownSpace space = voxen::UnknownSpace::Occupied;
+  if (unknown == "free") space = voxen::UnknownSpace::Free;
+  else if (unknown == "report") space = voxen::UnknownSpace::Report;
+  else if (!unknown.empty() && unknown != "occupied") {
+    r.message = "unknown must be occupied, free or report, not '" + unknown + "'";
+    return r;
+  }
+  try {
+    // The CPU reference on the snapshot's map (a copy no one changes): any thread, any number
+    // at once; the answers are the GPU query's bit for bit (voxen query --kind path).
+    const std::vector<glm::dvec3> points = pointsOf(xyz);
+    for (const voxen::PathAnswer& a : voxen::cpuPathCollisions(snapshot.map(), points, offsets, radius, space)) {
+      r.collides.push_back(a.collides ? 1 : 0);
+      r.segment.push_back(a.segment);
+      r.t.push_back(a.t);
+      r.status.push_back(voxen::queryStatusName(a.status));
     }
     r.success = true;
   } catch (const voxen::Error& e) {

@@ -115,6 +115,15 @@ struct RaycastResult {
   std::vector<std::string> status;
   uint64_t snapshotVersion = 0;
 };
+struct PathResult {
+  bool success = false;
+  std::string message;
+  std::vector<uint8_t> collides;
+  std::vector<int32_t> segment;
+  std::vector<float> t;
+  std::vector<std::string> status;
+  uint64_t snapshotVersion = 0;
+};
 struct SaveResult {
   bool success = false;
   std::string message;
@@ -156,6 +165,10 @@ class Engine {
   ClearanceResult clearance(const std::vector<double>& xyz) const;
   RaycastResult raycast(const std::vector<double>& origins, const std::vector<double>& directions, double maxRange,
                         bool unknownBlocks) const;
+  // Spheres swept along paths (path i: points offsets[i] .. offsets[i + 1]); unknown is
+  // "occupied" (or empty), "free" or "report".
+  PathResult checkPaths(const std::vector<double>& xyz, const std::vector<uint64_t>& offsets, double radius,
+                        const std::string& unknown) const;
   // The map now, into `path` (empty: ~output), atomically; waits for the mapping thread.
   SaveResult save(const std::string& path);
   std::string statusJson() const;

@@ -1,3 +1,4 @@
+#include <voxen_ros/CheckPath.h>
 #include <voxen_ros/QueryClearance.h>
 #include <voxen_ros/QueryOccupancy.h>
 #include <voxen_ros/Raycast.h>
@@ -60,6 +61,19 @@ std::vector<ros::ServiceServer> advertiseServices(ros::NodeHandle& priv, Engine&
           p.x = r.point[i], p.y = r.point[i + 1], p.z = r.point[i + 2];
           res.point.push_back(p);
         }
+        res.status = r.status;
+        res.snapshot_version = r.snapshotVersion;
+        return true;
+      }));
+  servers.push_back(priv.advertiseService<CheckPath::Request, CheckPath::Response>(
+      "check_path", [&engine](CheckPath::Request& req, CheckPath::Response& res) {
+        const std::vector<uint64_t> offsets(req.offsets.begin(), req.offsets.end());
+        PathResult r = engine.checkPaths(flat(req.points), offsets, req.radius, req.unknown);
+        res.success = r.success;
+        res.message = r.message;
+        res.collides = r.collides;
+        res.segment = r.segment;
+        res.t = r.t;
         res.status = r.status;
         res.snapshot_version = r.snapshotVersion;
         return true;

@@ -36,7 +36,7 @@ class RosPublishers {
   ros::Publisher grid_, cloud_, markers_, status_;
 };
 
-// ~query_occupancy, ~query_clearance, ~raycast, ~save_map (docs/ros1.md).
+// ~query_occupancy, ~query_clearance, ~raycast, ~check_path, ~save_map (docs/ros1.md).
 std::vector<ros::ServiceServer> advertiseServices(ros::NodeHandle& priv, Engine& engine);
 
 }  // namespace voxen_ros
