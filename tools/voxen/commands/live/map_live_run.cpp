@@ -108,8 +108,9 @@ class LiveRun {
         fatal_ = e.what();
         break;
       }
+      // What happens to the connection is said even with --json (on stderr): only --quiet hides it.
       for (const std::string& event : source_.takeEvents())
-        if (talk_) std::fprintf(stderr, "voxen map: %s\n", event.c_str());
+        if (!args_.quiet) std::fprintf(stderr, "voxen map: %s\n", event.c_str());
       if (cloud) integrate(*cloud);
       if (server_ && server_->due()) server_->publish(mapper_.snapshot(), status(source_.connected() ? "mapping" : "reconnecting"));
       if (talk_ && std::chrono::duration<double>(Clock::now() - lastLine).count() >= 5.0) {
