@@ -4,11 +4,7 @@
 
 namespace voxen_ros {
 
-namespace {
-
-std::string frameName(const std::string& frame) { return !frame.empty() && frame[0] == '/' ? frame.substr(1) : frame; }
-
-}  // namespace
+using voxen::detail::frameName;
 
 voxen::ros::PointCloud2 cloudView(const CloudMessage& msg) {
   voxen::ros::PointCloud2 c;

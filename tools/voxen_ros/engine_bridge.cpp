@@ -11,7 +11,7 @@
 
 #include "cloud_queue.hpp"
 #include "cloud_rays.hpp"
-#include "live_tf.hpp"
+#include "voxen/input/live_tf.hpp"
 #include "mapping_thread.hpp"
 #include "node_log.hpp"
 #include "node_settings.hpp"
@@ -60,7 +60,7 @@ struct Engine::Impl {
   NodeSettings settings;
   voxen::Context context;
   CloudQueue queue;
-  LiveTf tf;
+  voxen::detail::LiveTf tf;
   PublicationThread publisher;
   std::optional<MappingThread> mapping;  // after the rest: made last, stopped first
   std::atomic<bool> stopped{false};

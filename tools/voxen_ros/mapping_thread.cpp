@@ -52,7 +52,7 @@ std::string NodeStatus::json() const {
   return o.str();
 }
 
-MappingThread::MappingThread(voxen::Context& context, const NodeSettings& settings, CloudQueue& queue, LiveTf& tf,
+MappingThread::MappingThread(voxen::Context& context, const NodeSettings& settings, CloudQueue& queue, voxen::detail::LiveTf& tf,
                              std::function<void(Publication)> publish)
     : settings_(settings),
       queue_(queue),

@@ -22,7 +22,7 @@
 
 #include "cloud_queue.hpp"
 #include "cloud_rays.hpp"
-#include "live_tf.hpp"
+#include "voxen/input/live_tf.hpp"
 #include "node_settings.hpp"
 #include "voxen/context.hpp"
 #include "voxen/heightmap/heightmap.hpp"
@@ -69,7 +69,7 @@ struct Publication {
 class MappingThread {
  public:
   // Makes the Mapper (throws voxen::SettingError / voxen::Error for settings that cannot work).
-  MappingThread(voxen::Context& context, const NodeSettings& settings, CloudQueue& queue, LiveTf& tf,
+  MappingThread(voxen::Context& context, const NodeSettings& settings, CloudQueue& queue, voxen::detail::LiveTf& tf,
                 std::function<void(Publication)> publish);
   ~MappingThread();
   MappingThread(const MappingThread&) = delete;
@@ -100,7 +100,7 @@ class MappingThread {
 
   const NodeSettings& settings_;
   CloudQueue& queue_;
-  LiveTf& tf_;
+  voxen::detail::LiveTf& tf_;
   std::function<void(Publication)> publish_;
   voxen::Mapper mapper_;
   CloudRays rays_;

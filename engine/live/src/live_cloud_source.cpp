@@ -9,10 +9,10 @@
 #include <mutex>
 #include <thread>
 
-#include "live_tf.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/input/cloud_decoder.hpp"
 #include "voxen/input/cloud_rays.hpp"
+#include "voxen/input/live_tf.hpp"
 #include "voxen/input/ros_messages.hpp"
 #include "voxen/live/foxglove_client.hpp"
 
@@ -39,7 +39,7 @@ struct RawCloud {
 
 struct LiveCloudSource::Impl {
   LiveInputOptions options;
-  detail::LiveTf tf;
+  voxen::detail::LiveTf tf;
   mutable std::mutex mutex;  // everything below but the threads
   std::condition_variable rawReady, madeChanged;
   std::deque<RawCloud> raw;
@@ -173,6 +173,7 @@ struct LiveCloudSource::Impl {
   void makeLoop() {
     std::optional<voxen::detail::CloudRayMaker> maker;
     std::string sensorFrame;
+    std::optional<double> lastStamp;  // of the last cloud made: an earlier one goes back in time
     bool reportedNoTf = false;
     while (true) {
       RawCloud cloud;
@@ -200,13 +201,22 @@ struct LiveCloudSource::Impl {
                         options.exclusion);
           sensorFrame = voxen::detail::frameName(decoded.frameId);
         }
+        // A cloud stamped before the one made ahead of it is dropped whole, as the file reader
+        // drops it: a map made in order does not go back in time.
+        const double stamp = ros::stampSeconds(decoded.stampNs);
+        if (lastStamp && stamp < *lastStamp) {
+          std::lock_guard lock(mutex);
+          if (stats.droppedBackwards++ == 0)
+            events.push_back(where + ": stamped before the cloud taken ahead of it: dropped (and every such cloud, counted)");
+          continue;
+        }
         // tf up to the cloud's last point, waiting as tf2's message filter does.
         const double until = maker->latestPointTime(decoded);
         const Clock::time_point deadline = cloud.arrived + std::chrono::microseconds(int64_t(options.tfWaitSeconds * 1e6));
         std::optional<TfBuffer::Chain> chain;
         std::string why;
         while (true) {
-          chain = tf.chain(options.fixedFrame, sensorFrame, until, why);
+          chain = tf.chain(options.fixedFrame, sensorFrame, why);
           if ((chain && chain->end() >= until) || Clock::now() >= deadline || isStopping()) break;
           tf.waitForMore(deadline);
         }
@@ -217,6 +227,7 @@ struct LiveCloudSource::Impl {
           reportedNoTf = true;
           continue;
         }
+        lastStamp = stamp;
         LiveCloud out;
         voxen::detail::CloudRays rays;
         maker->make(decoded, *chain, where, rays);
@@ -283,7 +294,7 @@ LiveCloudSource::~LiveCloudSource() {
     std::lock_guard lock(s.mutex);
     s.stopping = true;
   }
-  s.tf.wake();
+  s.tf.wakeAll();
   s.rawReady.notify_all();
   s.madeChanged.notify_all();
   if (s.maker.joinable()) s.maker.join();
@@ -312,8 +323,8 @@ LiveInputStats LiveCloudSource::stats() const {
     std::lock_guard lock(s.mutex);
     out = s.stats;
   }
-  out.transforms = s.tf.transforms();
-  out.refusedTransforms = s.tf.refused();
+  out.transforms = s.tf.received();
+  out.refusedTransforms = s.tf.refusedCount();
   return out;
 }
 

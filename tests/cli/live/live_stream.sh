@@ -3,8 +3,8 @@
 # Foxglove bridge would, voxen map --live maps it, and the map equals voxen map --input's of the
 # same file byte for byte, from an MCAP file (ROS 2, cdr) and a bag (ROS 1, ros1); with
 # --serve, a client that follows the run holds, at its end, every occupied voxel of the saved
-# map and the status "done". A lost connection is retried: the player stopped and started
-# again on the same port, the run maps the clouds of both. voxen serve sends a map's voxels
+# map and the status "done". A lost connection is retried: the player stopped and another
+# started on the same port, the run maps the clouds of both. voxen serve sends a map's voxels
 # (voxen info's count) to 20 clients at once, survives clients that come and go, refuses
 # pages of other origins (403) and handshakes without the protocol (400), and serves the page.
 #   live_stream.sh VOXEN_BINARY PYTHON WORK_DIR
@@ -68,7 +68,11 @@ assert r["status"]["occupied_voxels"] == want, r["status"]
 assert r["status"]["clouds"] == 10 and r["status"]["dropped_clouds"] == 0, r["status"]
 EOF
 
-# A lost connection: the player stops after its clouds and starts again on the same port.
+# A lost connection: the player stops after its clouds, and another starts on the same port
+# with the robot's next 10 scans (later stamps: a cloud stamped before the last one mapped is
+# dropped, as the file reader drops it).
+"$voxen" generate --recording later.mcap --scans 10 --rings 16 --columns 256 --start-time 100 > gen-later.log 2>&1 ||
+  fail "generate: $(cat gen-later.log)"
 "$voxen" play run.mcap --port 0 --wait-for-client 60 --quiet > play-a.log 2>&1 &
 first=$!
 pids+=($first)
@@ -77,7 +81,7 @@ port=$(server_port play-a.log)
 run=$!
 pids+=($run)
 wait "$first" || fail "the first player failed: $(cat play-a.log)"
-"$voxen" play run.mcap --port "$port" --wait-for-client 10 --quiet > play-b.log 2>&1 &
+"$voxen" play later.mcap --port "$port" --wait-for-client 10 --quiet > play-b.log 2>&1 &
 pids+=($!)
 wait "$run" || fail "map --live across a lost connection: $(cat reconnect.err)"
 grep -q "connection lost" reconnect.err || fail "the lost connection was not reported: $(cat reconnect.err)"

@@ -117,7 +117,7 @@ class LiveRun {
         lastLine = Clock::now();
         const live::LiveInputStats in = source_.stats();
         std::fprintf(stderr, "voxen map: %llu clouds mapped, %llu dropped, %s rays, latency %.0f ms (max %.0f)\n",
-                     (unsigned long long)totals_.clouds, (unsigned long long)(in.droppedBehind + in.droppedNoPose),
+                     (unsigned long long)totals_.clouds, (unsigned long long)(in.droppedBehind + in.droppedNoPose + in.droppedBackwards),
                      withCommas(totals_.rays).c_str(), totals_.latencyLastMs, totals_.latencyMaxMs);
       }
     }
@@ -166,7 +166,7 @@ class LiveRun {
     return {.state = state,
             .source = args_.live.url,
             .clouds = totals_.clouds,
-            .droppedClouds = in.droppedBehind + in.droppedNoPose,
+            .droppedClouds = in.droppedBehind + in.droppedNoPose + in.droppedBackwards,
             .rays = totals_.rays,
             .raysPerSecond = wall > 0 ? double(totals_.rays) / wall : 0.0,
             .latencyLastMs = totals_.latencyLastMs,
@@ -181,6 +181,7 @@ class LiveRun {
     if (options.json) {
       nlohmann::json j{{"clouds_received", in.cloudsReceived}, {"clouds_mapped", totals_.clouds},
                        {"dropped_behind", in.droppedBehind}, {"dropped_no_pose", in.droppedNoPose},
+                       {"dropped_backwards", in.droppedBackwards},
                        {"malformed", in.malformed}, {"reconnects", in.reconnects}, {"rays", totals_.rays},
                        {"latency_ms", {{"mean", totals_.meanLatencyMs()}, {"max", totals_.latencyMaxMs}}},
                        {"integrate_seconds", totals_.integrateSeconds}, {"wall_seconds", seconds()},
@@ -191,10 +192,12 @@ class LiveRun {
       std::printf("%s\n", j.dump().c_str());
     } else if (talk_) {
       std::fprintf(stderr,
-                   "voxen map: %llu clouds received, %llu mapped, %llu dropped behind, %llu without a pose, %llu malformed%s; "
+                   "voxen map: %llu clouds received, %llu mapped, %llu dropped behind, %llu without a pose, %llu going back in time, "
+                   "%llu malformed%s; "
                    "%s rays; latency mean %.1f ms, max %.1f ms; occupied voxels %s, free voxels %s -> %s\n",
                    (unsigned long long)in.cloudsReceived, (unsigned long long)totals_.clouds,
-                   (unsigned long long)in.droppedBehind, (unsigned long long)in.droppedNoPose, (unsigned long long)in.malformed,
+                   (unsigned long long)in.droppedBehind, (unsigned long long)in.droppedNoPose,
+                   (unsigned long long)in.droppedBackwards, (unsigned long long)in.malformed,
                    in.firstMalformed.empty() ? "" : (" (first: " + in.firstMalformed + ")").c_str(),
                    withCommas(totals_.rays).c_str(), totals_.meanLatencyMs(), totals_.latencyMaxMs,
                    withCommas(mapped.counts.occupied).c_str(), withCommas(mapped.counts.free).c_str(),

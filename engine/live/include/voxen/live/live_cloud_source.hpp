@@ -17,7 +17,10 @@
 // tf: transforms are kept for tfKeepSeconds (statics for ever); a cloud waits up to
 // tfWaitSeconds after it arrives for tf to reach its last point's time, as tf2's message
 // filter does, then is posed with what there is (points without a pose are skipped and
-// counted, as for files); a cloud with no pose at all is dropped and counted (droppedNoPose).
+// counted, as for files); a cloud with no pose at all is dropped and counted (droppedNoPose),
+// and so is a cloud stamped before the one made ahead of it (droppedBackwards), as the file
+// reader drops it. The fields are read as the first cloud with points shows them (a file's
+// reader may also look at the second, to tell offsets from absolute times near a clock's 0).
 // Faults: a lost connection is retried (reported through takeEvents()); a server that is not
 // a Foxglove server, or a cloud topic that does not appear within topicTimeoutSeconds, is an
 // Error from next() naming the topics seen; a message that does not decode is counted
@@ -65,6 +68,7 @@ struct LiveInputStats {
   uint64_t cloudsMade = 0;       // made into rays and handed out by next()
   uint64_t droppedBehind = 0;    // dropped whole because the mapper was behind
   uint64_t droppedNoPose = 0;    // dropped whole: no tf for any of its points
+  uint64_t droppedBackwards = 0; // dropped whole: stamped before the cloud made ahead of it (as files)
   uint64_t malformed = 0;        // cloud or tf messages that did not decode (skipped)
   uint64_t transforms = 0;       // tf transforms received
   uint64_t refusedTransforms = 0;

@@ -1,22 +1,17 @@
-#include "live_tf.hpp"
+// LiveTf (voxen/input/live_tf.hpp): a stream's tf in the engine's buffer, pruned as it grows.
+#include "voxen/input/live_tf.hpp"
 
+#include <algorithm>
 #include <climits>
 
 #include "voxen/host/error.hpp"
 
-namespace voxen_ros {
+namespace voxen::detail {
 
-namespace {
-
-// tf2 strips a leading '/' (ROS 1 frames were often written "/base_link"); so does voxen map.
-std::string frameName(const std::string& frame) { return !frame.empty() && frame[0] == '/' ? frame.substr(1) : frame; }
-
-}  // namespace
-
-void LiveTf::addLocked(const voxen::ros::TransformStamped& t, bool isStatic) {
+void LiveTf::addLocked(const ros::TransformStamped& t, bool isStatic) {
   try {
     buffer_.add(t, isStatic);
-  } catch (const voxen::Error& e) {
+  } catch (const Error& e) {
     ++refusedCount_;
     if (refusals_.size() < 16) refusals_.push_back(t.childFrame + " in " + t.parentFrame + ": " + e.what());
     return;
@@ -25,10 +20,10 @@ void LiveTf::addLocked(const voxen::ros::TransformStamped& t, bool isStatic) {
   else moving_.push_back(t);
 }
 
-void LiveTf::add(const std::vector<voxen::ros::TransformStamped>& transforms, bool isStatic) {
+void LiveTf::add(const std::vector<ros::TransformStamped>& transforms, bool isStatic) {
   {
     std::lock_guard lock(mutex_);
-    for (voxen::ros::TransformStamped t : transforms) {
+    for (ros::TransformStamped t : transforms) {
       t.parentFrame = frameName(t.parentFrame);
       t.childFrame = frameName(t.childFrame);
       ++received_;
@@ -44,22 +39,25 @@ void LiveTf::add(const std::vector<voxen::ros::TransformStamped>& transforms, bo
 
 void LiveTf::rebuildLocked() {
   const int64_t keepFrom = newestNs_ - int64_t(history_ * 1e9);
-  std::deque<voxen::ros::TransformStamped> moving;
-  for (voxen::ros::TransformStamped& t : moving_)
+  std::deque<ros::TransformStamped> moving;
+  for (ros::TransformStamped& t : moving_)
     if (t.stampNs >= keepFrom) moving.push_back(std::move(t));
-  buffer_ = voxen::TfBuffer();
+  buffer_ = TfBuffer();
   moving_.clear();
   for (const auto& [child, t] : statics_) buffer_.add(t, true);
-  for (const voxen::ros::TransformStamped& t : moving) addLocked(t, false);
+  for (const ros::TransformStamped& t : moving) addLocked(t, false);
 }
 
-std::optional<voxen::TfBuffer::Chain> LiveTf::chain(const std::string& fixedFrame, const std::string& sensorFrame,
-                                                    std::string& why) {
+std::optional<TfBuffer::Chain> LiveTf::chain(const std::string& fixedFrame, const std::string& sensorFrame, std::string& why) {
   std::lock_guard lock(mutex_);
+  const std::string sensor = frameName(sensorFrame), fixed = frameName(fixedFrame);
+  auto known = chains_.find({fixed, sensor});
+  if (known != chains_.end() && known->second.first == generation_) return known->second.second;
   try {
-    const std::string sensor = frameName(sensorFrame);
-    return buffer_.chain(fixedFrame.empty() ? buffer_.rootOf(sensor) : frameName(fixedFrame), sensor);
-  } catch (const voxen::Error& e) {
+    TfBuffer::Chain chain = buffer_.chain(fixed.empty() ? buffer_.rootOf(sensor) : fixed, sensor);
+    chains_.insert_or_assign({fixed, sensor}, std::make_pair(generation_, chain));
+    return chain;
+  } catch (const Error& e) {
     why = e.what();
     return std::nullopt;
   }
@@ -99,4 +97,4 @@ void LiveTf::wakeAll() {
   arrived_.notify_all();
 }
 
-}  // namespace voxen_ros
+}  // namespace voxen::detail
