@@ -19,6 +19,8 @@ const QUIET_MS = 200;
 
 const map = new MapState();
 let status = null;
+let pathPoints = 0;
+let poseShown = false;
 let lastRegionAt = 0;
 let scene = null;
 let connection = null;
@@ -29,6 +31,8 @@ window.voxenPage = {
   get regionsShown() { return map.regions.size; },
   get messagesReceived() { return connection ? connection.messagesReceived : 0; },
   get status() { return status; },
+  get pathPoints() { return pathPoints; },
+  get poseShown() { return poseShown; },
   readyMs: null,  // performance.now() when ready was set: from navigation start to the map drawn
   // performance.now() at the socket's opening and at the first and last region message so far.
   timings: {connected: null, firstRegion: null, lastRegion: null},
@@ -94,8 +98,10 @@ function onMessage(topic, message) {
     status = message;
     queueDraw();
   } else if (topic === TOPICS.path) {
+    pathPoints = (message.poses || []).length;
     scene?.setPath(message.poses || []);
   } else if (topic === TOPICS.pose) {
+    poseShown = Boolean(message.pose);
     if (message.pose) scene?.setPose(message.pose);
   }
 }

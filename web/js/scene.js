@@ -66,11 +66,18 @@ export class Scene {
   }
 
   addPathAndPose() {
-    this.path = new THREE.Line(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({color: 0xff5a36}));
+    // Drawn over the voxels (no depth test, last): the robot is usually inside the walls.
+    this.path = new THREE.Line(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({color: 0xff5a36, depthTest: false}));
     this.path.frustumCulled = false;
+    this.path.renderOrder = 1;
     this.scene.add(this.path);
     this.pose = new THREE.Group();
-    this.pose.add(new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), new THREE.Vector3(), 1, 0xff5a36, 0.35, 0.25));
+    const arrow = new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), new THREE.Vector3(), 1, 0xff5a36, 0.35, 0.25);
+    arrow.traverse((part) => {
+      if (part.material) part.material.depthTest = false;
+      part.renderOrder = 2;
+    });
+    this.pose.add(arrow);
     this.pose.visible = false;
     this.scene.add(this.pose);
   }

@@ -65,7 +65,7 @@ export class Ui {
     // The raw count, for tests and for copying: the table's text has thousands separators.
     $('st-page-voxels').dataset.count = String(page.voxels);
     const agree = !status || status.occupied_voxels === page.voxels;
-    $('st-page-voxels').classList.toggle('behind', !agree);
+    $('st-page-voxels').classList.toggle('differs', !agree);  // mid-run, until the next status
   }
 
   // range: [zlo, zhi] metres, the run's colour scale (height_range), also the slider's span.
