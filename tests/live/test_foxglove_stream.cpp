@@ -21,6 +21,7 @@
 #include "voxen/live/live_cloud_source.hpp"
 #include "voxen/live/map_publisher.hpp"
 #include "voxen/live/recording_player.hpp"
+#include "voxen/heightmap/heightmap.hpp"
 #include "voxen/occupancy/cpu_integrator.hpp"
 #include "voxen/testdata/lidar_recording.hpp"
 
@@ -292,4 +293,44 @@ TEST_CASE("Live source: a cloud topic that never comes is an error naming the to
     }
   }
   CHECK_THAT(error, Catch::Contains("no point cloud arrived on topic /points") && Catch::Contains("/camera/image (sensor_msgs/Image, ros1)"));
+}
+
+TEST_CASE("Map publisher: the heightmap grid holds the heightmap's heights, the mesh its triangles", "[live]") {
+  OccupancyModel model;
+  model.resolution = 0.2;
+  OccupancyMap map(model);
+  CpuIntegrator integrator(map);
+  std::vector<Ray> rays;
+  for (int i = 0; i < 60; ++i)
+    for (int j = 0; j < 60; ++j)
+      rays.push_back({.origin = {0.1 * i, 0.1 * j, 2.0}, .sample = {0.1 * i, 0.1 * j, 0.05 * (i % 5)}});
+  integrator.integrate(rays);
+  const Heightmap heightmap = computeHeightmap(map, {});
+  TsdfMesh mesh;
+  mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 1}, {1, 1, 2}};
+  mesh.faces = {{0, 1, 2}, {1, 3, 2}};
+  FoxgloveServer server({.port = 0});
+  MapPublisher publisher(server, {});
+  publisher.publishHeightmap(heightmap, 1);
+  publisher.publishMesh(mesh, 2);
+  Received r;
+  auto client = connect(server.port(), r, [](const AdvertisedChannel& c) {
+    return c.topic == "/voxen/map/heightmap" || c.topic == "/voxen/map/mesh";
+  });
+  REQUIRE(r.waitFor("/voxen/map/heightmap", 1));
+  REQUIRE(r.waitFor("/voxen/map/mesh", 1));
+  const std::string grid = r.of("/voxen/map/heightmap").front();
+  CHECK_THAT(grid, Catch::Contains("\"column_count\":" + std::to_string(heightmap.width())) &&
+                       Catch::Contains("\"cell_stride\":8") && Catch::Contains("\"name\":\"height\""));
+  // The data: width x height cells of (height, headroom), float32 little-endian.
+  const size_t at = grid.find("\"data\":\"") + 8;
+  const std::string data = grid.substr(at, grid.find('"', at) - at);
+  CHECK(data.size() == (size_t(heightmap.width()) * heightmap.height() * 8 + 2) / 3 * 4);
+  const std::string scene = r.of("/voxen/map/mesh").front();
+  const size_t from = scene.find("\"points\":[");
+  const std::string list = scene.substr(from, scene.find(']', from) - from);
+  size_t points = 0;
+  for (size_t p = list.find("{\"x\":"); p != std::string::npos; p = list.find("{\"x\":", p + 1)) ++points;
+  CHECK(points == 6);  // two triangles, three corners each
+  CHECK_THAT(scene, Catch::Contains("\"id\":\"mesh 0\"") && Catch::Contains("\"triangles\":[{"));
 }

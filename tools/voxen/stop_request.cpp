@@ -13,13 +13,17 @@ std::atomic<int> gStopSignal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler stores the signal");
 // The handlers to hand a second signal to (the process's own: the temporary-file cleanup).
 struct sigaction gPreviousInt {}, gPreviousTerm {};
+// What the first signal says, set before the handlers are installed (a string literal).
+std::atomic<const char*> gNote{nullptr};
 
 void askToStop(int signal) {
   const int saved = errno;
   gStopSignal.store(signal, std::memory_order_relaxed);
   // write(2) is async-signal-safe; stdio is not.
-  static const char kNote[] = "\nvoxen map: stopping at the next checkpoint (again to stop at once, losing the work since the last one)\n";
-  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, kNote, sizeof kNote - 1);
+  const char* note = gNote.load(std::memory_order_relaxed);
+  size_t length = 0;
+  while (note[length] != 0) ++length;
+  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, note, length);
   // The next signal goes where it would have gone without us: the process ends.
   sigaction(SIGINT, &gPreviousInt, nullptr);
   sigaction(SIGTERM, &gPreviousTerm, nullptr);
@@ -43,7 +47,8 @@ bool own(int signal, struct sigaction& previous) {
 
 }  // namespace
 
-StopRequest::StopRequest() {
+StopRequest::StopRequest(const char* note) {
+  gNote.store(note);
   gStopSignal.store(0);
   ownsInt_ = own(SIGINT, gPreviousInt);
   ownsTerm_ = own(SIGTERM, gPreviousTerm);

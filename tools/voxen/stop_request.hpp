@@ -13,7 +13,10 @@ namespace voxen::cli {
 
 class StopRequest {
  public:
-  StopRequest();
+  // `note`: what the first signal prints (a string literal, written from the signal handler).
+  explicit StopRequest(const char* note = kCheckpointNote);
+  static constexpr const char* kCheckpointNote =
+      "\nvoxen map: stopping at the next checkpoint (again to stop at once, losing the work since the last one)\n";
   ~StopRequest();
   StopRequest(const StopRequest&) = delete;
   StopRequest& operator=(const StopRequest&) = delete;

@@ -44,6 +44,16 @@ std::span<const Ray> nextAfter(RayReader& reader, uint64_t& skip) {
 
 }  // namespace
 
+void Mapper::atBoundary(uint64_t raysTaken, bool last, const std::function<void(MapperChunkBoundary&)>& work) {
+  Boundary boundary(impl_->map, [this] { impl_->sync(); });
+  boundary.rays = raysTaken;
+  boundary.done = last;
+  work(boundary);
+  // The work may have dropped regions (a store's eviction): the next snapshot is a new one.
+  impl_->queriesStale = true;
+  impl_->changedSincePublished = true;
+}
+
 void Mapper::integrateFile(RayReader& reader, const FileIntegrationOptions& options) {
   impl_->queriesStale = true;
   impl_->changedSincePublished = true;

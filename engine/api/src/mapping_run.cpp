@@ -144,7 +144,10 @@ FileIntegrationOptions MappingRun::Impl::fileOptions(MappingRunStats& stats, Clo
                                 report({.stage = MappingProgress::Stage::Mapping, .done = byBytes ? reader->bytesRead() : points,
                                         .total = total, .unit = unit});
                               }};
-  if (!storeRun) return file;
+  if (!storeRun) {
+    if (options.betweenChunks) file.betweenChunks = options.betweenChunks;
+    return file;
+  }
   // A store run asked to stop checkpoints at the next chunk boundary and ends there.
   file.skipRays = storeRun->resumeRays();
   file.betweenChunks = [this](MapperChunkBoundary& b) {
@@ -153,6 +156,7 @@ FileIntegrationOptions MappingRun::Impl::fileOptions(MappingRunStats& stats, Clo
       throw StoppedRun{{storeRun->checkpointNow(b.map(), b.raysTaken(), [&b] { b.sync(); }), b.raysTaken(), request}};
     if (b.raysTaken() == 0 && !b.last()) return;
     storeRun->betweenChunks(b.map(), b.raysTaken(), b.last(), [&b] { b.sync(); });
+    if (options.betweenChunks) options.betweenChunks(b);
   };
   return file;
 }

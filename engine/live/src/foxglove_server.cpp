@@ -45,6 +45,7 @@ struct Channel {
   std::unordered_map<std::string, Entry> entries;
   std::map<uint64_t, std::string> bySeq;  // seq -> key
   std::set<uint64_t> transient;           // seqs of removed and logged entries, to purge once sent
+  std::set<uint64_t> logged;              // seqs of an everyMessage channel's entries not yet purged
   uint64_t lastSeq = 0;
   uint64_t subscribers = 0;  // subscriptions to it, over every client
 };
@@ -59,6 +60,9 @@ struct Client {
   std::map<uint32_t, Subscription> subscriptions;  // by the client's subscription id
   bool flushQueued = false;
 };
+
+// Messages of an everyMessage channel kept for clients that have not taken them yet.
+constexpr size_t kLogLimit = 64;
 
 const std::vector<std::string> kFoxgloveOrigins = {"https://app.foxglove.dev", "https://studio.foxglove.dev"};
 
@@ -86,7 +90,7 @@ struct FoxgloveServer::Impl {
   std::unordered_map<ws::ConnectionId, Client> clients;  // server thread only
   std::atomic<bool> flushAllQueued{false};
   std::atomic<uint64_t> clientCount{0}, connections{0}, refused{0}, messagesSent{0}, bytesSent{0}, badRequests{0},
-      pageRequests{0};
+      pageRequests{0}, loggedDropped{0};
   std::unique_ptr<ws::Server> server;  // last: destroyed first, so no hook runs on a dying Impl
 
   bool accept(const ws::Handshake& h, std::string& chosen, int& status, std::string& why) {
@@ -269,6 +273,7 @@ struct FoxgloveServer::Impl {
         if (key == c.bySeq.end()) continue;
         c.entries.erase(key->second);
         c.bySeq.erase(key);
+        c.logged.erase(seq);
       }
     }
   }
@@ -294,6 +299,19 @@ struct FoxgloveServer::Impl {
         ch.entries[logKey] = Entry{std::make_shared<const std::string>(std::move(payload)), timeNs, seq, false, true};
         ch.bySeq[seq] = logKey;
         ch.transient.insert(seq);
+        ch.logged.insert(seq);
+        // A client that has not taken the last kLogLimit messages is behind: its oldest is
+        // dropped (it skips it), so a log costs the server bounded memory.
+        while (ch.logged.size() > kLogLimit) {
+          const uint64_t oldest = *ch.logged.begin();
+          ch.logged.erase(ch.logged.begin());
+          ch.transient.erase(oldest);
+          if (auto k = ch.bySeq.find(oldest); k != ch.bySeq.end()) {
+            ch.entries.erase(k->second);
+            ch.bySeq.erase(k);
+          }
+          ++loggedDropped;
+        }
         lock.unlock();
         queueFlushAll();
         return;
@@ -430,7 +448,7 @@ uint64_t FoxgloveServer::subscribers(ChannelId channel) const {
 FoxgloveServerCounters FoxgloveServer::counters() const {
   const Impl& s = *impl_;
   return {s.clientCount.load(), s.connections.load(), s.refused.load(), s.messagesSent.load(),
-          s.bytesSent.load(), s.badRequests.load(), s.pageRequests.load()};
+          s.bytesSent.load(), s.badRequests.load(), s.pageRequests.load(), s.loggedDropped.load()};
 }
 
 }  // namespace voxen::live

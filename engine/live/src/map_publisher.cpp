@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "json_text.hpp"
@@ -59,6 +60,8 @@ MapPublisher::MapPublisher(FoxgloveServer& server, MapPublisherOptions options)
   regions_ = advertise("/voxen/map/regions", "voxen.MapRegion", detail::kMapRegionSchema);
   if (options_.sceneCubes) scene_ = advertise("/voxen/map/occupied", "foxglove.SceneUpdate", detail::kSceneUpdateSchema);
   grid_ = advertise("/voxen/map/grid", "foxglove.Grid", detail::kGridSchema);
+  heightmap_ = advertise("/voxen/map/heightmap", "foxglove.Grid", detail::kGridSchema);
+  mesh_ = advertise("/voxen/map/mesh", "foxglove.SceneUpdate", detail::kSceneUpdateSchema);
   pose_ = advertise("/voxen/sensor/pose", "foxglove.PoseInFrame", detail::kPoseInFrameSchema);
   pathChannel_ = advertise("/voxen/sensor/path", "foxglove.PosesInFrame", detail::kPosesInFrameSchema);
   status_ = advertise("/voxen/status", "voxen.Status", detail::kStatusSchema);
@@ -185,6 +188,69 @@ void MapPublisher::publishGrid(const Heightmap& heightmap, uint64_t timeNs) {
                       ",\"y\":" + r + "},\"row_stride\":" + std::to_string(w) +
                       ",\"cell_stride\":1,\"fields\":[{\"name\":\"occupancy\",\"offset\":0,\"type\":2}],\"data\":\"" +
                       base64(cells) + "\"}");
+}
+
+void MapPublisher::publishHeightmap(const Heightmap& heightmap, uint64_t timeNs) {
+  const uint32_t w = heightmap.width(), h = heightmap.height();
+  if (w == 0 || h == 0) return;
+  std::vector<uint8_t> cells(size_t(w) * h * 8);
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) {
+      const bool present = heightmap.present(0, x, y);
+      const float values[2] = {present ? float(heightmap.heightMetres(0, x, y)) : std::numeric_limits<float>::quiet_NaN(),
+                               present ? float(heightmap.clearanceMetres(0, x, y)) : std::numeric_limits<float>::quiet_NaN()};
+      std::memcpy(cells.data() + (size_t(y) * w + x) * 8, values, 8);
+    }
+  const SensorPose origin{glm::dvec3(heightmap.columnMinX(0), heightmap.rowMinY(0), 0.0), glm::dquat(1, 0, 0, 0)};
+  const std::string r = number(heightmap.resolution());
+  server_.publish(heightmap_, "", timeNs,
+                  "{\"timestamp\":" + timeJson(timeNs) + ",\"frame_id\":" + jsonString(options_.frameId) + ",\"pose\":" +
+                      poseJson(origin) + ",\"column_count\":" + std::to_string(w) + ",\"cell_size\":{\"x\":" + r +
+                      ",\"y\":" + r + "},\"row_stride\":" + std::to_string(size_t(w) * 8) +
+                      ",\"cell_stride\":8,\"fields\":[{\"name\":\"height\",\"offset\":0,\"type\":7},"
+                      "{\"name\":\"headroom\",\"offset\":4,\"type\":7}],\"data\":\"" + base64(cells) + "\"}");
+}
+
+void MapPublisher::publishMesh(const TsdfMesh& mesh, uint64_t timeNs) {
+  constexpr size_t kTrianglesPerEntity = 20000;
+  const std::string time = timeJson(timeNs), frame = jsonString(options_.frameId);
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (const glm::vec3& p : mesh.positions) lo = std::min(lo, p.z), hi = std::max(hi, p.z);
+  const bool coloured = !mesh.colours.empty();
+  size_t entities = 0;
+  char text[160];
+  for (size_t first = 0; first < mesh.faces.size(); first += kTrianglesPerEntity, ++entities) {
+    const size_t last = std::min(mesh.faces.size(), first + kTrianglesPerEntity);
+    std::string points, colors;
+    points.reserve((last - first) * 3 * 48);
+    for (size_t f = first; f < last; ++f)
+      for (int corner = 0; corner < 3; ++corner) {
+        const uint32_t v = mesh.faces[f][corner];
+        const glm::vec3& p = mesh.positions[v];
+        std::snprintf(text, sizeof text, "%s{\"x\":%.7g,\"y\":%.7g,\"z\":%.7g}", points.empty() ? "" : ",", p.x, p.y, p.z);
+        points += text;
+        std::array<float, 3> rgb = coloured ? std::array<float, 3>{mesh.colours[v].r / 255.0f, mesh.colours[v].g / 255.0f,
+                                                                   mesh.colours[v].b / 255.0f}
+                                            : heightColour((p.z - lo) / std::max(1e-6f, hi - lo));
+        std::snprintf(text, sizeof text, "%s{\"r\":%.3f,\"g\":%.3f,\"b\":%.3f,\"a\":1}", colors.empty() ? "" : ",", rgb[0],
+                      rgb[1], rgb[2]);
+        colors += text;
+      }
+    const std::string id = "mesh " + std::to_string(entities);
+    server_.publish(mesh_, id, timeNs,
+                    "{\"deletions\":[],\"entities\":[{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"id\":" +
+                        jsonString(id) + ",\"lifetime\":{\"sec\":0,\"nsec\":0},\"frame_locked\":false,\"metadata\":[],"
+                        "\"arrows\":[],\"cubes\":[],\"spheres\":[],\"cylinders\":[],\"lines\":[],\"triangles\":[{\"pose\":" +
+                        poseJson({}) + ",\"points\":[" + points + "],\"color\":{\"r\":1,\"g\":1,\"b\":1,\"a\":1},\"colors\":[" +
+                        colors + "],\"indices\":[]}],\"texts\":[],\"models\":[]}]}");
+  }
+  // A smaller mesh than the last: its extra entities go.
+  for (size_t e = entities; e < meshEntities_; ++e) {
+    const std::string id = "mesh " + std::to_string(e);
+    server_.remove(mesh_, id, timeNs,
+                   "{\"deletions\":[{\"timestamp\":" + time + ",\"type\":0,\"id\":" + jsonString(id) + "}],\"entities\":[]}");
+  }
+  meshEntities_ = entities;
 }
 
 void MapPublisher::publishPose(const SensorPose& pose, uint64_t timeNs) {

@@ -23,10 +23,11 @@ FoxgloveChannel channelOf(const detail::RecordingStream& s) {
   const bool cloud = s.type == ros::kPointCloud2Ros1Type || s.type == ros::kPointCloud2Ros2Type;
   const std::string& schema = cloud ? (ros1 ? ros::pointCloud2Ros1Definition() : ros::pointCloud2Ros2Schema())
                                     : (ros1 ? ros::tfMessageRos1Definition() : ros::tfMessageRos2Schema());
-  // /tf: every message to every client; /tf_static: state (each message kept under a key of
-  // its own), as ROS latches it, so a client that joins late still gets every static transform.
+  // Clouds and /tf: every message to every client (a client far behind misses the oldest);
+  // /tf_static: state (each message kept under a key of its own), as ROS latches it, so a
+  // client that joins late still gets every static transform.
   return FoxgloveChannel{.topic = s.topic, .schemaName = s.type, .schema = schema, .encoding = s.encoding,
-                         .schemaEncoding = ros1 ? "ros1msg" : "ros2msg", .everyMessage = !cloud && !isStaticTf(s)};
+                         .schemaEncoding = ros1 ? "ros1msg" : "ros2msg", .everyMessage = !isStaticTf(s)};
 }
 
 bool isCloud(const detail::RecordingStream& s) {

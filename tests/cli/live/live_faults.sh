@@ -2,8 +2,8 @@
 # Bad input and faults of voxen map --live (issue 41, item 6): a peer that is not a Foxglove
 # server (an HTTP server; a WebSocket server of another protocol), a cloud topic that never
 # arrives (the error names the topics the server has), clouds that do not decode (counted and
-# skipped, the run goes on), flags that do not go with --live; none of them crashes, hangs or
-# touches an existing output file.
+# skipped, the run goes on), flags that do not go with --live, a recording to play that is not
+# there; none of them crashes, hangs or touches an existing output file.
 #   live_faults.sh VOXEN_BINARY PYTHON WORK_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,10 +55,15 @@ grep -q "first: ws://127.0.0.1:[0-9]*: topic /points, cloud 0" malformed.log ||
   fail "malformed: the first error does not name the topic and cloud: $(cat malformed.log)"
 
 live_fails with-input "give one of them" --live ws://127.0.0.1:1 --input run.mcap
-live_fails with-store "not supported for streams yet" --live ws://127.0.0.1:1 --store s.vxs
+live_fails with-store "--store and --output: a run maps into one of them" --live ws://127.0.0.1:1 --store s.vxs
 live_fails bad-url "is not a WebSocket URL" --live http://127.0.0.1:1
+live_fails decay-store "--decay-s with --live --store" --live ws://127.0.0.1:1 --store s.vxs --decay-s 2
+status=0
+"$voxen" play no-such.mcap --port 0 > play-missing.log 2>&1 || status=$?
+[ "$status" = 1 ] && grep -q "no-such.mcap" play-missing.log || fail "play of a missing file: exit $status: $(cat play-missing.log)"
 live_fails bad-serve "--serve 'nope'" --live "ws://127.0.0.1:$port" --serve nope --duration 1
 status=0
 "$voxen" map --live ws://127.0.0.1:1 > no-output.log 2>&1 || status=$?
-[ "$status" = 2 ] && grep -q "needs --output" no-output.log || fail "--live without --output: $(cat no-output.log)"
+[ "$status" = 2 ] && grep -q -- "--output MAP.vxm (or --store STORE) is required" no-output.log ||
+  fail "--live without --output: $(cat no-output.log)"
 echo "live_faults: ok"

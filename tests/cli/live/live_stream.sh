@@ -4,7 +4,8 @@
 # same file byte for byte, from an MCAP file (ROS 2, cdr) and a bag (ROS 1, ros1); with
 # --serve, a client that follows the run holds, at its end, every occupied voxel of the saved
 # map and the status "done". A lost connection is retried: the player stopped and another
-# started on the same port, the run maps the clouds of both. voxen serve sends a map's voxels
+# started on the same port, the run maps the clouds of both; into a store, a run stopped by
+# SIGTERM and resumed holds that same map. voxen serve sends a map's voxels
 # (voxen info's count) to 20 clients at once, survives clients that come and go, refuses
 # pages of other origins (403) and handshakes without the protocol (400), and serves the page.
 #   live_stream.sh VOXEN_BINARY PYTHON WORK_DIR
@@ -68,6 +69,24 @@ assert r["status"]["occupied_voxels"] == want, r["status"]
 assert r["status"]["clouds"] == 10 and r["status"]["dropped_clouds"] == 0, r["status"]
 EOF
 
+# --serve on a file run: the client ends holding the file map's voxels, state done; a
+# two-phase run is refused (its publications would cut batches).
+"$voxen" map --input run.mcap --output served-file.vxm --serve :0 --serve-rate 20 --serve-linger 3 > file-serve.log 2>&1 &
+run=$!
+pids+=($run)
+serve_port=$(server_port file-serve.log)
+"$python" "$peers" collect "ws://127.0.0.1:$serve_port" file-followed.json --seconds 60 || fail "the file run's client failed"
+wait "$run" || fail "map --input --serve: $(cat file-serve.log)"
+cmp -s served-file.vxm file-run.mcap.vxm || fail "--serve changed the file run's map"
+"$python" - file-followed.json "$(occupied_of served-file.vxm)" <<'EOF' || fail "the file run's client: $(cat file-followed.json)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"]["state"] == "done" and r["occupied"] == int(sys.argv[2]), (r["status"], r["occupied"], sys.argv[2])
+EOF
+status=0
+"$voxen" map --input run.mcap --output two.vxm --update-order two-phase --serve :0 > two-phase.log 2>&1 || status=$?
+[ "$status" = 2 ] && grep -q "cuts a batch" two-phase.log || fail "--serve with two-phase: $(cat two-phase.log)"
+
 # A lost connection: the player stops after its clouds, and another starts on the same port
 # with the robot's next 10 scans (later stamps: a cloud stamped before the last one mapped is
 # dropped, as the file reader drops it).
@@ -87,6 +106,28 @@ wait "$run" || fail "map --live across a lost connection: $(cat reconnect.err)"
 grep -q "connection lost" reconnect.err || fail "the lost connection was not reported: $(cat reconnect.err)"
 [ "$(json_number clouds_mapped reconnect.json)" = 20 ] || fail "not both plays' clouds mapped: $(cat reconnect.json)"
 [ "$(json_number reconnects reconnect.json)" -ge 1 ] || fail "no reconnect counted: $(cat reconnect.json)"
+
+# A robot that reboots continues its map: a --store run stopped by SIGTERM keeps a checkpoint
+# and stays unfinished; voxen map --store STORE --resume (its options recorded) maps the next
+# scans; the store then holds the map of one uninterrupted run over both, byte for byte.
+"$voxen" play run.mcap --port 0 --wait-for-client 60 --quiet > play-c.log 2>&1 &
+pids+=($!)
+port=$(server_port play-c.log)
+"$voxen" map --live "ws://127.0.0.1:$port" --store robot.vxs > robot-a.log 2>&1 &
+run=$!
+pids+=($run)
+for _ in $(seq 300); do grep -q "10 clouds mapped" robot-a.log && break; sleep 0.1; done
+grep -q "10 clouds mapped" robot-a.log || fail "the store run did not map the first 10 clouds: $(cat robot-a.log)"
+kill -TERM "$run"
+wait "$run" || fail "the store run stopped by SIGTERM failed: $(cat robot-a.log)"
+grep -q "checkpoint 1 kept in robot.vxs; resume with: voxen map --store robot.vxs --resume" robot-a.log ||
+  fail "the stopped store run does not say how to resume: $(cat robot-a.log)"
+"$voxen" play later.mcap --port "$port" --wait-for-client 60 --quiet > play-d.log 2>&1 &
+pids+=($!)
+"$voxen" map --store robot.vxs --resume --duration 8 > robot-b.log 2>&1 || fail "--resume: $(cat robot-b.log)"
+grep -q "continuing the run in robot.vxs" robot-b.log || fail "--resume does not say it continues: $(cat robot-b.log)"
+"$voxen" convert robot.vxs robot.vxm > convert.log 2>&1 || fail "convert: $(cat convert.log)"
+cmp -s robot.vxm reconnect.vxm || fail "the resumed store's map differs from one run over both plays"
 
 # voxen serve: 20 clients at once, clients coming and going, origins, the protocol, the page.
 want=$(occupied_of file-run.mcap.vxm)

@@ -248,6 +248,11 @@ class Mapper {
   // Every ray of a reader (voxen/input/ray_source.hpp: a PLY cloud with a trajectory, or a ray
   // cloud), read on the reader's threads and prepared on `options.prepareThreads`.
   void integrateFile(RayReader& reader, const FileIntegrationOptions& options = {});
+  // Mapping thread, between two integrate calls of a caller that feeds rays itself (a live
+  // stream): `work` gets what a file run's betweenChunks gets (MapperChunkBoundary: the host
+  // map, sync(), and `raysTaken` and `last` as given), so that the caller can checkpoint the
+  // map into a store as it grows (StoreMapping::betweenChunks).
+  void atBoundary(uint64_t raysTaken, bool last, const std::function<void(MapperChunkBoundary&)>& work);
 
   void flush();
   void sync();

@@ -121,6 +121,11 @@ struct MappingRunOptions {
   // Asked between two chunks of a store run: non-zero (a signal number, say) stops the run
   // at a checkpoint (MappingRunStats::stopped).
   std::function<int()> stopRequested{};
+  // Called on the mapping thread between two chunks (after a store run's checkpoint, if any):
+  // the host map as the run has it (MapperChunkBoundary::sync() brings it up to date with the
+  // GPU first; in the two-phase order that cuts a batch, as flush() does), for a caller that
+  // shows the map as it grows (voxen map --serve).
+  std::function<void(MapperChunkBoundary&)> betweenChunks{};
 };
 
 // The settings of a run under the library's names, for a store run whose caller names none.

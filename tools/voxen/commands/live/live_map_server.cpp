@@ -49,9 +49,15 @@ bool LiveMapServer::due() {
 }
 
 void LiveMapServer::publish(MapSnapshot snapshot, const live::LiveStatus& status) {
+  // The snapshot's map, kept alive by the snapshot itself (shared_ptr's aliasing constructor).
+  auto held = std::make_shared<MapSnapshot>(std::move(snapshot));
+  publish(std::shared_ptr<const OccupancyMap>(held, &held->map()), status);
+}
+
+void LiveMapServer::publish(std::shared_ptr<const OccupancyMap> map, const live::LiveStatus& status) {
   {
     std::lock_guard lock(mutex_);
-    snapshot_ = std::move(snapshot);
+    map_ = std::move(map);
     status_ = status;
   }
   changed_.notify_all();
@@ -62,20 +68,23 @@ void LiveMapServer::pose(const live::SensorPose& pose) {
   pose_ = pose;
 }
 
-void LiveMapServer::finish() {
-  std::unique_lock lock(mutex_);
-  lastGrid_ = {};  // the last state gets its 2D map too
-  changed_.notify_all();
-  changed_.wait(lock, [&] { return !snapshot_ && !busy_; });
+void LiveMapServer::finish(double lingerSeconds) {
+  {
+    std::unique_lock lock(mutex_);
+    lastGrid_ = {};  // the last state gets its 2D map too
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return !map_ && !busy_; });
+  }
+  if (lingerSeconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(lingerSeconds));
 }
 
 void LiveMapServer::run() {
   std::unique_lock lock(mutex_);
   while (true) {
-    changed_.wait(lock, [&] { return stopping_ || snapshot_; });
-    if (!snapshot_) return;  // stopping, nothing pending
-    MapSnapshot snapshot = std::move(*snapshot_);
-    snapshot_.reset();
+    changed_.wait(lock, [&] { return stopping_ || map_; });
+    if (!map_) return;  // stopping, nothing pending
+    const std::shared_ptr<const OccupancyMap> held = std::move(map_);
+    map_.reset();
     live::LiveStatus status = *status_;
     const std::optional<live::SensorPose> pose = pose_;
     const bool grid = std::chrono::steady_clock::now() - lastGrid_ >= kGridPeriod;
@@ -83,7 +92,7 @@ void LiveMapServer::run() {
     busy_ = true;
     lock.unlock();
     const uint64_t now = nowNs();
-    const OccupancyMap& map = snapshot.map();
+    const OccupancyMap& map = *held;
     const live::MapPublishStats published = publisher_.publishMap(map, now);
     const OccupancyMap::Counts counts = map.counts();
     status.regions = published.regions;
@@ -93,7 +102,9 @@ void LiveMapServer::run() {
     publisher_.publishStatus(status, now);
     if (grid && counts.occupied > 0) {
       try {
-        publisher_.publishGrid(computeHeightmap(map, {}), now);
+        const Heightmap heightmap = computeHeightmap(map, {});
+        publisher_.publishGrid(heightmap, now);
+        publisher_.publishHeightmap(heightmap, now);
       } catch (const Error&) {
         // A map with no surface yet (no occupied voxel a level stands on): no 2D map this time.
       }

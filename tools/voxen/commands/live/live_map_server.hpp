@@ -6,6 +6,7 @@
 // a heightmap.
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -29,11 +30,13 @@ class LiveMapServer {
   // Mapping thread: whether a publication is due (the rate's period has passed).
   bool due();
   // Mapping thread: the newest map and status, published on the server's own thread (a newer
-  // one replaces one not yet published).
+  // one replaces one not yet published): a Mapper's snapshot, or a copy of a run's host map.
   void publish(MapSnapshot snapshot, const live::LiveStatus& status);
+  void publish(std::shared_ptr<const OccupancyMap> map, const live::LiveStatus& status);
   void pose(const live::SensorPose& pose);
-  // Publishes what is pending and waits for it (the run's last state).
-  void finish();
+  // Publishes what is pending and waits for it (the run's last state), then goes on serving it
+  // for `lingerSeconds` (the caller has saved the map: a signal meanwhile just ends the process).
+  void finish(double lingerSeconds = 0.0);
 
  private:
   void run();
@@ -45,7 +48,7 @@ class LiveMapServer {
   std::chrono::steady_clock::time_point last_{};
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::optional<MapSnapshot> snapshot_;
+  std::shared_ptr<const OccupancyMap> map_;
   std::optional<live::LiveStatus> status_;
   std::optional<live::SensorPose> pose_;
   bool stopping_ = false, busy_ = false;

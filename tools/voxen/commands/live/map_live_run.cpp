@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/live/live_map_server.hpp"
+#include "commands/live/live_store.hpp"
 #include "commands/map/map_args.hpp"
 #include "output_checks.hpp"
 #include "report/text_format.hpp"
@@ -20,6 +21,7 @@
 #include "voxen/host/error.hpp"
 #include "voxen/live/live_cloud_source.hpp"
 #include "voxen/mapper.hpp"
+#include "voxen/store/store_name.hpp"
 
 namespace voxen::cli {
 
@@ -36,13 +38,13 @@ void checkLiveOptions(const MapArgs& args) {
     throw UsageError("--sensor-frame has no effect with --live: the clouds' header.frame_id names their frame");
   if (args.recording.start != 0.0) throw UsageError("--start has no effect with --live: a stream is mapped from when it is joined");
   if (args.depth.tsdf) throw UsageError("--tsdf with --live: a stream's TSDF (depth images) is not supported yet; map its clouds");
-  if (!args.store.empty())
-    throw UsageError("--store with --live: a stream's map is saved to --output at the end (checkpoints into a store are not "
-                     "supported for streams yet)");
+  if (!args.store.empty() && args.decaySeconds)
+    throw UsageError("--decay-s with --live --store: regions paged out to the store would miss the forgetting; map into "
+                     "--output, or without decay");
   if (args.withClearance || !args.heightmapOutput.empty())
     throw UsageError(std::string(args.withClearance ? "--clearance" : "--heightmap") +
                      " with --live: compute it from the saved map (voxen clearance, voxen heightmap)");
-  if (args.output.empty()) throw UsageError("--live needs --output MAP.vxm: the map is saved there when the run ends");
+  checkStoreOptions(args);  // --output or --store, and what goes with each
 }
 
 // The process's resident memory in MB (Linux /proc; 0 where it cannot be read).
@@ -88,10 +90,14 @@ class LiveRun {
                  .topicTimeoutSeconds = args.live.topicTimeout}),
         context_(options.contextOptions()),
         mapper_(context_, mapperOptionsOf(args, model_)) {
+    if (!args.store.empty()) store_.emplace(args, model_, mapper_);
     if (!args.live.serve.empty()) server_.emplace(args.live.serve, args.live.serveRate, args.live.url);
     if (!talk_) return;
+    if (store_ && store_->resumed())
+      std::fprintf(stderr, "voxen map: continuing the run in %s from its last checkpoint (%s rays)\n",
+                   redactedStoreName(args.store).c_str(), withCommas(store_->resumeRays()).c_str());
     std::fprintf(stderr, "voxen map: live from %s -> %s on %s (resolution %s m); Ctrl-C%s ends the run and saves the map\n",
-                 args.live.url.c_str(), args.output.c_str(), context_.device().info().name.c_str(),
+                 args.live.url.c_str(), target().c_str(), context_.device().info().name.c_str(),
                  formatNumber(model_.resolution).c_str(), args.recording.duration ? " or --duration" : "");
     if (server_) std::fprintf(stderr, "%s\n", server_->banner().c_str());
   }
@@ -100,7 +106,10 @@ class LiveRun {
   void run() {
     Clock::time_point lastLine = start_;
     while (!stopRequest_.signal()) {
-      if (args_.recording.duration && seconds() >= *args_.recording.duration) break;
+      if (args_.recording.duration && seconds() >= *args_.recording.duration) {
+        completed_ = true;
+        break;
+      }
       std::optional<live::LiveCloud> cloud;
       try {
         cloud = source_.next(std::chrono::milliseconds(50));
@@ -124,17 +133,25 @@ class LiveRun {
   }
 
   // The map up to now is saved whatever ended the run: a stopped or broken stream keeps its work.
+  // A store keeps a checkpoint; only --duration's end completes its run (a signal or a lost
+  // stream leaves it to be resumed, as a robot that reboots does).
   int finish(const CommonOptions& options) {
+    const bool mappedSomething = totals_.rays > 0 || args_.allowEmpty;
+    if (store_) {
+      if (completed_) store_->complete(mapper_, totals_.rays);
+      else checkpoint_ = store_->keep(mapper_, totals_.rays);
+    } else if (mappedSomething) {
+      mapper_.save(args_.output);
+    }
+    const bool saved = store_ || mappedSomething;
     const MapperStats mapped = mapper_.stats();
-    const bool saved = totals_.rays > 0 || args_.allowEmpty;
-    if (saved) mapper_.save(args_.output);
     if (server_) {
       server_->publish(mapper_.snapshot(), status("done"));
-      server_->finish();
+      server_->finish(args_.live.serveLinger);
     }
     report(options, mapped, saved);
     if (!fatal_.empty())
-      throw Error(fatal_ + (saved ? " (the map up to then is saved in " + args_.output + ")" : " (no ray was mapped: nothing written)"));
+      throw Error(fatal_ + (saved ? " (the map up to then is saved in " + target() + ")" : " (no ray was mapped: nothing written)"));
     if (!saved)
       throw Error("no ray was mapped from " + args_.live.url + ", so nothing was written to " + args_.output +
                   " (give --allow-empty to write the empty map anyway)");
@@ -142,6 +159,9 @@ class LiveRun {
   }
 
  private:
+  std::string target() const {
+    return store_ ? redactedStoreName(args_.store) + (args_.session.empty() ? "" : " (session " + args_.session + ")") : args_.output;
+  }
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   // The cloud's rays are in the map (synced) before the next cloud is taken: its latency runs
@@ -157,6 +177,7 @@ class LiveRun {
     totals_.latencySumMs += totals_.latencyLastMs;
     ++totals_.clouds;
     totals_.rays += cloud.rays.size();
+    if (store_) store_->afterCloud(mapper_, totals_.rays);
     if (server_ && cloud.sensorPose) server_->pose(*cloud.sensorPose);
   }
 
@@ -186,7 +207,8 @@ class LiveRun {
                        {"latency_ms", {{"mean", totals_.meanLatencyMs()}, {"max", totals_.latencyMaxMs}}},
                        {"integrate_seconds", totals_.integrateSeconds}, {"wall_seconds", seconds()},
                        {"occupied", mapped.counts.occupied}, {"free", mapped.counts.free},
-                       {"written", saved ? nlohmann::json(args_.output) : nlohmann::json(nullptr)},
+                       {"written", saved ? nlohmann::json(target()) : nlohmann::json(nullptr)},
+                       {"checkpoint", checkpoint_}, {"complete", !store_ || completed_},
                        {"stopped_by", signal ? StopRequest::signalName(signal) : ""},
                        {"error", fatal_.empty() ? nlohmann::json(nullptr) : nlohmann::json(fatal_)}};
       std::printf("%s\n", j.dump().c_str());
@@ -201,7 +223,10 @@ class LiveRun {
                    in.firstMalformed.empty() ? "" : (" (first: " + in.firstMalformed + ")").c_str(),
                    withCommas(totals_.rays).c_str(), totals_.meanLatencyMs(), totals_.latencyMaxMs,
                    withCommas(mapped.counts.occupied).c_str(), withCommas(mapped.counts.free).c_str(),
-                   saved ? args_.output.c_str() : "nothing written (no rays)");
+                   saved ? target().c_str() : "nothing written (no rays)");
+      if (store_ && !completed_)
+        std::fprintf(stderr, "voxen map: checkpoint %llu kept in %s; resume with: %s\n", (unsigned long long)checkpoint_,
+                     target().c_str(), resumeCommand(args_).c_str());
     }
   }
 
@@ -211,8 +236,11 @@ class LiveRun {
   live::LiveCloudSource source_;
   Context context_;
   Mapper mapper_;
+  std::optional<LiveStore> store_;
   std::optional<LiveMapServer> server_;
-  StopRequest stopRequest_;
+  StopRequest stopRequest_{"\nvoxen map: stopping and saving the map (again to stop at once, without saving)\n"};
+  bool completed_ = false;    // --duration ended the run
+  uint64_t checkpoint_ = 0;   // the checkpoint a stopped store run kept
   Clock::time_point start_ = Clock::now();
   LiveTotals totals_;
   std::string fatal_;
@@ -222,7 +250,7 @@ class LiveRun {
 
 int mapLive(const CommonOptions& options, MapArgs& args) {
   checkLiveOptions(args);
-  checkOutputs({{"--output", args.output}}, {});
+  if (!args.output.empty()) checkOutputs({{"--output", args.output}}, {});
   LiveRun run(options, args);
   run.run();
   return run.finish(options);

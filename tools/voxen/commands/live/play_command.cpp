@@ -28,7 +28,7 @@ struct PlayArgs {
 
 int play(const CommonOptions& options, const PlayArgs& args) {
   live::FoxgloveServer server(serverOptionsOf(args.server));
-  StopRequest stopRequest;
+  StopRequest stopRequest("\nvoxen play: stopping (again to stop at once)\n");
   const bool talk = !args.quiet && !options.json;
   std::fprintf(stderr, "%s\n", serverBanner("voxen play", server, args.server).c_str());
   std::optional<Progress> progress;
@@ -65,8 +65,7 @@ int play(const CommonOptions& options, const PlayArgs& args) {
 CommandRun setupPlay(CLI::App& command) {
   auto args = std::make_shared<PlayArgs>();
   command.add_option("recording", args->recording, "the ROS 1 bag or MCAP file to play (its point clouds and tf)")
-      ->required()
-      ->check(CLI::ExistingFile);
+      ->required();
   addLiveServerOptions(command, args->server, 8765);
   command.add_option("--rate", args->rate, "how much faster than recorded (2: twice as fast)")
       ->check(apps::numberIn(0.0, 1000.0, "", apps::LowEnd::Open))

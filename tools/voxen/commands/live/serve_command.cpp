@@ -15,6 +15,7 @@
 #include "voxen/heightmap/heightmap.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/live/map_publisher.hpp"
+#include "voxen/tsdf/tsdf_mesh.hpp"
 #include "voxen_apps/number_checks.hpp"
 
 namespace voxen::cli {
@@ -42,10 +43,17 @@ int serve(const CommonOptions& options, const ServeArgs& args) {
     try {
       const Heightmap heightmap = computeHeightmap(map, {});
       publisher.publishGrid(heightmap, nowNs());
-      gridNote = "2D map " + std::to_string(heightmap.width()) + " x " + std::to_string(heightmap.height()) + " cells";
+      publisher.publishHeightmap(heightmap, nowNs());
+      gridNote = "2D map and heightmap " + std::to_string(heightmap.width()) + " x " + std::to_string(heightmap.height()) + " cells";
     } catch (const Error& e) {
       gridNote = std::string("no 2D map (") + e.what() + ")";
     }
+  }
+  // A TSDF map's surface (voxen map --tsdf): its mesh, once.
+  if (map.layout().has(kTsdfLayer)) {
+    const TsdfMesh mesh = meshTsdfCpu(map, {});
+    publisher.publishMesh(mesh, nowNs());
+    gridNote += "; TSDF mesh of " + std::to_string(mesh.faces.size()) + " triangles";
   }
   const OccupancyMap::Counts counts = map.counts();
   live::LiveStatus status{.state = "serving", .source = args.map, .regions = published.regions,
@@ -57,7 +65,7 @@ int serve(const CommonOptions& options, const ServeArgs& args) {
     std::fprintf(stderr, "voxen serve: %s: %llu occupied voxels in %llu regions; %s; Ctrl-C ends it\n", args.map.c_str(),
                  (unsigned long long)published.occupied, (unsigned long long)published.regions, gridNote.c_str());
   }
-  StopRequest stopRequest;
+  StopRequest stopRequest("\nvoxen serve: stopping (again to stop at once)\n");
   const auto start = std::chrono::steady_clock::now();
   uint64_t clients = 0;
   while (!stopRequest.signal()) {
@@ -90,7 +98,7 @@ CommandRun setupServe(CLI::App& command) {
   command.add_option("--frame-id", args->frameId, "the frame the messages name")->capture_default_str();
   command.add_option("--duration", args->duration, "stop after this many seconds (default: at Ctrl-C)")
       ->check(apps::numberIn(0.0, 1e9, "seconds", apps::LowEnd::Open));
-  command.add_flag("--no-grid", args->noGrid, "publish no 2D map (computing it takes a while on a large map)");
+  command.add_flag("--no-grid", args->noGrid, "publish no 2D map or heightmap (computing them takes a while on a large map)");
   command.add_flag("--quiet", args->quiet, "nothing on stderr but errors");
   return [args](const CommonOptions& options) { return serve(options, *args); };
 }

@@ -3,6 +3,7 @@
 // what a store run records of them so that `--resume` alone continues it. The run itself is
 // voxen::MappingRun (voxen/mapping_run.hpp); map_command.cpp turns these into its options.
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "voxen/input/pcd.hpp"
 #include "voxen/input/ray_source.hpp"
 #include "voxen/mapper.hpp"
+#include "voxen/mapping_run.hpp"
 #include "voxen/store/store_mapping.hpp"
 
 namespace voxen::cli {
@@ -73,6 +75,7 @@ struct MapArgs {
     std::string url;                // --live
     std::string serve;              // --serve
     double serveRate = 2.0;         // --serve-rate: map publications per second
+    double serveLinger = 0.0;       // --serve-linger: seconds the finished map stays served
     double topicTimeout = 10.0;     // --topic-timeout
     int queueClouds = 8;            // --live-queue
   } live;
@@ -107,6 +110,10 @@ int mapCloudTsdf(const CommonOptions& options, MapArgs& args);
 // --live: a robot's stream mapped until --duration, Ctrl-C or a fatal stream error
 // (commands/live/map_live_run.cpp; a build without live streaming refuses it).
 int mapLive(const CommonOptions& options, MapArgs& args);
+// --serve on a file run (commands/live/map_file_serve.cpp; a build without live streaming
+// refuses it): publishes the run's host map at --serve-rate from run.betweenChunks, and
+// returns what publishes the finished map (with the state "done") once the run is over.
+std::function<void(Mapper&)> serveFileRun(const MapArgs& args, MappingRunOptions& run);
 
 // What a resumed run must share with the run it continues, by flag.
 RunSettings runSettingsOf(const MapArgs& args, const OccupancyModel& model, const MapLayout& layout);

@@ -221,12 +221,13 @@ void writeHeightmapAfterMapping(Mapper& mapper, const MapArgs& args, bool talk) 
 
 // Parse (and --resume), check, run, report.
 int mapCloud(const CommonOptions& options, MapArgs& args) {
-  if (!args.live.url.empty()) return mapLive(options, args);
+  if (!args.live.url.empty()) return mapLive(options, args);  // a stream (which refuses --tsdf)
   if (args.depth.tsdf && tsdfInputHoldsClouds(args)) return mapCloudTsdf(options, args);  // ray integration
   if (args.depth.tsdf) return mapDepth(options, args);  // which refuses --resume: a depth run keeps no checkpoint
   if (args.depth.colour || !args.depth.colourTopic.empty())
     throw UsageError("--color goes with --tsdf (a recording's colour images into the TSDF's tsdf_colour layer)");
   if (args.resume) takeRecordedOptions(args);
+  if (!args.live.url.empty()) return mapLive(options, args);  // a resumed stream (its options taken above)
   if (args.cloud.empty() && args.input.empty()) throw UsageError("--input FILE_OR_FOLDER (or --cloud CLOUD.ply) is required");
   const std::string inputFlag = args.input.empty() ? "--cloud" : "--input";
   if (!args.input.empty()) args.cloud = args.input;
@@ -247,6 +248,9 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   MappingRunOptions runOptions = runOptionsOf(options, args, model);
   runOptions.progress = RunProgress(!args.quiet, talk, stopRequest);
   runOptions.stopRequested = [&stopRequest] { return stopRequest ? stopRequest->signal() : 0; };
+  // --serve: the map as it grows on a Foxglove WebSocket server (and the browser page).
+  std::function<void(Mapper&)> finishServe;
+  if (!args.live.serve.empty()) finishServe = serveFileRun(args, runOptions);
   // Fingerprints the inputs of a store run, then opens the reader: with worker threads,
   // reading starts while the device is set up. (The Context outlives the run's Mapper.)
   std::optional<Context> context;
@@ -265,6 +269,7 @@ int mapCloud(const CommonOptions& options, MapArgs& args) {
   }
   const MappingRunStats stats = runWithToolErrors(run, args);
   if (stats.stopped) return reportStoppedRun(*stats.stopped, args, options);
+  if (finishServe) finishServe(run.mapper());
   reportMapRun(options, args, run, *context, stats);
   if (!args.heightmapOutput.empty()) writeHeightmapAfterMapping(run.mapper(), args, talk);
   return 0;

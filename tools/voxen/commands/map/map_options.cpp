@@ -133,6 +133,10 @@ void addLiveOptions(CLI::App& command, MapArgs::Live& live) {
       ->type_name("[HOST]:PORT")->group(group);
   command.add_option("--serve-rate", live.serveRate, "map publications per second with --serve")
       ->check(numberIn(0.0, 100.0, "per second", LowEnd::Open))->capture_default_str()->group(group);
+  command.add_option("--serve-linger", live.serveLinger,
+                     "with --serve: keep serving the finished map this many seconds after the run (it is saved first; "
+                     "Ctrl-C ends it sooner)")
+      ->check(numberIn(0.0, 1e9, "seconds"))->group(group);
   command.add_option("--topic-timeout", live.topicTimeout,
                      "--live: seconds connected without a cloud before the run stops, naming the topics the server has")
       ->check(numberIn(0.0, 86400.0, "seconds", LowEnd::Open))->capture_default_str()->group(group);

@@ -45,8 +45,9 @@ struct FoxgloveChannel {
   std::string encoding = "json";      // the messages' encoding
   std::string schemaEncoding = "jsonschema";
   // A log rather than state: every message is sent to every client subscribed when it was
-  // published, none kept for later subscribers, keys ignored (tf, whose every transform counts).
-  // A slow client's messages wait in the server until it has read them.
+  // published, none kept for later subscribers, keys ignored (tf, whose every transform counts;
+  // a player's clouds). A slow client's messages wait in the server until it has read them, 64
+  // at most: a client that falls further behind misses the oldest (counters().logDropped).
   bool everyMessage = false;
 };
 
@@ -69,6 +70,7 @@ struct FoxgloveServerCounters {
   uint64_t bytesSent = 0;
   uint64_t badRequests = 0;       // client messages that were not valid protocol (answered with a status)
   uint64_t pageRequests = 0;      // HTTP GETs answered
+  uint64_t logDropped = 0;        // everyMessage messages dropped before a slow client took them
 };
 
 class FoxgloveServer {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "voxen/heightmap/heightmap.hpp"
+#include "voxen/tsdf/tsdf_mesh.hpp"
 #include "voxen/live/foxglove_server.hpp"
 #include "voxen/live/sensor_pose.hpp"
 #include "voxen/map/map.hpp"
@@ -64,6 +65,12 @@ class MapPublisher {
   // The 2D map: the heightmap's level 0 as nav_msgs/OccupancyGrid values (-1 unknown, 0 free,
   // 100 occupied; the Nav2 trinary map voxen heightmap exports).
   void publishGrid(const Heightmap& heightmap, uint64_t timeNs);
+  // The heightmap's level 0 as a foxglove.Grid of float32 fields: height (metres, NaN where
+  // the column has no surface) and headroom (metres of room above it, +inf: open sky).
+  void publishHeightmap(const Heightmap& heightmap, uint64_t timeNs);
+  // A TSDF map's surface (voxen/tsdf/tsdf_mesh.hpp) as foxglove.SceneUpdate triangle lists,
+  // in entities of at most 20,000 triangles, coloured by the mesh's colours or by height.
+  void publishMesh(const TsdfMesh& mesh, uint64_t timeNs);
   void publishPose(const SensorPose& pose, uint64_t timeNs);
   void publishStatus(const LiveStatus& status, uint64_t timeNs);
   // The voxels' colour scale in use (after the first publishMap), metres.
@@ -72,7 +79,8 @@ class MapPublisher {
  private:
   FoxgloveServer& server_;
   MapPublisherOptions options_;
-  ChannelId regions_, scene_, grid_, pose_, pathChannel_, status_;
+  ChannelId regions_, scene_, grid_, heightmap_, mesh_, pose_, pathChannel_, status_;
+  size_t meshEntities_ = 0;  // entities the last mesh used (the rest are deleted)
   std::optional<std::array<double, 2>> heightRange_;
   // Per region published: its occupiedSetStamp then and its occupied count.
   struct Sent {

@@ -7,10 +7,9 @@
 //   voxen::live::FoxgloveServer server({.port = 8765});
 //   voxen::live::playRecording("drive.mcap", server, {.rate = 1.0});
 //
-// Channels: a cloud topic holds its newest cloud (a client that falls behind gets the newest
-// cloud, never a backlog, as a bridge's bounded send queue gives); /tf sends every message to
-// every subscriber (everyMessage); /tf_static keeps every message for clients that join later,
-// as ROS latches it.
+// Channels: clouds and /tf send every message to every subscriber (everyMessage: a client
+// that falls 64 messages behind misses the oldest, as a bridge's bounded send queue drops);
+// /tf_static keeps every message for clients that join later, as ROS latches it.
 //
 // Threads: blocks the calling thread until the recording is played (or stop() answers true).
 #include <cstdint>
