@@ -37,20 +37,26 @@ struct FoxgloveClient::Impl {
   double retrySeconds = 0.25;
   std::atomic<bool> open{false};
   std::atomic<uint64_t> connects{0}, disconnects{0}, failures{0}, messages{0}, bytes{0}, malformed{0};
-  std::unique_ptr<ws::Client> ws;  // last: destroyed first
+  // The transport. Its handlers run on its thread until its destructor has joined that thread,
+  // so they reach it through `ws`, which stays valid while `owner` is being reset (a
+  // unique_ptr is null during its reset); `stopping` stops them scheduling more work then.
+  std::atomic<bool> stopping{false};
+  ws::Client* ws = nullptr;
+  std::unique_ptr<ws::Client> owner;  // last: destroyed first
 
   void event(Kind kind, std::string text) {
     if (onEvent) onEvent(ClientEvent{kind, std::move(text)});
   }
 
   void connect() {
+    if (stopping) return;
     ++generation;
     gotServerInfo = false;
     ws->connect(options.url, std::string(detail::kSubprotocol));
   }
 
   void retryLater() {
-    if (!options.reconnect || gaveUp) return;
+    if (!options.reconnect || gaveUp || stopping) return;
     const double wait = retrySeconds;
     retrySeconds = std::min(options.retryMaxSeconds, retrySeconds * 2.0);
     ws->postAfter(std::chrono::milliseconds(int64_t(wait * 1000.0)), [this] { connect(); });
@@ -148,6 +154,9 @@ struct FoxgloveClient::Impl {
         a.schema = c.value("schema", std::string());
         a.schemaEncoding = c.value("schemaEncoding", std::string());
         topics += (topics.empty() ? "" : ", ") + a.topic;
+        // A server may advertise a channel twice (a channel added while this client joined):
+        // the same id with the same topic is the channel already known, not a second one.
+        if (auto known = channels.find(a.id); known != channels.end() && known->second.topic == a.topic) continue;
         const bool wanted = options.wants && options.wants(a);
         channels[a.id] = a;
         if (!wanted) continue;
@@ -202,7 +211,8 @@ FoxgloveClient::FoxgloveClient(FoxgloveClientOptions options, MessageCallback on
   hooks.onClose = [&c](const std::string& reason) { c.closed(reason); };
   hooks.onText = [&c](std::string&& text) { c.text(text); };
   hooks.onBinary = [&c](std::string&& frame) { c.binary(frame); };
-  c.ws = std::make_unique<ws::Client>(std::move(hooks));
+  c.owner = std::make_unique<ws::Client>(std::move(hooks));
+  c.ws = c.owner.get();
   try {
     c.connect();
   } catch (const std::runtime_error& e) {
@@ -210,7 +220,10 @@ FoxgloveClient::FoxgloveClient(FoxgloveClientOptions options, MessageCallback on
   }
 }
 
-FoxgloveClient::~FoxgloveClient() { impl_->ws.reset(); }
+FoxgloveClient::~FoxgloveClient() {
+  impl_->stopping = true;
+  impl_->owner.reset();
+}
 
 std::vector<AdvertisedChannel> FoxgloveClient::channels() const {
   std::lock_guard lock(impl_->mutex);

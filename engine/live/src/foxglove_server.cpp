@@ -91,7 +91,11 @@ struct FoxgloveServer::Impl {
   std::atomic<bool> flushAllQueued{false};
   std::atomic<uint64_t> clientCount{0}, connections{0}, refused{0}, messagesSent{0}, bytesSent{0}, badRequests{0},
       pageRequests{0}, loggedDropped{0};
-  std::unique_ptr<ws::Server> server;  // last: destroyed first, so no hook runs on a dying Impl
+  // The transport. Its hooks and posted work run on its thread until its destructor has joined
+  // that thread, so they reach it through `server`, which stays valid while `owner` is being
+  // reset (a unique_ptr is null during its reset).
+  ws::Server* server = nullptr;
+  std::unique_ptr<ws::Server> owner;  // last: destroyed first, so no hook runs on a dying Impl
 
   bool accept(const ws::Handshake& h, std::string& chosen, int& status, std::string& why) {
     bool offered = false;
@@ -362,13 +366,14 @@ FoxgloveServer::FoxgloveServer(FoxgloveServerOptions options) : impl_(std::make_
   };
   hooks.onHttp = [&s](const std::string& path) { return s.http(path); };
   try {
-    s.server = std::make_unique<ws::Server>(s.options.bind, s.options.port, std::move(hooks));
+    s.owner = std::make_unique<ws::Server>(s.options.bind, s.options.port, std::move(hooks));
+    s.server = s.owner.get();
   } catch (const std::runtime_error& e) {
     throw Error(std::string("Foxglove server: ") + e.what());
   }
 }
 
-FoxgloveServer::~FoxgloveServer() { impl_->server.reset(); }
+FoxgloveServer::~FoxgloveServer() { impl_->owner.reset(); }
 
 uint16_t FoxgloveServer::port() const { return impl_->server->port(); }
 

@@ -52,6 +52,10 @@ SKIPPED = [
 SHRINK = [
     (r"^\./scripts/setup\.sh && ", ""),  # the build is there already: this test runs from it
     (r"--scans 100\b", "--scans 3"),
+    # The live example (README "On a robot"): the stream of 3 scans is mapped in a few seconds,
+    # and the finished map served for two.
+    (r"(--live ws://\S+ .*)--duration 20\b", r"\1--duration 8"),
+    (r"(voxen serve \S+ .*)--duration 60\b", r"\1--duration 2"),
     (r"(\./build/voxen bench ndt)(?=\s|$)", r"\1 --rays 65536 --repeat 1"),
     (r"(plan_with_clearance\.py)", r"\1 --scans 30 --beams 10000"),
 ]
