@@ -97,6 +97,8 @@ fi
   ./voxen bench distance --size 1000 2000 --json || echo "(exit $?)"
   echo "## the TSDF (issue 40): 640 x 480 depth frames at 2 and 5 cm, GPU beside the CPU reference, and the mesh"
   ./voxen bench tsdf --frames 30 --json || echo "(exit $?)"
+  echo "## live streams (issue 41): a 64 x 1024 lidar at 10 Hz through a local Foxglove server, latency to the map, serve cost"
+  ./voxen bench live --repeat 3 --json || echo "(exit $?)"
   ./voxen heightmap "$work/run.vxm" --output "$work/run.vxh" --json || echo "(exit $?)"
 } > "$OUT/$stem-extras.txt" 2>&1 || echo "device_run.sh: the extras stopped early (see $stem-extras.txt)"
 echo "device_run.sh: kept $stem-check.json, $stem-all.json, $stem-all.md and $stem-extras.txt: copy the JSON files and the extras to benchmarks/results/ and run scripts/benchmarks_table.py"
