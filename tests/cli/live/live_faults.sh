@@ -57,6 +57,7 @@ grep -q "first: ws://127.0.0.1:[0-9]*: topic /points, cloud 0" malformed.log ||
 live_fails with-input "give one of them" --live ws://127.0.0.1:1 --input run.mcap
 live_fails with-store "--store and --output: a run maps into one of them" --live ws://127.0.0.1:1 --store s.vxs
 live_fails bad-url "is not a WebSocket URL" --live http://127.0.0.1:1
+live_fails depth "with --live: a stream's depth images into a TSDF are not supported yet" --live ws://127.0.0.1:1 --depth-topic /camera/depth
 live_fails decay-store "--decay-s with --live --store" --live ws://127.0.0.1:1 --store s.vxs --decay-s 2
 status=0
 "$voxen" play no-such.mcap --port 0 > play-missing.log 2>&1 || status=$?

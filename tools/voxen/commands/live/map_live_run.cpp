@@ -37,7 +37,10 @@ void checkLiveOptions(const MapArgs& args) {
   if (!args.recording.sensorFrame.empty())
     throw UsageError("--sensor-frame has no effect with --live: the clouds' header.frame_id names their frame");
   if (args.recording.start != 0.0) throw UsageError("--start has no effect with --live: a stream is mapped from when it is joined");
-  if (args.depth.tsdf) throw UsageError("--tsdf with --live: a stream's TSDF (depth images) is not supported yet; map its clouds");
+  if (args.depth.tsdf || !args.depth.depthTopic.empty() || !args.depth.cameraInfoTopic.empty() || args.depth.colour ||
+      !args.depth.colourTopic.empty())
+    throw UsageError(std::string(args.depth.tsdf ? "--tsdf" : "--depth-topic, --camera-info-topic and --color") +
+                     " with --live: a stream's depth images into a TSDF are not supported yet; --live maps its point clouds");
   if (!args.store.empty() && args.decaySeconds)
     throw UsageError("--decay-s with --live --store: regions paged out to the store would miss the forgetting; map into "
                      "--output, or without decay");
