@@ -101,14 +101,6 @@ void Client::sendText(std::string text) {
   });
 }
 
-void Client::sendBinary(std::string bytes) {
-  Impl* c = impl_.get();
-  c->endpoint.get_io_service().post([c, bytes = std::move(bytes)] {
-    websocketpp::lib::error_code ec;
-    if (!c->current.expired()) c->endpoint.send(c->current, bytes, websocketpp::frame::opcode::binary, ec);
-  });
-}
-
 void Client::close(const std::string& reason) {
   Impl* c = impl_.get();
   c->endpoint.get_io_service().post([c, reason] {

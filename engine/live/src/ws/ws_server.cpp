@@ -136,20 +136,6 @@ Server::~Server() {
 
 uint16_t Server::port() const { return impl_->port; }
 
-void Server::sendText(ConnectionId connection, std::string text) {
-  Impl* s = impl_.get();
-  s->endpoint.get_io_service().post([s, connection, text = std::move(text)] {
-    if (Endpoint::connection_ptr con = s->connection(connection)) con->send(text, websocketpp::frame::opcode::text);
-  });
-}
-
-void Server::sendBinary(ConnectionId connection, std::string bytes) {
-  Impl* s = impl_.get();
-  s->endpoint.get_io_service().post([s, connection, bytes = std::move(bytes)] {
-    if (Endpoint::connection_ptr con = s->connection(connection)) con->send(bytes, websocketpp::frame::opcode::binary);
-  });
-}
-
 bool Server::sendNow(ConnectionId connection, const std::string& payload, bool binary) {
   Endpoint::connection_ptr con = impl_->connection(connection);
   if (!con) return false;
@@ -159,16 +145,6 @@ bool Server::sendNow(ConnectionId connection, const std::string& payload, bool b
 uint64_t Server::buffered(ConnectionId connection) const {
   Endpoint::connection_ptr con = impl_->connection(connection);
   return con ? con->get_buffered_amount() : 0;
-}
-
-void Server::close(ConnectionId connection, const std::string& reason) {
-  Impl* s = impl_.get();
-  s->endpoint.get_io_service().post([s, connection, reason] {
-    if (Endpoint::connection_ptr con = s->connection(connection)) {
-      websocketpp::lib::error_code ec;
-      con->close(websocketpp::close::status::policy_violation, reason, ec);
-    }
-  });
 }
 
 void Server::post(std::function<void()> work) { impl_->endpoint.get_io_service().post(std::move(work)); }

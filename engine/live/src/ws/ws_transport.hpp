@@ -6,8 +6,8 @@
 // include, holds nothing of websocketpp's: plain types, std::function hooks and a pimpl.
 //
 // Threads: hooks run on the endpoint's thread, one at a time. Every method may be called from
-// any thread (sends are posted to the endpoint's thread), except those marked "server thread":
-// those only from hooks or posted work.
+// any thread (the client's sends are posted to its thread), except those marked "server
+// thread": those only from hooks or posted work.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -54,15 +54,12 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   uint16_t port() const;
-  void sendText(ConnectionId connection, std::string text);
-  void sendBinary(ConnectionId connection, std::string bytes);
   // Server thread: queues a message on the connection now (false when it is gone), so that
   // buffered() counts it at once.
   bool sendNow(ConnectionId connection, const std::string& payload, bool binary);
   // Server thread: bytes queued for a connection and not yet written to its socket (0 once it
   // is gone).
   uint64_t buffered(ConnectionId connection) const;
-  void close(ConnectionId connection, const std::string& reason);
   // Runs `work` on the server's thread, now or after `delay`.
   void post(std::function<void()> work);
   void postAfter(std::chrono::milliseconds delay, std::function<void()> work);
@@ -94,7 +91,6 @@ class Client {
   // cannot be parsed.
   void connect(const std::string& url, const std::string& subprotocol);
   void sendText(std::string text);
-  void sendBinary(std::string bytes);
   void close(const std::string& reason);
   void postAfter(std::chrono::milliseconds delay, std::function<void()> work);
 
