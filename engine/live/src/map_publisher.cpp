@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <span>
 
 #include "json_text.hpp"
 #include "live_schemas.hpp"
@@ -39,6 +40,48 @@ std::string poseJson(const SensorPose& p) {
   return "{\"position\":{\"x\":" + number(p.position.x) + ",\"y\":" + number(p.position.y) +
          ",\"z\":" + number(p.position.z) + "},\"orientation\":{\"x\":" + number(p.orientation.x) +
          ",\"y\":" + number(p.orientation.y) + ",\"z\":" + number(p.orientation.z) + ",\"w\":" + number(p.orientation.w) + "}}";
+}
+
+// A voxen.MapRegion message (docs/live.md): the region's occupied voxels as base64 uint32 local
+// indices; none (occupied_count 0) tells a client to remove the region.
+std::string regionMessage(const std::string& time, const std::string& frame, const RegionKey& k, int32_t n, double voxel,
+                          std::span<const uint32_t> indices, const std::string& rangeText) {
+  std::vector<uint8_t> bytes(indices.size() * 4);
+  for (size_t i = 0; i < indices.size(); ++i)
+    for (int b = 0; b < 4; ++b) bytes[i * 4 + b] = uint8_t(indices[i] >> (8 * b));
+  return "{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"region\":[" + std::to_string(k.x) + "," +
+         std::to_string(k.y) + "," + std::to_string(k.z) + "],\"region_size\":" + std::to_string(n) +
+         ",\"voxel_size\":" + number(voxel) + ",\"origin\":[" + number(double(k.x) * n * voxel) + "," +
+         number(double(k.y) * n * voxel) + "," + number(double(k.z) * n * voxel) + "],\"occupied_count\":" +
+         std::to_string(indices.size()) + ",\"occupied\":\"" + base64(bytes) + "\",\"height_range\":" + rangeText + "}";
+}
+
+// A foxglove.SceneUpdate that deletes the entity `id` (a JSON string literal).
+std::string sceneDeletion(const std::string& time, const std::string& id) {
+  return "{\"deletions\":[{\"timestamp\":" + time + ",\"type\":0,\"id\":" + id + "}],\"entities\":[]}";
+}
+
+// A foxglove.SceneUpdate of one entity whose `kind` list ("cubes", "triangles") holds
+// `primitives` (comma-separated JSON objects), every other primitive list empty.
+std::string sceneEntity(const std::string& time, const std::string& frame, const std::string& id, const std::string& kind,
+                        const std::string& primitives) {
+  static const char* kKinds[] = {"arrows", "cubes", "spheres", "cylinders", "lines", "triangles", "texts", "models"};
+  std::string lists;
+  for (const char* k : kKinds) lists += std::string(",\"") + k + "\":[" + (kind == k ? primitives : std::string()) + "]";
+  return "{\"deletions\":[],\"entities\":[{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"id\":" + id +
+         ",\"lifetime\":{\"sec\":0,\"nsec\":0},\"frame_locked\":false,\"metadata\":[]" + lists + "}]}";
+}
+
+// A foxglove.Grid over a heightmap's cells (row 0 at its lowest y): `cellStride` bytes per cell
+// holding `fields` (PackedElementField JSON objects), `cells` row-major.
+std::string gridMessage(const Heightmap& heightmap, uint64_t timeNs, const std::string& frameId, uint32_t cellStride,
+                        const std::string& fields, std::span<const uint8_t> cells) {
+  const SensorPose origin{glm::dvec3(heightmap.columnMinX(0), heightmap.rowMinY(0), 0.0), glm::dquat(1, 0, 0, 0)};
+  const std::string r = number(heightmap.resolution());
+  return "{\"timestamp\":" + timeJson(timeNs) + ",\"frame_id\":" + jsonString(frameId) + ",\"pose\":" + poseJson(origin) +
+         ",\"column_count\":" + std::to_string(heightmap.width()) + ",\"cell_size\":{\"x\":" + r + ",\"y\":" + r +
+         "},\"row_stride\":" + std::to_string(size_t(heightmap.width()) * cellStride) +
+         ",\"cell_stride\":" + std::to_string(cellStride) + ",\"fields\":[" + fields + "],\"data\":\"" + base64(cells) + "\"}";
 }
 
 // The occupied voxels' local indices of a region.
@@ -95,15 +138,7 @@ MapPublishStats MapPublisher::publishMap(const OccupancyMap& map, uint64_t timeN
   for (const auto& [region, indices] : changed) {
     const RegionKey& k = region->key;
     const std::string key = regionKeyText(k);
-    std::string message = "{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"region\":[" + std::to_string(k.x) + "," +
-                          std::to_string(k.y) + "," + std::to_string(k.z) + "],\"region_size\":" + std::to_string(n) +
-                          ",\"voxel_size\":" + number(voxel) + ",\"origin\":[" + number(double(k.x) * n * voxel) + "," +
-                          number(double(k.y) * n * voxel) + "," + number(double(k.z) * n * voxel) +
-                          "],\"occupied_count\":" + std::to_string(indices.size()) + ",\"occupied\":\"";
-    std::vector<uint8_t> bytes(indices.size() * 4);
-    for (size_t i = 0; i < indices.size(); ++i)
-      for (int b = 0; b < 4; ++b) bytes[i * 4 + b] = uint8_t(indices[i] >> (8 * b));
-    message += base64(bytes) + "\",\"height_range\":" + rangeText + "}";
+    std::string message = regionMessage(time, frame, k, n, voxel, indices, rangeText);
     Sent& s = sent_[k];
     occupiedTotal_ = occupiedTotal_ - s.occupied + indices.size();
     s = Sent{region->occupiedSetStamp, uint32_t(indices.size())};
@@ -118,8 +153,7 @@ MapPublishStats MapPublisher::publishMap(const OccupancyMap& map, uint64_t timeN
     if (!options_.sceneCubes) continue;
     const std::string id = jsonString("region " + key);
     if (indices.empty()) {
-      server_.remove(scene_, key, timeNs,
-                     "{\"deletions\":[{\"timestamp\":" + time + ",\"type\":0,\"id\":" + id + "}],\"entities\":[]}");
+      server_.remove(scene_, key, timeNs, sceneDeletion(time, id));
       continue;
     }
     std::string cubes;
@@ -135,10 +169,7 @@ MapPublishStats MapPublisher::publishMap(const OccupancyMap& map, uint64_t timeN
                     cubes.empty() ? "" : ",", c.x, c.y, c.z, size.c_str(), size.c_str(), size.c_str(), rgb[0], rgb[1], rgb[2]);
       cubes += text;
     }
-    server_.publish(scene_, key, timeNs,
-                    "{\"deletions\":[],\"entities\":[{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"id\":" + id +
-                        ",\"lifetime\":{\"sec\":0,\"nsec\":0},\"frame_locked\":false,\"metadata\":[],\"arrows\":[],\"cubes\":[" +
-                        cubes + "],\"spheres\":[],\"cylinders\":[],\"lines\":[],\"triangles\":[],\"texts\":[],\"models\":[]}]}");
+    server_.publish(scene_, key, timeNs, sceneEntity(time, frame, id, "cubes", cubes));
   }
   // Regions gone from the map (a local window, decay): deletions. A region paged out to the
   // map's store is still part of the map, and stays shown.
@@ -150,15 +181,8 @@ MapPublishStats MapPublisher::publishMap(const OccupancyMap& map, uint64_t timeN
       continue;
     }
     const std::string text = regionKeyText(key);
-    server_.remove(regions_, text, timeNs,
-                   "{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"region\":[" + std::to_string(key.x) + "," +
-                       std::to_string(key.y) + "," + std::to_string(key.z) + "],\"region_size\":" + std::to_string(n) +
-                       ",\"voxel_size\":" + number(voxel) + ",\"origin\":[0,0,0],\"occupied_count\":0,\"occupied\":\"\"," +
-                       "\"height_range\":" + rangeText + "}");
-    if (options_.sceneCubes)
-      server_.remove(scene_, text, timeNs,
-                     "{\"deletions\":[{\"timestamp\":" + time + ",\"type\":0,\"id\":" + jsonString("region " + text) +
-                         "}],\"entities\":[]}");
+    server_.remove(regions_, text, timeNs, regionMessage(time, frame, key, n, voxel, {}, rangeText));
+    if (options_.sceneCubes) server_.remove(scene_, text, timeNs, sceneDeletion(time, jsonString("region " + text)));
     occupiedTotal_ -= it->second.occupied;
     ++stats.regionsSent;
     ++stats.regionsRemoved;
@@ -180,14 +204,8 @@ void MapPublisher::publishGrid(const Heightmap& heightmap, uint64_t timeNs) {
       const uint8_t p = pixels[size_t(h - 1 - y) * w + x];
       cells[size_t(y) * w + x] = p == 0 ? uint8_t(100) : p == 254 ? uint8_t(0) : uint8_t(0xff);  // int8 -1: unknown
     }
-  const SensorPose origin{glm::dvec3(heightmap.columnMinX(0), heightmap.rowMinY(0), 0.0), glm::dquat(1, 0, 0, 0)};
-  const std::string r = number(heightmap.resolution());
   server_.publish(grid_, "", timeNs,
-                  "{\"timestamp\":" + timeJson(timeNs) + ",\"frame_id\":" + jsonString(options_.frameId) + ",\"pose\":" +
-                      poseJson(origin) + ",\"column_count\":" + std::to_string(w) + ",\"cell_size\":{\"x\":" + r +
-                      ",\"y\":" + r + "},\"row_stride\":" + std::to_string(w) +
-                      ",\"cell_stride\":1,\"fields\":[{\"name\":\"occupancy\",\"offset\":0,\"type\":2}],\"data\":\"" +
-                      base64(cells) + "\"}");
+                  gridMessage(heightmap, timeNs, options_.frameId, 1, "{\"name\":\"occupancy\",\"offset\":0,\"type\":2}", cells));
 }
 
 void MapPublisher::publishHeightmap(const Heightmap& heightmap, uint64_t timeNs) {
@@ -201,14 +219,10 @@ void MapPublisher::publishHeightmap(const Heightmap& heightmap, uint64_t timeNs)
                                present ? float(heightmap.clearanceMetres(0, x, y)) : std::numeric_limits<float>::quiet_NaN()};
       std::memcpy(cells.data() + (size_t(y) * w + x) * 8, values, 8);
     }
-  const SensorPose origin{glm::dvec3(heightmap.columnMinX(0), heightmap.rowMinY(0), 0.0), glm::dquat(1, 0, 0, 0)};
-  const std::string r = number(heightmap.resolution());
   server_.publish(heightmap_, "", timeNs,
-                  "{\"timestamp\":" + timeJson(timeNs) + ",\"frame_id\":" + jsonString(options_.frameId) + ",\"pose\":" +
-                      poseJson(origin) + ",\"column_count\":" + std::to_string(w) + ",\"cell_size\":{\"x\":" + r +
-                      ",\"y\":" + r + "},\"row_stride\":" + std::to_string(size_t(w) * 8) +
-                      ",\"cell_stride\":8,\"fields\":[{\"name\":\"height\",\"offset\":0,\"type\":7},"
-                      "{\"name\":\"headroom\",\"offset\":4,\"type\":7}],\"data\":\"" + base64(cells) + "\"}");
+                  gridMessage(heightmap, timeNs, options_.frameId, 8,
+                              "{\"name\":\"height\",\"offset\":0,\"type\":7},{\"name\":\"headroom\",\"offset\":4,\"type\":7}",
+                              cells));
 }
 
 void MapPublisher::publishMesh(const TsdfMesh& mesh, uint64_t timeNs) {
@@ -238,17 +252,14 @@ void MapPublisher::publishMesh(const TsdfMesh& mesh, uint64_t timeNs) {
       }
     const std::string id = "mesh " + std::to_string(entities);
     server_.publish(mesh_, id, timeNs,
-                    "{\"deletions\":[],\"entities\":[{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"id\":" +
-                        jsonString(id) + ",\"lifetime\":{\"sec\":0,\"nsec\":0},\"frame_locked\":false,\"metadata\":[],"
-                        "\"arrows\":[],\"cubes\":[],\"spheres\":[],\"cylinders\":[],\"lines\":[],\"triangles\":[{\"pose\":" +
-                        poseJson({}) + ",\"points\":[" + points + "],\"color\":{\"r\":1,\"g\":1,\"b\":1,\"a\":1},\"colors\":[" +
-                        colors + "],\"indices\":[]}],\"texts\":[],\"models\":[]}]}");
+                    sceneEntity(time, frame, jsonString(id), "triangles",
+                                "{\"pose\":" + poseJson({}) + ",\"points\":[" + points +
+                                    "],\"color\":{\"r\":1,\"g\":1,\"b\":1,\"a\":1},\"colors\":[" + colors + "],\"indices\":[]}"));
   }
   // A smaller mesh than the last: its extra entities go.
   for (size_t e = entities; e < meshEntities_; ++e) {
     const std::string id = "mesh " + std::to_string(e);
-    server_.remove(mesh_, id, timeNs,
-                   "{\"deletions\":[{\"timestamp\":" + time + ",\"type\":0,\"id\":" + jsonString(id) + "}],\"entities\":[]}");
+    server_.remove(mesh_, id, timeNs, sceneDeletion(time, jsonString(id)));
   }
   meshEntities_ = entities;
 }
@@ -258,16 +269,18 @@ void MapPublisher::publishPose(const SensorPose& pose, uint64_t timeNs) {
   server_.publish(pose_, "", timeNs, "{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"pose\":" + poseJson(pose) + "}");
   if (!path_.empty() && glm::length(pose.position - path_.back().position) < options_.pathStepMetres) return;
   path_.push_back(pose);
+  // The poses' JSON grows with the path, so that a publication formats one pose, not all.
+  pathJson_ += (pathJson_.empty() ? "" : ",") + poseJson(pose);
   // A long run's path: every other pose dropped once it holds 20,000 (the first and last kept).
   if (path_.size() > 20000) {
     std::vector<SensorPose> thinned;
     for (size_t i = 0; i < path_.size(); i += 2) thinned.push_back(path_[i]);
     if (thinned.back().position != path_.back().position) thinned.push_back(path_.back());
     path_ = std::move(thinned);
+    pathJson_.clear();
+    for (const SensorPose& p : path_) pathJson_ += (pathJson_.empty() ? "" : ",") + poseJson(p);
   }
-  std::string poses;
-  for (const SensorPose& p : path_) poses += (poses.empty() ? "" : ",") + poseJson(p);
-  server_.publish(pathChannel_, "", timeNs, "{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"poses\":[" + poses + "]}");
+  server_.publish(pathChannel_, "", timeNs, "{\"timestamp\":" + time + ",\"frame_id\":" + frame + ",\"poses\":[" + pathJson_ + "]}");
 }
 
 void MapPublisher::publishStatus(const LiveStatus& s, uint64_t timeNs) {

@@ -90,6 +90,7 @@ class MapPublisher {
   std::unordered_map<RegionKey, Sent, RegionKeyHash> sent_;
   uint64_t occupiedTotal_ = 0;
   std::vector<SensorPose> path_;  // poses at least pathStepMetres apart
+  std::string pathJson_;          // their JSON objects, comma-separated
 };
 
 }  // namespace voxen::live
