@@ -23,9 +23,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 bool isCloudType(const std::string& schema) {
-  return schema == "sensor_msgs/PointCloud2" || schema == "sensor_msgs/msg/PointCloud2";
+  return schema == ros::kPointCloud2Ros1Type || schema == ros::kPointCloud2Ros2Type;
 }
-bool isTfType(const std::string& schema) { return schema == "tf2_msgs/TFMessage" || schema == "tf2_msgs/msg/TFMessage"; }
+bool isTfType(const std::string& schema) { return schema == ros::kTfMessageRos1Type || schema == ros::kTfMessageRos2Type; }
 std::string bare(const std::string& topic) { return !topic.empty() && topic[0] == '/' ? topic.substr(1) : topic; }
 
 struct RawCloud {

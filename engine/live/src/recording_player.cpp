@@ -16,11 +16,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+bool isCloud(const detail::RecordingStream& s) {
+  return s.type == ros::kPointCloud2Ros1Type || s.type == ros::kPointCloud2Ros2Type;
+}
+
 bool isStaticTf(const detail::RecordingStream& s) { return s.topic == "/tf_static" || s.topic == "tf_static"; }
 
 FoxgloveChannel channelOf(const detail::RecordingStream& s) {
   const bool ros1 = s.encoding == "ros1";
-  const bool cloud = s.type == ros::kPointCloud2Ros1Type || s.type == ros::kPointCloud2Ros2Type;
+  const bool cloud = isCloud(s);
   const std::string& schema = cloud ? (ros1 ? ros::pointCloud2Ros1Definition() : ros::pointCloud2Ros2Schema())
                                     : (ros1 ? ros::tfMessageRos1Definition() : ros::tfMessageRos2Schema());
   // Clouds and /tf: every message to every client (a client far behind misses the oldest);
@@ -28,10 +32,6 @@ FoxgloveChannel channelOf(const detail::RecordingStream& s) {
   // client that joins late still gets every static transform.
   return FoxgloveChannel{.topic = s.topic, .schemaName = s.type, .schema = schema, .encoding = s.encoding,
                          .schemaEncoding = ros1 ? "ros1msg" : "ros2msg", .everyMessage = !isStaticTf(s)};
-}
-
-bool isCloud(const detail::RecordingStream& s) {
-  return s.type == ros::kPointCloud2Ros1Type || s.type == ros::kPointCloud2Ros2Type;
 }
 
 }  // namespace

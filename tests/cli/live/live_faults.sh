@@ -8,10 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../support/common.sh" live_faults "$@"
-python=$2
-peers="$here/live_peers.py"
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+source "$here/live_support.sh" "$@"
 
 wait_port() {  # wait_port FILE: the port a stand-in wrote there
   for _ in $(seq 200); do [ -s "$1" ] && break; sleep 0.05; done
@@ -42,7 +39,7 @@ live_fails ws-other "without the subprotocol foxglove.websocket.v1" --live "ws:/
 "$voxen" generate --recording run.mcap --scans 3 --rings 8 --columns 64 > gen.log 2>&1 || fail "generate: $(cat gen.log)"
 "$voxen" play run.mcap --port 0 --loop --quiet > play.log 2>&1 &
 pids+=($!)
-for _ in $(seq 300); do port=$(sed -n 's/.*server on ws:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' play.log); [ -n "$port" ] && break; sleep 0.1; done
+port=$(server_port play.log)
 live_fails no-topic "no point cloud arrived on topic /lidar/points in 2 s; the server advertises" \
   --live "ws://127.0.0.1:$port" --cloud-topic /lidar/points --topic-timeout 2 --duration 30
 grep -q "/points (sensor_msgs/msg/PointCloud2, cdr)" no-topic.log || fail "no-topic: the topics there are not named: $(cat no-topic.log)"

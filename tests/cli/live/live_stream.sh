@@ -12,22 +12,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../support/common.sh" live_stream "$@"
-python=$2
-peers="$here/live_peers.py"
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+source "$here/live_support.sh" "$@"
 
-# server_port LOG: the port a voxen server said it listens on (waits up to 30 s for the line).
-server_port() {
-  local port=""
-  for _ in $(seq 300); do
-    port=$(sed -n 's/.*Foxglove WebSocket server on ws:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$1" | head -1)
-    [ -n "$port" ] && break
-    sleep 0.1
-  done
-  [ -n "$port" ] || fail "no server line in $1: $(cat "$1")"
-  echo "$port"
-}
 occupied_of() {  # occupied_of MAP: voxen info's occupied voxel count
   "$voxen" info "$1" --verify --json 2> /dev/null | grep -o '"occupied":[0-9]*' | head -1 | cut -d: -f2
 }

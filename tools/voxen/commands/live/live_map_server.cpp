@@ -8,10 +8,6 @@ namespace voxen::cli {
 
 namespace {
 
-uint64_t nowNs() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-}
-
 LiveServerArgs argsOf(const std::string& address) {
   LiveServerArgs args;
   parseServeAddress(address, args);
@@ -91,7 +87,7 @@ void LiveMapServer::run() {
     if (grid) lastGrid_ = std::chrono::steady_clock::now();
     busy_ = true;
     lock.unlock();
-    const uint64_t now = nowNs();
+    const uint64_t now = wallClockNs();
     const OccupancyMap& map = *held;
     const live::MapPublishStats published = publisher_.publishMap(map, now);
     const OccupancyMap::Counts counts = map.counts();

@@ -1,6 +1,8 @@
 // The Foxglove server's flags (live_server_options.hpp).
 #include "commands/live/live_server_options.hpp"
 
+#include <chrono>
+
 #include "cli_options.hpp"
 #include "voxen/live/web_assets.hpp"
 #include "voxen_apps/number_checks.hpp"
@@ -42,6 +44,10 @@ std::string serverBanner(const std::string& who, const live::FoxgloveServer& ser
   if (args.bind == "127.0.0.1" || args.bind == "localhost" || args.bind == "::1")
     line += "; this machine only: --bind 0.0.0.0 makes it reachable from other machines";
   return line;
+}
+
+uint64_t wallClockNs() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
 }
 
 }  // namespace voxen::cli

@@ -25,5 +25,7 @@ void parseServeAddress(const std::string& text, LiveServerArgs& args);
 // One line for stderr: where the server listens, the page's URL, and (listening on
 // 127.0.0.1) how to make it reachable from other machines.
 std::string serverBanner(const std::string& who, const live::FoxgloveServer& server, const LiveServerArgs& args);
+// The wall clock in nanoseconds since the epoch: the log time of the messages a server publishes.
+uint64_t wallClockNs();
 
 }  // namespace voxen::cli

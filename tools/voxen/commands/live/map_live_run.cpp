@@ -129,7 +129,7 @@ class LiveRun {
         lastLine = Clock::now();
         const live::LiveInputStats in = source_.stats();
         std::fprintf(stderr, "voxen map: %llu clouds mapped, %llu dropped, %s rays, latency %.0f ms (max %.0f)\n",
-                     (unsigned long long)totals_.clouds, (unsigned long long)(in.droppedBehind + in.droppedNoPose + in.droppedBackwards),
+                     (unsigned long long)totals_.clouds, (unsigned long long)in.dropped(),
                      withCommas(totals_.rays).c_str(), totals_.latencyLastMs, totals_.latencyMaxMs);
       }
     }
@@ -190,7 +190,7 @@ class LiveRun {
     return {.state = state,
             .source = args_.live.url,
             .clouds = totals_.clouds,
-            .droppedClouds = in.droppedBehind + in.droppedNoPose + in.droppedBackwards,
+            .droppedClouds = in.dropped(),
             .rays = totals_.rays,
             .raysPerSecond = wall > 0 ? double(totals_.rays) / wall : 0.0,
             .latencyLastMs = totals_.latencyLastMs,

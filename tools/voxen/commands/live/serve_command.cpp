@@ -29,21 +29,17 @@ struct ServeArgs {
   bool noGrid = false, quiet = false;
 };
 
-uint64_t nowNs() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-}
-
 int serve(const CommonOptions& options, const ServeArgs& args) {
   const OccupancyMap map = loadMapOrStore(args.map, budgetedLoad(options), std::nullopt, nullptr, args.session);
   live::FoxgloveServer server(serverOptionsOf(args.server));
   live::MapPublisher publisher(server, {.frameId = args.frameId});
-  const live::MapPublishStats published = publisher.publishMap(map, nowNs());
+  const live::MapPublishStats published = publisher.publishMap(map, wallClockNs());
   std::string gridNote = "no 2D map (--no-grid)";
   if (!args.noGrid) {
     try {
       const Heightmap heightmap = computeHeightmap(map, {});
-      publisher.publishGrid(heightmap, nowNs());
-      publisher.publishHeightmap(heightmap, nowNs());
+      publisher.publishGrid(heightmap, wallClockNs());
+      publisher.publishHeightmap(heightmap, wallClockNs());
       gridNote = "2D map and heightmap " + std::to_string(heightmap.width()) + " x " + std::to_string(heightmap.height()) + " cells";
     } catch (const Error& e) {
       gridNote = std::string("no 2D map (") + e.what() + ")";
@@ -52,13 +48,13 @@ int serve(const CommonOptions& options, const ServeArgs& args) {
   // A TSDF map's surface (voxen map --tsdf): its mesh, once.
   if (map.layout().has(kTsdfLayer)) {
     const TsdfMesh mesh = meshTsdfCpu(map, {});
-    publisher.publishMesh(mesh, nowNs());
+    publisher.publishMesh(mesh, wallClockNs());
     gridNote += "; TSDF mesh of " + std::to_string(mesh.faces.size()) + " triangles";
   }
   const OccupancyMap::Counts counts = map.counts();
   live::LiveStatus status{.state = "serving", .source = args.map, .regions = published.regions,
                           .occupiedVoxels = counts.occupied, .freeVoxels = counts.free, .resolution = map.model().resolution};
-  publisher.publishStatus(status, nowNs());
+  publisher.publishStatus(status, wallClockNs());
   const bool talk = !args.quiet;
   if (talk) {
     std::fprintf(stderr, "%s\n", serverBanner("voxen serve", server, args.server).c_str());
@@ -74,7 +70,7 @@ int serve(const CommonOptions& options, const ServeArgs& args) {
     const uint64_t now = server.counters().clients;
     if (now != clients) {  // the status names the clients connected
       clients = now;
-      publisher.publishStatus(status, nowNs());
+      publisher.publishStatus(status, wallClockNs());
     }
   }
   const live::FoxgloveServerCounters c = server.counters();

@@ -77,6 +77,8 @@ struct LiveInputStats {
   std::string topic, encoding;   // the cloud topic read and its encoding, once known
   std::string frames;            // "map -> odom -> lidar", once resolved
   std::string firstMalformed;    // the first decoding error, for the report
+  // Clouds received and dropped whole, for any reason.
+  uint64_t dropped() const { return droppedBehind + droppedNoPose + droppedBackwards; }
 };
 
 class LiveCloudSource {
