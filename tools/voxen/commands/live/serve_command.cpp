@@ -15,6 +15,7 @@
 #include "voxen/heightmap/heightmap.hpp"
 #include "voxen/host/error.hpp"
 #include "voxen/live/map_publisher.hpp"
+#include "voxen/store/store_name.hpp"
 #include "voxen/tsdf/tsdf_mesh.hpp"
 #include "voxen_apps/number_checks.hpp"
 
@@ -52,13 +53,16 @@ int serve(const CommonOptions& options, const ServeArgs& args) {
     gridNote += "; TSDF mesh of " + std::to_string(mesh.faces.size()) + " triangles";
   }
   const OccupancyMap::Counts counts = map.counts();
-  live::LiveStatus status{.state = "serving", .source = args.map, .regions = published.regions,
+  // A server store's URL may hold a password: the status every client reads, and stderr, name
+  // it without one.
+  const std::string name = redactedStoreName(args.map);
+  live::LiveStatus status{.state = "serving", .source = name, .regions = published.regions,
                           .occupiedVoxels = counts.occupied, .freeVoxels = counts.free, .resolution = map.model().resolution};
   publisher.publishStatus(status, wallClockNs());
   const bool talk = !args.quiet;
   if (talk) {
     std::fprintf(stderr, "%s\n", serverBanner("voxen serve", server, args.server).c_str());
-    std::fprintf(stderr, "voxen serve: %s: %llu occupied voxels in %llu regions; %s; Ctrl-C ends it\n", args.map.c_str(),
+    std::fprintf(stderr, "voxen serve: %s: %llu occupied voxels in %llu regions; %s; Ctrl-C ends it\n", name.c_str(),
                  (unsigned long long)published.occupied, (unsigned long long)published.regions, gridNote.c_str());
   }
   StopRequest stopRequest("\nvoxen serve: stopping (again to stop at once)\n");
